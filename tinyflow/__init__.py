@@ -1,0 +1,24 @@
+"""TinyFlow: TensorFlow-1.x programs on an NNVM-style graph engine with Lua operator bodies.
+
+``import tinyflow as tf`` gives the TF-1.x surface.  Building graphs does not import torch; the
+:class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
+"""
+from . import nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
+from .api import *  # noqa: F401,F403
+from .api import __all__ as _api_all
+from .lua_ops import attach_lua_bodies
+from .nnvm import ShapeError, TinyflowError, GraphError
+from .nnvm.symbol import Symbol, reset_default_graph
+
+attach_lua_bodies()
+
+__version__ = "0.1.0"
+__all__ = list(_api_all) + ["nn", "nnvm", "train", "Session", "Symbol", "ShapeError",
+                            "TinyflowError", "GraphError", "reset_default_graph"]
+
+
+def __getattr__(name):
+    if name == "Session":  # imports torch and lupa: only when a session is made
+        from .session import Session
+        return Session
+    raise AttributeError(f"module 'tinyflow' has no attribute {name!r}")

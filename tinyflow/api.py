@@ -1,0 +1,210 @@
+"""The TensorFlow-1.x functions: placeholders, variables, math, reductions, gradients."""
+from __future__ import annotations
+
+import numpy as np
+
+from .nnvm import apply_passes
+from .nnvm.graph import Graph
+from .nnvm.symbol import Group, Symbol, Variable as _Variable, create_op, current_context
+
+__all__ = [
+    "float32", "placeholder", "Variable", "zeros", "ones", "zeros_like", "ones_like", "normal",
+    "random_normal", "random_uniform", "constant", "matmul", "add", "subtract", "multiply",
+    "divide", "negative", "square", "exp", "log", "sqrt", "tanh", "sigmoid", "abs", "add_n",
+    "reduce_sum", "reduce_mean", "reduce_max", "argmax", "equal", "pad", "reshape", "assign",
+    "group", "initialize_all_variables", "global_variables_initializer", "gradients",
+    "all_variables", "global_variables", "trainable_variables",
+]
+
+float32 = "float32"
+
+
+def _as_symbol(value, name=None) -> Symbol:
+    """Symbols pass through; numbers and arrays become constants."""
+    return value if isinstance(value, Symbol) else constant(value, name=name)
+
+
+def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
+    """An input fed at run time.  ``shape`` may contain None for "any size"."""
+    shape = None if shape is None else tuple(None if d is None or d < 0 else int(d)
+                                             for d in shape)
+    name = name or current_context().unique_name("placeholder")
+    return _Variable(name, kind="placeholder", shape=shape, dtype=str(dtype))
+
+
+def Variable(initial_value, name=None, trainable=True) -> Symbol:
+    """A variable holding ``initial_value`` (a symbol such as ``tf.zeros([3])``, or an array)
+    once the initialiser has run."""
+    name = name or current_context().unique_name("Variable")
+    init = _as_symbol(initial_value, name=f"{name}_init")
+    var = _Variable(name, kind="variable", trainable=trainable)
+    var.initializer = init
+    current_context().variables.append((var, init))
+    return var
+
+
+def all_variables() -> list[Symbol]:
+    """The variables created in the current graph context, in creation order."""
+    return [v for v, _ in current_context().variables]
+
+
+global_variables = all_variables
+
+
+def trainable_variables() -> list[Symbol]:
+    return [v for v in all_variables() if v.node.attrs.get("trainable", True)]
+
+
+def _shape(shape):
+    return tuple(int(d) for d in ([shape] if isinstance(shape, int) else shape))
+
+
+def zeros(shape, dtype=float32, name=None) -> Symbol:
+    return create_op("zeros", shape=_shape(shape), name=name)
+
+
+def ones(shape, dtype=float32, name=None) -> Symbol:
+    return create_op("ones", shape=_shape(shape), name=name)
+
+
+def zeros_like(x, name=None) -> Symbol:
+    return create_op("zeros_like", x, name=name)
+
+
+def ones_like(x, name=None) -> Symbol:
+    return create_op("ones_like", x, name=name)
+
+
+def normal(shape, stdev=1.0, mean=0.0, name=None) -> Symbol:
+    """Samples of N(mean, stdev^2), drawn anew at every run."""
+    return create_op("normal", shape=_shape(shape), mean=float(mean), stdev=float(stdev),
+                     name=name)
+
+
+def random_normal(shape, mean=0.0, stddev=1.0, dtype=float32, name=None) -> Symbol:
+    return normal(shape, stdev=stddev, mean=mean, name=name)
+
+
+def random_uniform(shape, minval=0.0, maxval=1.0, dtype=float32, name=None) -> Symbol:
+    return create_op("uniform", shape=_shape(shape), low=float(minval), high=float(maxval),
+                     name=name)
+
+
+def constant(value, dtype=float32, shape=None, name=None) -> Symbol:
+    """A constant tensor from a number or array (broadcast to ``shape`` when given)."""
+    array = np.asarray(value, dtype=np.float32)
+    if shape is not None:
+        array = np.broadcast_to(array, _shape(shape))
+    return create_op("constant", value=tuple(float(v) for v in array.ravel()),
+                     shape=array.shape, name=name)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, name=None) -> Symbol:
+    return create_op("matmul", a, b, transpose_a=transpose_a, transpose_b=transpose_b,
+                     name=name)
+
+
+def _binary(op_name):
+    def apply(x, y, name=None):
+        return create_op(op_name, _as_symbol(x), _as_symbol(y), name=name)
+    apply.__name__ = op_name
+    return apply
+
+
+add, subtract, multiply, divide = (_binary(n) for n in (
+    "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div"))
+
+
+def _unary(op_name):
+    def apply(x, name=None):
+        return create_op(op_name, x, name=name)
+    apply.__name__ = op_name
+    return apply
+
+
+negative, exp, log, sqrt, tanh, sigmoid, abs = (  # noqa: A001 - TF's names
+    _unary(n) for n in ("negative", "exp", "log", "sqrt", "tanh", "sigmoid", "abs"))
+
+
+def square(x, name=None) -> Symbol:
+    return create_op("__pow_scalar__", x, scalar=2.0, name=name)
+
+
+def add_n(inputs, name=None) -> Symbol:
+    return create_op("elemwise_sum", *inputs, num_args=len(inputs), name=name)
+
+
+def _reduction(op_name):
+    def reduce(x, axis=None, keepdims=False, name=None, reduction_indices=None,
+               keep_dims=None):
+        axis = reduction_indices if axis is None else axis
+        keepdims = keep_dims if keep_dims is not None else keepdims
+        if axis is not None:
+            axis = (int(axis),) if isinstance(axis, (int, np.integer)) else tuple(
+                int(a) for a in axis)
+        return create_op(op_name, x, axis=axis, keepdims=bool(keepdims), name=name)
+    reduce.__name__ = op_name
+    reduce.__doc__ = (f"{op_name} over ``axis`` (or ``reduction_indices``; None = all axes); "
+                      f"``keepdims`` keeps reduced axes as size 1.")
+    return reduce
+
+
+reduce_sum, reduce_mean, reduce_max = (_reduction(n) for n in (
+    "reduce_sum", "reduce_mean", "reduce_max"))
+
+
+def argmax(x, axis=0, name=None) -> Symbol:
+    """Index of the largest value along ``axis``, as float32."""
+    return create_op("argmax", x, axis=int(axis), name=name)
+
+
+def equal(x, y, name=None) -> Symbol:
+    """1.0 where x == y, else 0.0."""
+    return create_op("equal", _as_symbol(x), _as_symbol(y), name=name)
+
+
+def pad(x, dim, pad, name=None) -> Symbol:  # noqa: A002 - the original's signature
+    """Zero-pad ``x`` along ``dim``: ``pad < 0`` pads -pad in front, ``pad > 0`` pad behind."""
+    return create_op("pad", x, dim=int(dim), pad=int(pad), name=name)
+
+
+def reshape(x, shape, name=None) -> Symbol:
+    return create_op("reshape", x, shape=_shape(shape), name=name)
+
+
+def assign(ref, value, name=None) -> Symbol:
+    """Write ``value`` into variable ``ref``; the result is the variable's new value."""
+    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
+        raise TypeError(f"assign writes to a tf.Variable, got {ref!r}")
+    return create_op("assign", ref, _as_symbol(value), name=name)
+
+
+def group(*inputs, name=None) -> Symbol:
+    """An op that runs all of ``inputs``; ``sess.run`` of it returns None."""
+    flat = []
+    for x in inputs:
+        flat.extend(x if isinstance(x, (list, tuple)) else [x])
+    result = Group(flat)
+    result.is_operation = True
+    return result
+
+
+def global_variables_initializer() -> Symbol:
+    """An op assigning every variable its initial value."""
+    return group(*[assign(v, init) for v, init in current_context().variables])
+
+
+initialize_all_variables = global_variables_initializer
+
+
+def gradients(ys, xs, grad_ys=None) -> list:
+    """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on."""
+    ys = [ys] if isinstance(ys, Symbol) else list(ys)
+    single = isinstance(xs, Symbol)
+    xs = [xs] if single else list(xs)
+    graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs]})
+    if grad_ys is not None:
+        graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
+    result = apply_passes(graph, "Gradient")
+    return [Symbol([e]) if reached else None
+            for e, reached in zip(result.outputs, result.attrs["grad_outputs"])]

@@ -1,0 +1,31 @@
+"""The operator bridge: Lua bodies for the registered ops, run on PyTorch tensors.
+
+Each built-in op's compute body is the file ``tinyflow/lua_ops/ops/<op name>.lua``; importing
+this package attaches every file to the op of that name as its ``FLuaCompute`` attribute.
+Importing it does not start Lua or import torch: the runtime (:mod:`.runtime`) starts on first
+use.
+"""
+from __future__ import annotations
+
+from importlib import resources
+
+from ..nnvm.op import Op
+
+__all__ = ["attach_lua_bodies", "read_body"]
+
+
+def read_body(op_name: str) -> str:
+    """The Lua source of a built-in op body."""
+    return resources.files(__package__).joinpath("ops", f"{op_name}.lua").read_text()
+
+
+def attach_lua_bodies() -> list[str]:
+    """Attach ``ops/<name>.lua`` to op ``<name>`` as FLuaCompute; returns the op names."""
+    names = []
+    for entry in sorted(resources.files(__package__).joinpath("ops").iterdir(),
+                        key=lambda e: e.name):
+        if entry.name.endswith(".lua"):
+            name = entry.name[:-len(".lua")]
+            Op.get(name).set_attr("FLuaCompute", entry.read_text(), overwrite=True)
+            names.append(name)
+    return names

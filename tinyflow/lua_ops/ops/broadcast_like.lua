@@ -1,0 +1,22 @@
+-- broadcast_like: y = x broadcast to y's shape; kwarg.axis: y's axes that x lacks;
+-- kwarg.mean: also divide by the broadcast factor numel(y) / numel(x)
+return function(x, y, kwarg)
+  local src, out = x[1], y[1]
+  local xs, ys = torch.shape(src), torch.shape(out)
+  local full = xs
+  if kwarg.axis ~= nil then
+    local is_axis = {}
+    for _, d in ipairs(torch.dims_of(kwarg.axis)) do
+      is_axis[d > 0 and d or #ys + d + 1] = true
+    end
+    full = {}
+    local j = 1
+    for i = 1, #ys do
+      if is_axis[i] then full[i] = 1 else full[i] = xs[j]; j = j + 1 end
+    end
+  end
+  local expanded = torch.expand(torch.view(src, full), ys)
+  local scale = kwarg.mean and torch.numel(src) / torch.numel(out) or 1
+  local mul = torch.mul
+  return function() mul(out, expanded, scale) end
+end

@@ -1,0 +1,5 @@
+-- equal: y = 1 where a == b, else 0
+return function(x, y, kwarg)
+  local eq, a, b, out = torch.eq, x[1], x[2], y[1]
+  return function() eq(out, a, b) end
+end

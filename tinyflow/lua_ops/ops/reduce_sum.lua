@@ -1,0 +1,5 @@
+-- reduce_sum: y = sum of x over kwarg.axis (nil: all axes); y's rank tells whether axes are kept
+return function(x, y, kwarg)
+  local sum, src, out, dims = torch.sum, x[1], y[1], torch.dims_of(kwarg.axis)
+  return function() sum(out, src, dims) end
+end

@@ -1,0 +1,147 @@
+"""The one Lua runtime: compiles FLuaCompute bodies and runs a step's closures.
+
+The runtime is LuaJIT 2.1 when lupa has it, Lua 5.4 otherwise.  Its global ``torch`` table holds
+the functions of :mod:`tinyflow.lua_ops.torch_api` plus a few written in Lua (the prelude).
+A step is one call into Lua: ``run_closures`` loops over the closures under ``pcall`` and
+returns the index of the first failing one, so a Lua error never crashes the process.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+
+from ..nnvm.errors import TinyflowError
+
+__all__ = ["LuaOpError", "lua_runtime", "compile_body", "make_closure", "lua_table",
+           "runtime_name"]
+
+log = logging.getLogger("tinyflow")
+
+_PRELUDE = """
+local torch = ...
+function torch.shape(x)
+  local s = {}
+  for i = 1, torch.dim(x) do s[i] = torch.size(x, i) end
+  return s
+end
+-- A 0-based axis (negative counts from the end) as a 1-based Lua dim.
+function torch.dim_of(axis)
+  if axis >= 0 then return axis + 1 end
+  return axis
+end
+-- An axis attribute (number, array or nil) as an array of 1-based dims (nil stays nil).
+function torch.dims_of(axis)
+  if axis == nil then return nil end
+  if type(axis) ~= "table" then return {torch.dim_of(axis)} end
+  local dims = {}
+  for i, a in ipairs(axis) do dims[i] = torch.dim_of(a) end
+  return dims
+end
+local pcall = pcall
+-- Run closures fs[1..n] in order; return 0, or the index of the first failure and its error.
+function torch.run_closures(fs, n)
+  for i = 1, n do
+    local ok, err = pcall(fs[i])
+    if not ok then return i, err end
+  end
+  return 0
+end
+-- Compile an op body: returns the factory function(x, y, kwarg) or nil and the error message.
+function torch.compile_body(source, chunkname)
+  local chunk, err = load(source, chunkname, "t", _G)
+  if not chunk then return nil, err end
+  local ok, factory = pcall(chunk)
+  if not ok then return nil, factory end
+  if type(factory) ~= "function" then
+    return nil, chunkname:sub(2) .. ": body must be 'function(x, y, kwarg) ... end', got "
+      .. type(factory)
+  end
+  return factory
+end
+"""
+
+
+class LuaOpError(TinyflowError, RuntimeError):
+    """An error in an op's Lua body (syntax, setup or compute); names the op and carries Lua's
+    message."""
+
+
+@functools.lru_cache(maxsize=None)
+def _runtime():
+    try:
+        import lupa.luajit21 as lupa_module
+        name = "LuaJIT 2.1"
+    except ImportError:  # pragma: no cover - depends on the lupa wheel
+        import lupa.lua54 as lupa_module
+        name = "Lua 5.4"
+    from . import torch_api
+    lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False)
+    table = lua.table_from(torch_api.FUNCTIONS)
+    lua.globals().torch = table
+    lua.execute(_PRELUDE, table)
+    log.info("tinyflow: Lua runtime is %s", name)
+    return lua, name
+
+
+def lua_runtime():
+    """The process's lupa ``LuaRuntime`` (created on first use)."""
+    return _runtime()[0]
+
+
+def runtime_name() -> str:
+    """``"LuaJIT 2.1"`` or ``"Lua 5.4"``."""
+    return _runtime()[1]
+
+
+def lua_table(values):
+    """A Lua array (1-based) from a Python sequence, or a Lua table from a dict."""
+    lua = lua_runtime()
+    if isinstance(values, dict):
+        return lua.table_from({k: _to_lua(v) for k, v in values.items() if v is not None})
+    return lua.table_from([_to_lua(v) for v in values])
+
+
+def _to_lua(value):
+    if isinstance(value, (tuple, list)):
+        return lua_table(value)
+    return value
+
+
+@functools.lru_cache(maxsize=None)
+def _compile_cached(source: str, chunkname: str):
+    lua = lua_runtime()
+    lines = source.split("\n")
+    for i, line in enumerate(lines):  # a bare "function(x, y, kwarg)" body gets its "return"
+        code = line.strip()
+        if code and not code.startswith("--"):
+            if code.startswith("function"):
+                lines[i] = "return " + line
+            break
+    result = lua.globals().torch.compile_body("\n".join(lines), "=" + chunkname)
+    return result if isinstance(result, tuple) else (result, None)
+
+
+def compile_body(op_name: str, source: str):
+    """Compile an FLuaCompute source into its factory; ``LuaOpError`` on a syntax error."""
+    factory, err = _compile_cached(source, f"{op_name}.lua")
+    if factory is None:
+        raise LuaOpError(f"Lua body of op '{op_name}' does not compile: {err}")
+    return factory
+
+
+def make_closure(op_name: str, source: str, inputs, outputs, kwarg: dict, where: str):
+    """Run an op body's setup and return its per-step closure.
+
+    ``where`` describes the node for error messages.
+    """
+    factory = compile_body(op_name, source)
+    lua = lua_runtime()
+    setup = lua.globals().pcall
+    result = setup(factory, lua_table(inputs), lua_table(outputs), lua_table(kwarg))
+    ok, closure = (result[0], result[1]) if isinstance(result, tuple) else (result, None)
+    if not ok:
+        raise LuaOpError(f"{where}: Lua setup failed: {closure}")
+    if lua.globals().type(closure) != "function":
+        raise LuaOpError(f"{where}: Lua body must return the per-step closure (a function), "
+                         f"got {lua.globals().type(closure)}")
+    return closure

@@ -1,0 +1,42 @@
+"""An NNVM-like graph layer in pure Python: op registry, symbols, graphs and passes.
+
+Nothing here imports torch: graphs are built, differentiated, shape-inferred, planned and saved
+without it.
+"""
+from . import attrs, passes, symbol
+from .attrs import broadcast_shapes, inplace_first, no_gradient, same_shape, same_type
+from .errors import GraphError, ShapeError, TinyflowError
+from .graph import Graph, IndexedGraph, apply_passes, list_passes, register_pass
+from .op import Op, list_ops, register_op
+from .symbol import (Group, Node, NodeEntry, Symbol, Variable, create_op, current_context,
+                     reset_default_graph)
+
+__all__ = [
+    "attrs", "passes", "symbol", "same_shape", "same_type", "broadcast_shapes", "inplace_first",
+    "no_gradient", "GraphError", "ShapeError", "TinyflowError", "Graph", "IndexedGraph",
+    "apply_passes", "list_passes", "register_pass", "Op", "list_ops", "register_op", "Group",
+    "Node", "NodeEntry", "Symbol", "Variable", "create_op", "current_context",
+    "reset_default_graph", "gradients",
+]
+
+
+def gradients(ys, xs, grad_ys=None) -> list[Symbol]:
+    """Symbols for d(sum of ys)/d(x) for each x, built by the Gradient pass.
+
+    Parameters
+    ----------
+    ys, xs : Symbol or list of Symbol
+    grad_ys : list of Symbol, optional
+        Head gradients, one per y (ones by default).
+
+    Returns
+    -------
+    list of Symbol, one per x (``zeros_like(x)`` when x does not influence ys).
+    """
+    ys = [ys] if isinstance(ys, Symbol) else list(ys)
+    xs = [xs] if isinstance(xs, Symbol) else list(xs)
+    graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs]})
+    if grad_ys is not None:
+        graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
+    result = apply_passes(graph, "Gradient")
+    return [Symbol([e]) for e in result.outputs]

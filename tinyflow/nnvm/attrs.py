@@ -1,0 +1,101 @@
+"""Every op attribute TinyFlow knows, with its signature, and the ready-made rules.
+
+Attribute names follow NNVM: ``F*`` attributes are functions, ``T*`` attributes are plain values.
+They are attached with ``register_op(name).set_attr(key, value)`` and read by the passes and the
+executor with ``op.attr(key)`` or ``Op.get_attr(key)``.
+
+==================  ==========================================================================
+attribute           contract
+==================  ==========================================================================
+FInferShape         ``f(attrs, in_shapes, out_shapes) -> (in_shapes, out_shapes)``.  Shapes are
+                    tuples of ints, or ``None`` when not known yet.  The rule returns both lists
+                    with whatever it can fill in (inference runs forward *and* backward, which is
+                    how a variable's shape is found from its use) and raises
+                    :class:`~tinyflow.nnvm.errors.ShapeError` when the known shapes disagree.
+FInferType          ``f(attrs, in_types, out_types) -> (in_types, out_types)``; types are dtype
+                    names (``"float32"``) or ``None``.  Missing: every type equals the first
+                    known one (:func:`same_type`).
+FInplaceOption      ``f(attrs) -> [(input_index, output_index), ...]`` or that list itself: pairs
+                    whose memory the Lua body can share (it reads the input element before it
+                    writes the output element).  PlanMemory uses a pair only when the input has
+                    no other reader.
+FMutateInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op writes to
+                    (``assign`` writes its variable).  Readers of a mutated variable run first.
+FGradient           ``f(node, out_grads) -> [grad_of_input_0, ...]``.  ``node.inputs``,
+                    ``node.outputs`` and ``out_grads`` are symbols, so a rule is written with the
+                    ordinary operators: ``[ograds[0] * node.inputs[0] * 2]``.  ``None`` in the
+                    result means "no gradient flows to this input".  ``node.attrs`` holds the
+                    op's attributes and ``node.name`` its name.
+FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function() <compute> end
+                    end`` (a leading ``return`` is allowed).  ``x`` and ``y`` are 1-based arrays
+                    of input and output tensors, already allocated by the memory plan; ``kwarg``
+                    holds the node's attributes.  The setup runs once per executor, the inner
+                    closure every step and allocates nothing.
+FListInputNames     ``f(attrs) -> [name, ...]``: input names.  A call that leaves trailing
+                    inputs out creates variables ``<node name>_<input name>`` for them.
+TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+==================  ==========================================================================
+"""
+from __future__ import annotations
+
+from .errors import ShapeError
+
+__all__ = [
+    "ATTRIBUTES", "same_shape", "same_type", "broadcast_shapes", "shape_str",
+    "inplace_first", "no_gradient",
+]
+
+ATTRIBUTES = (
+    "FInferShape", "FInferType", "FInplaceOption", "FMutateInputs", "FGradient",
+    "FLuaCompute", "FListInputNames", "TIsBackward",
+)
+
+
+def shape_str(shape) -> str:
+    """``(2, 3)`` -> ``"(2, 3)"``; ``None`` -> ``"?"``."""
+    return "?" if shape is None else str(tuple(shape))
+
+
+def same_shape(attrs, in_shapes, out_shapes):
+    """FInferShape for ops whose inputs and outputs all have one shape."""
+    known = [s for s in list(in_shapes) + list(out_shapes) if s is not None]
+    if not known:
+        return in_shapes, out_shapes
+    shape = known[0]
+    for s in known[1:]:
+        if s != shape:
+            raise ShapeError(
+                "all inputs and outputs must have one shape, got "
+                + ", ".join(shape_str(x) for x in in_shapes + out_shapes))
+    return [shape] * len(in_shapes), [shape] * len(out_shapes)
+
+
+def same_type(attrs, in_types, out_types):
+    """FInferType for ops whose inputs and outputs all have one dtype (the default)."""
+    known = [t for t in list(in_types) + list(out_types) if t is not None]
+    if not known:
+        return in_types, out_types
+    return [known[0]] * len(in_types), [known[0]] * len(out_types)
+
+
+def broadcast_shapes(a, b):
+    """Numpy broadcasting of two shapes; ``ShapeError`` when they do not broadcast."""
+    a, b = tuple(a), tuple(b)
+    n = max(len(a), len(b))
+    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
+    out = []
+    for x, y in zip(a, b):
+        if x != y and x != 1 and y != 1:
+            raise ShapeError(f"shapes {a} and {b} do not broadcast")
+        out.append(y if x == 1 else x)
+    return tuple(out)
+
+
+def inplace_first(attrs):
+    """FInplaceOption: output 0 may reuse input 0's memory."""
+    return [(0, 0)]
+
+
+def no_gradient(node, out_grads):
+    """FGradient of ops through which no gradient flows (argmax, equal, zeros_like...)."""
+    return [None] * len(node.inputs)

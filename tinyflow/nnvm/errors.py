@@ -1,0 +1,15 @@
+"""Exceptions raised by the graph layer and the executor."""
+
+__all__ = ["TinyflowError", "ShapeError", "GraphError"]
+
+
+class TinyflowError(Exception):
+    """Base class of the errors TinyFlow raises on bad graphs or bad input."""
+
+
+class ShapeError(TinyflowError, ValueError):
+    """Shapes that do not fit an op's rule; the message names the op, node and shapes."""
+
+
+class GraphError(TinyflowError, ValueError):
+    """A malformed graph: unknown node, missing gradient rule, cycle, bad pass input."""

@@ -1,0 +1,85 @@
+"""Gradient: build the gradient graph by reverse-mode automatic differentiation.
+
+For each node, from the outputs back, the gradients of its outputs are summed (an entry used
+twice gets two contributions, added with ``elemwise_sum``) and the op's ``FGradient`` rule turns
+them into gradients of its inputs.  Rules build graph with ordinary symbols, so the result is an
+ordinary graph that the other passes treat like any other.
+"""
+from __future__ import annotations
+
+from ..errors import GraphError
+from ..graph import Graph, _dfs_postorder, register_pass
+from ..symbol import NodeEntry, Symbol, create_op
+
+__all__ = ["gradient", "GradNode"]
+
+
+class GradNode:
+    """What an FGradient rule sees of a node: symbols for its inputs and outputs, its attrs."""
+
+    def __init__(self, node):
+        self.node = node
+        self.op = node.op
+        self.name = node.name
+        self.attrs = node.attrs
+        self.inputs = [Symbol([e]) for e in node.inputs]
+        self.outputs = [Symbol([NodeEntry(node, i)]) for i in range(node.num_outputs())]
+
+
+def _sum(grads: list[Symbol]) -> Symbol:
+    return grads[0] if len(grads) == 1 else create_op(
+        "elemwise_sum", *grads, num_args=len(grads))
+
+
+@register_pass("Gradient", requires=("grad_xs",), provides=("grad_outputs",))
+def gradient(graph: Graph) -> Graph:
+    """Gradients of the sum of ``graph.outputs`` with respect to ``graph.attrs["grad_xs"]``.
+
+    ``grad_xs`` is a list of NodeEntry; ``grad_ys_out_grad`` (optional) a list of symbols, the
+    head gradients (ones by default).  Returns a graph whose outputs are the gradients, one per x
+    (``zeros_like(x)`` where x does not influence the outputs), with attribute ``grad_outputs``
+    telling which xs were reached (``None`` for an unreached x).
+    """
+    xs = list(graph.attrs["grad_xs"])
+    ys = graph.outputs
+    head_grads = graph.attrs.get("grad_ys_out_grad")
+    if head_grads is None:
+        head_grads = [create_op("ones_like", Symbol([y])) for y in ys]
+    order = _dfs_postorder([y.node for y in ys])
+    # Only nodes that depend on some x need a gradient.
+    x_nodes = {x.node for x in xs}
+    needed = set()
+    for node in order:
+        if node in x_nodes or any(e.node in needed for e in node.inputs):
+            needed.add(node)
+    grads: dict[NodeEntry, list[Symbol]] = {}
+    for y, head in zip(ys, head_grads):
+        grads.setdefault(y, []).append(head)
+    for node in reversed(order):
+        if node.op is None or node not in needed:
+            continue
+        out_entries = [NodeEntry(node, i) for i in range(node.num_outputs())]
+        if not any(e in grads for e in out_entries):
+            continue
+        rule = node.op.attr("FGradient")
+        if rule is None:
+            raise GraphError(f"{node.describe()} has no gradient (FGradient) but a gradient "
+                             f"must flow through it")
+        out_grads = [_sum(grads[e]) if e in grads else create_op("zeros_like", Symbol([e]))
+                     for e in out_entries]
+        in_grads = rule(GradNode(node), out_grads)
+        if len(in_grads) != len(node.inputs):
+            raise GraphError(f"FGradient of {node.describe()} returned {len(in_grads)} "
+                             f"gradients for {len(node.inputs)} inputs")
+        for entry, g in zip(node.inputs, in_grads):
+            if g is not None and entry.node in needed:
+                grads.setdefault(entry, []).append(g)
+    outputs, reached = [], []
+    for x in xs:
+        if x in grads:
+            outputs.append(_sum(grads[x]).outputs[0])
+            reached.append(True)
+        else:
+            outputs.append(create_op("zeros_like", Symbol([x])).outputs[0])
+            reached.append(False)
+    return Graph(outputs, {"grad_outputs": reached})

@@ -1,0 +1,114 @@
+"""InferShape and InferType: fill per-entry ``shape`` / ``dtype`` by running each op's rule.
+
+Both run forward and backward sweeps until nothing changes, so a shape can flow from an op's
+output back to its inputs (``assign(var, zeros([3, 4]))`` gives ``var`` its shape).
+"""
+from __future__ import annotations
+
+from ..attrs import same_type, shape_str
+from ..errors import GraphError, ShapeError
+from ..graph import Graph, register_pass
+
+__all__ = ["infer_shape", "infer_type", "DTYPE_SIZE"]
+
+DTYPE_SIZE = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "int64": 8, "uint8": 1}
+
+
+def _known_inputs(graph: Graph, key: str, normalize) -> dict[int, object]:
+    """Map node id -> value from ``graph.attrs[key]`` (keyed by Node or by node name)."""
+    indexed = graph.indexed
+    by_name = {indexed.nodes[i].name: i for i in indexed.input_nodes}
+    known = {}
+    for k, value in graph.attrs.get(key, {}).items():
+        nid = indexed.node_id.get(k) if not isinstance(k, str) else by_name.get(k)
+        if nid is not None and value is not None:
+            known[nid] = normalize(value)
+    return known
+
+
+def _infer(graph: Graph, key: str, attr_name: str, default_rule, normalize, fmt, initial):
+    indexed = graph.indexed
+    values = [None] * indexed.num_entries
+    for nid in indexed.input_nodes:
+        init = initial(indexed.nodes[nid])
+        if init is not None:
+            values[indexed.entry_id((nid, 0))] = init
+    for nid, value in _known_inputs(graph, key, normalize).items():
+        values[indexed.entry_id((nid, 0))] = value
+    order = [i for i, n in enumerate(indexed.nodes) if n.op is not None]
+    sweeps = [order, order[::-1]]
+    changed, rounds = True, 0
+    while changed:
+        changed = False
+        rounds += 1
+        for nid in sweeps[(rounds + 1) % 2]:
+            changed |= _apply_rule(indexed, nid, values, attr_name, default_rule, fmt)
+        if rounds > 2 * len(order) + 4:
+            raise GraphError(f"{attr_name} did not converge")
+    return values
+
+
+def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
+    node = indexed.nodes[nid]
+    rule = node.op.attr(attr_name, default_rule)
+    in_ids = indexed.input_entries[nid]
+    out_ids = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
+    ins, outs = [values[e] for e in in_ids], [values[e] for e in out_ids]
+    if rule is None:
+        if None in outs:
+            return False
+        raise GraphError(f"{node.describe()} has no {attr_name} rule")
+    try:
+        new_ins, new_outs = rule(node.attrs, list(ins), list(outs))
+    except ShapeError as err:
+        raise ShapeError(
+            f"{node.describe()}: {err}; input shapes "
+            f"{', '.join(fmt(s) for s in ins)}") from None
+    changed = False
+    for ids, old, new in ((in_ids, ins, new_ins), (out_ids, outs, new_outs)):
+        for eid, before, after in zip(ids, old, new):
+            if after is None:
+                continue
+            if before is not None and before != after:
+                raise ShapeError(
+                    f"{node.describe()}: inferred {fmt(after)} for an entry known to be "
+                    f"{fmt(before)}; input shapes {', '.join(fmt(s) for s in ins)}")
+            if values[eid] is None:
+                values[eid] = after
+                changed = True
+            elif values[eid] != after:
+                raise ShapeError(f"{node.describe()}: conflicting {fmt(values[eid])} and "
+                                 f"{fmt(after)}")
+    return changed
+
+
+def _declared_shape(node):
+    shape = node.attrs.get("shape")
+    if shape is None or any(d is None or d < 0 for d in shape):
+        return None
+    return tuple(int(d) for d in shape)
+
+
+@register_pass("InferShape", provides=("shape", "shape_num_unknown_nodes"))
+def infer_shape(graph: Graph) -> Graph:
+    """Infer every entry's shape.
+
+    Reads ``graph.attrs["shape_inputs"]`` (``{variable node or name: shape}``, optional) and the
+    fully known ``shape`` attribute of variables; provides ``shape`` (a list indexed by entry id,
+    ``None`` where unknown) and ``shape_num_unknown_nodes``.
+    """
+    shapes = _infer(graph, "shape_inputs", "FInferShape", None,
+                    lambda s: tuple(int(d) for d in s), shape_str, _declared_shape)
+    return graph.with_attrs(shape=shapes,
+                            shape_num_unknown_nodes=sum(s is None for s in shapes))
+
+
+@register_pass("InferType", provides=("dtype", "dtype_num_unknown_nodes"))
+def infer_type(graph: Graph) -> Graph:
+    """Infer every entry's dtype name; variables default to their ``dtype`` attribute or float32.
+
+    Reads ``graph.attrs["dtype_inputs"]`` (optional), provides ``dtype``.
+    """
+    dtypes = _infer(graph, "dtype_inputs", "FInferType", same_type, str, str,
+                    lambda node: node.attrs.get("dtype", "float32"))
+    return graph.with_attrs(dtype=dtypes, dtype_num_unknown_nodes=sum(t is None for t in dtypes))

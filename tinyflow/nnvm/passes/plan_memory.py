@@ -1,0 +1,98 @@
+"""PlanMemory: give every entry a storage id so that entries whose lives do not overlap share.
+
+Reference counting over the execution order: an entry's storage returns to a free pool once its
+last reader has run.  An op output takes over an input's storage in place when the op allows it
+(FInplaceOption) and that input has no other reader; otherwise it takes the best-fitting free
+storage (growing it if needed) or a new one.  Variables and placeholders are external (storage
+id -1) and never overwritten, except by ops that declare FMutateInputs (``assign``), whose output
+is the variable itself.  Graph outputs (fetched entries) are never freed, so never overwritten.
+"""
+from __future__ import annotations
+
+import math
+
+from ..graph import Graph, register_pass
+from .infer import DTYPE_SIZE
+
+__all__ = ["plan_memory", "EXTERNAL"]
+
+EXTERNAL = -1
+
+
+def _pairs(node, key):
+    value = node.op.attr(key)
+    if value is None:
+        return []
+    return list(value(node.attrs) if callable(value) else value)
+
+
+@register_pass("PlanMemory", requires=("shape", "dtype"),
+               provides=("storage_id", "storage_size", "inplace_from"))
+def plan_memory(graph: Graph) -> Graph:
+    """Plan storage for every entry.
+
+    Reads ``shape`` and ``dtype``; ``graph.attrs["memory_sharing"]`` (default True) set to False
+    gives every entry its own storage with no in-place reuse.  Provides ``storage_id`` (per entry,
+    -1 for external), ``storage_size`` (bytes per storage id) and ``inplace_from`` (``{output
+    entry id: input entry id}`` for outputs that reuse an input's storage).
+    """
+    indexed = graph.indexed
+    shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
+    sharing = graph.attrs.get("memory_sharing", True)
+    nbytes = [math.prod(s) * DTYPE_SIZE[t] for s, t in zip(shapes, dtypes)]
+    ref_count = [0] * indexed.num_entries
+    for inputs in indexed.input_entries:
+        for eid in inputs:
+            ref_count[eid] += 1
+    for eid in indexed.outputs:
+        ref_count[eid] += 1  # fetched: never freed
+    storage_id = [EXTERNAL] * indexed.num_entries
+    storage_size: list[int] = []
+    inplace_from: dict[int, int] = {}
+    free: list[int] = []  # storage ids ready for reuse
+
+    def request(size: int) -> int:
+        if sharing and free:
+            fits = [s for s in free if storage_size[s] >= size]
+            # smallest storage that fits, else the largest one (grown to the size)
+            sid = min(fits, key=lambda s: storage_size[s]) if fits else \
+                max(free, key=lambda s: storage_size[s])
+            free.remove(sid)
+            storage_size[sid] = max(storage_size[sid], size)
+            return sid
+        storage_size.append(size)
+        return len(storage_size) - 1
+
+    for nid, node in enumerate(indexed.nodes):
+        if node.op is None:
+            continue
+        inputs = indexed.input_entries[nid]
+        outputs = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
+        mutated = set(_pairs(node, "FMutateInputs"))
+        taken = set()
+        for in_index, out_index in _pairs(node, "FInplaceOption"):
+            in_eid, out_eid = inputs[in_index], outputs[out_index]
+            if out_eid in inplace_from or in_eid in taken:
+                continue
+            if in_index in mutated:  # the output is the mutated variable itself
+                storage_id[out_eid] = storage_id[in_eid]
+                inplace_from[out_eid] = in_eid
+                taken.add(in_eid)
+            elif (sharing and storage_id[in_eid] != EXTERNAL and ref_count[in_eid] == 1
+                  and nbytes[in_eid] == nbytes[out_eid]):
+                storage_id[out_eid] = storage_id[in_eid]
+                inplace_from[out_eid] = in_eid
+                taken.add(in_eid)
+        for out_eid in outputs:
+            if out_eid not in inplace_from:
+                storage_id[out_eid] = request(nbytes[out_eid])
+        for in_eid in inputs:
+            ref_count[in_eid] -= 1
+            if (ref_count[in_eid] == 0 and in_eid not in taken
+                    and storage_id[in_eid] != EXTERNAL and sharing):
+                free.append(storage_id[in_eid])
+        for out_eid in outputs:
+            if ref_count[out_eid] == 0 and storage_id[out_eid] != EXTERNAL and sharing:
+                free.append(storage_id[out_eid])  # nobody reads it: reusable at once
+    return graph.with_attrs(storage_id=storage_id, storage_size=storage_size,
+                            inplace_from=inplace_from)

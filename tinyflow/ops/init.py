@@ -1,0 +1,29 @@
+"""Ops without data inputs (zeros, ones, normal, uniform, constant) and assign."""
+from __future__ import annotations
+
+from ..nnvm.attrs import no_gradient, same_shape
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+
+__all__ = []
+
+
+def _shape_attr(attrs, in_shapes, out_shapes):
+    shape = tuple(int(d) for d in attrs["shape"])
+    if any(d < 0 for d in shape):
+        raise ShapeError(f"shape {shape} must be fully known")
+    return in_shapes, [shape]
+
+
+for _name, _doc in (("zeros", "A tensor of zeros; attr shape."),
+                    ("ones", "A tensor of ones; attr shape."),
+                    ("normal", "Samples of N(mean, stdev^2); attrs shape, mean=0, stdev=1."),
+                    ("uniform", "Samples of U(low, high); attrs shape, low=0, high=1."),
+                    ("constant", "A constant; attrs value (flat tuple) and shape.")):
+    (register_op(_name).describe(_doc).set_num_inputs(0)
+     .set_attr("FInferShape", _shape_attr).set_attr("FGradient", no_gradient))
+
+(register_op("assign").describe("Write value into variable var; the output is var itself.")
+ .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FGradient", no_gradient))

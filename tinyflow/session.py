@@ -1,0 +1,162 @@
+"""``tf.Session``: variable values, cached executors, feed validation and ``run``."""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import torch
+
+from .executor import Executor, check_initialized
+from .nnvm.errors import ShapeError
+from .nnvm.symbol import Symbol
+
+__all__ = ["Session"]
+
+
+class Session:
+    """A place to run graphs: holds variable values and one executor per fetch set.
+
+    Parameters
+    ----------
+    config : str
+        ``"cpu"`` or ``"gpu"`` (CUDA), optionally followed by ``"profile"`` to time every op
+        (see :meth:`profile`).
+    plan_memory : bool
+        False gives every entry its own storage (no sharing, no in-place): for tests and
+        teaching.
+    """
+
+    def __init__(self, config: str = "cpu", plan_memory: bool = True):
+        words = str(config).split()
+        if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - {"profile"}:
+            raise ValueError(f"Session config must be 'cpu' or 'gpu' (optionally followed by "
+                             f"'profile'), got {config!r}")
+        if words[0] == "gpu":
+            if not torch.cuda.is_available():
+                raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
+                                   "device here; use config='cpu'")
+            self.device = torch.device("cuda")
+        else:
+            self.device = torch.device("cpu")
+        self.plan_memory = plan_memory
+        self._profile = {} if "profile" in words else None
+        self._variables: dict = {}      # variable Node -> tensor
+        self._initialized: set = set()  # variable Nodes holding a value
+        self._executors: dict = {}      # tuple of fetched entries -> Executor
+
+    # -- public ---------------------------------------------------------------------------
+    def run(self, fetch, feed_dict=None):
+        """Compute ``fetch`` (a symbol, or a list/tuple of symbols) given ``feed_dict``.
+
+        Returns a numpy array per fetched symbol (a list for a list), ``None`` for ops such as
+        ``tf.group`` or an optimizer's ``minimize``.  Feeds, shapes and variable state are all
+        checked before the first op runs; a run rejected then changes nothing.  An error inside
+        an op body stops the run there: ops that ran before it (including assigns) keep their
+        effect.
+        """
+        symbols, as_list = self._fetch_list(fetch)
+        feeds = self._convert_feeds(feed_dict or {})
+        entries = tuple(e for s in symbols for e in s.outputs)
+        executor = self._executor(entries, feeds)
+        check_initialized(executor.read_variables, self._initialized)
+        outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
+                               self._profile)
+        self._variables.update(executor.new_variables)
+        executor.new_variables = {}
+        self._initialized |= executor.assigned_variables
+        results, position = [], 0
+        for s in symbols:
+            values = [self._to_numpy(t) for t in outputs[position:position + len(s.outputs)]]
+            position += len(s.outputs)
+            results.append(None if getattr(s, "is_operation", False) else values[0])
+        return results if as_list else results[0]
+
+    def profile(self, reset: bool = False) -> str:
+        """Per-op time of the runs so far (needs ``Session(config='cpu profile')``)."""
+        if self._profile is None:
+            raise RuntimeError("profiling is off: create the session with config='cpu profile'")
+        total = sum(t for t, _ in self._profile.values()) or 1.0
+        lines = [f"{'op':<28}{'calls':>8}{'total ms':>12}{'share':>8}"]
+        for name, (t, calls) in sorted(self._profile.items(), key=lambda kv: -kv[1][0]):
+            lines.append(f"{name:<28}{calls:>8}{t * 1e3:>12.3f}{t / total:>8.1%}")
+        if reset:
+            self._profile.clear()
+        return "\n".join(lines)
+
+    def close(self):
+        """Drop variable values and executors."""
+        self._variables.clear()
+        self._initialized.clear()
+        self._executors.clear()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- helpers -------------------------------------------------------------------------
+    @staticmethod
+    def _fetch_list(fetch):
+        if isinstance(fetch, Symbol):
+            return [fetch], False
+        if isinstance(fetch, (list, tuple)):
+            for f in fetch:
+                if not isinstance(f, Symbol):
+                    raise TypeError(f"can only fetch symbols, got {type(f).__name__}")
+            return list(fetch), True
+        raise TypeError(f"can only fetch a symbol or a list of symbols, got "
+                        f"{type(fetch).__name__}")
+
+    @staticmethod
+    def _convert_feeds(feed_dict) -> dict:
+        feeds = {}
+        for key, value in feed_dict.items():
+            if not isinstance(key, Symbol) or key.node.kind != "placeholder":
+                raise TypeError(f"feed_dict keys must be placeholders, got {key!r}")
+            node = key.node
+            if isinstance(value, torch.Tensor):
+                value = value.detach().cpu().numpy()
+            if isinstance(value, (str, bytes)) or not (
+                    isinstance(value, (numbers.Number, np.ndarray, list, tuple))):
+                raise TypeError(f"feed for placeholder '{node.name}' must be numeric, got "
+                                f"{type(value).__name__}")
+            try:
+                array = np.asarray(value)
+            except ValueError as err:
+                raise ValueError(f"feed for placeholder '{node.name}' is not a regular "
+                                 f"array: {err}") from None
+            if array.dtype.kind not in "biuf":
+                raise TypeError(f"feed for placeholder '{node.name}' must be numeric, got "
+                                f"dtype {array.dtype}")
+            array = np.ascontiguousarray(array, dtype=np.float32)
+            declared = node.attrs.get("shape")
+            if declared is not None and (len(declared) != array.ndim or any(
+                    d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):
+                shown = tuple("?" if d is None or d < 0 else d for d in declared)
+                raise ShapeError(f"feed for placeholder '{node.name}' has shape {array.shape}, "
+                                 f"but the placeholder was declared with shape {shown}")
+            feeds[node] = torch.from_numpy(array)
+        return feeds
+
+    def _executor(self, entries, feeds) -> Executor:
+        executor = self._executors.get(entries)
+        if executor is not None:
+            if all(tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
+                   for n, v in feeds.items()) and all(
+                    n in feeds for n in executor.feed_buffers):
+                return executor
+        feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
+        executor = Executor(list(entries), feed_shapes, self._variables, self.device,
+                            self.plan_memory, initialized=self._initialized)
+        self._executors[entries] = executor
+        return executor
+
+    def _to_numpy(self, tensor):
+        array = tensor.detach().cpu().numpy()
+        if self.device.type == "cpu":
+            array = array.copy()  # the planned storage is reused by the next run
+        return array[()] if array.ndim == 0 else array
+
+    def __repr__(self):
+        return f"<tinyflow.Session {self.device.type} variables={len(self._variables)}>"
