@@ -133,9 +133,9 @@ class Session:
             declared = node.attrs.get("shape")
             if declared is not None and (len(declared) != array.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):
-                shown = tuple("?" if d is None or d < 0 else d for d in declared)
+                shown = ", ".join("?" if d is None or d < 0 else str(d) for d in declared)
                 raise ShapeError(f"feed for placeholder '{node.name}' has shape {array.shape}, "
-                                 f"but the placeholder was declared with shape {shown}")
+                                 f"but the placeholder was declared with shape ({shown})")
             feeds[node] = torch.from_numpy(array)
         return feeds
 

@@ -1,6 +1,7 @@
 """The one Lua runtime: compiles FLuaCompute bodies and runs a step's closures.
 
-The runtime is LuaJIT 2.1 when lupa has it, Lua 5.4 otherwise.  Its global ``torch`` table holds
+The runtime is LuaJIT 2.1 when lupa has it and its binding keeps Python objects apart, Lua 5.4
+otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds
 the functions of :mod:`tinyflow.lua_ops.torch_api` plus a few written in Lua (the prelude).
 A step is one call into Lua: ``run_closures`` loops over the closures under ``pcall`` and
 returns the index of the first failing one, so a Lua error never crashes the process.
@@ -66,20 +67,50 @@ class LuaOpError(TinyflowError, RuntimeError):
     message."""
 
 
+def _keeps_object_identity(lupa_module) -> bool:
+    """lupa 2.8's LuaJIT binding can hand Lua the wrong Python object once Lua's collector has
+    run (lupa issues #293/#294: its weak reference table and luaL_ref disagree).  A tensor
+    swapped for another is a wrong result, so such a binding is not used."""
+    lua = lupa_module.LuaRuntime()
+    echo = lua.eval("function(obj, scratch) return obj end")
+    objects = [object() for _ in range(3)]
+    return all(echo(objects[i % 3], lua.table()) is objects[i % 3] for i in range(3000))
+
+
+def _choose_lua():
+    """LuaJIT 2.1 where lupa has it and it keeps object identity, Lua 5.4 otherwise.
+
+    ``TINYFLOW_LUA=lua54`` or ``=luajit21`` forces one.
+    """
+    import importlib
+    import os
+    names = {"luajit21": "LuaJIT 2.1", "lua54": "Lua 5.4"}
+    forced = os.environ.get("TINYFLOW_LUA")
+    if forced:
+        if forced not in names:
+            raise ValueError(f"TINYFLOW_LUA must be one of {sorted(names)}, got {forced!r}")
+        return importlib.import_module(f"lupa.{forced}"), names[forced]
+    try:
+        luajit = importlib.import_module("lupa.luajit21")
+    except ImportError:
+        luajit = None
+    if luajit is not None:
+        if _keeps_object_identity(luajit):
+            return luajit, names["luajit21"]
+        log.warning("lupa's LuaJIT binding mixes up Python objects (lupa issue "
+                    "#294); using Lua 5.4")
+    return importlib.import_module("lupa.lua54"), names["lua54"]
+
+
 @functools.lru_cache(maxsize=None)
 def _runtime():
-    try:
-        import lupa.luajit21 as lupa_module
-        name = "LuaJIT 2.1"
-    except ImportError:  # pragma: no cover - depends on the lupa wheel
-        import lupa.lua54 as lupa_module
-        name = "Lua 5.4"
+    lupa_module, name = _choose_lua()
     from . import torch_api
     lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False)
     table = lua.table_from(torch_api.FUNCTIONS)
     lua.globals().torch = table
     lua.execute(_PRELUDE, table)
-    log.info("tinyflow: Lua runtime is %s", name)
+    log.info("Lua runtime: %s", name)
     return lua, name
 
 

@@ -79,7 +79,11 @@ def csub(res, a, b):
 
 
 def rsub(res, a, s):
-    torch.sub(s, a, out=res) if isinstance(s, torch.Tensor) else torch.rsub(a, s, out=res)
+    if isinstance(s, torch.Tensor):
+        torch.sub(s, a, out=res)
+    else:  # torch.rsub has no out= form: -a, then + s (exact, as s - a)
+        torch.neg(a, out=res)
+        res.add_(s)
 
 
 def cmul(res, a, b):

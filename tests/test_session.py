@@ -1,0 +1,333 @@
+"""Session behaviour: feeds, caching, variables per session, bad input, Lua errors, custom ops."""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+
+import tinyflow as tf
+from tinyflow import nnvm
+from tinyflow.executor import BindError
+from tinyflow.lua_ops.runtime import LuaOpError, runtime_name
+
+DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="needs CUDA"))]
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+
+
+def _linear_model():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    W = tf.Variable(tf.ones([3, 2]), name="W")
+    return x, W, tf.matmul(x, W)
+
+
+@pytest.mark.parametrize("config", DEVICES)
+def test_run_single_and_list_fetches(config):
+    x, W, y = _linear_model()
+    sess = tf.Session(config)
+    assert sess.run(tf.global_variables_initializer()) is None
+    feed = np.arange(6, dtype=np.float64).reshape(2, 3)
+    out = sess.run(y, {x: feed})
+    assert isinstance(out, np.ndarray) and out.dtype == np.float32
+    np.testing.assert_allclose(out, feed @ np.ones((3, 2)))
+    both = sess.run([y, W], {x: feed})
+    assert isinstance(both, list) and len(both) == 2
+    np.testing.assert_allclose(both[1], np.ones((3, 2)))
+
+
+def test_int_and_scalar_feeds():
+    a = tf.placeholder(tf.float32, name="a")
+    b = tf.placeholder(tf.float32, name="b")
+    sess = tf.Session()
+    assert sess.run(a * b + 1, {a: 3, b: 4.5}) == pytest.approx(14.5)
+    np.testing.assert_allclose(sess.run(a * 2, {a: np.array([1, 2], dtype=np.int64)}), [2, 4])
+
+
+def test_executor_cached_and_replanned_on_new_feed_shape():
+    x, W, y = _linear_model()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    sess.run(y, {x: np.ones((2, 3))})
+    first = sess._executors[tuple(y.outputs)]
+    sess.run(y, {x: np.ones((2, 3))})
+    assert sess._executors[tuple(y.outputs)] is first
+    out = sess.run(y, {x: np.ones((5, 3))})
+    assert out.shape == (5, 2)
+    assert sess._executors[tuple(y.outputs)] is not first
+
+
+def test_outputs_are_not_overwritten_by_the_next_run():
+    x, W, y = _linear_model()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    first = sess.run(y, {x: np.ones((2, 3))})
+    sess.run(y, {x: np.zeros((2, 3))})
+    np.testing.assert_allclose(first, 3 * np.ones((2, 2)))
+
+
+def test_variables_live_per_session():
+    v = tf.Variable(tf.zeros([2]), name="v")
+    step = tf.assign(v, v + 1)
+    s1, s2 = tf.Session(), tf.Session()
+    for s in (s1, s2):
+        s.run(tf.global_variables_initializer())
+    s1.run(step)
+    s1.run(step)
+    np.testing.assert_allclose(s1.run(v), [2, 2])
+    np.testing.assert_allclose(s2.run(v), [0, 0])
+
+
+def test_assign_reads_old_value_before_writing():
+    # Readers of W run before the assign to W, whatever the graph order.
+    W = tf.Variable(tf.ones([2]), name="W")
+    read = W * 10
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    out, _ = sess.run([read, tf.assign(W, W + 1)])
+    np.testing.assert_allclose(out, [10, 10])
+    np.testing.assert_allclose(sess.run(W), [2, 2])
+
+
+def test_unfed_placeholder_names_it():
+    x, W, y = _linear_model()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    with pytest.raises(BindError, match="placeholder 'x'"):
+        sess.run(y)
+
+
+def test_uninitialised_variable_names_it():
+    x, W, y = _linear_model()
+    with pytest.raises(BindError, match="variable 'W'"):
+        tf.Session().run(y, {x: np.ones((2, 3))})
+
+
+def test_shape_mismatch_names_op_and_shapes():
+    a = tf.placeholder(tf.float32, name="a")
+    b = tf.placeholder(tf.float32, name="b")
+    with pytest.raises(tf.ShapeError, match=r"op 'matmul'.*\(2, 3\).*\(2, 3\)"):
+        tf.Session().run(tf.matmul(a, b), {a: np.ones((2, 3)), b: np.ones((2, 3))})
+
+
+def test_feed_shape_against_declared_shape():
+    x, W, y = _linear_model()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    with pytest.raises(tf.ShapeError, match=r"placeholder 'x'.*\(2, 4\).*\(\?, 3\)"):
+        sess.run(y, {x: np.ones((2, 4))})
+
+
+@pytest.mark.parametrize("bad", ["abc", {"a": 1}, [[1, 2], [3]], np.array(["a", "b"])])
+def test_non_numeric_feed(bad):
+    x, W, y = _linear_model()
+    with pytest.raises((TypeError, ValueError), match="placeholder 'x'"):
+        tf.Session().run(y, {x: bad})
+
+
+def test_rejected_run_changes_no_variable():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    W = tf.Variable(tf.ones([3, 2]), name="W")
+    loss = tf.reduce_sum(tf.matmul(x, W))
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    sess.run(step, {x: np.ones((4, 3))})
+    before = sess.run(W)
+    for feed in ({x: np.ones((4, 5))}, {}, {x: "text"}):
+        with pytest.raises((TypeError, ValueError, BindError)):
+            sess.run(step, feed)
+    np.testing.assert_array_equal(sess.run(W), before)
+    sess.run(step, {x: np.ones((4, 3))})  # the session still works
+    assert not np.array_equal(sess.run(W), before)
+
+
+def test_failed_build_leaves_no_variable_behind():
+    v = tf.Variable(tf.zeros([3]), name="v")
+    bad = tf.assign(v, tf.zeros([3])) + tf.zeros([4])
+    sess = tf.Session()
+    with pytest.raises(tf.ShapeError):
+        sess.run(bad)
+    assert sess._variables == {} and sess._initialized == set()
+
+
+def test_gpu_config_without_cuda_is_a_clear_error():
+    if torch.cuda.is_available():
+        pytest.skip("CUDA present")
+    with pytest.raises(RuntimeError, match="CUDA"):
+        tf.Session("gpu")
+
+
+def test_bad_config():
+    with pytest.raises(ValueError, match="config"):
+        tf.Session("tpu")
+
+
+def _register(name, body, **attrs):
+    op = nnvm.register_op(name).set_num_inputs(1).set_attr("FInferShape", nnvm.same_shape)
+    op.set_attr("FLuaCompute", body, overwrite=True)
+    for key, value in attrs.items():
+        op.set_attr(key, value, overwrite=True)
+    return op
+
+
+def test_custom_lua_op_end_to_end():
+    _register("test_cube", """
+    -- y = x ^ 3 (result-first Torch7 style)
+    function(x, y, kwarg)
+      local pow, src, out = torch.pow, x[1], y[1]
+      return function() pow(out, src, 3) end
+    end""", FGradient=lambda n, g: [g[0] * 3 * n.inputs[0] * n.inputs[0]])
+    x = tf.placeholder(tf.float32, name="x")
+    y = nnvm.symbol.test_cube(x)
+    (dx,) = tf.gradients(tf.reduce_sum(y), [x])
+    value = np.array([1.0, -2.0, 0.5], dtype=np.float32)
+    out, grad = tf.Session().run([y, dx], {x: value})
+    np.testing.assert_allclose(out, value ** 3, rtol=1e-6)
+    np.testing.assert_allclose(grad, 3 * value ** 2, rtol=1e-6)
+
+
+def test_custom_op_trains_with_optimizer():
+    _register("test_scale2", """
+    return function(x, y, kwarg)
+      local mul, src, out = torch.mul, x[1], y[1]
+      return function() mul(out, src, 2) end
+    end""", FGradient=lambda n, g: [g[0] * 2])
+    w = tf.Variable(tf.constant([3.0]), name="w")
+    loss = tf.reduce_sum(nnvm.symbol.test_scale2(w) ** 2)  # 4 w^2, gradient 8 w
+    step = tf.train.GradientDescentOptimizer(0.05).minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    sess.run(step)
+    np.testing.assert_allclose(sess.run(w), [3.0 - 0.05 * 24], rtol=1e-6)
+
+
+def test_lua_runtime_error_names_op_and_session_survives():
+    _register("test_broken", """
+    function(x, y, kwarg)
+      return function()
+        local missing = nil
+        torch.copy(y[1], missing.field)
+      end
+    end""")
+    x = tf.placeholder(tf.float32, name="x")
+    sess = tf.Session()
+    with pytest.raises(LuaOpError, match=r"test_broken.*test_broken\.lua:5.*nil value"):
+        sess.run(nnvm.symbol.test_broken(x), {x: np.ones(2)})
+    assert sess.run(x * 2, {x: np.ones(2)}).tolist() == [2, 2]
+
+
+def test_lua_syntax_error_names_op():
+    _register("test_syntax", "function(x, y, kwarg) return function() y[1] = = 1 end end")
+    x = tf.placeholder(tf.float32, name="x")
+    with pytest.raises(LuaOpError, match=r"test_syntax.*does not compile.*test_syntax\.lua:1"):
+        tf.Session().run(nnvm.symbol.test_syntax(x), {x: np.ones(2)})
+
+
+def test_python_error_inside_torch_call_is_caught():
+    _register("test_bad_call", """
+    function(x, y, kwarg)
+      return function() torch.mm(y[1], x[1], x[1]) end
+    end""")
+    x = tf.placeholder(tf.float32, name="x")
+    sess = tf.Session()
+    with pytest.raises(LuaOpError, match="test_bad_call"):
+        sess.run(nnvm.symbol.test_bad_call(x), {x: np.ones((2, 3))})
+    assert sess.run(x + 1, {x: np.ones(1)}).tolist() == [2]
+
+
+def test_lua_setup_error_names_op():
+    _register("test_bad_setup", """
+    function(x, y, kwarg)
+      error("setup refused")
+    end""")
+    x = tf.placeholder(tf.float32, name="x")
+    with pytest.raises(LuaOpError, match="test_bad_setup.*setup refused"):
+        tf.Session().run(nnvm.symbol.test_bad_setup(x), {x: np.ones(2)})
+
+
+def test_runtime_is_luajit_or_lua54():
+    assert runtime_name() in ("LuaJIT 2.1", "Lua 5.4")
+
+
+def test_building_graphs_does_not_import_torch():
+    code = ("import sys, tinyflow as tf\n"
+            "x = tf.placeholder(tf.float32, [None, 4])\n"
+            "W = tf.Variable(tf.zeros([4, 2]))\n"
+            "loss = tf.reduce_mean(tf.nn.softmax(tf.matmul(x, W)))\n"
+            "tf.train.GradientDescentOptimizer(0.1).minimize(loss)\n"
+            "assert 'torch' not in sys.modules and 'lupa' not in sys.modules\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_profile_reports_ops():
+    x = tf.placeholder(tf.float32, name="x")
+    sess = tf.Session("cpu profile")
+    sess.run(tf.exp(x) * 2, {x: np.ones(3)})
+    report = sess.profile()
+    assert "exp" in report and "__mul_scalar__" in report
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_seed_softmax_program_on_synthetic_data(plan_memory):
+    rng = np.random.default_rng(0)
+    centers = rng.uniform(size=(10, 784)).astype(np.float32)
+
+    def batch(n):  # MNIST-like: values in [0, 1], ten noisy prototypes
+        labels = rng.integers(0, 10, n)
+        images = np.clip(centers[labels] + 0.5 * rng.normal(size=(n, 784)), 0, 1)
+        return images, np.eye(10, dtype=np.float32)[labels]
+
+    x = tf.placeholder(tf.float32, [None, 784])
+    W = tf.Variable(tf.zeros([784, 10]))
+    y = tf.nn.softmax(tf.matmul(x, W))
+    y_ = tf.placeholder(tf.float32, [None, 10])
+    cross_entropy = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+    train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.initialize_all_variables())
+    for _ in range(30):
+        batch_xs, batch_ys = batch(100)
+        sess.run(train_step, feed_dict={x: batch_xs, y_: batch_ys})
+    correct_prediction = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
+    accuracy = tf.reduce_mean(correct_prediction)
+    test_xs, test_ys = batch(500)
+    assert sess.run(accuracy, feed_dict={x: test_xs, y_: test_ys}) > 0.95
+
+
+def test_seed_softmax_minimum_matches_numpy():
+    # The seed's minimum program (explicit gradient + assign) against a numpy reference.
+    rng = np.random.default_rng(1)
+    xs = rng.normal(size=(8, 5)).astype(np.float32)
+    ys = np.eye(3, dtype=np.float32)[rng.integers(0, 3, 8)]
+    x = tf.placeholder(tf.float32, [None, 5])
+    W = tf.Variable(tf.zeros([5, 3]))
+    y = tf.nn.softmax(tf.matmul(x, W))
+    y_ = tf.placeholder(tf.float32, [None, 3])
+    cross_entropy = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+    W_grad = tf.gradients(cross_entropy, [W])[0]
+    train_step = tf.assign(W, W - 0.5 * W_grad)
+    sess = tf.Session()
+    sess.run(tf.initialize_all_variables())
+    w = np.zeros((5, 3))
+    for _ in range(3):
+        sess.run(train_step, feed_dict={x: xs, y_: ys})
+        logits = xs @ w
+        p = np.exp(logits - logits.max(1, keepdims=True))
+        p /= p.sum(1, keepdims=True)
+        w -= 0.5 * xs.T @ (p - ys) / len(xs)
+    np.testing.assert_allclose(sess.run(W), w, rtol=1e-4, atol=1e-6)
+
+
+def test_chosen_lua_runtime_keeps_python_objects_apart():
+    # lupa 2.8's LuaJIT binding swaps Python objects after Lua's GC runs; the runtime chosen
+    # must not (a swapped tensor would be a silently wrong result).
+    from tinyflow.lua_ops.runtime import lua_runtime
+    lua = lua_runtime()
+    echo = lua.eval("function(obj, scratch) return obj end")
+    tensors = [torch.zeros(1), torch.ones(1), torch.zeros(2)]
+    assert all(echo(tensors[i % 3], lua.table()) is tensors[i % 3] for i in range(5000))
