@@ -97,8 +97,8 @@ def _choose_lua():
     if luajit is not None:
         if _keeps_object_identity(luajit):
             return luajit, names["luajit21"]
-        log.warning("lupa's LuaJIT binding mixes up Python objects (lupa issue "
-                    "#294); using Lua 5.4")
+        log.info("lupa's LuaJIT binding mixes up Python objects (lupa issue #294); "
+                 "using Lua 5.4")
     return importlib.import_module("lupa.lua54"), names["lua54"]
 
 
