@@ -331,3 +331,34 @@ def test_chosen_lua_runtime_keeps_python_objects_apart():
     echo = lua.eval("function(obj, scratch) return obj end")
     tensors = [torch.zeros(1), torch.ones(1), torch.zeros(2)]
     assert all(echo(tensors[i % 3], lua.table()) is tensors[i % 3] for i in range(5000))
+
+
+def _softmax_train_step():
+    x = tf.placeholder(tf.float32, [None, 784], name="x")
+    W = tf.Variable(tf.zeros([784, 10]), name="W")
+    y = tf.nn.softmax(tf.matmul(x, W))
+    y_ = tf.placeholder(tf.float32, [None, 10], name="y_")
+    loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+    step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    return x, y_, step
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_memory_plan_report_is_what_the_executor_allocates(plan_memory):
+    x, y_, step = _softmax_train_step()
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    feed = {x: np.ones((100, 784)), y_: np.ones((100, 10))}
+    report = sess.memory_plan(step, feed)
+    executor = sess._executors[tuple(step.outputs)]
+    allocated = sum(s.numel() * s.element_size() for s in executor.storages)
+    assert allocated == report.planned_bytes
+    assert report.param_bytes == 784 * 10 * 4 and report.input_bytes == 100 * 794 * 4
+    if plan_memory:
+        assert report.planned_bytes < report.naive_bytes / 2 and report.inplace_pairs
+    else:
+        assert report.planned_bytes == report.naive_bytes and not report.inplace_pairs
+    text = str(report)
+    assert "matmul" in text and "planned" in text and "naive" in text
+    sess.run(step, feed)  # the reported executor is the one that runs
+    assert sess._executors[tuple(step.outputs)] is executor

@@ -6,7 +6,7 @@ import numbers
 import numpy as np
 import torch
 
-from .executor import Executor, check_initialized
+from .executor import Executor, MemoryPlanReport, check_initialized, memory_plan_report
 from .nnvm.errors import ShapeError
 from .nnvm.symbol import Symbol
 
@@ -71,6 +71,14 @@ class Session:
             results.append(None if getattr(s, "is_operation", False) else values[0])
         return results if as_list else results[0]
 
+    def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
+        """The memory plan the executor for ``fetch`` uses with these feeds' shapes (binds the
+        executor if needed; runs nothing).  ``str()`` of the result is a readable table."""
+        symbols, _ = self._fetch_list(fetch)
+        feeds = self._convert_feeds(feed_dict or {})
+        return memory_plan_report(self._executor(tuple(e for s in symbols for e in s.outputs),
+                                                 feeds))
+
     def profile(self, reset: bool = False) -> str:
         """Per-op time of the runs so far (needs ``Session(config='cpu profile')``)."""
         if self._profile is None:
@@ -129,7 +137,7 @@ class Session:
             if array.dtype.kind not in "biuf":
                 raise TypeError(f"feed for placeholder '{node.name}' must be numeric, got "
                                 f"dtype {array.dtype}")
-            array = np.ascontiguousarray(array, dtype=np.float32)
+            array = np.asarray(array, dtype=np.float32, order="C")  # keeps 0-d feeds 0-d
             declared = node.attrs.get("shape")
             if declared is not None and (len(declared) != array.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):

@@ -1,0 +1,86 @@
+"""What the memory plan of a bound executor looks like: bytes, storages, in-place pairs."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ..nnvm.passes.infer import DTYPE_SIZE
+from ..nnvm.passes.plan_memory import EXTERNAL
+
+__all__ = ["MemoryPlanReport", "memory_plan_report"]
+
+
+@dataclass
+class MemoryPlanReport:
+    """The plan of one executor.
+
+    Attributes
+    ----------
+    planned_bytes : int
+        Storage allocated for the graph's op outputs under the plan (sum of storage sizes).
+    naive_bytes : int
+        What those outputs would take with every entry its own buffer (no in-place, no sharing).
+    param_bytes, input_bytes : int
+        Variables and fed placeholders (not planned; reported apart).
+    num_storages : int
+    inplace_pairs : list of (output entry name, input entry name)
+    rows : list of (entry name, op, shape, storage id, bytes, in-place from or "")
+    """
+
+    planned_bytes: int
+    naive_bytes: int
+    param_bytes: int
+    input_bytes: int
+    num_storages: int
+    inplace_pairs: list = field(default_factory=list)
+    rows: list = field(default_factory=list)
+
+    def __str__(self) -> str:
+        lines = [f"{'entry':<32}{'op':<22}{'shape':<20}{'storage':>8}{'bytes':>12}  in-place from"]
+        for name, op, shape, sid, nbytes, source in self.rows:
+            lines.append(f"{name:<32}{op:<22}{str(shape):<20}{sid:>8}{nbytes:>12}  {source}")
+        lines.append(
+            f"planned {self.planned_bytes / 1e6:.3f} MB in {self.num_storages} storages, "
+            f"naive {self.naive_bytes / 1e6:.3f} MB "
+            f"({self.planned_bytes / max(self.naive_bytes, 1):.1%}); "
+            f"{len(self.inplace_pairs)} in-place; parameters {self.param_bytes / 1e6:.3f} MB, "
+            f"fed inputs {self.input_bytes / 1e6:.3f} MB")
+        return "\n".join(lines)
+
+
+def memory_plan_report(executor) -> MemoryPlanReport:
+    """The :class:`MemoryPlanReport` of a bound :class:`~tinyflow.executor.Executor`."""
+    graph, indexed = executor.graph, executor.indexed
+    shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
+    storage_id, inplace_from = graph.attrs["storage_id"], graph.attrs["inplace_from"]
+
+    def nbytes(eid):
+        return math.prod(shapes[eid]) * DTYPE_SIZE[dtypes[eid]]
+
+    def entry_name(eid):
+        nid, index = indexed.entry_node(eid)
+        node = indexed.nodes[nid]
+        return node.name if node.num_outputs() == 1 else f"{node.name}:{index}"
+
+    rows, naive, params, inputs = [], 0, 0, 0
+    for nid, node in enumerate(indexed.nodes):
+        first = indexed.entry_rptr[nid]
+        if node.op is None:
+            if node.kind == "placeholder":
+                inputs += nbytes(first)
+            else:
+                params += nbytes(first)
+            continue
+        for eid in range(first, first + node.num_outputs()):
+            if storage_id[eid] == EXTERNAL:  # an assign's output: the variable itself
+                continue
+            naive += nbytes(eid)
+            source = entry_name(inplace_from[eid]) if eid in inplace_from else ""
+            rows.append((entry_name(eid), node.op.name, shapes[eid], storage_id[eid],
+                         nbytes(eid), source))
+    pairs = [(entry_name(o), entry_name(i)) for o, i in inplace_from.items()
+             if storage_id[o] != EXTERNAL]
+    return MemoryPlanReport(
+        planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
+        input_bytes=inputs, num_storages=len(graph.attrs["storage_size"]),
+        inplace_pairs=pairs, rows=rows)
