@@ -9,12 +9,14 @@ from .api import __all__ as _api_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import ShapeError, TinyflowError, GraphError
 from .nnvm.symbol import Symbol, reset_default_graph
+from .shapes import infer_variable_shapes
 
 attach_lua_bodies()
 
 __version__ = "0.1.0"
 __all__ = list(_api_all) + ["nn", "nnvm", "train", "Session", "Symbol", "ShapeError",
-                            "TinyflowError", "GraphError", "reset_default_graph"]
+                            "TinyflowError", "GraphError", "reset_default_graph",
+                            "infer_variable_shapes"]
 
 
 def __getattr__(name):

@@ -190,8 +190,14 @@ def group(*inputs, name=None) -> Symbol:
 
 
 def global_variables_initializer() -> Symbol:
-    """An op assigning every variable its initial value."""
-    return group(*[assign(v, init) for v, init in current_context().variables])
+    """An op assigning every variable its initial value.
+
+    A variable whose shape is not known yet (a layer's weight, whose shape comes from the feeds;
+    an optimizer's slot) is initialised by the session at the first run that infers its shape.
+    """
+    result = group(*[assign(v, init) for v, init in current_context().variables])
+    result.defers_unknown_shapes = True  # read by Session.run
+    return result
 
 
 initialize_all_variables = global_variables_initializer

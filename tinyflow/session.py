@@ -8,6 +8,7 @@ import torch
 
 from .executor import Executor, MemoryPlanReport, check_initialized, memory_plan_report
 from .nnvm.errors import ShapeError
+from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Symbol
 
 __all__ = ["Session"]
@@ -43,6 +44,7 @@ class Session:
         self._variables: dict = {}      # variable Node -> tensor
         self._initialized: set = set()  # variable Nodes holding a value
         self._executors: dict = {}      # tuple of fetched entries -> Executor
+        self._pending: dict = {}        # variable Node -> initialising assign, shape unknown yet
 
     # -- public ---------------------------------------------------------------------------
     def run(self, fetch, feed_dict=None):
@@ -56,8 +58,10 @@ class Session:
         """
         symbols, as_list = self._fetch_list(fetch)
         feeds = self._convert_feeds(feed_dict or {})
-        entries = tuple(e for s in symbols for e in s.outputs)
+        run_symbols = [self._defer_unshaped(s, feeds) for s in symbols]
+        entries = tuple(e for s in run_symbols for e in s.outputs)
         executor = self._executor(entries, feeds)
+        self._run_pending(executor)
         check_initialized(executor.read_variables, self._initialized)
         outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
                                self._profile)
@@ -65,9 +69,9 @@ class Session:
         executor.new_variables = {}
         self._initialized |= executor.assigned_variables
         results, position = [], 0
-        for s in symbols:
-            values = [self._to_numpy(t) for t in outputs[position:position + len(s.outputs)]]
-            position += len(s.outputs)
+        for s, ran in zip(symbols, run_symbols):
+            values = [self._to_numpy(t) for t in outputs[position:position + len(ran.outputs)]]
+            position += len(ran.outputs)
             results.append(None if getattr(s, "is_operation", False) else values[0])
         return results if as_list else results[0]
 
@@ -96,6 +100,7 @@ class Session:
         self._variables.clear()
         self._initialized.clear()
         self._executors.clear()
+        self._pending.clear()
 
     def __enter__(self):
         return self
@@ -156,9 +161,47 @@ class Session:
                 return executor
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self._variables, self.device,
-                            self.plan_memory, initialized=self._initialized)
+                            self.plan_memory, initialized=self._initialized.union(self._pending))
         self._executors[entries] = executor
         return executor
+
+    def _defer_unshaped(self, symbol, feeds):
+        """``symbol`` less the assigns whose shape is unknown, for an initialiser op
+        (``tf.global_variables_initializer()``; other fetches pass unchanged).  Those assigns
+        wait in ``_pending`` until a run infers their variable's shape from its feeds: layer
+        weights made by shape inference, optimizer slots."""
+        if not getattr(symbol, "defers_unknown_shapes", False):
+            return symbol
+        known = {**{v: tuple(t.shape) for v, t in self._variables.items()},
+                 **{n: tuple(t.shape) for n, t in feeds.items()}}
+        graph = apply_passes(Graph(symbol.outputs, {"shape_inputs": known}), "InferShape")
+        kept = []
+        for entry in symbol.outputs:
+            var = entry.node.inputs[0].node if entry.node.kind == "assign" else None
+            if var is not None and graph.attrs["shape"][graph.indexed.entry_id(entry)] is None:
+                self._pending[var] = entry
+            else:
+                self._pending.pop(var, None)
+                kept.append(entry)
+        result = Symbol(kept)
+        result.is_operation = True
+        return result
+
+    def _run_pending(self, executor):
+        """Run the pending initialisers of the variables ``executor`` reads, now that it gave
+        them shapes (and tensors, adopted here before it runs)."""
+        if not self._pending:
+            return
+        ready = [n for n in executor.indexed.nodes
+                 if n in self._pending and n in executor.read_variables]
+        if not ready:
+            return
+        self._variables.update(executor.new_variables)
+        Executor([self._pending[v] for v in ready], {}, self._variables, self.device,
+                 self.plan_memory).run({})
+        self._initialized.update(ready)
+        for var in ready:
+            del self._pending[var]
 
     def _to_numpy(self, tensor):
         array = tensor.detach().cpu().numpy()

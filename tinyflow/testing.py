@@ -21,7 +21,7 @@ from .nnvm.attrs import no_gradient
 from .nnvm.op import Op
 from .nnvm.symbol import Symbol, create_op
 
-__all__ = ["check_gradients", "differentiable_ops", "random_inputs", "GradientReport"]
+__all__ = ["GradientReport", "check_gradients", "differentiable_ops", "random_inputs"]
 
 
 def differentiable_ops(include_backward: bool = True) -> list[str]:
@@ -98,8 +98,8 @@ class GradientReport:
 
 
 def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None, seed=0,
-                    eps=1e-3, rtol=1e-2, atol=1e-3, positive=False,
-                    plan_memory=True) -> GradientReport:
+                    eps=1e-3, rtol=1e-2, atol=1e-3, positive=False, plan_memory=True,
+                    config="cpu", name=None) -> GradientReport:
     """Compare an op's symbolic gradient with central finite differences.
 
     Parameters
@@ -127,6 +127,10 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
         Draw random inputs from a positive range (see :func:`random_inputs`).
     plan_memory : bool
         Passed to the :class:`~tinyflow.Session` running both the gradient and the forward.
+    config : str
+        The session's device, ``"cpu"`` or ``"gpu"``.
+    name : str, optional
+        What messages call the op (default: the op name, or the function's ``__name__``).
 
     Returns
     -------
@@ -141,12 +145,12 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     from .session import Session  # torch and the Lua runtime load only when a check runs
 
     if isinstance(op, str):
-        name = op
-        build = lambda *xs: create_op(op, *xs, **(attrs or {}))  # noqa: E731
+        name = name or op
+        build = lambda *xs: create_op(op, *xs, **(attrs or {}))
     elif attrs:
         raise TypeError("attrs go with an op name; a function builds its op with its attrs")
     else:
-        name, build = getattr(op, "__name__", repr(op)), op
+        name, build = name or getattr(op, "__name__", repr(op)), op
     if inputs is None:
         if input_shapes is None:
             raise TypeError("check_gradients needs input_shapes or inputs")
@@ -162,7 +166,7 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     heads = [Symbol([e]) for e in out.outputs]
     feeds = dict(zip(xs, values))
 
-    with Session(plan_memory=plan_memory) as sess:
+    with Session(config, plan_memory=plan_memory) as sess:
         outputs = [np.asarray(v) for v in sess.run(heads, feeds)]
         rng = np.random.default_rng([seed, 1])
         head_grads = [rng.standard_normal(v.shape).astype(np.float32) for v in outputs]
@@ -170,8 +174,7 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
              for k, v in enumerate(head_grads)]
         feeds.update(zip(r, head_grads))
         grads = gradients(heads, [xs[i] for i in wrt], grad_ys=r)
-        fetched = sess.run([g for g in grads if g is not None], feeds)
-        fetched = iter(fetched)
+        fetched = iter(sess.run([g for g in grads if g is not None], feeds))
         symbolic = {i: np.zeros_like(values[i]) if g is None else np.asarray(next(fetched))
                     for i, g in zip(wrt, grads)}
 
@@ -200,8 +203,11 @@ def _compare(name, index, symbolic, numeric, rtol, atol):
     if symbolic.shape != numeric.shape:
         raise AssertionError(f"gradient of op {name}, input {index}: symbolic gradient has shape "
                              f"{symbolic.shape}, the input has shape {numeric.shape}")
-    error = np.abs(symbolic.astype(np.float64) - numeric)
-    excess = error - (atol + rtol * np.abs(numeric))
+    with np.errstate(invalid="ignore"):
+        error = np.abs(symbolic.astype(np.float64) - numeric)
+        excess = error - (atol + rtol * np.abs(numeric))
+    error = np.where(np.isnan(error), np.inf, error)
+    excess = np.where(np.isfinite(excess), excess, np.inf)  # a NaN or an infinity fails
     if excess.size and excess.max() > 0:
         where = np.unravel_index(int(np.argmax(excess)), excess.shape)
         worst = np.unravel_index(int(np.argmax(error)), error.shape)

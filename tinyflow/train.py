@@ -1,11 +1,12 @@
 """``tf.train``: optimizers built as assign graphs (the seed's design)."""
 from __future__ import annotations
 
-from .api import assign, gradients, group, trainable_variables
+from .api import Variable, assign, gradients, group, sqrt, trainable_variables, zeros
 from .nnvm.errors import GraphError
-from .nnvm.symbol import Symbol
+from .nnvm.symbol import Symbol, create_op, current_context
+from .saver import Saver
 
-__all__ = ["Optimizer", "GradientDescentOptimizer"]
+__all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "Saver"]
 
 
 class Optimizer:
@@ -40,3 +41,71 @@ class GradientDescentOptimizer(Optimizer):
 
     def update(self, grad, var):
         return var - self.learning_rate * grad
+
+
+def _slot(var: Symbol, suffix: str) -> Symbol:
+    """A non-trainable variable ``<var name>_<suffix>`` of ``var``'s shape, starting at zero.
+
+    Its initial value takes the shape of the variable it is assigned to (``_variable_init``),
+    so the slot of a weight whose shape is known only from the feeds is initialised by the
+    session at the first run that infers that shape.
+    """
+    return Variable(create_op("_variable_init", method="zeros"), name=f"{var.name}_{suffix}",
+                    trainable=False)
+
+
+class MomentumOptimizer(Optimizer):
+    """``accum <- momentum * accum + grad; var <- var - learning_rate * accum``.
+
+    The same update as TensorFlow's MomentumOptimizer and ``torch.optim.SGD(momentum=...)``;
+    ``accum`` is the slot variable ``<var name>_momentum``.
+    """
+
+    def __init__(self, learning_rate: float, momentum: float):
+        self.learning_rate = float(learning_rate)
+        self.momentum = float(momentum)
+
+    def apply_gradients(self, grads_and_vars) -> Symbol:
+        updates = []
+        for grad, var in grads_and_vars:
+            accum = _slot(var, "momentum")
+            new_accum = accum * self.momentum + grad
+            updates += [assign(accum, new_accum),
+                        assign(var, var - self.learning_rate * new_accum)]
+        return group(*updates)
+
+
+class AdamOptimizer(Optimizer):
+    """Adam (Kingma and Ba), with bias correction, as ``torch.optim.Adam``::
+
+        t <- t + 1
+        m <- beta1 * m + (1 - beta1) * grad
+        v <- beta2 * v + (1 - beta2) * grad^2
+        var <- var - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + epsilon)
+
+    (TensorFlow adds ``epsilon`` before the ``sqrt(1 - beta2^t)`` correction; the two differ
+    only by the size of epsilon.)  The slots are the variables ``<var name>_adam_m`` and
+    ``<var name>_adam_v``, the step count one scalar variable per ``minimize``.
+    """
+
+    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+                 epsilon: float = 1e-8):
+        self.learning_rate = float(learning_rate)
+        self.beta1, self.beta2 = float(beta1), float(beta2)
+        self.epsilon = float(epsilon)
+
+    def apply_gradients(self, grads_and_vars) -> Symbol:
+        step = Variable(zeros(()), name=current_context().unique_name("Adam_step"),
+                        trainable=False)
+        t = step + 1.0
+        step_size = self.learning_rate / (1.0 - self.beta1 ** t)
+        sqrt_correction = sqrt(1.0 - self.beta2 ** t)
+        updates = [assign(step, t)]
+        for grad, var in grads_and_vars:
+            m, v = _slot(var, "adam_m"), _slot(var, "adam_v")
+            new_m = m * self.beta1 + grad * (1.0 - self.beta1)
+            new_v = v * self.beta2 + grad * grad * (1.0 - self.beta2)
+            denominator = sqrt(new_v) / sqrt_correction + self.epsilon
+            updates += [assign(m, new_m), assign(v, new_v),
+                        assign(var, var - step_size * new_m / denominator)]
+        return group(*updates)

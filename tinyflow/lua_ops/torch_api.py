@@ -43,6 +43,37 @@ function                                    meaning
 ``shape(x)``                                sizes as a Lua array (Lua prelude)
 ``dim_of(axis)`` / ``dims_of(axes)``        0-based axis (number or array) -> 1-based (prelude)
 ``run_closures(fs, n)``                     run fs[1..n]; 0 or index and error (prelude)
+``window_pads(x, y, kernel, stride)``       TF padding (top, bottom, left, right) that makes
+                                            windows of NCHW x give y's height and width
+``pad_buffer(x, t, b, l, r, v)``            new buffer of x's size plus pads, filled with v,
+                                            and the view of its inside (setup only)
+``window_count(x, y, k, s, t, b, l, r)``    real (unpadded) pixels per window (setup only)
+``conv2d(res, x, w, b, stride, pad)``       NCHW convolution, + bias b unless nil
+``conv2d_backward_data(res, g, x, w, s, p)``
+                                            gradient of conv2d's x (x: for its shape)
+``conv2d_backward_weight(res, g, x, w, ...)``
+                                            gradient of conv2d's weight (same arguments)
+``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
+``max_pool2d(res, x, k, s, p, buffers)``    max over windows
+``max_pool2d_backward(res, g, x, k, s, p,``
+``buffers)``                                gradient of x (pools again to find the maxima)
+``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
+                                            pre-padded and res = window sums / count
+``avg_pool2d_backward(res, g, x, k, s, p,``
+``count, scaled)``                          gradient of x; scaled: a buffer like g (with count)
+``batch_norm(res, mean, invstd, x, gamma,``
+``beta, eps)``                              normalise over dim 2 with the batch's statistics,
+                                            saving mean and 1 / sqrt(var + eps)
+``batch_norm_backward(gx, ggamma, gbeta,``
+``g, x, gamma, mean, invstd, eps)``         gradients of x, gamma and beta in one call
+``sparse_softmax_cross_entropy(res, z, l,``
+``log_probs, index, total_weight)``         mean of -log_softmax(z)[l]; buffers like z, like l
+                                            (int64) and a scalar
+``sparse_softmax_cross_entropy_backward(``
+``res, g, z, l, index, minus_ones)``        (softmax(z) - onehot(l)) * g / batch; l, index
+                                            (int64) and minus_ones (all -1) are (batch, 1)
+``dropout(res, mask, x, keep_prob)``        mask = (U(0, 1) < p) / p; res = x * mask
+``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
 ==========================================  =================================================
 """
 from __future__ import annotations
@@ -157,24 +188,25 @@ def addmm(res, m, a, b):
     torch.addmm(m, a, b, out=res)
 
 
-def sum(res, x, dims=None):  # noqa: A001
+def _reduce(function, res, x, dims):
     dims = _dims(dims)
-    if dims is None:
-        torch.sum(x, dim=tuple(range(x.dim())), keepdim=res.dim() == x.dim(), out=res)
-    else:
-        torch.sum(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
+    if dims == ():  # an empty axis list reduces nothing; torch would read dim=() as "all"
+        res.copy_(x)
+        return
+    dims = tuple(range(x.dim())) if dims is None else dims
+    function(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
+
+
+def sum(res, x, dims=None):  # noqa: A001
+    _reduce(torch.sum, res, x, dims)
 
 
 def mean(res, x, dims=None):
-    dims = _dims(dims)
-    dims = tuple(range(x.dim())) if dims is None else dims
-    torch.mean(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
+    _reduce(torch.mean, res, x, dims)
 
 
 def max(res, x, dims=None):  # noqa: A001
-    dims = _dims(dims)
-    dims = tuple(range(x.dim())) if dims is None else dims
-    torch.amax(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
+    _reduce(torch.amax, res, x, dims)
 
 
 def argmax(res, x, dim, index):
@@ -265,6 +297,152 @@ def same_shape(a, b):
 
 def same_memory(a, b):
     return a.data_ptr() == b.data_ptr()
+
+
+# -- layers (tinyflow/ops/conv.py) -------------------------------------------------------------
+# aten's convolution, convolution_backward and batch-norm ``out`` forms compute into a new tensor
+# and copy it into ``out`` (PyTorch has no CPU kernel that writes into a given buffer).
+_aten = torch.ops.aten
+_NO_DILATION = (1, 1)
+
+
+def window_pads(x, y, kernel, stride):
+    pads = []
+    for axis, k, s in zip((2, 3), _sizes(kernel), _sizes(stride)):
+        total = (y.shape[axis] - 1) * s + k - x.shape[axis]  # (max is torch.max here)
+        total = total if total > 0 else 0
+        pads += [total // 2, total - total // 2]
+    return tuple(pads)
+
+
+def pad_buffer(x, top, bottom, left, right, value):
+    n, c, h, w = x.shape
+    top, left = int(top), int(left)
+    buffer = torch.full((n, c, h + top + int(bottom), w + left + int(right)), float(value),
+                        dtype=x.dtype, device=x.device)
+    return buffer, buffer[:, :, top:top + h, left:left + w]
+
+
+def window_count(x, y, kernel, stride, top, bottom, left, right):
+    ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
+    padded, inside = pad_buffer(ones, top, bottom, left, right, 0.0)
+    inside.fill_(1.0)
+    count = _aten.avg_pool2d(padded, _sizes(kernel), _sizes(stride), (0, 0), False, True, 1)
+    return count.view(tuple(y.shape[2:]))
+
+
+def conv2d(res, x, weight, bias, stride, pad):
+    _aten.convolution.out(x, weight, bias, _sizes(stride), _sizes(pad), _NO_DILATION, False,
+                          (0, 0), 1, out=res)
+
+
+def _conv2d_backward(g, x, weight, stride, pad, mask):
+    return _aten.convolution_backward(g, x, weight, None, _sizes(stride), _sizes(pad),
+                                      _NO_DILATION, False, (0, 0), 1, mask)
+
+
+def conv2d_backward_data(res, g, x, weight, stride, pad):
+    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (True, False, False))[0])
+
+
+def conv2d_backward_weight(res, g, x, weight, stride, pad):
+    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False))[1])
+
+
+def max_pool2d_buffers(x, y):
+    # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
+    # channels-last copies there.  [int64 index, x copy, y copy, index copy] (copies None on GPU)
+    index = torch.empty(y.shape, dtype=torch.int64, device=y.device)
+    if x.device.type != "cpu":
+        return [index, None, None, None]
+    return [index] + [torch.empty_like(t, memory_format=torch.channels_last)
+                      for t in (x, y, index)]
+
+
+def _max_pool2d(res, x, args, buffers):
+    """Pool x into res (unless None); returns the tensor holding the argmax indices."""
+    index, x_copy, y_copy, index_copy = buffers
+    if x_copy is None:
+        _aten.max_pool2d_with_indices.out(x, *args, out=res, indices=index)
+        return index
+    x_copy.copy_(x)
+    _aten.max_pool2d_with_indices.out(x_copy, *args, out=y_copy, indices=index_copy)
+    if res is not None:
+        res.copy_(y_copy)
+    return index_copy
+
+
+def max_pool2d(res, x, kernel, stride, pad, buffers):
+    _max_pool2d(res, x, (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False),
+                buffers)
+
+
+def max_pool2d_backward(res, g, x, kernel, stride, pad, buffers):
+    args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
+    index = _max_pool2d(None if buffers[1] is not None else g.new_empty(0), x, args, buffers)
+    if index is not buffers[0]:
+        buffers[0].copy_(index)
+    _aten.max_pool2d_with_indices_backward.grad_input(g, x, *args, buffers[0], grad_input=res)
+
+
+def avg_pool2d(res, x, kernel, stride, pad, count=None):
+    if count is None:
+        _aten.avg_pool2d.out(x, _sizes(kernel), _sizes(stride), _sizes(pad), False, False, None,
+                             out=res)
+    else:  # window sums (divisor 1), then / the real pixels of each window
+        _aten.avg_pool2d.out(x, _sizes(kernel), _sizes(stride), (0, 0), False, True, 1, out=res)
+        res.div_(count)
+
+
+def avg_pool2d_backward(res, g, x, kernel, stride, pad, count=None, scaled=None):
+    if count is None:
+        _aten.avg_pool2d_backward.grad_input(g, x, _sizes(kernel), _sizes(stride), _sizes(pad),
+                                             False, False, None, grad_input=res)
+    else:
+        torch.div(g, count, out=scaled)
+        _aten.avg_pool2d_backward.grad_input(scaled, x, _sizes(kernel), _sizes(stride), (0, 0),
+                                             False, True, 1, grad_input=res)
+
+
+def batch_norm(res, mean, invstd, x, gamma, beta, eps):
+    _aten.native_batch_norm.out(x, gamma, beta, None, None, True, 0.0, float(eps), out=res,
+                                save_mean=mean, save_invstd=invstd)
+
+
+def batch_norm_backward(grad_x, grad_gamma, grad_beta, g, x, gamma, mean, invstd, eps):
+    _aten.native_batch_norm_backward.out(g, x, gamma, None, None, mean, invstd, True, float(eps),
+                                         (True, True, True), out0=grad_x, out1=grad_gamma,
+                                         out2=grad_beta)
+
+
+def sparse_softmax_cross_entropy(res, logits, labels, log_probs, index, total_weight):
+    index.copy_(labels)
+    torch.log_softmax(logits, 1, out=log_probs)
+    _aten.nll_loss_forward.output(log_probs, index, None, 1, -100, output=res,
+                                  total_weight=total_weight)
+
+
+def sparse_softmax_cross_entropy_backward(res, g, logits, labels, index, minus_ones):
+    index.copy_(labels)
+    torch.softmax(logits, 1, out=res)
+    res.scatter_add_(1, index, minus_ones)
+    res.mul_(g).div_(res.shape[0])
+
+
+def dropout(res, mask, x, keep_prob):
+    mask.uniform_()
+    torch.lt(mask, keep_prob, out=mask)
+    mask.div_(keep_prob)
+    torch.mul(x, mask, out=res)
+
+
+def empty_like(x):
+    return torch.empty_like(x)
+
+
+def full_like(x, value):
+    return torch.full_like(x, float(value))
+
 
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()

@@ -33,6 +33,10 @@ FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function()
                     closure every step and allocates nothing.
 FListInputNames     ``f(attrs) -> [name, ...]``: input names.  A call that leaves trailing
                     inputs out creates variables ``<node name>_<input name>`` for them.
+FSetInputVarAttrOnCompose
+                    ``f(attrs, var_node, input_index)``: called on each variable a call creates
+                    for a left-out input (NNVM's hook); layers use it to record the variable in
+                    the graph context with its initial value (Glorot weights, zero biases...).
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
 ==================  ==========================================================================
 """
@@ -47,7 +51,7 @@ __all__ = [
 
 ATTRIBUTES = (
     "FInferShape", "FInferType", "FInplaceOption", "FMutateInputs", "FGradient",
-    "FLuaCompute", "FListInputNames", "TIsBackward",
+    "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
 )
 
 

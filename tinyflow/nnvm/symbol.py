@@ -141,8 +141,13 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> "Symbo
         if list_names is None:
             raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                              f"got {len(entries)}")
-        for input_name in list_names(attrs)[len(entries):num_inputs]:
-            entries.append(Variable(f"{name}_{input_name}").outputs[0])
+        on_compose = op.attr("FSetInputVarAttrOnCompose")
+        input_names = list_names(attrs)
+        for index in range(len(entries), num_inputs):
+            var = Variable(f"{name}_{input_names[index]}")
+            if on_compose is not None:  # e.g. registers the variable with an initialiser
+                on_compose(attrs, var.node, index)
+            entries.append(var.outputs[0])
     elif len(entries) > num_inputs:
         raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                          f"got {len(entries)}")

@@ -15,13 +15,19 @@ def _shape_attr(attrs, in_shapes, out_shapes):
     return in_shapes, [shape]
 
 
+def _dtype_attr(attrs, in_types, out_types):
+    # No input to take the type from: the dtype attribute, float32 by default.
+    return in_types, [attrs.get("dtype", "float32")]
+
+
 for _name, _doc in (("zeros", "A tensor of zeros; attr shape."),
                     ("ones", "A tensor of ones; attr shape."),
                     ("normal", "Samples of N(mean, stdev^2); attrs shape, mean=0, stdev=1."),
                     ("uniform", "Samples of U(low, high); attrs shape, low=0, high=1."),
                     ("constant", "A constant; attrs value (flat tuple) and shape.")):
     (register_op(_name).describe(_doc).set_num_inputs(0)
-     .set_attr("FInferShape", _shape_attr).set_attr("FGradient", no_gradient))
+     .set_attr("FInferShape", _shape_attr).set_attr("FInferType", _dtype_attr)
+     .set_attr("FGradient", no_gradient))
 
 (register_op("assign").describe("Write value into variable var; the output is var itself.")
  .set_num_inputs(2).set_attr("FInferShape", same_shape)

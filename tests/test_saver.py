@@ -1,0 +1,227 @@
+"""tf.train.Saver: round trips, restoring under bound executors, checks, atomic saves."""
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+import torch
+
+import tinyflow as tf
+from tinyflow.saver import CheckpointError, Saver
+
+DEVICES = ["cpu", pytest.param("gpu", marks=pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="needs CUDA"))]
+
+RNG = np.random.default_rng(0)
+XS = RNG.standard_normal((8, 4)).astype(np.float32)
+YS = np.eye(3, dtype=np.float32)[RNG.integers(0, 3, 8)]
+
+
+@pytest.fixture(autouse=True)
+def fresh_graph():
+    tf.reset_default_graph()
+
+
+def _model():
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    y_ = tf.placeholder(tf.float32, [None, 3], name="y_")
+    W = tf.Variable(tf.random_normal([4, 3]), name="W")
+    b = tf.Variable(tf.zeros([3]), name="b")
+    y = tf.nn.softmax(tf.matmul(x, W) + b)
+    loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
+    train_step = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
+    return SimpleNamespace(x=x, y_=y_, W=W, b=b, y=y, train_step=train_step)
+
+
+def _trained_session(m, steps=3, config="cpu"):
+    sess = tf.Session(config)
+    sess.run(tf.global_variables_initializer())
+    for _ in range(steps):
+        sess.run(m.train_step, {m.x: XS, m.y_: YS})
+    return sess
+
+
+def test_exported_as_tf_train_saver():
+    assert tf.train.Saver is Saver
+
+
+@pytest.mark.parametrize("config", DEVICES)
+def test_round_trip_into_a_new_session(tmp_path, config):
+    m = _model()
+    sess = _trained_session(m, config=config)
+    saver = tf.train.Saver()
+    path = tmp_path / "model.npz"
+    assert saver.save(sess, path) == str(path)
+    with np.load(path, allow_pickle=False) as archive:  # the documented, portable format
+        assert sorted(archive.files) == ["W", "b"]
+        np.testing.assert_array_equal(archive["W"], sess.run(m.W))
+    fresh = tf.Session(config)
+    saver.restore(fresh, path)  # no initializer run: restored variables count as initialised
+    np.testing.assert_array_equal(fresh.run(m.y, {m.x: XS}), sess.run(m.y, {m.x: XS}))
+    fresh.run(m.train_step, {m.x: XS, m.y_: YS})  # training goes on from the checkpoint
+    sess.run(m.train_step, {m.x: XS, m.y_: YS})
+    np.testing.assert_allclose(fresh.run(m.W), sess.run(m.W), rtol=1e-6)
+
+
+@pytest.mark.parametrize("config", DEVICES)
+def test_restore_updates_values_seen_by_a_bound_executor(tmp_path, config):
+    m = _model()
+    trained = _trained_session(m, steps=5)
+    path = Saver().save(trained, tmp_path / "trained.npz")
+    sess = tf.Session(config)
+    sess.run(tf.global_variables_initializer())
+    before = sess.run(m.y, {m.x: XS})  # binds an executor to sess's W and b tensors
+    tensor = sess._variables[m.W.node]
+    Saver().restore(sess, path)
+    assert sess._variables[m.W.node] is tensor  # written in place, not replaced
+    after = sess.run(m.y, {m.x: XS})
+    assert not np.allclose(before, after)
+    np.testing.assert_allclose(after, trained.run(m.y, {m.x: XS}), rtol=1e-5, atol=1e-7)
+
+
+def test_var_list_as_list_and_dict(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    path = Saver({"weights": m.W}).save(sess, tmp_path / "w.npz")
+    with np.load(path) as archive:
+        assert archive.files == ["weights"]
+    other = tf.Session()
+    other.run(tf.global_variables_initializer())
+    Saver({"weights": m.W}).restore(other, path)
+    np.testing.assert_array_equal(other.run(m.W), sess.run(m.W))
+    np.testing.assert_array_equal(other.run(m.b), np.zeros(3))  # not in the saver: untouched
+    Saver([m.b]).save(sess, tmp_path / "b.npz")
+    with pytest.raises(TypeError, match="tf.Variables"):
+        Saver([m.x])
+
+
+def test_extra_names_in_the_file_are_ignored(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    path = Saver().save(sess, tmp_path / "all.npz")
+    other = tf.Session()
+    Saver([m.W]).restore(other, path)
+    np.testing.assert_array_equal(other.run(m.W), sess.run(m.W))
+
+
+def test_restore_wins_over_an_initialiser_waiting_for_its_shape(tmp_path):
+    if not hasattr(tf.nn, "linear"):
+        pytest.skip("needs layers whose weights get their shape from the data (tf.nn.linear)")
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    h = tf.nn.linear(x, 3, name="fc", no_bias=False)
+    trained = tf.Session()
+    trained.run(tf.global_variables_initializer())
+    expected = trained.run(h, {x: XS})  # Glorot-uniform weights, shaped by this run
+    path = Saver().save(trained, tmp_path / "layer.npz")
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())  # fc_weight's shape is not known yet
+    Saver().restore(sess, path)
+    np.testing.assert_array_equal(sess.run(h, {x: XS}), expected)
+
+
+def test_restores_any_byte_order_and_number_type(tmp_path):
+    m = _model()
+    path = tmp_path / "foreign.npz"
+    np.savez(path, W=np.arange(12, dtype=">f8").reshape(4, 3), b=np.array([1, 2, 3], "<i4"))
+    sess = tf.Session()
+    Saver().restore(sess, path)
+    np.testing.assert_array_equal(sess.run(m.W), np.arange(12).reshape(4, 3))
+    assert sess.run(m.b).dtype == np.float32
+
+
+def test_variables_named_like_savez_arguments(tmp_path):
+    a = tf.Variable(tf.ones([2]), name="file")
+    c = tf.Variable(tf.zeros([2]), name="allow_pickle")
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    path = Saver().save(sess, tmp_path / "odd.npz")
+    other = tf.Session()
+    Saver().restore(other, path)
+    np.testing.assert_array_equal(other.run(a), [1, 1])
+    np.testing.assert_array_equal(other.run(c), [0, 0])
+
+
+def _values(sess, *variables):
+    return [sess.run(v).copy() for v in variables]
+
+
+def test_shape_mismatch_names_variable_and_shapes_and_changes_nothing(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    before = _values(sess, m.W, m.b)
+    path = tmp_path / "bad.npz"
+    np.savez(path, W=np.full((4, 3), 7, np.float32), b=np.zeros(5, np.float32))
+    with pytest.raises(CheckpointError, match=r"'b' has shape \(5,\) in the file but "
+                                              r"\(3,\) in the graph"):
+        Saver().restore(sess, path)
+    for got, want in zip(_values(sess, m.W, m.b), before):  # W was valid, yet not written
+        np.testing.assert_array_equal(got, want)
+    fresh = tf.Session()  # no value yet: checked against the initialiser's shape
+    with pytest.raises(CheckpointError, match=r"\(3,\) in the graph"):
+        Saver().restore(fresh, path)
+    assert not fresh._initialized and not fresh._variables
+
+
+def test_missing_name_is_named_and_changes_nothing(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    before = _values(sess, m.W, m.b)
+    path = tmp_path / "partial.npz"
+    np.savez(path, W=np.zeros((4, 3), np.float32))
+    with pytest.raises(CheckpointError, match=r"variable 'b' is not in the file") as err:
+        Saver().restore(sess, path)
+    assert str(path) in str(err.value)
+    for got, want in zip(_values(sess, m.W, m.b), before):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_missing_or_unreadable_file_is_named(tmp_path):
+    _model()
+    sess = tf.Session()
+    missing = tmp_path / "nowhere.npz"
+    with pytest.raises(FileNotFoundError, match="nowhere.npz"):
+        Saver().restore(sess, missing)
+    junk = tmp_path / "junk.npz"
+    junk.write_bytes(b"not a zip file")
+    with pytest.raises(CheckpointError, match="junk.npz"):
+        Saver().restore(sess, junk)
+    single = tmp_path / "single.npy"
+    np.save(single, np.zeros(3))
+    with pytest.raises(CheckpointError, match="one array"):
+        Saver().restore(sess, single)
+    assert not sess._initialized
+
+
+def test_saving_an_uninitialised_variable_names_it(tmp_path):
+    m = _model()
+    sess = tf.Session()
+    sess.run(tf.assign(m.W, tf.ones([4, 3])))
+    with pytest.raises(CheckpointError, match=r"'b' \(created at .*test_saver.py:\d+\)"):
+        Saver().save(sess, tmp_path / "never.npz")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
+    m = _model()
+    sess = _trained_session(m)
+    path = Saver().save(sess, tmp_path / "model.npz")
+    saved = _values(sess, m.W, m.b)
+    sess.run(m.train_step, {m.x: XS, m.y_: YS})
+    write_array, calls = np.lib.format.write_array, []
+
+    def fail_on_second_array(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise OSError("disk full")  # the first array is already in the archive
+        return write_array(*args, **kwargs)
+
+    monkeypatch.setattr(np.lib.format, "write_array", fail_on_second_array)
+    with pytest.raises(OSError, match="disk full"):
+        Saver().save(sess, path)
+    monkeypatch.undo()
+    assert [p.name for p in tmp_path.iterdir()] == ["model.npz"]  # no temporary file left
+    with np.load(path, allow_pickle=False) as archive:
+        np.testing.assert_array_equal(archive["W"], saved[0])
+        np.testing.assert_array_equal(archive["b"], saved[1])
+    Saver().save(sess, path)  # and a later save replaces it
+    with np.load(path) as archive:
+        np.testing.assert_array_equal(archive["W"], sess.run(m.W))

@@ -1,0 +1,18 @@
+-- max_pool2d: y = max over kwarg.kernel windows of NCHW x moved by kwarg.stride; the padding
+-- (not counted) follows from x's and y's sizes
+return function(x, y, kwarg)
+  local data, out, kernel, stride = x[1], y[1], kwarg.kernel, kwarg.stride or {1, 1}
+  local pool, index = torch.max_pool2d, torch.index_like(out)
+  local top, bottom, left, right = torch.window_pads(data, out, kernel, stride)
+  if top == bottom and left == right then
+    local pad = {top, left}
+    return function() pool(out, data, kernel, stride, pad, index) end
+  end
+  -- asymmetric SAME padding: pool a -inf-bordered copy of x without padding
+  local copy, none = torch.copy, {0, 0}
+  local padded, inside = torch.pad_buffer(data, top, bottom, left, right, -math.huge)
+  return function()
+    copy(inside, data)
+    pool(out, padded, kernel, stride, none, index)
+  end
+end

@@ -1,0 +1,314 @@
+"""Layer ops: linear, conv2d, pooling, batch_norm, flatten, dropout, softmax cross-entropy.
+
+Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.  Layout is NCHW.  Windowed ops (conv2d, pooling)
+take ``kernel=(kh, kw)``, ``stride=(sh, sw)`` and ``padding="VALID" | "SAME"`` with TensorFlow's
+rule: SAME gives ``ceil(size / stride)`` outputs and puts an odd padding pixel after the data.
+Their backward ops recover the padding from the input and gradient shapes, so they only need the
+kernel and stride.
+
+Weights, biases, gamma and beta left out of a call are created as variables
+``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` records each of
+them in the graph context with an initial value ``_variable_init(method=...)``: Glorot-uniform
+weights, zero biases and beta, unit gamma.  ``_variable_init`` has no inputs; its shape is the
+variable's, inferred backward through the ``assign`` that initialises it, so the initialiser runs
+once the variable's shape is known (see :meth:`tinyflow.Session.run`).
+"""
+from __future__ import annotations
+
+import math
+
+from ..nnvm.attrs import no_gradient, shape_str
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+
+__all__ = ["window_size", "INIT_METHODS"]
+
+INIT_METHODS = ("zeros", "ones", "xavier_uniform", "normal")
+_LAYER_INPUTS = ("data", "weight", "bias")
+_BN_INPUTS = ("data", "gamma", "beta")
+
+
+# -- auto-created variables ------------------------------------------------------------------
+def _initialise_inputs(input_names, **methods):
+    """FSetInputVarAttrOnCompose recording an auto-created input variable in the current graph
+    context, with initial value ``_variable_init(method=methods[its input name])``."""
+    def on_compose(attrs, var, index):
+        init = create_op("_variable_init", method=methods[input_names[index]],
+                         name=f"{var.name}_init")
+        symbol = Symbol([NodeEntry(var, 0)])
+        symbol.initializer = init
+        current_context().variables.append((symbol, init))
+    return on_compose
+
+
+def _variable_init_shape(attrs, in_shapes, out_shapes):
+    if attrs.get("method", "zeros") not in INIT_METHODS:
+        raise ShapeError(f"method must be one of {INIT_METHODS}, got {attrs.get('method')!r}")
+    return in_shapes, out_shapes  # the shape comes backward, from the variable assigned
+
+
+(register_op("_variable_init")
+ .describe("Initial value of the variable it is assigned to; the shape is that variable's.  "
+           "method: zeros, ones, normal (attr stdev, default 0.01) or xavier_uniform "
+           "(U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fans from the shape as in PyTorch).")
+ .set_num_inputs(0).set_attr("FInferShape", _variable_init_shape)
+ .set_attr("FGradient", no_gradient))
+
+
+# -- helpers -----------------------------------------------------------------------------------
+def _check_rank(shape, rank, layout, what="input"):
+    if shape is not None and len(shape) != rank:
+        raise ShapeError(f"{what} must have rank {rank} {layout}, got shape {shape_str(shape)}")
+
+
+def window_size(size: int, kernel: int, stride: int, padding: str, axis: str = "") -> int:
+    """Output size of a window op along one axis (TensorFlow's VALID / SAME rule)."""
+    if padding == "SAME":
+        return -(-size // stride)
+    if padding != "VALID":
+        raise ShapeError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
+    if size < kernel:
+        raise ShapeError(f"the {axis} kernel {kernel} is larger than the input's {axis} "
+                         f"{size} (padding 'VALID')")
+    return (size - kernel) // stride + 1
+
+
+def _output_hw(data, kernel, attrs):
+    stride = tuple(attrs.get("stride", (1, 1)))
+    padding = attrs.get("padding", "VALID")
+    return tuple(window_size(size, k, s, padding, axis) for size, k, s, axis in
+                 zip(data[2:], kernel, stride, ("height", "width")))
+
+
+def _same_as_input(index):
+    """FInferShape of a backward op whose only output has the shape of input ``index``."""
+    def rule(attrs, in_shapes, out_shapes):
+        shape = in_shapes[index] if in_shapes[index] is not None else out_shapes[0]
+        in_shapes = list(in_shapes)
+        in_shapes[index] = shape
+        return in_shapes, [shape]
+    return rule
+
+
+def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
+    (register_op(name).describe(doc).set_num_inputs(num_inputs).set_num_outputs(num_outputs)
+     .set_attr("FInferShape", shape_rule).set_attr("TIsBackward", True))
+
+
+def _num_inputs_with_bias(attrs):
+    return 2 if attrs.get("no_bias", True) else 3
+
+
+# -- linear ------------------------------------------------------------------------------------
+def _linear_shape(attrs, in_shapes, out_shapes):
+    data, weight = in_shapes[0], in_shapes[1]
+    out = out_shapes[0]
+    _check_rank(data, 2, "(batch, features); flatten_layer first")
+    _check_rank(weight, 2, "(num_hidden, in_features)", "weight")
+    num_hidden = attrs.get("num_hidden") or (weight[0] if weight is not None else None)
+    if data is None and out is not None and weight is not None:
+        data = (out[0], weight[1])
+    if data is None or num_hidden is None:
+        return [data] + list(in_shapes[1:]), out_shapes
+    expected = [data, (num_hidden, data[1]), (num_hidden,)][:len(in_shapes)]
+    for what, got, want in zip(("weight", "bias"), in_shapes[1:], expected[1:]):
+        if got is not None and tuple(got) != want:
+            raise ShapeError(f"{what} must be {want} for input {data} and num_hidden "
+                             f"{num_hidden}, got {tuple(got)}")
+    return expected, [(data[0], num_hidden)]
+
+
+def _linear_grad(node, grads):
+    g, (data, weight) = grads[0], node.inputs[:2]
+    result = [create_op("matmul", g, weight), create_op("matmul", g, data, transpose_a=True)]
+    if len(node.inputs) == 3:
+        result.append(create_op("reduce_sum", g, axis=(0,)))
+    return result
+
+
+(register_op("linear")
+ .describe("Fully connected layer: y = x @ weight^T (+ bias).  x (batch, in_features), weight "
+           "(num_hidden, in_features), bias (num_hidden,); attrs num_hidden, no_bias "
+           "(default True).")
+ .set_num_inputs(_num_inputs_with_bias)
+ .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
+ .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
+     _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
+ .set_attr("FInferShape", _linear_shape).set_attr("FGradient", _linear_grad)
+ .include("nn"))
+
+
+# -- conv2d ------------------------------------------------------------------------------------
+_NCHW = "(batch, channels, height, width)"
+
+
+def _conv2d_shape(attrs, in_shapes, out_shapes):
+    data, weight = in_shapes[0], in_shapes[1]
+    _check_rank(data, 4, _NCHW)
+    _check_rank(weight, 4, "(num_filter, in_channels, kh, kw)", "weight")
+    num_filter = attrs.get("num_filter") or (weight[0] if weight is not None else None)
+    kernel = attrs.get("kernel") or (weight[2:] if weight is not None else None)
+    if data is None or num_filter is None or kernel is None:
+        return in_shapes, out_shapes
+    expected = [data, (num_filter, data[1], *kernel), (num_filter,)][:len(in_shapes)]
+    for what, got, want in zip(("weight", "bias"), in_shapes[1:], expected[1:]):
+        if got is not None and tuple(got) != want:
+            raise ShapeError(f"{what} must be {want} for input {data}, num_filter {num_filter} "
+                             f"and kernel {tuple(kernel)}, got {tuple(got)}")
+    return expected, [(data[0], num_filter, *_output_hw(data, kernel, attrs))]
+
+
+def _conv2d_grad(node, grads):
+    g, (data, weight) = grads[0], node.inputs[:2]
+    stride = node.attrs.get("stride", (1, 1))
+    result = [create_op("_conv2d_backward_data", g, data, weight, stride=stride),
+              create_op("_conv2d_backward_weight", g, data, weight, stride=stride)]
+    if len(node.inputs) == 3:
+        result.append(create_op("reduce_sum", g, axis=(0, 2, 3)))
+    return result
+
+
+(register_op("conv2d")
+ .describe("2-D convolution (cross-correlation) of NCHW x with weight (num_filter, in_channels, "
+           "kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs num_filter, "
+           "kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME'.")
+ .set_num_inputs(_num_inputs_with_bias)
+ .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
+ .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
+     _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
+ .set_attr("FInferShape", _conv2d_shape).set_attr("FGradient", _conv2d_grad)
+ .include("nn"))
+# Data and weight gradients are separate ops: the data gradient of a first layer is never
+# needed, and the executor only runs the ops a fetch reaches.
+_backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attr "
+             "stride.", 3, _same_as_input(1))
+_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
+             "attr stride.", 3, _same_as_input(2))
+
+
+# -- pooling -----------------------------------------------------------------------------------
+def _pool_shape(attrs, in_shapes, out_shapes):
+    data = in_shapes[0]
+    _check_rank(data, 4, _NCHW)
+    if data is None:
+        return in_shapes, out_shapes
+    return in_shapes, [(*data[:2], *_output_hw(data, attrs["kernel"], attrs))]
+
+
+for _name, _doc in (("max_pool2d", "Max"), ("avg_pool2d", "Mean (padding not counted)")):
+    (register_op(_name)
+     .describe(f"{_doc} over kernel (kh, kw) windows of NCHW x moved by stride (sh, sw); "
+               f"padding 'VALID' | 'SAME'.")
+     .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
+     .set_attr("FGradient", lambda n, g, name=_name: [create_op(
+         f"_{name}_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
+         stride=n.attrs.get("stride", (1, 1)))])
+     .include("nn"))
+    _backward_op(f"_{_name}_backward", f"Gradient of {_name}'s input from g and x; attrs "
+                 f"kernel, stride.", 2, _same_as_input(1))
+
+
+# -- batch_norm --------------------------------------------------------------------------------
+def _batch_norm_shape(attrs, in_shapes, out_shapes):
+    data = in_shapes[0] if in_shapes[0] is not None else out_shapes[0]
+    if data is not None and len(data) < 2:
+        raise ShapeError(f"input must be (batch, channels, ...), got shape {shape_str(data)}")
+    if data is None:
+        return in_shapes, out_shapes
+    channels = (data[1],)
+    for what, got in zip(("gamma", "beta"), in_shapes[1:]):
+        if got is not None and tuple(got) != channels:
+            raise ShapeError(f"{what} must be {channels} for input {data}, got {tuple(got)}")
+    return [data, channels, channels], [data, channels, channels]
+
+
+def _batch_norm_grad(node, grads):
+    data, gamma = node.inputs[:2]
+    backward = create_op("_batch_norm_backward", grads[0], data, gamma, node.outputs[1],
+                         node.outputs[2], eps=node.attrs.get("eps", 1e-5))
+    return [backward[0], backward[1], backward[2]]
+
+
+(register_op("batch_norm")
+ .describe("Batch normalisation over axis 1 with the batch's statistics: y = gamma * (x - mean)"
+           " / sqrt(var + eps) + beta.  Outputs y, mean and 1/sqrt(var + eps) (for the "
+           "gradient); attr eps (default 1e-5).  No running statistics are kept.")
+ .set_num_inputs(3).set_num_outputs(3)
+ .set_attr("FListInputNames", lambda attrs: list(_BN_INPUTS))
+ .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
+     _BN_INPUTS, gamma="ones", beta="zeros"))
+ .set_attr("FInferShape", _batch_norm_shape).set_attr("FGradient", _batch_norm_grad)
+ .include("nn"))
+
+
+def _batch_norm_backward_shape(attrs, in_shapes, out_shapes):
+    data = in_shapes[1] if in_shapes[1] is not None else out_shapes[0]
+    if data is None:
+        return in_shapes, out_shapes
+    channels = (data[1],)
+    return [data, data, channels, channels, channels], [data, channels, channels]
+
+
+_backward_op("_batch_norm_backward", "Gradients of batch_norm's x, gamma and beta from g, x, "
+             "gamma and the saved mean and 1/std; attr eps.", 5, _batch_norm_backward_shape, 3)
+
+
+# -- flatten -----------------------------------------------------------------------------------
+def _flatten_shape(attrs, in_shapes, out_shapes):
+    data = in_shapes[0]
+    if data is None:
+        return in_shapes, out_shapes
+    if len(data) < 1:
+        raise ShapeError("input must have a batch axis, got a scalar")
+    return in_shapes, [(data[0], math.prod(data[1:]))]
+
+
+(register_op("flatten").describe("x as (batch, everything else); shares memory.")
+ .set_num_inputs(1).set_attr("FInferShape", _flatten_shape)
+ .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0])]))
+
+
+# -- softmax cross-entropy ---------------------------------------------------------------------
+def _xent_shape(attrs, in_shapes, out_shapes):
+    logits, labels = in_shapes
+    _check_rank(logits, 2, "(batch, classes)", "logits")
+    if labels is not None and len(labels) != 1:
+        raise ShapeError(f"labels must be a vector of class ids (batch,), got shape "
+                         f"{shape_str(labels)}")
+    if logits is not None and labels is not None and labels[0] != logits[0]:
+        raise ShapeError(f"{labels[0]} labels for a batch of {logits[0]} logits: the label "
+                         f"count must match the batch")
+    if logits is not None:
+        labels = (logits[0],)
+    return [logits, labels], [()]
+
+
+_XENT = "mean_sparse_softmax_cross_entropy_with_logits"
+(register_op(_XENT)
+ .describe("Mean over the batch of -log softmax(logits)[label]: logits (batch, classes), labels "
+           "(batch,) holding class ids as floats.")
+ .set_num_inputs(2).set_attr("FInferShape", _xent_shape)
+ .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None])
+ .include("nn"))
+_backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
+             "logits and labels.", 3, _same_as_input(1))
+
+
+# -- dropout -----------------------------------------------------------------------------------
+def _dropout_shape(attrs, in_shapes, out_shapes):
+    data, keep_prob = in_shapes
+    if keep_prob is not None and math.prod(keep_prob) != 1:
+        raise ShapeError(f"keep_prob must be a scalar, got shape {shape_str(keep_prob)}")
+    data = data if data is not None else out_shapes[0]
+    return [data, keep_prob], [data, data]
+
+
+(register_op("dropout")
+ .describe("Training-time dropout: outputs y = x * mask and mask, where mask is 1 / keep_prob "
+           "with probability keep_prob (input 1, a scalar) and 0 otherwise.")
+ .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
+ .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None])
+ .include("nn"))
