@@ -278,6 +278,16 @@ def test_global_initializer_waits_for_the_feed_shapes(plan_memory):
     assert not np.array_equal(sess.run(tf.all_variables()[0]), values["conv1_weight"])
 
 
+def test_assign_after_deferred_initialiser_wins():
+    x = tf.placeholder(tf.float32)
+    y = tf.nn.linear(x, 3, name="fc")
+    (weight,) = tf.all_variables()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())  # deferred: fc_weight's shape is unknown
+    sess.run(tf.assign(weight, tf.ones([3, 4])))
+    np.testing.assert_allclose(sess.run(y, {x: np.ones((2, 4))}), np.full((2, 3), 4.0))
+
+
 def test_uninitialised_automatic_variable_is_an_error():
     x = tf.placeholder(tf.float32)
     y = tf.nn.linear(x, 3, name="fc")

@@ -58,9 +58,11 @@ def test_gradient_descent_matches_torch(plan_memory):
 
 
 @PLANS
-def test_momentum_matches_torch(plan_memory):
-    _steps_against_torch(lambda: tf.train.MomentumOptimizer(0.1, momentum=0.9),
-                         lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9), plan_memory)
+@pytest.mark.parametrize("nesterov", [False, True])
+def test_momentum_matches_torch(plan_memory, nesterov):
+    _steps_against_torch(lambda: tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=nesterov),
+                         lambda p: torch.optim.SGD(p, lr=0.1, momentum=0.9, nesterov=nesterov),
+                         plan_memory)
 
 
 @PLANS
@@ -100,7 +102,7 @@ def test_adam_on_automatic_variables_initialises_in_one_run():
             label: rng.integers(0, 4, 16).astype(np.float32)}
     losses = [sess.run([loss, train_step], feed)[0] for _ in range(30)]
     assert losses[-1] < 0.2 * losses[0]
-    step = [v for v in tf.all_variables() if v.name == "Adam_step0"][0]
+    step = next(v for v in tf.all_variables() if v.name == "Adam_step0")
     assert sess.run(step) == 30
 
 

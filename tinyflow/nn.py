@@ -8,12 +8,14 @@ data when the graph runs, and an initial value for ``tf.global_variables_initial
 """
 from __future__ import annotations
 
+import numbers
+
 from .api import constant
 from .nnvm.symbol import Symbol, create_op
 
-__all__ = ["softmax", "log_softmax", "relu", "sigmoid", "tanh", "linear", "conv2d", "max_pool",
-           "avg_pool", "batch_normalization", "flatten_layer",
-           "mean_sparse_softmax_cross_entropy_with_logits", "dropout"]
+__all__ = ["avg_pool", "batch_normalization", "conv2d", "dropout", "flatten_layer", "linear",
+           "log_softmax", "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "relu",
+           "sigmoid", "softmax", "tanh"]
 
 
 def softmax(logits: Symbol, axis: int = -1, name=None) -> Symbol:
@@ -41,8 +43,7 @@ def tanh(x: Symbol, name=None) -> Symbol:
 
 def _window(value, what):
     """``[1, h, w, 1]`` (the seed's NCHW convention), ``[h, w]`` or an int -> ``(h, w)``."""
-    if isinstance(value, int):
-        return (value, value)
+    value = (value, value) if isinstance(value, numbers.Integral) else value
     value = tuple(int(v) for v in value)
     if len(value) == 2 and min(value) > 0:
         return value

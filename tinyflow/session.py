@@ -54,20 +54,24 @@ class Session:
         ``tf.group`` or an optimizer's ``minimize``.  Feeds, shapes and variable state are all
         checked before the first op runs; a run rejected then changes nothing.  An error inside
         an op body stops the run there: ops that ran before it (including assigns) keep their
-        effect.
+        effect.  ``tf.global_variables_initializer()`` leaves a variable whose shape is not known
+        yet (a layer weight shaped by the feeds) to the first run that infers its shape.
         """
         symbols, as_list = self._fetch_list(fetch)
         feeds = self._convert_feeds(feed_dict or {})
         run_symbols = [self._defer_unshaped(s, feeds) for s in symbols]
         entries = tuple(e for s in run_symbols for e in s.outputs)
         executor = self._executor(entries, feeds)
+        check_initialized(executor.read_variables, self._initialized.union(self._pending)
+                          if self._pending else self._initialized)
         self._run_pending(executor)
-        check_initialized(executor.read_variables, self._initialized)
         outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
                                self._profile)
         self._variables.update(executor.new_variables)
         executor.new_variables = {}
         self._initialized |= executor.assigned_variables
+        for var in executor.assigned_variables & self._pending.keys():  # assigned: not pending
+            del self._pending[var]
         results, position = [], 0
         for s, ran in zip(symbols, run_symbols):
             values = [self._to_numpy(t) for t in outputs[position:position + len(ran.outputs)]]

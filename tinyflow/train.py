@@ -6,7 +6,7 @@ from .nnvm.errors import GraphError
 from .nnvm.symbol import Symbol, create_op, current_context
 from .saver import Saver
 
-__all__ = ["Optimizer", "GradientDescentOptimizer", "MomentumOptimizer", "AdamOptimizer", "Saver"]
+__all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "Saver"]
 
 
 class Optimizer:
@@ -58,20 +58,22 @@ class MomentumOptimizer(Optimizer):
     """``accum <- momentum * accum + grad; var <- var - learning_rate * accum``.
 
     The same update as TensorFlow's MomentumOptimizer and ``torch.optim.SGD(momentum=...)``;
-    ``accum`` is the slot variable ``<var name>_momentum``.
+    ``accum`` is the slot variable ``<var name>_momentum``.  With ``use_nesterov`` the step is
+    ``learning_rate * (grad + momentum * accum)`` (``SGD(nesterov=True)``).
     """
 
-    def __init__(self, learning_rate: float, momentum: float):
+    def __init__(self, learning_rate: float, momentum: float, use_nesterov: bool = False):
         self.learning_rate = float(learning_rate)
         self.momentum = float(momentum)
+        self.use_nesterov = bool(use_nesterov)
 
     def apply_gradients(self, grads_and_vars) -> Symbol:
         updates = []
         for grad, var in grads_and_vars:
             accum = _slot(var, "momentum")
             new_accum = accum * self.momentum + grad
-            updates += [assign(accum, new_accum),
-                        assign(var, var - self.learning_rate * new_accum)]
+            step = grad + new_accum * self.momentum if self.use_nesterov else new_accum
+            updates += [assign(accum, new_accum), assign(var, var - self.learning_rate * step)]
         return group(*updates)
 
 

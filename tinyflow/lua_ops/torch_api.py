@@ -78,6 +78,8 @@ function                                    meaning
 """
 from __future__ import annotations
 
+import builtins
+
 import torch
 
 __all__ = ["FUNCTIONS"]
@@ -300,8 +302,9 @@ def same_memory(a, b):
 
 
 # -- layers (tinyflow/ops/conv.py) -------------------------------------------------------------
-# aten's convolution, convolution_backward and batch-norm ``out`` forms compute into a new tensor
-# and copy it into ``out`` (PyTorch has no CPU kernel that writes into a given buffer).
+# PyTorch has no kernel writing into a given buffer for convolution, convolution_backward and
+# native_batch_norm_backward: their ``out`` forms (or we) compute a new tensor and copy it in.
+# Pooling, native_batch_norm, nll_loss and softmax write into ``out`` directly.
 _aten = torch.ops.aten
 _NO_DILATION = (1, 1)
 
@@ -309,8 +312,7 @@ _NO_DILATION = (1, 1)
 def window_pads(x, y, kernel, stride):
     pads = []
     for axis, k, s in zip((2, 3), _sizes(kernel), _sizes(stride)):
-        total = (y.shape[axis] - 1) * s + k - x.shape[axis]  # (max is torch.max here)
-        total = total if total > 0 else 0
+        total = builtins.max((y.shape[axis] - 1) * s + k - x.shape[axis], 0)
         pads += [total // 2, total - total // 2]
     return tuple(pads)
 
@@ -351,10 +353,11 @@ def conv2d_backward_weight(res, g, x, weight, stride, pad):
 
 def max_pool2d_buffers(x, y):
     # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
-    # channels-last copies there.  [int64 index, x copy, y copy, index copy] (copies None on GPU)
+    # channels-last copies there.  [int64 index, x copy, y copy, index copy]; on the GPU
+    # [index, None, y-shaped scratch for the backward's pooling, None].
     index = torch.empty(y.shape, dtype=torch.int64, device=y.device)
     if x.device.type != "cpu":
-        return [index, None, None, None]
+        return [index, None, torch.empty_like(y), None]
     return [index] + [torch.empty_like(t, memory_format=torch.channels_last)
                       for t in (x, y, index)]
 
@@ -363,7 +366,8 @@ def _max_pool2d(res, x, args, buffers):
     """Pool x into res (unless None); returns the tensor holding the argmax indices."""
     index, x_copy, y_copy, index_copy = buffers
     if x_copy is None:
-        _aten.max_pool2d_with_indices.out(x, *args, out=res, indices=index)
+        _aten.max_pool2d_with_indices.out(x, *args, out=y_copy if res is None else res,
+                                          indices=index)
         return index
     x_copy.copy_(x)
     _aten.max_pool2d_with_indices.out(x_copy, *args, out=y_copy, indices=index_copy)
@@ -379,7 +383,7 @@ def max_pool2d(res, x, kernel, stride, pad, buffers):
 
 def max_pool2d_backward(res, g, x, kernel, stride, pad, buffers):
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
-    index = _max_pool2d(None if buffers[1] is not None else g.new_empty(0), x, args, buffers)
+    index = _max_pool2d(None, x, args, buffers)
     if index is not buffers[0]:
         buffers[0].copy_(index)
     _aten.max_pool2d_with_indices_backward.grad_input(g, x, *args, buffers[0], grad_input=res)

@@ -22,7 +22,7 @@ from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 
-__all__ = ["window_size", "INIT_METHODS"]
+__all__ = ["INIT_METHODS", "window_size"]
 
 INIT_METHODS = ("zeros", "ones", "xavier_uniform", "normal")
 _LAYER_INPUTS = ("data", "weight", "bias")
@@ -57,9 +57,10 @@ def _variable_init_shape(attrs, in_shapes, out_shapes):
 
 
 # -- helpers -----------------------------------------------------------------------------------
-def _check_rank(shape, rank, layout, what="input"):
+def _check_rank(shape, rank, layout, what="input", hint=""):
     if shape is not None and len(shape) != rank:
-        raise ShapeError(f"{what} must have rank {rank} {layout}, got shape {shape_str(shape)}")
+        raise ShapeError(f"{what} must have rank {rank} {layout}, got shape {shape_str(shape)}"
+                         + hint)
 
 
 def window_size(size: int, kernel: int, stride: int, padding: str, axis: str = "") -> int:
@@ -104,7 +105,7 @@ def _num_inputs_with_bias(attrs):
 def _linear_shape(attrs, in_shapes, out_shapes):
     data, weight = in_shapes[0], in_shapes[1]
     out = out_shapes[0]
-    _check_rank(data, 2, "(batch, features); flatten_layer first")
+    _check_rank(data, 2, "(batch, features)", hint="; use flatten_layer first")
     _check_rank(weight, 2, "(num_hidden, in_features)", "weight")
     num_hidden = attrs.get("num_hidden") or (weight[0] if weight is not None else None)
     if data is None and out is not None and weight is not None:
@@ -191,6 +192,8 @@ _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x a
 def _pool_shape(attrs, in_shapes, out_shapes):
     data = in_shapes[0]
     _check_rank(data, 4, _NCHW)
+    if "kernel" not in attrs:
+        raise ShapeError("attr kernel (kh, kw) is required")
     if data is None:
         return in_shapes, out_shapes
     return in_shapes, [(*data[:2], *_output_hw(data, attrs["kernel"], attrs))]

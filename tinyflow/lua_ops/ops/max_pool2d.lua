@@ -2,17 +2,18 @@
 -- (not counted) follows from x's and y's sizes
 return function(x, y, kwarg)
   local data, out, kernel, stride = x[1], y[1], kwarg.kernel, kwarg.stride or {1, 1}
-  local pool, index = torch.max_pool2d, torch.index_like(out)
+  local pool = torch.max_pool2d
   local top, bottom, left, right = torch.window_pads(data, out, kernel, stride)
   if top == bottom and left == right then
-    local pad = {top, left}
-    return function() pool(out, data, kernel, stride, pad, index) end
+    local pad, buffers = {top, left}, torch.max_pool2d_buffers(data, out)
+    return function() pool(out, data, kernel, stride, pad, buffers) end
   end
   -- asymmetric SAME padding: pool a -inf-bordered copy of x without padding
   local copy, none = torch.copy, {0, 0}
   local padded, inside = torch.pad_buffer(data, top, bottom, left, right, -math.huge)
+  local buffers = torch.max_pool2d_buffers(padded, out)
   return function()
     copy(inside, data)
-    pool(out, padded, kernel, stride, none, index)
+    pool(out, padded, kernel, stride, none, buffers)
   end
 end
