@@ -362,3 +362,22 @@ def test_memory_plan_report_is_what_the_executor_allocates(plan_memory):
     assert "matmul" in text and "planned" in text and "naive" in text
     sess.run(step, feed)  # the reported executor is the one that runs
     assert sess._executors[tuple(step.outputs)] is executor
+
+
+def test_one_tensor_per_variable_even_after_a_failed_run():
+    # A variable first seen by a run that fails inside an op must still be one tensor shared by
+    # every executor of the session.
+    _register("test_fail_once", """
+    function(x, y, kwarg)
+      return function() error("refused") end
+    end""")
+    v = tf.Variable(tf.zeros([2]), name="v")
+    sess = tf.Session()
+    with pytest.raises(LuaOpError):
+        sess.run(nnvm.symbol.test_fail_once(tf.assign(v, tf.ones([2]))))
+    sess.run(tf.global_variables_initializer())
+    sess.run(tf.assign(v, v + 5))
+    np.testing.assert_allclose(sess.run(v), [5, 5])
+    tensors = {id(e.tensors[e.indexed.entry_id((e.indexed.node_id[v.node], 0))])
+               for e in sess._executors.values() if v.node in e.indexed.node_id}
+    assert len(tensors) == 1

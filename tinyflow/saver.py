@@ -165,8 +165,6 @@ class Saver:
             node = var.node
             tensor = sess._variables.get(node)
             if tensor is None:
-                tensor = _pending_tensor(sess, node)
-            if tensor is None:
                 dtype = getattr(torch, node.attrs.get("dtype", "float32"))
                 tensor = torch.empty(value.shape, dtype=dtype, device=sess.device)
             tensor.copy_(value)
@@ -196,15 +194,6 @@ class Saver:
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
-
-
-def _pending_tensor(sess, node):
-    """A tensor that a cached executor made for ``node`` but the session has not adopted yet."""
-    for executor in sess._executors.values():
-        tensor = executor.new_variables.get(node)
-        if tensor is not None:
-            return tensor
-    return None
 
 
 def _write_npz(file, arrays: dict) -> None:

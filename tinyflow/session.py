@@ -67,8 +67,6 @@ class Session:
         self._run_pending(executor)
         outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
                                self._profile)
-        self._variables.update(executor.new_variables)
-        executor.new_variables = {}
         self._initialized |= executor.assigned_variables
         for var in executor.assigned_variables & self._pending.keys():  # assigned: not pending
             del self._pending[var]
@@ -166,6 +164,10 @@ class Session:
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self._variables, self.device,
                             self.plan_memory, initialized=self._initialized.union(self._pending))
+        # The build succeeded: the session owns the tensors made for variables seen first here,
+        # so every executor binds one tensor per variable (still uninitialised until assigned).
+        self._variables.update(executor.new_variables)
+        executor.new_variables = {}
         self._executors[entries] = executor
         return executor
 
@@ -193,14 +195,13 @@ class Session:
 
     def _run_pending(self, executor):
         """Run the pending initialisers of the variables ``executor`` reads, now that it gave
-        them shapes (and tensors, adopted here before it runs)."""
+        them shapes (and tensors, adopted when it was built)."""
         if not self._pending:
             return
         ready = [n for n in executor.indexed.nodes
                  if n in self._pending and n in executor.read_variables]
         if not ready:
             return
-        self._variables.update(executor.new_variables)
         Executor([self._pending[v] for v in ready], {}, self._variables, self.device,
                  self.plan_memory).run({})
         self._initialized.update(ready)

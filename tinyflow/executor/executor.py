@@ -75,7 +75,7 @@ class Executor:
         shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
         storage_id = graph.attrs["storage_id"]
         # Variables: the session's tensors; ones first seen here are created (uninitialised)
-        # in new_variables, which the session adopts once the run has succeeded.
+        # in new_variables, which the session adopts once the build has succeeded.
         self.new_variables = {}
         for nid in indexed.input_nodes:
             node = indexed.nodes[nid]
