@@ -6,9 +6,9 @@ import sys
 
 import numpy as np
 import torch
+from common import compare
 
 import tinyflow as tf
-from common import compare
 
 
 def main():

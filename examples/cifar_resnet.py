@@ -2,8 +2,9 @@
 
     python examples/cifar_resnet.py --epochs 1
 """
-import tinyflow as tf
 from common import load, parse_args, test_accuracy, train
+
+import tinyflow as tf
 
 args = parse_args(__doc__, epochs=1, batch_size=100, datasets_allowed=("cifar10",))
 

@@ -54,4 +54,4 @@ def test_accuracy(sess, accuracy, data, feed, batch_size=1000):
     return result
 
 
-__all__ = ["parse_args", "load", "train", "test_accuracy", "np"]
+__all__ = ["load", "np", "parse_args", "test_accuracy", "train"]

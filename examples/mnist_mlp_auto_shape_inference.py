@@ -5,8 +5,9 @@ inferred from the input shape, as NNVM does.
 
     python examples/mnist_mlp_auto_shape_inference.py --dataset fashion-mnist
 """
-import tinyflow as tf
 from common import load, parse_args, test_accuracy, train
+
+import tinyflow as tf
 
 args = parse_args(__doc__, epochs=10)
 

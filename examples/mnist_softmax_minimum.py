@@ -2,8 +2,9 @@
 
     python examples/mnist_softmax_minimum.py --dataset fashion-mnist
 """
-import tinyflow as tf
 from common import load, parse_args, test_accuracy, train
+
+import tinyflow as tf
 
 args = parse_args(__doc__, epochs=2)
 

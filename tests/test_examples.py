@@ -27,7 +27,7 @@ def test_example_runs(example, data_dir):
     result = subprocess.run(
         [sys.executable, str(ROOT / "examples" / example), "--dataset", dataset,
          "--data-dir", str(data_dir), "--epochs", "1", "--batch-size", "40"],
-        capture_output=True, text=True, timeout=300, env=env)
+        capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("test accuracy: 0.") or last == "test accuracy: 1.0000", last

@@ -33,7 +33,7 @@ def test_wheel_ships_the_lua_bodies(tmp_path):
 
 def _readme_python_blocks():
     text = (ROOT / "README.md").read_text()
-    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    return re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
 
 
 @pytest.mark.parametrize("index", range(len(_readme_python_blocks())))

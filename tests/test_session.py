@@ -49,7 +49,7 @@ def test_int_and_scalar_feeds():
 
 
 def test_executor_cached_and_replanned_on_new_feed_shape():
-    x, W, y = _linear_model()
+    x, _, y = _linear_model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     sess.run(y, {x: np.ones((2, 3))})
@@ -62,7 +62,7 @@ def test_executor_cached_and_replanned_on_new_feed_shape():
 
 
 def test_outputs_are_not_overwritten_by_the_next_run():
-    x, W, y = _linear_model()
+    x, _, y = _linear_model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     first = sess.run(y, {x: np.ones((2, 3))})
@@ -94,7 +94,7 @@ def test_assign_reads_old_value_before_writing():
 
 
 def test_unfed_placeholder_names_it():
-    x, W, y = _linear_model()
+    _, _, y = _linear_model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     with pytest.raises(BindError, match="placeholder 'x'"):
@@ -102,7 +102,7 @@ def test_unfed_placeholder_names_it():
 
 
 def test_uninitialised_variable_names_it():
-    x, W, y = _linear_model()
+    x, _, y = _linear_model()
     with pytest.raises(BindError, match="variable 'W'"):
         tf.Session().run(y, {x: np.ones((2, 3))})
 
@@ -115,7 +115,7 @@ def test_shape_mismatch_names_op_and_shapes():
 
 
 def test_feed_shape_against_declared_shape():
-    x, W, y = _linear_model()
+    x, _, y = _linear_model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     with pytest.raises(tf.ShapeError, match=r"placeholder 'x'.*\(2, 4\).*\(\?, 3\)"):
@@ -124,7 +124,7 @@ def test_feed_shape_against_declared_shape():
 
 @pytest.mark.parametrize("bad", ["abc", {"a": 1}, [[1, 2], [3]], np.array(["a", "b"])])
 def test_non_numeric_feed(bad):
-    x, W, y = _linear_model()
+    x, _, y = _linear_model()
     with pytest.raises((TypeError, ValueError), match="placeholder 'x'"):
         tf.Session().run(y, {x: bad})
 

@@ -4,10 +4,10 @@
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
 from . import nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
-from .api import *  # noqa: F401,F403
+from .api import *
 from .api import __all__ as _api_all
 from .lua_ops import attach_lua_bodies
-from .nnvm import ShapeError, TinyflowError, GraphError
+from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol, reset_default_graph
 from .shapes import infer_variable_shapes
 

@@ -5,15 +5,50 @@ import numpy as np
 
 from .nnvm import apply_passes
 from .nnvm.graph import Graph
-from .nnvm.symbol import Group, Symbol, Variable as _Variable, create_op, current_context
+from .nnvm.symbol import Group, Symbol, create_op, current_context
+from .nnvm.symbol import Variable as _Variable
 
 __all__ = [
-    "float32", "placeholder", "Variable", "zeros", "ones", "zeros_like", "ones_like", "normal",
-    "random_normal", "random_uniform", "constant", "matmul", "add", "subtract", "multiply",
-    "divide", "negative", "square", "exp", "log", "sqrt", "tanh", "sigmoid", "abs", "add_n",
-    "reduce_sum", "reduce_mean", "reduce_max", "argmax", "equal", "pad", "reshape", "assign",
-    "group", "initialize_all_variables", "global_variables_initializer", "gradients",
-    "all_variables", "global_variables", "trainable_variables",
+    "Variable",
+    "abs",
+    "add",
+    "add_n",
+    "all_variables",
+    "argmax",
+    "assign",
+    "constant",
+    "divide",
+    "equal",
+    "exp",
+    "float32",
+    "global_variables",
+    "global_variables_initializer",
+    "gradients",
+    "group",
+    "initialize_all_variables",
+    "log",
+    "matmul",
+    "multiply",
+    "negative",
+    "normal",
+    "ones",
+    "ones_like",
+    "pad",
+    "placeholder",
+    "random_normal",
+    "random_uniform",
+    "reduce_max",
+    "reduce_mean",
+    "reduce_sum",
+    "reshape",
+    "sigmoid",
+    "sqrt",
+    "square",
+    "subtract",
+    "tanh",
+    "trainable_variables",
+    "zeros",
+    "zeros_like",
 ]
 
 float32 = "float32"
@@ -122,7 +157,7 @@ def _unary(op_name):
     return apply
 
 
-negative, exp, log, sqrt, tanh, sigmoid, abs = (  # noqa: A001 - TF's names
+negative, exp, log, sqrt, tanh, sigmoid, abs = (
     _unary(n) for n in ("negative", "exp", "log", "sqrt", "tanh", "sigmoid", "abs"))
 
 
@@ -163,7 +198,7 @@ def equal(x, y, name=None) -> Symbol:
     return create_op("equal", _as_symbol(x), _as_symbol(y), name=name)
 
 
-def pad(x, dim, pad, name=None) -> Symbol:  # noqa: A002 - the original's signature
+def pad(x, dim, pad, name=None) -> Symbol:
     """Zero-pad ``x`` along ``dim``: ``pad < 0`` pads -pad in front, ``pad > 0`` pad behind."""
     return create_op("pad", x, dim=int(dim), pad=int(pad), name=name)
 

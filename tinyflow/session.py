@@ -156,11 +156,10 @@ class Session:
 
     def _executor(self, entries, feeds) -> Executor:
         executor = self._executors.get(entries)
-        if executor is not None:
-            if all(tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
-                   for n, v in feeds.items()) and all(
-                    n in feeds for n in executor.feed_buffers):
-                return executor
+        if executor is not None and all(
+                tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
+                for n, v in feeds.items()) and all(n in feeds for n in executor.feed_buffers):
+            return executor
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self._variables, self.device,
                             self.plan_memory, initialized=self._initialized.union(self._pending))

@@ -2,5 +2,10 @@
 from .executor import BindError, Executor, check_initialized
 from .report import MemoryPlanReport, memory_plan_report
 
-__all__ = ["Executor", "BindError", "check_initialized", "MemoryPlanReport",
-           "memory_plan_report"]
+__all__ = [
+           "BindError",
+           "Executor",
+           "MemoryPlanReport",
+           "check_initialized",
+           "memory_plan_report",
+]

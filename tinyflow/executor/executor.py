@@ -17,7 +17,7 @@ from ..nnvm.errors import ShapeError, TinyflowError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 
-__all__ = ["Executor", "BindError", "check_initialized"]
+__all__ = ["BindError", "Executor", "check_initialized"]
 
 _TORCH_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
                  "int32": torch.int32, "int64": torch.int64, "uint8": torch.uint8}

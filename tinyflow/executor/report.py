@@ -38,7 +38,7 @@ class MemoryPlanReport:
     def __str__(self) -> str:
         lines = [f"{'entry':<32}{'op':<22}{'shape':<20}{'storage':>8}{'bytes':>12}  in-place from"]
         for name, op, shape, sid, nbytes, source in self.rows:
-            lines.append(f"{name:<32}{op:<22}{str(shape):<20}{sid:>8}{nbytes:>12}  {source}")
+            lines.append(f"{name:<32}{op:<22}{shape!s:<20}{sid:>8}{nbytes:>12}  {source}")
         lines.append(
             f"planned {self.planned_bytes / 1e6:.3f} MB in {self.num_storages} storages, "
             f"naive {self.naive_bytes / 1e6:.3f} MB "

@@ -13,8 +13,14 @@ import logging
 
 from ..nnvm.errors import TinyflowError
 
-__all__ = ["LuaOpError", "lua_runtime", "compile_body", "make_closure", "lua_table",
-           "runtime_name"]
+__all__ = [
+    "LuaOpError",
+    "compile_body",
+    "lua_runtime",
+    "lua_table",
+    "make_closure",
+    "runtime_name",
+]
 
 log = logging.getLogger("tinyflow")
 
@@ -102,7 +108,7 @@ def _choose_lua():
     return importlib.import_module("lupa.lua54"), names["lua54"]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _runtime():
     lupa_module, name = _choose_lua()
     from . import torch_api
@@ -138,7 +144,7 @@ def _to_lua(value):
     return value
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _compile_cached(source: str, chunkname: str):
     lua = lua_runtime()
     lines = source.split("\n")

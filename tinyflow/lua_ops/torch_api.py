@@ -140,7 +140,7 @@ def rdiv(res, a, s):
     res.mul_(s)
 
 
-def pow(res, a, p):  # noqa: A001 - Torch7 name
+def pow(res, a, p):
     torch.pow(a, p, out=res)
 
 
@@ -151,7 +151,7 @@ def _unary(fn):
     return apply
 
 
-neg, exp, log, sqrt, tanh, abs, sign, sigmoid = (  # noqa: A001
+neg, exp, log, sqrt, tanh, abs, sign, sigmoid = (
     _unary(f) for f in (torch.neg, torch.exp, torch.log, torch.sqrt, torch.tanh, torch.abs,
                         torch.sign, torch.sigmoid))
 
@@ -199,7 +199,7 @@ def _reduce(function, res, x, dims):
     function(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
 
 
-def sum(res, x, dims=None):  # noqa: A001
+def sum(res, x, dims=None):
     _reduce(torch.sum, res, x, dims)
 
 
@@ -207,7 +207,7 @@ def mean(res, x, dims=None):
     _reduce(torch.mean, res, x, dims)
 
 
-def max(res, x, dims=None):  # noqa: A001
+def max(res, x, dims=None):
     _reduce(torch.amax, res, x, dims)
 
 

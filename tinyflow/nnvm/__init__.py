@@ -8,15 +8,46 @@ from .attrs import broadcast_shapes, inplace_first, no_gradient, same_shape, sam
 from .errors import GraphError, ShapeError, TinyflowError
 from .graph import Graph, IndexedGraph, apply_passes, list_passes, register_pass
 from .op import Op, list_ops, register_op
-from .symbol import (Group, Node, NodeEntry, Symbol, Variable, create_op, current_context,
-                     reset_default_graph)
+from .symbol import (
+    Group,
+    Node,
+    NodeEntry,
+    Symbol,
+    Variable,
+    create_op,
+    current_context,
+    reset_default_graph,
+)
 
 __all__ = [
-    "attrs", "passes", "symbol", "same_shape", "same_type", "broadcast_shapes", "inplace_first",
-    "no_gradient", "GraphError", "ShapeError", "TinyflowError", "Graph", "IndexedGraph",
-    "apply_passes", "list_passes", "register_pass", "Op", "list_ops", "register_op", "Group",
-    "Node", "NodeEntry", "Symbol", "Variable", "create_op", "current_context",
-    "reset_default_graph", "gradients",
+    "Graph",
+    "GraphError",
+    "Group",
+    "IndexedGraph",
+    "Node",
+    "NodeEntry",
+    "Op",
+    "ShapeError",
+    "Symbol",
+    "TinyflowError",
+    "Variable",
+    "apply_passes",
+    "attrs",
+    "broadcast_shapes",
+    "create_op",
+    "current_context",
+    "gradients",
+    "inplace_first",
+    "list_ops",
+    "list_passes",
+    "no_gradient",
+    "passes",
+    "register_op",
+    "register_pass",
+    "reset_default_graph",
+    "same_shape",
+    "same_type",
+    "symbol",
 ]
 
 

@@ -45,8 +45,13 @@ from __future__ import annotations
 from .errors import ShapeError
 
 __all__ = [
-    "ATTRIBUTES", "same_shape", "same_type", "broadcast_shapes", "shape_str",
-    "inplace_first", "no_gradient",
+    "ATTRIBUTES",
+    "broadcast_shapes",
+    "inplace_first",
+    "no_gradient",
+    "same_shape",
+    "same_type",
+    "shape_str",
 ]
 
 ATTRIBUTES = (

@@ -1,6 +1,6 @@
 """Exceptions raised by the graph layer and the executor."""
 
-__all__ = ["TinyflowError", "ShapeError", "GraphError"]
+__all__ = ["GraphError", "ShapeError", "TinyflowError"]
 
 
 class TinyflowError(Exception):

@@ -9,13 +9,13 @@ densely, so per-entry attributes are plain lists indexed by entry id.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from .errors import GraphError
 from .symbol import Node, NodeEntry, Symbol
 
-__all__ = ["Graph", "IndexedGraph", "register_pass", "apply_passes", "list_passes"]
+__all__ = ["Graph", "IndexedGraph", "apply_passes", "list_passes", "register_pass"]
 
 
 class IndexedGraph:
@@ -172,7 +172,7 @@ class Graph:
             self._indexed = IndexedGraph(self.outputs)
         return self._indexed
 
-    def with_attrs(self, **attrs) -> "Graph":
+    def with_attrs(self, **attrs) -> Graph:
         """A new graph with the same outputs and ``attrs`` added to (a copy of) the attributes."""
         return Graph(self.outputs, {**self.attrs, **attrs}, self._indexed)
 

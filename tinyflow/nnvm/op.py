@@ -8,7 +8,9 @@ table from op to rule.  The attributes and their signatures are documented in
 """
 from __future__ import annotations
 
-__all__ = ["Op", "register_op", "list_ops"]
+from typing import ClassVar
+
+__all__ = ["Op", "list_ops", "register_op"]
 
 
 class Op:
@@ -18,8 +20,8 @@ class Op:
     """
 
     # The registry itself: name -> Op and attribute name -> {Op: value}.
-    _registry: dict[str, "Op"] = {}
-    _columns: dict[str, dict["Op", object]] = {}
+    _registry: ClassVar[dict[str, Op]] = {}
+    _columns: ClassVar[dict[str, dict[Op, object]]] = {}
 
     def __init__(self, name: str):
         self.name = name
@@ -32,28 +34,28 @@ class Op:
         return f"Op({self.name!r})"
 
     # -- declaration, chainable ------------------------------------------------------------
-    def describe(self, text: str) -> "Op":
+    def describe(self, text: str) -> Op:
         """Set the op's documentation text."""
         self.description = text
         return self
 
-    def set_num_inputs(self, n) -> "Op":
+    def set_num_inputs(self, n) -> Op:
         """Set the input count: an int, or a function ``attrs -> int``."""
         self._num_inputs = n
         return self
 
-    def set_num_outputs(self, n) -> "Op":
+    def set_num_outputs(self, n) -> Op:
         """Set the output count: an int, or a function ``attrs -> int``."""
         self._num_outputs = n
         return self
 
-    def include(self, group: str) -> "Op":
+    def include(self, group: str) -> Op:
         """Add the op to a named group (for example ``"elemwise"``)."""
         if group not in self.groups:
             self.groups.append(group)
         return self
 
-    def set_attr(self, key: str, value, overwrite: bool = False) -> "Op":
+    def set_attr(self, key: str, value, overwrite: bool = False) -> Op:
         """Attach attribute ``key`` to this op.
 
         Setting an attribute twice is an error unless ``overwrite=True``, so two modules cannot
@@ -79,7 +81,7 @@ class Op:
         return Op._columns.get(key, {}).get(self, default)
 
     @staticmethod
-    def get(name: str) -> "Op":
+    def get(name: str) -> Op:
         """The op registered under ``name``; ``KeyError`` naming it when there is none."""
         try:
             return Op._registry[name]
@@ -87,12 +89,12 @@ class Op:
             raise KeyError(f"no operator named {name!r} is registered") from None
 
     @staticmethod
-    def get_attr(key: str) -> dict["Op", object]:
+    def get_attr(key: str) -> dict[Op, object]:
         """The whole column of attribute ``key``: a read-only view ``{op: value}``."""
         return dict(Op._columns.get(key, {}))
 
 
-def register_op(name: str) -> "Op":
+def register_op(name: str) -> Op:
     """Register op ``name`` (or return it if it exists) so attributes can be chained on it.
 
     Right after registration the op is callable as ``tinyflow.nnvm.symbol.<name>``.

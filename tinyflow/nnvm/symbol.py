@@ -19,8 +19,15 @@ from .errors import GraphError
 from .op import Op
 
 __all__ = [
-    "Node", "NodeEntry", "Symbol", "Variable", "Group", "GraphContext", "current_context",
-    "reset_default_graph", "create_op",
+    "GraphContext",
+    "Group",
+    "Node",
+    "NodeEntry",
+    "Symbol",
+    "Variable",
+    "create_op",
+    "current_context",
+    "reset_default_graph",
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,7 +47,7 @@ def _user_site() -> str:
 class Node:
     """One op application; ``op is None`` for variables and placeholders."""
 
-    __slots__ = ("op", "name", "attrs", "inputs", "control_deps", "source", "__weakref__")
+    __slots__ = ("__weakref__", "attrs", "control_deps", "inputs", "name", "op", "source")
 
     def __init__(self, op, name, attrs=None, inputs=(), control_deps=(), source=None):
         self.op: Op | None = op
@@ -117,7 +124,7 @@ def _normalize_attr(value):
     return value
 
 
-def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> "Symbol":
+def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
     Trailing inputs left out are created as variables named ``<name>_<input name>`` when the op
@@ -155,14 +162,14 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> "Symbo
     return Symbol([NodeEntry(node, i) for i in range(node.num_outputs())])
 
 
-def Variable(name: str, **attrs) -> "Symbol":
+def Variable(name: str, **attrs) -> Symbol:
     """A variable (a node without op).  ``kind="placeholder"`` marks a fed input."""
     node = Node(None, name, {k: _normalize_attr(v) for k, v in attrs.items()},
                 source=_user_site())
     return Symbol([NodeEntry(node, 0)])
 
 
-def Group(symbols) -> "Symbol":
+def Group(symbols) -> Symbol:
     """One symbol holding every output of ``symbols`` (running it runs them all)."""
     outputs = []
     for s in symbols:
@@ -200,7 +207,7 @@ class Symbol:
     def name(self) -> str:
         return self.node.name
 
-    def __getitem__(self, index: int) -> "Symbol":
+    def __getitem__(self, index: int) -> Symbol:
         return Symbol([self.outputs[index]])
 
     def __len__(self) -> int:

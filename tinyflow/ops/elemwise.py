@@ -9,7 +9,7 @@ from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
 
-__all__ = ["collapse_sum_like", "broadcast_like"]
+__all__ = ["broadcast_like", "collapse_sum_like"]
 
 
 def collapse_sum_like(grad, like):

@@ -37,7 +37,7 @@ def _matmul_grad(node, grads):
     a, b = node.inputs
     g = grads[0]
     ta, tb = node.attrs.get("transpose_a", False), node.attrs.get("transpose_b", False)
-    mm = lambda x, y, tx=False, ty=False: create_op(  # noqa: E731
+    mm = lambda x, y, tx=False, ty=False: create_op(
         "matmul", x, y, transpose_a=tx, transpose_b=ty)
     if not ta and not tb:
         return [mm(g, b, ty=True), mm(a, g, tx=True)]

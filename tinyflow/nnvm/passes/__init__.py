@@ -4,5 +4,14 @@ from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .plan_memory import EXTERNAL, plan_memory
 from .serialize import load_json, save_json
 
-__all__ = ["gradient", "GradNode", "infer_shape", "infer_type", "plan_memory", "EXTERNAL",
-           "save_json", "load_json", "DTYPE_SIZE"]
+__all__ = [
+           "DTYPE_SIZE",
+           "EXTERNAL",
+           "GradNode",
+           "gradient",
+           "infer_shape",
+           "infer_type",
+           "load_json",
+           "plan_memory",
+           "save_json",
+]

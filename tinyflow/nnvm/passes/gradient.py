@@ -11,7 +11,7 @@ from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, register_pass
 from ..symbol import NodeEntry, Symbol, create_op
 
-__all__ = ["gradient", "GradNode"]
+__all__ = ["GradNode", "gradient"]
 
 
 class GradNode:

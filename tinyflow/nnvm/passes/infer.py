@@ -9,7 +9,7 @@ from ..attrs import same_type, shape_str
 from ..errors import GraphError, ShapeError
 from ..graph import Graph, register_pass
 
-__all__ = ["infer_shape", "infer_type", "DTYPE_SIZE"]
+__all__ = ["DTYPE_SIZE", "infer_shape", "infer_type"]
 
 DTYPE_SIZE = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "int64": 8, "uint8": 1}
 

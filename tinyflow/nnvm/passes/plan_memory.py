@@ -14,7 +14,7 @@ import math
 from ..graph import Graph, register_pass
 from .infer import DTYPE_SIZE
 
-__all__ = ["plan_memory", "EXTERNAL"]
+__all__ = ["EXTERNAL", "plan_memory"]
 
 EXTERNAL = -1
 
@@ -74,12 +74,8 @@ def plan_memory(graph: Graph) -> Graph:
             in_eid, out_eid = inputs[in_index], outputs[out_index]
             if out_eid in inplace_from or in_eid in taken:
                 continue
-            if in_index in mutated:  # the output is the mutated variable itself
-                storage_id[out_eid] = storage_id[in_eid]
-                inplace_from[out_eid] = in_eid
-                taken.add(in_eid)
-            elif (sharing and storage_id[in_eid] != EXTERNAL and ref_count[in_eid] == 1
-                  and nbytes[in_eid] == nbytes[out_eid]):
+            if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL and ref_count[in_eid] == 1
+                  and nbytes[in_eid] == nbytes[out_eid]):  # the output is the mutated variable itself
                 storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
                 taken.add(in_eid)

@@ -8,7 +8,7 @@ from ..graph import Graph, register_pass
 from ..op import Op
 from ..symbol import Node, NodeEntry
 
-__all__ = ["save_json", "load_json"]
+__all__ = ["load_json", "save_json"]
 
 # Per-entry graph attributes worth keeping in the file (plain lists of JSON values).
 _SAVED_ATTRS = ("shape", "dtype", "storage_id", "storage_size")
