@@ -11,6 +11,8 @@ COMPONENTS = {
     "executor + session": ["executor/*.py", "session.py"],
     "TF front-end (api, nn, train, shapes)": ["api.py", "nn.py", "train.py", "shapes.py",
                                               "__init__.py"],
+    "checkpoints, pictures, gradient checks (saver, viz, testing)": [
+        "saver.py", "viz.py", "testing.py"],
     "datasets": ["datasets.py"],
 }
 
