@@ -3,8 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .nnvm import apply_passes
-from .nnvm.graph import Graph
+from .nnvm import gradients as nnvm_gradients
 from .nnvm.symbol import Group, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _Variable
 
@@ -240,12 +239,4 @@ initialize_all_variables = global_variables_initializer
 
 def gradients(ys, xs, grad_ys=None) -> list:
     """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on."""
-    ys = [ys] if isinstance(ys, Symbol) else list(ys)
-    single = isinstance(xs, Symbol)
-    xs = [xs] if single else list(xs)
-    graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs]})
-    if grad_ys is not None:
-        graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
-    result = apply_passes(graph, "Gradient")
-    return [Symbol([e]) if reached else None
-            for e, reached in zip(result.outputs, result.attrs["grad_outputs"])]
+    return nnvm_gradients(ys, xs, grad_ys, unconnected="none")

@@ -51,7 +51,7 @@ __all__ = [
 ]
 
 
-def gradients(ys, xs, grad_ys=None) -> list[Symbol]:
+def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
     """Symbols for d(sum of ys)/d(x) for each x, built by the Gradient pass.
 
     Parameters
@@ -59,15 +59,20 @@ def gradients(ys, xs, grad_ys=None) -> list[Symbol]:
     ys, xs : Symbol or list of Symbol
     grad_ys : list of Symbol, optional
         Head gradients, one per y (ones by default).
+    unconnected : {"zero", "none"}
+        What an x that does not influence ys gets: ``zeros_like(x)`` or ``None`` (TF's choice).
 
     Returns
     -------
-    list of Symbol, one per x (``zeros_like(x)`` when x does not influence ys).
+    list, one Symbol (or None) per x.
     """
+    if unconnected not in ("zero", "none"):
+        raise ValueError(f"unconnected must be 'zero' or 'none', got {unconnected!r}")
     ys = [ys] if isinstance(ys, Symbol) else list(ys)
     xs = [xs] if isinstance(xs, Symbol) else list(xs)
     graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs]})
     if grad_ys is not None:
         graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
     result = apply_passes(graph, "Gradient")
-    return [Symbol([e]) for e in result.outputs]
+    return [Symbol([e]) if reached or unconnected == "zero" else None
+            for e, reached in zip(result.outputs, result.attrs["grad_outputs"])]

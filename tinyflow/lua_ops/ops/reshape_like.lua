@@ -1,9 +1,0 @@
--- reshape_like: y = x[1] with the shape of x[2] (and of y); free when the memory plan put y in x's memory
-return function(x, y, kwarg)
-  local out = y[1]
-  if torch.same_memory(x[1], out) then
-    return function() end
-  end
-  local copy, src = torch.copy, torch.view(x[1], torch.shape(out))
-  return function() copy(out, src) end
-end
