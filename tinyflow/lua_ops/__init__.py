@@ -2,6 +2,7 @@
 
 Each built-in op's compute body is the file ``tinyflow/lua_ops/ops/<op name>.lua``; importing
 this package attaches every file to the op of that name as its ``FLuaCompute`` attribute.
+Ops whose body is another op's, word for word, are listed in :data:`SHARED_BODIES`.
 Importing it does not start Lua or import torch: the runtime (:mod:`.runtime`) starts on first
 use.
 """
@@ -11,7 +12,10 @@ from importlib import resources
 
 from ..nnvm.op import Op
 
-__all__ = ["attach_lua_bodies", "read_body"]
+__all__ = ["SHARED_BODIES", "attach_lua_bodies", "read_body"]
+
+# op -> the op whose body file it runs (views of the same elements: only the shape differs)
+SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape"}
 
 
 def read_body(op_name: str) -> str:
@@ -28,4 +32,7 @@ def attach_lua_bodies() -> list[str]:
             name = entry.name[:-len(".lua")]
             Op.get(name).set_attr("FLuaCompute", entry.read_text(), overwrite=True)
             names.append(name)
+    for name, body_of in SHARED_BODIES.items():
+        Op.get(name).set_attr("FLuaCompute", read_body(body_of), overwrite=True)
+        names.append(name)
     return names

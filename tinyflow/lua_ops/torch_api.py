@@ -451,4 +451,4 @@ def full_like(x, value):
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()
              if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "")
-             == __name__ and name != "annotations"}
+             == __name__}
