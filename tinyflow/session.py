@@ -14,6 +14,11 @@ from .nnvm.symbol import Symbol
 __all__ = ["Session"]
 
 
+def _feed_of(node) -> str:
+    """How feed errors name the placeholder (built only when one is raised)."""
+    return f"feed for placeholder '{node.name}' (created at {node.source})"
+
+
 class Session:
     """A place to run graphs: holds variable values and one executor per fetch set.
 
@@ -134,23 +139,21 @@ class Session:
                 value = value.detach().cpu().numpy()
             if isinstance(value, (str, bytes)) or not (
                     isinstance(value, (numbers.Number, np.ndarray, list, tuple))):
-                raise TypeError(f"feed for placeholder '{node.name}' must be numeric, got "
-                                f"{type(value).__name__}")
+                raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
             try:
                 array = np.asarray(value)
             except ValueError as err:
-                raise ValueError(f"feed for placeholder '{node.name}' is not a regular "
-                                 f"array: {err}") from None
+                raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
             if array.dtype.kind not in "biuf":
-                raise TypeError(f"feed for placeholder '{node.name}' must be numeric, got "
-                                f"dtype {array.dtype}")
+                raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
+                                f"(shape {array.shape})")
             array = np.asarray(array, dtype=np.float32, order="C")  # keeps 0-d feeds 0-d
             declared = node.attrs.get("shape")
             if declared is not None and (len(declared) != array.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):
                 shown = ", ".join("?" if d is None or d < 0 else str(d) for d in declared)
-                raise ShapeError(f"feed for placeholder '{node.name}' has shape {array.shape}, "
-                                 f"but the placeholder was declared with shape ({shown})")
+                raise ShapeError(f"{_feed_of(node)} has shape {array.shape}, but the "
+                                 f"placeholder was declared with shape ({shown})")
             feeds[node] = torch.from_numpy(array)
         return feeds
 

@@ -166,19 +166,44 @@ def compile_body(op_name: str, source: str):
     return factory
 
 
+def _shapes_text(inputs, outputs) -> str:
+    """``input shapes (2, 3), (3,); output shapes (2, 3)`` of the tensors an op is bound to."""
+    def shapes(tensors):
+        return ", ".join(str(tuple(t.shape)) if t is not None else "?" for t in tensors)
+    return f"input shapes {shapes(inputs)}; output shapes {shapes(outputs)}"
+
+
 def make_closure(op_name: str, source: str, inputs, outputs, kwarg: dict, where: str):
     """Run an op body's setup and return its per-step closure.
 
-    ``where`` describes the node for error messages.
+    Parameters
+    ----------
+    op_name, source : str
+        The op and its FLuaCompute source.
+    inputs, outputs : list of torch.Tensor
+        The tensors the body reads and writes (``x`` and ``y`` in Lua).
+    kwarg : dict
+        The node's attributes.
+    where : str
+        The node as error messages name it (op, node name, where the user created it).
+
+    Returns
+    -------
+    The Lua closure to run every step.  Errors are :class:`LuaOpError` naming ``where`` and the
+    bound shapes, so a body that fails for some shapes only says which.
     """
-    factory = compile_body(op_name, source)
+    try:
+        factory = compile_body(op_name, source)
+    except LuaOpError as err:  # say which node uses the body, not only which op
+        raise LuaOpError(f"{where}: {err}") from None
     lua = lua_runtime()
     setup = lua.globals().pcall
     result = setup(factory, lua_table(inputs), lua_table(outputs), lua_table(kwarg))
     ok, closure = (result[0], result[1]) if isinstance(result, tuple) else (result, None)
     if not ok:
-        raise LuaOpError(f"{where}: Lua setup failed: {closure}")
+        raise LuaOpError(f"{where}: Lua setup failed ({_shapes_text(inputs, outputs)}): "
+                         f"{closure}")
     if lua.globals().type(closure) != "function":
         raise LuaOpError(f"{where}: Lua body must return the per-step closure (a function), "
-                         f"got {lua.globals().type(closure)}")
+                         f"got {lua.globals().type(closure)} ({_shapes_text(inputs, outputs)})")
     return closure

@@ -64,6 +64,11 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
         raise ShapeError(
             f"{node.describe()}: {err}; input shapes "
             f"{', '.join(fmt(s) for s in ins)}") from None
+    except Exception as err:  # a bug in a (user's) rule: still say which node it was running on
+        raise GraphError(
+            f"{node.describe()}: its {attr_name} rule raised {type(err).__name__}: {err}; "
+            f"input {'shapes' if attr_name == 'FInferShape' else 'types'} "
+            f"{', '.join(fmt(s) for s in ins)}") from err
     changed = False
     for ids, old, new in ((in_ids, ins, new_ins), (out_ids, outs, new_outs)):
         for eid, before, after in zip(ids, old, new):
@@ -78,7 +83,8 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
                 changed = True
             elif values[eid] != after:
                 raise ShapeError(f"{node.describe()}: conflicting {fmt(values[eid])} and "
-                                 f"{fmt(after)}")
+                                 f"{fmt(after)} for one entry; input shapes "
+                                 f"{', '.join(fmt(s) for s in ins)}")
     return changed
 
 
