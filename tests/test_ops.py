@@ -333,12 +333,13 @@ def _cases():
             [shape], lambda x, axis=axis: torch.argmax(x, dim=axis).to(F64))
 
     # -- matrix and shape ---------------------------------------------------------------
-    for ta in (False, True):
-        for tb in (False, True):
-            add("matmul", f"transpose_a={ta}-transpose_b={tb}",
-                lambda a, b, ta=ta, tb=tb: tf.matmul(a, b, transpose_a=ta, transpose_b=tb),
-                [(4, 3) if ta else (3, 4), (5, 4) if tb else (4, 5)],
-                lambda a, b, ta=ta, tb=tb: (a.t() if ta else a) @ (b.t() if tb else b))
+    # (3, 4, 5): the plain kernel; (40, 6, 3): a result with few columns (transposed scratch)
+    for (m, k, n), ta, tb in itertools.product(((3, 4, 5), (40, 6, 3)), (False, True),
+                                               (False, True)):
+        add("matmul", f"{m}x{k}x{n}-transpose_a={ta}-transpose_b={tb}",
+            lambda a, b, ta=ta, tb=tb: tf.matmul(a, b, transpose_a=ta, transpose_b=tb),
+            [(k, m) if ta else (m, k), (n, k) if tb else (k, n)],
+            lambda a, b, ta=ta, tb=tb: (a.t() if ta else a) @ (b.t() if tb else b))
     for shape, target in (((3, 4), (2, 6)), ((3, 4), (-1,)), ((2, 3, 4), (4, -1)),
                           ((2, 6), (2, 3, 2)), ((5,), (1, 5))):
         add("reshape", f"{shape}-to-{target}", lambda x, t=target: tf.reshape(x, t), [shape],
@@ -390,6 +391,10 @@ def _cases():
             lambda g, y, axis=axis: create_op("_log_softmax_backward", g, y, axis=axis),
             ref=lambda g, y, axis=axis: g - y.exp() * g.sum(axis, keepdim=True),
             inputs=lambda rng, axis=axis, shape=shape: softmax_values(rng, shape, axis, True))
+    add("_tanh_backward", "2d", lambda g, y: create_op("_tanh_backward", g, y), [(3, 4), (3, 4)],
+        ref=lambda g, y: g * (1 - y * y))
+    add("_sigmoid_backward", "2d", lambda g, y: create_op("_sigmoid_backward", g, y),
+        [(3, 4), (3, 4)], ref=lambda g, y: g * y * (1 - y))
     add("_relu_backward", "with-zeros", lambda g, y: create_op("_relu_backward", g, y),
         ref=lambda g, y: torch.where(y > 0, g, torch.zeros_like(g)),
         inputs=lambda rng: [rng.standard_normal((3, 4)),
@@ -414,7 +419,9 @@ GRADIENT_CASES = [c for c in CASES if c.op in differentiable_ops() and c.check_g
 # Ops whose tests are written out below rather than driven by the table.
 SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"],
                  "normal": ["test_random_statistics"], "uniform": ["test_random_statistics"],
-                 "dropout": ["test_dropout"], "_variable_init": ["test_variable_init"]}
+                 "dropout": ["test_dropout"], "_variable_init": ["test_variable_init"],
+                 "sgd_update": ["test_update_ops"], "momentum_update": ["test_update_ops"],
+                 "adam_update": ["test_update_ops"]}
 
 
 def builtin_ops():
@@ -556,6 +563,55 @@ def test_assign_reads_see_the_old_value(plan_memory):
         assert old == 6
         np.testing.assert_array_equal(new, np.full((2, 3), 2.0))
         assert sess.run(total) == 12
+
+
+def _adam_reference(var, m, v, grad, t, lr, beta1, beta2, epsilon):
+    m = beta1 * m + (1 - beta1) * grad
+    v = beta2 * v + (1 - beta2) * grad * grad
+    denominator = np.sqrt(v) / np.sqrt(1 - beta2 ** t) + epsilon
+    return var - lr / (1 - beta1 ** t) * m / denominator, m, v
+
+
+def _momentum_reference(var, accum, grad, lr, momentum, nesterov):
+    accum = momentum * accum + grad
+    return var - lr * (grad + momentum * accum if nesterov else accum), accum
+
+
+UPDATES = {  # op: (number of state inputs, attrs, numpy twin of one step)
+    "sgd_update": (1, {"lr": 0.3}, lambda var, grad, lr: (var - lr * grad,)),
+    "momentum_update": (2, {"lr": 0.3, "momentum": 0.9, "nesterov": False},
+                        _momentum_reference),
+    "nesterov": (2, {"lr": 0.3, "momentum": 0.9, "nesterov": True}, _momentum_reference),
+    "adam_update": (3, {"lr": 0.1, "beta1": 0.8, "beta2": 0.9, "epsilon": 1e-3},
+                    _adam_reference),
+}
+
+
+@PLANS
+@pytest.mark.parametrize("name", list(UPDATES))
+def test_update_ops(plan_memory, name):
+    # Optimizer updates write their variable and slots in place, against the numpy twin; the
+    # other readers of the variable in the same run see the value from before the update.
+    num_state, attrs, reference = UPDATES[name]
+    op = "momentum_update" if name == "nesterov" else name
+    rng = np.random.default_rng(1)
+    state = [rng.uniform(0.5, 1.5, (3, 4)).astype(np.float32) for _ in range(num_state)]
+    variables = [tf.Variable(tf.constant(value)) for value in state]
+    grad = tf.placeholder(shape=(3, 4))
+    inputs = variables + [grad] + ([tf.constant(2.0, shape=())] if op == "adam_update" else [])
+    update = create_op(op, *inputs, **attrs)
+    total = tf.reduce_sum(variables[0] * 1)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        expected = [np.float64(s) for s in state]
+        for _ in range(2):
+            grad_value = rng.standard_normal((3, 4)).astype(np.float32)
+            extra = [2.0] if op == "adam_update" else []
+            old_total, _ = sess.run([total, update], {grad: grad_value})
+            np.testing.assert_allclose(old_total, expected[0].sum(), rtol=1e-5)
+            expected = list(reference(*expected, grad_value, *extra, **attrs))
+            for variable, value in zip(variables, expected):
+                np.testing.assert_allclose(sess.run(variable), value, rtol=1e-5, atol=1e-6)
 
 
 @PLANS

@@ -1,7 +1,7 @@
 """``tf.train``: optimizers built as assign graphs (the seed's design)."""
 from __future__ import annotations
 
-from .api import Variable, assign, gradients, group, sqrt, trainable_variables, zeros
+from .api import Variable, assign, gradients, group, trainable_variables, zeros
 from .nnvm.errors import GraphError
 from .nnvm.symbol import Symbol, create_op, current_context
 from .saver import Saver
@@ -10,7 +10,8 @@ __all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Op
 
 
 class Optimizer:
-    """Base class: ``minimize`` = gradients + one update graph per variable."""
+    """Base class: ``minimize`` = gradients + ``apply_gradients``.  A subclass gives
+    ``apply_gradients`` or ``update(grad, var)``, the new value assigned to ``var``."""
 
     def minimize(self, loss: Symbol, var_list=None, name=None) -> Symbol:
         """An op that updates ``var_list`` (default: every trainable variable ``loss``
@@ -34,13 +35,14 @@ class Optimizer:
 
 
 class GradientDescentOptimizer(Optimizer):
-    """``var <- var - learning_rate * grad``."""
+    """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
 
     def __init__(self, learning_rate: float = 0.01):
         self.learning_rate = float(learning_rate)
 
-    def update(self, grad, var):
-        return var - self.learning_rate * grad
+    def apply_gradients(self, grads_and_vars) -> Symbol:
+        return group(*[create_op("sgd_update", var, grad, lr=self.learning_rate)
+                       for grad, var in grads_and_vars])
 
 
 def _slot(var: Symbol, suffix: str) -> Symbol:
@@ -68,13 +70,10 @@ class MomentumOptimizer(Optimizer):
         self.use_nesterov = bool(use_nesterov)
 
     def apply_gradients(self, grads_and_vars) -> Symbol:
-        updates = []
-        for grad, var in grads_and_vars:
-            accum = _slot(var, "momentum")
-            new_accum = accum * self.momentum + grad
-            step = grad + new_accum * self.momentum if self.use_nesterov else new_accum
-            updates += [assign(accum, new_accum), assign(var, var - self.learning_rate * step)]
-        return group(*updates)
+        return group(*[create_op("momentum_update", var, _slot(var, "momentum"), grad,
+                                 lr=self.learning_rate, momentum=self.momentum,
+                                 nesterov=self.use_nesterov)
+                       for grad, var in grads_and_vars])
 
 
 class AdamOptimizer(Optimizer):
@@ -100,14 +99,10 @@ class AdamOptimizer(Optimizer):
         step = Variable(zeros(()), name=current_context().unique_name("Adam_step"),
                         trainable=False)
         t = step + 1.0
-        step_size = self.learning_rate / (1.0 - self.beta1 ** t)
-        sqrt_correction = sqrt(1.0 - self.beta2 ** t)
         updates = [assign(step, t)]
         for grad, var in grads_and_vars:
-            m, v = _slot(var, "adam_m"), _slot(var, "adam_v")
-            new_m = m * self.beta1 + grad * (1.0 - self.beta1)
-            new_v = v * self.beta2 + grad * grad * (1.0 - self.beta2)
-            denominator = sqrt(new_v) / sqrt_correction + self.epsilon
-            updates += [assign(m, new_m), assign(v, new_v),
-                        assign(var, var - step_size * new_m / denominator)]
+            updates.append(create_op(
+                "adam_update", var, _slot(var, "adam_m"), _slot(var, "adam_v"), grad, t,
+                lr=self.learning_rate, beta1=self.beta1, beta2=self.beta2,
+                epsilon=self.epsilon))
         return group(*updates)

@@ -9,6 +9,7 @@ allocated per step.  Dimensions are 1-based as in Torch7/Lua (negative ones coun
 function                                    meaning
 ==========================================  =================================================
 ``add(res, a, b)``                          res = a + b (b tensor or number, broadcasting)
+``add(res, a, s, b)``                       res = a + s * b (s number)
 ``csub(res, a, b)``                         res = a - b
 ``rsub(res, a, s)``                         res = s - a (s number)
 ``cmul(res, a, b)`` / ``mul(res, a, s)``    res = a * b / a * s
@@ -18,6 +19,8 @@ function                                    meaning
 ``neg exp log sqrt tanh abs sign sigmoid``  ``f(res, a)``: res = f(a)
 ``relu(res, a)``                            res = max(a, 0)
 ``relu_backward(res, g, y)``                res = g where y > 0 else 0
+``tanh_backward(res, g, y)``                res = g * (1 - y * y)
+``sigmoid_backward(res, g, y)``             res = g * y * (1 - y)
 ``cmax(res, a, b)`` / ``cmin(res, a, b)``   elementwise max / min (b tensor or number)
 ``eq(res, a, b)``                           res = 1 where a == b else 0
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
@@ -73,7 +76,12 @@ function                                    meaning
 ``res, g, z, l, index, minus_ones)``        (softmax(z) - onehot(l)) * g / batch; l, index
                                             (int64) and minus_ones (all -1) are (batch, 1)
 ``dropout(res, mask, x, keep_prob)``        mask = (U(0, 1) < p) / p; res = x * mask
+``adam_update(var, m, v, g, t, lr, b1,``
+``b2, eps)``                                one Adam step in place (torch's fused kernel); t:
+                                            the step count, a scalar tensor
 ``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
+``empty(ref, sizes)``                       new contiguous tensor on ref's device (setup only)
+``is_cpu(x)``                               true when x lives in CPU memory
 ==========================================  =================================================
 """
 from __future__ import annotations
@@ -103,8 +111,11 @@ def _sizes(sizes):
     return tuple(int(s) for s in sizes.values()) if hasattr(sizes, "values") else (int(sizes),)
 
 
-def add(res, a, b):
-    torch.add(a, b, out=res)
+def add(res, a, b, c=None):
+    if c is None:
+        torch.add(a, b, out=res)
+    else:  # Torch7's add(res, a, value, b)
+        torch.add(a, c, alpha=b, out=res)
 
 
 def csub(res, a, b):
@@ -162,6 +173,14 @@ def relu(res, a):
 
 def relu_backward(res, g, y):
     torch.ops.aten.threshold_backward.grad_input(g, y, 0.0, grad_input=res)
+
+
+def tanh_backward(res, g, y):
+    torch.ops.aten.tanh_backward.grad_input(g, y, grad_input=res)
+
+
+def sigmoid_backward(res, g, y):
+    torch.ops.aten.sigmoid_backward.grad_input(g, y, grad_input=res)
 
 
 def cmax(res, a, b):
@@ -234,6 +253,11 @@ def softmax_backward(res, g, y, dim):
 
 def log_softmax_backward(res, g, y, dim):
     torch.ops.aten._log_softmax_backward_data.out(g, y, _dim(dim), torch.float32, out=res)
+
+
+def adam_update(var, m, v, grad, step, lr, beta1, beta2, eps):
+    torch._fused_adam_([var], [grad], [m], [v], [], [step], lr=lr, beta1=beta1, beta2=beta2,
+                       weight_decay=0.0, eps=eps, amsgrad=False, maximize=False)
 
 
 def fill(res, v):
@@ -442,6 +466,14 @@ def dropout(res, mask, x, keep_prob):
 
 def empty_like(x):
     return torch.empty_like(x)
+
+
+def empty(ref, sizes):
+    return torch.empty(_sizes(sizes), dtype=ref.dtype, device=ref.device)
+
+
+def is_cpu(x):
+    return x.device.type == "cpu"
 
 
 def full_like(x, value):

@@ -83,9 +83,10 @@ _unary("negative", "-x.", lambda n, g: [-g[0]])
 _unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]])
 _unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]])
 _unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]])
-_unary("tanh", "Hyperbolic tangent.", lambda n, g: [g[0] * (1 - n.outputs[0] * n.outputs[0])])
+_unary("tanh", "Hyperbolic tangent.", lambda n, g: [
+    create_op("_tanh_backward", g[0], n.outputs[0])])
 _unary("sigmoid", "1 / (1 + e ** -x).", lambda n, g: [
-    g[0] * n.outputs[0] * (1 - n.outputs[0])])
+    create_op("_sigmoid_backward", g[0], n.outputs[0])])
 _unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])])
 _unary("sign", "-1, 0 or 1; no gradient.", no_gradient)
 _unary("relu", "max(x, 0).", lambda n, g: [
@@ -103,6 +104,20 @@ def _log(value: float) -> float:
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True))
+
+# One kernel each instead of three elementwise ops; their own gradients compose primitives.
+(register_op("_tanh_backward").describe("g * (1 - y * y) (y is tanh's output).")
+ .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [
+     create_op("_tanh_backward", g[0], n.inputs[1]),
+     g[0] * n.inputs[0] * n.inputs[1] * -2.0]))
+(register_op("_sigmoid_backward").describe("g * y * (1 - y) (y is sigmoid's output).")
+ .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [
+     create_op("_sigmoid_backward", g[0], n.inputs[1]),
+     g[0] * n.inputs[0] * (1.0 - n.inputs[1] * 2.0)]))
 
 (register_op("elemwise_sum").describe("Sum of num_args inputs of one shape (gradient sums).")
  .set_num_inputs(lambda attrs: attrs["num_args"])
