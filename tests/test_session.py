@@ -383,3 +383,18 @@ def test_one_tensor_per_variable_even_after_a_failed_run():
     tensors = {id(e.tensors[e.indexed.entry_id((e.indexed.node_id[v.node], 0))])
                for e in sess._executors.values() if v.node in e.indexed.node_id}
     assert len(tensors) == 1
+
+
+def test_a_train_step_skips_the_loss_it_does_not_fetch():
+    x, y_, step = _softmax_train_step()
+    (loss_node,) = [n for n in nnvm.Graph(step.outputs).indexed.nodes if n.kind == "reduce_mean"]
+    loss = nnvm.Symbol([nnvm.NodeEntry(loss_node, 0)])
+    feed = {x: np.ones((100, 784)), y_: np.full((100, 10), 0.1)}
+    with tf.Session("cpu profile") as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step, feed)
+        assert "reduce_mean" not in sess.profile(), "ones_like(loss) became ones(shape=())"
+        step_loss, _ = sess.run([loss, step], feed)
+        assert "reduce_mean" in sess.profile()
+    # W = 0 and uniform labels: the softmax is uniform, the gradient 0, the loss -log(0.1)
+    np.testing.assert_allclose(step_loss, -np.log(0.1), rtol=1e-5)

@@ -68,6 +68,11 @@ class Executor:
             check_initialized(self.read_variables, initialized)
         graph = apply_passes(graph, ["InferShape", "InferType"])
         self._check_known(graph)
+        # ones_like(loss) becomes ones(shape=()): the loss is not computed unless fetched
+        materialized = apply_passes(graph, "MaterializeShapes")
+        if materialized is not graph:
+            graph = apply_passes(materialized, ["InferShape", "InferType"])
+            indexed = graph.indexed
         graph = apply_passes(graph, "PlanMemory")
         self.graph = graph
         self.indexed = indexed

@@ -38,6 +38,9 @@ FSetInputVarAttrOnCompose
                     for a left-out input (NNVM's hook); layers use it to record the variable in
                     the graph context with its initial value (Glorot weights, zero biases...).
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TMaterializeAs      Name of an op without inputs that gives this op's output from attributes
+                    ``shape`` and ``dtype``: the op reads only its input's shape
+                    (``ones_like`` -> ``ones``).  MaterializeShapes swaps it in.
 ==================  ==========================================================================
 """
 from __future__ import annotations
@@ -57,6 +60,7 @@ __all__ = [
 ATTRIBUTES = (
     "FInferShape", "FInferType", "FInplaceOption", "FMutateInputs", "FGradient",
     "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
+    "TMaterializeAs",
 )
 
 

@@ -92,8 +92,9 @@ _unary("sign", "-1, 0 or 1; no gradient.", no_gradient)
 _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])])
 _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]])
-_unary("zeros_like", "Zeros of x's shape; no gradient.", no_gradient)
-_unary("ones_like", "Ones of x's shape; no gradient.", no_gradient)
+_unary("zeros_like", "Zeros of x's shape; no gradient.", no_gradient) \
+    .set_attr("TMaterializeAs", "zeros")
+_unary("ones_like", "Ones of x's shape; no gradient.", no_gradient).set_attr("TMaterializeAs", "ones")
 
 
 def _log(value: float) -> float:

@@ -1,6 +1,7 @@
 """The graph passes; importing this package registers them by name."""
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
+from .materialize import materialize_shapes
 from .plan_memory import EXTERNAL, plan_memory
 from .serialize import load_json, save_json
 
@@ -12,6 +13,7 @@ __all__ = [
            "infer_shape",
            "infer_type",
            "load_json",
+           "materialize_shapes",
            "plan_memory",
            "save_json",
 ]
