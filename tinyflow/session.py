@@ -6,7 +6,14 @@ import numbers
 import numpy as np
 import torch
 
-from .executor import Executor, MemoryPlanReport, check_initialized, memory_plan_report
+from .executor import (
+    ClosureReport,
+    Executor,
+    MemoryPlanReport,
+    check_initialized,
+    closure_report,
+    memory_plan_report,
+)
 from .nnvm.errors import ShapeError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Symbol
@@ -85,10 +92,13 @@ class Session:
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
         """The memory plan the executor for ``fetch`` uses with these feeds' shapes (binds the
         executor if needed; runs nothing).  ``str()`` of the result is a readable table."""
-        symbols, _ = self._fetch_list(fetch)
-        feeds = self._convert_feeds(feed_dict or {})
-        return memory_plan_report(self._executor(tuple(e for s in symbols for e in s.outputs),
-                                                 feeds))
+        return memory_plan_report(self._bind(fetch, feed_dict))
+
+    def closures(self, fetch, feed_dict=None) -> ClosureReport:
+        """The Lua closures a run of ``fetch`` makes with these feeds' shapes, in the order
+        they run (binds the executor if needed; runs nothing).  ``str()`` of the result lists
+        them with their shapes; its ``rows`` hold each one's Lua body."""
+        return closure_report(self._bind(fetch, feed_dict))
 
     def profile(self, reset: bool = False) -> str:
         """Per-op time of the runs so far (needs ``Session(config='cpu profile')``)."""
@@ -156,6 +166,11 @@ class Session:
                                  f"placeholder was declared with shape ({shown})")
             feeds[node] = torch.from_numpy(array)
         return feeds
+
+    def _bind(self, fetch, feed_dict) -> Executor:
+        symbols, _ = self._fetch_list(fetch)
+        feeds = self._convert_feeds(feed_dict or {})
+        return self._executor(tuple(e for s in symbols for e in s.outputs), feeds)
 
     def _executor(self, entries, feeds) -> Executor:
         executor = self._executors.get(entries)

@@ -1,11 +1,13 @@
 """Binding graphs to memory and Lua closures, and running them (imports torch)."""
 from .executor import BindError, Executor, check_initialized
-from .report import MemoryPlanReport, memory_plan_report
+from .report import ClosureReport, MemoryPlanReport, closure_report, memory_plan_report
 
 __all__ = [
            "BindError",
+           "ClosureReport",
            "Executor",
            "MemoryPlanReport",
            "check_initialized",
+           "closure_report",
            "memory_plan_report",
 ]

@@ -1,4 +1,5 @@
-"""What the memory plan of a bound executor looks like: bytes, storages, in-place pairs."""
+"""What a bound executor holds: its memory plan (bytes, storages, in-place pairs) and the Lua
+closures a step runs."""
 from __future__ import annotations
 
 import math
@@ -7,7 +8,7 @@ from dataclasses import dataclass, field
 from ..nnvm.passes.infer import DTYPE_SIZE
 from ..nnvm.passes.plan_memory import EXTERNAL
 
-__all__ = ["MemoryPlanReport", "memory_plan_report"]
+__all__ = ["ClosureReport", "MemoryPlanReport", "closure_report", "memory_plan_report"]
 
 
 @dataclass
@@ -68,7 +69,7 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         if node.op is None:
             if node.kind == "placeholder":
                 inputs += nbytes(first)
-            else:
+            elif node.kind == "variable":
                 params += nbytes(first)
             continue
         for eid in range(first, first + node.num_outputs()):
@@ -84,3 +85,43 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
         input_bytes=inputs, num_storages=len(graph.attrs["storage_size"]),
         inplace_pairs=pairs, rows=rows)
+
+
+@dataclass
+class ClosureReport:
+    """The Lua closures of one executor, in the order a step runs them: one per op node.
+
+    Attributes
+    ----------
+    rows : list of (node name, op, input shapes, output shapes, Lua body source)
+        The body is the op's FLuaCompute source; its setup ran once at bind time with these
+        shapes and the node's attributes, and returned the closure.
+    """
+
+    rows: list = field(default_factory=list)
+
+    def __str__(self) -> str:
+        def shapes(values):
+            return ", ".join(str(s) for s in values)
+        lines = []
+        for i, (name, op, ins, outs, _) in enumerate(self.rows):
+            arrow = f"{shapes(ins)} -> " if ins else "-> "  # ops such as ones take no input
+            lines.append(f"{i:>3} {name:<21} {op:<21} {arrow}{shapes(outs)}")
+        return "\n".join(lines)
+
+
+def closure_report(executor) -> ClosureReport:
+    """The :class:`ClosureReport` of a bound :class:`~tinyflow.executor.Executor`: the graph
+    it actually runs, after any rewrite binding made."""
+    graph, indexed = executor.graph, executor.indexed
+    shapes = graph.attrs["shape"]
+    rows = []
+    for nid, node in enumerate(indexed.nodes):
+        if node.op is None:
+            continue
+        first = indexed.entry_rptr[nid]
+        rows.append((node.name, node.op.name,
+                     [shapes[e] for e in indexed.input_entries[nid]],
+                     [shapes[e] for e in range(first, first + node.num_outputs())],
+                     node.op.attr("FLuaCompute")))
+    return ClosureReport(rows)
