@@ -147,19 +147,38 @@ def test_uninitialised_variable(model):
 
 
 # -- an op failing while it runs -----------------------------------------------------------------
-def test_torch_error_inside_a_builtin_op_stops_the_step_before_any_assign(model):
+def _bad_label_loss(model):
     labels = tf.placeholder(tf.float32, [None], name="labels")
-    logits = tf.matmul(model.x, model.W)
+    logits = tf.matmul(model.x, model.W)  # 2 classes
     cross_entropy = tf.nn.mean_sparse_softmax_cross_entropy_with_logits
     loss, site = cross_entropy(logits, labels, name="bad_labels_loss"), here()
-    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
-    with pytest.raises(LuaOpError) as err:  # 2 classes, label 5
-        model.sess.run(step, {model.x: np.ones((4, 3)), labels: np.array([0, 1, 5, 1])})
+    feeds = {model.x: np.ones((4, 3)), labels: np.array([0, 1, 5, 1])}  # label 5: out of range
+    return loss, site, feeds, labels
+
+
+def test_torch_error_inside_a_builtin_op(model):
+    loss, site, feeds, _ = _bad_label_loss(model)
+    with pytest.raises(LuaOpError) as err:
+        model.sess.run(loss, feeds)
     assert_names(err, "op 'mean_sparse_softmax_cross_entropy_with_logits'",
                  "node 'bad_labels_loss'", "failed while running", "(4, 2)", "(4,)",
                  f"created at {site}")
     assert_session_survives(model)
-    model.sess.run(step, {model.x: np.ones((4, 3)), labels: np.array([0, 1, 1, 1])})
+
+
+def test_torch_error_stops_a_training_step_before_any_update(model):
+    loss, site, feeds, labels = _bad_label_loss(model)
+    step, step_site = tf.train.GradientDescentOptimizer(0.1).minimize(loss), here()
+    with pytest.raises(LuaOpError) as err:
+        model.sess.run(step, feeds)
+    # The loss op or its backward op meets the label first (the step needs no loss value);
+    # a backward node was made by minimize, so it names that line.
+    assert_names(err, "mean_sparse_softmax_cross_entropy_with_logits", "failed while running",
+                 "(4, 2)", "(4,)")
+    message = str(err.value)
+    assert f"created at {site}" in message or f"created at {step_site}" in message, message
+    assert_session_survives(model)
+    model.sess.run(step, {**feeds, labels: np.array([0, 1, 1, 1])})
 
 
 def _register(name, body, infer_shape=nnvm.same_shape):
