@@ -19,8 +19,9 @@ def test_closure_report_is_what_the_executor_runs():
     sess.run(tf.global_variables_initializer())
     feed = {x: np.ones((4, 3))}
 
-    report = sess.closures(step, feed)
-    executor = sess._bind(step, feed)  # the cached executor the report came from
+    # fetching the loss too: a bare step would not run xW, read only for its shape
+    report = sess.closures([loss, step], feed)
+    executor = sess._bind([loss, step], feed)  # the cached executor the report came from
     assert [row[0] for row in report.rows] == [
         executor.indexed.nodes[nid].name for nid in executor.op_nodes]
     assert len(report.rows) == len(executor.closures)

@@ -68,7 +68,8 @@ class Executor:
             check_initialized(self.read_variables, initialized)
         graph = apply_passes(graph, ["InferShape", "InferType"])
         self._check_known(graph)
-        # ones_like(loss) becomes ones(shape=()): the loss is not computed unless fetched
+        # inputs read only for their shape stop depending on their ops: a train step does not
+        # compute the loss unless it is fetched
         materialized = apply_passes(graph, "MaterializeShapes")
         if materialized is not graph:
             graph = apply_passes(materialized, ["InferShape", "InferType"])
@@ -84,7 +85,7 @@ class Executor:
         self.new_variables = {}
         for nid in indexed.input_nodes:
             node = indexed.nodes[nid]
-            if node.kind != "placeholder" and node not in variables:
+            if node.kind not in ("placeholder", "shape") and node not in variables:
                 eid = indexed.entry_id((nid, 0))
                 self.new_variables[node] = torch.zeros(
                     shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]], device=device)
@@ -99,6 +100,9 @@ class Executor:
                     tensors[eid] = torch.empty(shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]],
                                                device=device)
                     self.feed_buffers[node] = tensors[eid]
+                elif node.kind == "shape":  # sizes without data (MaterializeShapes)
+                    tensors[eid] = torch.empty((), dtype=_TORCH_DTYPES[dtypes[eid]],
+                                               device=device).expand(shapes[eid])
                 else:
                     tensors[eid] = variables.get(node, self.new_variables.get(node))
                 continue

@@ -19,6 +19,10 @@ FInplaceOption      ``f(attrs) -> [(input_index, output_index), ...]`` or that l
                     whose memory the Lua body can share (it reads the input element before it
                     writes the output element).  PlanMemory uses a pair only when the input has
                     no other reader.
+FIgnoreInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op reads only for
+                    their shape (``ones_like``'s x, ``broadcast_like``'s like).  The body may
+                    look at their sizes in its setup, never at their values: MaterializeShapes
+                    swaps them for data-less ``shape`` nodes.
 FMutateInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op writes to
                     (``assign`` writes its variable).  Readers of a mutated variable run first.
 FGradient           ``f(node, out_grads) -> [grad_of_input_0, ...]``.  ``node.inputs``,
@@ -38,9 +42,6 @@ FSetInputVarAttrOnCompose
                     for a left-out input (NNVM's hook); layers use it to record the variable in
                     the graph context with its initial value (Glorot weights, zero biases...).
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
-TMaterializeAs      Name of an op without inputs that gives this op's output from attributes
-                    ``shape`` and ``dtype``: the op reads only its input's shape
-                    (``ones_like`` -> ``ones``).  MaterializeShapes swaps it in.
 ==================  ==========================================================================
 """
 from __future__ import annotations
@@ -58,9 +59,8 @@ __all__ = [
 ]
 
 ATTRIBUTES = (
-    "FInferShape", "FInferType", "FInplaceOption", "FMutateInputs", "FGradient",
+    "FInferShape", "FInferType", "FInplaceOption", "FIgnoreInputs", "FMutateInputs", "FGradient",
     "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
-    "TMaterializeAs",
 )
 
 

@@ -92,9 +92,8 @@ _unary("sign", "-1, 0 or 1; no gradient.", no_gradient)
 _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])])
 _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]])
-_unary("zeros_like", "Zeros of x's shape; no gradient.", no_gradient) \
-    .set_attr("TMaterializeAs", "zeros")
-_unary("ones_like", "Ones of x's shape; no gradient.", no_gradient).set_attr("TMaterializeAs", "ones")
+_unary("zeros_like", "Zeros of x's shape; no gradient.", no_gradient).set_attr("FIgnoreInputs", [0])
+_unary("ones_like", "Ones of x's shape; no gradient.", no_gradient).set_attr("FIgnoreInputs", [0])
 
 
 def _log(value: float) -> float:
@@ -143,7 +142,7 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
  .describe("Sum input 0 over the axes where input 1 (shape-only) was broadcast.")
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
- .set_attr("TIsBackward", True))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
 
 
 def _insert_axes(shape, axis, rank):
@@ -171,6 +170,7 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
            "result that input 0 lacks (size-1 axes are put back there first).  mean=True also "
            "divides by the broadcast factor (the gradient of a mean).")
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
+ .set_attr("FIgnoreInputs", [1])
  .set_attr("FGradient", lambda n, g: [
      _reduce_grad(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
 
@@ -188,6 +188,6 @@ def _reduce_grad(g, x, axis, mean):
  .set_num_inputs(3)
  .set_attr("FInferShape", lambda attrs, ins, outs: (
      [ins[0] or outs[0]] + ins[1:], [ins[0] or outs[0]]))
- .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FIgnoreInputs", [1, 2])
  .set_attr("FGradient", lambda n, g: [create_op("_scale_like", g[0], n.inputs[1],
                                                 n.inputs[2]), None, None]))

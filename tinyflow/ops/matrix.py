@@ -88,7 +88,7 @@ def _reshape_like_shape(attrs, in_shapes, out_shapes):
 
 (register_op("reshape_like").describe("Input 0 reshaped to the shape of input 1 (shape-only).")
  .set_num_inputs(2).set_attr("FInferShape", _reshape_like_shape)
- .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FIgnoreInputs", [1])
  .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0]), None]))
 
 

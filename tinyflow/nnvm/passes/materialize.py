@@ -1,54 +1,64 @@
-"""MaterializeShapes: once shapes are known, an op that reads only its input's shape becomes a
-constant of that shape, so the ops computing that input stop running when nothing else needs them
-(TensorFlow's grappler does the same).  ``ones_like(loss)``, the head of every training gradient,
-is what it is for: the forward ops after the last one the gradient reads are not run for a step
-that does not fetch the loss.
+"""MaterializeShapes: once shapes are known, an input an op reads only for its shape
+(FIgnoreInputs) stops depending on the op that computes it: it is swapped for a ``shape`` node,
+an input node that carries the shape and dtype and holds no data.  The ops computing the old
+entry then stop running when nothing else needs them (TensorFlow's grappler does the same).
 
-An op opts in with ``TMaterializeAs``: the name of an op without inputs that computes the same
-output from attributes ``shape`` and ``dtype`` (``ones_like`` -> ``ones``).
+It is what keeps a training step from computing its loss: the gradient of ``loss`` starts at
+``ones_like(loss)`` and flows through ``broadcast_like(g, like)``, ``_collapse_sum_like(g, like)``
+and ``reshape_like(g, like)``, whose ``like`` inputs are forward entries read for their shapes.
 """
 from __future__ import annotations
 
 from ..graph import Graph, register_pass
-from ..op import Op
 from ..symbol import Node, NodeEntry
 
-__all__ = ["materialize_shapes"]
+__all__ = ["ignored_inputs", "materialize_shapes"]
 
 # Per-entry attributes of the input graph; they describe other entries once nodes change.
 _ENTRY_ATTRS = ("shape", "dtype", "storage_id", "storage_size", "inplace_from")
 
 
+def ignored_inputs(node: Node) -> list[int]:
+    """The input indices ``node`` reads only for their shape (its op's FIgnoreInputs)."""
+    value = node.op.attr("FIgnoreInputs") if node.op is not None else None
+    if value is None:
+        return []
+    return list(value(node.attrs) if callable(value) else value)
+
+
 @register_pass("MaterializeShapes", requires=("shape", "dtype"))
 def materialize_shapes(graph: Graph) -> Graph:
-    """Replace ``TMaterializeAs`` ops by constants of their inferred shape.
+    """Swap every shape-only input computed by an op for a ``shape`` node.
 
-    Nodes are never changed: each replaced node and every node downstream of it is rebuilt, the
-    rest are shared with the input graph.  The result carries the input's attributes except the
-    per-entry ones (run InferShape and InferType on it again); it is ``graph`` itself when no
-    node opts in (or has a known shape).
+    Nodes are never changed: each node with a swapped input, and every node downstream of it, is
+    rebuilt; the rest are shared with the input graph.  The result carries the input's attributes
+    except the per-entry ones (run InferShape and InferType on it again); it is ``graph`` itself
+    when there is nothing to swap.
     """
     indexed = graph.indexed
     shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
     rebuilt: dict[Node, Node] = {}
+    shape_nodes: dict[int, Node] = {}  # entry id -> its shape node
 
-    def entry(e: NodeEntry) -> NodeEntry:
-        return NodeEntry(rebuilt.get(e.node, e.node), e.index)
+    def shape_node(entry: NodeEntry) -> NodeEntry:
+        eid = indexed.entry_id(entry)
+        if eid not in shape_nodes:
+            name = entry.node.name if entry.index == 0 else f"{entry.node.name}:{entry.index}"
+            shape_nodes[eid] = Node(None, f"{name}.shape", {
+                "kind": "shape", "shape": shapes[eid], "dtype": dtypes[eid]},
+                source=entry.node.source)
+        return NodeEntry(shape_nodes[eid], 0)
 
-    for nid, node in enumerate(indexed.nodes):  # execution order: inputs are rebuilt first
-        target = node.op.attr("TMaterializeAs") if node.op is not None else None
-        eid = indexed.entry_id((nid, 0))
-        if target is not None and shapes[eid] is not None:
-            rebuilt[node] = Node(Op.get(target), node.name,
-                                 {"shape": shapes[eid], "dtype": dtypes[eid]},
-                                 control_deps=[rebuilt.get(c, c) for c in node.control_deps],
-                                 source=node.source)
-        elif any(e.node in rebuilt for e in node.inputs) or \
-                any(c in rebuilt for c in node.control_deps):
-            rebuilt[node] = Node(node.op, node.name, node.attrs, [entry(e) for e in node.inputs],
-                                 [rebuilt.get(c, c) for c in node.control_deps],
+    for node in indexed.nodes:  # execution order: inputs are rebuilt first
+        ignored = [i for i in ignored_inputs(node) if node.inputs[i].node.op is not None
+                   and shapes[indexed.entry_id(node.inputs[i])] is not None]
+        inputs = [shape_node(e) if i in ignored else NodeEntry(rebuilt.get(e.node, e.node), e.index)
+                  for i, e in enumerate(node.inputs)]
+        controls = [rebuilt.get(c, c) for c in node.control_deps]
+        if ignored or inputs != node.inputs or controls != node.control_deps:
+            rebuilt[node] = Node(node.op, node.name, node.attrs, inputs, controls,
                                  source=node.source)
     if not rebuilt:
         return graph
     attrs = {k: v for k, v in graph.attrs.items() if k not in _ENTRY_ATTRS}
-    return Graph([entry(e) for e in graph.outputs], attrs)
+    return Graph([NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs], attrs)
