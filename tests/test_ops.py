@@ -23,7 +23,7 @@ from tinyflow.executor import Executor
 from tinyflow.nnvm import GraphError, Op, apply_passes, no_gradient
 from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes import EXTERNAL
-from tinyflow.nnvm.symbol import create_op
+from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
 from tinyflow.testing import check_gradients, differentiable_ops, random_inputs
 
 PLANS = pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
@@ -206,9 +206,10 @@ def _layer_cases(add):
         draw = lambda rng: [distinct(rng, (2, 3, 7, 6))]
         add(op, label, lambda x, api=api, k=kernel, s=stride, p=padding: api(
             x, ksize=k, strides=s, padding=p), ref=pool, inputs=draw)
-        add(f"_{op}_backward", label, lambda g, x, op=op, k=kernel, s=stride: create_op(
-            f"_{op}_backward", g, x, kernel=k, stride=s), ref=torch_vjp(pool, [0]),
-            inputs=with_head(pool, draw=draw))
+        add(f"_{op}_backward", label, lambda g, x, op=op, api=api, k=kernel, s=stride,
+            p=padding: create_op(f"_{op}_backward", g, x, *_argmax_of(op, api(
+                x, ksize=k, strides=s, padding=p)), kernel=k, stride=s),
+            ref=torch_vjp(pool, [0]), inputs=with_head(pool, draw=draw))
     for shape in ((4, 3, 2, 2), (6, 3)):
         add("batch_norm", f"{shape}", lambda x, g, b: tf.nn.batch_normalization(
             x, gamma=g, beta=b, epsilon=1e-3), [shape, (3,), (3,)],
@@ -235,6 +236,13 @@ def _layer_cases(add):
         f"_{xent}_backward", g, logits, labels),
         ref=lambda g, logits, labels: torch_vjp(cross_entropy, [0])(g, logits, labels),
         inputs=lambda rng: [rng.standard_normal(()), *class_ids(rng)])
+
+
+def _argmax_of(op, pooled):
+    """max_pool2d's hidden argmax output (its backward's third input); nothing for avg_pool2d."""
+    if op != "max_pool2d":
+        return []
+    return [Symbol([NodeEntry(pooled.outputs[0].node, 1)])]
 
 
 def _cases():

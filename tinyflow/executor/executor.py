@@ -89,7 +89,8 @@ class Executor:
                 eid = indexed.entry_id((nid, 0))
                 self.new_variables[node] = torch.zeros(
                     shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]], device=device)
-        self.storages = [torch.empty(math.ceil(size / 4), dtype=torch.float32, device=device)
+        # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
+        self.storages = [torch.empty(size, dtype=torch.uint8, device=device)
                          for size in graph.attrs["storage_size"]]
         tensors: list = [None] * indexed.num_entries
         self.feed_buffers = {}
@@ -120,9 +121,9 @@ class Executor:
         self.run_closures = lua_runtime().globals().torch.run_closures
 
     def _view(self, sid, shape, dtype):
-        if _TORCH_DTYPES[dtype] != torch.float32:
-            raise BindError(f"dtype {dtype} is not supported by the planned storage yet")
-        return self.storages[sid][:math.prod(shape)].view(shape)
+        torch_dtype = _TORCH_DTYPES[dtype]
+        nbytes = math.prod(shape) * torch_dtype.itemsize
+        return self.storages[sid][:nbytes].view(torch_dtype).view(shape)
 
     @staticmethod
     def _check_feeds(indexed, feed_shapes):

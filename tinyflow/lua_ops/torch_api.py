@@ -57,9 +57,10 @@ function                                    meaning
 ``conv2d_backward_weight(res, g, x, w, ...)``
                                             gradient of conv2d's weight (same arguments)
 ``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
-``max_pool2d(res, x, k, s, p, buffers)``    max over windows
-``max_pool2d_backward(res, g, x, k, s, p,``
-``buffers)``                                gradient of x (pools again to find the maxima)
+``max_pool2d(res, index, x, k, s, p,``
+``buffers)``                                max over windows, and their argmax (int64)
+``max_pool2d_backward(res, g, index, k, s,``
+``p)``                                      gradient of x: g scattered to the argmax
 ``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
                                             pre-padded and res = window sums / count
 ``avg_pool2d_backward(res, g, x, k, s, p,``
@@ -377,40 +378,29 @@ def conv2d_backward_weight(res, g, x, weight, stride, pad):
 
 def max_pool2d_buffers(x, y):
     # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
-    # channels-last copies there.  [int64 index, x copy, y copy, index copy]; on the GPU
-    # [index, None, y-shaped scratch for the backward's pooling, None].
-    index = torch.empty(y.shape, dtype=torch.int64, device=y.device)
+    # channels-last copies there ([x copy, y copy, index copy]); nothing to keep on the GPU.
     if x.device.type != "cpu":
-        return [index, None, torch.empty_like(y), None]
-    return [index] + [torch.empty_like(t, memory_format=torch.channels_last)
-                      for t in (x, y, index)]
+        return None
+    index = torch.empty(y.shape, dtype=torch.int64)
+    return [torch.empty_like(t, memory_format=torch.channels_last) for t in (x, y, index)]
 
 
-def _max_pool2d(res, x, args, buffers):
-    """Pool x into res (unless None); returns the tensor holding the argmax indices."""
-    index, x_copy, y_copy, index_copy = buffers
-    if x_copy is None:
-        _aten.max_pool2d_with_indices.out(x, *args, out=y_copy if res is None else res,
-                                          indices=index)
-        return index
+def max_pool2d(res, index, x, kernel, stride, pad, buffers):
+    args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
+    if buffers is None:
+        _aten.max_pool2d_with_indices.out(x, *args, out=res, indices=index)
+        return
+    x_copy, y_copy, index_copy = buffers
     x_copy.copy_(x)
     _aten.max_pool2d_with_indices.out(x_copy, *args, out=y_copy, indices=index_copy)
-    if res is not None:
-        res.copy_(y_copy)
-    return index_copy
+    res.copy_(y_copy)
+    index.copy_(index_copy)
 
 
-def max_pool2d(res, x, kernel, stride, pad, buffers):
-    _max_pool2d(res, x, (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False),
-                buffers)
-
-
-def max_pool2d_backward(res, g, x, kernel, stride, pad, buffers):
+def max_pool2d_backward(res, g, index, kernel, stride, pad):
+    # res stands in for max_pool2d's input: the kernel takes only its sizes from it
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
-    index = _max_pool2d(None, x, args, buffers)
-    if index is not buffers[0]:
-        buffers[0].copy_(index)
-    _aten.max_pool2d_with_indices_backward.grad_input(g, x, *args, buffers[0], grad_input=res)
+    _aten.max_pool2d_with_indices_backward.grad_input(g, res, *args, index, grad_input=res)
 
 
 def avg_pool2d(res, x, kernel, stride, pad, count=None):

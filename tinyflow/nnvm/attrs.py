@@ -23,6 +23,8 @@ FIgnoreInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the o
                     their shape (``ones_like``'s x, ``broadcast_like``'s like).  The body may
                     look at their sizes in its setup, never at their values: MaterializeShapes
                     swaps them for data-less ``shape`` nodes.
+FNumVisibleOutputs  ``f(attrs) -> int``: how many leading outputs a call returns; the rest are
+                    kept for the gradient (``max_pool2d``'s argmax indices).
 FMutateInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op writes to
                     (``assign`` writes its variable).  Readers of a mutated variable run first.
 FGradient           ``f(node, out_grads) -> [grad_of_input_0, ...]``.  ``node.inputs``,
@@ -59,8 +61,8 @@ __all__ = [
 ]
 
 ATTRIBUTES = (
-    "FInferShape", "FInferType", "FInplaceOption", "FIgnoreInputs", "FMutateInputs", "FGradient",
-    "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
+    "FInferShape", "FInferType", "FInplaceOption", "FIgnoreInputs", "FMutateInputs",
+    "FNumVisibleOutputs", "FGradient", "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
 )
 
 

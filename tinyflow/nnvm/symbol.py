@@ -159,7 +159,9 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
         raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                          f"got {len(entries)}")
     node = Node(op, name, attrs, entries, source=_user_site())
-    return Symbol([NodeEntry(node, i) for i in range(node.num_outputs())])
+    visible = op.attr("FNumVisibleOutputs")
+    count = node.num_outputs() if visible is None else visible(attrs)
+    return Symbol([NodeEntry(node, i) for i in range(count)])
 
 
 def Variable(name: str, **attrs) -> Symbol:

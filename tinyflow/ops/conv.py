@@ -19,7 +19,7 @@ import math
 
 from ..nnvm.attrs import no_gradient, shape_str
 from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 
 __all__ = ["INIT_METHODS", "window_size"]
@@ -199,17 +199,47 @@ def _pool_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [(*data[:2], *_output_hw(data, attrs["kernel"], attrs))]
 
 
-for _name, _doc in (("max_pool2d", "Max"), ("avg_pool2d", "Mean (padding not counted)")):
-    (register_op(_name)
-     .describe(f"{_doc} over kernel (kh, kw) windows of NCHW x moved by stride (sh, sw); "
-               f"padding 'VALID' | 'SAME'.")
-     .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
-     .set_attr("FGradient", lambda n, g, name=_name: [create_op(
-         f"_{name}_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
-         stride=n.attrs.get("stride", (1, 1)))])
-     .include("nn"))
-    _backward_op(f"_{_name}_backward", f"Gradient of {_name}'s input from g and x; attrs "
-                 f"kernel, stride.", 2, _same_as_input(1))
+def _max_pool_shape(attrs, in_shapes, out_shapes):
+    in_shapes, (out,) = _pool_shape(attrs, in_shapes, out_shapes[:1])
+    return in_shapes, [out, out]
+
+
+def _max_pool_type(attrs, in_types, out_types):
+    dtype = in_types[0] or out_types[0]
+    return [dtype], [dtype, "int64"]
+
+
+def _max_pool_backward_type(attrs, in_types, out_types):
+    dtype = in_types[0] or in_types[1] or out_types[0]
+    return [dtype, dtype, "int64"], [dtype]
+
+
+# max_pool2d keeps the argmax of each window as a second, hidden output (int64): the backward
+# scatters g through it instead of pooling x again, and reads x only for its shape.
+(register_op("max_pool2d")
+ .describe("Max over kernel (kh, kw) windows of NCHW x moved by stride (sh, sw); padding "
+           "'VALID' | 'SAME'.  A hidden second output holds each window's argmax (int64).")
+ .set_num_inputs(1).set_num_outputs(2).set_attr("FNumVisibleOutputs", lambda attrs: 1)
+ .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
+     stride=n.attrs.get("stride", (1, 1)))])
+ .include("nn"))
+_backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
+             "and max_pool2d's argmax output; attrs kernel, stride.", 3, _same_as_input(1))
+(Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
+ .set_attr("FIgnoreInputs", [1]))
+
+(register_op("avg_pool2d")
+ .describe("Mean (padding not counted) over kernel (kh, kw) windows of NCHW x moved by stride "
+           "(sh, sw); padding 'VALID' | 'SAME'.")
+ .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
+     stride=n.attrs.get("stride", (1, 1)))])
+ .include("nn"))
+_backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
+             "kernel, stride.", 2, _same_as_input(1))
 
 
 # -- batch_norm --------------------------------------------------------------------------------
