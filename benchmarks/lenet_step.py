@@ -42,7 +42,10 @@ def main():
     print(f"LeNet train step memory plan: planned {report.planned_bytes / 1e6:.2f} MB, naive "
           f"{report.naive_bytes / 1e6:.2f} MB ({report.planned_bytes / report.naive_bytes:.1%})"
           f", {report.num_storages} storages, {len(report.inplace_pairs)} in-place; "
-          f"parameters {report.param_bytes / 1e6:.2f} MB")
+          f"parameters {report.param_bytes / 1e6:.2f} MB; op workspace beside the plan "
+          f"{report.workspace_bytes / 1e6:.2f} MB")
+    print(f"targets: planned <= 50% of naive: {report.planned_bytes <= report.naive_bytes / 2}; "
+          f"planned <= MXNet 1.9's 19 MB: {report.planned_bytes <= 19e6}")
 
     torch.manual_seed(0)
     params = [torch.randn(20, 1, 5, 5) * 0.1, torch.zeros(20), torch.randn(50, 20, 5, 5) * 0.05,

@@ -13,6 +13,7 @@ import time
 import torch
 
 from ..lua_ops.runtime import LuaOpError, lua_runtime, lua_table, make_closure
+from ..lua_ops.torch_api import scratch_scope
 from ..nnvm.errors import ShapeError, TinyflowError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
@@ -116,7 +117,10 @@ class Executor:
         self.tensors = tensors
         self.output_tensors = [tensors[e] for e in indexed.outputs]
         self.op_nodes = [nid for nid, n in enumerate(indexed.nodes) if n.op is not None]
-        self.closures = [self._closure(nid) for nid in self.op_nodes]
+        with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
+            self.closures = [self._closure(nid) for nid in self.op_nodes]
+        self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
+                                    for t in scratch}.values())
         self.lua_closures = lua_table(self.closures)
         self.run_closures = lua_runtime().globals().torch.run_closures
 

@@ -23,6 +23,9 @@ class MemoryPlanReport:
         What those outputs would take with every entry its own buffer (no in-place, no sharing).
     param_bytes, input_bytes : int
         Variables and fed placeholders (not planned; reported apart).
+    workspace_bytes : int
+        Scratch buffers and constants the op bodies set up beside the plan (channels-last
+        copies for pooling, padded buffers...), allocated once per executor.
     num_storages : int
     inplace_pairs : list of (output entry name, input entry name)
     rows : list of (entry name, op, shape, storage id, bytes, in-place from or "")
@@ -32,6 +35,7 @@ class MemoryPlanReport:
     naive_bytes: int
     param_bytes: int
     input_bytes: int
+    workspace_bytes: int
     num_storages: int
     inplace_pairs: list = field(default_factory=list)
     rows: list = field(default_factory=list)
@@ -45,7 +49,8 @@ class MemoryPlanReport:
             f"naive {self.naive_bytes / 1e6:.3f} MB "
             f"({self.planned_bytes / max(self.naive_bytes, 1):.1%}); "
             f"{len(self.inplace_pairs)} in-place; parameters {self.param_bytes / 1e6:.3f} MB, "
-            f"fed inputs {self.input_bytes / 1e6:.3f} MB")
+            f"fed inputs {self.input_bytes / 1e6:.3f} MB; op workspace "
+            f"{self.workspace_bytes / 1e6:.3f} MB")
         return "\n".join(lines)
 
 
@@ -83,7 +88,8 @@ def memory_plan_report(executor) -> MemoryPlanReport:
              if storage_id[o] != EXTERNAL]
     return MemoryPlanReport(
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
-        input_bytes=inputs, num_storages=len(graph.attrs["storage_size"]),
+        input_bytes=inputs, workspace_bytes=executor.workspace_bytes,
+        num_storages=len(graph.attrs["storage_size"]),
         inplace_pairs=pairs, rows=rows)
 
 

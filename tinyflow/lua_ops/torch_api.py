@@ -88,10 +88,37 @@ function                                    meaning
 from __future__ import annotations
 
 import builtins
+from contextlib import contextmanager
+from typing import ClassVar
 
 import torch
 
-__all__ = ["FUNCTIONS"]
+__all__ = ["FUNCTIONS", "scratch_scope"]
+
+
+class _Scratch:
+    """Open records of the tensors op bodies allocate in their setup: scratch buffers that live
+    beside the memory plan.  The executor binding closures opens one (:func:`scratch_scope`)
+    and reports their bytes as the plan's workspace."""
+
+    records: ClassVar[list[list]] = []
+
+
+@contextmanager
+def scratch_scope():
+    """Collect, in the list it yields, every scratch tensor set up inside the ``with``."""
+    record: list = []
+    _Scratch.records.append(record)
+    try:
+        yield record
+    finally:
+        _Scratch.records.remove(record)
+
+
+def _scratch(tensor):
+    for record in _Scratch.records:
+        record.append(tensor)
+    return tensor
 
 
 def _dim(d) -> int:
@@ -237,7 +264,7 @@ def argmax(res, x, dim, index):
 
 
 def index_like(ref):
-    return torch.empty(ref.shape, dtype=torch.int64, device=ref.device)
+    return _scratch(torch.empty(ref.shape, dtype=torch.int64, device=ref.device))
 
 
 def softmax(res, x, dim):
@@ -283,7 +310,7 @@ def uniform(res, low=0.0, high=1.0):
 
 def tensor_like(ref, values, sizes):
     data = [float(v) for v in values.values()] if hasattr(values, "values") else [float(values)]
-    return torch.tensor(data, dtype=ref.dtype, device=ref.device).view(_sizes(sizes))
+    return _scratch(torch.tensor(data, dtype=ref.dtype, device=ref.device)).view(_sizes(sizes))
 
 
 def view(x, sizes):
@@ -342,7 +369,7 @@ def window_pads(x, y, kernel, stride):
     return tuple(pads)
 
 
-def pad_buffer(x, top, bottom, left, right, value):
+def _pad_buffer(x, top, bottom, left, right, value):
     n, c, h, w = x.shape
     top, left = int(top), int(left)
     buffer = torch.full((n, c, h + top + int(bottom), w + left + int(right)), float(value),
@@ -350,12 +377,17 @@ def pad_buffer(x, top, bottom, left, right, value):
     return buffer, buffer[:, :, top:top + h, left:left + w]
 
 
+def pad_buffer(x, top, bottom, left, right, value):
+    buffer, inside = _pad_buffer(x, top, bottom, left, right, value)
+    return _scratch(buffer), inside
+
+
 def window_count(x, y, kernel, stride, top, bottom, left, right):
     ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
-    padded, inside = pad_buffer(ones, top, bottom, left, right, 0.0)
+    padded, inside = _pad_buffer(ones, top, bottom, left, right, 0.0)
     inside.fill_(1.0)
     count = _aten.avg_pool2d(padded, _sizes(kernel), _sizes(stride), (0, 0), False, True, 1)
-    return count.view(tuple(y.shape[2:]))
+    return _scratch(count).view(tuple(y.shape[2:]))
 
 
 def conv2d(res, x, weight, bias, stride, pad):
@@ -382,7 +414,8 @@ def max_pool2d_buffers(x, y):
     if x.device.type != "cpu":
         return None
     index = torch.empty(y.shape, dtype=torch.int64)
-    return [torch.empty_like(t, memory_format=torch.channels_last) for t in (x, y, index)]
+    return [_scratch(torch.empty_like(t, memory_format=torch.channels_last))
+            for t in (x, y, index)]
 
 
 def max_pool2d(res, index, x, kernel, stride, pad, buffers):
@@ -455,11 +488,11 @@ def dropout(res, mask, x, keep_prob):
 
 
 def empty_like(x):
-    return torch.empty_like(x)
+    return _scratch(torch.empty_like(x))
 
 
 def empty(ref, sizes):
-    return torch.empty(_sizes(sizes), dtype=ref.dtype, device=ref.device)
+    return _scratch(torch.empty(_sizes(sizes), dtype=ref.dtype, device=ref.device))
 
 
 def is_cpu(x):
@@ -467,10 +500,11 @@ def is_cpu(x):
 
 
 def full_like(x, value):
-    return torch.full_like(x, float(value))
+    return _scratch(torch.full_like(x, float(value)))
 
 
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()
-             if callable(fn) and not name.startswith("_") and getattr(fn, "__module__", "")
+             if callable(fn) and not name.startswith("_") and name not in __all__
+             and getattr(fn, "__module__", "")
              == __name__}
