@@ -84,9 +84,10 @@ class Session:
             del self._pending[var]
         results, position = [], 0
         for s, ran in zip(symbols, run_symbols):
-            values = [self._to_numpy(t) for t in outputs[position:position + len(ran.outputs)]]
+            # an operation (an optimizer step) gives None: its outputs are not copied out
+            results.append(None if getattr(s, "is_operation", False)
+                           else self._to_numpy(outputs[position]))
             position += len(ran.outputs)
-            results.append(None if getattr(s, "is_operation", False) else values[0])
         return results if as_list else results[0]
 
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:

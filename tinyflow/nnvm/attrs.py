@@ -62,7 +62,8 @@ __all__ = [
 
 ATTRIBUTES = (
     "FInferShape", "FInferType", "FInplaceOption", "FIgnoreInputs", "FMutateInputs",
-    "FNumVisibleOutputs", "FGradient", "FLuaCompute", "FListInputNames", "FSetInputVarAttrOnCompose", "TIsBackward",
+    "FNumVisibleOutputs", "FGradient", "FLuaCompute", "FListInputNames",
+    "FSetInputVarAttrOnCompose", "TIsBackward",
 )
 
 

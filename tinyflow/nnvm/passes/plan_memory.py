@@ -74,8 +74,11 @@ def plan_memory(graph: Graph) -> Graph:
             in_eid, out_eid = inputs[in_index], outputs[out_index]
             if out_eid in inplace_from or in_eid in taken:
                 continue
-            if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL and ref_count[in_eid] == 1
-                  and nbytes[in_eid] == nbytes[out_eid]):  # the output is the mutated variable itself
+            # a mutated variable's output is the variable itself; otherwise reuse an input that
+            # nobody else reads, of the same size
+            if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL
+                                       and ref_count[in_eid] == 1
+                                       and nbytes[in_eid] == nbytes[out_eid]):
                 storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
                 taken.add(in_eid)
