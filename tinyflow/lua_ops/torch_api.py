@@ -51,11 +51,17 @@ function                                    meaning
 ``pad_buffer(x, t, b, l, r, v)``            new buffer of x's size plus pads, filled with v,
                                             and the view of its inside (setup only)
 ``window_count(x, y, k, s, t, b, l, r)``    real (unpadded) pixels per window (setup only)
-``conv2d(res, x, w, b, stride, pad)``       NCHW convolution, + bias b unless nil
+``conv2d(res, x, w, b, stride, pad, buf)``  NCHW convolution, + bias b unless nil; through
+                                            buf's channels-last copies unless nil
+``conv2d_buffers(x, w, y, stride, pad,``
+``grad_weight)``                            channels-last scratch for conv2d (or, with
+                                            grad_weight, its weight gradient) when it runs
+                                            faster so here, else nil (timed; setup only)
 ``conv2d_backward_data(res, g, x, w, s, p)``
                                             gradient of conv2d's x (x: for its shape)
 ``conv2d_backward_weight(res, g, x, w, ...)``
-                                            gradient of conv2d's weight (same arguments)
+                                            gradient of conv2d's weight (same arguments, and
+                                            buf from conv2d_buffers)
 ``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
 ``max_pool2d(res, index, x, k, s, p,``
 ``buffers)``                                max over windows, and their argmax (int64)
@@ -88,6 +94,7 @@ function                                    meaning
 from __future__ import annotations
 
 import builtins
+import time
 from contextlib import contextmanager
 from typing import ClassVar
 
@@ -390,9 +397,14 @@ def window_count(x, y, kernel, stride, top, bottom, left, right):
     return _scratch(count).view(tuple(y.shape[2:]))
 
 
-def conv2d(res, x, weight, bias, stride, pad):
+def conv2d(res, x, weight, bias, stride, pad, buffers=None):
+    if buffers is not None:  # channels-last copies of x and weight, and the result
+        x, weight = buffers[0].copy_(x), buffers[1].copy_(weight)
+        res, out = buffers[2], res
     _aten.convolution.out(x, weight, bias, _sizes(stride), _sizes(pad), _NO_DILATION, False,
                           (0, 0), 1, out=res)
+    if buffers is not None:
+        out.copy_(res)
 
 
 def _conv2d_backward(g, x, weight, stride, pad, mask):
@@ -404,8 +416,40 @@ def conv2d_backward_data(res, g, x, weight, stride, pad):
     res.copy_(_conv2d_backward(g, x, weight, stride, pad, (True, False, False))[0])
 
 
-def conv2d_backward_weight(res, g, x, weight, stride, pad):
+def conv2d_backward_weight(res, g, x, weight, stride, pad, buffers=None):
+    if buffers is not None:  # channels-last copies of g, x and weight
+        g, x, weight = (b.copy_(t) for b, t in zip(buffers, (g, x, weight)))
     res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False))[1])
+
+
+def _seconds(run, repeats=3):
+    run()  # warm up
+    best = float("inf")
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = builtins.min(best, time.perf_counter() - start)
+    return best
+
+
+def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
+    # On the CPU, MKL-DNN runs some convolutions several times faster on channels-last tensors
+    # and others slower, by shape: time both ways once, copies included, on random data of
+    # these shapes (as cuDNN's benchmark mode) and return the channels-last scratch copies
+    # ([x, weight, y], or [g, x, weight] with grad_weight) when they win clearly, else nil.
+    if x.device.type != "cpu":
+        return None
+    x, weight, y = (torch.randn(t.shape) for t in (x, weight, y))
+    copies = [torch.empty_like(t, memory_format=torch.channels_last)
+              for t in ((y, x, weight) if grad_weight else (x, weight, y))]
+    if grad_weight:
+        result = torch.empty_like(weight)
+        seconds = [_seconds(lambda b=b: conv2d_backward_weight(result, y, x, weight, stride, pad,
+                                                               b)) for b in (None, copies)]
+    else:
+        seconds = [_seconds(lambda b=b: conv2d(y, x, weight, None, stride, pad, b))
+                   for b in (None, copies)]
+    return [_scratch(c) for c in copies] if seconds[1] < 0.8 * seconds[0] else None
 
 
 def max_pool2d_buffers(x, y):

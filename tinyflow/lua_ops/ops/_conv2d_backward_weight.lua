@@ -7,7 +7,8 @@ return function(x, y, kwarg)
   local backward = torch.conv2d_backward_weight
   if top == bottom and left == right then
     local pad = {top, left}
-    return function() backward(out, g, data, weight, stride, pad) end
+    local buffers = torch.conv2d_buffers(data, weight, g, stride, pad, true)
+    return function() backward(out, g, data, weight, stride, pad, buffers) end
   end
   -- asymmetric padding: correlate g with the zero-bordered copy of x, as the forward did
   local copy, none = torch.copy, {0, 0}
