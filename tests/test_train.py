@@ -57,6 +57,22 @@ def test_gradient_descent_matches_torch(plan_memory):
                          lambda p: torch.optim.SGD(p, lr=0.5), plan_memory)
 
 
+class _SignDescent(tf.train.Optimizer):
+    """A user's optimizer written as an assign graph through ``update``: var - lr * sign(g)."""
+
+    def update(self, grad, var):
+        return var - 0.1 * tf.sign(grad)
+
+
+@PLANS
+def test_a_custom_optimizer_update_rule_matches_torch(plan_memory):
+    class TorchSignDescent(torch.optim.Optimizer):
+        def step(self):
+            for p in self.param_groups[0]["params"]:
+                p.data -= 0.1 * torch.sign(p.grad)
+    _steps_against_torch(_SignDescent, lambda p: TorchSignDescent(p, {}), plan_memory)
+
+
 @PLANS
 @pytest.mark.parametrize("nesterov", [False, True])
 def test_momentum_matches_torch(plan_memory, nesterov):

@@ -41,6 +41,7 @@ __all__ = [
     "reduce_sum",
     "reshape",
     "sigmoid",
+    "sign",
     "sqrt",
     "square",
     "subtract",
@@ -156,8 +157,8 @@ def _unary(op_name):
     return apply
 
 
-negative, exp, log, sqrt, tanh, sigmoid, abs = (
-    _unary(n) for n in ("negative", "exp", "log", "sqrt", "tanh", "sigmoid", "abs"))
+negative, exp, log, sqrt, tanh, sigmoid, abs, sign = (
+    _unary(n) for n in ("negative", "exp", "log", "sqrt", "tanh", "sigmoid", "abs", "sign"))
 
 
 def square(x, name=None) -> Symbol:
