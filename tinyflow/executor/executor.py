@@ -151,8 +151,7 @@ class Executor:
     def _variable_use(indexed):
         read, assigned = set(), set()
         for nid, node in enumerate(indexed.nodes):
-            mutate = node.op.attr("FMutateInputs", ()) if node.op is not None else ()
-            mutate = mutate(node.attrs) if callable(mutate) else mutate
+            mutate = node.attr_list("FMutateInputs")
             for i, entry in enumerate(node.inputs):
                 if entry.node.op is None and entry.node.kind != "placeholder":
                     (assigned if i in mutate else read).add(entry.node)

@@ -87,20 +87,11 @@ def _deps(node: Node) -> list[Node]:
     return [e.node for e in node.inputs] + list(node.control_deps)
 
 
-def _mutated_inputs(node: Node) -> list[int]:
-    if node.op is None:
-        return []
-    mutate = node.op.attr("FMutateInputs")
-    if mutate is None:
-        return []
-    return list(mutate(node.attrs) if callable(mutate) else mutate)
-
-
 def _schedule(postorder: list[Node]) -> list[Node]:
     """Topological order close to ``postorder``, with writers of a variable after its readers."""
     rank = {n: i for i, n in enumerate(postorder)}
     deps = {n: set(_deps(n)) for n in postorder}
-    writers = [(n, n.inputs[i].node) for n in postorder for i in _mutated_inputs(n)]
+    writers = [(n, n.inputs[i].node) for n in postorder for i in n.attr_list("FMutateInputs")]
     if writers:
         users: dict[Node, list[Node]] = {n: [] for n in postorder}
         for n in postorder:

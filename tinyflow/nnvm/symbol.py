@@ -69,6 +69,14 @@ class Node:
     def num_outputs(self) -> int:
         return 1 if self.op is None else self.op.num_outputs(self.attrs)
 
+    def attr_list(self, key: str) -> list:
+        """Op attribute ``key`` given as a list or as ``f(attrs) -> list`` (FMutateInputs,
+        FInplaceOption, FIgnoreInputs), for this node; ``[]`` when unset or for a variable."""
+        value = self.op.attr(key) if self.op is not None else None
+        if value is None:
+            return []
+        return list(value(self.attrs) if callable(value) else value)
+
     def describe(self) -> str:
         """``op 'matmul' (node 'matmul3', created at train.py:12)`` for error messages."""
         return f"{self.kind} '{self.name}' (created at {self.source})" if self.op is None else \

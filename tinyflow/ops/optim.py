@@ -14,14 +14,12 @@ from ..nnvm.op import register_op
 __all__ = []
 
 
-def _state_and_step_shape():
+def _state_and_step_shape(attrs, in_shapes, out_shapes):
     """FInferShape: the variables and the gradient share one shape; the step is ()."""
-    def infer(attrs, in_shapes, out_shapes):
-        if in_shapes[-1] not in (None, ()):
-            raise ShapeError(f"the step count must be a scalar, got {in_shapes[-1]}")
-        tensors, outputs = same_shape(attrs, in_shapes[:-1], out_shapes)
-        return list(tensors) + [()], outputs
-    return infer
+    if in_shapes[-1] not in (None, ()):
+        raise ShapeError(f"the step count must be a scalar, got {in_shapes[-1]}")
+    tensors, outputs = same_shape(attrs, in_shapes[:-1], out_shapes)
+    return list(tensors) + [()], outputs
 
 
 def _update_op(name, doc, num_state, step_input):
@@ -30,10 +28,7 @@ def _update_op(name, doc, num_state, step_input):
           .set_attr("FMutateInputs", list(range(num_state)))
           .set_attr("FInplaceOption", [(i, i) for i in range(num_state)])
           .set_attr("FGradient", no_gradient))
-    if step_input:
-        op.set_attr("FInferShape", _state_and_step_shape())
-    else:
-        op.set_attr("FInferShape", same_shape)
+    op.set_attr("FInferShape", _state_and_step_shape if step_input else same_shape)
 
 
 _update_op("sgd_update", "var <- var - lr * grad.  Inputs var, grad; attr lr.", 1, False)

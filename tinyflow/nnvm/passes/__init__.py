@@ -1,7 +1,7 @@
 """The graph passes; importing this package registers them by name."""
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
-from .materialize import ignored_inputs, materialize_shapes
+from .materialize import materialize_shapes
 from .plan_memory import EXTERNAL, plan_memory
 from .serialize import load_json, save_json
 
@@ -10,7 +10,6 @@ __all__ = [
            "EXTERNAL",
            "GradNode",
            "gradient",
-           "ignored_inputs",
            "infer_shape",
            "infer_type",
            "load_json",

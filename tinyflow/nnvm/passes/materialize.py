@@ -12,18 +12,10 @@ from __future__ import annotations
 from ..graph import Graph, register_pass
 from ..symbol import Node, NodeEntry
 
-__all__ = ["ignored_inputs", "materialize_shapes"]
+__all__ = ["materialize_shapes"]
 
 # Per-entry attributes of the input graph; they describe other entries once nodes change.
 _ENTRY_ATTRS = ("shape", "dtype", "storage_id", "storage_size", "inplace_from")
-
-
-def ignored_inputs(node: Node) -> list[int]:
-    """The input indices ``node`` reads only for their shape (its op's FIgnoreInputs)."""
-    value = node.op.attr("FIgnoreInputs") if node.op is not None else None
-    if value is None:
-        return []
-    return list(value(node.attrs) if callable(value) else value)
 
 
 @register_pass("MaterializeShapes", requires=("shape", "dtype"))
@@ -50,7 +42,7 @@ def materialize_shapes(graph: Graph) -> Graph:
         return NodeEntry(shape_nodes[eid], 0)
 
     for node in indexed.nodes:  # execution order: inputs are rebuilt first
-        ignored = [i for i in ignored_inputs(node) if node.inputs[i].node.op is not None
+        ignored = [i for i in node.attr_list("FIgnoreInputs") if node.inputs[i].node.op is not None
                    and shapes[indexed.entry_id(node.inputs[i])] is not None]
         inputs = [shape_node(e) if i in ignored else NodeEntry(rebuilt.get(e.node, e.node), e.index)
                   for i, e in enumerate(node.inputs)]

@@ -19,13 +19,6 @@ __all__ = ["EXTERNAL", "plan_memory"]
 EXTERNAL = -1
 
 
-def _pairs(node, key):
-    value = node.op.attr(key)
-    if value is None:
-        return []
-    return list(value(node.attrs) if callable(value) else value)
-
-
 @register_pass("PlanMemory", requires=("shape", "dtype"),
                provides=("storage_id", "storage_size", "inplace_from"))
 def plan_memory(graph: Graph) -> Graph:
@@ -68,9 +61,9 @@ def plan_memory(graph: Graph) -> Graph:
             continue
         inputs = indexed.input_entries[nid]
         outputs = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
-        mutated = set(_pairs(node, "FMutateInputs"))
+        mutated = set(node.attr_list("FMutateInputs"))
         taken = set()
-        for in_index, out_index in _pairs(node, "FInplaceOption"):
+        for in_index, out_index in node.attr_list("FInplaceOption"):
             in_eid, out_eid = inputs[in_index], outputs[out_index]
             if out_eid in inplace_from or in_eid in taken:
                 continue
