@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 from tinyflow import datasets
+from tinyflow.datasets import sources
 
 MNIST_NAMES = (
     "train-images-idx3-ubyte.gz",
@@ -65,9 +66,9 @@ def sha256(data):
 
 def use_checksums(monkeypatch, key, files):
     """Make ``files`` (name -> bytes) the expected downloads of data set ``key``."""
-    table = dict(datasets.SHA256)
+    table = dict(sources.SHA256)
     table[key] = {name: sha256(data) for name, data in files.items()}
-    monkeypatch.setattr(datasets, "SHA256", MappingProxyType(table))
+    monkeypatch.setattr(sources, "SHA256", MappingProxyType(table))
 
 
 def write_files(folder, files):
@@ -207,10 +208,10 @@ def isolated(monkeypatch, tmp_path):
                  "TINYFLOW_CIFAR10_MIRROR"):
         monkeypatch.delenv(name, raising=False)
     dead = (closed_port_url(),)
-    monkeypatch.setattr(datasets, "MNIST_MIRRORS", dead)
-    monkeypatch.setattr(datasets, "FASHION_MNIST_MIRRORS", dead)
-    monkeypatch.setattr(datasets, "CIFAR10_MIRRORS", dead)
-    monkeypatch.setattr(datasets, "SYSTEM_DATA_DIRS", MappingProxyType({}))
+    monkeypatch.setattr(sources, "MNIST_MIRRORS", dead)
+    monkeypatch.setattr(sources, "FASHION_MNIST_MIRRORS", dead)
+    monkeypatch.setattr(sources, "CIFAR10_MIRRORS", dead)
+    monkeypatch.setattr(sources, "SYSTEM_DATA_DIRS", MappingProxyType({}))
     return home
 
 
@@ -265,9 +266,9 @@ def test_data_dir_receives_downloads(server, mnist_served, tmp_path, isolated):
 
 
 def test_wrong_checksum_leaves_no_file(server, mnist_served, monkeypatch, isolated):
-    table = dict(datasets.SHA256)
+    table = dict(sources.SHA256)
     table["mnist"] = dict(table["mnist"], **{"t10k-images-idx3-ubyte.gz": "0" * 64})
-    monkeypatch.setattr(datasets, "SHA256", table)
+    monkeypatch.setattr(sources, "SHA256", table)
     with pytest.raises(datasets.DatasetError, match="SHA-256 mismatch") as info:
         datasets.get_mnist(mirrors=[server.url])
     assert "t10k-images-idx3-ubyte.gz" in str(info.value)
@@ -492,7 +493,7 @@ def test_fashion_mnist_has_its_own_folder_and_mirror(server, monkeypatch, isolat
 def test_fashion_mnist_reads_system_folder(tmp_path, monkeypatch):
     folder = tmp_path / "usr-share"
     write_files(folder, gzip_files(mnist_arrays()))
-    monkeypatch.setattr(datasets, "SYSTEM_DATA_DIRS",
+    monkeypatch.setattr(sources, "SYSTEM_DATA_DIRS",
                         MappingProxyType({"fashion-mnist": (str(folder),)}))
     assert datasets.get_fashion_mnist().test.num_examples == N_TEST
     with pytest.raises(datasets.DatasetError):
@@ -502,7 +503,7 @@ def test_fashion_mnist_reads_system_folder(tmp_path, monkeypatch):
 @pytest.mark.skipif(not DEBIAN_FASHION_MNIST.is_dir(),
                     reason="Debian's dataset-fashion-mnist is not installed")
 def test_real_debian_fashion_mnist(monkeypatch):
-    monkeypatch.setattr(datasets, "SYSTEM_DATA_DIRS",
+    monkeypatch.setattr(sources, "SYSTEM_DATA_DIRS",
                         MappingProxyType({"fashion-mnist": (str(DEBIAN_FASHION_MNIST),)}))
     data = datasets.get_fashion_mnist(flatten=True)
     assert data.train.images.shape == (60000, 784)
@@ -599,17 +600,23 @@ def test_cifar10_label_count_mismatch(tmp_path):
 # Module hygiene
 
 
-def test_module_imports_only_stdlib_numpy_and_tqdm():
-    tree = ast.parse(Path(datasets.__file__).read_text())
-    imported = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            imported |= {alias.name.split(".")[0] for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            assert node.level == 0, "no relative imports of the rest of tinyflow"
-            imported.add(node.module.split(".")[0])
+def test_package_imports_only_stdlib_numpy_and_tqdm():
+    modules = sorted(Path(datasets.__file__).parent.glob("*.py"))
+    expected = {"__init__", "batches", "formats", "loaders", "sources"}
+    assert {path.stem for path in modules} >= expected
     allowed = set(sys.stdlib_module_names) | {"__future__", "numpy", "tqdm"}
-    assert imported <= allowed, imported - allowed
+    for path in modules:
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                # "from .formats import ..." stays in the package; ".." would reach the rest
+                # of tinyflow, as would an absolute "tinyflow" import (not in allowed).
+                assert node.level <= 1, f"{path.name}: relative import of the rest of tinyflow"
+                if node.level == 0:
+                    imported.add(node.module.split(".")[0])
+        assert imported <= allowed, (path.name, imported - allowed)
 
 
 def test_public_names():

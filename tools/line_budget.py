@@ -13,7 +13,7 @@ COMPONENTS = {
                                               "__init__.py"],
     "checkpoints, pictures, gradient checks (saver, viz, testing)": [
         "saver.py", "viz.py", "testing.py"],
-    "datasets": ["datasets.py"],
+    "datasets": ["datasets/*.py"],
 }
 
 
