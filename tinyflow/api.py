@@ -6,6 +6,7 @@ import numpy as np
 from .nnvm import gradients as nnvm_gradients
 from .nnvm.symbol import Group, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _Variable
+from .variables import Initializer, Variable
 
 __all__ = [
     "Variable",
@@ -47,6 +48,7 @@ __all__ = [
     "subtract",
     "tanh",
     "trainable_variables",
+    "variables_initializer",
     "zeros",
     "zeros_like",
 ]
@@ -67,27 +69,16 @@ def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
     return _Variable(name, kind="placeholder", shape=shape, dtype=str(dtype))
 
 
-def Variable(initial_value, name=None, trainable=True) -> Symbol:
-    """A variable holding ``initial_value`` (a symbol such as ``tf.zeros([3])``, or an array)
-    once the initialiser has run."""
-    name = name or current_context().unique_name("Variable")
-    init = _as_symbol(initial_value, name=f"{name}_init")
-    var = _Variable(name, kind="variable", trainable=trainable)
-    var.initializer = init
-    current_context().variables.append((var, init))
-    return var
-
-
-def all_variables() -> list[Symbol]:
+def all_variables() -> list[Variable]:
     """The variables created in the current graph context, in creation order."""
-    return [v for v, _ in current_context().variables]
+    return list(current_context().variables)
 
 
 global_variables = all_variables
 
 
-def trainable_variables() -> list[Symbol]:
-    return [v for v in all_variables() if v.node.attrs.get("trainable", True)]
+def trainable_variables() -> list[Variable]:
+    return [v for v in all_variables() if v.trainable]
 
 
 def _shape(shape):
@@ -219,20 +210,23 @@ def group(*inputs, name=None) -> Symbol:
     flat = []
     for x in inputs:
         flat.extend(x if isinstance(x, (list, tuple)) else [x])
-    result = Group(flat)
-    result.is_operation = True
-    return result
+    return Group(flat)
 
 
-def global_variables_initializer() -> Symbol:
-    """An op assigning every variable its initial value.
+def variables_initializer(var_list, name="init") -> Initializer:
+    """An op giving each variable of ``var_list`` its initial value (see
+    :class:`~tinyflow.variables.Initializer`)."""
+    return Initializer(var_list)
+
+
+def global_variables_initializer() -> Initializer:
+    """An op giving every variable of the current graph its initial value.
 
     A variable whose shape is not known yet (a layer's weight, whose shape comes from the feeds;
     an optimizer's slot) is initialised by the session at the first run that infers its shape.
+    A layer's variable that the user assigned (or restored) first keeps that value.
     """
-    result = group(*[assign(v, init) for v, init in current_context().variables])
-    result.defers_unknown_shapes = True  # read by Session.run
-    return result
+    return Initializer(all_variables())
 
 
 initialize_all_variables = global_variables_initializer

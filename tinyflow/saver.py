@@ -29,8 +29,8 @@ import zipfile
 import numpy as np
 
 from .nnvm.errors import TinyflowError
-from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Symbol, current_context
+from .variables import Variable, initial_shapes
 
 __all__ = ["CheckpointError", "Saver"]
 
@@ -51,7 +51,7 @@ class Saver:
 
     def __init__(self, var_list=None):
         if var_list is None:
-            var_list = [v for v, _ in current_context().variables]
+            var_list = list(current_context().variables)
         if isinstance(var_list, dict):
             pairs = list(var_list.items())
         else:
@@ -98,14 +98,15 @@ class Saver:
             A variable has no value in ``sess`` yet (it is named).
         """
         path = os.fspath(path)
+        store = sess.variable_store
         unset = [f"'{name}' (created at {v.node.source})" for name, v in self._variables.items()
-                 if v.node not in sess._initialized or v.node not in sess._variables]
+                 if not store.is_initialized(v.node)]
         if unset:
             raise CheckpointError(f"cannot save variable(s) {', '.join(unset)}: no value in this "
                                   f"session yet; run tf.global_variables_initializer() (a "
                                   f"layer's weights get theirs at the first run feeding the "
                                   f"layer) or restore them first")
-        arrays = {name: sess._variables[v.node].detach().cpu().numpy()
+        arrays = {name: store[v.node].detach().cpu().numpy()
                   for name, v in self._variables.items()}
         folder, base = os.path.split(os.path.abspath(path))
         if not os.path.isdir(folder):
@@ -128,9 +129,9 @@ class Saver:
 
         Everything is checked before any variable changes: a failed restore leaves ``sess`` as
         it was.  A variable ``sess`` already holds is written in place, so executors already
-        bound to it see the new value.  An initialiser still waiting for its variable's shape
-        (a layer's weights after ``tf.global_variables_initializer()``) is dropped, so it never
-        overwrites the restored value.
+        bound to it see the new value.  A restored value counts as set by the user: an
+        initialiser still waiting for the variable's shape is dropped, and a layer's variable
+        keeps it when ``tf.global_variables_initializer()`` runs later.
 
         Raises
         ------
@@ -162,35 +163,19 @@ class Saver:
             array = arrays[name]
             # torch takes native byte order only; files written on big-endian machines differ
             value = torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=False))
-            node = var.node
-            tensor = sess._variables.get(node)
-            if tensor is None:
-                dtype = getattr(torch, node.attrs.get("dtype", "float32"))
-                tensor = torch.empty(value.shape, dtype=dtype, device=sess.device)
-            tensor.copy_(value)
-            sess._variables[node] = tensor
-            sess._initialized.add(node)
-            # an initialiser deferred until the shape is known must not overwrite this value
-            getattr(sess, "_pending", {}).pop(node, None)
+            sess.variable_store.restore(var.node, value, sess.device)
 
     def _expected_shapes(self, sess) -> dict:
-        """``{name: shape}``: the session's value, else the shape of the variable's initialiser."""
-        expected, unseen = {}, {}
-        for name, var in self._variables.items():
-            tensor = sess._variables.get(var.node)
-            if tensor is not None:
-                expected[name] = tuple(tensor.shape)
-            elif getattr(var, "initializer", None) is not None:
-                unseen[name] = var.initializer
-        if unseen:
-            graph = Graph([init.outputs[0] for init in unseen.values()])
-            try:
-                shapes = apply_passes(graph, "InferShape").attrs["shape"]
-            except TinyflowError:  # an initialiser that needs feeds: its shape is not checked
-                return expected
-            for name, entry_id in zip(unseen, graph.indexed.outputs):
-                expected[name] = shapes[entry_id]
-        return expected
+        """``{name: shape}``: the session's value, else the shape of the variable's initial
+        value (None when that needs feeds: then the file's shape is taken as it is)."""
+        known = sess.variable_store.shapes()
+        declared = [v for v in self._variables.values()
+                    if isinstance(v, Variable) and v.node not in known]
+        try:
+            known.update(initial_shapes(declared))
+        except TinyflowError:  # an initial value that does not fit: the file's shape is taken
+            pass
+        return {name: known.get(v.node) for name, v in self._variables.items()}
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"

@@ -1,4 +1,4 @@
-"""``tf.Session``: variable values, cached executors, feed validation and ``run``."""
+"""``tf.Session``: a variable store, cached executors, feed validation and ``run``."""
 from __future__ import annotations
 
 import numbers
@@ -10,13 +10,12 @@ from .executor import (
     ClosureReport,
     Executor,
     MemoryPlanReport,
-    check_initialized,
     closure_report,
     memory_plan_report,
 )
 from .nnvm.errors import ShapeError
-from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Symbol
+from .variables import Initializer, VariableStore
 
 __all__ = ["Session"]
 
@@ -27,7 +26,8 @@ def _feed_of(node) -> str:
 
 
 class Session:
-    """A place to run graphs: holds variable values and one executor per fetch set.
+    """A place to run graphs: holds variable values (:attr:`variable_store`) and one executor
+    per fetch set.
 
     Parameters
     ----------
@@ -53,10 +53,8 @@ class Session:
             self.device = torch.device("cpu")
         self.plan_memory = plan_memory
         self._profile = {} if "profile" in words else None
-        self._variables: dict = {}      # variable Node -> tensor
-        self._initialized: set = set()  # variable Nodes holding a value
-        self._executors: dict = {}      # tuple of fetched entries -> Executor
-        self._pending: dict = {}        # variable Node -> initialising assign, shape unknown yet
+        self.variable_store = VariableStore()
+        self._executors: dict = {}  # tuple of fetched entries -> Executor
 
     # -- public ---------------------------------------------------------------------------
     def run(self, fetch, feed_dict=None):
@@ -71,22 +69,22 @@ class Session:
         """
         symbols, as_list = self._fetch_list(fetch)
         feeds = self._convert_feeds(feed_dict or {})
-        run_symbols = [self._defer_unshaped(s, feeds) for s in symbols]
+        store = self.variable_store
+        feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
+        run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer) else s
+                       for s in symbols]
         entries = tuple(e for s in run_symbols for e in s.outputs)
         executor = self._executor(entries, feeds)
-        check_initialized(executor.read_variables, self._initialized.union(self._pending)
-                          if self._pending else self._initialized)
         self._run_pending(executor)
         outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
                                self._profile)
-        self._initialized |= executor.assigned_variables
-        for var in executor.assigned_variables & self._pending.keys():  # assigned: not pending
-            del self._pending[var]
+        initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
+                       if isinstance(s, Initializer) for e in ran.outputs}
+        store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         results, position = [], 0
         for s, ran in zip(symbols, run_symbols):
             # an operation (an optimizer step) gives None: its outputs are not copied out
-            results.append(None if getattr(s, "is_operation", False)
-                           else self._to_numpy(outputs[position]))
+            results.append(None if s.is_operation else self._to_numpy(outputs[position]))
             position += len(ran.outputs)
         return results if as_list else results[0]
 
@@ -115,10 +113,8 @@ class Session:
 
     def close(self):
         """Drop variable values and executors."""
-        self._variables.clear()
-        self._initialized.clear()
+        self.variable_store.clear()
         self._executors.clear()
-        self._pending.clear()
 
     def __enter__(self):
         return self
@@ -180,51 +176,25 @@ class Session:
                 for n, v in feeds.items()) and all(n in feeds for n in executor.feed_buffers):
             return executor
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
-        executor = Executor(list(entries), feed_shapes, self._variables, self.device,
-                            self.plan_memory, initialized=self._initialized.union(self._pending))
-        # The build succeeded: the session owns the tensors made for variables seen first here,
+        executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
+                            self.plan_memory)
+        # The build succeeded: the store owns the tensors made for variables seen first here,
         # so every executor binds one tensor per variable (still uninitialised until assigned).
-        self._variables.update(executor.new_variables)
+        self.variable_store.adopt(executor.new_variables)
         executor.new_variables = {}
         self._executors[entries] = executor
         return executor
 
-    def _defer_unshaped(self, symbol, feeds):
-        """``symbol`` less the assigns whose shape is unknown, for an initialiser op
-        (``tf.global_variables_initializer()``; other fetches pass unchanged).  Those assigns
-        wait in ``_pending`` until a run infers their variable's shape from its feeds: layer
-        weights made by shape inference, optimizer slots."""
-        if not getattr(symbol, "defers_unknown_shapes", False):
-            return symbol
-        known = {**{v: tuple(t.shape) for v, t in self._variables.items()},
-                 **{n: tuple(t.shape) for n, t in feeds.items()}}
-        graph = apply_passes(Graph(symbol.outputs, {"shape_inputs": known}), "InferShape")
-        kept = []
-        for entry in symbol.outputs:
-            var = entry.node.inputs[0].node if entry.node.kind == "assign" else None
-            if var is not None and graph.attrs["shape"][graph.indexed.entry_id(entry)] is None:
-                self._pending[var] = entry
-            else:
-                self._pending.pop(var, None)
-                kept.append(entry)
-        result = Symbol(kept)
-        result.is_operation = True
-        return result
-
     def _run_pending(self, executor):
-        """Run the pending initialisers of the variables ``executor`` reads, now that it gave
+        """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
         them shapes (and tensors, adopted when it was built)."""
-        if not self._pending:
-            return
-        ready = [n for n in executor.indexed.nodes
-                 if n in self._pending and n in executor.read_variables]
-        if not ready:
-            return
-        Executor([self._pending[v] for v in ready], {}, self._variables, self.device,
-                 self.plan_memory).run({})
-        self._initialized.update(ready)
-        for var in ready:
-            del self._pending[var]
+        store = self.variable_store
+        ready = store.pending_among(n for n in executor.indexed.nodes
+                                    if n in executor.read_variables)
+        if ready:
+            Executor(ready, {}, store, self.device, self.plan_memory).run({})
+            store.mark_assigned([e.node.inputs[0].node for e in ready],
+                                by_initializer=[e.node.inputs[0].node for e in ready])
 
     def _to_numpy(self, tensor):
         array = tensor.detach().cpu().numpy()
@@ -233,4 +203,4 @@ class Session:
         return array[()] if array.ndim == 0 else array
 
     def __repr__(self):
-        return f"<tinyflow.Session {self.device.type} variables={len(self._variables)}>"
+        return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"

@@ -4,6 +4,7 @@ from __future__ import annotations
 from .nnvm.errors import ShapeError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import NodeEntry, Symbol, current_context
+from .variables import initial_shapes
 
 __all__ = ["infer_variable_shapes"]
 
@@ -44,9 +45,13 @@ def infer_variable_shapes(net, feed_dict=None) -> list[tuple[Symbol, str, tuple]
     """
     outputs = [e for s in ([net] if isinstance(net, Symbol) else net) for e in s.outputs]
     known = {p.node: _as_shape(p, v) for p, v in (feed_dict or {}).items()}
-    graph = apply_passes(Graph(outputs, {"shape_inputs": known}), "InferShape")
+    graph = Graph(outputs)
+    context = current_context()
+    # a tf.Variable's initial value gives its shape; a layer's weight is shaped by its use
+    declared = [v for v in map(context.variable, graph.indexed.nodes) if v is not None]
+    known.update({n: s for n, s in initial_shapes(declared).items() if s is not None})
+    graph = apply_passes(graph.with_attrs(shape_inputs=known), "InferShape")
     indexed, shapes = graph.indexed, graph.attrs["shape"]
-    registered = {v.node: v for v, _ in current_context().variables}
     inputs = [(indexed.nodes[nid], shapes[indexed.entry_id((nid, 0))])
               for nid in indexed.input_nodes]
     unshaped = [f"'{node.name}'" for node, shape in inputs
@@ -60,5 +65,5 @@ def infer_variable_shapes(net, feed_dict=None) -> list[tuple[Symbol, str, tuple]
                     if unshaped else "")
             raise ShapeError(f"cannot infer the shape of variable '{node.name}' (created at "
                              f"{node.source}) from the shapes given{hint}")
-        result.append((registered.get(node) or Symbol([NodeEntry(node, 0)]), node.name, shape))
+        result.append((context.variable(node) or Symbol([NodeEntry(node, 0)]), node.name, shape))
     return result

@@ -1,4 +1,6 @@
-"""``tf.train``: optimizers built as assign graphs (the seed's design)."""
+"""``tf.train``: optimizers.  The built-in ones update each variable with one fused op
+(``sgd_update``, ``momentum_update``, ``adam_update``: :mod:`tinyflow.ops.optim`); a subclass
+giving ``update(grad, var)`` builds an assign graph, as the seed's optimizers did."""
 from __future__ import annotations
 
 from .api import Variable, assign, gradients, group, trainable_variables, zeros

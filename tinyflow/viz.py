@@ -19,6 +19,7 @@ from .nnvm.errors import ShapeError, TinyflowError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.passes.plan_memory import EXTERNAL
 from .nnvm.symbol import Symbol, current_context
+from .variables import initial_shapes
 
 __all__ = ["render", "to_dot"]
 
@@ -69,7 +70,7 @@ def to_dot(fetch, shapes=None, plan=False) -> str:
         if unknown:
             raise ShapeError(f"cannot plan memory: the shape of {', '.join(unknown)} is not "
                              f"known; give it in shapes=")
-        graph = apply_passes(graph, ["InferType", "PlanMemory"])
+        graph = apply_passes(graph, ["InferType", "OrderMutation", "PlanMemory"])
     return _dot_text(graph)
 
 
@@ -97,22 +98,15 @@ def _infer_shapes(graph: Graph, shapes: dict) -> Graph:
     for key, shape in shapes.items():
         key = key.node if isinstance(key, Symbol) else key
         given[key] = tuple(int(d) for d in shape)
-    # Variables take their initialiser's shape unless given (the session learns it the same way
-    # when the initialiser runs).
+    # Variables take their initial value's shape unless given (as the session finds it).
     present = set(graph.indexed.nodes)
-    initializers = [(v.node, init) for v, init in current_context().variables
-                    if v.node in present and v.node not in given and v.node.name not in given
-                    and init is not None]
-    if initializers:
-        init_graph = Graph([init.outputs[0] for _, init in initializers])
-        try:
-            init_shapes = apply_passes(init_graph, "InferShape").attrs["shape"]
-        except TinyflowError:  # an initialiser that needs feeds: leave those shapes to inference
-            init_shapes = None
-        if init_shapes is not None:
-            for (node, _), entry_id in zip(initializers, init_graph.indexed.outputs):
-                if init_shapes[entry_id] is not None:
-                    given[node] = init_shapes[entry_id]
+    declared = [v for v in current_context().variables
+                if v.node in present and v.node not in given and v.node.name not in given]
+    try:
+        initial = initial_shapes(declared)
+    except TinyflowError:  # an initial value that does not fit: leave it to inference
+        initial = {}
+    given.update({node: shape for node, shape in initial.items() if shape is not None})
     return apply_passes(graph.with_attrs(shape_inputs=given), "InferShape")
 
 

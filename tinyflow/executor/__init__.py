@@ -1,5 +1,5 @@
 """Binding graphs to memory and Lua closures, and running them (imports torch)."""
-from .executor import BindError, Executor, check_initialized
+from .executor import BindError, Executor
 from .report import ClosureReport, MemoryPlanReport, closure_report, memory_plan_report
 
 __all__ = [
@@ -7,7 +7,6 @@ __all__ = [
            "ClosureReport",
            "Executor",
            "MemoryPlanReport",
-           "check_initialized",
            "closure_report",
            "memory_plan_report",
 ]

@@ -1,9 +1,16 @@
 """The executor: a graph bound to shapes, planned storage and one Lua closure per node.
 
-Binding runs InferShape, InferType and PlanMemory, allocates one PyTorch tensor per planned
-storage id, gives every entry a view of its storage, and runs each op body's setup.  A step then
-copies the feeds into their buffers and makes a single call into Lua that runs the closures in
-order.
+Building one takes three steps, each a method below:
+
+1. :meth:`Executor._bind` runs the passes once: InferShape and InferType from the feeds' and
+   variables' shapes, MaterializeShapes, OrderMutation (a variable's readers before its
+   writers) and PlanMemory.
+2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
+   id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
+3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
+
+A step (:meth:`Executor.run`) then copies the feeds into their buffers and makes a single call
+into Lua that runs the closures in order.
 """
 from __future__ import annotations
 
@@ -14,27 +21,17 @@ import torch
 
 from ..lua_ops.runtime import LuaOpError, lua_runtime, lua_table, make_closure
 from ..lua_ops.torch_api import scratch_scope
-from ..nnvm.errors import ShapeError, TinyflowError
+from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 
-__all__ = ["BindError", "Executor", "check_initialized"]
+__all__ = ["BindError", "Executor"]
 
 _TORCH_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
                  "int32": torch.int32, "int64": torch.int64, "uint8": torch.uint8}
 
-
-class BindError(TinyflowError, ValueError):
-    """The graph cannot be bound: an unfed placeholder, an unknown shape, a missing Lua body."""
-
-
-def check_initialized(read_variables, initialized):
-    """``BindError`` naming the first variable in ``read_variables`` not in ``initialized``."""
-    missing = [v for v in read_variables if v not in initialized]
-    if missing:
-        names = ", ".join(sorted(f"'{v.name}' (created at {v.source})" for v in missing))
-        raise BindError(f"variable {names} is read before it is initialised: run "
-                        f"tf.global_variables_initializer() (or an assign to it) first")
+# After shapes and types are known: cut shape-only edges, order mutations, plan.
+_PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
 
 
 class Executor:
@@ -46,77 +43,70 @@ class Executor:
         The entries to compute (the fetches).
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
-    variables : dict
-        The session's variable store ``{variable Node: tensor}`` (tensors are created here for
-        variables whose shape becomes known, e.g. by an ``assign``).
+    variables : tinyflow.variables.VariableStore
+        The session's variables.  Every variable the graph reads must hold a value (or have an
+        initialiser waiting); tensors made here for variables whose shape becomes known (e.g. by
+        an ``assign``) are left in :attr:`new_variables` for the session to adopt.
     device : torch.device
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True,
-                 initialized=None):
+    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True):
         self.device = device
-        graph = Graph(outputs, {
-            "shape_inputs": {**{v: tuple(t.shape) for v, t in variables.items()},
-                             **feed_shapes},
-            "memory_sharing": plan_memory,
-        })
-        indexed = graph.indexed
-        self._check_feeds(indexed, feed_shapes)
-        self.read_variables, self.assigned_variables = self._variable_use(indexed)
-        if initialized is not None:
-            check_initialized(self.read_variables, initialized)
+        self.feed_shapes = dict(feed_shapes)
+        self.graph = self._bind(outputs, variables, plan_memory)
+        self.indexed = self.graph.indexed
+        self._allocate(variables)
+        self._make_closures()
+
+    # -- 1. bind: the passes, once -------------------------------------------------------------
+    def _bind(self, outputs, variables, plan_memory) -> Graph:
+        graph = Graph(outputs, {"shape_inputs": {**variables.shapes(), **self.feed_shapes},
+                                "memory_sharing": plan_memory})
+        self._check_feeds(graph.indexed, self.feed_shapes)
+        # before shapes: a variable without a value explains an unknown shape better
+        self.read_variables, self.assigned_variables = self._variable_use(graph.indexed)
+        variables.check_initialized(self.read_variables)
         graph = apply_passes(graph, ["InferShape", "InferType"])
         self._check_known(graph)
-        # inputs read only for their shape stop depending on their ops: a train step does not
-        # compute the loss unless it is fetched
-        materialized = apply_passes(graph, "MaterializeShapes")
-        if materialized is not graph:
-            graph = apply_passes(materialized, ["InferShape", "InferType"])
-            indexed = graph.indexed
-        graph = apply_passes(graph, "PlanMemory")
-        self.graph = graph
-        self.indexed = indexed
-        self.feed_shapes = dict(feed_shapes)
-        shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
-        storage_id = graph.attrs["storage_id"]
-        # Variables: the session's tensors; ones first seen here are created (uninitialised)
-        # in new_variables, which the session adopts once the build has succeeded.
-        self.new_variables = {}
-        for nid in indexed.input_nodes:
-            node = indexed.nodes[nid]
-            if node.kind not in ("placeholder", "shape") and node not in variables:
-                eid = indexed.entry_id((nid, 0))
-                self.new_variables[node] = torch.zeros(
-                    shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]], device=device)
+        return apply_passes(graph, _PLANNING_PASSES)
+
+    # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
+    def _allocate(self, variables):
+        indexed, attrs = self.indexed, self.graph.attrs
+        shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
         # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
-        self.storages = [torch.empty(size, dtype=torch.uint8, device=device)
-                         for size in graph.attrs["storage_size"]]
-        tensors: list = [None] * indexed.num_entries
+        self.storages = [torch.empty(size, dtype=torch.uint8, device=self.device)
+                         for size in attrs["storage_size"]]
+        self.new_variables = {}  # variables first given a shape here; the session adopts them
         self.feed_buffers = {}
+        tensors: list = [None] * indexed.num_entries
         for nid, node in enumerate(indexed.nodes):
             eid = indexed.entry_id((nid, 0))
-            if node.op is None:
-                if node.kind == "placeholder":
-                    tensors[eid] = torch.empty(shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]],
-                                               device=device)
-                    self.feed_buffers[node] = tensors[eid]
-                elif node.kind == "shape":  # sizes without data (MaterializeShapes)
-                    tensors[eid] = torch.empty((), dtype=_TORCH_DTYPES[dtypes[eid]],
-                                               device=device).expand(shapes[eid])
-                else:
-                    tensors[eid] = variables.get(node, self.new_variables.get(node))
-                continue
-            for i in range(node.num_outputs()):
-                out = eid + i
-                if storage_id[out] != EXTERNAL:
-                    tensors[out] = self._view(storage_id[out], shapes[out], dtypes[out])
-                else:  # a mutated variable's output is the variable itself
-                    tensors[out] = tensors[graph.attrs["inplace_from"][out]]
+            if node.op is not None:
+                for out in range(eid, eid + node.num_outputs()):
+                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out])
+                                    if storage_id[out] != EXTERNAL  # else a mutated variable
+                                    else tensors[attrs["inplace_from"][out]])
+            elif node.kind == "placeholder":
+                tensors[eid] = self.feed_buffers[node] = self._empty(shapes[eid], dtypes[eid])
+            elif node.kind == "shape":  # sizes without data (MaterializeShapes)
+                tensors[eid] = self._empty((), dtypes[eid]).expand(shapes[eid])
+            elif node in variables:
+                tensors[eid] = variables[node]
+            else:
+                tensors[eid] = self.new_variables[node] = torch.zeros(
+                    shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]], device=self.device)
         self.tensors = tensors
         self.output_tensors = [tensors[e] for e in indexed.outputs]
-        self.op_nodes = [nid for nid, n in enumerate(indexed.nodes) if n.op is not None]
+
+    def _empty(self, shape, dtype):
+        return torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=self.device)
+
+    # -- 3. closures: each body's setup, once ----------------------------------------------------
+    def _make_closures(self):
+        self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
             self.closures = [self._closure(nid) for nid in self.op_nodes]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()

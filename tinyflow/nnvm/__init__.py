@@ -5,7 +5,7 @@ without it.
 """
 from . import attrs, passes, symbol
 from .attrs import broadcast_shapes, inplace_first, no_gradient, same_shape, same_type
-from .errors import GraphError, ShapeError, TinyflowError
+from .errors import BindError, GraphError, ShapeError, TinyflowError
 from .graph import Graph, IndexedGraph, apply_passes, list_passes, register_pass
 from .op import Op, list_ops, register_op
 from .symbol import (
@@ -17,9 +17,11 @@ from .symbol import (
     create_op,
     current_context,
     reset_default_graph,
+    use_context,
 )
 
 __all__ = [
+    "BindError",
     "Graph",
     "GraphError",
     "Group",
@@ -48,6 +50,7 @@ __all__ = [
     "same_shape",
     "same_type",
     "symbol",
+    "use_context",
 ]
 
 
@@ -70,7 +73,10 @@ def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
         raise ValueError(f"unconnected must be 'zero' or 'none', got {unconnected!r}")
     ys = [ys] if isinstance(ys, Symbol) else list(ys)
     xs = [xs] if isinstance(xs, Symbol) else list(xs)
-    graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs]})
+    # each call's nodes are named apart: gradients0/..., gradients1/...
+    prefix = current_context().unique_name("gradients") + "/"
+    graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs],
+                                               "grad_name_prefix": prefix})
     if grad_ys is not None:
         graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
     result = apply_passes(graph, "Gradient")

@@ -51,7 +51,6 @@ from __future__ import annotations
 from .errors import ShapeError
 
 __all__ = [
-    "ATTRIBUTES",
     "broadcast_shapes",
     "inplace_first",
     "no_gradient",
@@ -59,12 +58,6 @@ __all__ = [
     "same_type",
     "shape_str",
 ]
-
-ATTRIBUTES = (
-    "FInferShape", "FInferType", "FInplaceOption", "FIgnoreInputs", "FMutateInputs",
-    "FNumVisibleOutputs", "FGradient", "FLuaCompute", "FListInputNames",
-    "FSetInputVarAttrOnCompose", "TIsBackward",
-)
 
 
 def shape_str(shape) -> str:

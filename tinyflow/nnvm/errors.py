@@ -1,6 +1,6 @@
 """Exceptions raised by the graph layer and the executor."""
 
-__all__ = ["GraphError", "ShapeError", "TinyflowError"]
+__all__ = ["BindError", "GraphError", "ShapeError", "TinyflowError"]
 
 
 class TinyflowError(Exception):
@@ -13,3 +13,8 @@ class ShapeError(TinyflowError, ValueError):
 
 class GraphError(TinyflowError, ValueError):
     """A malformed graph: unknown node, missing gradient rule, cycle, bad pass input."""
+
+
+class BindError(TinyflowError, ValueError):
+    """A graph that cannot be bound to run: an unfed placeholder, a variable read before it is
+    initialised, a missing Lua body."""

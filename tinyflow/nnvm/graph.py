@@ -8,26 +8,26 @@ densely, so per-entry attributes are plain lists indexed by entry id.
 """
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import GraphError
 from .symbol import Node, NodeEntry, Symbol
 
-__all__ = ["Graph", "IndexedGraph", "apply_passes", "list_passes", "register_pass"]
+__all__ = ["ENTRY_ATTRS", "Graph", "IndexedGraph", "apply_passes", "list_passes", "node_deps",
+           "register_pass", "rewrite"]
 
 
 class IndexedGraph:
     """Nodes in execution order (a topological order) with dense node and entry ids.
 
-    The order is a depth-first post-order, except that an op mutating a variable (FMutateInputs)
-    runs after every other reader of that variable, so reads see the old value.
+    The order is a depth-first post-order over inputs and control dependencies.  Nothing else
+    orders a variable's readers before an op that mutates it: the OrderMutation pass adds the
+    control dependencies that do (see :mod:`tinyflow.nnvm.passes.order_mutation`).
     """
 
     def __init__(self, outputs: list[NodeEntry]):
-        postorder = _dfs_postorder([e.node for e in outputs])
-        self.nodes: list[Node] = _schedule(postorder)
+        self.nodes: list[Node] = _dfs_postorder([e.node for e in outputs])
         self.node_id: dict[Node, int] = {n: i for i, n in enumerate(self.nodes)}
         self.entry_rptr: list[int] = [0]
         for node in self.nodes:
@@ -69,13 +69,13 @@ def _dfs_postorder(roots: list[Node]) -> list[Node]:
         if root in seen:
             continue
         seen.add(root)
-        stack = [(root, iter(_deps(root)))]
+        stack = [(root, iter(node_deps(root)))]
         while stack:
             node, children = stack[-1]
             for child in children:
                 if child not in seen:
                     seen.add(child)
-                    stack.append((child, iter(_deps(child))))
+                    stack.append((child, iter(node_deps(child))))
                     break
             else:
                 stack.pop()
@@ -83,59 +83,65 @@ def _dfs_postorder(roots: list[Node]) -> list[Node]:
     return order
 
 
-def _deps(node: Node) -> list[Node]:
+def node_deps(node: Node) -> list[Node]:
+    """The nodes ``node`` waits for: its inputs' nodes, then its control dependencies."""
     return [e.node for e in node.inputs] + list(node.control_deps)
 
 
-def _schedule(postorder: list[Node]) -> list[Node]:
-    """Topological order close to ``postorder``, with writers of a variable after its readers."""
-    rank = {n: i for i, n in enumerate(postorder)}
-    deps = {n: set(_deps(n)) for n in postorder}
-    writers = [(n, n.inputs[i].node) for n in postorder for i in n.attr_list("FMutateInputs")]
-    if writers:
-        users: dict[Node, list[Node]] = {n: [] for n in postorder}
-        for n in postorder:
-            for d in deps[n]:
-                users[d].append(n)
-        writers_of = {}
-        for writer, var in writers:
-            writers_of.setdefault(var, set()).add(writer)
-        for writer, var in writers:
-            after = _reachable(writer, users)  # nodes depending on the writer cannot precede it
-            for reader in users[var]:
-                if reader not in writers_of[var] and reader not in after:
-                    deps[writer].add(reader)
-    # Kahn's algorithm, always taking the ready node that comes first in the post-order.
-    waiting = {n: len(deps[n]) for n in postorder}
-    users_of: dict[Node, list[Node]] = {n: [] for n in postorder}
-    for n in postorder:
-        for d in deps[n]:
-            users_of[d].append(n)
-    ready = [(rank[n], n.name, id(n), n) for n in postorder if waiting[n] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        node = heapq.heappop(ready)[3]
-        order.append(node)
-        for user in users_of[node]:
-            waiting[user] -= 1
-            if waiting[user] == 0:
-                heapq.heappush(ready, (rank[user], user.name, id(user), user))
-    if len(order) != len(postorder):
-        stuck = [n.name for n in postorder if waiting[n] > 0]
-        raise GraphError(f"cannot order the graph: a variable is read after it is assigned in a "
-                         f"cycle through {', '.join(stuck[:5])}")
-    return order
+# Per-entry graph attributes a rewrite carries to its new entry numbering (see rewrite); the
+# memory plan's are dropped instead (plan after rewriting).
+ENTRY_ATTRS = ("shape", "dtype")
+_PER_ENTRY = ENTRY_ATTRS + ("storage_id", "storage_size", "inplace_from")
 
 
-def _reachable(start: Node, users: dict[Node, list[Node]]) -> set[Node]:
-    seen, stack = {start}, [start]
-    while stack:
-        for user in users[stack.pop()]:
-            if user not in seen:
-                seen.add(user)
-                stack.append(user)
-    return seen
+def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Graph:
+    """A copy of ``graph`` with some nodes' inputs or control deps changed; nodes are never
+    mutated, so each changed node and every node downstream of one is rebuilt.
+
+    Parameters
+    ----------
+    change : function ``node -> (inputs, control_deps) | None``
+        Called once per node in execution order with the original node; returns its new inputs
+        (NodeEntry of original or new nodes) and control deps, or None to keep them.
+    carried : tuple of str
+        Per-entry attributes present in ``graph`` to carry over to the new numbering.
+    new_entries : dict, optional
+        ``{new input node: {attribute: value}}`` for input nodes ``change`` created (shape nodes).
+
+    Returns
+    -------
+    Graph with the remaining attributes of ``graph`` (per-entry ones other than ``carried``
+    dropped); ``graph`` itself when nothing changed.
+    """
+    indexed = graph.indexed
+    rebuilt: dict[Node, Node] = {}
+    for node in indexed.nodes:  # execution order: inputs are rebuilt first
+        wanted = change(node)
+        inputs, controls = wanted if wanted is not None else (node.inputs, node.control_deps)
+        inputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in inputs]
+        controls = [rebuilt.get(c, c) for c in controls]
+        if inputs != node.inputs or controls != node.control_deps:
+            rebuilt[node] = Node(node.op, node.name, node.attrs, inputs, controls,
+                                 source=node.source)
+    if not rebuilt:
+        return graph
+    outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
+    attrs = {k: v for k, v in graph.attrs.items() if k not in _PER_ENTRY or k in carried}
+    result = Graph(outputs, attrs)
+    origin = {new: old for old, new in rebuilt.items()}
+    new_indexed = result.indexed
+    for key in carried:
+        if key not in graph.attrs:
+            continue
+        values = []
+        for node in new_indexed.nodes:
+            if node in (new_entries or {}):
+                values.append(new_entries[node][key])
+                continue
+            first = indexed.entry_rptr[indexed.node_id[origin.get(node, node)]]
+            values.extend(graph.attrs[key][first:first + node.num_outputs()])
+        attrs[key] = values
+    return Graph(outputs, attrs, new_indexed)
 
 
 class Graph:
@@ -167,9 +173,6 @@ class Graph:
         """A new graph with the same outputs and ``attrs`` added to (a copy of) the attributes."""
         return Graph(self.outputs, {**self.attrs, **attrs}, self._indexed)
 
-    def symbol(self) -> Symbol:
-        return Symbol(self.outputs)
-
 
 @dataclass(frozen=True)
 class PassInfo:
@@ -187,7 +190,8 @@ def register_pass(name: str, requires=(), provides=()):
     """Decorator registering ``f(graph) -> graph`` as pass ``name``.
 
     ``requires`` lists graph attributes that must be present (pass parameters or the results of
-    earlier passes); ``provides`` lists the attributes the pass adds.
+    earlier passes); ``provides`` lists the attributes the pass adds.  :func:`apply_passes`
+    checks both.
     """
     def wrap(function):
         _PASSES[name] = PassInfo(name, function, tuple(requires), tuple(provides),
@@ -210,4 +214,7 @@ def apply_passes(graph: Graph, names) -> Graph:
         if missing:
             raise GraphError(f"pass {name} needs graph attribute(s) {missing}")
         graph = info.function(graph)
+        missing = [a for a in info.provides if a not in graph.attrs]
+        if missing:
+            raise GraphError(f"pass {name} did not provide graph attribute(s) {missing}")
     return graph

@@ -26,7 +26,6 @@ class Op:
     def __init__(self, name: str):
         self.name = name
         self.description = ""
-        self.groups: list[str] = []
         self._num_inputs: int | object = 1
         self._num_outputs: int | object = 1
 
@@ -47,12 +46,6 @@ class Op:
     def set_num_outputs(self, n) -> Op:
         """Set the output count: an int, or a function ``attrs -> int``."""
         self._num_outputs = n
-        return self
-
-    def include(self, group: str) -> Op:
-        """Add the op to a named group (for example ``"elemwise"``)."""
-        if group not in self.groups:
-            self.groups.append(group)
         return self
 
     def set_attr(self, key: str, value, overwrite: bool = False) -> Op:
@@ -90,7 +83,8 @@ class Op:
 
     @staticmethod
     def get_attr(key: str) -> dict[Op, object]:
-        """The whole column of attribute ``key``: a read-only view ``{op: value}``."""
+        """The whole column of attribute ``key``, as a new dict ``{op: value}`` (changing it
+        does not change the registry)."""
         return dict(Op._columns.get(key, {}))
 
 

@@ -7,10 +7,12 @@ operator overloading (``x + 3``, ``3 - x``, ``x ** 2``, ``-x``).
 Every registered op is callable from this module as ``symbol.<op name>(*inputs, name=None,
 **attrs)`` right after :func:`~tinyflow.nnvm.op.register_op`.  Names come from the current
 :class:`GraphContext`, which also keeps the variables created so far; tests reset it with
-:func:`reset_default_graph`.
+:func:`reset_default_graph`, and a pass that builds nodes (Gradient) names them in a context of
+its own with :func:`use_context`.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import NamedTuple
@@ -28,6 +30,7 @@ __all__ = [
     "create_op",
     "current_context",
     "reset_default_graph",
+    "use_context",
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -56,10 +59,6 @@ class Node:
         self.inputs: list[NodeEntry] = list(inputs)
         self.control_deps: list[Node] = list(control_deps)
         self.source: str = source or _user_site()
-
-    @property
-    def is_variable(self) -> bool:
-        return self.op is None
 
     @property
     def kind(self) -> str:
@@ -94,16 +93,32 @@ class NodeEntry(NamedTuple):
 
 
 class GraphContext:
-    """Per-graph mutable state: name counters and the variables created (with initialisers)."""
+    """Per-graph mutable state: name counters and the variables created.
 
-    def __init__(self):
+    Parameters
+    ----------
+    prefix : str
+        Put before every name made here (a pass names its nodes ``gradients0/...``).
+    source : str, optional
+        The ``file:line`` nodes made here are said to come from; None: the user's line that
+        made them.  A pass sets it to the node it is working on, so an error in a node it built
+        points at the user's line behind it.
+    """
+
+    def __init__(self, prefix: str = "", source: str | None = None):
+        self.prefix = prefix
+        self.source = source
         self.name_counts: dict[str, int] = {}
-        self.variables: list[tuple[Symbol, Symbol | None]] = []
+        self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
 
     def unique_name(self, hint: str) -> str:
         count = self.name_counts.get(hint, 0)
         self.name_counts[hint] = count + 1
-        return f"{hint}{count}"
+        return f"{self.prefix}{hint}{count}"
+
+    def variable(self, node: Node):
+        """The variable symbol declared here for variable ``node``, or None."""
+        return next((v for v in self.variables if v.node is node), None)
 
 
 class _ContextStack:
@@ -123,6 +138,16 @@ def reset_default_graph() -> GraphContext:
     return _ContextStack.current
 
 
+@contextlib.contextmanager
+def use_context(context: GraphContext):
+    """Make ``context`` the current one inside the ``with`` block."""
+    previous, _ContextStack.current = _ContextStack.current, context
+    try:
+        yield context
+    finally:
+        _ContextStack.current = previous
+
+
 def _normalize_attr(value):
     """Lists become tuples so attributes compare, hash and serialise the same way."""
     if isinstance(value, (list, tuple)):
@@ -140,7 +165,8 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     """
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
-    name = name or current_context().unique_name(op_name)
+    context = current_context()
+    name = name or context.unique_name(op_name)
     entries = []
     for i, x in enumerate(inputs):
         if not isinstance(x, Symbol):
@@ -166,7 +192,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     elif len(entries) > num_inputs:
         raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                          f"got {len(entries)}")
-    node = Node(op, name, attrs, entries, source=_user_site())
+    node = Node(op, name, attrs, entries, source=context.source or _user_site())
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
     return Symbol([NodeEntry(node, i) for i in range(count)])
@@ -180,11 +206,11 @@ def Variable(name: str, **attrs) -> Symbol:
 
 
 def Group(symbols) -> Symbol:
-    """One symbol holding every output of ``symbols`` (running it runs them all)."""
+    """An operation running every output of ``symbols``; fetching it gives None."""
     outputs = []
     for s in symbols:
         outputs.extend(s.outputs)
-    return Symbol(outputs)
+    return Symbol(outputs, is_operation=True)
 
 
 def _scalar_op(op_name, scalar_op_name, reflected=False):
@@ -198,12 +224,17 @@ def _scalar_op(op_name, scalar_op_name, reflected=False):
 
 
 class Symbol:
-    """A list of node entries: what ops take and return, and what ``Session.run`` fetches."""
+    """A list of node entries: what ops take and return, and what ``Session.run`` fetches.
+
+    ``is_operation`` marks a symbol run for its effect (``tf.group``, an optimizer step):
+    ``Session.run`` gives None for it instead of copying its outputs out.
+    """
 
     __array_ufunc__ = None  # numpy scalars on the left defer to our reflected operators
 
-    def __init__(self, outputs):
+    def __init__(self, outputs, is_operation: bool = False):
         self.outputs: list[NodeEntry] = list(outputs)
+        self.is_operation = is_operation
 
     # -- structure --------------------------------------------------------------------------
     @property

@@ -7,11 +7,12 @@ Their backward ops recover the padding from the input and gradient shapes, so th
 kernel and stride.
 
 Weights, biases, gamma and beta left out of a call are created as variables
-``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` records each of
-them in the graph context with an initial value ``_variable_init(method=...)``: Glorot-uniform
-weights, zero biases and beta, unit gamma.  ``_variable_init`` has no inputs; its shape is the
-variable's, inferred backward through the ``assign`` that initialises it, so the initialiser runs
-once the variable's shape is known (see :meth:`tinyflow.Session.run`).
+``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` declares each
+as a default :class:`~tinyflow.variables.Variable` with initial value
+``_variable_init(method=...)``: Glorot-uniform weights, zero biases and beta, unit gamma.
+``_variable_init`` has no inputs; its shape is the variable's, inferred backward through the
+``assign`` that initialises it, so the initialiser runs once the variable's shape is known, and
+only when nothing assigned the variable first (see :class:`~tinyflow.variables.Initializer`).
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ import math
 from ..nnvm.attrs import no_gradient, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import Op, register_op
-from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ..nnvm.symbol import create_op
+from ..variables import Variable
 
 __all__ = ["INIT_METHODS", "window_size"]
 
@@ -31,14 +33,13 @@ _BN_INPUTS = ("data", "gamma", "beta")
 
 # -- auto-created variables ------------------------------------------------------------------
 def _initialise_inputs(input_names, **methods):
-    """FSetInputVarAttrOnCompose recording an auto-created input variable in the current graph
-    context, with initial value ``_variable_init(method=methods[its input name])``."""
+    """FSetInputVarAttrOnCompose declaring an auto-created input variable as a default
+    :class:`~tinyflow.variables.Variable` of the current graph context, with initial value
+    ``_variable_init(method=methods[its input name])``."""
     def on_compose(attrs, var, index):
         init = create_op("_variable_init", method=methods[input_names[index]],
                          name=f"{var.name}_init")
-        symbol = Symbol([NodeEntry(var, 0)])
-        symbol.initializer = init
-        current_context().variables.append((symbol, init))
+        Variable.for_node(var, init, default=True)
     return on_compose
 
 
@@ -136,8 +137,7 @@ def _linear_grad(node, grads):
  .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
  .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
      _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
- .set_attr("FInferShape", _linear_shape).set_attr("FGradient", _linear_grad)
- .include("nn"))
+ .set_attr("FInferShape", _linear_shape).set_attr("FGradient", _linear_grad))
 
 
 # -- conv2d ------------------------------------------------------------------------------------
@@ -178,8 +178,7 @@ def _conv2d_grad(node, grads):
  .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
  .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
      _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
- .set_attr("FInferShape", _conv2d_shape).set_attr("FGradient", _conv2d_grad)
- .include("nn"))
+ .set_attr("FInferShape", _conv2d_shape).set_attr("FGradient", _conv2d_grad))
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
 # needed, and the executor only runs the ops a fetch reaches.
 _backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attr "
@@ -223,8 +222,7 @@ def _max_pool_backward_type(attrs, in_types, out_types):
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)))])
- .include("nn"))
+     stride=n.attrs.get("stride", (1, 1)))]))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride.", 3, _same_as_input(1))
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
@@ -236,8 +234,7 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
  .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)))])
- .include("nn"))
+     stride=n.attrs.get("stride", (1, 1)))]))
 _backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
              "kernel, stride.", 2, _same_as_input(1))
 
@@ -271,8 +268,7 @@ def _batch_norm_grad(node, grads):
  .set_attr("FListInputNames", lambda attrs: list(_BN_INPUTS))
  .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
      _BN_INPUTS, gamma="ones", beta="zeros"))
- .set_attr("FInferShape", _batch_norm_shape).set_attr("FGradient", _batch_norm_grad)
- .include("nn"))
+ .set_attr("FInferShape", _batch_norm_shape).set_attr("FGradient", _batch_norm_grad))
 
 
 def _batch_norm_backward_shape(attrs, in_shapes, out_shapes):
@@ -323,8 +319,7 @@ _XENT = "mean_sparse_softmax_cross_entropy_with_logits"
  .describe("Mean over the batch of -log softmax(logits)[label]: logits (batch, classes), labels "
            "(batch,) holding class ids as floats.")
  .set_num_inputs(2).set_attr("FInferShape", _xent_shape)
- .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None])
- .include("nn"))
+ .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None]))
 _backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
              "logits and labels.", 3, _same_as_input(1))
 
@@ -343,5 +338,4 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
            "with probability keep_prob (input 1, a scalar) and 0 otherwise.")
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None])
- .include("nn"))
+ .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))

@@ -39,8 +39,7 @@ def _binary(name, doc, gradient):
     (register_op(name).describe(doc).set_num_inputs(2)
      .set_attr("FInferShape", _binary_shape)
      .set_attr("FInplaceOption", [(0, 0), (1, 0)])
-     .set_attr("FGradient", gradient)
-     .include("elemwise"))
+     .set_attr("FGradient", gradient))
 
 
 _binary("elemwise_add", "a + b with numpy broadcasting.", lambda n, g: [
@@ -62,8 +61,7 @@ _binary("equal", "1.0 where a == b, else 0.0 (broadcasting); no gradient.", no_g
 def _unary(name, doc, gradient=None):
     op = (register_op(name).describe(doc).set_num_inputs(1)
           .set_attr("FInferShape", same_shape)
-          .set_attr("FInplaceOption", inplace_first)
-          .include("elemwise"))
+          .set_attr("FInplaceOption", inplace_first))
     if gradient is not None:
         op.set_attr("FGradient", gradient)
     return op
@@ -172,10 +170,10 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FIgnoreInputs", [1])
  .set_attr("FGradient", lambda n, g: [
-     _reduce_grad(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
+     _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
 
 
-def _reduce_grad(g, x, axis, mean):
+def _unbroadcast(g, x, axis, mean):
     """Gradient of broadcast_like: sum (or mean) back to x's shape."""
     if axis is None:
         summed = collapse_sum_like(g, x)

@@ -11,8 +11,7 @@ for _name in ("softmax", "log_softmax"):
     (register_op(_name).describe(f"{_name} along axis (default -1).").set_num_inputs(1)
      .set_attr("FInferShape", same_shape)
      .set_attr("FGradient", lambda n, g, name=_name: [create_op(
-         f"_{name}_backward", g[0], n.outputs[0], axis=n.attrs.get("axis", -1))])
-     .include("nn"))
+         f"_{name}_backward", g[0], n.outputs[0], axis=n.attrs.get("axis", -1))]))
     (register_op(f"_{_name}_backward").describe(f"Gradient of {_name} from g and its output.")
      .set_num_inputs(2).set_attr("FInferShape", same_shape)
      .set_attr("TIsBackward", True))

@@ -32,7 +32,9 @@ def _reduce_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [out]
 
 
-def _reduce_grad(mean):
+def _broadcast_gradient(mean):
+    """FGradient of reduce_sum (reduce_mean with ``mean``): the output's gradient broadcast
+    back to the input's shape (and divided by the count for a mean)."""
     def gradient(node, grads):
         # Reduced axes were dropped unless keepdims (or all axes went): put them back.
         axis = None if node.attrs.get("keepdims", False) else node.attrs.get("axis")
@@ -51,13 +53,13 @@ def _max_grad(node, grads):
 
 for _name, _doc, _grad in (
         ("reduce_sum", "Sum over axis (None: all); keepdims keeps reduced axes as size 1.",
-         _reduce_grad(False)),
+         _broadcast_gradient(False)),
         ("reduce_mean", "Mean over axis (None: all); keepdims keeps reduced axes as size 1.",
-         _reduce_grad(True)),
+         _broadcast_gradient(True)),
         ("reduce_max", "Max over axis (None: all); the gradient goes to every maximum.",
          _max_grad)):
     (register_op(_name).describe(_doc).set_num_inputs(1)
-     .set_attr("FInferShape", _reduce_shape).set_attr("FGradient", _grad).include("reduce"))
+     .set_attr("FInferShape", _reduce_shape).set_attr("FGradient", _grad))
 
 
 def _argmax_shape(attrs, in_shapes, out_shapes):

@@ -2,6 +2,7 @@
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .materialize import materialize_shapes
+from .order_mutation import order_mutation
 from .plan_memory import EXTERNAL, plan_memory
 from .serialize import load_json, save_json
 
@@ -14,6 +15,7 @@ __all__ = [
            "infer_type",
            "load_json",
            "materialize_shapes",
+           "order_mutation",
            "plan_memory",
            "save_json",
 ]

@@ -4,12 +4,16 @@ For each node, from the outputs back, the gradients of its outputs are summed (a
 twice gets two contributions, added with ``elemwise_sum``) and the op's ``FGradient`` rule turns
 them into gradients of its inputs.  Rules build graph with ordinary symbols, so the result is an
 ordinary graph that the other passes treat like any other.
+
+The pass names the nodes it builds in a naming context of its own (``grad_name_prefix`` plus a
+counter local to the call), and each takes the ``source`` (file:line) of the forward node whose
+gradient it computes: the same graph gives the same gradient graph, whatever was built before.
 """
 from __future__ import annotations
 
 from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, register_pass
-from ..symbol import NodeEntry, Symbol, create_op
+from ..symbol import GraphContext, NodeEntry, Symbol, create_op, use_context
 
 __all__ = ["GradNode", "gradient"]
 
@@ -36,15 +40,25 @@ def gradient(graph: Graph) -> Graph:
     """Gradients of the sum of ``graph.outputs`` with respect to ``graph.attrs["grad_xs"]``.
 
     ``grad_xs`` is a list of NodeEntry; ``grad_ys_out_grad`` (optional) a list of symbols, the
-    head gradients (ones by default).  Returns a graph whose outputs are the gradients, one per x
+    head gradients (ones by default); ``grad_name_prefix`` (default ``"gradients/"``) starts the
+    name of every node built.  Returns a graph whose outputs are the gradients, one per x
     (``zeros_like(x)`` where x does not influence the outputs), with attribute ``grad_outputs``
     telling which xs were reached (``None`` for an unreached x).
     """
+    naming = GraphContext(prefix=graph.attrs.get("grad_name_prefix", "gradients/"))
+    with use_context(naming):
+        return _gradient(graph, naming)
+
+
+def _gradient(graph: Graph, naming: GraphContext) -> Graph:
     xs = list(graph.attrs["grad_xs"])
     ys = graph.outputs
     head_grads = graph.attrs.get("grad_ys_out_grad")
     if head_grads is None:
-        head_grads = [create_op("ones_like", Symbol([y])) for y in ys]
+        head_grads = []
+        for y in ys:
+            naming.source = y.node.source
+            head_grads.append(create_op("ones_like", Symbol([y])))
     order = _dfs_postorder([y.node for y in ys])
     # Only nodes that depend on some x need a gradient.
     x_nodes = {x.node for x in xs}
@@ -61,21 +75,13 @@ def gradient(graph: Graph) -> Graph:
         out_entries = [NodeEntry(node, i) for i in range(node.num_outputs())]
         if not any(e in grads for e in out_entries):
             continue
-        rule = node.op.attr("FGradient")
-        if rule is None:
-            raise GraphError(f"{node.describe()} has no gradient (FGradient) but a gradient "
-                             f"must flow through it")
-        out_grads = [_sum(grads[e]) if e in grads else create_op("zeros_like", Symbol([e]))
-                     for e in out_entries]
-        in_grads = rule(GradNode(node), out_grads)
-        if len(in_grads) != len(node.inputs):
-            raise GraphError(f"FGradient of {node.describe()} returned {len(in_grads)} "
-                             f"gradients for {len(node.inputs)} inputs")
-        for entry, g in zip(node.inputs, in_grads):
+        naming.source = node.source
+        for entry, g in zip(node.inputs, _input_grads(node, out_entries, grads)):
             if g is not None and entry.node in needed:
                 grads.setdefault(entry, []).append(g)
     outputs, reached = [], []
     for x in xs:
+        naming.source = x.node.source
         if x in grads:
             outputs.append(_sum(grads[x]).outputs[0])
             reached.append(True)
@@ -83,3 +89,22 @@ def gradient(graph: Graph) -> Graph:
             outputs.append(create_op("zeros_like", Symbol([x])).outputs[0])
             reached.append(False)
     return Graph(outputs, {"grad_outputs": reached})
+
+
+def _input_grads(node, out_entries, grads) -> list:
+    """``node``'s FGradient rule applied to the summed gradients of its outputs."""
+    rule = node.op.attr("FGradient")
+    if rule is None:
+        raise GraphError(f"{node.describe()} has no gradient (FGradient) but a gradient "
+                         f"must flow through it")
+    out_grads = [_sum(grads[e]) if e in grads else create_op("zeros_like", Symbol([e]))
+                 for e in out_entries]
+    try:
+        in_grads = rule(GradNode(node), out_grads)
+    except Exception as err:  # a bug in a (user's) rule: say which node it was running on
+        raise GraphError(f"{node.describe()}: its FGradient rule raised "
+                         f"{type(err).__name__}: {err}") from err
+    if len(in_grads) != len(node.inputs):
+        raise GraphError(f"FGradient of {node.describe()} returned {len(in_grads)} "
+                         f"gradients for {len(node.inputs)} inputs")
+    return in_grads
