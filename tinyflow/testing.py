@@ -144,13 +144,7 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     """
     from .session import Session  # torch and the Lua runtime load only when a check runs
 
-    if isinstance(op, str):
-        name = name or op
-        build = lambda *xs: create_op(op, *xs, **(attrs or {}))
-    elif attrs:
-        raise TypeError("attrs go with an op name; a function builds its op with its attrs")
-    else:
-        name, build = name or getattr(op, "__name__", repr(op)), op
+    name, build = _builder(op, attrs, name)
     if inputs is None:
         if input_shapes is None:
             raise TypeError("check_gradients needs input_shapes or inputs")
@@ -183,20 +177,32 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
             return sum(float(np.sum(np.asarray(o, np.float64) * h))
                        for o, h in zip(runs, head_grads))
 
-        numeric = {}
-        for i in wrt:
-            estimate = np.zeros(values[i].shape, dtype=np.float64)
-            for index in np.ndindex(values[i].shape):
-                plus, minus = [v.copy() for v in values], [v.copy() for v in values]
-                plus[i][index] += np.float32(eps)
-                minus[i][index] -= np.float32(eps)
-                step = float(plus[i][index]) - float(minus[i][index])  # after float32 rounding
-                estimate[index] = (loss(plus) - loss(minus)) / step
-            numeric[i] = estimate
+        numeric = {i: _finite_differences(loss, values, i, eps) for i in wrt}
 
     for i in wrt:
         _compare(name, i, symbolic[i], numeric[i], rtol, atol)
     return GradientReport(values, head_grads, outputs, symbolic, numeric)
+
+
+def _builder(op, attrs, name):
+    """``(name, build)``: what messages call the op, and ``build(*symbols) -> Symbol``."""
+    if isinstance(op, str):
+        return name or op, lambda *xs: create_op(op, *xs, **(attrs or {}))
+    if attrs:
+        raise TypeError("attrs go with an op name; a function builds its op with its attrs")
+    return name or getattr(op, "__name__", repr(op)), op
+
+
+def _finite_differences(loss, values, i, eps) -> np.ndarray:
+    """Central differences of ``loss(values)`` with respect to ``values[i]`` (float64)."""
+    estimate = np.zeros(values[i].shape, dtype=np.float64)
+    for index in np.ndindex(values[i].shape):
+        plus, minus = [v.copy() for v in values], [v.copy() for v in values]
+        plus[i][index] += np.float32(eps)
+        minus[i][index] -= np.float32(eps)
+        step = float(plus[i][index]) - float(minus[i][index])  # after float32 rounding
+        estimate[index] = (loss(plus) - loss(minus)) / step
+    return estimate
 
 
 def _compare(name, index, symbolic, numeric, rtol, atol):

@@ -34,28 +34,11 @@ def plan_memory(graph: Graph) -> Graph:
     sharing = graph.attrs.get("memory_sharing", True)
     nbytes = [math.prod(s) * DTYPE_SIZE[t] for s, t in zip(shapes, dtypes)]
     ref_count = [0] * indexed.num_entries
-    for inputs in indexed.input_entries:
-        for eid in inputs:
-            ref_count[eid] += 1
-    for eid in indexed.outputs:
-        ref_count[eid] += 1  # fetched: never freed
+    for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
+        ref_count[eid] += 1  # a fetched entry gets one more: never freed
     storage_id = [EXTERNAL] * indexed.num_entries
-    storage_size: list[int] = []
     inplace_from: dict[int, int] = {}
-    free: list[int] = []  # storage ids ready for reuse
-
-    def request(size: int) -> int:
-        if sharing and free:
-            fits = [s for s in free if storage_size[s] >= size]
-            # smallest storage that fits, else the largest one (grown to the size)
-            sid = min(fits, key=lambda s: storage_size[s]) if fits else \
-                max(free, key=lambda s: storage_size[s])
-            free.remove(sid)
-            storage_size[sid] = max(storage_size[sid], size)
-            return sid
-        storage_size.append(size)
-        return len(storage_size) - 1
-
+    pool = _StoragePool(sharing)
     for nid, node in enumerate(indexed.nodes):
         if node.op is None:
             continue
@@ -77,14 +60,39 @@ def plan_memory(graph: Graph) -> Graph:
                 taken.add(in_eid)
         for out_eid in outputs:
             if out_eid not in inplace_from:
-                storage_id[out_eid] = request(nbytes[out_eid])
+                storage_id[out_eid] = pool.request(nbytes[out_eid])
         for in_eid in inputs:
             ref_count[in_eid] -= 1
-            if (ref_count[in_eid] == 0 and in_eid not in taken
-                    and storage_id[in_eid] != EXTERNAL and sharing):
-                free.append(storage_id[in_eid])
+            if ref_count[in_eid] == 0 and in_eid not in taken and storage_id[in_eid] != EXTERNAL:
+                pool.release(storage_id[in_eid])
         for out_eid in outputs:
-            if ref_count[out_eid] == 0 and storage_id[out_eid] != EXTERNAL and sharing:
-                free.append(storage_id[out_eid])  # nobody reads it: reusable at once
-    return graph.with_attrs(storage_id=storage_id, storage_size=storage_size,
+            if ref_count[out_eid] == 0 and storage_id[out_eid] != EXTERNAL:
+                pool.release(storage_id[out_eid])  # nobody reads it: reusable at once
+    return graph.with_attrs(storage_id=storage_id, storage_size=pool.sizes,
                             inplace_from=inplace_from)
+
+
+class _StoragePool:
+    """Storage ids with their sizes in bytes, and those free for reuse (when sharing)."""
+
+    def __init__(self, sharing: bool):
+        self.sharing = sharing
+        self.sizes: list[int] = []
+        self.free: list[int] = []
+
+    def request(self, size: int) -> int:
+        """The smallest free storage that fits, else the largest free one grown to ``size``,
+        else a new one."""
+        if self.free:
+            fits = [s for s in self.free if self.sizes[s] >= size]
+            sid = min(fits, key=self.sizes.__getitem__) if fits else \
+                max(self.free, key=self.sizes.__getitem__)
+            self.free.remove(sid)
+            self.sizes[sid] = max(self.sizes[sid], size)
+            return sid
+        self.sizes.append(size)
+        return len(self.sizes) - 1
+
+    def release(self, sid: int) -> None:
+        if self.sharing:
+            self.free.append(sid)
