@@ -56,38 +56,13 @@ def get_fashion_mnist(flatten: bool = False, onehot: bool = False,
                       data_dir: str | os.PathLike | None = None, *, seed: int = 0,
                       mirrors: Sequence[str] | None = None,
                       download: bool = True) -> Datasets:
-    """Load Fashion-MNIST, downloading missing files.
+    """Load Fashion-MNIST, downloading missing files: :func:`get_mnist`'s parameters,
+    return value and errors, for Zalando's drop-in replacement of MNIST (same format and size).
 
-    Also looks in :data:`SYSTEM_DATA_DIRS` (Debian's ``dataset-fashion-mnist``
-    package installs the files in ``/usr/share/datasets/fashion-mnist``).
-
-    Parameters
-    ----------
-    flatten : bool, optional
-        Return images as ``(n, 784)`` rows instead of ``(n, 1, 28, 28)``.
-    onehot : bool, optional
-        Return labels as ``(n, 10)`` one-hot rows instead of ``(n,)`` class ids.
-    data_dir : str or os.PathLike, optional
-        Folder searched first (its files, then its ``fashion-mnist`` subfolder);
-        downloads go there when given.
-    seed : int, optional
-        Seed of the batch order of both splits.
-    mirrors : sequence of str, optional
-        Base URLs to download from, replacing ``$TINYFLOW_FASHION_MNIST_MIRROR``
-        and :data:`FASHION_MNIST_MIRRORS`.
-    download : bool, optional
-        Whether to download missing files; if False they are an error.
-
-    Returns
-    -------
-    Datasets
-        60,000 training and 10,000 test examples, images float32 in [0, 1],
-        labels float32.
-
-    Raises
-    ------
-    DatasetError
-        If files are missing and cannot be downloaded, or are corrupt.
+    It also looks in :data:`SYSTEM_DATA_DIRS` (Debian's ``dataset-fashion-mnist`` package
+    installs the files in ``/usr/share/datasets/fashion-mnist``) and in the ``fashion-mnist``
+    subfolder of ``data_dir``; ``mirrors`` replaces ``$TINYFLOW_FASHION_MNIST_MIRROR`` and
+    :data:`FASHION_MNIST_MIRRORS`.
     """
     return _load_idx_dataset(FASHION_MNIST_SPEC, flatten, onehot, data_dir, seed, mirrors,
                              download)
@@ -106,16 +81,13 @@ def get_cifar10(flatten: bool = False, onehot: bool = False,
     flatten : bool, optional
         Return images as ``(n, 3072)`` rows (channel-major, as in the files)
         instead of ``(n, 3, 32, 32)``.
-    onehot : bool, optional
-        Return labels as ``(n, 10)`` one-hot rows instead of ``(n,)`` class ids.
+    onehot, seed : optional
+        As in :func:`get_mnist`.
     data_dir : str or os.PathLike, optional
         Folder searched first (its files, then its ``cifar-10`` subfolder);
         downloads go there when given.
-    seed : int, optional
-        Seed of the batch order of both splits.
     mirrors : sequence of str, optional
-        Base URLs to download from, replacing ``$TINYFLOW_CIFAR10_MIRROR`` and
-        :data:`CIFAR10_MIRRORS`.
+        Base URLs replacing ``$TINYFLOW_CIFAR10_MIRROR`` and :data:`CIFAR10_MIRRORS`.
     download : bool, optional
         Whether to download the archive if missing; if False that is an error.
 

@@ -23,6 +23,7 @@ from ..nnvm.errors import ShapeError
 from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from ..variables import Variable
+from .matrix import register_view_op
 
 __all__ = ["INIT_METHODS", "window_size"]
 
@@ -129,15 +130,20 @@ def _linear_grad(node, grads):
     return result
 
 
-(register_op("linear")
- .describe("Fully connected layer: y = x @ weight^T (+ bias).  x (batch, in_features), weight "
-           "(num_hidden, in_features), bias (num_hidden,); attrs num_hidden, no_bias "
-           "(default True).")
- .set_num_inputs(_num_inputs_with_bias)
- .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
- .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
-     _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
- .set_attr("FInferShape", _linear_shape).set_attr("FGradient", _linear_grad))
+def _layer_op(name, doc, shape_rule, gradient):
+    """Register a layer taking data, weight and (unless no_bias) bias; a weight or bias left
+    out of a call becomes a default variable (Glorot-uniform weight, zero bias)."""
+    (register_op(name).describe(doc)
+     .set_num_inputs(_num_inputs_with_bias)
+     .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
+     .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
+         _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
+     .set_attr("FInferShape", shape_rule).set_attr("FGradient", gradient))
+
+
+_layer_op("linear", "Fully connected layer: y = x @ weight^T (+ bias).  x (batch, in_features), "
+          "weight (num_hidden, in_features), bias (num_hidden,); attrs num_hidden, no_bias "
+          "(default True).", _linear_shape, _linear_grad)
 
 
 # -- conv2d ------------------------------------------------------------------------------------
@@ -170,15 +176,10 @@ def _conv2d_grad(node, grads):
     return result
 
 
-(register_op("conv2d")
- .describe("2-D convolution (cross-correlation) of NCHW x with weight (num_filter, in_channels, "
-           "kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs num_filter, "
-           "kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME'.")
- .set_num_inputs(_num_inputs_with_bias)
- .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
- .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
-     _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
- .set_attr("FInferShape", _conv2d_shape).set_attr("FGradient", _conv2d_grad))
+_layer_op("conv2d", "2-D convolution (cross-correlation) of NCHW x with weight (num_filter, "
+          "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
+          "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME'.",
+          _conv2d_shape, _conv2d_grad)
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
 # needed, and the executor only runs the ops a fetch reaches.
 _backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attr "
@@ -293,10 +294,7 @@ def _flatten_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [(data[0], math.prod(data[1:]))]
 
 
-(register_op("flatten").describe("x as (batch, everything else); shares memory.")
- .set_num_inputs(1).set_attr("FInferShape", _flatten_shape)
- .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0])]))
+register_view_op("flatten", "x as (batch, everything else); shares memory.", _flatten_shape)
 
 
 # -- softmax cross-entropy ---------------------------------------------------------------------

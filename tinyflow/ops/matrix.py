@@ -7,7 +7,7 @@ from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
 
-__all__ = []
+__all__ = ["register_view_op"]
 
 
 def _matmul_shape(attrs, in_shapes, out_shapes):
@@ -72,10 +72,17 @@ def _reshape_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [target]
 
 
-(register_op("reshape").describe("x with a new shape (one -1 is inferred); shares memory.")
- .set_num_inputs(1).set_attr("FInferShape", _reshape_shape)
- .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0])]))
+def register_view_op(name, doc, shape_rule):
+    """Register an op giving its one input a new shape over the same elements (in place); its
+    gradient is the output's gradient reshaped back."""
+    (register_op(name).describe(doc)
+     .set_num_inputs(1).set_attr("FInferShape", shape_rule)
+     .set_attr("FInplaceOption", [(0, 0)])
+     .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0])]))
+
+
+register_view_op("reshape", "x with a new shape (one -1 is inferred); shares memory.",
+                 _reshape_shape)
 
 
 def _reshape_like_shape(attrs, in_shapes, out_shapes):
