@@ -3,9 +3,11 @@
 ``import tinyflow as tf`` gives the TF-1.x surface.  Building graphs does not import torch; the
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
-from . import nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
+from . import dtypes, nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
 from .api import *
 from .api import __all__ as _api_all
+from .dtypes import *
+from .dtypes import __all__ as _dtypes_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol, reset_default_graph
@@ -14,13 +16,14 @@ from .shapes import infer_variable_shapes
 attach_lua_bodies()
 
 __version__ = "0.1.0"
-__all__ = list(_api_all) + ["nn", "nnvm", "train", "Session", "Symbol", "ShapeError",
-                            "TinyflowError", "GraphError", "reset_default_graph",
-                            "infer_variable_shapes"]
+__all__ = list(_api_all) + list(_dtypes_all) + [
+    "dtypes", "nn", "nnvm", "train", "Session", "Symbol", "ShapeError", "TinyflowError",
+    "GraphError", "reset_default_graph", "infer_variable_shapes"]
 
 
 def __getattr__(name):
     if name == "Session":  # imports torch and lupa: only when a session is made
         from .session import Session
         return Session
-    raise AttributeError(f"module 'tinyflow' has no attribute {name!r}")
+    raise AttributeError(f"tf.{name} is not supported by TinyFlow (module 'tinyflow' has no "
+                         f"attribute {name!r})")

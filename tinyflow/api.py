@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .dtypes import as_dtype, float32
 from .nnvm import gradients as nnvm_gradients
 from .nnvm.symbol import Group, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _Variable
@@ -20,7 +21,6 @@ __all__ = [
     "divide",
     "equal",
     "exp",
-    "float32",
     "global_variables",
     "global_variables_initializer",
     "gradients",
@@ -53,7 +53,6 @@ __all__ = [
     "zeros_like",
 ]
 
-float32 = "float32"
 
 
 def _as_symbol(value, name=None) -> Symbol:
@@ -66,7 +65,7 @@ def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
     shape = None if shape is None else tuple(None if d is None or d < 0 else int(d)
                                              for d in shape)
     name = name or current_context().unique_name("placeholder")
-    return _Variable(name, kind="placeholder", shape=shape, dtype=str(dtype))
+    return _Variable(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
 
 
 def all_variables() -> list[Variable]:

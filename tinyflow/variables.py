@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .dtypes import as_dtype
 from .nnvm.errors import BindError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
@@ -36,8 +37,8 @@ class Variable(Symbol):
         The node's name (``Variable0``, ``Variable1``... by default).
     trainable : bool
         Listed by ``tf.trainable_variables()`` (what optimizers update by default).
-    dtype : str
-        The value's dtype name.
+    dtype : DType or str
+        The value's dtype (``tf.float32``).
 
     Attributes
     ----------
@@ -54,7 +55,7 @@ class Variable(Symbol):
             from .api import constant  # the front end's converter; api imports this module
             initial_value = constant(initial_value)
         name = name or current_context().unique_name("Variable")
-        node = _variable_node(name, kind="variable", dtype=str(dtype)).node
+        node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name).node
         self._declare(node, initial_value, bool(trainable), default=False)
 
     @classmethod

@@ -93,7 +93,7 @@ class NodeEntry(NamedTuple):
 
 
 class GraphContext:
-    """Per-graph mutable state: name counters and the variables created.
+    """Per-graph mutable state: name counters, the variables created and named collections.
 
     Parameters
     ----------
@@ -110,6 +110,14 @@ class GraphContext:
         self.source = source
         self.name_counts: dict[str, int] = {}
         self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
+        self.collections: dict[str, list] = {}  # TF's graph collections, by key
+
+    def add_to_collection(self, key: str, value) -> None:
+        self.collections.setdefault(key, []).append(value)
+
+    def get_collection(self, key: str) -> list:
+        """A copy of the collection ``key`` (empty when there is none)."""
+        return list(self.collections.get(key, ()))
 
     def unique_name(self, hint: str) -> str:
         count = self.name_counts.get(hint, 0)
