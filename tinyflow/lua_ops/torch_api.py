@@ -21,7 +21,7 @@ function                                    meaning
 ``relu_backward(res, g, y)``                res = g where y > 0 else 0
 ``tanh_backward(res, g, y)``                res = g * (1 - y * y)
 ``sigmoid_backward(res, g, y)``             res = g * y * (1 - y)
-``cmax(res, a, b)`` / ``cmin(res, a, b)``   elementwise max / min (b tensor or number)
+``cmax(res, a, b)``                         elementwise max (b tensor or number)
 ``eq(res, a, b)``                           res = 1 where a == b else 0
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
 ``addmm(res, m, a, b)``                     res = m + a @ b (m broadcast)
@@ -38,19 +38,27 @@ function                                    meaning
 ``uniform(res, low, high)``                 res ~ U(low, high)
 ``tensor_like(ref, values, sizes)``         new tensor on ref's device (setup only)
 ``view(x, sizes)`` ``expand(x, sizes)``     views sharing x's memory (setup only)
-``t(x)`` ``transpose(x, d1, d2)``           transposed views (setup only)
+``t(x)``                                    transposed view of 2-D x (setup only)
 ``narrow(x, dim, start, length)``           view of x[start .. start+length-1] along dim
 ``size(x, dim)`` ``dim(x)`` ``numel(x)``    sizes; ``size(x)`` gives a Lua array
-``same_shape(a, b)``                        true when a and b have one shape
 ``same_memory(a, b)``                       true when a and b start at one address
 ``shape(x)``                                sizes as a Lua array (Lua prelude)
 ``dim_of(axis)`` / ``dims_of(axes)``        0-based axis (number or array) -> 1-based (prelude)
 ``run_closures(fs, n)``                     run fs[1..n]; 0 or index and error (prelude)
+``window_input(x, y, k, s, fill)``          for a kernel over windows of NCHW x giving y's
+                                            sizes: the padding {top, left} to give it, the
+                                            tensor to run it on (x, or where TF's padding is
+                                            uneven a copy bordered with fill) and the copy into
+                                            that to run first every step, or nil (prelude)
+``window_grad(x, y, grad_x, k, s)``         likewise for a kernel writing grad_x, x's gradient:
+                                            grad_x or a zero-bordered buffer, and the copy of
+                                            its inside to grad_x to run after, or nil (prelude)
 ``window_pads(x, y, kernel, stride)``       TF padding (top, bottom, left, right) that makes
                                             windows of NCHW x give y's height and width
 ``pad_buffer(x, t, b, l, r, v)``            new buffer of x's size plus pads, filled with v,
                                             and the view of its inside (setup only)
-``window_count(x, y, k, s, t, b, l, r)``    real (unpadded) pixels per window (setup only)
+``window_count(x, y, kernel, stride)``      real (unpadded) pixels per window where TF's padding
+                                            is uneven, else nil (setup only)
 ``conv2d(res, x, w, b, stride, pad, buf)``  NCHW convolution, + bias b unless nil; through
                                             buf's channels-last copies unless nil
 ``conv2d_buffers(x, w, y, stride, pad,``
@@ -68,7 +76,7 @@ function                                    meaning
 ``max_pool2d_backward(res, g, index, k, s,``
 ``p)``                                      gradient of x: g scattered to the argmax
 ``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
-                                            pre-padded and res = window sums / count
+                                            bordered (p is 0) and res = window sums / count
 ``avg_pool2d_backward(res, g, x, k, s, p,``
 ``count, scaled)``                          gradient of x; scaled: a buffer like g (with count)
 ``batch_norm(res, mean, invstd, x, gamma,``
@@ -225,13 +233,6 @@ def cmax(res, a, b):
         torch.clamp_min(a, b, out=res)
 
 
-def cmin(res, a, b):
-    if isinstance(b, torch.Tensor):
-        torch.minimum(a, b, out=res)
-    else:
-        torch.clamp_max(a, b, out=res)
-
-
 def eq(res, a, b):
     torch.eq(a, b, out=res)
 
@@ -282,12 +283,13 @@ def log_softmax(res, x, dim):
     torch.log_softmax(x, _dim(dim), out=res)
 
 
+# The kernels' input_dtype is the forward's input dtype, which is res's (x's gradient).
 def softmax_backward(res, g, y, dim):
-    torch.ops.aten._softmax_backward_data.out(g, y, _dim(dim), torch.float32, grad_input=res)
+    torch.ops.aten._softmax_backward_data.out(g, y, _dim(dim), res.dtype, grad_input=res)
 
 
 def log_softmax_backward(res, g, y, dim):
-    torch.ops.aten._log_softmax_backward_data.out(g, y, _dim(dim), torch.float32, out=res)
+    torch.ops.aten._log_softmax_backward_data.out(g, y, _dim(dim), res.dtype, out=res)
 
 
 def adam_update(var, m, v, grad, step, lr, beta1, beta2, eps):
@@ -332,10 +334,6 @@ def t(x):
     return x.t()
 
 
-def transpose(x, d1, d2):
-    return x.transpose(_dim(d1), _dim(d2))
-
-
 def narrow(x, dim, start, length):
     return x.narrow(_dim(dim), int(start) - 1, int(length))
 
@@ -350,10 +348,6 @@ def dim(x):
 
 def numel(x):
     return x.numel()
-
-
-def same_shape(a, b):
-    return a.shape == b.shape
 
 
 def same_memory(a, b):
@@ -389,7 +383,11 @@ def pad_buffer(x, top, bottom, left, right, value):
     return _scratch(buffer), inside
 
 
-def window_count(x, y, kernel, stride, top, bottom, left, right):
+def window_count(x, y, kernel, stride):
+    # Where the padding is even, torch's avg_pool2d leaves it out of the count by itself.
+    top, bottom, left, right = window_pads(x, y, kernel, stride)
+    if top == bottom and left == right:
+        return None
     ones = torch.ones((1, 1) + tuple(x.shape[2:]), dtype=x.dtype, device=x.device)
     padded, inside = _pad_buffer(ones, top, bottom, left, right, 0.0)
     inside.fill_(1.0)

@@ -1,19 +1,13 @@
 -- _conv2d_backward_data: y = gradient of conv2d's x from g = x[1], x = x[2], weight = x[3]
+-- (with uneven padding: the gradient of conv2d's zero-bordered copy of x, then its inside)
 return function(x, y, kwarg)
   local g, data, weight, out = x[1], x[2], x[3], y[1]
   local stride = kwarg.stride or {1, 1}
   local kernel = {torch.size(weight, 3), torch.size(weight, 4)}
-  local top, bottom, left, right = torch.window_pads(data, g, kernel, stride)
+  local pad, grad, take_inside = torch.window_grad(data, g, out, kernel, stride)
   local backward = torch.conv2d_backward_data
-  if top == bottom and left == right then
-    local pad = {top, left}
-    return function() backward(out, g, data, weight, stride, pad) end
-  end
-  -- asymmetric padding: the gradient of the zero-bordered copy of x, then its inside
-  local copy, none = torch.copy, {0, 0}
-  local padded, inside = torch.pad_buffer(data, top, bottom, left, right, 0)
   return function()
-    backward(padded, g, padded, weight, stride, none)
-    copy(out, inside)
+    backward(grad, g, grad, weight, stride, pad)  -- the kernel takes x's shape only (grad's)
+    if take_inside then take_inside() end
   end
 end

@@ -1,19 +1,13 @@
 -- _max_pool2d_backward: y = gradient of max_pool2d's x from g = x[1] and the forward's argmax
--- x[3]; x[2] (max_pool2d's input) gives only the shape
+-- x[3]; x[2] (max_pool2d's input) gives only the shape (uneven padding: the argmax points into
+-- the forward's bordered copy of x, so g is scattered into a bordered buffer, then its inside)
 return function(x, y, kwarg)
   local g, data, index, out = x[1], x[2], x[3], y[1]
   local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
+  local pad, grad, take_inside = torch.window_grad(data, g, out, kernel, stride)
   local backward = torch.max_pool2d_backward
-  local top, bottom, left, right = torch.window_pads(data, g, kernel, stride)
-  if top == bottom and left == right then
-    local pad = {top, left}
-    return function() backward(out, g, index, kernel, stride, pad) end
-  end
-  -- the argmax points into the forward's padded copy of x: scatter there, keep the inside
-  local copy, none = torch.copy, {0, 0}
-  local grad_padded, grad_inside = torch.pad_buffer(data, top, bottom, left, right, 0)
   return function()
-    backward(grad_padded, g, index, kernel, stride, none)
-    copy(out, grad_inside)
+    backward(grad, g, index, kernel, stride, pad)
+    if take_inside then take_inside() end
   end
 end
