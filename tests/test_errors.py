@@ -14,6 +14,8 @@ import pytest
 import tinyflow as tf
 from tinyflow import nnvm
 from tinyflow.executor import BindError
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")  # names start over: "a" is "a", not "a_1"
 from tinyflow.lua_ops.runtime import LuaOpError
 from tinyflow.nnvm import Graph, apply_passes
 

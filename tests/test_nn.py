@@ -10,18 +10,11 @@ import torch.nn.functional as F
 import tinyflow as tf
 from tinyflow.executor import BindError
 
-PLANS = pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
-DEVICES = pytest.mark.parametrize("config", [
-    "cpu", pytest.param("gpu", marks=pytest.mark.skipif(not torch.cuda.is_available(),
-                                                        reason="needs CUDA"))])
-# An op body must write into the buffer the plan gave it, never have torch resize it.
-pytestmark = pytest.mark.filterwarnings("error:An output with one or more elements was resized")
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    torch.manual_seed(0)
+pytestmark = [
+    # An op body must write into the buffer the plan gave it, never have torch resize it.
+    pytest.mark.filterwarnings("error:An output with one or more elements was resized"),
+    pytest.mark.usefixtures("fresh_graph", "torch_seed"),
+]
 
 
 def _same_pads(size, kernel, stride):
@@ -71,8 +64,6 @@ def _rand(*shape, seed=0):
 
 
 # -- layers against torch --------------------------------------------------------------------
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("bias", [False, True])
 def test_linear(plan_memory, config, bias):
     values = [_rand(5, 7), _rand(3, 7)] + ([_rand(3)] if bias else [])
@@ -90,8 +81,6 @@ CONV_CASES = [  # (input shape, filters, kernel, stride, padding)
 ]
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("bias", [False, True])
 @pytest.mark.parametrize("case", CONV_CASES, ids=lambda c: f"{c[4]}-k{c[2]}-s{c[3]}")
 def test_conv2d(case, bias, plan_memory, config):
@@ -118,8 +107,6 @@ POOL_CASES = [  # (input shape, kernel, stride, padding)
 ]
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: f"{c[3]}-k{c[1]}-s{c[2]}")
 def test_max_pool(case, plan_memory, config):
     shape, kernel, stride, padding = case
@@ -131,8 +118,6 @@ def test_max_pool(case, plan_memory, config):
                                        kernel, stride), values, plan_memory, config)
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", POOL_CASES, ids=lambda c: f"{c[3]}-k{c[1]}-s{c[2]}")
 def test_avg_pool(case, plan_memory, config):
     shape, kernel, stride, padding = case
@@ -146,8 +131,6 @@ def test_avg_pool(case, plan_memory, config):
                 ref, [_rand(*shape)], plan_memory, config)
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("shape", [(4, 3, 5, 5), (6, 4)])
 def test_batch_normalization(shape, plan_memory, config):
     channels = shape[1]
@@ -157,14 +140,11 @@ def test_batch_normalization(shape, plan_memory, config):
                 values, plan_memory, config)
 
 
-@PLANS
 def test_flatten_layer(plan_memory):
     check_layer(tf.nn.flatten_layer, lambda x: x.reshape(x.shape[0], -1), [_rand(2, 3, 4, 5)],
                 plan_memory)
 
 
-@DEVICES
-@PLANS
 def test_mean_sparse_softmax_cross_entropy(plan_memory, config):
     labels = np.array([0, 3, 2, 3, 1, 4], dtype=np.float32)
     check_layer(tf.nn.mean_sparse_softmax_cross_entropy_with_logits,
@@ -172,7 +152,6 @@ def test_mean_sparse_softmax_cross_entropy(plan_memory, config):
                 plan_memory, config, grad_inputs=[0])
 
 
-@PLANS
 def test_lenet_block_gradients(plan_memory):
     # conv -> tanh -> pool -> flatten -> linear -> loss: the rules compose, memory shared or not
     x_value, labels = _rand(4, 1, 12, 12), np.array([1, 0, 2, 1], dtype=np.float32)
@@ -191,7 +170,6 @@ def test_lenet_block_gradients(plan_memory):
     check_layer(build, ref, [x_value] + weights, plan_memory, grad_inputs=[1, 2, 3])
 
 
-@PLANS
 def test_dropout(plan_memory):
     x = tf.placeholder(tf.float32, shape=[200, 50])
     keep = tf.placeholder(tf.float32)
@@ -240,7 +218,7 @@ def test_automatic_variable_names_and_shapes():
 def test_default_names_count_up():
     x = tf.placeholder(tf.float32)
     tf.nn.linear(tf.nn.linear(x, 3), 2)
-    assert [v.name for v in tf.all_variables()] == ["linear0_weight", "linear1_weight"]
+    assert [v.name for v in tf.all_variables()] == ["linear_weight", "linear_1_weight"]  # TF names
 
 
 def test_infer_variable_shapes_names_the_undetermined_variable():
@@ -255,7 +233,6 @@ def test_infer_variable_shapes_names_the_undetermined_variable():
     assert (name, shape) == ("d_weight", (3, 7))
 
 
-@PLANS
 def test_global_initializer_waits_for_the_feed_shapes(plan_memory):
     x = tf.placeholder(tf.float32)
     logits = _lenet(x)

@@ -27,20 +27,14 @@ from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes import EXTERNAL
 from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
 from tinyflow.testing import check_gradients, differentiable_ops, random_inputs
+from tinyflow.variables import VariableStore
 
-PLANS = pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
-DEVICES = pytest.mark.parametrize("config", [
-    "cpu", pytest.param("gpu", marks=pytest.mark.skipif(not torch.cuda.is_available(),
-                                                        reason="needs CUDA"))])
 F64 = torch.float64
-# An op body must write into the buffer the plan gave it, never have torch resize it.
-pytestmark = pytest.mark.filterwarnings("error:An output with one or more elements was resized")
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    torch.manual_seed(0)
+pytestmark = [
+    # An op body must write into the buffer the plan gave it, never have torch resize it.
+    pytest.mark.filterwarnings("error:An output with one or more elements was resized"),
+    pytest.mark.usefixtures("fresh_graph", "torch_seed"),
+]
 
 
 @dataclass(frozen=True)
@@ -473,8 +467,6 @@ def test_cases_build_their_op():
 
 
 # -- forward ---------------------------------------------------------------------------------
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.id)
 def test_forward(case, plan_memory, config):
     values = case.values()
@@ -495,8 +487,6 @@ def test_forward(case, plan_memory, config):
 
 
 # -- gradients -------------------------------------------------------------------------------
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", GRADIENT_CASES, ids=lambda c: c.id)
 def test_gradient(case, plan_memory, config):
     report = check_gradients(case.build, inputs=case.values(), wrt=case.wrt,
@@ -546,7 +536,6 @@ def test_check_gradients_catches_a_wrong_rule():
 
 
 # -- ops with state or randomness ----------------------------------------------------------
-@PLANS
 def test_assign(plan_memory):
     w = tf.Variable(tf.zeros([3, 4]))
     x = tf.placeholder(shape=(3, 4))
@@ -562,7 +551,6 @@ def test_assign(plan_memory):
         np.testing.assert_array_equal(sess.run(w), (value * 2 + 1) * 2 + 1)
 
 
-@PLANS
 def test_assign_reads_see_the_old_value(plan_memory):
     w = tf.Variable(tf.ones([2, 3]))
     total = tf.reduce_sum(w * 1)
@@ -597,7 +585,6 @@ UPDATES = {  # op: (number of state inputs, attrs, numpy twin of one step)
 }
 
 
-@PLANS
 @pytest.mark.parametrize("name", list(UPDATES))
 def test_update_ops(plan_memory, name):
     # Optimizer updates write their variable and slots in place, against the numpy twin; the
@@ -624,7 +611,6 @@ def test_update_ops(plan_memory, name):
                 np.testing.assert_allclose(sess.run(variable), value, rtol=1e-5, atol=1e-6)
 
 
-@PLANS
 def test_random_statistics(plan_memory):
     normal = tf.random_normal((200, 200), mean=1.0, stddev=2.0)
     uniform = tf.random_uniform((200, 200), minval=-1.0, maxval=3.0)
@@ -642,7 +628,6 @@ def test_random_statistics(plan_memory):
     assert abs(np.corrcoef(n1.ravel(), n2.ravel())[0, 1]) < 0.03
 
 
-@PLANS
 def test_dropout(plan_memory):
     x, keep, head = tf.placeholder(shape=(200, 100)), tf.placeholder(shape=()), \
         tf.placeholder(shape=(200, 100))
@@ -668,7 +653,6 @@ def test_dropout(plan_memory):
     np.testing.assert_allclose(api[api != 0], 2 * value[api != 0], rtol=1e-6)
 
 
-@PLANS
 def test_variable_init(plan_memory):
     # Layers create their weights with _variable_init; the shape comes from the first run.
     x = tf.placeholder(shape=(None, 60))
@@ -710,10 +694,12 @@ def test_inplace_planning_kicks_in_on_a_unary_chain():
     assert len(graph.attrs["inplace_from"]) == 6
     assert len({storage_id[e] for e in op_entries}) == 1
     # The bound executor really computes in one buffer.
-    executor = Executor(y.outputs, {x.node: (64,)}, {}, torch.device("cpu"), plan_memory=True)
+    executor = Executor(y.outputs, {x.node: (64,)}, VariableStore(), torch.device("cpu"),
+                        plan_memory=True)
     pointers = {executor.tensors[e].data_ptr() for e in op_entries}
     assert len(executor.storages) == 1 and len(pointers) == 1
-    unplanned = Executor(y.outputs, {x.node: (64,)}, {}, torch.device("cpu"), plan_memory=False)
+    unplanned = Executor(y.outputs, {x.node: (64,)}, VariableStore(), torch.device("cpu"),
+                          plan_memory=False)
     assert len(unplanned.storages) == 7
 
     value = np.linspace(-2, 2, 64, dtype=np.float32)

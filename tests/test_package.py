@@ -43,3 +43,16 @@ def test_readme_python_blocks_run(index, tmp_path):
     script = tmp_path / "snippet.py"
     script.write_text(code)
     subprocess.run([sys.executable, str(script)], check=True, cwd=tmp_path, timeout=120)
+
+
+def test_engine_is_within_its_line_budget():
+    # tools/line_budget.py --check: each component under its limit, no function over 60 lines
+    result = subprocess.run([sys.executable, str(ROOT / "tools" / "line_budget.py"), "--check"],
+                            capture_output=True, text=True, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_readme_prints_the_line_budget_as_it_is():
+    table = subprocess.run([sys.executable, str(ROOT / "tools" / "line_budget.py")],
+                           capture_output=True, text=True, check=True).stdout
+    assert table in (ROOT / "README.md").read_text(), "refresh README: tools/line_budget.py"

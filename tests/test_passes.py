@@ -17,10 +17,7 @@ from tinyflow.nnvm import Graph, GraphError, IndexedGraph, ShapeError, apply_pas
 from tinyflow.nnvm.passes import EXTERNAL
 from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
 
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
+pytestmark = pytest.mark.usefixtures("fresh_graph")
 
 
 def infer(outputs, shape_inputs=None, passes=("InferShape",), **attrs):
@@ -343,8 +340,10 @@ def test_materialize_shapes_cuts_inputs_read_only_for_their_shape():
     assert {"ones_like", "reduce_mean", "log"} <= set(kinds)
     result = apply_passes(graph, "MaterializeShapes")
     assert [n.kind for n in graph.indexed.nodes] == kinds, "the input graph is unchanged"
-    assert "shape" not in result.attrs, "per-entry attributes of the old graph are dropped"
-    result = apply_passes(result, ["InferShape", "InferType"])
+    fresh = apply_passes(Graph(result.outputs, {"shape_inputs": shapes}),
+                         ["InferShape", "InferType"])
+    for key in ("shape", "dtype"):  # carried to the new entry numbering, not inferred again
+        assert result.attrs[key] == fresh.attrs[key]
     nodes = {n.name: n for n in result.indexed.nodes}
     # ones_like(loss) and broadcast_like(g, log(hidden)) read shapes: loss and log are not run
     assert "loss" not in nodes and not any(n.kind == "log" for n in nodes.values())
@@ -415,13 +414,28 @@ def test_readers_of_a_variable_run_before_its_assign(reader_first):
     doubled = tf.exp(w * 2)
     after = update * 1  # reads the new value: must come after
     parts = [total, doubled, update, after] if reader_first else [update, after, doubled, total]
-    order = IndexedGraph(tf.group(*parts).outputs)
-    position = {n: i for i, n in enumerate(order.nodes)}
-    readers = [n for n in order.nodes if any(e.node is w.node for e in n.inputs)
-               and n is not update.node]
+    graph = Graph(tf.group(*parts).outputs)
+    ordered = apply_passes(graph, "OrderMutation")
+    position = {n.name: i for i, n in enumerate(ordered.indexed.nodes)}
+    readers = [n.name for n in ordered.indexed.nodes if any(e.node is w.node for e in n.inputs)
+               and n.name != update.name]
     assert len(readers) == 3  # w - g, reduce_sum(w), w * 2
-    assert all(position[r] < position[update.node] for r in readers)
-    assert position[after.node] > position[update.node]
+    assert all(position[r] < position[update.name] for r in readers)
+    assert position[after.name] > position[update.name]
+    assert update.node.control_deps == [], "the pass rebuilds the writer, never mutates it"
+    if not reader_first:  # a plain post-order would run the assign first
+        plain = [n.name for n in graph.indexed.nodes]
+        assert plain.index(update.name) < plain.index(total.name)
+
+
+def test_order_mutation_finds_no_order_for_crossed_writes():
+    a, b = nnvm.Variable("a"), nnvm.Variable("b")
+    swapped = tf.group(tf.assign(a, b * 1), tf.assign(b, a * 1))  # both products run first
+    order = [n.kind for n in apply_passes(Graph(swapped.outputs), "OrderMutation").indexed.nodes]
+    assert order.index("assign") > max(i for i, k in enumerate(order) if k == "__mul_scalar__")
+    crossed = tf.group(tf.assign(a, b), tf.assign(b, a))  # each writer reads the other variable
+    with pytest.raises(GraphError, match="cannot order the graph"):
+        apply_passes(Graph(crossed.outputs), "OrderMutation")
 
 
 def test_passes_do_not_import_torch():

@@ -4,10 +4,7 @@ import pytest
 
 import tinyflow as tf
 
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
+pytestmark = pytest.mark.usefixtures("fresh_graph")
 
 
 def test_closure_report_is_what_the_executor_runs():

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from .dtypes import as_dtype
+from .nnvm.dtypes import as_dtype
 from .nnvm.errors import BindError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
@@ -34,7 +34,8 @@ class Variable(Symbol):
     initial_value : Symbol, array or number
         What the initialiser assigns (a symbol such as ``tf.zeros([3])``, or a constant).
     name : str, optional
-        The node's name (``Variable0``, ``Variable1``... by default).
+        The node's name under the current name scope, made unique as TensorFlow does
+        (``Variable``, ``Variable_1``... by default).
     trainable : bool
         Listed by ``tf.trainable_variables()`` (what optimizers update by default).
     dtype : DType or str
@@ -53,9 +54,13 @@ class Variable(Symbol):
     def __init__(self, initial_value, name=None, trainable=True, dtype="float32"):
         if not isinstance(initial_value, Symbol):
             from .api import constant  # the front end's converter; api imports this module
-            initial_value = constant(initial_value)
-        name = name or current_context().unique_name("Variable")
-        node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name).node
+            initial_value = constant(initial_value, dtype=dtype)
+        name = current_context().unique_name(name or "Variable")
+        # a tf.Variable's static shape is its initial value's, when that needs no feed
+        value_graph = apply_passes(Graph(initial_value.outputs[:1]), "InferShape")
+        shape = value_graph.attrs["shape"][value_graph.indexed.outputs[0]]
+        node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name,
+                              **({} if shape is None else {"shape": shape})).node
         self._declare(node, initial_value, bool(trainable), default=False)
 
     @classmethod
@@ -70,9 +75,9 @@ class Variable(Symbol):
         self.initial_value: Symbol = initial_value
         self.trainable: bool = trainable
         self.default: bool = default
-        self.initial_assign: Symbol = create_op("assign", self, initial_value,
-                                                name=f"{node.name}_assign")
-        current_context().variables.append(self)
+        with node.graph.name_scope(node.name + "/"):  # TF's "<variable>/Assign"
+            self.initial_assign: Symbol = create_op("assign", self, initial_value, name="Assign")
+        node.graph.variables.append(self)
 
     @property
     def initializer(self) -> Initializer:

@@ -17,7 +17,6 @@ from .symbol import (
     create_op,
     current_context,
     reset_default_graph,
-    use_context,
 )
 
 __all__ = [
@@ -50,7 +49,6 @@ __all__ = [
     "same_shape",
     "same_type",
     "symbol",
-    "use_context",
 ]
 
 
@@ -73,7 +71,7 @@ def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
         raise ValueError(f"unconnected must be 'zero' or 'none', got {unconnected!r}")
     ys = [ys] if isinstance(ys, Symbol) else list(ys)
     xs = [xs] if isinstance(xs, Symbol) else list(xs)
-    # each call's nodes are named apart: gradients0/..., gradients1/...
+    # each call's nodes are named apart: gradients/..., gradients_1/...
     prefix = current_context().unique_name("gradients") + "/"
     graph = Graph([y.outputs[0] for y in ys], {"grad_xs": [x.outputs[0] for x in xs],
                                                "grad_name_prefix": prefix})

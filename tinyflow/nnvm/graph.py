@@ -122,7 +122,7 @@ def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Grap
         controls = [rebuilt.get(c, c) for c in controls]
         if inputs != node.inputs or controls != node.control_deps:
             rebuilt[node] = Node(node.op, node.name, node.attrs, inputs, controls,
-                                 source=node.source)
+                                 source=node.source, graph=node.graph)
     if not rebuilt:
         return graph
     outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]

@@ -5,16 +5,17 @@ A :class:`Node` is one op application (or, with ``op=None``, a variable or place
 operator overloading (``x + 3``, ``3 - x``, ``x ** 2``, ``-x``).
 
 Every registered op is callable from this module as ``symbol.<op name>(*inputs, name=None,
-**attrs)`` right after :func:`~tinyflow.nnvm.op.register_op`.  Names come from the current
-:class:`GraphContext`, which also keeps the variables created so far; tests reset it with
-:func:`reset_default_graph`, and a pass that builds nodes (Gradient) names them in a context of
-its own with :func:`use_context`.
+**attrs)`` right after :func:`~tinyflow.nnvm.op.register_op`.  Nodes go to the current
+:class:`GraphContext` (``tf.Graph``), which names them, keeps the variables created so far and
+named collections; tests reset it with :func:`reset_default_graph`, and a pass that builds nodes
+(Gradient) names them with a :class:`Naming` of its own.
 """
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
+import threading
 from typing import NamedTuple
 
 from .errors import GraphError
@@ -23,6 +24,7 @@ from .op import Op
 __all__ = [
     "GraphContext",
     "Group",
+    "Naming",
     "Node",
     "NodeEntry",
     "Symbol",
@@ -30,7 +32,6 @@ __all__ = [
     "create_op",
     "current_context",
     "reset_default_graph",
-    "use_context",
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -50,15 +51,18 @@ def _user_site() -> str:
 class Node:
     """One op application; ``op is None`` for variables and placeholders."""
 
-    __slots__ = ("__weakref__", "attrs", "control_deps", "inputs", "name", "op", "source")
+    __slots__ = ("__weakref__", "attrs", "control_deps", "graph", "inputs", "name", "op",
+                 "source")
 
-    def __init__(self, op, name, attrs=None, inputs=(), control_deps=(), source=None):
+    def __init__(self, op, name, attrs=None, inputs=(), control_deps=(), source=None,
+                 graph=None):
         self.op: Op | None = op
         self.name: str = name
         self.attrs: dict = dict(attrs or {})
         self.inputs: list[NodeEntry] = list(inputs)
         self.control_deps: list[Node] = list(control_deps)
         self.source: str = source or _user_site()
+        self.graph: GraphContext = graph or current_context()
 
     @property
     def kind(self) -> str:
@@ -92,25 +96,94 @@ class NodeEntry(NamedTuple):
     index: int
 
 
-class GraphContext:
-    """Per-graph mutable state: name counters, the variables created and named collections.
+class Naming:
+    """How new nodes are named: TensorFlow's rule (``name``, then ``name_1``, ``name_2``...)
+    under the current name scope, with the counters that keep names unique.
 
     Parameters
     ----------
     prefix : str
-        Put before every name made here (a pass names its nodes ``gradients0/...``).
+        The name scope (``"conv1/"``; ``""`` at the root).
+    counts : dict, optional
+        Names in use -> how often asked for; shared by the scopes of one graph.  A pass names
+        its nodes with counters of its own, so the same graph gives the same names.
     source : str, optional
         The ``file:line`` nodes made here are said to come from; None: the user's line that
-        made them.  A pass sets it to the node it is working on, so an error in a node it built
-        points at the user's line behind it.
+        made them.  A pass sets it to the node it is working on.
     """
 
-    def __init__(self, prefix: str = "", source: str | None = None):
+    def __init__(self, prefix: str = "", counts: dict | None = None, source: str | None = None):
         self.prefix = prefix
+        self.counts = {} if counts is None else counts
         self.source = source
-        self.name_counts: dict[str, int] = {}
+
+    def unique_name(self, hint: str) -> str:
+        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use."""
+        name = f"{self.prefix}{hint}"
+        used = self.counts.get(name, 0)
+        self.counts[name] = used + 1
+        if used == 0:
+            return name
+        while f"{name}_{used}" in self.counts:
+            used += 1
+        self.counts[f"{name}_{used}"] = 1
+        return f"{name}_{used}"
+
+
+class GraphContext:
+    """A graph being built (``tf.Graph``): the naming of new nodes, the nodes by name, the
+    variables created and named collections.
+
+    ``with graph.as_default():`` makes it the graph new nodes go to in this thread; outside any
+    such block, that is the process's default graph (:func:`reset_default_graph`).
+    """
+
+    def __init__(self):
+        self.naming = Naming()
+        self.nodes_by_name: dict[str, Node] = {}
         self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
         self.collections: dict[str, list] = {}  # TF's graph collections, by key
+
+    def unique_name(self, hint: str) -> str:
+        """A new name for ``hint`` under the current name scope (TensorFlow's rule)."""
+        return self.naming.unique_name(hint)
+
+    def claim_name(self, name: str) -> str:
+        """``name`` as it is (no scope put before it), made unique in the graph."""
+        return Naming("", self.naming.counts).unique_name(name)
+
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the current graph of this thread inside the ``with`` block."""
+        stack = _DefaultGraph.stack()
+        stack.append(self)
+        try:
+            yield self
+        finally:
+            stack.remove(self)
+
+    @contextlib.contextmanager
+    def use_naming(self, naming: Naming):
+        """Name the nodes made inside the ``with`` block by ``naming``."""
+        previous, self.naming = self.naming, naming
+        try:
+            yield naming
+        finally:
+            self.naming = previous
+
+    @contextlib.contextmanager
+    def name_scope(self, name: str | None):
+        """TensorFlow's name scope: names made inside start with the scope's unique name
+        (``"conv1/"``, ``"conv1_1/"`` the second time); a name ending in ``/`` re-enters that
+        scope as it is; None or ``""`` goes back to the root.  Yields the scope (``"conv1/"``)."""
+        if not name:
+            prefix = ""
+        elif name.endswith("/"):
+            prefix = name
+        else:
+            prefix = self.naming.unique_name(name) + "/"
+        with self.use_naming(Naming(prefix, self.naming.counts, self.naming.source)):
+            yield prefix
 
     def add_to_collection(self, key: str, value) -> None:
         self.collections.setdefault(key, []).append(value)
@@ -119,41 +192,56 @@ class GraphContext:
         """A copy of the collection ``key`` (empty when there is none)."""
         return list(self.collections.get(key, ()))
 
-    def unique_name(self, hint: str) -> str:
-        count = self.name_counts.get(hint, 0)
-        self.name_counts[hint] = count + 1
-        return f"{self.prefix}{hint}{count}"
+    def get_tensor_by_name(self, name: str) -> Symbol:
+        """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
+        node_name, _, index = name.rpartition(":")
+        node = self.nodes_by_name.get(node_name)
+        if node is None or not index.isdigit() or int(index) >= node.num_outputs():
+            raise KeyError(f"the name {name!r} refers to a tensor that does not exist in this "
+                           f"graph" + ("" if ":" in name else " (a tensor name is '<op>:<i>')"))
+        return Symbol([NodeEntry(node, int(index))])
+
+    def get_operation_by_name(self, name: str) -> Symbol:
+        """The operation named ``name`` (running it gives None); KeyError if there is none."""
+        node = self.nodes_by_name.get(name)
+        if node is None:
+            raise KeyError(f"the name {name!r} refers to an operation that does not exist in "
+                           f"this graph")
+        return Symbol([NodeEntry(node, i) for i in range(node.num_outputs())], is_operation=True)
 
     def variable(self, node: Node):
         """The variable symbol declared here for variable ``node``, or None."""
         return next((v for v in self.variables if v.node is node), None)
 
+    def __repr__(self) -> str:
+        return f"<tinyflow.Graph {len(self.nodes_by_name)} nodes>"
 
-class _ContextStack:
-    """The current context lives here, not in a bare module global, so it can be swapped."""
 
-    current = GraphContext()
+class _DefaultGraph:
+    """The process's default graph, and per thread the graphs entered with ``as_default()``
+    (TensorFlow keeps the same two)."""
+
+    graph = GraphContext()
+    local = threading.local()
+
+    @classmethod
+    def stack(cls) -> list:
+        if not hasattr(cls.local, "stack"):
+            cls.local.stack = []
+        return cls.local.stack
 
 
 def current_context() -> GraphContext:
-    """The context new nodes are named in and variables are recorded in."""
-    return _ContextStack.current
+    """The graph new nodes go to: the innermost ``as_default()`` of this thread, else the
+    process's default graph."""
+    stack = _DefaultGraph.stack()
+    return stack[-1] if stack else _DefaultGraph.graph
 
 
 def reset_default_graph() -> GraphContext:
-    """Start a fresh context (name counters, variable list); returns it."""
-    _ContextStack.current = GraphContext()
-    return _ContextStack.current
-
-
-@contextlib.contextmanager
-def use_context(context: GraphContext):
-    """Make ``context`` the current one inside the ``with`` block."""
-    previous, _ContextStack.current = _ContextStack.current, context
-    try:
-        yield context
-    finally:
-        _ContextStack.current = previous
+    """Replace the process's default graph by a new, empty one; returns it."""
+    _DefaultGraph.graph = GraphContext()
+    return _DefaultGraph.graph
 
 
 def _normalize_attr(value):
@@ -168,13 +256,15 @@ def _normalize_attr(value):
 def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
-    Trailing inputs left out are created as variables named ``<name>_<input name>`` when the op
-    declares ``FListInputNames`` (NNVM's automatic variable creation).
+    The node is named ``name`` (default: the op name) under the current name scope, made unique
+    in the graph as TensorFlow does (``name_1``...).  Trailing inputs left out are created as
+    variables named ``<node name>_<input name>`` when the op declares ``FListInputNames``
+    (NNVM's automatic variable creation).
     """
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
-    context = current_context()
-    name = name or context.unique_name(op_name)
+    graph = current_context()
+    name = graph.unique_name(name or op_name)
     entries = []
     for i, x in enumerate(inputs):
         if not isinstance(x, Symbol):
@@ -193,23 +283,27 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
         on_compose = op.attr("FSetInputVarAttrOnCompose")
         input_names = list_names(attrs)
         for index in range(len(entries), num_inputs):
-            var = Variable(f"{name}_{input_names[index]}")
+            var = Variable(graph.claim_name(f"{name}_{input_names[index]}"))
             if on_compose is not None:  # e.g. registers the variable with an initialiser
                 on_compose(attrs, var.node, index)
             entries.append(var.outputs[0])
     elif len(entries) > num_inputs:
         raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                          f"got {len(entries)}")
-    node = Node(op, name, attrs, entries, source=context.source or _user_site())
+    node = Node(op, name, attrs, entries, source=graph.naming.source or _user_site(), graph=graph)
+    graph.nodes_by_name[name] = node
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
     return Symbol([NodeEntry(node, i) for i in range(count)])
 
 
 def Variable(name: str, **attrs) -> Symbol:
-    """A variable (a node without op).  ``kind="placeholder"`` marks a fed input."""
+    """A variable (a node without op) named ``name`` as it is (make it unique first with
+    ``GraphContext.unique_name``).  ``kind="placeholder"`` marks a fed input."""
+    graph = current_context()
     node = Node(None, name, {k: _normalize_attr(v) for k, v in attrs.items()},
-                source=_user_site())
+                source=_user_site(), graph=graph)
+    graph.nodes_by_name[name] = node
     return Symbol([NodeEntry(node, 0)])
 
 

@@ -38,8 +38,9 @@ def _initialise_inputs(input_names, **methods):
     :class:`~tinyflow.variables.Variable` of the current graph context, with initial value
     ``_variable_init(method=methods[its input name])``."""
     def on_compose(attrs, var, index):
-        init = create_op("_variable_init", method=methods[input_names[index]],
-                         name=f"{var.name}_init")
+        with var.graph.name_scope(var.name + "/"):  # "<variable>/Initializer", as TF
+            init = create_op("_variable_init", method=methods[input_names[index]],
+                             name="Initializer")
         Variable.for_node(var, init, default=True)
     return on_compose
 

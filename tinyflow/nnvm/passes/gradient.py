@@ -5,15 +5,15 @@ twice gets two contributions, added with ``elemwise_sum``) and the op's ``FGradi
 them into gradients of its inputs.  Rules build graph with ordinary symbols, so the result is an
 ordinary graph that the other passes treat like any other.
 
-The pass names the nodes it builds in a naming context of its own (``grad_name_prefix`` plus a
-counter local to the call), and each takes the ``source`` (file:line) of the forward node whose
+The pass names the nodes it builds with a :class:`~tinyflow.nnvm.symbol.Naming` of its own
+(``grad_name_prefix`` and counters local to the call), and each takes the ``source`` (file:line) of the forward node whose
 gradient it computes: the same graph gives the same gradient graph, whatever was built before.
 """
 from __future__ import annotations
 
 from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, register_pass
-from ..symbol import GraphContext, NodeEntry, Symbol, create_op, use_context
+from ..symbol import Naming, NodeEntry, Symbol, create_op, current_context
 
 __all__ = ["GradNode", "gradient"]
 
@@ -45,12 +45,12 @@ def gradient(graph: Graph) -> Graph:
     (``zeros_like(x)`` where x does not influence the outputs), with attribute ``grad_outputs``
     telling which xs were reached (``None`` for an unreached x).
     """
-    naming = GraphContext(prefix=graph.attrs.get("grad_name_prefix", "gradients/"))
-    with use_context(naming):
+    naming = Naming(prefix=graph.attrs.get("grad_name_prefix", "gradients/"))
+    with current_context().use_naming(naming):
         return _gradient(graph, naming)
 
 
-def _gradient(graph: Graph, naming: GraphContext) -> Graph:
+def _gradient(graph: Graph, naming: Naming) -> Graph:
     xs = list(graph.attrs["grad_xs"])
     ys = graph.outputs
     head_grads = graph.attrs.get("grad_ys_out_grad")

@@ -34,7 +34,8 @@ def materialize_shapes(graph: Graph) -> Graph:
         if eid not in shape_nodes:
             name = entry.node.name if entry.index == 0 else f"{entry.node.name}:{entry.index}"
             attrs = {"kind": "shape", "shape": shapes[eid], "dtype": dtypes[eid]}
-            shape_nodes[eid] = Node(None, f"{name}.shape", attrs, source=entry.node.source)
+            shape_nodes[eid] = Node(None, f"{name}.shape", attrs, source=entry.node.source,
+                                    graph=entry.node.graph)
             new_entries[shape_nodes[eid]] = {"shape": shapes[eid], "dtype": dtypes[eid]}
         return NodeEntry(shape_nodes[eid], 0)
 

@@ -1,0 +1,36 @@
+"""Fixtures the test modules share.
+
+``fresh_graph`` and ``torch_seed`` are not autouse: a module asks for them with
+``pytestmark = pytest.mark.usefixtures(...)``, so modules that never reset the graph still do not.
+A test that takes a ``config`` argument runs on every device (the GPU case skips without CUDA);
+one that takes ``plan_memory`` runs with memory planning on and off.
+"""
+import pytest
+import torch
+
+import tinyflow as tf
+
+
+@pytest.fixture
+def fresh_graph():
+    """A new default graph (and name counters, pending initialisers) for each test."""
+    tf.reset_default_graph()
+
+
+@pytest.fixture
+def torch_seed():
+    """The same torch random stream for each test, for modules comparing against torch."""
+    torch.manual_seed(0)
+
+
+@pytest.fixture(params=["cpu", pytest.param("gpu", marks=pytest.mark.skipif(
+    not torch.cuda.is_available(), reason="needs CUDA"))])
+def config(request):
+    """The Session config (device) a test runs on."""
+    return request.param
+
+
+@pytest.fixture(params=[True, False], ids=["planned", "unplanned"])
+def plan_memory(request):
+    """Whether the session plans memory (shares storage) or gives each entry its own."""
+    return request.param

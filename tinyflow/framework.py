@@ -1,0 +1,73 @@
+"""TensorFlow's graph API: ``tf.Graph``, the default graph, name scopes, collections, names.
+
+A ``tf.Graph`` is the graph layer's :class:`~tinyflow.nnvm.symbol.GraphContext`: it names new
+nodes (TensorFlow's rule, under the current name scope), keeps its nodes by name, its variables
+and its collections.  Tensors are named ``<node>:<output>`` (``"accuracy:0"``), operations by
+their node's name.
+"""
+from __future__ import annotations
+
+import contextlib
+
+from .nnvm.symbol import GraphContext, NodeEntry, Symbol, current_context
+from .nnvm.symbol import reset_default_graph as _reset_default_graph
+
+__all__ = [
+    "Graph",
+    "GraphKeys",
+    "add_to_collection",
+    "get_collection",
+    "get_default_graph",
+    "name_scope",
+    "reset_default_graph",
+]
+
+Graph = GraphContext
+
+
+class GraphKeys:
+    """TensorFlow's standard collection names."""
+
+    GLOBAL_VARIABLES = "variables"
+    LOCAL_VARIABLES = "local_variables"
+    TRAINABLE_VARIABLES = "trainable_variables"
+    MODEL_VARIABLES = "model_variables"
+    GLOBAL_STEP = "global_step"
+    UPDATE_OPS = "update_ops"
+    LOSSES = "losses"
+    REGULARIZATION_LOSSES = "regularization_losses"
+    SUMMARIES = "summaries"
+    TRAIN_OP = "train_op"
+    INIT_OP = "init_op"
+    VARIABLES = GLOBAL_VARIABLES
+
+
+def get_default_graph() -> Graph:
+    """The graph new ops go to (the innermost ``with g.as_default()`` of this thread)."""
+    return current_context()
+
+
+def reset_default_graph() -> Graph:
+    """Start a new, empty default graph (names, variables and collections start over)."""
+    return _reset_default_graph()
+
+
+@contextlib.contextmanager
+def name_scope(name, default_name=None, values=None):
+    """``with tf.name_scope("conv1") as scope:``: ops made inside are named ``conv1/...``; a
+    second ``conv1`` scope is ``conv1_1/``.  Yields the scope string (``"conv1/"``)."""
+    with current_context().name_scope(name or default_name) as scope:
+        yield scope
+
+
+def add_to_collection(name: str, value) -> None:
+    current_context().add_to_collection(name, value)
+
+
+def get_collection(key: str, scope: str | None = None) -> list:
+    """The values in collection ``key`` of the default graph (a copy); with ``scope``, those
+    whose ``name`` starts with it (as TensorFlow filters)."""
+    values = current_context().get_collection(key)
+    if scope is None:
+        return values
+    return [v for v in values if getattr(v, "name", "").startswith(scope)]

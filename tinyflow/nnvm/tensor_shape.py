@@ -1,0 +1,122 @@
+"""``TensorShape`` and ``Dimension``: a tensor's static shape as TensorFlow 1 shows it.
+
+Shapes in the graph layer are tuples of ints, or None where inference cannot tell.  TF-1
+programs read static shapes partly known (``[None, 10]`` for a batch fed at run time), so
+:func:`static_shape` infers twice with two different stand-in sizes for every unknown
+placeholder dimension: a dimension that comes out the same both times is known, one that
+differs depends on a fed size and is ``None``.
+"""
+from __future__ import annotations
+
+from .errors import TinyflowError
+
+__all__ = ["Dimension", "TensorShape", "static_shape"]
+
+# Stand-ins for unknown placeholder dimensions: large primes, so a result derived from one
+# (a product, a quotient) differs between the two runs.
+_STAND_INS = (1_000_003, 1_000_033)
+
+
+class Dimension:
+    """One dimension of a :class:`TensorShape`: ``value`` is an int or None (unknown)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = None if value is None else int(value)
+
+    def __int__(self) -> int:
+        if self.value is None:
+            raise ValueError("the dimension is unknown (None)")
+        return self.value
+
+    __index__ = __int__
+
+    def __eq__(self, other):
+        other = other.value if isinstance(other, Dimension) else other
+        return None if self.value is None or other is None else self.value == other
+
+    def __hash__(self):
+        return hash(self.value)
+
+    def __repr__(self) -> str:
+        return f"Dimension({self.value})"
+
+    def __str__(self) -> str:
+        return "?" if self.value is None else str(self.value)
+
+
+class TensorShape:
+    """A static shape: ``dims`` is a list of :class:`Dimension`, or None when even the rank is
+    unknown."""
+
+    def __init__(self, dims):
+        self.dims = None if dims is None else [d if isinstance(d, Dimension) else Dimension(d)
+                                               for d in dims]
+
+    @property
+    def ndims(self):
+        return None if self.dims is None else len(self.dims)
+
+    def as_list(self) -> list:
+        """``[None, 10]``; ValueError when the rank is unknown (as TensorFlow)."""
+        if self.dims is None:
+            raise ValueError("as_list() is not defined on an unknown TensorShape")
+        return [d.value for d in self.dims]
+
+    def is_fully_defined(self) -> bool:
+        return self.dims is not None and all(d.value is not None for d in self.dims)
+
+    def __len__(self) -> int:
+        if self.dims is None:
+            raise ValueError("the rank of this shape is unknown")
+        return len(self.dims)
+
+    def __iter__(self):
+        return iter(self.dims if self.dims is not None else ())
+
+    def __getitem__(self, index):
+        if self.dims is None:
+            return Dimension(None)
+        if isinstance(index, slice):
+            return TensorShape(self.dims[index])
+        return self.dims[index]
+
+    def __eq__(self, other):
+        other = other if isinstance(other, TensorShape) else TensorShape(other)
+        return self.dims is not None and other.dims is not None and \
+            [d.value for d in self.dims] == [d.value for d in other.dims]
+
+    def __repr__(self) -> str:
+        return "TensorShape(None)" if self.dims is None else \
+            f"TensorShape({[d.value for d in self.dims]})"
+
+    def __str__(self) -> str:
+        if self.dims is None:
+            return "<unknown>"
+        return "(" + ", ".join(str(d) for d in self.dims) + ("," if len(self.dims) == 1 else "") \
+            + ")"
+
+
+def static_shape(entry) -> TensorShape:
+    """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
+    from .graph import Graph, apply_passes  # the graph module imports this one's users
+
+    graph = Graph([entry])
+    runs = []
+    for stand_in in _STAND_INS:
+        known = {}
+        for nid in graph.indexed.input_nodes:
+            node = graph.indexed.nodes[nid]
+            declared = node.attrs.get("shape") if node.kind == "placeholder" else None
+            if declared is not None:
+                known[node] = tuple(stand_in if d is None or d < 0 else d for d in declared)
+        try:
+            inferred = apply_passes(graph.with_attrs(shape_inputs=known), "InferShape")
+        except TinyflowError:
+            return TensorShape(None)
+        runs.append(inferred.attrs["shape"][inferred.indexed.outputs[0]])
+    if runs[0] is None or runs[1] is None or len(runs[0]) != len(runs[1]):
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(*runs)])
+
