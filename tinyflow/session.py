@@ -1,7 +1,9 @@
 """``tf.Session``: a variable store, cached executors, feed validation and ``run``."""
 from __future__ import annotations
 
+import contextlib
 import numbers
+import threading
 
 import numpy as np
 import torch
@@ -13,11 +15,27 @@ from .executor import (
     closure_report,
     memory_plan_report,
 )
-from .nnvm.errors import ShapeError
-from .nnvm.symbol import Symbol
+from .nnvm.errors import GraphError, ShapeError
+from .nnvm.symbol import Symbol, current_context
 from .variables import Initializer, VariableStore
 
-__all__ = ["Session"]
+__all__ = ["InteractiveSession", "Session", "get_default_session"]
+
+
+class _DefaultSessions(threading.local):
+    """Per thread, the sessions entered with ``with sess:`` / ``sess.as_default()``."""
+
+    def __init__(self):
+        self.stack: list = []
+
+
+_DEFAULT_SESSIONS = _DefaultSessions()
+
+
+def get_default_session():
+    """The innermost session entered in this thread (``with tf.Session() as sess:``), or None."""
+    stack = _DEFAULT_SESSIONS.stack
+    return stack[-1] if stack else None
 
 
 def _feed_of(node) -> str:
@@ -37,9 +55,14 @@ class Session:
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place): for tests and
         teaching.
+    graph : tf.Graph, optional
+        The graph whose tensors this session runs (default: the default graph now).
+
+    ``with tf.Session() as sess:`` makes it the default session (``tensor.eval()``) and its
+    graph the default graph inside the block, and closes it at the end, as in TensorFlow.
     """
 
-    def __init__(self, config: str = "cpu", plan_memory: bool = True):
+    def __init__(self, config: str = "cpu", plan_memory: bool = True, graph=None):
         words = str(config).split()
         if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - {"profile"}:
             raise ValueError(f"Session config must be 'cpu' or 'gpu' (optionally followed by "
@@ -52,22 +75,30 @@ class Session:
         else:
             self.device = torch.device("cpu")
         self.plan_memory = plan_memory
+        self.graph = graph if graph is not None else current_context()
         self._profile = {} if "profile" in words else None
         self.variable_store = VariableStore()
         self._executors: dict = {}  # tuple of fetched entries -> Executor
+        self._entered = contextlib.ExitStack()
 
     # -- public ---------------------------------------------------------------------------
-    def run(self, fetch, feed_dict=None):
-        """Compute ``fetch`` (a symbol, or a list/tuple of symbols) given ``feed_dict``.
+    def run(self, fetches, feed_dict=None):
+        """Compute ``fetches`` given ``feed_dict``.
 
-        Returns a numpy array per fetched symbol (a list for a list), ``None`` for ops such as
-        ``tf.group`` or an optimizer's ``minimize``.  Feeds, shapes and variable state are all
-        checked before the first op runs; a run rejected then changes nothing.  An error inside
-        an op body stops the run there: ops that ran before it (including assigns) keep their
-        effect.  ``tf.global_variables_initializer()`` leaves a variable whose shape is not known
-        yet (a layer weight shaped by the feeds) to the first run that infers its shape.
+        ``fetches`` is a symbol, a tensor or operation name (``"accuracy:0"``, ``"train"``), or
+        a list, tuple, namedtuple or dict of those, nested as deep as wanted; the result has
+        the same structure, with a numpy array per tensor and ``None`` per operation (``tf.group``,
+        an optimizer's ``minimize``).  ``feed_dict`` keys are placeholders or their names.
+        Feeds, shapes and variable state are all checked before the first op runs; a run
+        rejected then changes nothing.  An error inside an op body stops the run there: ops that
+        ran before it (including assigns) keep their effect.  ``tf.global_variables_initializer()``
+        leaves a variable whose shape is not known yet (a layer weight shaped by the feeds) to
+        the first run that infers its shape.
         """
-        symbols, as_list = self._fetch_list(fetch)
+        symbols, rebuild = self._flatten_fetches(fetches)
+        return rebuild(self._run_symbols(symbols, feed_dict))
+
+    def _run_symbols(self, symbols, feed_dict) -> list:
         feeds = self._convert_feeds(feed_dict or {})
         store = self.variable_store
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
@@ -86,7 +117,7 @@ class Session:
             # an operation (an optimizer step) gives None: its outputs are not copied out
             results.append(None if s.is_operation else self._to_numpy(outputs[position]))
             position += len(ran.outputs)
-        return results if as_list else results[0]
+        return results
 
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
         """The memory plan the executor for ``fetch`` uses with these feeds' shapes (binds the
@@ -112,33 +143,68 @@ class Session:
         return "\n".join(lines)
 
     def close(self):
-        """Drop variable values and executors."""
+        """Drop variable values and executors (and stop being the default session)."""
+        self._entered.close()
         self.variable_store.clear()
         self._executors.clear()
 
+    @contextlib.contextmanager
+    def as_default(self):
+        """Make this the default session of this thread inside the ``with`` block."""
+        _DEFAULT_SESSIONS.stack.append(self)
+        try:
+            yield self
+        finally:
+            _DEFAULT_SESSIONS.stack.remove(self)
+
     def __enter__(self):
+        self._entered.enter_context(self.graph.as_default())
+        self._entered.enter_context(self.as_default())
         return self
 
     def __exit__(self, *exc):
         self.close()
 
     # -- helpers -------------------------------------------------------------------------
-    @staticmethod
-    def _fetch_list(fetch):
-        if isinstance(fetch, Symbol):
-            return [fetch], False
-        if isinstance(fetch, (list, tuple)):
-            for f in fetch:
-                if not isinstance(f, Symbol):
-                    raise TypeError(f"can only fetch symbols, got {type(f).__name__}")
-            return list(fetch), True
-        raise TypeError(f"can only fetch a symbol or a list of symbols, got "
-                        f"{type(fetch).__name__}")
+    def _flatten_fetches(self, fetches):
+        """``(symbols, rebuild)``: the symbols in ``fetches`` and the function putting one
+        result per symbol back into the structure of ``fetches``."""
+        if isinstance(fetches, (Symbol, str)):
+            return [self._as_symbol(fetches)], lambda results: results[0]
+        if isinstance(fetches, dict):
+            keys = list(fetches)
+            parts = [self._flatten_fetches(fetches[k]) for k in keys]
+        elif isinstance(fetches, (list, tuple)):
+            keys = None
+            parts = [self._flatten_fetches(f) for f in fetches]
+        else:
+            raise TypeError(f"can only fetch symbols, tensor or operation names, and lists, "
+                            f"tuples or dicts of them, got {type(fetches).__name__}")
+        symbols = [s for part, _ in parts for s in part]
+        counts = [len(part) for part, _ in parts]
 
-    @staticmethod
-    def _convert_feeds(feed_dict) -> dict:
+        def rebuild(results):
+            values, start = [], 0
+            for (_, inner), count in zip(parts, counts):
+                values.append(inner(results[start:start + count]))
+                start += count
+            if keys is not None:
+                return type(fetches)(zip(keys, values))
+            if hasattr(fetches, "_fields"):  # a namedtuple
+                return type(fetches)(*values)
+            return type(fetches)(values)
+        return symbols, rebuild
+
+    def _as_symbol(self, fetch) -> Symbol:
+        if isinstance(fetch, str):
+            return (self.graph.get_tensor_by_name(fetch) if ":" in fetch
+                    else self.graph.get_operation_by_name(fetch))
+        return fetch
+
+    def _convert_feeds(self, feed_dict) -> dict:
         feeds = {}
         for key, value in feed_dict.items():
+            key = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
             if not isinstance(key, Symbol) or key.node.kind != "placeholder":
                 raise TypeError(f"feed_dict keys must be placeholders, got {key!r}")
             node = key.node
@@ -165,7 +231,7 @@ class Session:
         return feeds
 
     def _bind(self, fetch, feed_dict) -> Executor:
-        symbols, _ = self._fetch_list(fetch)
+        symbols, _ = self._flatten_fetches(fetch)
         feeds = self._convert_feeds(feed_dict or {})
         return self._executor(tuple(e for s in symbols for e in s.outputs), feeds)
 
@@ -175,6 +241,12 @@ class Session:
                 tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
                 for n, v in feeds.items()) and all(n in feeds for n in executor.feed_buffers):
             return executor
+        foreign = [e.node for e in entries if e.node.graph is not self.graph] + [
+            n for n in feeds if n.graph is not self.graph]
+        if foreign:
+            raise GraphError(f"{foreign[0].describe()} is not an element of this session's "
+                             f"graph: build it in the session's graph, or create the session "
+                             f"with graph= its graph")
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
                             self.plan_memory)
@@ -204,3 +276,12 @@ class Session:
 
     def __repr__(self):
         return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"
+
+
+class InteractiveSession(Session):
+    """A session that makes itself the default one when created (for shells and notebooks),
+    until :meth:`close`: ``tensor.eval()`` works without a ``with`` block."""
+
+    def __init__(self, config: str = "cpu", plan_memory: bool = True, graph=None):
+        super().__init__(config, plan_memory, graph)
+        self._entered.enter_context(self.as_default())

@@ -18,8 +18,10 @@ import sys
 import threading
 from typing import NamedTuple
 
+from .dtypes import as_dtype
 from .errors import GraphError
 from .op import Op
+from .tensor_shape import TensorShape, static_shape
 
 __all__ = [
     "GraphContext",
@@ -63,6 +65,11 @@ class Node:
         self.control_deps: list[Node] = list(control_deps)
         self.source: str = source or _user_site()
         self.graph: GraphContext = graph or current_context()
+
+    @property
+    def type(self) -> str:
+        """The op name, or ``"placeholder"`` / ``"variable"`` (TensorFlow's ``op.type``)."""
+        return self.kind
 
     @property
     def kind(self) -> str:
@@ -350,6 +357,38 @@ class Symbol:
     def name(self) -> str:
         return self.node.name
 
+    @property
+    def op(self) -> Node:
+        """The node of a single-output symbol (TensorFlow's ``tensor.op``)."""
+        return self.node
+
+    @property
+    def graph(self) -> GraphContext:
+        """The graph the symbol's nodes belong to."""
+        return self.outputs[0].node.graph
+
+    @property
+    def dtype(self):
+        """The element type inference gives (a :class:`~tinyflow.nnvm.dtypes.DType`)."""
+        from .graph import Graph, apply_passes  # graph.py imports this module
+
+        graph = apply_passes(Graph(self.outputs[:1]), "InferType")
+        return as_dtype(graph.attrs["dtype"][graph.indexed.outputs[0]] or "float32")
+
+    def get_shape(self) -> TensorShape:
+        """The static shape: what inference knows before anything is fed (``[None, 10]``)."""
+        return static_shape(self.outputs[0])
+
+    shape = property(get_shape)
+
+    def eval(self, feed_dict=None, session=None):
+        """``session.run(self, feed_dict)``; the default session when ``session`` is None."""
+        return _session_for(session).run(self, feed_dict)
+
+    def run(self, feed_dict=None, session=None) -> None:
+        """Run this operation (an optimizer step, a group): ``session.run(self, feed_dict)``."""
+        _session_for(session).run(self, feed_dict)
+
     def __getitem__(self, index: int) -> Symbol:
         return Symbol([self.outputs[index]])
 
@@ -386,6 +425,19 @@ class Symbol:
 
     def __bool__(self):
         return True
+
+
+def _session_for(session):
+    """``session``, or the default one (``with tf.Session() as sess``, InteractiveSession)."""
+    if session is not None:
+        return session
+    from ..session import get_default_session  # the one way up: eval() runs in a session
+
+    found = get_default_session()
+    if found is None:
+        raise ValueError("no default session: pass session=, run inside 'with tf.Session() as "
+                         "sess:', or use tf.InteractiveSession()")
+    return found
 
 
 def __getattr__(name: str):
