@@ -1,0 +1,129 @@
+"""TensorFlow 1's graph and session API: graphs, names, scopes, collections, default sessions,
+fetch structures, static shapes (TF 1.15 semantics)."""
+import collections
+import threading
+
+import numpy as np
+import pytest
+
+import tinyflow as tf
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+
+def _model():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    W = tf.Variable(tf.ones([3, 2]), name="W")
+    return x, W, tf.matmul(x, W, name="y")
+
+
+def test_names_follow_tensorflow():
+    a, b = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+    assert (a.name, b.name) == ("Placeholder", "Placeholder_1")
+    v1, v2 = tf.Variable(tf.zeros([1])), tf.Variable(tf.zeros([1]), name="Variable")
+    assert (v1.name, v2.name) == ("Variable", "Variable_1")
+    assert v1.initial_assign.name == "Variable/Assign"
+    c1, c2 = tf.exp(a, name="e"), tf.exp(a, name="e")
+    assert (c1.name, c2.name) == ("e", "e_1")
+
+
+def test_name_scopes_nest_and_are_made_unique():
+    x = tf.placeholder(tf.float32, name="x")
+    with tf.name_scope("layer") as scope:
+        assert scope == "layer/"
+        inner = tf.exp(x, name="act")
+        with tf.name_scope("sub"):
+            deeper = tf.exp(x)
+    with tf.name_scope("layer") as again:
+        second = tf.exp(x, name="act")
+    with tf.name_scope("layer/"):  # re-entered as it is
+        third = tf.exp(x, name="act")
+    assert again == "layer_1/"
+    assert (inner.name, deeper.name, second.name, third.name) == (
+        "layer/act", "layer/sub/exp", "layer_1/act", "layer/act_1")
+
+
+def test_gradients_are_named_under_their_own_scope():
+    x = tf.placeholder(tf.float32, [2], name="x")
+    (g1,), (g2,) = tf.gradients(tf.reduce_sum(tf.exp(x)), [x]), tf.gradients(tf.exp(x), [x])
+    assert g1.name.startswith("gradients/") and g2.name.startswith("gradients_1/")
+
+
+def test_graphs_are_separate_and_default_per_with_block():
+    outer = tf.get_default_graph()
+    g = tf.Graph()
+    with g.as_default():
+        assert tf.get_default_graph() is g
+        c = tf.constant(1.0, name="c")
+    assert tf.get_default_graph() is outer and c.graph is g
+    assert "c" not in outer.nodes_by_name and g.get_tensor_by_name("c:0").node is c.node
+    with tf.Session(graph=g) as sess:
+        assert sess.run(c) == 1.0
+    with pytest.raises(tf.GraphError, match="'c'.*not an element of this session's graph"):
+        tf.Session().run(c)
+
+
+def test_default_graph_is_per_thread():
+    g, seen = tf.Graph(), []
+    with g.as_default():
+        thread = threading.Thread(target=lambda: seen.append(tf.get_default_graph()))
+        thread.start()
+        thread.join(10)
+    assert seen == [tf.get_default_graph()] and seen[0] is not g
+
+
+def test_collections_and_graph_keys():
+    tf.add_to_collection("losses", tf.constant(1.0, name="l1"))
+    tf.add_to_collection("losses", tf.constant(2.0, name="l2"))
+    assert [s.name for s in tf.get_collection("losses")] == ["l1", "l2"]
+    assert tf.get_collection("missing") == []
+    assert tf.GraphKeys.UPDATE_OPS == "update_ops" and tf.GraphKeys.GLOBAL_VARIABLES == "variables"
+
+
+def test_with_session_is_default_and_eval_works():
+    x, W, y = _model()
+    with tf.Session() as sess:
+        assert tf.get_default_session() is sess and sess.graph is tf.get_default_graph()
+        tf.global_variables_initializer().run()
+        np.testing.assert_array_equal(y.eval({x: np.ones((2, 3))}), np.full((2, 2), 3.0))
+        np.testing.assert_array_equal(W.eval(), np.ones((3, 2)))
+    assert tf.get_default_session() is None
+    with pytest.raises(ValueError, match="no default session"):
+        W.eval()
+
+
+def test_interactive_session_is_default_until_closed():
+    _, W, _ = _model()
+    sess = tf.InteractiveSession()
+    W.initializer.run()
+    np.testing.assert_array_equal(W.eval(), np.ones((3, 2)))
+    sess.close()
+    assert tf.get_default_session() is None
+
+
+def test_run_gives_back_the_structure_of_its_fetches():
+    x, W, y = _model()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    Pair = collections.namedtuple("Pair", "weights outputs")
+    feed = {"x:0": np.ones((1, 3))}  # a name as feed key
+    out = sess.run({"y": y, "pair": Pair(W, [y, ("y:0",)])}, feed)
+    assert set(out) == {"y", "pair"} and isinstance(out["pair"], Pair)
+    np.testing.assert_array_equal(out["pair"].outputs[1][0], [[3.0, 3.0]])
+    assert isinstance(out["pair"].outputs[1], tuple)
+    assert sess.run([]) == [] and sess.run(W.initializer) is None
+    with pytest.raises(KeyError, match="'nope:0'"):
+        sess.run("nope:0")
+    with pytest.raises(TypeError, match="can only fetch"):
+        sess.run(3)
+
+
+def test_tensor_static_shape_dtype_and_op():
+    x, W, y = _model()
+    assert y.get_shape().as_list() == [None, 2] and y.shape[1].value == 2
+    assert x.get_shape()[0].value is None and W.get_shape().as_list() == [3, 2]
+    flat = tf.reshape(tf.matmul(y, tf.ones([2, 6])), [-1, 3])
+    assert flat.get_shape().as_list() == [None, 3]
+    assert tf.placeholder(tf.float32).get_shape().ndims is None
+    assert y.dtype == tf.float32 and y.op.name == "y" and y.op.type == "matmul"
+    assert y.graph is tf.get_default_graph()
