@@ -220,7 +220,8 @@ class Session:
             if array.dtype.kind not in "biuf":
                 raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
                                 f"(shape {array.shape})")
-            array = np.asarray(array, dtype=np.float32, order="C")  # keeps 0-d feeds 0-d
+            # converted to the placeholder's dtype, as TensorFlow does; keeps 0-d feeds 0-d
+            array = np.asarray(array, dtype=node.attrs.get("dtype", "float32"), order="C")
             declared = node.attrs.get("shape")
             if declared is not None and (len(declared) != array.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):

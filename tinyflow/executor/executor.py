@@ -21,14 +21,14 @@ import torch
 
 from ..lua_ops.runtime import LuaOpError, lua_runtime, lua_table, make_closure
 from ..lua_ops.torch_api import scratch_scope
+from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 
 __all__ = ["BindError", "Executor"]
 
-_TORCH_DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
-                 "int32": torch.int32, "int64": torch.int64, "uint8": torch.uint8}
+_TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
 # After shapes and types are known: cut shape-only edges, order mutations, plan.
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]

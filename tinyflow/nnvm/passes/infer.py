@@ -6,12 +6,13 @@ output back to its inputs (``assign(var, zeros([3, 4]))`` gives ``var`` its shap
 from __future__ import annotations
 
 from ..attrs import same_type, shape_str
+from ..dtypes import TORCH_NAMES, as_dtype
 from ..errors import GraphError, ShapeError
 from ..graph import Graph, register_pass
 
 __all__ = ["DTYPE_SIZE", "infer_shape", "infer_type"]
 
-DTYPE_SIZE = {"float32": 4, "float64": 8, "float16": 2, "int32": 4, "int64": 8, "uint8": 1}
+DTYPE_SIZE = {name: as_dtype(name).size for name in TORCH_NAMES}  # bytes per element
 
 
 def _known_inputs(graph: Graph, key: str, normalize) -> dict[int, object]:
