@@ -102,7 +102,7 @@ def test_interactive_session_is_default_until_closed():
 
 
 def test_run_gives_back_the_structure_of_its_fetches():
-    x, W, y = _model()
+    _, W, y = _model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     Pair = collections.namedtuple("Pair", "weights outputs")

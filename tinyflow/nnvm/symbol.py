@@ -150,6 +150,7 @@ class GraphContext:
         self.nodes_by_name: dict[str, Node] = {}
         self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
         self.collections: dict[str, list] = {}  # TF's graph collections, by key
+        self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
 
     def unique_name(self, hint: str) -> str:
         """A new name for ``hint`` under the current name scope (TensorFlow's rule)."""

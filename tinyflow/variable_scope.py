@@ -1,0 +1,193 @@
+"""``tf.variable_scope`` and ``tf.get_variable``: variables shared by name (TF 1.15 semantics).
+
+A variable scope prefixes the names ``get_variable`` gives (``conv1/weights``) and says whether
+a name may be made (``reuse=False``), must exist (``reuse=True``) or either
+(``reuse=tf.AUTO_REUSE``).  Entering one also enters a name scope of the same name for the ops
+made inside, as TensorFlow does.  The scopes and the variables made by ``get_variable`` live in
+the graph (``graph.variable_scope``), so two graphs never share them.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+
+from .nnvm.dtypes import as_dtype
+from .nnvm.symbol import Symbol, current_context
+from .variables import Variable
+
+__all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
+           "variable_scope"]
+
+
+class _ReuseMode(enum.Enum):
+    AUTO_REUSE = 1
+
+
+AUTO_REUSE = _ReuseMode.AUTO_REUSE
+
+
+class VariableScope:
+    """A variable scope: its ``name`` (``"conv1"``, ``""`` at the root), ``reuse`` (False, True
+    or AUTO_REUSE), the default ``initializer`` and ``dtype`` for ``get_variable``."""
+
+    def __init__(self, name="", reuse=False, initializer=None, dtype="float32",
+                 name_scope=""):
+        self.name = name
+        self.reuse = reuse
+        self.initializer = initializer
+        self.dtype = dtype
+        self.original_name_scope = name_scope
+
+    def reuse_variables(self) -> None:
+        """From now on, ``get_variable`` in this scope returns existing variables."""
+        self.reuse = True
+
+    def __repr__(self) -> str:
+        return f"<VariableScope {self.name!r} reuse={self.reuse}>"
+
+
+class _Scopes:
+    """What one graph keeps: the current scope, the variables get_variable made, and how
+    often each default scope name was used."""
+
+    def __init__(self):
+        self.current = VariableScope()
+        self.shared: dict[str, Variable] = {}
+        self.default_names: dict[str, int] = {}
+
+
+def _scopes() -> _Scopes:
+    graph = current_context()
+    if graph.variable_scope is None:
+        graph.variable_scope = _Scopes()
+    return graph.variable_scope
+
+
+def get_variable_scope() -> VariableScope:
+    """The current variable scope."""
+    return _scopes().current
+
+
+@contextlib.contextmanager
+def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
+                   reuse=None, dtype=None, auxiliary_name_scope=True, **unsupported):
+    """``with tf.variable_scope("conv1", reuse=...) as scope:`` (see the module doc).
+
+    ``name_or_scope`` is a name or a :class:`VariableScope` (re-entered); None takes
+    ``default_name`` made unique (``dense``, ``dense_1``...).  ``reuse=None`` inherits the
+    enclosing scope's reuse; True and AUTO_REUSE are inherited by inner scopes.
+    """
+    if unsupported:
+        raise TypeError(f"variable_scope: {', '.join(sorted(unsupported))} not supported by "
+                        f"TinyFlow")
+    scopes = _scopes()
+    outer = scopes.current
+    if isinstance(name_or_scope, VariableScope):
+        name = name_or_scope.name
+    elif name_or_scope:
+        name = _join(outer.name, name_or_scope)
+    elif default_name:
+        name = _join(outer.name, _unique_default(scopes, _join(outer.name, default_name)))
+    else:
+        raise ValueError("variable_scope needs name_or_scope or default_name")
+    # False acts as None (TF 1.15): reuse, once on, stays on in inner scopes
+    captured = name_or_scope.reuse if isinstance(name_or_scope, VariableScope) else False
+    reuse = next((r for r in (reuse, captured, outer.reuse) if r is True or r is AUTO_REUSE),
+                 False)
+    scope = VariableScope(name, reuse, initializer or outer.initializer,
+                          as_dtype(dtype).name if dtype else outer.dtype)
+    graph = current_context()
+    op_scope = name.rsplit("/", 1)[-1] if auxiliary_name_scope else None
+    with graph.name_scope(op_scope) if op_scope else contextlib.nullcontext() as ops:
+        scope.original_name_scope = ops or ""
+        scopes.current = scope
+        try:
+            yield scope
+        finally:
+            scopes.current = outer
+
+
+def _join(outer: str, name: str) -> str:
+    return f"{outer}/{name}" if outer else name
+
+
+def _unique_default(scopes: _Scopes, full: str) -> str:
+    used = scopes.default_names.get(full, 0)
+    scopes.default_names[full] = used + 1
+    base = full.rsplit("/", 1)[-1]
+    return base if used == 0 else f"{base}_{used}"
+
+
+def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
+                 trainable=True, collections=None, **unsupported) -> Variable:
+    """The variable ``<scope>/<name>``: made with ``initializer`` (default: the scope's, else
+    ``glorot_uniform_initializer()``), or the existing one when the scope reuses.
+
+    Raises
+    ------
+    ValueError
+        As TensorFlow: the name exists and the scope does not reuse; it does not exist and the
+        scope reuses (``reuse=True``); a reused variable's shape differs from ``shape``; no
+        shape for an initializer that needs one.
+    """
+    if unsupported:
+        raise TypeError(f"get_variable: {', '.join(sorted(unsupported))} not supported by "
+                        f"TinyFlow")
+    scopes = _scopes()
+    scope = scopes.current
+    full = _join(scope.name, name)
+    existing = scopes.shared.get(full)
+    if existing is not None:
+        return _reused(existing, scope, full, shape)
+    if scope.reuse is True:
+        raise ValueError(f"Variable {full} does not exist, or was not created with "
+                         f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
+                         f"VarScope?")
+    dtype = as_dtype(dtype).name if dtype else scope.dtype
+    value = _initial_value(full, shape, dtype, initializer or scope.initializer)
+    graph = current_context()
+    with graph.name_scope(None):  # the full name as it is, whatever name scope is open
+        variable = Variable(value, name=full, trainable=trainable, dtype=dtype)
+    scopes.shared[full] = variable
+    for key in collections or ():
+        graph.add_to_collection(key, variable)
+    if regularizer is not None:
+        loss = regularizer(variable)
+        if loss is not None:
+            graph.add_to_collection("regularization_losses", loss)
+    return variable
+
+
+def _reused(existing: Variable, scope: VariableScope, full: str, shape) -> Variable:
+    if scope.reuse is False:
+        raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
+                         f"reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined "
+                         f"at: {existing.node.source}")
+    found = existing.node.attrs.get("shape")
+    if shape is not None and found is not None and tuple(shape) != tuple(found):
+        raise ValueError(f"Trying to share variable {full}, but specified shape "
+                         f"{tuple(shape)} and found shape {tuple(found)}.")
+    return existing
+
+
+def _initial_value(full, shape, dtype, initializer) -> Symbol:
+    """The initial value: a tensor or a value given as ``initializer``, else the initializer
+    called with the shape (TF's ``init(shape, dtype=..., partition_info=None)``)."""
+    if initializer is not None and not callable(initializer):
+        if shape is not None and not isinstance(initializer, Symbol):
+            from .api import constant
+            return constant(initializer, dtype=dtype, shape=shape)
+        return initializer if isinstance(initializer, Symbol) else _constant(initializer, dtype)
+    if shape is None:
+        raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but "
+                         f"instead was None.")
+    shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
+    if initializer is None:
+        from .init_ops import glorot_uniform_initializer  # TF's default for get_variable
+        initializer = glorot_uniform_initializer()
+    return initializer(shape, dtype=as_dtype(dtype), partition_info=None)
+
+
+def _constant(value, dtype):
+    from .api import constant
+    return constant(value, dtype=dtype)
