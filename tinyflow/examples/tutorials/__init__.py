@@ -1,0 +1,1 @@
+"""``tinyflow.examples.tutorials``: the tutorials' helper modules (``mnist.input_data``)."""
