@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 
-from .nnvm.symbol import GraphContext, NodeEntry, Symbol, current_context
+from .nnvm.symbol import GraphContext, current_context
 from .nnvm.symbol import reset_default_graph as _reset_default_graph
 
 __all__ = [
