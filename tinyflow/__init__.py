@@ -10,24 +10,29 @@ from .api import *
 from .api import __all__ as _api_all
 from .dtypes import *
 from .dtypes import __all__ as _dtypes_all
+from .framework import *
+from .framework import __all__ as _framework_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
-from .nnvm.symbol import Symbol, reset_default_graph
+from .nnvm.symbol import Symbol
 from .shapes import infer_variable_shapes
+from .variable_scope import *
+from .variable_scope import __all__ as _variable_scope_all
 
 attach_lua_bodies()
 
 __version__ = "0.1.0"
-__all__ = list(_api_all) + list(_dtypes_all) + [
-    "dtypes", "nn", "nnvm", "train", "Session", "Symbol", "ShapeError", "TinyflowError",
-    "GraphError", "reset_default_graph", "infer_variable_shapes"]
+__all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
+    _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
+           "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
+           "infer_variable_shapes"]
 __all__ += ["app", "flags", "logging"]
 
 
 def __getattr__(name):
-    if name == "Session":  # imports torch and lupa: only when a session is made
-        from .session import Session
-        return Session
+    if name in ("Session", "InteractiveSession", "get_default_session"):
+        from . import session  # imports torch and lupa: only when a session is made
+        return getattr(session, name)
     if name in ("app", "flags", "logging"):  # tf.app, tf.flags, tf.logging: on first use
         return importlib.import_module(".tf_logging" if name == "logging" else f".{name}",
                                        __name__)
