@@ -12,17 +12,11 @@ import tinyflow as tf
 from tinyflow.lua_ops import torch_api
 from tinyflow.lua_ops.runtime import lua_runtime
 
-PLANS = pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
-DEVICES = pytest.mark.parametrize("config", [
-    "cpu", pytest.param("gpu", marks=pytest.mark.skipif(not torch.cuda.is_available(),
-                                                        reason="needs CUDA"))])
-# An op body must write into the buffer the plan gave it, never have torch resize it.
-pytestmark = pytest.mark.filterwarnings("error:An output with one or more elements was resized")
-
-
-@pytest.fixture(autouse=True)
-def _fresh_graph():
-    tf.reset_default_graph()
+pytestmark = [
+    # An op body must write into the buffer the plan gave it, never have torch resize it.
+    pytest.mark.filterwarnings("error:An output with one or more elements was resized"),
+    pytest.mark.usefixtures("fresh_graph"),
+]
 
 
 # -- softmax backward in the tensors' dtype ----------------------------------------------------
@@ -115,8 +109,6 @@ def _case_id(case):
     return f"{size}-k{kernel}-s{stride}-{'uneven' if top != bottom else 'even'}"
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", SAME_CASES, ids=_case_id)
 def test_conv2d_same(case, plan_memory, config):
     size, kernel, stride = case
@@ -128,8 +120,6 @@ def test_conv2d_same(case, plan_memory, config):
         values, plan_memory, config)
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", SAME_CASES, ids=_case_id)
 def test_max_pool_same(case, plan_memory, config):
     size, kernel, stride = case
@@ -143,8 +133,6 @@ def test_max_pool_same(case, plan_memory, config):
         values, plan_memory, config)
 
 
-@DEVICES
-@PLANS
 @pytest.mark.parametrize("case", SAME_CASES, ids=_case_id)
 def test_avg_pool_same(case, plan_memory, config):
     size, kernel, stride = case
