@@ -1,4 +1,5 @@
 """tf.train.Saver: round trips, restoring under bound executors, checks, atomic saves."""
+import os
 from types import SimpleNamespace
 
 import numpy as np
@@ -205,6 +206,7 @@ def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
     sess = _trained_session(m)
     path = Saver().save(sess, tmp_path / "model.npz")
     saved = _values(sess, m.W, m.b)
+    index = (tmp_path / "checkpoint").read_text()
     sess.run(m.train_step, {m.x: XS, m.y_: YS})
     write_array, calls = np.lib.format.write_array, []
 
@@ -218,10 +220,146 @@ def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
     with pytest.raises(OSError, match="disk full"):
         Saver().save(sess, path)
     monkeypatch.undo()
-    assert [p.name for p in tmp_path.iterdir()] == ["model.npz"]  # no temporary file left
+    # no temporary file left, and the index untouched
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint", "model.npz"]
+    assert (tmp_path / "checkpoint").read_text() == index
     with np.load(path, allow_pickle=False) as archive:
         np.testing.assert_array_equal(archive["W"], saved[0])
         np.testing.assert_array_equal(archive["b"], saved[1])
     Saver().save(sess, path)  # and a later save replaces it
     with np.load(path) as archive:
         np.testing.assert_array_equal(archive["W"], sess.run(m.W))
+
+
+# -- TensorFlow's checkpoint paths, steps, max_to_keep and the index file -------------------------
+def _adam_model():
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    y_ = tf.placeholder(tf.float32, [None, 3], name="y_")
+    logits = tf.nn.linear(x, 3, name="fc", no_bias=False)
+    loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(tf.nn.softmax(logits)), reduction_indices=[1]))
+    step = tf.train.get_or_create_global_step()
+    train_step = tf.train.AdamOptimizer(0.05).minimize(loss, global_step=step)
+    return SimpleNamespace(x=x, y_=y_, loss=loss, step=step, train_step=train_step)
+
+
+def _all_values(sess):
+    return {v.name: sess.run(v) for v in tf.all_variables()}
+
+
+def test_an_adam_trained_model_restores_exactly_and_trains_on_identically(tmp_path, config,
+                                                                         plan_memory):
+    m = _adam_model()
+    feed = {m.x: XS, m.y_: YS}
+    sess = tf.Session(config, plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(m.train_step, feed)
+    path = Saver().save(sess, tmp_path / "adam", global_step=m.step)
+    assert path == str(tmp_path / "adam-3")
+    with np.load(path + ".npz", allow_pickle=False) as archive:  # scalars stay 0-d
+        adam_step = next(name for name in archive.files if name.startswith("Adam_step"))
+        assert archive[adam_step].shape == () and archive["global_step"].shape == ()
+        assert archive["global_step"].dtype == np.int64 and archive["global_step"] == 3
+    fresh = tf.Session(config, plan_memory=plan_memory)
+    Saver().restore(fresh, path)
+    saved = _all_values(sess)
+    assert sorted(saved) == sorted(_all_values(fresh))
+    for name, value in _all_values(fresh).items():
+        assert value.dtype == saved[name].dtype and value.shape == saved[name].shape, name
+        np.testing.assert_array_equal(value, saved[name], err_msg=name)
+    for _ in range(2):  # the same next steps, bit for bit
+        assert sess.run([m.loss, m.train_step], feed)[0] == fresh.run([m.loss, m.train_step],
+                                                                      feed)[0]
+    for name, value in _all_values(fresh).items():
+        np.testing.assert_array_equal(value, _all_values(sess)[name], err_msg=name)
+    assert tf.train.global_step(fresh, m.step) == 5
+
+
+def test_save_path_with_a_step_and_the_files_it_writes(tmp_path, monkeypatch):
+    m = _model()
+    sess = _trained_session(m)
+    saver = Saver()
+    assert saver.save(sess, tmp_path / "model", global_step=7) == str(tmp_path / "model-7")
+    assert saver.save(sess, str(tmp_path / "model.ckpt")) == str(tmp_path / "model.ckpt")
+    step = tf.Variable(tf.constant(12, tf.int64), dtype=tf.int64, name="step")
+    sess.run(step.initializer)
+    path = saver.save(sess, tmp_path / "model.npz", global_step=step)
+    assert path == str(tmp_path / "model-12.npz")
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "checkpoint", "model-12.npz", "model-7.npz", "model.ckpt.npz"]
+    fresh = tf.Session()
+    saver.restore(fresh, str(tmp_path / "model-7"))  # TF's prefix
+    np.testing.assert_array_equal(fresh.run(m.W), sess.run(m.W))
+    saver.restore(fresh, tmp_path / "model-7.npz")  # or the file
+    with pytest.raises(ValueError, match="None"):
+        saver.restore(fresh, None)
+    with pytest.raises(ValueError, match="collides"):
+        saver.save(sess, tmp_path / "checkpoint")
+    monkeypatch.chdir(tmp_path)
+    assert saver.save(sess, "relative", global_step=1) == "relative-1"
+    assert (tmp_path / "relative-1.npz").is_file()
+
+
+def test_max_to_keep_deletes_the_oldest_and_the_index_lists_the_kept(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    saver = Saver(max_to_keep=2)
+    paths = [saver.save(sess, tmp_path / "model", global_step=step) for step in (10, 20, 30)]
+    assert saver.last_checkpoints == paths[1:]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "checkpoint", "model-20.npz", "model-30.npz"]
+    assert (tmp_path / "checkpoint").read_text() == (  # absolute paths for an absolute folder
+        f'model_checkpoint_path: "{tmp_path}/model-30"\n'
+        f'all_model_checkpoint_paths: "{tmp_path}/model-20"\n'
+        f'all_model_checkpoint_paths: "{tmp_path}/model-30"\n')
+    saver.save(sess, tmp_path / "model", global_step=20)  # saved again: newest, nothing deleted
+    assert saver.last_checkpoints == [paths[2], paths[1]]
+    assert len(list(tmp_path.glob("model-*.npz"))) == 2
+    for keep_all in (None, 0):
+        saver = Saver(max_to_keep=keep_all)
+        for step in range(3):
+            saver.save(sess, tmp_path / f"all{keep_all}", global_step=step)
+        assert len(list(tmp_path.glob(f"all{keep_all}-*.npz"))) == 3
+        assert saver.last_checkpoints == []  # TF keeps no list then: the index names the newest
+        assert (tmp_path / "checkpoint").read_text() == (
+            f'model_checkpoint_path: "{tmp_path}/all{keep_all}-2"\n'
+            f'all_model_checkpoint_paths: "{tmp_path}/all{keep_all}-2"\n')
+
+
+def test_relative_paths_in_the_index_and_latest_checkpoint(tmp_path, monkeypatch):
+    m = _model()
+    sess = _trained_session(m)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "run").mkdir()
+    assert tf.train.latest_checkpoint("run") is None
+    saver = tf.train.Saver()
+    saver.save(sess, "run/model", global_step=1)
+    saver.save(sess, "run/model", global_step=2)
+    assert (tmp_path / "run" / "checkpoint").read_text() == (
+        'model_checkpoint_path: "model-2"\n'
+        'all_model_checkpoint_paths: "model-1"\n'
+        'all_model_checkpoint_paths: "model-2"\n')
+    latest = tf.train.latest_checkpoint("run")
+    assert latest == os.path.join("run", "model-2")
+    state = tf.train.get_checkpoint_state("run")
+    assert state.all_model_checkpoint_paths == [os.path.join("run", "model-1"), latest]
+    fresh = tf.Session()
+    saver.restore(fresh, latest)
+    np.testing.assert_array_equal(fresh.run(m.W), sess.run(m.W))
+    os.unlink(tmp_path / "run" / "model-2.npz")  # the index names a checkpoint that is gone
+    assert tf.train.latest_checkpoint("run") is None
+    (tmp_path / "run" / "checkpoint").write_text("not: a checkpoint state {")
+    assert tf.train.latest_checkpoint("run") is None
+
+
+def test_index_quotes_paths_as_protobuf_text_format(tmp_path):
+    m = _model()
+    sess = _trained_session(m)
+    odd = 'we\'ird "name\\ é\t'
+    folder = tmp_path / odd
+    folder.mkdir()
+    path = Saver().save(sess, folder / "model")
+    text = (folder / "checkpoint").read_text()
+    assert "\\'" in text and '\\"' in text and "\\\\" in text and "\\303\\251" in text
+    assert "\\t" in text and text.isascii()
+    assert tf.train.latest_checkpoint(folder) == path

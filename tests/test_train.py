@@ -157,3 +157,309 @@ def test_lenet_trains():
     test_images, test_labels = _synthetic_images(200, rng)
     assert sess.run(loss, {x: test_images, label: test_labels}) < 0.5 * first
     assert sess.run(accuracy, {x: test_images, label: test_labels}) > 0.8
+
+
+# -- every optimizer, one step at a time, against TensorFlow 1.15's update formulas ----------------
+# Each twin is one step of the TF kernel (training_ops.cc) in numpy, float64: state is
+# [var, slots...] in the order of the optimizer's slot list.  Adam is torch.optim.Adam's formula.
+def _sgd(state, grad, lr, t):
+    (var,) = state
+    return [var - lr * grad]
+
+
+def _momentum(momentum, nesterov):
+    def step(state, grad, lr, t):
+        var, accum = state
+        accum = accum * momentum + grad
+        return [var - lr * (grad + momentum * accum if nesterov else accum), accum]
+    return step
+
+
+def _adam(beta1, beta2, epsilon):
+    def step(state, grad, lr, t):
+        var, m, v = state
+        m = beta1 * m + (1 - beta1) * grad
+        v = beta2 * v + (1 - beta2) * grad ** 2
+        denominator = np.sqrt(v) / np.sqrt(1 - beta2 ** t) + epsilon
+        return [var - lr / (1 - beta1 ** t) * m / denominator, m, v]
+    return step
+
+
+def _rmsprop(rho, momentum, epsilon):  # ApplyRMSProp: epsilon inside the square root
+    def step(state, grad, lr, t):
+        var, ms, mom = state
+        ms = ms + (grad ** 2 - ms) * (1 - rho)
+        mom = mom * momentum + grad * lr / np.sqrt(ms + epsilon)
+        return [var - mom, ms, mom]
+    return step
+
+
+def _centered_rmsprop(rho, momentum, epsilon):  # ApplyCenteredRMSProp
+    def step(state, grad, lr, t):
+        var, mg, ms, mom = state
+        ms = ms + (grad ** 2 - ms) * (1 - rho)
+        mg = mg + (grad - mg) * (1 - rho)
+        mom = mom * momentum + grad * lr / np.sqrt(ms - mg ** 2 + epsilon)
+        return [var - mom, mg, ms, mom]
+    return step
+
+
+def _adagrad(state, grad, lr, t):  # ApplyAdagrad: no epsilon
+    var, accum = state
+    accum = accum + grad ** 2
+    return [var - grad * lr / np.sqrt(accum), accum]
+
+
+def _adadelta(rho, epsilon):  # ApplyAdadelta
+    def step(state, grad, lr, t):
+        var, accum, accum_update = state
+        accum = accum * rho + grad ** 2 * (1 - rho)
+        update = np.sqrt(accum_update + epsilon) / np.sqrt(accum + epsilon) * grad
+        accum_update = accum_update * rho + update ** 2 * (1 - rho)
+        return [var - update * lr, accum, accum_update]
+    return step
+
+
+OPTIMIZERS = {  # name: (optimizer for a learning rate, [(slot suffix, initial value)], twin)
+    "sgd": (tf.train.GradientDescentOptimizer, [], _sgd),
+    "momentum": (lambda lr: tf.train.MomentumOptimizer(lr, 0.9), [("momentum", 0.0)],
+                 _momentum(0.9, False)),
+    "nesterov": (lambda lr: tf.train.MomentumOptimizer(lr, 0.9, use_nesterov=True),
+                 [("momentum", 0.0)], _momentum(0.9, True)),
+    "adam": (lambda lr: tf.train.AdamOptimizer(lr, 0.8, 0.9, 1e-3),
+             [("adam_m", 0.0), ("adam_v", 0.0)], _adam(0.8, 0.9, 1e-3)),
+    "rmsprop": (tf.train.RMSPropOptimizer, [("rms", 1.0), ("rms_momentum", 0.0)],
+                _rmsprop(0.9, 0.0, 1e-10)),
+    "rmsprop-momentum": (lambda lr: tf.train.RMSPropOptimizer(lr, decay=0.8, momentum=0.5,
+                                                               epsilon=1e-3),
+                         [("rms", 1.0), ("rms_momentum", 0.0)], _rmsprop(0.8, 0.5, 1e-3)),
+    "rmsprop-centered": (lambda lr: tf.train.RMSPropOptimizer(lr, momentum=0.5, centered=True),
+                         [("rms_mg", 0.0), ("rms", 1.0), ("rms_momentum", 0.0)],
+                         _centered_rmsprop(0.9, 0.5, 1e-10)),
+    "adagrad": (tf.train.AdagradOptimizer, [("adagrad", 0.1)], _adagrad),
+    "adagrad-initial": (lambda lr: tf.train.AdagradOptimizer(lr, initial_accumulator_value=2.5),
+                        [("adagrad", 2.5)], _adagrad),
+    "adadelta": (tf.train.AdadeltaOptimizer, [("adadelta", 0.0), ("adadelta_update", 0.0)],
+                 _adadelta(0.95, 1e-8)),
+    "adadelta-custom": (lambda lr: tf.train.AdadeltaOptimizer(lr, rho=0.5, epsilon=1e-3),
+                        [("adadelta", 0.0), ("adadelta_update", 0.0)], _adadelta(0.5, 1e-3)),
+}
+RATES = [0.1, 0.03, 0.2, 0.05]  # a tensor learning rate, fed anew at each step
+
+
+@pytest.mark.parametrize("learning_rate", ["number", "tensor"])
+@pytest.mark.parametrize("name", list(OPTIMIZERS))
+def test_optimizer_steps_follow_the_tf_formula(config, plan_memory, name, learning_rate):
+    make, slots, twin = OPTIMIZERS[name]
+    rng = np.random.default_rng(3)
+    w0 = rng.uniform(-1, 1, (3, 4)).astype(np.float32)
+    w = tf.Variable(tf.constant(w0), name="w")
+    grad = tf.placeholder(tf.float32, [3, 4])
+    lr = tf.placeholder(tf.float32, []) if learning_rate == "tensor" else RATES[0]
+    train_step = make(lr).apply_gradients([(grad, w)])
+    by_name = {v.name: v for v in tf.all_variables()}
+    state = [w] + [by_name[f"w_{suffix}"] for suffix, _ in slots]
+    assert not any(v.trainable for v in state[1:])
+    sess = tf.Session(config, plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    # TF's initial slot values; a slot takes its shape from the update, so the session gives it
+    # its value at the first step, and the first step checks it
+    expected = [np.float64(w0)] + [np.full((3, 4), initial) for _, initial in slots]
+    for t, rate in enumerate(RATES if learning_rate == "tensor" else RATES[:1] * 4, start=1):
+        grad_value = rng.standard_normal((3, 4)).astype(np.float32)
+        feed = {grad: grad_value, **({lr: rate} if learning_rate == "tensor" else {})}
+        assert sess.run(train_step, feed) is None
+        expected = twin(expected, np.float64(grad_value), rate, t)
+        for variable, got, want in zip(state, sess.run(state), expected):
+            np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6,
+                                       err_msg=f"{variable.name} after step {t}")
+
+
+def test_a_tensor_learning_rate_must_be_a_scalar():
+    w = tf.Variable(tf.zeros([2]), name="w")
+    lr = tf.placeholder(tf.float32)
+    train_step = tf.train.AdagradOptimizer(lr).minimize(tf.reduce_sum(w * w))
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    with pytest.raises(tf.ShapeError, match="must be scalars"):
+        sess.run(train_step, {lr: np.array([0.1, 0.2], np.float32)})
+
+
+def test_adagrad_matches_torch_without_epsilon(plan_memory):
+    # torch.optim.Adagrad adds eps after the square root; with eps=0 it is TF's ApplyAdagrad
+    _steps_against_torch(lambda: tf.train.AdagradOptimizer(0.5, initial_accumulator_value=0.2),
+                         lambda p: torch.optim.Adagrad(p, lr=0.5, initial_accumulator_value=0.2,
+                                                       eps=0.0), plan_memory)
+
+
+def test_adadelta_matches_torch(plan_memory):
+    _steps_against_torch(lambda: tf.train.AdadeltaOptimizer(1.0, rho=0.9, epsilon=1e-6),
+                         lambda p: torch.optim.Adadelta(p, lr=1.0, rho=0.9, eps=1e-6),
+                         plan_memory)
+
+
+def test_optimizers_validate_their_arguments():
+    with pytest.raises(ValueError, match="initial_accumulator_value must be positive"):
+        tf.train.AdagradOptimizer(0.1, initial_accumulator_value=0.0)
+
+
+@pytest.mark.parametrize("make", [lambda: tf.train.RMSPropOptimizer(0.01, momentum=0.9),
+                                  lambda: tf.train.AdagradOptimizer(0.3),
+                                  lambda: tf.train.AdadeltaOptimizer(1.0, epsilon=1e-3)],
+                         ids=["rmsprop", "adagrad", "adadelta"])
+def test_optimizers_on_automatic_variables_initialise_in_one_run(make):
+    # the layers' weights and their slots get their shapes from the first run's feeds
+    x = tf.placeholder(tf.float32)
+    label = tf.placeholder(tf.float32)
+    loss = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(
+        tf.nn.linear(tf.nn.relu(tf.nn.linear(x, 16, name="fc1")), 4, name="fc2"), label)
+    train_step = make().minimize(loss)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    rng = np.random.default_rng(0)
+    feed = {x: rng.standard_normal((16, 10)).astype(np.float32),
+            label: rng.integers(0, 4, 16).astype(np.float32)}
+    losses = [sess.run([loss, train_step], feed)[0] for _ in range(40)]
+    assert losses[-1] < 0.5 * losses[0]
+
+
+# -- compute_gradients, apply_gradients, minimize ------------------------------------------------
+def _two_variables():
+    w = tf.Variable(tf.constant([1.0, 2.0]), name="w")
+    unused = tf.Variable(tf.constant([5.0]), name="unused")
+    return w, unused, tf.reduce_sum(w * w)
+
+
+def test_compute_gradients_keeps_none_for_variables_the_loss_does_not_use():
+    w, unused, loss = _two_variables()
+    pairs = tf.train.GradientDescentOptimizer(0.1).compute_gradients(loss)
+    assert [var for _, var in pairs] == [w, unused]
+    assert pairs[0][0] is not None and pairs[1][0] is None
+    with pytest.raises(ValueError, match="No variables to optimize"):
+        tf.train.GradientDescentOptimizer(0.1).compute_gradients(loss, var_list=[])
+
+
+def test_apply_gradients_skips_none_and_minimize_leaves_unused_variables(plan_memory):
+    w, unused, loss = _two_variables()
+    optimizer = tf.train.GradientDescentOptimizer(0.25)
+    train_step = optimizer.apply_gradients(optimizer.compute_gradients(loss))
+    also = optimizer.minimize(loss, var_list=[w, unused])  # as TF: no error for `unused`
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    sess.run(train_step)
+    np.testing.assert_allclose(sess.run(w), [0.5, 1.0])  # w - 0.25 * 2w
+    sess.run(also)
+    np.testing.assert_allclose(sess.run(w), [0.25, 0.5])
+    np.testing.assert_array_equal(sess.run(unused), [5.0])
+    with pytest.raises(ValueError, match="No gradients provided for any variable"):
+        optimizer.apply_gradients([(None, w), (None, unused)])
+    with pytest.raises(ValueError, match="No gradients provided for any variable"):
+        optimizer.minimize(loss, var_list=[unused])
+
+
+# -- the global step ------------------------------------------------------------------------------
+def test_global_step_is_an_int64_scalar_variable_in_its_collection():
+    from tinyflow.nnvm.symbol import current_context
+
+    assert tf.train.get_global_step() is None
+    step = tf.train.get_or_create_global_step()
+    assert step.name == "global_step" and not step.trainable
+    assert step.node.attrs["dtype"] == "int64"
+    assert current_context().get_collection("global_step") == [step]
+    assert tf.train.get_or_create_global_step() is step
+    assert tf.train.get_global_step() is step
+    assert step not in tf.trainable_variables() and step in tf.global_variables()
+    with pytest.raises(ValueError, match="already exists"):
+        tf.train.create_global_step()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    value = sess.run(step)
+    assert isinstance(value, np.int64) and value == 0
+    assert tf.train.global_step(sess, step) == 0 and type(tf.train.global_step(sess, step)) is int
+
+
+def test_global_step_is_made_at_the_root_of_the_graph_asked_for():
+    other = tf.Graph()
+    with tf.name_scope("train"):
+        step = tf.train.get_or_create_global_step(other)
+    assert step.name == "global_step" and step.node.graph is other
+    assert tf.train.get_global_step() is None and tf.train.get_global_step(other) is step
+    with tf.name_scope("train"):
+        assert tf.train.create_global_step().name == "global_step"
+    float_step = tf.Graph()
+    with float_step.as_default():
+        tf.Variable(0.0, name="global_step")
+        with pytest.raises(TypeError, match="integer type"):
+            tf.train.get_global_step()
+
+
+def test_a_step_checks_that_the_variables_it_updates_hold_values():
+    w = tf.Variable(tf.constant([1.0, 2.0]), name="w")
+    train_step = tf.train.RMSPropOptimizer(0.1).minimize(tf.reduce_sum(w * w))
+    with pytest.raises(tf.TinyflowError, match="'w' .* before it is initialised"):
+        tf.Session().run(train_step)
+
+
+@pytest.mark.parametrize("how", ["minimize", "apply_gradients"])
+def test_minimize_increments_the_global_step_after_the_updates(plan_memory, how):
+    w, _, loss = _two_variables()
+    step = tf.train.get_or_create_global_step()
+    optimizer = tf.train.MomentumOptimizer(0.1, 0.5)
+    if how == "minimize":
+        train_step = optimizer.minimize(loss, global_step=step, var_list=[w], name="train")
+    else:
+        train_step = optimizer.apply_gradients(optimizer.compute_gradients(loss, [w]),
+                                               global_step=step, name="train")
+    increment = next(e.node for e in train_step.outputs if e.node.op.name == "assign_add")
+    assert increment.name == "train"
+    update = next(e.node for e in train_step.outputs if e.node.op.name == "momentum_update")
+    assert update in increment.control_deps  # TF: the increment depends on the updates
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    for count in range(1, 4):
+        assert sess.run(train_step) is None
+        assert tf.train.global_step(sess, step) == count
+    assert sess.run(step).dtype == np.int64
+    expected, accum = np.array([1.0, 2.0]), np.zeros(2)
+    for _ in range(3):
+        accum = 0.5 * accum + 2 * expected
+        expected = expected - 0.1 * accum
+    np.testing.assert_allclose(sess.run(w), expected, rtol=1e-6)
+
+
+# -- assign_add, assign_sub, integer constants ------------------------------------------------
+@pytest.mark.parametrize("dtype", [tf.float32, tf.int64])
+def test_assign_add_and_sub(plan_memory, dtype):
+    values = np.array([[1, -2, 3], [4, 5, -6]], dtype.as_numpy_dtype)
+    v = tf.Variable(tf.constant(values, dtype=dtype), name="v", dtype=dtype)
+    delta = tf.placeholder(dtype, [2, 3])
+    add, sub = tf.assign_add(v, delta), tf.assign_sub(v, delta)
+    # numbers become constants of the variable's dtype; as in TF, of the variable's shape
+    add_one, sub_two = tf.assign_add(v, [[1] * 3] * 2), tf.assign_sub(v, [[2] * 3] * 2)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    step = np.arange(6, dtype=dtype.as_numpy_dtype).reshape(2, 3)
+    result = sess.run(add, {delta: step})  # the variable's new value
+    assert result.dtype == dtype.as_numpy_dtype
+    np.testing.assert_array_equal(result, values + step)
+    np.testing.assert_array_equal(sess.run(sub, {delta: 3 * step}), values - 2 * step)
+    np.testing.assert_array_equal(sess.run(add_one), values - 2 * step + 1)
+    np.testing.assert_array_equal(sess.run(sub_two), values - 2 * step - 1)
+    np.testing.assert_array_equal(sess.run(v), values - 2 * step - 1)
+    with pytest.raises(TypeError, match="tf.Variable"):
+        tf.assign_add(delta, 1)
+
+
+def test_integer_constants_are_exact():
+    big = [2 ** 62 + 1, -(2 ** 63), 2 ** 63 - 1, 2 ** 53 + 1, -5]
+    sess = tf.Session()
+    got = sess.run(tf.constant(big, dtype=tf.int64))
+    assert got.dtype == np.int64 and got.tolist() == big
+    assert sess.run(tf.constant(7, tf.int32)).dtype == np.int32
+    np.testing.assert_array_equal(sess.run(tf.constant(np.array([1.7, -2.2]), tf.int64)),
+                                  [1, -2])  # numpy arrays are cast, as in TF
+    with pytest.raises(TypeError, match="int64"):
+        tf.constant(1.5, dtype=tf.int64)  # a Python float is not, as in TF
+    counter = tf.Variable(2 ** 60, dtype=tf.int64, name="counter")
+    sess.run(counter.initializer)
+    assert sess.run(tf.assign_add(counter, 3)) == 2 ** 60 + 3

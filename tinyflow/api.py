@@ -17,6 +17,8 @@ __all__ = [
     "all_variables",
     "argmax",
     "assign",
+    "assign_add",
+    "assign_sub",
     "constant",
     "divide",
     "equal",
@@ -116,12 +118,27 @@ def random_uniform(shape, minval=0.0, maxval=1.0, dtype=float32, name=None) -> S
 
 
 def constant(value, dtype=float32, shape=None, name=None) -> Symbol:
-    """A constant tensor from a number or array (broadcast to ``shape`` when given)."""
-    array = np.asarray(value, dtype=np.float32)
+    """A constant tensor from a number or array (broadcast to ``shape`` when given).
+
+    ``dtype`` (float32 by default, also for None) is kept: integers stay exact, int64 ones
+    beyond 2**53 too.  As in TensorFlow, an integer or bool dtype refuses Python floats
+    (``tf.constant(1.5, tf.int64)`` is a TypeError) while numpy arrays are cast.
+    """
+    dtype = as_dtype(float32 if dtype is None else dtype)
+    if dtype.name == "string":
+        raise TypeError("TinyFlow has no string tensors")
+    exact = dtype.is_integer or dtype.is_bool
+    python_floats = (not isinstance(value, (np.ndarray, np.generic))
+                     and np.asarray(value).dtype.kind in "fc")
+    if exact and python_floats:
+        raise TypeError(f"expected {dtype.name}, got {value!r}: Python floats do not convert "
+                        f"to an integer or bool tensor")
+    array = np.asarray(value, dtype=dtype.as_numpy_dtype)
     if shape is not None:
         array = np.broadcast_to(array, _shape(shape))
-    return create_op("constant", value=tuple(float(v) for v in array.ravel()),
-                     shape=array.shape, name=name)
+    cast = int if exact else float
+    return create_op("constant", value=tuple(cast(v) for v in array.ravel()),
+                     shape=array.shape, dtype=dtype.name, name=name)
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None) -> Symbol:
@@ -202,6 +219,26 @@ def assign(ref, value, name=None) -> Symbol:
     if not isinstance(ref, Symbol) or ref.node.kind != "variable":
         raise TypeError(f"assign writes to a tf.Variable, got {ref!r}")
     return create_op("assign", ref, _as_symbol(value), name=name)
+
+
+def _update_value(ref, value, op_name) -> Symbol:
+    """``value`` as an input of ``op_name`` writing ``ref``: a number becomes a constant of the
+    variable's dtype (so ``tf.assign_add(global_step, 1)`` adds an int64 1)."""
+    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
+        raise TypeError(f"{op_name} writes to a tf.Variable, got {ref!r}")
+    if isinstance(value, Symbol):
+        return value
+    return constant(value, dtype=ref.node.attrs.get("dtype", "float32"))
+
+
+def assign_add(ref, value, name=None) -> Symbol:
+    """``ref <- ref + value`` for a variable ``ref``; the result is its new value."""
+    return create_op("assign_add", ref, _update_value(ref, value, "assign_add"), name=name)
+
+
+def assign_sub(ref, value, name=None) -> Symbol:
+    """``ref <- ref - value`` for a variable ``ref``; the result is its new value."""
+    return create_op("assign_sub", ref, _update_value(ref, value, "assign_sub"), name=name)
 
 
 def group(*inputs, name=None) -> Symbol:

@@ -1,18 +1,39 @@
-"""``tf.train.Saver``: variable values to a checkpoint file and back.
+"""``tf.train.Saver``: variable values to a checkpoint file and back, TensorFlow's API.
+
+Checkpoint paths and files
+--------------------------
+As in TensorFlow, a checkpoint is named by a *path* (``save`` returns it, ``restore`` and
+``latest_checkpoint`` take and give it): ``save_path``, or ``<save_path>-<step>`` when ``save``
+gets a ``global_step``.  Where TensorFlow writes ``<path>.index`` and ``<path>.data-...``
+beside that prefix, TinyFlow writes one file, ``<path>.npz`` (a path already ending in ``.npz``
+is the file itself, and its step goes before the extension: ``model.npz`` with step 5 is
+``model-5.npz``).  ``restore`` also opens a file at exactly the path given.  No ``.meta`` graph
+file is written.  Each save also rewrites the index file ``checkpoint`` in the checkpoint's
+folder, as TensorFlow's text format::
+
+    model_checkpoint_path: "model-300"
+    all_model_checkpoint_paths: "model-200"
+    all_model_checkpoint_paths: "model-300"
+
+listing the checkpoints this saver keeps, oldest first (paths relative to the folder when the
+saved path was relative, else absolute); :func:`latest_checkpoint` reads it.  A saver keeps its
+``max_to_keep`` newest checkpoints and deletes the files of older ones it wrote.
 
 Checkpoint format
 -----------------
 A checkpoint is a NumPy ``.npz`` file: a ZIP archive (stored, not compressed) holding one
 ``<name>.npy`` member per variable in NumPy's ``.npy`` format (a small text header giving dtype,
 byte order and shape, then the raw C-order data).  ``<name>`` is the variable's node name, or the
-key given in a ``var_list`` dict.  Values are saved as the session holds them: float32 arrays of
-the variable's shape (``'<f4'`` on little-endian machines).  No pickle is written or read, so
-NumPy (``np.load(path, allow_pickle=False)``) or any ZIP-and-npy reader can open it; it is what
+key given in a ``var_list`` dict.  Values are saved as the session holds them: arrays of the
+variable's shape and dtype (``'<f4'`` for float32 on little-endian machines, ``'<i8'`` for the
+int64 global step; a scalar variable is a 0-d array).  No pickle is written or read, so NumPy
+(``np.load(path, allow_pickle=False)``) or any ZIP-and-npy reader can open it; it is what
 ``np.savez(path, **{name: value})`` writes.  Restoring accepts any byte order and any integer or
 float dtype, converted to the variable's dtype.
 
-Saving writes a temporary file beside ``path`` and renames it over ``path`` (``os.replace``,
-atomic on POSIX and Windows), so a crash during a save leaves the previous checkpoint intact.
+Saving writes a temporary file beside the checkpoint file and renames it over that file
+(``os.replace``, atomic on POSIX and Windows), so a crash during a save leaves the previous
+checkpoint intact; the index file is replaced the same way, after the checkpoint is written.
 
 Restoring reads the whole file and checks it before writing any variable: every variable of the
 saver must be in the file with the variable's shape.  Names in the file that the saver does not
@@ -23,8 +44,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import zipfile
+from typing import NamedTuple
 
 import numpy as np
 
@@ -32,7 +55,8 @@ from .nnvm.errors import TinyflowError
 from .nnvm.symbol import Symbol, current_context
 from .variables import Variable, initial_shapes
 
-__all__ = ["CheckpointError", "Saver"]
+__all__ = ["CheckpointError", "CheckpointState", "Saver", "get_checkpoint_state",
+           "latest_checkpoint"]
 
 
 class CheckpointError(TinyflowError, ValueError):
@@ -47,9 +71,12 @@ class Saver:
     var_list : list of variable symbols, or dict ``{name: variable symbol}``, optional
         The variables to save and restore, stored under their node names (list) or under the
         dict's keys.  Default: every variable of the current graph context at construction time.
+    max_to_keep : int or None
+        How many of its newest checkpoints the saver keeps (5); saving one more deletes the
+        oldest.  None or 0 keeps them all.
     """
 
-    def __init__(self, var_list=None):
+    def __init__(self, var_list=None, max_to_keep=5):
         if var_list is None:
             var_list = list(current_context().variables)
         if isinstance(var_list, dict):
@@ -71,33 +98,75 @@ class Saver:
         if not self._variables:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
+        self.max_to_keep = max_to_keep
+        self._last_checkpoints: list[str] = []  # paths this saver wrote and keeps, oldest first
 
     @property
     def var_list(self) -> dict:
         """``{name in the checkpoint: variable symbol}``."""
         return dict(self._variables)
 
-    def save(self, sess, path) -> str:
-        """Write the values the variables hold in ``sess`` to ``path`` (used as given).
+    @property
+    def last_checkpoints(self) -> list[str]:
+        """The paths of the checkpoints this saver keeps, oldest first."""
+        return list(self._last_checkpoints)
+
+    def save(self, sess, save_path, global_step=None, latest_filename=None,
+             write_state=True) -> str:
+        """Write the values the variables hold in ``sess`` to a checkpoint.
 
         Parameters
         ----------
         sess : Session
-        path : str or os.PathLike
-            The checkpoint file; its folder must exist.  An existing file is replaced only once
-            the new one is completely written.
+        save_path : str or os.PathLike
+            The checkpoint's path (see the module's docstring for its file); its folder must
+            exist.  An existing file is replaced only once the new one is completely written.
+        global_step : int, or the global step variable (or any integer scalar), optional
+            Appended to the path: ``<save_path>-<step>``.
+        latest_filename : str, optional
+            The index file's name in the folder (``checkpoint``).
+        write_state : bool
+            Update the index file and delete the checkpoints beyond ``max_to_keep``.
 
         Returns
         -------
         str
-            ``path``.
+            The checkpoint's path, for ``restore``.
 
         Raises
         ------
         CheckpointError
             A variable has no value in ``sess`` yet (it is named).
+        FileNotFoundError
+            The folder does not exist.
+        ValueError
+            ``latest_filename`` holds a folder, or is the checkpoint's own name.
         """
-        path = os.fspath(path)
+        path = os.fspath(save_path)
+        latest_filename = latest_filename or "checkpoint"
+        if os.path.split(latest_filename)[0]:
+            raise ValueError("'latest_filename' must not contain path components")
+        if global_step is not None:
+            if not isinstance(global_step, (int, np.integer)):
+                global_step = int(sess.run(global_step))
+            stem, npz = (path[:-4], ".npz") if path.endswith(".npz") else (path, "")
+            path = f"{stem}-{int(global_step)}{npz}"
+        elif os.path.basename(path) == latest_filename:
+            raise ValueError(f"'latest_filename' collides with 'save_path': "
+                             f"'{latest_filename}' and '{path}'")
+        arrays = self._values(sess)
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise FileNotFoundError(f"cannot save checkpoint '{path}': no folder '{folder}'")
+        with _replacing(_checkpoint_file(path)) as file:
+            _write_npz(file, arrays)
+        if write_state:
+            self._keep(path, latest_filename)
+        return path
+
+    def _values(self, sess) -> dict:
+        """``{name: numpy array}`` of the variables in ``sess``; CheckpointError naming those
+        without a value."""
         store = sess.variable_store
         unset = [f"'{name}' (created at {v.node.source})" for name, v in self._variables.items()
                  if not store.is_initialized(v.node)]
@@ -106,26 +175,26 @@ class Saver:
                                   f"session yet; run tf.global_variables_initializer() (a "
                                   f"layer's weights get theirs at the first run feeding the "
                                   f"layer) or restore them first")
-        arrays = {name: store[v.node].detach().cpu().numpy()
-                  for name, v in self._variables.items()}
-        folder, base = os.path.split(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(f"cannot save checkpoint '{path}': no folder '{folder}'")
-        handle, temp_path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
-        try:
-            with os.fdopen(handle, "wb") as file:
-                _write_npz(file, arrays)
-                file.flush()
-                os.fsync(file.fileno())  # the data is on disk before the rename publishes it
-            os.replace(temp_path, path)
-        except BaseException:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(temp_path)
-            raise
-        return path
+        return {name: store[v.node].detach().cpu().numpy() for name, v in self._variables.items()}
 
-    def restore(self, sess, path) -> None:
-        """Load the variables' values from ``path`` into ``sess``; they count as initialised.
+    def _keep(self, path: str, latest_filename: str) -> None:
+        """Record ``path`` as the newest checkpoint, rewrite the index, delete the files of the
+        checkpoints beyond ``max_to_keep`` (TensorFlow's order)."""
+        deleted = []
+        if self.max_to_keep:
+            self._last_checkpoints = [p for p in self._last_checkpoints if p != path] + [path]
+            while len(self._last_checkpoints) > self.max_to_keep:
+                deleted.append(self._last_checkpoints.pop(0))
+        folder = os.path.dirname(path)
+        with _replacing(os.path.join(folder, latest_filename)) as file:
+            file.write(_index_text(folder, path, self._last_checkpoints or [path]).encode())
+        for old in deleted:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(_checkpoint_file(old))
+
+    def restore(self, sess, save_path) -> None:
+        """Load the variables' values from the checkpoint ``save_path`` (a path ``save`` or
+        ``latest_checkpoint`` gave, or a ``.npz`` file) into ``sess``; they count as initialised.
 
         Everything is checked before any variable changes: a failed restore leaves ``sess`` as
         it was.  A variable ``sess`` already holds is written in place, so executors already
@@ -135,15 +204,21 @@ class Saver:
 
         Raises
         ------
+        ValueError
+            ``save_path`` is None.
         FileNotFoundError
-            No file at ``path`` (it is named).
+            No checkpoint file at ``save_path`` (it is named).
         CheckpointError
             The file is not a readable checkpoint, lacks a variable, or holds a value whose shape
             differs from the variable's (the message names every such variable and both shapes).
         """
         import torch  # only here: building graphs (and this module) must not import torch
 
-        path = os.fspath(path)
+        if save_path is None:
+            raise ValueError("Can't load save_path when it is None.")
+        path = os.fspath(save_path)
+        if not os.path.isfile(path):
+            path = _checkpoint_file(path)
         arrays = _read_npz(path)
         expected = self._expected_shapes(sess)
         problems = []
@@ -181,13 +256,127 @@ class Saver:
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
 
 
+class CheckpointState(NamedTuple):
+    """What an index file ``checkpoint`` says: the newest checkpoint's path and those kept,
+    oldest first (relative paths joined to the folder)."""
+
+    model_checkpoint_path: str
+    all_model_checkpoint_paths: list
+
+
+def get_checkpoint_state(checkpoint_dir, latest_filename=None) -> CheckpointState | None:
+    """The index file ``checkpoint`` of ``checkpoint_dir`` (``latest_filename`` if given), or
+    None when there is none or it cannot be read; ValueError when it names no checkpoint."""
+    checkpoint_dir = os.fspath(checkpoint_dir)
+    index = os.path.join(checkpoint_dir, latest_filename or "checkpoint")
+    try:
+        with open(index, "rb") as file:
+            fields = _parse_index(file.read())
+    except (OSError, ValueError):
+        return None
+    latest = fields.get("model_checkpoint_path")
+    if not latest:
+        raise ValueError(f"Invalid checkpoint state loaded from {checkpoint_dir}")
+    paths = fields.get("all_model_checkpoint_paths", [])
+    return CheckpointState(os.path.join(checkpoint_dir, latest[-1]),
+                           [os.path.join(checkpoint_dir, p) for p in paths])
+
+
+def latest_checkpoint(checkpoint_dir, latest_filename=None) -> str | None:
+    """The path of the newest checkpoint the index file of ``checkpoint_dir`` names, for
+    ``Saver.restore``; None when there is no index or that checkpoint's file is gone."""
+    state = get_checkpoint_state(checkpoint_dir, latest_filename)
+    if state is None:
+        return None
+    path = state.model_checkpoint_path
+    return path if os.path.isfile(_checkpoint_file(path)) or os.path.isfile(path) else None
+
+
+def _checkpoint_file(path: str) -> str:
+    """The file of the checkpoint ``path``: ``<path>.npz``, or ``path`` ending in ``.npz``."""
+    return path if path.endswith(".npz") else path + ".npz"
+
+
+@contextlib.contextmanager
+def _replacing(path: str):
+    """A binary file to write that replaces ``path`` atomically once the block succeeds (a
+    temporary file beside it, synced, then renamed); on failure ``path`` is left as it was."""
+    folder, base = os.path.split(os.path.abspath(path))
+    handle, temp_path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())  # the data is on disk before the rename publishes it
+        os.replace(temp_path, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temp_path)
+        raise
+
+
+# -- the index file: TensorFlow's CheckpointState in protobuf text format ------------------------
+_ESCAPES = {ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t", ord('"'): '\\"',
+            ord("'"): "\\'", ord("\\"): "\\\\"}
+_ESCAPED = re.compile(rb"\\(?:([0-7]{1,3})|x([0-9a-fA-F]{1,2})|(.))", re.DOTALL)
+_FIELD = re.compile(rb'\s*(\w+)\s*:\s*(.*?)\s*')
+_QUOTED = re.compile(rb'"((?:[^"\\]|\\.)*)"', re.DOTALL)
+_PATHS = ("model_checkpoint_path", "all_model_checkpoint_paths")
+_TIMESTAMPS = ("all_model_checkpoint_timestamps", "last_preserved_timestamp")
+
+
+def _quote(text: str) -> str:
+    """``text`` as a text-format string: quoted, UTF-8 bytes escaped as protobuf does."""
+    return '"' + "".join(_ESCAPES.get(b) or (chr(b) if 32 <= b < 127 else f"\\{b:03o}")
+                         for b in text.encode("utf-8")) + '"'
+
+
+def _unquote(raw: bytes) -> str:
+    def one(match):
+        octal, hexadecimal, char = match.groups()
+        if octal or hexadecimal:
+            return bytes([int(octal, 8) & 0xFF if octal else int(hexadecimal, 16)])
+        return {b"n": b"\n", b"r": b"\r", b"t": b"\t"}.get(char, char)
+    return _ESCAPED.sub(one, raw).decode("utf-8")
+
+
+def _index_text(folder: str, latest: str, kept: list) -> str:
+    """The index file's text.  Relative paths are written relative to ``folder`` (where the
+    reader joins them back), absolute ones as they are: TensorFlow's rule."""
+    def written(path):
+        return path if os.path.isabs(path) else os.path.relpath(path, folder or os.curdir)
+    lines = [f"model_checkpoint_path: {_quote(written(latest))}"]
+    lines += [f"all_model_checkpoint_paths: {_quote(written(p))}" for p in kept]
+    return "\n".join(lines) + "\n"
+
+
+def _parse_index(data: bytes) -> dict:
+    """``{field: [value, ...]}`` of the path fields of an index file (the timestamps TensorFlow
+    may add are skipped); ValueError where TensorFlow's parser fails (another field, a line that
+    is not ``field: value``, a path not quoted)."""
+    fields: dict[str, list] = {}
+    for line in data.splitlines():
+        if not line.strip() or line.lstrip().startswith(b"#"):
+            continue
+        field = _FIELD.fullmatch(line)
+        name = field and field[1].decode()
+        if name in _TIMESTAMPS:
+            continue
+        quoted = field and _QUOTED.fullmatch(field[2])
+        if name not in _PATHS or quoted is None:
+            raise ValueError(f"not a CheckpointState line: {line!r}")
+        fields.setdefault(name, []).append(_unquote(quoted[1]))
+    return fields
+
+
 def _write_npz(file, arrays: dict) -> None:
     """What ``np.savez`` writes, without its keyword arguments (a variable may be named
     ``file`` or ``allow_pickle``)."""
     with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
         for name, array in arrays.items():
             with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                np.lib.format.write_array(member, np.ascontiguousarray(array),
+                # np.ascontiguousarray would make a 0-d array (a scalar variable) 1-d
+                np.lib.format.write_array(member, np.asarray(array, order="C"),
                                           allow_pickle=False)
 
 

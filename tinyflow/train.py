@@ -1,61 +1,137 @@
-"""``tf.train``: optimizers.  The built-in ones update each variable with one fused op
-(``sgd_update``, ``momentum_update``, ``adam_update``: :mod:`tinyflow.ops.optim`); a subclass
-giving ``update(grad, var)`` builds an assign graph, as the seed's optimizers did."""
+"""``tf.train``: optimizers, the global step, and the Saver.
+
+The built-in optimizers update each variable with one fused op (``sgd_update``,
+``momentum_update``, ``adam_update``, ``rmsprop_update``, ``centered_rmsprop_update``,
+``adagrad_update``, ``adadelta_update``: :mod:`tinyflow.ops.optim`); a subclass giving
+``update(grad, var)`` builds an assign graph, as the seed's optimizers did.  Every optimizer's
+``learning_rate`` is a Python number or a scalar float tensor (a placeholder, a schedule); a
+tensor is one more input of the update ops, read at every step.
+"""
 from __future__ import annotations
 
-from .api import Variable, assign, gradients, group, trainable_variables, zeros
-from .nnvm.errors import GraphError
+from .api import Variable, assign, assign_add, gradients, group, trainable_variables, zeros
+from .framework import GraphKeys
 from .nnvm.symbol import Symbol, create_op, current_context
-from .saver import Saver
+from .saver import Saver, get_checkpoint_state, latest_checkpoint
 
-__all__ = ["AdamOptimizer", "GradientDescentOptimizer", "MomentumOptimizer", "Optimizer", "Saver"]
+__all__ = [
+    "AdadeltaOptimizer",
+    "AdagradOptimizer",
+    "AdamOptimizer",
+    "GradientDescentOptimizer",
+    "MomentumOptimizer",
+    "Optimizer",
+    "RMSPropOptimizer",
+    "Saver",
+    "create_global_step",
+    "get_checkpoint_state",
+    "get_global_step",
+    "get_or_create_global_step",
+    "global_step",
+    "latest_checkpoint",
+]
 
 
 class Optimizer:
-    """Base class: ``minimize`` = gradients + ``apply_gradients``.  A subclass gives
-    ``apply_gradients`` or ``update(grad, var)``, the new value assigned to ``var``."""
+    """Base class, with TensorFlow's API: ``minimize`` = ``compute_gradients`` +
+    ``apply_gradients``.  A subclass gives ``_update_ops(grads_and_vars)`` (the ops updating
+    the variables) or ``update(grad, var)`` (the new value assigned to ``var``)."""
 
-    def minimize(self, loss: Symbol, var_list=None, name=None) -> Symbol:
-        """An op that updates ``var_list`` (default: every trainable variable ``loss``
-        depends on) one step against the gradient of ``loss``."""
-        explicit = var_list is not None
-        var_list = list(var_list) if explicit else trainable_variables()
-        grads = gradients(loss, var_list)
-        pairs = [(g, v) for g, v in zip(grads, var_list) if g is not None]
-        if explicit and len(pairs) < len(var_list):
-            missing = [v.name for g, v in zip(grads, var_list) if g is None]
-            raise GraphError(f"the loss does not depend on variable(s) {missing}")
+    def compute_gradients(self, loss: Symbol, var_list=None) -> list:
+        """``[(gradient, variable), ...]`` of ``loss`` for ``var_list`` (default: every
+        trainable variable); the gradient is None for a variable ``loss`` does not depend on."""
+        var_list = trainable_variables() if var_list is None else list(var_list)
+        if not var_list:
+            raise ValueError("No variables to optimize.")
+        return list(zip(gradients(loss, var_list), var_list))
+
+    def minimize(self, loss: Symbol, global_step=None, var_list=None, name=None) -> Symbol:
+        """An op that updates ``var_list`` (default: every trainable variable) one step
+        against the gradient of ``loss``, then adds 1 to ``global_step`` when given.  A variable
+        ``loss`` does not depend on is left alone; ValueError when that is every one."""
+        grads_and_vars = self.compute_gradients(loss, var_list)
+        if all(grad is None for grad, _ in grads_and_vars):
+            names = [var.name for _, var in grads_and_vars]
+            raise ValueError(f"No gradients provided for any variable: the loss depends on "
+                             f"none of {names}")
+        return self.apply_gradients(grads_and_vars, global_step=global_step, name=name)
+
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None) -> Symbol:
+        """An op applying each ``(gradient, variable)`` pair; pairs whose gradient is None are
+        skipped.  With ``global_step`` (a variable) the op adds 1 to it after every update, as
+        TensorFlow's does; that increment is named ``name``."""
+        grads_and_vars = list(grads_and_vars)
+        pairs = [(grad, var) for grad, var in grads_and_vars if grad is not None]
         if not pairs:
-            raise GraphError("the loss depends on no trainable variable")
-        return self.apply_gradients(pairs)
+            raise ValueError(f"No gradients provided for any variable: "
+                             f"{[var.name for _, var in grads_and_vars]}")
+        updates = list(self._update_ops(pairs))
+        if global_step is not None:
+            increment = assign_add(global_step, 1, name=name)
+            done = {entry.node for update in updates for entry in update.outputs}
+            increment.node.control_deps.extend(done)  # a new node: it runs after the updates
+            updates.append(increment)
+        return group(*updates, *_written_variables(updates))
 
-    def apply_gradients(self, grads_and_vars) -> Symbol:
-        return group(*[assign(v, self.update(g, v)) for g, v in grads_and_vars])
+    def _update_ops(self, grads_and_vars) -> list:
+        return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
 
     def update(self, grad: Symbol, var: Symbol) -> Symbol:
         raise NotImplementedError
 
 
-class GradientDescentOptimizer(Optimizer):
-    """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
+def _written_variables(updates) -> list:
+    """The variables ``updates`` write, as symbols to fetch with them.
 
-    def __init__(self, learning_rate: float = 0.01):
-        self.learning_rate = float(learning_rate)
+    The executor takes a variable that an op only writes (FMutateInputs) as not read: it would
+    neither check that the variable holds a value nor first run a slot's initialiser waiting for
+    its shape, and a slot starting at 1 (RMSProp) would start at whatever its memory held.  The
+    updates read what they write; fetching the variables too says so (nothing is copied out).
+    """
+    nodes = dict.fromkeys(entry.node for update in updates for entry in update.outputs)
+    written = dict.fromkeys(node.inputs[i] for node in nodes
+                            for i in node.attr_list("FMutateInputs"))
+    return [Symbol([entry]) for entry in written]
 
-    def apply_gradients(self, grads_and_vars) -> Symbol:
-        return group(*[create_op("sgd_update", var, grad, lr=self.learning_rate)
-                       for grad, var in grads_and_vars])
+
+def _learning_rate(value):
+    """A tensor learning rate as it is (checked when the graph is bound: a scalar), a number
+    as a float."""
+    return value if isinstance(value, Symbol) else float(value)
 
 
-def _slot(var: Symbol, suffix: str) -> Symbol:
-    """A non-trainable variable ``<var name>_<suffix>`` of ``var``'s shape, starting at zero.
+def _update(op_name, state, grad, learning_rate, *scalars, **attrs) -> Symbol:
+    """The fused update ``op_name`` of ``state`` (the variable, then its slots) against
+    ``grad``: the learning rate is its attr ``lr``, or its last input when it is a tensor."""
+    if isinstance(learning_rate, Symbol):
+        return create_op(op_name, *state, grad, *scalars, learning_rate, **attrs)
+    return create_op(op_name, *state, grad, *scalars, lr=learning_rate, **attrs)
+
+
+def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
+    """A non-trainable variable ``<var name>_<suffix>`` of ``var``'s shape, starting at
+    ``initial`` (TensorFlow's slots start at 0, RMSProp's ``rms`` at 1, Adagrad's at
+    ``initial_accumulator_value``).
 
     Its initial value takes the shape of the variable it is assigned to (``_variable_init``),
     so the slot of a weight whose shape is known only from the feeds is initialised by the
     session at the first run that infers that shape.
     """
-    return Variable(create_op("_variable_init", method="zeros"), name=f"{var.name}_{suffix}",
-                    trainable=False)
+    value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
+    if initial not in (0, 1):
+        value = value * float(initial)
+    return Variable(value, name=f"{var.name}_{suffix}", trainable=False)
+
+
+class GradientDescentOptimizer(Optimizer):
+    """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
+
+    def __init__(self, learning_rate=0.01):
+        self.learning_rate = _learning_rate(learning_rate)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("sgd_update", [var], grad, self.learning_rate)
+                for grad, var in grads_and_vars]
 
 
 class MomentumOptimizer(Optimizer):
@@ -66,16 +142,15 @@ class MomentumOptimizer(Optimizer):
     ``learning_rate * (grad + momentum * accum)`` (``SGD(nesterov=True)``).
     """
 
-    def __init__(self, learning_rate: float, momentum: float, use_nesterov: bool = False):
-        self.learning_rate = float(learning_rate)
+    def __init__(self, learning_rate, momentum: float, use_nesterov: bool = False):
+        self.learning_rate = _learning_rate(learning_rate)
         self.momentum = float(momentum)
         self.use_nesterov = bool(use_nesterov)
 
-    def apply_gradients(self, grads_and_vars) -> Symbol:
-        return group(*[create_op("momentum_update", var, _slot(var, "momentum"), grad,
-                                 lr=self.learning_rate, momentum=self.momentum,
-                                 nesterov=self.use_nesterov)
-                       for grad, var in grads_and_vars])
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("momentum_update", [var, _slot(var, "momentum")], grad,
+                        self.learning_rate, momentum=self.momentum, nesterov=self.use_nesterov)
+                for grad, var in grads_and_vars]
 
 
 class AdamOptimizer(Optimizer):
@@ -91,20 +166,139 @@ class AdamOptimizer(Optimizer):
     ``<var name>_adam_v``, the step count one scalar variable per ``minimize``.
     """
 
-    def __init__(self, learning_rate: float = 0.001, beta1: float = 0.9, beta2: float = 0.999,
+    def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
                  epsilon: float = 1e-8):
-        self.learning_rate = float(learning_rate)
+        self.learning_rate = _learning_rate(learning_rate)
         self.beta1, self.beta2 = float(beta1), float(beta2)
         self.epsilon = float(epsilon)
 
-    def apply_gradients(self, grads_and_vars) -> Symbol:
+    def _update_ops(self, grads_and_vars) -> list:
         step = Variable(zeros(()), name=current_context().unique_name("Adam_step"),
                         trainable=False)
         t = step + 1.0
         updates = [assign(step, t)]
         for grad, var in grads_and_vars:
-            updates.append(create_op(
-                "adam_update", var, _slot(var, "adam_m"), _slot(var, "adam_v"), grad, t,
-                lr=self.learning_rate, beta1=self.beta1, beta2=self.beta2,
+            updates.append(_update(
+                "adam_update", [var, _slot(var, "adam_m"), _slot(var, "adam_v")], grad,
+                self.learning_rate, t, beta1=self.beta1, beta2=self.beta2,
                 epsilon=self.epsilon))
-        return group(*updates)
+        return updates
+
+
+class RMSPropOptimizer(Optimizer):
+    """TensorFlow's RMSProp (``ApplyRMSProp``), epsilon inside the square root::
+
+        ms <- ms + (grad^2 - ms) * (1 - decay)
+        mom <- momentum * mom + learning_rate * grad / sqrt(ms + epsilon)
+        var <- var - mom
+
+    With ``centered``, ``mg <- mg + (grad - mg) * (1 - decay)`` and the square root is of
+    ``ms - mg^2 + epsilon``.  The slots ``<var name>_rms`` (``ms``, starting at 1 as
+    TensorFlow's), ``<var name>_rms_mg`` and ``<var name>_rms_momentum`` (starting at 0).
+    ``torch.optim.RMSprop`` differs: its ``ms`` starts at 0 and its epsilon is added after the
+    square root.
+    """
+
+    def __init__(self, learning_rate, decay: float = 0.9, momentum: float = 0.0,
+                 epsilon: float = 1e-10, centered: bool = False):
+        self.learning_rate = _learning_rate(learning_rate)
+        self.decay, self.momentum = float(decay), float(momentum)
+        self.epsilon, self.centered = float(epsilon), bool(centered)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        updates = []
+        for grad, var in grads_and_vars:
+            ms, mom = _slot(var, "rms", initial=1.0), _slot(var, "rms_momentum")
+            state = [var, _slot(var, "rms_mg"), ms, mom] if self.centered else [var, ms, mom]
+            updates.append(_update(
+                "centered_rmsprop_update" if self.centered else "rmsprop_update", state, grad,
+                self.learning_rate, rho=self.decay, momentum=self.momentum,
+                epsilon=self.epsilon))
+        return updates
+
+
+class AdagradOptimizer(Optimizer):
+    """TensorFlow's Adagrad (``ApplyAdagrad``), no epsilon::
+
+        accum <- accum + grad^2
+        var <- var - learning_rate * grad / sqrt(accum)
+
+    ``accum`` is the slot ``<var name>_adagrad``, starting at ``initial_accumulator_value``
+    (``torch.optim.Adagrad(lr, initial_accumulator_value=..., eps=0)`` is the same update).
+    """
+
+    def __init__(self, learning_rate, initial_accumulator_value: float = 0.1):
+        if initial_accumulator_value <= 0:
+            raise ValueError(f"initial_accumulator_value must be positive: "
+                             f"{initial_accumulator_value}")
+        self.learning_rate = _learning_rate(learning_rate)
+        self.initial_accumulator_value = float(initial_accumulator_value)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("adagrad_update",
+                        [var, _slot(var, "adagrad", self.initial_accumulator_value)], grad,
+                        self.learning_rate)
+                for grad, var in grads_and_vars]
+
+
+class AdadeltaOptimizer(Optimizer):
+    """TensorFlow's Adadelta (``ApplyAdadelta``), the same update as ``torch.optim.Adadelta``::
+
+        accum <- rho * accum + (1 - rho) * grad^2
+        update = sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad
+        accum_update <- rho * accum_update + (1 - rho) * update^2
+        var <- var - learning_rate * update
+
+    The slots ``<var name>_adadelta`` (``accum``) and ``<var name>_adadelta_update`` start
+    at 0.
+    """
+
+    def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-8):
+        self.learning_rate = _learning_rate(learning_rate)
+        self.rho, self.epsilon = float(rho), float(epsilon)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("adadelta_update", [var, _slot(var, "adadelta"),
+                                            _slot(var, "adadelta_update")], grad,
+                        self.learning_rate, rho=self.rho, epsilon=self.epsilon)
+                for grad, var in grads_and_vars]
+
+
+# -- the global step ------------------------------------------------------------------------------
+def get_global_step(graph=None):
+    """The global step variable of ``graph`` (default: the current graph): the one in its
+    collection ``"global_step"``, else a variable named ``global_step``; None if there is none.
+    """
+    graph = graph or current_context()
+    found = graph.get_collection(GraphKeys.GLOBAL_STEP)
+    if len(found) > 1:
+        raise TypeError("Multiple tensors in global_step collection.")
+    step = found[0] if found else next(
+        (v for v in graph.variables if v.name == "global_step"), None)
+    dtype = step is not None and step.node.attrs.get("dtype", "float32")
+    if step is not None and not dtype.startswith(("int", "uint")):
+        raise TypeError(f'Existing "global_step" does not have integer type: {dtype}')
+    return step
+
+
+def create_global_step(graph=None) -> Variable:
+    """A new global step in ``graph`` (default: the current graph): the non-trainable int64
+    scalar variable ``global_step`` (outside any name scope), starting at 0, kept in the
+    collection ``"global_step"``.  ValueError if the graph has one."""
+    graph = graph or current_context()
+    if get_global_step(graph) is not None:
+        raise ValueError('"global_step" already exists.')
+    with graph.as_default(), graph.name_scope(None):
+        step = Variable(0, name="global_step", trainable=False, dtype="int64")
+    graph.add_to_collection(GraphKeys.GLOBAL_STEP, step)
+    return step
+
+
+def get_or_create_global_step(graph=None) -> Variable:
+    """The global step of ``graph`` (default: the current graph), created if it has none."""
+    return get_global_step(graph) or create_global_step(graph)
+
+
+def global_step(sess, global_step_tensor) -> int:
+    """The value of ``global_step_tensor`` in ``sess``, as a Python int."""
+    return int(sess.run(global_step_tensor))

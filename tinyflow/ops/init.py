@@ -1,4 +1,5 @@
-"""Ops without data inputs (zeros, ones, normal, uniform, constant) and assign."""
+"""Ops without data inputs (zeros, ones, normal, uniform, constant) and the variable writes
+(assign, assign_add, assign_sub)."""
 from __future__ import annotations
 
 from ..nnvm.attrs import no_gradient, same_shape
@@ -24,12 +25,15 @@ for _name, _doc in (("zeros", "A tensor of zeros; attr shape."),
                     ("ones", "A tensor of ones; attr shape."),
                     ("normal", "Samples of N(mean, stdev^2); attrs shape, mean=0, stdev=1."),
                     ("uniform", "Samples of U(low, high); attrs shape, low=0, high=1."),
-                    ("constant", "A constant; attrs value (flat tuple) and shape.")):
+                    ("constant", "A constant; attrs value (flat tuple), shape, dtype.")):
     (register_op(_name).describe(_doc).set_num_inputs(0)
      .set_attr("FInferShape", _shape_attr).set_attr("FInferType", _dtype_attr)
      .set_attr("FGradient", no_gradient))
 
-(register_op("assign").describe("Write value into variable var; the output is var itself.")
- .set_num_inputs(2).set_attr("FInferShape", same_shape)
- .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FGradient", no_gradient))
+for _name, _doc in (("assign", "Write value into variable var"),
+                    ("assign_add", "var <- var + value"),
+                    ("assign_sub", "var <- var - value")):
+    (register_op(_name).describe(f"{_doc}; the output is var itself (inputs var, value).")
+     .set_num_inputs(2).set_attr("FInferShape", same_shape)
+     .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
+     .set_attr("FGradient", no_gradient))

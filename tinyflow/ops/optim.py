@@ -1,9 +1,13 @@
 """Optimizer updates as single ops (MXNet's sgd_update / adam_update, TensorFlow's
-ApplyGradientDescent / ApplyAdam): one op writes a variable and its slots in place, instead of a
-chain of elementwise ops and assigns, so a step reads each parameter-sized tensor once.
+ApplyGradientDescent / ApplyAdam / ApplyRMSProp...): one op writes a variable and its slots in
+place, instead of a chain of elementwise ops and assigns, so a step reads each parameter-sized
+tensor once.
 
 Each op mutates its leading inputs (FMutateInputs), whose outputs are those variables themselves
-(as ``assign``).  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+(as ``assign``).  Its inputs are the state (the variable, then its slots), the gradient, the
+op's scalar inputs (Adam's step count), and last the learning rate when it is a tensor: without
+an ``lr`` attribute the op takes one more input, a scalar.  Bodies:
+``tinyflow/lua_ops/ops/<name>.lua``.
 """
 from __future__ import annotations
 
@@ -14,29 +18,51 @@ from ..nnvm.op import register_op
 __all__ = []
 
 
-def _state_and_step_shape(attrs, in_shapes, out_shapes):
-    """FInferShape: the variables and the gradient share one shape; the step is ()."""
-    if in_shapes[-1] not in (None, ()):
-        raise ShapeError(f"the step count must be a scalar, got {in_shapes[-1]}")
-    tensors, outputs = same_shape(attrs, in_shapes[:-1], out_shapes)
-    return list(tensors) + [()], outputs
+def _update_shape(attrs, in_shapes, out_shapes):
+    """FInferShape: the state inputs (one per output), the gradient after them and the outputs
+    share one shape; the inputs after the gradient (step count, learning rate) are scalars."""
+    tensors = len(out_shapes) + 1
+    scalars = in_shapes[tensors:]
+    if any(s not in (None, ()) for s in scalars):
+        raise ShapeError(f"the step count and a tensor learning rate must be scalars, got "
+                         f"shapes {scalars}")
+    shared, outputs = same_shape(attrs, in_shapes[:tensors], out_shapes)
+    return list(shared) + [()] * len(scalars), outputs
 
 
-def _update_op(name, doc, num_state, step_input):
-    op = (register_op(name).describe(doc)
-          .set_num_inputs(num_state + 1 + step_input).set_num_outputs(num_state)
-          .set_attr("FMutateInputs", list(range(num_state)))
-          .set_attr("FInplaceOption", [(i, i) for i in range(num_state)])
-          .set_attr("FGradient", no_gradient))
-    op.set_attr("FInferShape", _state_and_step_shape if step_input else same_shape)
+def _update_op(name, doc, num_state, num_scalars=0):
+    num_inputs = num_state + 1 + num_scalars
+    (register_op(name).describe(doc)
+     .set_num_inputs(lambda attrs: num_inputs + ("lr" not in attrs))
+     .set_num_outputs(num_state)
+     .set_attr("FInferShape", _update_shape)
+     .set_attr("FMutateInputs", list(range(num_state)))
+     .set_attr("FInplaceOption", [(i, i) for i in range(num_state)])
+     .set_attr("FGradient", no_gradient))
 
 
-_update_op("sgd_update", "var <- var - lr * grad.  Inputs var, grad; attr lr.", 1, False)
+_update_op("sgd_update", "var <- var - lr * grad.  Inputs var, grad.", 1)
 _update_op("momentum_update",
            "accum <- momentum * accum + grad; var <- var - lr * accum (with nesterov: "
-           "var <- var - lr * (grad + momentum * accum)).  Inputs var, accum, grad; attrs lr, "
-           "momentum, nesterov.", 2, False)
+           "var <- var - lr * (grad + momentum * accum)).  Inputs var, accum, grad; attrs "
+           "momentum, nesterov.", 2)
 _update_op("adam_update",
            "One Adam step (as torch.optim.Adam) of var, m, v against grad at step count t "
-           "(1 on the first step).  Inputs var, m, v, grad, t; attrs lr, beta1, beta2, epsilon.",
-           3, True)
+           "(1 on the first step).  Inputs var, m, v, grad, t; attrs beta1, beta2, epsilon.",
+           3, num_scalars=1)
+_update_op("rmsprop_update",
+           "TensorFlow's ApplyRMSProp: ms <- ms + (grad^2 - ms) * (1 - rho); mom <- momentum * "
+           "mom + lr * grad / sqrt(ms + epsilon); var <- var - mom.  Inputs var, ms, mom, grad; "
+           "attrs rho, momentum, epsilon.", 3)
+_update_op("centered_rmsprop_update",
+           "TensorFlow's ApplyCenteredRMSProp: ms as rmsprop_update, mg <- mg + (grad - mg) * "
+           "(1 - rho); mom <- momentum * mom + lr * grad / sqrt(ms - mg^2 + epsilon); var <- "
+           "var - mom.  Inputs var, mg, ms, mom, grad; attrs rho, momentum, epsilon.", 4)
+_update_op("adagrad_update",
+           "TensorFlow's ApplyAdagrad: accum <- accum + grad^2; var <- var - lr * grad / "
+           "sqrt(accum).  Inputs var, accum, grad.", 2)
+_update_op("adadelta_update",
+           "TensorFlow's ApplyAdadelta: accum <- rho * accum + (1 - rho) * grad^2; update = "
+           "sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad; var <- var - lr * "
+           "update; accum_update <- rho * accum_update + (1 - rho) * update^2.  Inputs var, "
+           "accum, accum_update, grad; attrs rho, epsilon.", 3)
