@@ -423,6 +423,7 @@ GRADIENT_CASES = [c for c in CASES if c.op in differentiable_ops() and c.check_g
 # Ops whose tests are written out below rather than driven by the table.
 SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"],
                  "normal": ["test_random_statistics"], "uniform": ["test_random_statistics"],
+                 "truncated_normal": ["test_random_statistics"],  # more: test_tf_random.py
                  "dropout": ["test_dropout"], "_variable_init": ["test_variable_init"],
                  "sgd_update": ["test_update_ops"], "momentum_update": ["test_update_ops"],
                  "adam_update": ["test_update_ops"]}
@@ -614,9 +615,12 @@ def test_update_ops(plan_memory, name):
 def test_random_statistics(plan_memory):
     normal = tf.random_normal((200, 200), mean=1.0, stddev=2.0)
     uniform = tf.random_uniform((200, 200), minval=-1.0, maxval=3.0)
+    truncated = tf.truncated_normal((200, 200), mean=1.0, stddev=2.0)
     with tf.Session(plan_memory=plan_memory) as sess:
-        n1, u1 = sess.run([normal, uniform])
+        n1, u1, t1 = sess.run([normal, uniform, truncated])
         n2, u2 = sess.run([normal, uniform])
+    assert t1.min() >= -3.0 and t1.max() <= 5.0  # cut at two deviations: std 0.88 * 2
+    assert abs(t1.mean() - 1.0) < 0.05 and abs(t1.std() - 2 * 0.8796) < 0.05
     assert n1.shape == u1.shape == (200, 200)
     # 40000 samples: the standard errors are 0.01 (mean) and about 0.007 (std).
     assert abs(n1.mean() - 1.0) < 0.05 and abs(n1.std() - 2.0) < 0.05

@@ -12,9 +12,13 @@ from .dtypes import *
 from .dtypes import __all__ as _dtypes_all
 from .framework import *
 from .framework import __all__ as _framework_all
+from .init_ops import *
+from .init_ops import __all__ as _init_ops_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol
+from .random_ops import *
+from .random_ops import __all__ as _random_ops_all
 from .shapes import infer_variable_shapes
 from .variable_scope import *
 from .variable_scope import __all__ as _variable_scope_all
@@ -27,6 +31,7 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
 __all__ += ["app", "flags", "logging"]
+__all__ += list(_init_ops_all) + list(_random_ops_all)
 
 
 def __getattr__(name):

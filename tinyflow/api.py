@@ -32,13 +32,10 @@ __all__ = [
     "matmul",
     "multiply",
     "negative",
-    "normal",
     "ones",
     "ones_like",
     "pad",
     "placeholder",
-    "random_normal",
-    "random_uniform",
     "reduce_max",
     "reduce_mean",
     "reduce_sum",
@@ -100,21 +97,6 @@ def zeros_like(x, name=None) -> Symbol:
 
 def ones_like(x, name=None) -> Symbol:
     return create_op("ones_like", x, name=name)
-
-
-def normal(shape, stdev=1.0, mean=0.0, name=None) -> Symbol:
-    """Samples of N(mean, stdev^2), drawn anew at every run."""
-    return create_op("normal", shape=_shape(shape), mean=float(mean), stdev=float(stdev),
-                     name=name)
-
-
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=float32, name=None) -> Symbol:
-    return normal(shape, stdev=stddev, mean=mean, name=name)
-
-
-def random_uniform(shape, minval=0.0, maxval=1.0, dtype=float32, name=None) -> Symbol:
-    return create_op("uniform", shape=_shape(shape), low=float(minval), high=float(maxval),
-                     name=name)
 
 
 def constant(value, dtype=float32, shape=None, name=None) -> Symbol:

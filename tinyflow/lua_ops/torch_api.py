@@ -34,8 +34,13 @@ function                                    meaning
 ``log_softmax_backward(res, g, y, dim)``    res = g - exp(y) * sum(g, dim)
 ``fill(res, v)`` / ``zero(res)``            res = v / res = 0
 ``copy(res, src)``                          res = src (src broadcast to res)
-``normal(res, mean, std)``                  res ~ N(mean, std^2)
-``uniform(res, low, high)``                 res ~ U(low, high)
+``normal(res, mean, std, gen)``             res ~ N(mean, std^2); gen: a generator or nil
+                                            (torch's global one)
+``truncated_normal(res, mean, std, gen)``   res ~ N(mean, std^2) cut at 2 std (TensorFlow's)
+``uniform(res, low, high, gen)``            res ~ U(low, high); integers in [low, high) for an
+                                            integer res
+``generator(ref, seed, seed2)``             a generator on ref's device seeded from the two
+                                            seeds, or nil when seed is nil (setup only)
 ``tensor_like(ref, values, sizes)``         new tensor on ref's device (setup only)
 ``view(x, sizes)`` ``expand(x, sizes)``     views sharing x's memory (setup only)
 ``t(x)``                                    transposed view of 2-D x (setup only)
@@ -102,6 +107,7 @@ function                                    meaning
 from __future__ import annotations
 
 import builtins
+import math
 import time
 from contextlib import contextmanager
 from typing import ClassVar
@@ -309,12 +315,37 @@ def copy(res, src):
     res.copy_(src)
 
 
-def normal(res, mean=0.0, std=1.0):
-    res.normal_(mean, std)
+def normal(res, mean=0.0, std=1.0, gen=None):
+    # N(mean, std^2) is N(mean, |std|^2): TensorFlow takes a negative std (z * std + mean)
+    res.normal_(mean, builtins.abs(std), generator=gen)
 
 
-def uniform(res, low=0.0, high=1.0):
-    res.uniform_(low, high)
+# P(|z| < 2) = erf(2 / sqrt(2)) for z ~ N(0, 1): TensorFlow's truncation at two deviations
+_TRUNCATED_MASS = math.erf(math.sqrt(2.0))
+
+
+def truncated_normal(res, mean=0.0, std=1.0, gen=None):
+    # Inverse CDF of N(0, 1) restricted to [-2, 2]: the law TensorFlow's resampling of
+    # out-of-range draws gives, in place and without a loop; clamp guards rounding.
+    res.uniform_(-_TRUNCATED_MASS, _TRUNCATED_MASS, generator=gen)
+    res.erfinv_().mul_(math.sqrt(2.0)).clamp_(-2.0, 2.0).mul_(std).add_(mean)
+
+
+def uniform(res, low=0.0, high=1.0, gen=None):
+    if res.is_floating_point() and low <= high:
+        res.uniform_(low, high, generator=gen)
+    elif res.is_floating_point():  # TensorFlow's u * (high - low) + low takes low > high too
+        res.uniform_(generator=gen).mul_(high - low).add_(low)
+    else:
+        res.random_(int(low), int(high), generator=gen)
+
+
+def generator(ref, seed=None, seed2=None):
+    if seed is None:
+        return None
+    gen = torch.Generator(device=ref.device)
+    gen.manual_seed((int(seed) << 31) + int(seed2 or 0))  # both below 2**31: distinct pairs
+    return gen
 
 
 def tensor_like(ref, values, sizes):

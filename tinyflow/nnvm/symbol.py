@@ -139,7 +139,7 @@ class Naming:
 
 class GraphContext:
     """A graph being built (``tf.Graph``): the naming of new nodes, the nodes by name, the
-    variables created and named collections.
+    variables created, named collections and the graph-level random seed (``graph.seed``).
 
     ``with graph.as_default():`` makes it the graph new nodes go to in this thread; outside any
     such block, that is the process's default graph (:func:`reset_default_graph`).
@@ -150,6 +150,7 @@ class GraphContext:
         self.nodes_by_name: dict[str, Node] = {}
         self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
         self.collections: dict[str, list] = {}  # TF's graph collections, by key
+        self.seed: int | None = None  # the graph-level random seed (tf.set_random_seed)
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
 
     def unique_name(self, hint: str) -> str:

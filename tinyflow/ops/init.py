@@ -1,5 +1,10 @@
-"""Ops without data inputs (zeros, ones, normal, uniform, constant) and the variable writes
-(assign, assign_add, assign_sub)."""
+"""Ops without data inputs (zeros, ones, normal, truncated_normal, uniform, constant) and the
+variable writes (assign, assign_add, assign_sub).
+
+The random ops take TensorFlow's ``seed`` and ``seed2`` attributes
+(:func:`tinyflow.random_ops.get_seed`): with them a node draws from a generator of its own,
+seeded once when a session binds it, so a new session repeats the numbers and each run draws new
+ones; without them it draws from torch's global generator."""
 from __future__ import annotations
 
 from ..nnvm.attrs import no_gradient, same_shape
@@ -23,8 +28,9 @@ def _dtype_attr(attrs, in_types, out_types):
 
 for _name, _doc in (("zeros", "A tensor of zeros; attr shape."),
                     ("ones", "A tensor of ones; attr shape."),
-                    ("normal", "Samples of N(mean, stdev^2); attrs shape, mean=0, stdev=1."),
-                    ("uniform", "Samples of U(low, high); attrs shape, low=0, high=1."),
+                    ("normal", "N(mean, stdev^2) samples; attrs shape, mean, stdev, dtype, seed*."),
+                    ("truncated_normal", "normal's samples, cut at mean +- 2 stdev; its attrs."),
+                    ("uniform", "U(low, high) samples; attrs shape, low, high, dtype, seed*."),
                     ("constant", "A constant; attrs value (flat tuple), shape, dtype.")):
     (register_op(_name).describe(_doc).set_num_inputs(0)
      .set_attr("FInferShape", _shape_attr).set_attr("FInferType", _dtype_attr)
