@@ -71,27 +71,13 @@ class Optimizer:
             done = {entry.node for update in updates for entry in update.outputs}
             increment.node.control_deps.extend(done)  # a new node: it runs after the updates
             updates.append(increment)
-        return group(*updates, *_written_variables(updates))
+        return group(*updates)
 
     def _update_ops(self, grads_and_vars) -> list:
         return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
 
     def update(self, grad: Symbol, var: Symbol) -> Symbol:
         raise NotImplementedError
-
-
-def _written_variables(updates) -> list:
-    """The variables ``updates`` write, as symbols to fetch with them.
-
-    The executor takes a variable that an op only writes (FMutateInputs) as not read: it would
-    neither check that the variable holds a value nor first run a slot's initialiser waiting for
-    its shape, and a slot starting at 1 (RMSProp) would start at whatever its memory held.  The
-    updates read what they write; fetching the variables too says so (nothing is copied out).
-    """
-    nodes = dict.fromkeys(entry.node for update in updates for entry in update.outputs)
-    written = dict.fromkeys(node.inputs[i] for node in nodes
-                            for i in node.attr_list("FMutateInputs"))
-    return [Symbol([entry]) for entry in written]
 
 
 def _learning_rate(value):

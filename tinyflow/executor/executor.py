@@ -139,12 +139,18 @@ class Executor:
 
     @staticmethod
     def _variable_use(indexed):
+        """``(read, assigned)`` variables; an op mutating a variable reads it too, unless it
+        only overwrites it (TWriteOnly: assign), so it must hold a value first."""
         read, assigned = set(), set()
-        for nid, node in enumerate(indexed.nodes):
+        for node in indexed.nodes:
             mutate = node.attr_list("FMutateInputs")
+            write_only = node.op is not None and node.op.attr("TWriteOnly", False)
             for i, entry in enumerate(node.inputs):
                 if entry.node.op is None and entry.node.kind != "placeholder":
-                    (assigned if i in mutate else read).add(entry.node)
+                    if i in mutate:
+                        assigned.add(entry.node)
+                    if i not in mutate or not write_only:
+                        read.add(entry.node)
         for eid in indexed.outputs:
             node = indexed.nodes[indexed.entry_node(eid)[0]]
             if node.op is None and node.kind != "placeholder":

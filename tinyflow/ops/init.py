@@ -43,3 +43,4 @@ for _name, _doc in (("assign", "Write value into variable var"),
      .set_num_inputs(2).set_attr("FInferShape", same_shape)
      .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
      .set_attr("FGradient", no_gradient))
+register_op("assign").set_attr("TWriteOnly", True)  # the others read what they write
