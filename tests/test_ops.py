@@ -201,10 +201,10 @@ def _layer_cases(add):
         pool = lambda x, f=function, k=kernel, s=stride, p=padding: f(x, k, s, p)
         draw = lambda rng: [distinct(rng, (2, 3, 7, 6))]
         add(op, label, lambda x, api=api, k=kernel, s=stride, p=padding: api(
-            x, ksize=k, strides=s, padding=p), ref=pool, inputs=draw)
+            x, ksize=k, strides=s, padding=p, data_format="NCHW"), ref=pool, inputs=draw)
         add(f"_{op}_backward", label, lambda g, x, op=op, api=api, k=kernel, s=stride,
             p=padding: create_op(f"_{op}_backward", g, x, *_argmax_of(op, api(
-                x, ksize=k, strides=s, padding=p)), kernel=k, stride=s),
+                x, ksize=k, strides=s, padding=p, data_format="NCHW")), kernel=k, stride=s),
             ref=torch_vjp(pool, [0]), inputs=with_head(pool, draw=draw))
     for shape in ((4, 3, 2, 2), (6, 3)):
         add("batch_norm", f"{shape}", lambda x, g, b: tf.nn.batch_normalization(
@@ -239,6 +239,113 @@ def _argmax_of(op, pooled):
     if op != "max_pool2d":
         return []
     return [Symbol([NodeEntry(pooled.outputs[0].node, 1)])]
+
+
+def _tf_nn_cases(add):
+    """tf.nn's ops of tinyflow/ops/nn_tf.py (class ids and indices given as floats)."""
+    add("bias_add", "NHWC", tf.nn.bias_add, [(2, 3, 4), (4,)], lambda x, b: x + b)
+    add("bias_add", "NCHW", lambda x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
+        [(2, 3, 4, 5), (3,)], lambda x, b: x + b.view(3, 1, 1))
+    for data_format, dims in (("NHWC", (0, 1, 2)), ("NCHW", (0, 2, 3))):
+        add("_bias_add_backward", data_format, lambda g, b, f=data_format: create_op(
+            "_bias_add_backward", g, b, data_format=f), [(2, 3, 4, 3), (3,)],
+            lambda g, b, dims=dims: g.sum(dims))
+    probabilities = lambda rng, shape=(4, 5), axis=-1: [rng.standard_normal(shape), torch.softmax(
+        torch.tensor(rng.standard_normal(shape)), axis).numpy()]
+    xent = lambda z, labels, axis=-1: -(labels * torch.log_softmax(z, axis)).sum(axis)
+    add("softmax_cross_entropy_with_logits", "v2", lambda z, labels: (
+        tf.nn.softmax_cross_entropy_with_logits_v2(labels, z)), ref=xent, inputs=probabilities)
+    add("softmax_cross_entropy_with_logits", "v1-axis=0", lambda z, labels: (
+        tf.nn.softmax_cross_entropy_with_logits(labels=labels, logits=z, dim=0)),
+        ref=lambda z, labels: xent(z, labels, 0), wrt=(0,),
+        inputs=lambda rng: probabilities(rng, (3, 4), 0))
+    sparse = "sparse_softmax_cross_entropy_with_logits"
+    sparse_ref = lambda z, labels: F.cross_entropy(z, labels.long(), reduction="none")
+    add(sparse, "5x4", lambda z, labels: create_op(sparse, z, labels), ref=sparse_ref,
+        inputs=class_ids, wrt=(0,))
+    add(sparse, "3d", lambda z, labels: create_op(sparse, z, labels),
+        ref=lambda z, labels: -torch.log_softmax(z, -1).gather(-1, labels.long()[..., None])[
+            ..., 0], inputs=lambda rng: [rng.standard_normal((2, 3, 4)),
+                                         rng.integers(0, 4, (2, 3))], wrt=(0,))
+    add(f"_{sparse}_backward", "5x4", lambda g, z, labels: create_op(
+        f"_{sparse}_backward", g, z, labels),
+        ref=lambda g, z, labels: torch_vjp(sparse_ref, [0])(g, z, labels),
+        inputs=lambda rng: [rng.standard_normal(5), *class_ids(rng)])
+    ids = lambda rng: [rng.standard_normal((5, 3)), [[0, 4, 2], [4, 4, 1]]]
+    add("embedding_lookup", "2x3-ids", lambda params, i: create_op("embedding_lookup", params, i),
+        ref=lambda params, i: params[i.long()], inputs=ids, wrt=(0,))
+    add("_embedding_lookup_backward", "2x3-ids", lambda g, params, i: create_op(
+        "_embedding_lookup_backward", g, params, i),
+        ref=lambda g, params, i: torch.zeros_like(params).index_add_(
+            0, i.long().flatten(), g.reshape(-1, 3)),
+        inputs=lambda rng: [rng.standard_normal((2, 3, 3)), *ids(rng)])
+    for k in (1, 2):
+        add("in_top_k", f"k={k}-ties", lambda p, t, k=k: tf.nn.in_top_k(p, t, k),
+            ref=lambda p, t, k=k: ((p > p.gather(1, t.long()[:, None])).sum(1) < k).to(F64),
+            inputs=lambda rng: [[[0.1, 0.5, 0.5, 0.2], [0.3, 0.2, 0.1, 0.0],
+                                 [0.9, 0.9, 0.9, 0.1]], [2, 1, 0]])
+
+
+def torch_prod(x, dim, keepdim=False):
+    for d in sorted((d % x.dim() for d in dim), reverse=True):
+        x = x.prod(d, keepdim=keepdim)
+    return x
+
+
+def _math_cases(add):
+    """TF's math ops (tinyflow/ops/math.py, reduce.py); integer and bool cases in
+    tests/test_tf_math.py."""
+    for op, api, function in (("maximum", tf.maximum, torch.maximum),
+                              ("minimum", tf.minimum, torch.minimum),
+                              ("mod", tf.mod, torch.remainder)):
+        for a, b in (((3, 4), (3, 4)), ((3, 4), (4,)), ((3, 1), (1, 4))):
+            add(op, f"{a}-{b}", api, (a, b), function, positive=op == "mod")
+    add("floordiv", "broadcast", tf.floordiv, ((3, 4), (4,)),
+        lambda a, b: torch.div(a, b, rounding_mode="floor"), positive=True)
+    add("rsqrt", "2d", tf.rsqrt, [(3, 4)], torch.rsqrt, positive=True)
+    add("log1p", "2d", tf.log1p, [(3, 4)], torch.log1p, positive=True)
+    add("cast", "float64", lambda x: tf.cast(x, tf.float64), [(3, 4)], lambda x: x * 1)
+    add("cast", "int32", tf.to_int32, [(3, 4)], torch.trunc, check_gradient=False)
+    for op, api, function in (("not_equal", tf.not_equal, torch.ne), ("less", tf.less, torch.lt),
+                              ("less_equal", tf.less_equal, torch.le),
+                              ("greater", tf.greater, torch.gt),
+                              ("greater_equal", tf.greater_equal, torch.ge)):
+        add(op, "broadcast", api, ref=function,
+            inputs=lambda rng: [rng.integers(0, 3, (3, 4)), rng.integers(0, 3, 4)])
+    for op, api, function in (("logical_and", tf.logical_and, torch.logical_and),
+                              ("logical_or", tf.logical_or, torch.logical_or)):
+        add(op, "broadcast", lambda a, b, api=api: api(a > 0, b > 0), [(3, 4), (4,)],
+            lambda a, b, f=function: f(a > 0, b > 0))
+    add("logical_not", "2d", lambda x: tf.logical_not(x > 0), [(3, 4)],
+        lambda x: torch.logical_not(x > 0))
+    add("where", "same-shape", lambda c, a, b: tf.where(c > 0, a, b), [(3, 4)] * 3,
+        lambda c, a, b: torch.where(c > 0, a, b), wrt=(1, 2))
+    add("where", "rows", lambda c, a, b: tf.where(c > 0, a, b), [(3,), (3, 2), (3, 2)],
+        lambda c, a, b: torch.where(c[:, None] > 0, a, b), wrt=(1, 2))
+    add("_constant_like", "int", lambda x: create_op("_constant_like", x, value=(1, 2),
+                                                     shape=(2,)),
+        [(3,)], lambda x: torch.tensor([1.0, 2.0], dtype=F64))
+    for axis in (None, 1, (0, 2), ()):
+        for keepdims in (False, True):
+            add("reduce_min", f"axis={axis}-keepdims={keepdims}",
+                lambda x, a=axis, k=keepdims: tf.reduce_min(x, axis=a, keepdims=k), [(2, 3, 4)],
+                torch_reduce(torch.amin, axis, keepdims))
+            add("reduce_prod", f"axis={axis}-keepdims={keepdims}",
+                lambda x, a=axis, k=keepdims: tf.reduce_prod(x, axis=a, keepdims=k),
+                [(2, 3, 4)], torch_reduce(torch_prod, axis, keepdims))
+    for op, api, function in (("reduce_any", tf.reduce_any, torch.any),
+                              ("reduce_all", tf.reduce_all, torch.all)):
+        for axis in (None, 1):
+            add(op, f"axis={axis}", lambda x, api=api, a=axis: api(x > 0, axis=a), [(3, 4)],
+                lambda x, f=function, a=axis: f(x > 0) if a is None else f(x > 0, a))
+    for axis in (None, (1,), (0, 2)):
+        prod = lambda x, a=axis: torch_reduce(torch_prod, a, False)(x)
+        add("_reduce_prod_backward", f"axis={axis}", lambda g, x, a=axis: create_op(
+            "_reduce_prod_backward", g, x, axis=a), ref=torch_vjp(prod, [0]),
+            inputs=with_head(prod, (2, 3, 4)))
+    for axis, shape in ((0, (3, 4)), (-1, (3, 4)), (1, (2, 3, 4))):
+        add("argmin", f"axis={axis}-{shape}", lambda x, axis=axis: tf.argmin(x, axis=axis),
+            [shape], lambda x, axis=axis: torch.argmin(x, dim=axis))
 
 
 def _cases():
@@ -405,6 +512,7 @@ def _cases():
                             np.maximum(rng.standard_normal((3, 4)), 0)])
 
     _layer_cases(add)
+    _tf_nn_cases(add)
 
     # -- without inputs -----------------------------------------------------------------
     table = np.arange(6, dtype=np.float32).reshape(2, 3) / 4 - 0.5

@@ -14,8 +14,11 @@ from ..nnvm.op import Op
 
 __all__ = ["SHARED_BODIES", "attach_lua_bodies", "read_body"]
 
-# op -> the op whose body file it runs (views of the same elements: only the shape differs)
-SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape"}
+# op -> the op whose body file it runs (views of the same elements: only the shape differs;
+# concat's and split's bodies serve the ops that lay out or cut apart pieces the same way)
+SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape",
+                 "expand_dims": "reshape", "squeeze": "reshape", "stack": "concat",
+                 "unstack": "split", "_concat_backward": "split", "fill_like": "fill"}
 
 
 def read_body(op_name: str) -> str:

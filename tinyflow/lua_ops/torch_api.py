@@ -102,6 +102,21 @@ function                                    meaning
 ``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
 ``empty(ref, sizes)``                       new contiguous tensor on ref's device (setup only)
 ``is_cpu(x)``                               true when x lives in CPU memory
+``nchw_view(x, data_format)``               NHWC x as an NCHW view (channels-last strides, no
+                                            copy); x itself for NCHW or nil
+``oihw_view(w, filter_format)``             HWIO filter w as an OIHW view; w for OIHW or nil
+``bias_view(b, x, data_format)``            bias b viewed to broadcast along x's channel axis
+``column_view(x)``                          x with a trailing axis of size 1 (a view)
+``ids_buffer(ids, trailing_one)``           int64 scratch for ids: flat, or ids' shape + (1,)
+``sparse_xent(res, z, l, log_probs, idx)``  res = -log_softmax(z)[l] along the last dim; l of
+                                            any dtype, idx from ``ids_buffer(l, true)``
+``sparse_xent_backward(res, g_col, z, l,``
+``idx, minus_ones)``                        res = (softmax(z) - onehot(l)) * g_col
+``embedding_lookup(res, params, ids, idx)`` rows of params at ids (gather along dim 1)
+``embedding_lookup_backward(res, g, ids,``
+``idx)``                                    rows of g summed into zeros at ids
+``in_top_k_buffers(p)`` /                   TensorFlow's in_top_k into bool res (targets out of
+``in_top_k(res, p, targets, k, buffers)``   range or not finite: false)
 ==========================================  =================================================
 """
 from __future__ import annotations
@@ -404,8 +419,10 @@ def window_pads(x, y, kernel, stride):
 def _pad_buffer(x, top, bottom, left, right, value):
     n, c, h, w = x.shape
     top, left = int(top), int(left)
-    buffer = torch.full((n, c, h + top + int(bottom), w + left + int(right)), float(value),
-                        dtype=x.dtype, device=x.device)
+    channels_last = not x.is_contiguous() and x.is_contiguous(memory_format=torch.channels_last)
+    buffer = torch.empty((n, c, h + top + int(bottom), w + left + int(right)), dtype=x.dtype,
+                         device=x.device, memory_format=torch.channels_last if channels_last
+                         else torch.contiguous_format).fill_(float(value))  # x's layout
     return buffer, buffer[:, :, top:top + h, left:left + w]
 
 
@@ -574,6 +591,274 @@ def is_cpu(x):
 
 def full_like(x, value):
     return _scratch(torch.full_like(x, float(value)))
+
+# -- tf.nn (tinyflow/ops/nn_tf.py): layouts as views, ids and labels ---------------------------
+def nchw_view(x, data_format=None):
+    # NHWC x as its NCHW view with channels-last strides: torch's conv and pooling kernels take
+    # it as channels-last input, so nothing is transposed
+    return x.permute(0, 3, 1, 2) if data_format == "NHWC" else x
+
+
+def oihw_view(weight, filter_format=None):
+    # TensorFlow's HWIO filter [kh, kw, in, out] as an OIHW view
+    return weight.permute(3, 2, 0, 1) if filter_format == "HWIO" else weight
+
+
+def bias_view(bias, value, data_format=None):
+    # bias (C,) broadcasting along value's channel axis: axis 1 for NCHW, else the last
+    if data_format == "NCHW":
+        return bias.view((-1,) + (1,) * (value.dim() - 2))
+    return bias
+
+
+def column_view(x):
+    return x.unsqueeze(-1)
+
+
+def ids_buffer(ids, trailing_one=False):
+    shape = tuple(ids.shape) + (1,) if trailing_one else (ids.numel(),)
+    return _scratch(torch.empty(shape, dtype=torch.int64, device=ids.device))
+
+
+def _read_ids(index, ids, size, what):
+    # class ids / indices of any dtype into the int64 buffer, checked as TensorFlow's CPU
+    # kernels check them (an index out of range would be a device assert on a GPU)
+    index.copy_(ids.reshape(index.shape))
+    if index.numel():
+        low, high = torch.aminmax(index)
+        if low < 0 or high >= size:
+            bad = int(low) if low < 0 else int(high)
+            raise IndexError(f"{what} {bad} is outside the valid range [0, {size})")
+
+
+def sparse_xent(res, logits, labels, log_probs, index):
+    _read_ids(index, labels, logits.shape[-1], "label")
+    torch.log_softmax(logits, -1, out=log_probs)
+    torch.gather(log_probs, -1, index, out=res.unsqueeze(-1))
+    res.neg_()
+
+
+def sparse_xent_backward(res, g_column, logits, labels, index, minus_ones):
+    _read_ids(index, labels, logits.shape[-1], "label")
+    torch.softmax(logits, -1, out=res)
+    res.scatter_add_(-1, index, minus_ones)
+    res.mul_(g_column)
+
+
+def embedding_lookup(res, params, ids, index):
+    _read_ids(index, ids, params.shape[0], "id")
+    torch.index_select(params, 0, index, out=res.view((-1,) + tuple(params.shape[1:])))
+
+
+def embedding_lookup_backward(res, g, ids, index):
+    _read_ids(index, ids, res.shape[0], "id")
+    res.zero_()
+    res.index_add_(0, index, g.reshape((-1,) + tuple(res.shape[1:])))
+
+
+def in_top_k_buffers(predictions):
+    batch, classes = predictions.shape
+    device = predictions.device
+    return [_scratch(t) for t in (
+        torch.empty((batch, 1), dtype=torch.int64, device=device),      # target ids
+        torch.empty((batch, 1), dtype=predictions.dtype, device=device),  # their predictions
+        torch.empty((batch, classes), dtype=torch.bool, device=device),   # beats the target
+        torch.empty((batch,), dtype=torch.int64, device=device),          # how many beat it
+        torch.empty((batch, 1), dtype=torch.bool, device=device),         # valid target
+        torch.empty((batch, 1), dtype=torch.bool, device=device))]
+
+
+def in_top_k(res, predictions, targets, k, buffers):
+    # TensorFlow's rule: true when fewer than k classes score strictly higher than the target
+    # (ties straddling the boundary count as in); false for a target out of range or whose
+    # prediction is not finite
+    index, target, beats, count, valid, check = buffers
+    classes = predictions.shape[1]
+    index.copy_(targets.view(-1, 1))
+    torch.ge(index, 0, out=valid)
+    valid.logical_and_(torch.lt(index, classes, out=check))
+    index.clamp_(0, classes - 1)
+    torch.gather(predictions, 1, index, out=target)
+    valid.logical_and_(torch.lt(torch.abs(target, out=target), float("inf"), out=check))
+    torch.gather(predictions, 1, index, out=target)  # again: abs overwrote it
+    torch.gt(predictions, target, out=beats)
+    torch.sum(beats, 1, out=count)
+    torch.lt(count, int(k), out=res)
+    res.logical_and_(valid.view(-1))
+
+
+
+# -- array ops (tinyflow/ops/array.py) ---------------------------------------------------------
+# ``permute(x, dims)``               view of x with its dims in the order dims (setup only)
+# ``flip(res, x, dims)``             res = x reversed along dims (1-based, or as strided_view
+#                                    gives them)
+# ``strided_view(x, kwarg)``         view of x for a strided_slice's attrs (TensorFlow's begin,
+#                                    end, strides and masks), and the dims to flip, or nil
+#                                    (negative strides: torch views cannot have them; setup only)
+# ``index_select(res, x, dim, i)``   res = x's slices at indices i (int32/int64, 1-D) along dim
+# ``index_add(res, dim, i, src)``    res[..., i[k], ...] += src[..., k, ...] along dim
+# ``ramp(ref, n)``                   0, 1, ..., n - 1 in ref's dtype (setup only)
+# ``bool_like(ref)``                 a bool tensor of ref's shape (setup only)
+# ``masked_fill(res, mask, v)``      res = v where mask
+def permute(x, dims):
+    return x.permute(_dims(dims))
+
+
+def flip(res, x, dims):
+    _aten.flip.out(x, dims if isinstance(dims, tuple) else _dims(dims), out=res)
+
+
+def _mask_index(kwarg):
+    """A strided_slice's attrs as a Python index (tinyflow.ops.array.slice_index in Lua terms)."""
+    begin, end, strides = (tuple(int(v) for v in kwarg[k].values())
+                           for k in ("begin", "end", "strides"))
+    masks = [int(kwarg[k] or 0) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                          "new_axis_mask", "shrink_axis_mask")]
+    index = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if masks[2] & bit:
+            index.append(Ellipsis)
+        elif masks[3] & bit:
+            index.append(None)
+        elif masks[4] & bit:
+            index.append(b)
+        else:
+            index.append(slice(None if masks[0] & bit else b, None if masks[1] & bit else e, s))
+    return index
+
+
+def strided_view(x, kwarg):
+    index = _mask_index(kwarg)
+    used = builtins.sum(1 for i in index if i is not None and i is not Ellipsis)
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index[at:at + 1] = [slice(None)] * (x.dim() - used)
+    flips, out_dim, dim = [], 0, 0
+    for k, item in enumerate(index):
+        if isinstance(item, slice) and (item.step or 1) < 0:  # same elements, torch's order
+            picked = range(*item.indices(x.shape[dim]))
+            index[k] = slice(picked[-1], picked[0] + 1, -item.step) if picked else slice(0, 0)
+            flips.append(out_dim)
+        out_dim += not isinstance(item, int)
+        dim += item is not None
+    return x[tuple(index)], tuple(flips) or None
+
+
+def index_select(res, x, dim, index):
+    torch.index_select(x, _dim(dim), index, out=res)
+
+
+def index_add(res, dim, index, src):
+    res.index_add_(_dim(dim), index, src)
+
+
+def ramp(ref, n):
+    return _scratch(torch.arange(int(n), dtype=ref.dtype, device=ref.device))
+
+
+def bool_like(ref):
+    return _scratch(torch.empty(ref.shape, dtype=torch.bool, device=ref.device))
+
+
+def masked_fill(res, mask, value):
+    res.masked_fill_(mask, value)
+
+
+
+# -- dtypes, comparisons, logic and the math ops of tinyflow/ops/math.py ------------------------
+def _number(res, s):
+    """A Lua number as the scalar torch takes into ``res``: an integral one as an int for an
+    integer res (torch refuses a float scalar into an integer out=)."""
+    if isinstance(s, float) and s.is_integer() and not res.is_floating_point():
+        return int(s)
+    return s
+
+
+def _as_result(res, a):
+    """``a``, or ``a`` copied into ``res`` when res has another dtype (the op then runs in
+    res's dtype, in place)."""
+    if not isinstance(a, torch.Tensor) or a.dtype == res.dtype:
+        return a
+    res.copy_(a)
+    return res
+
+
+def dtype(x):
+    return str(x.dtype).removeprefix("torch.")
+
+
+def _binary(fn):
+    def apply(res, a, b):
+        fn(a, b, out=res)
+    apply.__name__ = fn.__name__
+    return apply
+
+
+ne, lt, le, gt, ge, logical_and, logical_or, cmin, mod = (_binary(f) for f in (
+    torch.ne, torch.lt, torch.le, torch.gt, torch.ge, torch.logical_and, torch.logical_or,
+    torch.minimum, torch.remainder))
+logical_not, rsqrt, log1p = (_unary(f) for f in (torch.logical_not, torch.rsqrt, torch.log1p))
+
+
+def floordiv(res, a, b):
+    torch.div(a, b, rounding_mode="floor", out=res)
+
+
+def where(res, cond, a, b):
+    if cond.dim() < a.dim():  # TF 1.15: a vector condition chooses rows
+        cond = cond.view(tuple(cond.shape) + (1,) * (a.dim() - cond.dim()))
+    torch.where(cond, a, b, out=res)
+
+
+def min(res, x, dims=None):
+    _reduce(torch.amin, res, x, dims)
+
+
+def any(res, x, dims=None):
+    _reduce(torch.any, res, x, dims)
+
+
+def all(res, x, dims=None):
+    _reduce(torch.all, res, x, dims)
+
+
+def argmin(res, x, dim, index=None):
+    torch.argmin(x, dim=_dim(dim), keepdim=res.dim() == x.dim(), out=res if index is None
+                 else index)
+    if index is not None:
+        res.copy_(index)
+
+
+def _slices(x, dims):
+    """x with the reduced dims last, flattened into one: ``(permutation, tensor)``."""
+    dims = tuple(range(x.dim())) if dims is None else tuple(sorted(d % x.dim() for d in dims))
+    keep = [d for d in range(x.dim()) if d not in dims]
+    kept = tuple(x.shape[d] for d in keep)
+    return keep + list(dims), x.permute(keep + list(dims)).reshape(kept + (-1,))
+
+
+def prod(res, x, dims=None):
+    # torch.prod reduces one dim: the reduced dims are flattened into one (a copy per step)
+    if _dims(dims) == () or x.dim() == 0:
+        res.copy_(x)
+        return
+    _, flat = _slices(x, _dims(dims))
+    torch.prod(flat, -1, out=res.view(flat.shape[:-1]))
+
+
+def prod_backward(res, g, x, dims=None):
+    # d prod / d x_i = the product of the slice's other elements: exclusive cumulative products
+    # from both ends, exact where x has zeros (g / x * prod would divide by them)
+    if _dims(dims) == () or x.dim() == 0:
+        res.copy_(g)
+        return
+    order, flat = _slices(x, _dims(dims))
+    ones = torch.ones_like(flat[..., :1])
+    before = torch.cumprod(torch.cat([ones, flat[..., :-1]], -1), -1)
+    after = torch.cumprod(torch.cat([ones, flat.flip(-1)[..., :-1]], -1), -1).flip(-1)
+    grad = before * after * g.reshape(flat.shape[:-1] + (1,))
+    res.permute(order).copy_(grad.view(tuple(x.shape[d] for d in order)))
 
 
 

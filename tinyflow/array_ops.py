@@ -1,0 +1,369 @@
+"""TensorFlow 1.x's array functions: shapes, joining and cutting, slicing, gathering, filling.
+
+Shapes and axes are static, as the ops take them as attributes: Python ints and lists, or a
+tensor whose value is known when the graph is built — a ``tf.constant``, or ``tf.shape(t)``
+(``tf.reshape(x, tf.shape(y))`` reshapes x to y's shape, whatever it turns out to be).
+``tensor[...]`` (``Symbol.__getitem__``) is :func:`strided_slice` with TensorFlow's rules.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .api import constant
+from .dtypes import as_dtype, float32, int32
+from .nnvm.symbol import Symbol, create_op
+
+__all__ = [
+    "concat",
+    "expand_dims",
+    "fill",
+    "gather",
+    "newaxis",
+    "one_hot",
+    "ones",
+    "ones_like",
+    "range",
+    "rank",
+    "reshape",
+    "reverse",
+    "shape",
+    "size",
+    "slice",
+    "split",
+    "squeeze",
+    "stack",
+    "strided_slice",
+    "tile",
+    "transpose",
+    "unstack",
+    "zeros",
+    "zeros_like",
+]
+
+newaxis = None
+_builtin_slice, _builtin_range = slice, range
+
+
+def _dtype_of(value) -> str:
+    """TensorFlow's dtype for a value: a numpy array's own, int32 for Python ints, float32 for
+    Python floats, bool for bools."""
+    array = np.asarray(value)
+    if isinstance(value, (np.ndarray, np.generic)):
+        return array.dtype.name
+    return {"b": "bool", "i": "int32", "u": "int32"}.get(array.dtype.kind, "float32")
+
+
+def _tensor(value) -> Symbol:
+    """Symbols pass through; other values become constants of their TensorFlow dtype."""
+    return value if isinstance(value, Symbol) else constant(value, dtype=_dtype_of(value))
+
+
+def _static_shape(shape, what, allow_like=True):
+    """A shape argument as a tuple of ints, or (``allow_like``) as the symbol whose shape it is
+    (``tf.shape(y)`` of a y whose shape is known only when the graph is bound)."""
+    if isinstance(shape, Symbol):
+        node = shape.node
+        if node.kind == "constant":
+            return tuple(int(v) for v in node.attrs["value"])
+        if node.kind == "shape_of" and allow_like:
+            return Symbol([node.inputs[0]])
+        raise ValueError(f"{what} needs a static shape (a list of ints, a tf.constant or "
+                         f"tf.shape(t)); got the output of op '{node.kind}' (node "
+                         f"'{node.name}'), whose value is known only when it runs")
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    if any(isinstance(d, Symbol) or d is None for d in shape):
+        raise ValueError(f"{what} needs a static shape: every entry of {shape!r} must be an int")
+    return tuple(int(d) for d in shape)
+
+
+def _ints(values) -> tuple:
+    return (int(values),) if isinstance(values, (int, np.integer)) else tuple(
+        int(v) for v in values)
+
+
+# -- shapes -----------------------------------------------------------------------------------
+def reshape(tensor, shape, name=None) -> Symbol:
+    """``tensor``'s elements in ``shape`` (one -1 is inferred); shares its memory.
+
+    ``shape`` may be ``tf.shape(y)``: the result then has y's shape.
+    """
+    target = _static_shape(shape, "reshape")
+    if isinstance(target, Symbol):
+        return create_op("reshape_like", _tensor(tensor), target, name=name)
+    return create_op("reshape", _tensor(tensor), shape=target, name=name)
+
+
+def transpose(a, perm=None, name="transpose", conjugate=False) -> Symbol:
+    """``a`` with its axes permuted: ``out.shape[i] == a.shape[perm[i]]``; by default the axes
+    in reverse order (the matrix transpose for 2-D ``a``)."""
+    return create_op("transpose", _tensor(a), perm=None if perm is None else _ints(perm),
+                     name=name)
+
+
+def expand_dims(input, axis=None, name=None, dim=None) -> Symbol:
+    """``input`` with a size-1 axis inserted at ``axis`` (in ``[-rank - 1, rank]``; ``dim`` is
+    TensorFlow's older name for it)."""
+    axis = dim if axis is None else axis
+    if axis is None:
+        raise ValueError("expand_dims needs axis")
+    return create_op("expand_dims", _tensor(input), axis=int(axis), name=name)
+
+
+def squeeze(input, axis=None, name=None, squeeze_dims=None) -> Symbol:
+    """``input`` without its size-1 axes, or only those listed in ``axis`` (``squeeze_dims``
+    is TensorFlow's older name); squeezing an axis whose size is not 1 is an error."""
+    axis = squeeze_dims if axis is None else axis
+    return create_op("squeeze", _tensor(input), axis=None if axis is None else _ints(axis),
+                     name=name)
+
+
+def shape(input, name=None, out_type=int32) -> Symbol:
+    """``input``'s shape as a 1-D ``out_type`` tensor: a constant when the shape is known as
+    the graph is built (as TensorFlow), else filled in when a session binds the graph."""
+    input = _tensor(input)
+    static = input.get_shape()
+    if static.is_fully_defined():
+        return constant(static.as_list(), dtype=out_type, name=name or "Shape")
+    return create_op("shape_of", input, out_type=as_dtype(out_type).name, name=name or "Shape")
+
+
+def size(input, name=None, out_type=int32) -> Symbol:
+    """The number of elements of ``input``, as an ``out_type`` scalar."""
+    input = _tensor(input)
+    static = input.get_shape()
+    if static.is_fully_defined():
+        return constant(math.prod(static.as_list()), dtype=out_type, name=name or "Size")
+    return create_op("size_of", input, out_type=as_dtype(out_type).name, name=name or "Size")
+
+
+def rank(input, name=None) -> Symbol:
+    """The number of axes of ``input``, as an int32 scalar."""
+    input = _tensor(input)
+    static = input.get_shape()
+    if static.ndims is not None:
+        return constant(static.ndims, dtype=int32, name=name or "Rank")
+    return create_op("rank_of", input, name=name or "Rank")
+
+
+# -- joining and cutting ------------------------------------------------------------------
+def concat(values, axis, name="concat") -> Symbol:
+    """``values`` (a list of tensors of one rank) laid end to end along ``axis``."""
+    values = [_tensor(v) for v in values]
+    return create_op("concat", *values, num_args=len(values), axis=int(axis), name=name)
+
+
+def stack(values, axis=0, name="stack") -> Symbol:
+    """``values`` (tensors of one shape) stacked along a new axis ``axis``."""
+    values = [_tensor(v) for v in values]
+    return create_op("stack", *values, num_args=len(values), axis=int(axis), name=name)
+
+
+def _outputs(symbol) -> list:
+    return [Symbol([entry]) for entry in symbol.outputs]
+
+
+def unstack(value, num=None, axis=0, name="unstack") -> list:
+    """The ``num`` slices of ``value`` along ``axis``, that axis removed, as a list.  ``num``
+    defaults to the axis' size, which must then be known as the graph is built."""
+    value = _tensor(value)
+    if num is None:
+        static = value.get_shape()
+        num = None if static.ndims is None or not -static.ndims <= axis < static.ndims \
+            else static[axis].value
+        if num is None:
+            raise ValueError(f"cannot infer num from shape {static} along axis {axis}: "
+                             f"pass num")
+    return _outputs(create_op("unstack", value, num=int(num), axis=int(axis), name=name))
+
+
+def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
+    """``value`` cut along ``axis`` into ``num_or_size_splits`` equal parts (an int), or into
+    parts of the listed sizes (one may be -1: the rest), as a list."""
+    value = _tensor(value)
+    if isinstance(num_or_size_splits, (int, np.integer)):
+        out = create_op("split", value, num=int(num_or_size_splits), axis=int(axis), name=name)
+    else:
+        sizes = _static_shape(num_or_size_splits, "split", allow_like=False)
+        out = create_op("split", value, sizes=sizes, axis=int(axis), name=name)
+    return _outputs(out)
+
+
+def tile(input, multiples, name=None) -> Symbol:
+    """``input`` repeated ``multiples[i]`` times along each axis i."""
+    multiples = _static_shape(multiples, "tile", allow_like=False)
+    return create_op("tile", _tensor(input), multiples=multiples, name=name)
+
+
+def reverse(tensor, axis, name=None) -> Symbol:
+    """``tensor`` with the order of its elements reversed along each axis in ``axis``."""
+    return create_op("reverse", _tensor(tensor), axis=_ints(axis), name=name)
+
+
+# -- slicing ------------------------------------------------------------------------------
+def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, ellipsis_mask=0,
+                  new_axis_mask=0, shrink_axis_mask=0, var=None, name=None) -> Symbol:
+    """``input_[begin:end:strides]``, with TensorFlow's masks: bit i of ``begin_mask`` /
+    ``end_mask`` leaves begin[i] / end[i] out (the whole range), of ``ellipsis_mask`` makes
+    entry i ``...``, of ``new_axis_mask`` inserts a size-1 axis, of ``shrink_axis_mask`` takes
+    index begin[i] and drops the axis.  Out-of-range slice bounds are clamped, as in Python."""
+    begin, end = _ints(begin), _ints(end)
+    strides = (1,) * len(begin) if strides is None else _ints(strides)
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError(f"begin {begin}, end {end} and strides {strides} must have one length")
+    return create_op("strided_slice", _tensor(input_), begin=begin, end=end, strides=strides,
+                     begin_mask=begin_mask, end_mask=end_mask, ellipsis_mask=ellipsis_mask,
+                     new_axis_mask=new_axis_mask, shrink_axis_mask=shrink_axis_mask,
+                     name=name or "strided_slice")
+
+
+def _index_int(value, index):
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    raise TypeError(f"only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) are "
+                    f"valid indices in TinyFlow, got {value!r} in {index!r}")
+
+
+def _slice_helper(tensor, index) -> Symbol:
+    """``tensor[index]`` as TensorFlow reads it (its ``_slice_helper``): each entry of the
+    index is an int (taken, its axis dropped), a slice, ``...`` or ``None`` (a new axis)."""
+    spec = index if isinstance(index, (tuple, list)) else (index,)
+    begin, end, strides, masks = [], [], [], dict.fromkeys(
+        ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0)
+    for i, item in enumerate(spec):
+        bit = 1 << i
+        if isinstance(item, _builtin_slice):
+            for key, bound, values in (("begin_mask", item.start, begin),
+                                       ("end_mask", item.stop, end)):
+                values.append(0 if bound is None else _index_int(bound, index))
+                masks[key] |= bit if bound is None else 0
+            strides.append(1 if item.step is None else _index_int(item.step, index))
+            continue
+        if item is None or item is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            masks["new_axis_mask" if item is None else "ellipsis_mask"] |= bit
+        else:
+            begin.append(_index_int(item, index))
+            end.append(begin[-1] + 1)
+            masks["shrink_axis_mask"] |= bit
+        strides.append(1)
+    return strided_slice(tensor, begin, end, strides, **masks)
+
+
+def slice(input_, begin, size, name=None) -> Symbol:
+    """The block of ``input_`` starting at ``begin`` with ``size`` elements along each axis
+    (-1: all the rest); it must lie inside ``input_``."""
+    begin, size = _ints(begin), _ints(size)
+    input_ = _tensor(input_)
+    static = input_.get_shape()
+    if len(begin) != len(size) or (static.ndims is not None and static.ndims != len(begin)):
+        raise ValueError(f"slice of {static}: begin {begin} and size {size} need one entry "
+                         f"per axis")
+    for axis, (b, s) in enumerate(zip(begin, size)):
+        dim = static[axis].value if static.ndims is not None else None
+        if b < 0 or s < -1 or (dim is not None and (b > dim or (s != -1 and b + s > dim))):
+            raise ValueError(f"slice of {static}: begin {begin} and size {size} go outside "
+                             f"axis {axis}")
+    end_mask = sum(1 << i for i, s in enumerate(size) if s == -1)
+    end = tuple(0 if s == -1 else b + s for b, s in zip(begin, size))
+    return strided_slice(input_, begin, end, end_mask=end_mask, name=name or "Slice")
+
+
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+    """The slices of ``params`` along ``axis`` (default 0) at ``indices`` (int32 or int64, any
+    shape): ``out.shape == params.shape[:axis] + indices.shape + params.shape[axis + 1:]``.
+    An index outside the axis is an error when the graph runs."""
+    if batch_dims != 0:
+        raise NotImplementedError("TinyFlow's gather has no batch_dims")
+    return create_op("gather", _tensor(params), _tensor(indices), axis=int(axis or 0),
+                     name=name or "GatherV2")
+
+
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+    """A one-hot encoding of ``indices``: ``on_value`` (1) at each index along a new axis
+    ``axis`` (-1: last) of size ``depth``, ``off_value`` (0) elsewhere; an index outside
+    ``[0, depth)`` gives a row of ``off_value``.  ``dtype``: float32, or ``on_value``'s type."""
+    if dtype is None:
+        dtype = float32 if on_value is None else _dtype_of(on_value)
+    dtype = as_dtype(dtype)
+    cast = bool if dtype.is_bool else int if dtype.is_integer else float
+    on, off = (cast(1 if on_value is None else on_value),
+               cast(0 if off_value is None else off_value))
+    return create_op("one_hot", _tensor(indices), depth=int(depth), on_value=on, off_value=off,
+                     axis=-1 if axis is None else int(axis), dtype=dtype.name,
+                     name=name or "one_hot")
+
+
+# -- filled tensors ---------------------------------------------------------------------------
+def _filled(shape, value, dtype, what, name):
+    dtype = as_dtype(dtype)
+    target = _static_shape(shape, what)
+    value = bool(value) if dtype.is_bool else int(value) if dtype.is_integer else float(value)
+    if isinstance(target, Symbol):
+        return create_op("fill_like", target, value=value, dtype=dtype.name, name=name)
+    if what in ("zeros", "ones"):
+        return create_op(what, shape=target, dtype=dtype.name, name=name)
+    return create_op("fill", shape=target, value=value, dtype=dtype.name, name=name)
+
+
+def zeros(shape, dtype=float32, name=None) -> Symbol:
+    """Zeros of ``shape`` (a list, or ``tf.shape(t)``) and ``dtype``."""
+    return _filled(shape, 0, dtype, "zeros", name)
+
+
+def ones(shape, dtype=float32, name=None) -> Symbol:
+    """Ones of ``shape`` (a list, or ``tf.shape(t)``) and ``dtype``."""
+    return _filled(shape, 1, dtype, "ones", name)
+
+
+def fill(dims, value, name=None) -> Symbol:
+    """``value`` in the shape ``dims``; the dtype is ``value``'s (Python ints int32, floats
+    float32).  A scalar tensor ``value`` is broadcast (and gets gradients)."""
+    if isinstance(value, Symbol):
+        like = _filled(dims, 0, value.dtype, "fill", None)
+        return create_op("broadcast_like", value, like, name=name or "Fill")
+    return _filled(dims, value, _dtype_of(value), "fill", name or "Fill")
+
+
+def _filled_like(op_name, value, tensor, dtype, name):
+    tensor = _tensor(tensor)
+    if dtype is None:
+        return create_op(op_name, tensor, name=name)
+    dtype = as_dtype(dtype)
+    value = bool(value) if dtype.is_bool else int(value) if dtype.is_integer else float(value)
+    return create_op("fill_like", tensor, value=value, dtype=dtype.name, name=name or op_name)
+
+
+def zeros_like(tensor, dtype=None, name=None, optimize=True) -> Symbol:
+    """Zeros of ``tensor``'s shape, of ``dtype`` (default: ``tensor``'s)."""
+    return _filled_like("zeros_like", 0, tensor, dtype, name)
+
+
+def ones_like(tensor, dtype=None, name=None, optimize=True) -> Symbol:
+    """Ones of ``tensor``'s shape, of ``dtype`` (default: ``tensor``'s)."""
+    return _filled_like("ones_like", 1, tensor, dtype, name)
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:
+    """``start, start + delta, ...`` up to ``limit`` (excluded); ``range(n)`` counts from 0.
+    The dtype is int32 for int arguments, float32 if one is a float (TensorFlow's rule), or
+    ``dtype``.  As in TensorFlow, ``delta`` must not be 0 nor point away from ``limit``."""
+    if limit is None:
+        start, limit = 0, start
+    values = [v.item() if isinstance(v, np.generic) else v for v in (start, limit, delta)]
+    if any(not isinstance(v, (int, float)) for v in values):
+        raise TypeError(f"range takes Python numbers in TinyFlow, got {start!r}, {limit!r}, "
+                        f"{delta!r}")
+    start, limit, delta = values
+    if delta == 0 or (delta > 0 and start > limit) or (delta < 0 and start < limit):
+        raise ValueError(f"range requires delta != 0 pointing from start to limit, got start "
+                         f"{start}, limit {limit}, delta {delta}")
+    if dtype is None:
+        dtype = float32 if any(isinstance(v, float) for v in values) else int32
+    dtype = as_dtype(dtype)
+    cast = int if dtype.is_integer else float
+    return create_op("range", start=cast(start), limit=cast(limit), delta=cast(delta),
+                     dtype=dtype.name, name=name)
