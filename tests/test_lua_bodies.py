@@ -128,7 +128,8 @@ def test_max_pool_same(case, plan_memory, config):
     values = [np.random.default_rng(3).permutation(math.prod(shape)).reshape(shape)
               .astype(np.float32) / 10]
     _check_same_layer(
-        lambda x: tf.nn.max_pool(x, [1, kernel, kernel, 1], [1, stride, stride, 1], "SAME"),
+        lambda x: tf.nn.max_pool(x, [1, 1, kernel, kernel], [1, 1, stride, stride], "SAME",
+                                 data_format="NCHW"),
         lambda x: F.max_pool2d(_tf_same_pad(x, kernel, stride, -math.inf), kernel, stride),
         values, plan_memory, config)
 
@@ -142,5 +143,6 @@ def test_avg_pool_same(case, plan_memory, config):
         ones = _tf_same_pad(torch.ones_like(x[:1, :1]), kernel, stride)
         return sums / F.avg_pool2d(ones, kernel, stride, divisor_override=1)
     _check_same_layer(
-        lambda x: tf.nn.avg_pool(x, [1, kernel, kernel, 1], [1, stride, stride, 1], "SAME"),
+        lambda x: tf.nn.avg_pool(x, [1, 1, kernel, kernel], [1, 1, stride, stride], "SAME",
+                                 data_format="NCHW"),
         ref, [_rand(2, 3, size, size)], plan_memory, config)

@@ -113,7 +113,8 @@ def test_max_pool(case, plan_memory, config):
     # distinct values: no ties, so the gradient is unambiguous
     values = [np.random.default_rng(3).permutation(math.prod(shape)).reshape(shape)
               .astype(np.float32) / 10]
-    check_layer(lambda x: tf.nn.max_pool(x, [1, *kernel, 1], [1, *stride, 1], padding),
+    check_layer(lambda x: tf.nn.max_pool(x, [1, 1, *kernel], [1, 1, *stride], padding,
+                                        data_format="NCHW"),
                 lambda x: F.max_pool2d(_tf_pad(x, kernel, stride, padding, -math.inf),
                                        kernel, stride), values, plan_memory, config)
 
@@ -127,7 +128,8 @@ def test_avg_pool(case, plan_memory, config):
                             divisor_override=1)
         ones = _tf_pad(torch.ones_like(x[:1, :1]), kernel, stride, padding)
         return sums / F.avg_pool2d(ones, kernel, stride, divisor_override=1)
-    check_layer(lambda x: tf.nn.avg_pool(x, [1, *kernel, 1], [1, *stride, 1], padding),
+    check_layer(lambda x: tf.nn.avg_pool(x, [1, 1, *kernel], [1, 1, *stride], padding,
+                                        data_format="NCHW"),
                 ref, [_rand(*shape)], plan_memory, config)
 
 

@@ -241,6 +241,59 @@ def _argmax_of(op, pooled):
     return [Symbol([NodeEntry(pooled.outputs[0].node, 1)])]
 
 
+def _array_cases(add):
+    """TensorFlow's array ops (tinyflow/ops/array.py); more in tests/test_tf_array.py."""
+    add("transpose", "default", tf.transpose, [(2, 3, 4)], lambda x: x.permute(2, 1, 0))
+    add("transpose", "perm", lambda x: tf.transpose(x, [1, 0, 2]), [(2, 3, 4)],
+        lambda x: x.permute(1, 0, 2))
+    add("reverse", "axis", lambda x: tf.reverse(x, [1, -1]), [(2, 3, 4)], lambda x: x.flip(1, 2))
+    add("expand_dims", "1", lambda x: tf.expand_dims(x, 1), [(3, 4)], lambda x: x.unsqueeze(1))
+    add("squeeze", "all", tf.squeeze, [(1, 3, 1)], torch.squeeze)
+    add("concat", "axis=1", lambda a, b: tf.concat([a, b], 1), [(2, 3), (2, 2)],
+        lambda a, b: torch.cat([a, b], 1))
+    add("stack", "axis=1", lambda a, b: tf.stack([a, b], 1), [(2, 3), (2, 3)],
+        lambda a, b: torch.stack([a, b], 1))
+    add("split", "sizes", lambda x: create_op("split", x, sizes=(1, -1), axis=1), [(2, 4)],
+        lambda x: tuple(torch.split(x, [1, 3], 1)))
+    add("unstack", "axis=0", lambda x: create_op("unstack", x, num=3, axis=0), [(3, 2)],
+        lambda x: tuple(torch.unbind(x)))
+    add("_concat_backward", "axis=1", lambda g, a, b: create_op(
+        "_concat_backward", g, a, b, num_args=2, axis=1), [(2, 5), (2, 2), (2, 3)],
+        lambda g, a, b: tuple(torch.split(g, [2, 3], 1)))
+    picked = lambda x: x[1:, [3, 1]]  # x[1:, ::-2] of a (3, 4) x
+    add("strided_slice", "negative-step", lambda x: x[1:, ::-2], [(3, 4)], picked)
+    add("_strided_slice_backward", "negative-step", lambda g, like: create_op(
+        "_strided_slice_backward", g, like, **(like[1:, ::-2]).node.attrs),
+        ref=torch_vjp(picked, [0]), inputs=with_head(picked, (3, 4)))
+    gathered = lambda p: p[[2, 0, 2]]
+    add("gather", "repeated", lambda p: tf.gather(p, [2, 0, 2]), [(3, 4)], gathered)
+    add("_gather_backward", "repeated", lambda g, like: create_op(
+        "_gather_backward", g, tf.constant([2, 0, 2], dtype=tf.int32), like),
+        ref=torch_vjp(gathered, [0]), inputs=with_head(gathered, (3, 4)))
+    add("tile", "2x3", lambda x: tf.tile(x, [2, 3]), [(2, 3)], lambda x: x.repeat(2, 3))
+    tiled = lambda x: x.repeat(2, 1, 3)
+    add("_tile_backward", "2x1x3", lambda g, like: create_op(
+        "_tile_backward", g, like, multiples=(2, 1, 3)),
+        ref=torch_vjp(tiled, [0]), inputs=with_head(tiled, (2, 2, 3)))
+    for op in ("shape_of", "size_of", "rank_of"):
+        add(op, "3d", lambda x, op=op: create_op(op, x), [(2, 3, 4)], lambda x, op=op: torch.tensor(
+            {"shape_of": x.shape, "size_of": x.numel(), "rank_of": x.dim()}[op], dtype=F64))
+    add("one_hot", "depth=4", lambda: tf.one_hot([1, 0, 3, 5], 4),
+        ref=lambda: F.pad(F.one_hot(torch.tensor([1, 0, 3]), 4), (0, 0, 0, 1)).to(F64))
+    add("fill", "2x3", lambda: tf.fill([2, 3], 1.5), ref=lambda: torch.full((2, 3), 1.5, dtype=F64))
+    add("fill_like", "int64", lambda x: tf.ones_like(x, dtype=tf.int64), [(2, 3)],
+        torch.ones_like)
+    add("range", "floats", lambda: tf.range(1.0, 3.0, 0.5),
+        ref=lambda: torch.arange(1.0, 3.0, 0.5, dtype=F64))
+
+
+def _argmax_of(op, pooled):
+    """max_pool2d's hidden argmax output (its backward's third input); nothing for avg_pool2d."""
+    if op != "max_pool2d":
+        return []
+    return [Symbol([NodeEntry(pooled.outputs[0].node, 1)])]
+
+
 def _tf_nn_cases(add):
     """tf.nn's ops of tinyflow/ops/nn_tf.py (class ids and indices given as floats)."""
     add("bias_add", "NHWC", tf.nn.bias_add, [(2, 3, 4), (4,)], lambda x, b: x + b)
@@ -468,6 +521,8 @@ def _cases():
             lambda g, d=dim, p=pad: create_op("_pad_backward", g, dim=d, pad=p), [shape],
             lambda g, d=dim, s=start, n=size: g.narrow(d, s, n))
 
+    _array_cases(add)
+
     # -- broadcasting helpers of the gradient rules ------------------------------------
     for x, like, axis, mean in (((4,), (3, 4), None, False), ((3, 1), (3, 4), None, False),
                                 ((3,), (3, 4), (1,), False), ((2, 4), (2, 3, 4), 1, False),
@@ -581,7 +636,7 @@ def test_forward(case, plan_memory, config):
     values = case.values()
     xs = [tf.placeholder(shape=v.shape) for v in values]
     out = case.build(*xs)
-    outs = [out[i] for i in range(len(out))]
+    outs = [Symbol([entry]) for entry in out.outputs]  # out[i] slices a one-output symbol
     with tf.Session(config, plan_memory=plan_memory) as sess:
         got = sess.run(outs, dict(zip(xs, values)))
         again = sess.run(outs, dict(zip(xs, values)))  # the cached executor gives the same

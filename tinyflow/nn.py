@@ -1,174 +1,369 @@
-"""``tf.nn``: activations, losses and layers.
+"""``tf.nn``: TensorFlow 1.15's functions, and the seed's layers (:mod:`tinyflow.nn_seed`).
 
-Layers follow the seed's wrappers: NCHW data, ``ksize`` / ``strides`` written ``[1, h, w, 1]``,
-``padding='VALID'`` and ``no_bias=True`` by default.  A weight, bias, gamma or beta left out is
-created as the variable ``<name>_weight``, ``<name>_bias``... with its shape inferred from the
-data when the graph runs, and an initial value for ``tf.global_variables_initializer()``
-(Glorot-uniform weights, zero biases and beta, unit gamma; see :mod:`tinyflow.ops.conv`).
+``conv2d``, ``max_pool``, ``avg_pool`` and ``batch_normalization`` serve both, told apart by
+their arguments:
+
+- ``conv2d(input, filter, strides, padding, data_format="NHWC")`` is TensorFlow's (a filter
+  ``[kh, kw, in, out]``); a call with ``num_filter``, ``ksize``, ``weight``, ``bias`` or
+  ``no_bias`` is the seed's layer (NCHW, weight ``(out, in, kh, kw)``, variables made for it).
+- ``max_pool`` / ``avg_pool`` given ``padding`` are TensorFlow's (NHWC unless ``data_format``
+  says otherwise, ``ksize`` and ``strides`` read in that layout); without ``padding``, which
+  TensorFlow requires, they are the seed's (NCHW, ``[1, h, w, 1]``, VALID).
+- ``batch_normalization(x, mean, variance, offset, scale, variance_epsilon)`` is TensorFlow's
+  formula; ``batch_normalization(x)`` / ``(x, name=..., gamma=..., beta=..., epsilon=...)`` the
+  seed's layer.
+
+A layout that cannot be right — a window larger than the height or width it pools, a filter
+whose input channels are not the data's — is a ShapeError naming the op and the shapes.  NHWC
+runs channels-last inside: the bodies see NHWC tensors as NCHW views with channels-last strides,
+and the filter as an OIHW view, so nothing is transposed (see :mod:`tinyflow.ops.conv`).
 """
 from __future__ import annotations
 
 import numbers
 
-from .api import constant
+import numpy as np
+
+from . import nn_seed
+from .api import constant, exp, log, reduce_mean, reduce_sum, sqrt, square
+from .nn_seed import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 from .nnvm.symbol import Symbol, create_op
 
-__all__ = ["avg_pool", "batch_normalization", "conv2d", "dropout", "flatten_layer", "linear",
-           "log_softmax", "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "relu",
-           "sigmoid", "softmax", "tanh"]
+__all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "dropout", "elu",
+           "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "leaky_relu", "linear",
+           "log_softmax", "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "moments",
+           "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
+           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh"]
+
+_SEED_CONV_ARGS = {"weight", "num_filter", "ksize", "bias", "no_bias"}
 
 
-def softmax(logits: Symbol, axis: int = -1, name=None) -> Symbol:
-    """exp(x) / sum(exp(x)) along ``axis``."""
-    return create_op("softmax", logits, axis=int(axis), name=name)
+def _symbol(value, dtype="float32") -> Symbol:
+    if isinstance(value, Symbol):
+        return value
+    array = np.asarray(value)
+    return constant(array.astype(dtype if array.dtype.kind == "f" else array.dtype))
 
 
-def log_softmax(logits: Symbol, axis: int = -1, name=None) -> Symbol:
-    """log(softmax(x)) along ``axis``, computed stably."""
-    return create_op("log_softmax", logits, axis=int(axis), name=name)
+# -- activations -----------------------------------------------------------------------------
+# Kinked ones compose relu so that the gradient at the kink is TensorFlow's.
+def relu(features, name=None) -> Symbol:
+    """max(features, 0); gradient 0 at 0."""
+    return create_op("relu", features, name=name)
 
 
-def relu(x: Symbol, name=None) -> Symbol:
-    """max(x, 0)."""
-    return create_op("relu", x, name=name)
+def relu6(features, name=None) -> Symbol:
+    """min(max(features, 0), 6)."""
+    return create_op("elemwise_sub", relu(features), relu(features - 6.0), name=name)
 
 
-def sigmoid(x: Symbol, name=None) -> Symbol:
+def leaky_relu(features, alpha=0.2, name=None) -> Symbol:
+    """features where > 0, else alpha * features (gradient alpha at 0, as TensorFlow)."""
+    positive = relu(features)
+    return create_op("elemwise_add", positive, (features - positive) * float(alpha), name=name)
+
+
+def elu(features, name=None) -> Symbol:
+    """features where > 0, else exp(features) - 1 (gradient 1 at 0, as TensorFlow)."""
+    negative = -relu(-features)  # min(features, 0), exactly
+    return create_op("elemwise_add", features - negative, exp(negative) - 1.0, name=name)
+
+
+def _softplus(x: Symbol, name=None) -> Symbol:
+    # log(1 + exp(x)) = m + log(exp(-m) + exp(x - m)) with m = max(x, 0): no overflow, and the
+    # gradient is sigmoid(x) everywhere, 0 included (m's gradient cancels out)
+    m = relu(x)
+    return create_op("elemwise_add", m, log(exp(-m) + exp(x - m)), name=name)
+
+
+def softplus(features, name=None) -> Symbol:
+    """log(exp(features) + 1), computed stably."""
+    return _softplus(_symbol(features), name)
+
+
+def softsign(features, name=None) -> Symbol:
+    """features / (|features| + 1)."""
+    return create_op("elemwise_div", features, create_op("abs", features) + 1.0, name=name)
+
+
+def sigmoid(x, name=None) -> Symbol:
     return create_op("sigmoid", x, name=name)
 
 
-def tanh(x: Symbol, name=None) -> Symbol:
+def tanh(x, name=None) -> Symbol:
     return create_op("tanh", x, name=name)
 
 
-def _window(value, what):
-    """``[1, h, w, 1]`` (the seed's NCHW convention), ``[h, w]`` or an int -> ``(h, w)``."""
-    value = (value, value) if isinstance(value, numbers.Integral) else value
-    value = tuple(int(v) for v in value)
-    if len(value) == 2 and min(value) > 0:
-        return value
-    if len(value) == 4 and value[0] == value[3] == 1 and min(value) > 0:
-        return value[1:3]
-    raise ValueError(f"{what} must be [1, h, w, 1], [h, w] or an int, got {list(value)}")
+def _axis(axis, dim, default=-1) -> int:
+    if axis is not None and dim is not None:
+        raise ValueError("give axis or its deprecated alias dim, not both")
+    axis = dim if axis is None else axis
+    return default if axis is None else int(axis)
 
 
-def _window_attrs(ksize, strides, padding, data_format):
-    if data_format != "NCHW":
-        raise ValueError(f"only data_format='NCHW' is supported, got {data_format!r}")
-    padding = str(padding).upper()
-    if padding not in ("VALID", "SAME"):
-        raise ValueError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
-    return {"kernel": None if ksize is None else _window(ksize, "ksize"),
-            "stride": _window(strides, "strides"), "padding": padding}
+def softmax(logits, axis=None, name=None, dim=None) -> Symbol:
+    """exp(logits) / sum(exp(logits)) along ``axis`` (``dim``: its old name; default -1)."""
+    return create_op("softmax", logits, axis=_axis(axis, dim), name=name)
 
 
-def linear(x: Symbol, num_hidden: int, name=None, no_bias: bool = True, weight=None,
-           bias=None) -> Symbol:
-    """Fully connected layer ``x @ weight^T (+ bias)``.
+def log_softmax(logits, axis=None, name=None, dim=None) -> Symbol:
+    """log(softmax(logits)) along ``axis``, computed stably."""
+    return create_op("log_softmax", logits, axis=_axis(axis, dim), name=name)
 
-    Parameters
-    ----------
-    x : Symbol
-        (batch, in_features); use :func:`flatten_layer` on images first.
-    num_hidden : int
-        Output features.
-    name : str, optional
-        Layer name; the variables made for a missing ``weight`` / ``bias`` are ``<name>_weight``
-        (num_hidden, in_features) and ``<name>_bias`` (num_hidden,).
-    no_bias : bool
-        No bias term (the default, as in the seed); giving ``bias`` implies a bias.
-    weight, bias : Symbol, optional
-        Existing variables to use.
+
+def bias_add(value, bias, data_format=None, name=None) -> Symbol:
+    """``value + bias`` along the channel axis: the last (``data_format`` None or 'NHWC') or
+    axis 1 ('NCHW'); ``bias`` must be a vector of that many channels."""
+    if data_format not in (None, "NHWC", "NCHW", "NC"):
+        raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
+    data_format = "NCHW" if data_format in ("NCHW", "NC") else "NHWC"
+    return create_op("bias_add", value, _symbol(bias), data_format=data_format, name=name)
+
+
+def l2_loss(t, name=None) -> Symbol:
+    """sum(t ** 2) / 2."""
+    return create_op("__mul_scalar__", reduce_sum(square(t)), scalar=0.5, name=name)
+
+
+def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None) -> Symbol:
+    """Zero each element of ``x`` with probability ``rate = 1 - keep_prob`` and scale the rest by
+    ``1 / keep_prob``.
+
+    Give ``keep_prob`` or ``rate``, a number or a scalar symbol (a placeholder fed 1.0 at test
+    time).  ``noise_shape`` (None entries: x's size) draws one mask that broadcasts to x, as
+    TensorFlow's.  ``seed`` is accepted for TensorFlow's signature; the mask follows torch's
+    random stream.
     """
-    if bias is not None and weight is None:
-        raise ValueError("linear: give weight along with bias")
-    inputs = [s for s in (x, weight, bias) if s is not None]
-    return create_op("linear", *inputs, num_hidden=int(num_hidden),
-                     no_bias=bool(no_bias) and bias is None, name=name)
-
-
-def conv2d(x: Symbol, weight=None, num_filter=None, ksize=None, strides=(1, 1, 1, 1),
-           padding="VALID", data_format="NCHW", name=None, no_bias: bool = True,
-           bias=None) -> Symbol:
-    """2-D convolution of NCHW ``x``.
-
-    Parameters
-    ----------
-    x : Symbol
-        (batch, channels, height, width).
-    weight : Symbol, optional
-        (num_filter, in_channels, kh, kw); made as variable ``<name>_weight`` when left out.
-    num_filter : int
-        Output channels (taken from ``weight`` when given).
-    ksize, strides : list
-        ``[1, kh, kw, 1]`` and ``[1, sh, sw, 1]`` (also ``[kh, kw]`` or an int).
-    padding : {'VALID', 'SAME'}
-        TensorFlow's rule; SAME gives ceil(size / stride) outputs.
-    no_bias : bool
-        No bias term (the default); otherwise ``<name>_bias`` (num_filter,) is made.
-    """
-    if weight is None and (num_filter is None or ksize is None):
-        raise ValueError("conv2d needs num_filter and ksize (or a weight)")
-    if bias is not None and weight is None:
-        raise ValueError("conv2d: give weight along with bias")
-    attrs = _window_attrs(ksize, strides, padding, data_format)
-    inputs = [s for s in (x, weight, bias) if s is not None]
-    return create_op("conv2d", *inputs, num_filter=num_filter,
-                     no_bias=bool(no_bias) and bias is None, name=name, **attrs)
-
-
-def max_pool(x: Symbol, ksize, strides=(1, 1, 1, 1), padding="VALID", data_format="NCHW",
-             name=None) -> Symbol:
-    """Max over ``ksize`` windows of NCHW ``x`` moved by ``strides`` (``[1, h, w, 1]``)."""
-    return create_op("max_pool2d", x, name=name,
-                     **_window_attrs(ksize, strides, padding, data_format))
-
-
-def avg_pool(x: Symbol, ksize, strides=(1, 1, 1, 1), padding="VALID", data_format="NCHW",
-             name=None) -> Symbol:
-    """Mean over ``ksize`` windows of NCHW ``x`` moved by ``strides``; SAME padding is not
-    counted in the mean (as in TensorFlow)."""
-    return create_op("avg_pool2d", x, name=name,
-                     **_window_attrs(ksize, strides, padding, data_format))
-
-
-def batch_normalization(x: Symbol, name=None, gamma=None, beta=None,
-                        epsilon: float = 1e-5) -> Symbol:
-    """Normalise each channel (axis 1) of ``x`` with the batch's mean and variance, then scale by
-    ``gamma`` and shift by ``beta`` (variables ``<name>_gamma`` / ``<name>_beta`` of shape
-    (channels,), initialised to ones and zeros, when left out).  Batch statistics are used in
-    training and evaluation alike: no running averages are kept."""
-    if beta is not None and gamma is None:
-        raise ValueError("batch_normalization: give gamma along with beta")
-    inputs = [s for s in (x, gamma, beta) if s is not None]
-    return create_op("batch_norm", *inputs, eps=float(epsilon), name=name)[0]
-
-
-def flatten_layer(x: Symbol, name=None) -> Symbol:
-    """``x`` as (batch, everything else)."""
-    return create_op("flatten", x, name=name)
-
-
-def mean_sparse_softmax_cross_entropy_with_logits(logits: Symbol, labels: Symbol,
-                                                  name=None) -> Symbol:
-    """Mean over the batch of ``-log(softmax(logits)[label])``.
-
-    Parameters
-    ----------
-    logits : Symbol
-        (batch, classes).
-    labels : Symbol
-        (batch,): class ids stored as floats (as the seed's datasets give them).
-    """
-    return create_op("mean_sparse_softmax_cross_entropy_with_logits", logits, labels, name=name)
-
-
-def dropout(x: Symbol, keep_prob, name=None) -> Symbol:
-    """Zero each element of ``x`` with probability ``1 - keep_prob`` and scale the rest by
-    ``1 / keep_prob``.  ``keep_prob`` is a number or a scalar symbol (a placeholder fed 1.0 at
-    test time, as in TensorFlow 1)."""
+    if keep_prob is not None and rate is not None:
+        raise ValueError("dropout: give keep_prob or rate, not both")
+    if keep_prob is None and rate is None:
+        raise ValueError("dropout: give a rate (or keep_prob)")
+    if keep_prob is None:
+        if isinstance(rate, Symbol):
+            keep_prob = 1.0 - rate
+        elif not 0.0 <= float(rate) < 1.0:
+            raise ValueError(f"rate must be a scalar tensor or a float in [0, 1), got {rate}")
+        else:
+            keep_prob = 1.0 - float(rate)
     if not isinstance(keep_prob, Symbol):
         if not 0.0 < float(keep_prob) <= 1.0:
-            raise ValueError(f"keep_prob must be in (0, 1], got {keep_prob}")
+            raise ValueError(f"keep_prob must be a scalar tensor or a float in (0, 1], got "
+                             f"{keep_prob}")
         keep_prob = constant(float(keep_prob))
-    return create_op("dropout", x, keep_prob, name=name)[0]
+    attrs = {} if noise_shape is None else {
+        "noise_shape": tuple(-1 if d is None else int(d) for d in noise_shape)}
+    return create_op("dropout", x, keep_prob, name=name, **attrs)[0]
+
+
+# -- convolution and pooling -----------------------------------------------------------------
+def _data_format(data_format) -> str:
+    data_format = "NHWC" if data_format is None else data_format
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"data_format must be 'NHWC' or 'NCHW', got {data_format!r}")
+    return data_format
+
+
+def _padding(padding) -> str:
+    if not isinstance(padding, str) or padding.upper() not in ("VALID", "SAME"):
+        raise ValueError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
+    return padding.upper()
+
+
+def _spatial(value, what, data_format):
+    """TensorFlow's ksize / strides / dilations: an int or 1, 2 or 4 ints, 4 in the data's
+    layout with 1 for the batch and channels -> (h, w)."""
+    value = [int(v) for v in ([value] if isinstance(value, numbers.Integral) else value)]
+    if len(value) == 4:
+        nchw = data_format == "NCHW"
+        outer = (value[0], value[1] if nchw else value[3])
+        if outer != (1, 1):
+            layout = "[1, 1, h, w]" if nchw else "[1, h, w, 1]"
+            raise ValueError(f"{what} {value} must be {layout} for {data_format} data: windows "
+                             f"and strides over the batch or channels are not supported")
+        value = value[2:] if nchw else value[1:3]
+    elif len(value) == 1:
+        value = value * 2
+    if len(value) != 2 or min(value) < 1:
+        raise ValueError(f"{what} must be a positive int or 1, 2 or 4 of them, got {value}")
+    return tuple(value)
+
+
+def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu=True,
+           data_format=None, dilations=None, name=None, filters=None, **seed_args) -> Symbol:
+    """TensorFlow's 2-D convolution (cross-correlation) of ``input`` with ``filter``.
+
+    Parameters
+    ----------
+    input : Symbol
+        ``[batch, height, width, channels]`` (``data_format`` 'NHWC', the default) or
+        ``[batch, channels, height, width]`` ('NCHW').
+    filter : Symbol
+        ``[kh, kw, in_channels, out_channels]`` (``filters``: its TF-2 name).
+    strides : int or list
+        An int, ``[sh, sw]``, or 4 ints in the data's layout (``[1, sh, sw, 1]`` for NHWC).
+    padding : {'VALID', 'SAME'}
+        SAME gives ceil(size / stride) outputs, the odd padding pixel after the data.
+    dilations : list, optional
+        Must be all ones (TensorFlow 1.15's CPU kernels refuse others too).
+
+    A call with ``num_filter``, ``ksize``, ``weight``, ``bias`` or ``no_bias`` is the seed's
+    NCHW layer instead (:func:`tinyflow.nn_seed.conv2d`).
+    """
+    if seed_args:
+        unknown = sorted(set(seed_args) - _SEED_CONV_ARGS)
+        if unknown:
+            raise TypeError(f"conv2d() got unexpected keyword arguments {unknown}")
+        if filter is not None and "weight" in seed_args:
+            raise TypeError("conv2d: give filter or weight, not both")
+        weight = seed_args.pop("weight", filter)
+        return nn_seed.conv2d(input, weight, strides=(1, 1, 1, 1) if strides is None else
+                              strides, padding="VALID" if padding is None else padding,
+                              data_format=data_format or "NCHW", name=name, **seed_args)
+    filter = filters if filter is None else filter
+    if input is None or filter is None or strides is None or padding is None:
+        raise TypeError("conv2d() needs input, filter, strides and padding (or, for the "
+                        "seed's layer, num_filter and ksize)")
+    data_format = _data_format(data_format)
+    if dilations is not None and _spatial(dilations, "dilations", data_format) != (1, 1):
+        raise ValueError(f"conv2d: dilations {dilations} are not supported (only 1s)")
+    return create_op("conv2d", input, filter, no_bias=True,
+                     stride=_spatial(strides, "strides", data_format),
+                     padding=_padding(padding), data_format=data_format, filter_format="HWIO",
+                     name=name)
+
+
+def _pool(op, seed_pool, value, ksize, strides, padding, data_format, name):
+    if padding is None and data_format in (None, "NCHW"):  # TF requires padding: the seed's
+        return seed_pool(value, ksize, (1, 1, 1, 1) if strides is None else strides,
+                         name=name)
+    padding, data_format = _padding(padding), _data_format(data_format)
+    if value is None or ksize is None or strides is None:
+        raise TypeError(f"{op}() needs value, ksize, strides and padding")
+    return create_op(f"{op}2d", value, kernel=_spatial(ksize, "ksize", data_format),
+                     stride=_spatial(strides, "strides", data_format),
+                     padding=padding, data_format=data_format, name=name)
+
+
+def max_pool(value=None, ksize=None, strides=None, padding=None, data_format=None, name=None,
+             input=None) -> Symbol:
+    """Max over ``ksize`` windows moved by ``strides`` (TensorFlow's: an int, 2 ints, or 4 in
+    the data's layout); ``data_format`` 'NHWC' (default) or 'NCHW'.  Without ``padding``: the
+    seed's NCHW pooling (:func:`tinyflow.nn_seed.max_pool`)."""
+    return _pool("max_pool", nn_seed.max_pool, input if value is None else value, ksize,
+                 strides, padding, data_format, name)
+
+
+def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format=None, name=None,
+             input=None) -> Symbol:
+    """Mean over ``ksize`` windows, SAME padding not counted (as TensorFlow); the arguments as
+    :func:`max_pool`'s."""
+    return _pool("avg_pool", nn_seed.avg_pool, input if value is None else value, ksize,
+                 strides, padding, data_format, name)
+
+
+# -- normalisation ---------------------------------------------------------------------------
+def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
+    """Mean and variance of ``x`` over ``axes``: ``(mean, variance)``, the reduced axes kept as
+    size 1 with ``keepdims`` (or ``keep_dims``)."""
+    keep = bool(keepdims if keepdims is not None else keep_dims)
+    axes = tuple(int(a) for a in ([axes] if isinstance(axes, numbers.Integral) else axes))
+    centred = x - reduce_mean(x, axes, keepdims=True)
+    mean = reduce_mean(x, axes, keepdims=keep, name=None if name is None else f"{name}_mean")
+    return mean, reduce_mean(square(centred), axes, keepdims=keep,
+                             name=None if name is None else f"{name}_variance")
+
+
+def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
+                        variance_epsilon=None, name=None, **seed_args) -> Symbol:
+    """TensorFlow's ``(x - mean) * scale / sqrt(variance + variance_epsilon) + offset``
+    (``offset`` / ``scale`` None: left out), all broadcasting against x.
+
+    ``batch_normalization(x)``, ``(x, "bn")`` or with ``name``, ``gamma``, ``beta``,
+    ``epsilon`` only is the seed's layer (:func:`tinyflow.nn_seed.batch_normalization`).
+    """
+    if isinstance(mean, str) or (mean is None and variance is None):
+        if isinstance(mean, str) and name is not None:
+            raise TypeError("batch_normalization: the name is given twice")
+        return nn_seed.batch_normalization(x, name=mean if isinstance(mean, str) else name,
+                                           **seed_args)
+    if seed_args or variance is None or variance_epsilon is None:
+        raise TypeError("batch_normalization() needs x, mean, variance, offset, scale and "
+                        "variance_epsilon (or, for the seed's layer, x and name)")
+    inv = 1.0 / sqrt(_symbol(variance) + float(variance_epsilon))
+    if scale is not None:
+        inv = inv * _symbol(scale)
+    shift = -_symbol(mean) * inv if offset is None else _symbol(offset) - _symbol(mean) * inv
+    return create_op("elemwise_add", x * inv, shift, name=name)
+
+
+# -- losses ----------------------------------------------------------------------------------
+def _named_only(function, sentinel, labels, logits):
+    if sentinel is not None:
+        raise ValueError(f"Only call `{function}` with named arguments (labels=..., "
+                         f"logits=..., ...)")
+    if labels is None or logits is None:
+        raise ValueError(f"{function}: both labels and logits must be provided")
+
+
+def _softmax_xent(labels, logits, axis, name, backprop_labels):
+    return create_op("softmax_cross_entropy_with_logits", _symbol(logits), _symbol(labels),
+                     axis=axis, backprop_labels=backprop_labels, name=name)
+
+
+def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
+                                      name=None, axis=None) -> Symbol:
+    """Per-example ``-sum(labels * log_softmax(logits))`` along ``dim``; labels (probabilities,
+    by keyword as TensorFlow requires) get no gradient (see the ``_v2`` form)."""
+    _named_only("softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    return _softmax_xent(labels, logits, _axis(axis, dim), name, backprop_labels=False)
+
+
+def softmax_cross_entropy_with_logits_v2(labels, logits, axis=None, name=None,
+                                         dim=None) -> Symbol:
+    """As :func:`softmax_cross_entropy_with_logits`, the gradient flowing into labels too."""
+    return _softmax_xent(labels, logits, _axis(axis, dim), name, backprop_labels=True)
+
+
+def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
+                                             name=None) -> Symbol:
+    """Per-example ``-log_softmax(logits)[labels]``: logits ``[..., classes]``, labels
+    ``[...]`` of class ids (int32 or int64, by keyword); no gradient for labels."""
+    _named_only("sparse_softmax_cross_entropy_with_logits", _sentinel, labels, logits)
+    labels = _symbol(labels)
+    if not labels.dtype.is_integer:
+        raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 or "
+                        f"int64 class ids, got {labels.dtype.name}")
+    return create_op("sparse_softmax_cross_entropy_with_logits", _symbol(logits), labels,
+                     name=name)
+
+
+def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
+                                      name=None) -> Symbol:
+    """Per-element ``labels * -log(sigmoid(logits)) + (1 - labels) * -log(1 - sigmoid(logits))``
+    computed as TensorFlow does: ``max(x, 0) - x * z + log(1 + exp(-|x|))``."""
+    _named_only("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
+    logits, labels = _symbol(logits), _symbol(labels)
+    return create_op("elemwise_sub", _softplus(logits), logits * labels, name=name)
+
+
+# -- lookups ---------------------------------------------------------------------------------
+def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_indices=True,
+                     max_norm=None) -> Symbol:
+    """The rows of ``params`` at ``ids`` (int32 / int64): shape ``ids.shape +
+    params.shape[1:]``; the gradient adds rows back (repeated ids sum).  ``params`` may be a
+    list of one tensor; sharded params and ``max_norm`` are not supported."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise ValueError(f"embedding_lookup: sharded params ({len(params)} tensors) are not "
+                             f"supported; give one tensor")
+        params = params[0]
+    if max_norm is not None:
+        raise ValueError("embedding_lookup: max_norm is not supported")
+    return create_op("embedding_lookup", _symbol(params), _symbol(ids), name=name)
+
+
+def in_top_k(predictions, targets, k, name=None) -> Symbol:
+    """bool ``[batch]``: whether ``targets[i]`` is among the ``k`` largest
+    ``predictions[i]`` (ties at the boundary count as in, as TensorFlow's)."""
+    return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k), name=name)

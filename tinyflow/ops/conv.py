@@ -1,10 +1,14 @@
 """Layer ops: linear, conv2d, pooling, batch_norm, flatten, dropout, softmax cross-entropy.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.  Layout is NCHW.  Windowed ops (conv2d, pooling)
-take ``kernel=(kh, kw)``, ``stride=(sh, sw)`` and ``padding="VALID" | "SAME"`` with TensorFlow's
+Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.  Windowed ops (conv2d, pooling) take
+``kernel=(kh, kw)``, ``stride=(sh, sw)`` and ``padding="VALID" | "SAME"`` with TensorFlow's
 rule: SAME gives ``ceil(size / stride)`` outputs and puts an odd padding pixel after the data.
 Their backward ops recover the padding from the input and gradient shapes, so they only need the
-kernel and stride.
+kernel and stride.  ``data_format`` is ``"NCHW"`` (the seed's layout, the default) or
+``"NHWC"`` (TensorFlow's); conv2d's ``filter_format`` is ``"OIHW"`` (default) or ``"HWIO"``
+(TensorFlow's ``[kh, kw, in, out]``).  The shape rules work in NCHW / OIHW and translate; the
+bodies see NHWC tensors as NCHW views with channels-last strides (``torch.nchw_view``), so
+nothing is transposed.
 
 Weights, biases, gamma and beta left out of a call are created as variables
 ``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` declares each
@@ -78,6 +82,54 @@ def window_size(size: int, kernel: int, stride: int, padding: str, axis: str = "
     return (size - kernel) // stride + 1
 
 
+_LAYOUT_TEXT = {"NCHW": "(batch, channels, height, width)",
+                "NHWC": "(batch, height, width, channels)"}
+_FILTER_TEXT = {"OIHW": "(num_filter, in_channels, kh, kw)",
+                "HWIO": "(kh, kw, in_channels, out_channels)"}
+
+
+_FORMATS = {"data_format": _LAYOUT_TEXT, "filter_format": _FILTER_TEXT}
+
+
+def _layout(attrs, key="data_format", default="NCHW"):
+    value = attrs.get(key) or default
+    if value not in _FORMATS[key]:
+        raise ShapeError(f"{key} must be one of {sorted(_FORMATS[key])}, got {value!r}")
+    return value
+
+
+def _as_nchw(shape, data_format):
+    """A 4-d shape in ``data_format`` as NCHW; :func:`_from_nchw` goes back."""
+    if shape is None or data_format == "NCHW":
+        return shape
+    return (shape[0], shape[3], shape[1], shape[2])
+
+
+def _from_nchw(shape, data_format):
+    if shape is None or data_format == "NCHW":
+        return shape
+    return (shape[0], shape[2], shape[3], shape[1])
+
+
+def _as_oihw(shape, filter_format):
+    """A filter shape in ``filter_format`` as OIHW; :func:`_from_oihw` goes back."""
+    if shape is None or filter_format == "OIHW":
+        return shape
+    return (shape[3], shape[2], shape[0], shape[1])
+
+
+def _from_oihw(shape, filter_format):
+    if shape is None or filter_format == "OIHW":
+        return shape
+    return (shape[2], shape[3], shape[1], shape[0])
+
+
+def _layout_attrs(node):
+    """The layout attributes a backward op takes from its forward node."""
+    return {key: node.attrs[key] for key in ("data_format", "filter_format")
+            if node.attrs.get(key) is not None}
+
+
 def _output_hw(data, kernel, attrs):
     stride = tuple(attrs.get("stride", (1, 1)))
     padding = attrs.get("padding", "VALID")
@@ -148,56 +200,66 @@ _layer_op("linear", "Fully connected layer: y = x @ weight^T (+ bias).  x (batch
 
 
 # -- conv2d ------------------------------------------------------------------------------------
-_NCHW = "(batch, channels, height, width)"
-
-
 def _conv2d_shape(attrs, in_shapes, out_shapes):
-    data, weight = in_shapes[0], in_shapes[1]
-    _check_rank(data, 4, _NCHW)
-    _check_rank(weight, 4, "(num_filter, in_channels, kh, kw)", "weight")
+    data_format, filter_format = _layout(attrs), _layout(attrs, "filter_format", "OIHW")
+    _check_rank(in_shapes[0], 4, _LAYOUT_TEXT[data_format], hint=f" ({data_format})")
+    _check_rank(in_shapes[1], 4, _FILTER_TEXT[filter_format], "weight")
+    data, weight = _as_nchw(in_shapes[0], data_format), _as_oihw(in_shapes[1], filter_format)
     num_filter = attrs.get("num_filter") or (weight[0] if weight is not None else None)
     kernel = attrs.get("kernel") or (weight[2:] if weight is not None else None)
     if data is None or num_filter is None or kernel is None:
         return in_shapes, out_shapes
     expected = [data, (num_filter, data[1], *kernel), (num_filter,)][:len(in_shapes)]
+    expected[1] = _from_oihw(expected[1], filter_format)
+    expected[0] = in_shapes[0]
     for what, got, want in zip(("weight", "bias"), in_shapes[1:], expected[1:]):
         if got is not None and tuple(got) != want:
-            raise ShapeError(f"{what} must be {want} for input {data}, num_filter {num_filter} "
+            raise ShapeError(f"{what} must be {want} for input {tuple(in_shapes[0])} "
+                             f"({data_format}, {data[1]} channels), num_filter {num_filter} "
                              f"and kernel {tuple(kernel)}, got {tuple(got)}")
-    return expected, [(data[0], num_filter, *_output_hw(data, kernel, attrs))]
+    out = (data[0], num_filter, *_output_hw(data, kernel, attrs))
+    return expected, [_from_nchw(out, data_format)]
 
 
 def _conv2d_grad(node, grads):
     g, (data, weight) = grads[0], node.inputs[:2]
-    stride = node.attrs.get("stride", (1, 1))
-    result = [create_op("_conv2d_backward_data", g, data, weight, stride=stride),
-              create_op("_conv2d_backward_weight", g, data, weight, stride=stride)]
+    attrs = {"stride": node.attrs.get("stride", (1, 1)), **_layout_attrs(node)}
+    result = [create_op("_conv2d_backward_data", g, data, weight, **attrs),
+              create_op("_conv2d_backward_weight", g, data, weight, **attrs)]
     if len(node.inputs) == 3:
-        result.append(create_op("reduce_sum", g, axis=(0, 2, 3)))
+        channels_last = node.attrs.get("data_format") == "NHWC"
+        result.append(create_op("reduce_sum", g, axis=(0, 1, 2) if channels_last else (0, 2, 3)))
     return result
 
 
-_layer_op("conv2d", "2-D convolution (cross-correlation) of NCHW x with weight (num_filter, "
+_layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_filter, "
           "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
-          "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME'.",
+          "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
+          "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
           _conv2d_shape, _conv2d_grad)
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
 # needed, and the executor only runs the ops a fetch reaches.
-_backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attr "
-             "stride.", 3, _same_as_input(1))
+_backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attrs "
+             "stride, data_format, filter_format.", 3, _same_as_input(1))
 _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-             "attr stride.", 3, _same_as_input(2))
+             "attrs stride, data_format, filter_format.", 3, _same_as_input(2))
 
 
 # -- pooling -----------------------------------------------------------------------------------
 def _pool_shape(attrs, in_shapes, out_shapes):
-    data = in_shapes[0]
-    _check_rank(data, 4, _NCHW)
+    data_format = _layout(attrs)
+    _check_rank(in_shapes[0], 4, _LAYOUT_TEXT[data_format], hint=f" ({data_format})")
     if "kernel" not in attrs:
         raise ShapeError("attr kernel (kh, kw) is required")
+    data = _as_nchw(in_shapes[0], data_format)
     if data is None:
         return in_shapes, out_shapes
-    return in_shapes, [(*data[:2], *_output_hw(data, attrs["kernel"], attrs))]
+    for size, k, axis in zip(data[2:], attrs["kernel"], ("height", "width")):
+        if k > size:  # TF pads such a window (SAME); here it means the layout is wrong
+            raise ShapeError(f"the {axis} window {k} is larger than the input's {axis} {size} "
+                             f"(input {tuple(in_shapes[0])} read as {data_format})")
+    out = (*data[:2], *_output_hw(data, attrs["kernel"], attrs))
+    return in_shapes, [_from_nchw(out, data_format)]
 
 
 def _max_pool_shape(attrs, in_shapes, out_shapes):
@@ -218,27 +280,29 @@ def _max_pool_backward_type(attrs, in_types, out_types):
 # max_pool2d keeps the argmax of each window as a second, hidden output (int64): the backward
 # scatters g through it instead of pooling x again, and reads x only for its shape.
 (register_op("max_pool2d")
- .describe("Max over kernel (kh, kw) windows of NCHW x moved by stride (sh, sw); padding "
-           "'VALID' | 'SAME'.  A hidden second output holds each window's argmax (int64).")
+ .describe("Max over kernel (kh, kw) windows of x moved by stride (sh, sw); padding 'VALID' | "
+           "'SAME', data_format 'NCHW' (default) | 'NHWC'.  A hidden second output holds each "
+           "window's argmax (int64).")
  .set_num_inputs(1).set_num_outputs(2).set_attr("FNumVisibleOutputs", lambda attrs: 1)
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)))]))
+     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
-             "and max_pool2d's argmax output; attrs kernel, stride.", 3, _same_as_input(1))
+             "and max_pool2d's argmax output; attrs kernel, stride, data_format.", 3,
+             _same_as_input(1))
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
  .set_attr("FIgnoreInputs", [1]))
 
 (register_op("avg_pool2d")
- .describe("Mean (padding not counted) over kernel (kh, kw) windows of NCHW x moved by stride "
-           "(sh, sw); padding 'VALID' | 'SAME'.")
+ .describe("Mean (padding not counted) over kernel (kh, kw) windows of x moved by stride "
+           "(sh, sw); padding 'VALID' | 'SAME', data_format 'NCHW' (default) | 'NHWC'.")
  .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)))]))
+     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
 _backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
-             "kernel, stride.", 2, _same_as_input(1))
+             "kernel, stride, data_format.", 2, _same_as_input(1))
 
 
 # -- batch_norm --------------------------------------------------------------------------------
@@ -329,12 +393,21 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
     if keep_prob is not None and math.prod(keep_prob) != 1:
         raise ShapeError(f"keep_prob must be a scalar, got shape {shape_str(keep_prob)}")
     data = data if data is not None else out_shapes[0]
-    return [data, keep_prob], [data, data]
+    noise_shape = attrs.get("noise_shape")
+    if data is None or noise_shape is None:
+        return [data, keep_prob], [data, data]
+    if len(noise_shape) != len(data) or any(n not in (-1, 1, d) for n, d in
+                                            zip(noise_shape, data)):
+        raise ShapeError(f"noise_shape {list(noise_shape)} does not broadcast to the input's "
+                         f"shape {shape_str(data)}")
+    return [data, keep_prob], [data, tuple(d if n == -1 else n for n, d in
+                                           zip(noise_shape, data))]
 
 
 (register_op("dropout")
  .describe("Training-time dropout: outputs y = x * mask and mask, where mask is 1 / keep_prob "
-           "with probability keep_prob (input 1, a scalar) and 0 otherwise.")
+           "with probability keep_prob (input 1, a scalar) and 0 otherwise; attr noise_shape "
+           "(-1: x's size) gives the mask a shape that broadcasts to x's, as TensorFlow's.")
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))

@@ -1,7 +1,10 @@
 -- _avg_pool2d_backward: y = gradient of avg_pool2d's x from g = x[1] and x = x[2] (uneven
--- padding: g / count spread over a zero-bordered buffer, then its inside)
+-- padding: g / count spread over a zero-bordered buffer, then its inside); NHWC tensors as
+-- NCHW views
 return function(x, y, kwarg)
-  local g, data, out, kernel, stride = x[1], x[2], y[1], kwarg.kernel, kwarg.stride or {1, 1}
+  local nchw, layout = torch.nchw_view, kwarg.data_format
+  local g, data, out = nchw(x[1], layout), nchw(x[2], layout), nchw(y[1], layout)
+  local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
   local pad, grad, take_inside = torch.window_grad(data, g, out, kernel, stride)
   local count = torch.window_count(data, g, kernel, stride)  -- nil: torch leaves padding out
   local scaled = count and torch.empty_like(g) or nil  -- g / count

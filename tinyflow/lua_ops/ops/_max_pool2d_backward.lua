@@ -1,8 +1,11 @@
 -- _max_pool2d_backward: y = gradient of max_pool2d's x from g = x[1] and the forward's argmax
 -- x[3]; x[2] (max_pool2d's input) gives only the shape (uneven padding: the argmax points into
--- the forward's bordered copy of x, so g is scattered into a bordered buffer, then its inside)
+-- the forward's bordered copy of x, so g is scattered into a bordered buffer, then its inside);
+-- NHWC tensors as NCHW views
 return function(x, y, kwarg)
-  local g, data, index, out = x[1], x[2], x[3], y[1]
+  local nchw, layout = torch.nchw_view, kwarg.data_format
+  local g, data, index, out = nchw(x[1], layout), nchw(x[2], layout), nchw(x[3], layout),
+    nchw(y[1], layout)
   local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
   local pad, grad, take_inside = torch.window_grad(data, g, out, kernel, stride)
   local backward = torch.max_pool2d_backward

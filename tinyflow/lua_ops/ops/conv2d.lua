@@ -1,13 +1,18 @@
--- conv2d: y = conv(x, weight) (+ bias) on NCHW x; kwarg.stride; the padding follows from x's and
--- y's sizes (TensorFlow's uneven SAME padding: x is copied into a zero-bordered buffer first,
--- see torch.window_input)
+-- conv2d: y = conv(x, weight) (+ bias); kwarg.stride; the padding follows from x's and y's sizes
+-- (TensorFlow's uneven SAME padding: x is copied into a zero-bordered buffer first, see
+-- torch.window_input).  NHWC x and y and an HWIO weight are seen as NCHW / OIHW views, no copy.
 return function(x, y, kwarg)
-  local data, weight, bias, out = x[1], x[2], x[3], y[1]
+  local nchw, layout = torch.nchw_view, kwarg.data_format
+  local data, out = nchw(x[1], layout), nchw(y[1], layout)
+  local weight, bias = torch.oihw_view(x[2], kwarg.filter_format), x[3]
   local stride = kwarg.stride or {1, 1}
   local kernel = {torch.size(weight, 3), torch.size(weight, 4)}
   local pad, input, fill_input = torch.window_input(data, out, kernel, stride, 0)
-  -- channels-last copies when MKL-DNN is clearly faster on them for these shapes
-  local conv2d, buffers = torch.conv2d, torch.conv2d_buffers(input, weight, out, stride, pad)
+  -- NCHW: channels-last copies when MKL-DNN is clearly faster on them for these shapes
+  local conv2d, buffers = torch.conv2d, nil
+  if layout ~= "NHWC" then
+    buffers = torch.conv2d_buffers(input, weight, out, stride, pad)
+  end
   return function()
     if fill_input then fill_input() end
     conv2d(out, input, weight, bias, stride, pad, buffers)

@@ -1,0 +1,187 @@
+"""TensorFlow 1.x's ``tf.nn`` ops that are not compositions of others: bias_add, the softmax
+cross-entropies, embedding_lookup and in_top_k.  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+
+Class ids and indices (labels, ids, targets) may have any dtype (TensorFlow's int32 / int64, or
+the seed's float class ids); the bodies read them into int64 scratch and check their range as
+TensorFlow's CPU kernels do.  ``data_format`` is ``"NHWC"`` (channels last, TensorFlow's
+default) or ``"NCHW"`` (channels on axis 1).
+"""
+from __future__ import annotations
+
+from ..nnvm.attrs import inplace_first, no_gradient, shape_str
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+
+__all__ = []
+
+
+def _backward_op(name, doc, num_inputs, shape_rule):
+    return (register_op(name).describe(doc).set_num_inputs(num_inputs)
+            .set_attr("FInferShape", shape_rule).set_attr("TIsBackward", True))
+
+
+def _like_input(index):
+    """FInferShape of an op whose only output has the shape of input ``index``."""
+    def rule(attrs, in_shapes, out_shapes):
+        shape = in_shapes[index] if in_shapes[index] is not None else out_shapes[0]
+        in_shapes = list(in_shapes)
+        in_shapes[index] = shape
+        return in_shapes, [shape]
+    return rule
+
+
+def _float_and_ids(float_inputs, id_inputs, num_outputs=1, out_type=None):
+    """FInferType: the float inputs and the outputs share one type (``out_type`` fixes the
+    outputs'); the id inputs keep theirs (int32, int64 or float)."""
+    def rule(attrs, in_types, out_types):
+        known = [in_types[i] for i in float_inputs] + ([] if out_type else list(out_types))
+        dtype = next((t for t in known if t is not None), None)
+        in_types = list(in_types)
+        for i in float_inputs:
+            in_types[i] = dtype
+        for i in id_inputs:
+            in_types[i] = in_types[i] or "int64"
+        return in_types, [out_type or dtype] * num_outputs
+    return rule
+
+
+# -- bias_add --------------------------------------------------------------------------------
+def _channel_axis(attrs, rank):
+    return 1 if attrs.get("data_format") == "NCHW" else rank - 1
+
+
+def _bias_add_shape(attrs, in_shapes, out_shapes):
+    value = in_shapes[0] if in_shapes[0] is not None else out_shapes[0]
+    bias = in_shapes[1]
+    if bias is not None and len(bias) != 1:
+        raise ShapeError(f"bias must be a vector, got shape {shape_str(bias)}")
+    if value is None:
+        return in_shapes, out_shapes
+    if len(value) < (3 if attrs.get("data_format") == "NCHW" else 2):
+        raise ShapeError(f"value must have rank at least 2 (3 for NCHW), got shape {value}")
+    channels = (value[_channel_axis(attrs, len(value))],)
+    if bias is not None and tuple(bias) != channels:
+        raise ShapeError(f"bias {tuple(bias)} must match the {channels[0]} channels of value "
+                         f"{value} ({attrs.get('data_format') or 'NHWC'})")
+    return [value, channels], [value]
+
+
+(register_op("bias_add")
+ .describe("value + bias, bias (C,) added along the channel axis: the last (data_format NHWC, "
+           "the default) or axis 1 (NCHW).")
+ .set_num_inputs(2).set_attr("FInferShape", _bias_add_shape)
+ .set_attr("FInplaceOption", inplace_first)
+ .set_attr("FGradient", lambda n, g: [g[0], create_op(
+     "_bias_add_backward", g[0], n.inputs[1], data_format=n.attrs.get("data_format"))]))
+(_backward_op("_bias_add_backward", "Gradient of bias_add's bias: g summed over every axis but "
+              "the channel axis; inputs g and bias (for its shape).", 2, _like_input(1))
+ .set_attr("FIgnoreInputs", [1]))
+
+
+# -- softmax cross-entropy with probability labels -----------------------------------------
+def _xent_shape(attrs, in_shapes, out_shapes):
+    logits, labels = in_shapes
+    if logits is not None and labels is not None and tuple(logits) != tuple(labels):
+        raise ShapeError(f"logits {tuple(logits)} and labels {tuple(labels)} must have one "
+                         f"shape")
+    logits = logits if logits is not None else labels
+    if logits is None:
+        return in_shapes, out_shapes
+    if len(logits) == 0:
+        raise ShapeError("logits must have at least one axis (the classes), got a scalar")
+    axis = attrs.get("axis", -1) % len(logits)
+    return [logits, logits], [tuple(d for i, d in enumerate(logits) if i != axis)]
+
+
+def _xent_grad(node, grads):
+    """TensorFlow's rule: logits get g * (softmax(logits) - labels); labels (when
+    backprop_labels, as ``_v2``) get g * -log_softmax(logits)."""
+    logits, labels = node.inputs
+    axis = node.attrs.get("axis", -1)
+    g = create_op("broadcast_like", grads[0], logits, axis=axis)
+    grad_logits = g * (create_op("softmax", logits, axis=axis) - labels)
+    if not node.attrs.get("backprop_labels", False):
+        return [grad_logits, None]
+    return [grad_logits, -g * create_op("log_softmax", logits, axis=axis)]
+
+
+(register_op("softmax_cross_entropy_with_logits")
+ .describe("Per-example -sum(labels * log_softmax(logits)) along axis (default -1); inputs "
+           "logits and labels (probabilities) of one shape; attr backprop_labels (tf.nn's _v2: "
+           "the labels get a gradient too).")
+ .set_num_inputs(2).set_attr("FInferShape", _xent_shape).set_attr("FGradient", _xent_grad))
+
+
+# -- sparse softmax cross-entropy ----------------------------------------------------------
+def _sparse_xent_shape(attrs, in_shapes, out_shapes):
+    logits, labels = in_shapes
+    if logits is not None and len(logits) == 0:
+        raise ShapeError("logits must have at least one axis (the classes), got a scalar")
+    labels = labels if labels is not None else out_shapes[0]
+    if logits is not None and labels is not None and tuple(labels) != tuple(logits[:-1]):
+        raise ShapeError(f"labels {tuple(labels)} must have the shape of logits {tuple(logits)} "
+                         f"without its last (class) axis, {tuple(logits[:-1])}")
+    if logits is not None:
+        labels = tuple(logits[:-1])
+    return [logits, labels], [labels]
+
+
+_SPARSE = "sparse_softmax_cross_entropy_with_logits"
+(register_op(_SPARSE)
+ .describe("Per-example -log_softmax(logits)[label] along the last axis: logits (..., classes), "
+           "labels (...) holding class ids (int32, int64, or float).")
+ .set_num_inputs(2).set_attr("FInferShape", _sparse_xent_shape)
+ .set_attr("FInferType", _float_and_ids([0], [1]))
+ .set_attr("FGradient", lambda n, g: [create_op(f"_{_SPARSE}_backward", g[0], *n.inputs),
+                                      None]))
+(_backward_op(f"_{_SPARSE}_backward", "(softmax(logits) - onehot(labels)) * g, from g (per "
+              "example), logits and labels.", 3, _like_input(1))
+ .set_attr("FInferType", _float_and_ids([0, 1], [2])))
+
+
+# -- embedding_lookup ------------------------------------------------------------------------
+def _embedding_shape(attrs, in_shapes, out_shapes):
+    params, ids = in_shapes
+    if params is not None and len(params) == 0:
+        raise ShapeError("params must have at least one axis (the rows), got a scalar")
+    if params is None or ids is None:
+        return in_shapes, out_shapes
+    return in_shapes, [tuple(ids) + tuple(params[1:])]
+
+
+(register_op("embedding_lookup")
+ .describe("Rows of params (axis 0) at ids: output ids.shape + params.shape[1:] (TensorFlow's "
+           "gather on axis 0); ids int32, int64 or float.")
+ .set_num_inputs(2).set_attr("FInferShape", _embedding_shape)
+ .set_attr("FInferType", _float_and_ids([0], [1]))
+ .set_attr("FGradient", lambda n, g: [create_op("_embedding_lookup_backward", g[0],
+                                                *n.inputs), None]))
+(_backward_op("_embedding_lookup_backward", "Gradient of embedding_lookup's params: zeros of "
+              "params' shape with the rows of g added at ids (repeated ids sum); inputs g, "
+              "params (for its shape) and ids.", 3, _like_input(1))
+ .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2])))
+
+
+# -- in_top_k ---------------------------------------------------------------------------------
+def _in_top_k_shape(attrs, in_shapes, out_shapes):
+    predictions, targets = in_shapes
+    if predictions is not None and len(predictions) != 2:
+        raise ShapeError(f"predictions must be (batch, classes), got shape "
+                         f"{shape_str(predictions)}")
+    if targets is not None and len(targets) != 1:
+        raise ShapeError(f"targets must be a vector (batch,), got shape {shape_str(targets)}")
+    if predictions is None:
+        return in_shapes, [targets]
+    if targets is not None and targets[0] != predictions[0]:
+        raise ShapeError(f"{targets[0]} targets for a batch of {predictions[0]} predictions")
+    return [predictions, (predictions[0],)], [(predictions[0],)]
+
+
+(register_op("in_top_k")
+ .describe("Whether targets[i] is among the k (attr) largest predictions[i] (bool): fewer than "
+           "k classes score strictly higher (ties count as in); false for a target out of "
+           "range or a prediction that is not finite.")
+ .set_num_inputs(2).set_attr("FInferShape", _in_top_k_shape)
+ .set_attr("FInferType", _float_and_ids([0], [1], out_type="bool"))
+ .set_attr("FGradient", no_gradient))
