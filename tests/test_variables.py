@@ -161,10 +161,10 @@ def test_tf_gradients_names_each_call_apart():
 def test_a_failing_gradient_rule_names_its_node():
     def bad_rule(node, ograds):
         raise ZeroDivisionError("rule bug")
-    nnvm.register_op("_test_bad_grad").set_num_inputs(1).set_attr(
+    nnvm.register_op("test_bad_grad").set_num_inputs(1).set_attr(
         "FInferShape", nnvm.same_shape).set_attr("FGradient", bad_rule, overwrite=True)
     x = tf.placeholder(tf.float32, [2])
-    y = nnvm.symbol._test_bad_grad(x, name="culprit")
+    y = nnvm.symbol.test_bad_grad(x, name="culprit")
     with pytest.raises(GraphError, match="culprit.*ZeroDivisionError: rule bug"):
         tf.gradients(y, [x])
 
