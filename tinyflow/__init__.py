@@ -8,6 +8,8 @@ import importlib
 from . import dtypes, nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
 from .api import *
 from .api import __all__ as _api_all
+from .array_ops import *
+from .array_ops import __all__ as _array_ops_all
 from .dtypes import *
 from .dtypes import __all__ as _dtypes_all
 from .framework import *
@@ -31,6 +33,7 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
 __all__ += ["app", "flags", "logging"]
+__all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
 
 

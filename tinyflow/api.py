@@ -32,14 +32,11 @@ __all__ = [
     "matmul",
     "multiply",
     "negative",
-    "ones",
-    "ones_like",
     "pad",
     "placeholder",
     "reduce_max",
     "reduce_mean",
     "reduce_sum",
-    "reshape",
     "sigmoid",
     "sign",
     "sqrt",
@@ -48,8 +45,6 @@ __all__ = [
     "tanh",
     "trainable_variables",
     "variables_initializer",
-    "zeros",
-    "zeros_like",
 ]
 
 
@@ -81,22 +76,6 @@ def trainable_variables() -> list[Variable]:
 
 def _shape(shape):
     return tuple(int(d) for d in ([shape] if isinstance(shape, int) else shape))
-
-
-def zeros(shape, dtype=float32, name=None) -> Symbol:
-    return create_op("zeros", shape=_shape(shape), name=name)
-
-
-def ones(shape, dtype=float32, name=None) -> Symbol:
-    return create_op("ones", shape=_shape(shape), name=name)
-
-
-def zeros_like(x, name=None) -> Symbol:
-    return create_op("zeros_like", x, name=name)
-
-
-def ones_like(x, name=None) -> Symbol:
-    return create_op("ones_like", x, name=name)
 
 
 def constant(value, dtype=float32, shape=None, name=None) -> Symbol:
@@ -190,10 +169,6 @@ def equal(x, y, name=None) -> Symbol:
 def pad(x, dim, pad, name=None) -> Symbol:
     """Zero-pad ``x`` along ``dim``: ``pad < 0`` pads -pad in front, ``pad > 0`` pad behind."""
     return create_op("pad", x, dim=int(dim), pad=int(pad), name=name)
-
-
-def reshape(x, shape, name=None) -> Symbol:
-    return create_op("reshape", x, shape=_shape(shape), name=name)
 
 
 def assign(ref, value, name=None) -> Symbol:

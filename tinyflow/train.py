@@ -9,7 +9,8 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
-from .api import Variable, assign, assign_add, gradients, group, trainable_variables, zeros
+from .api import Variable, assign, assign_add, gradients, group, trainable_variables
+from .array_ops import zeros
 from .framework import GraphKeys
 from .nnvm.symbol import Symbol, create_op, current_context
 from .saver import Saver, get_checkpoint_state, latest_checkpoint

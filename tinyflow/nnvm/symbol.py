@@ -391,8 +391,20 @@ class Symbol:
         """Run this operation (an optimizer step, a group): ``session.run(self, feed_dict)``."""
         _session_for(session).run(self, feed_dict)
 
-    def __getitem__(self, index: int) -> Symbol:
-        return Symbol([self.outputs[index]])
+    def __getitem__(self, index) -> Symbol:
+        """Output ``index`` of a symbol with several outputs; else TensorFlow's slicing of the
+        one tensor (``x[0]``, ``x[:, 1:3]``, ``x[..., ::-1]``, ``x[:, None]``)."""
+        if len(self.outputs) > 1:
+            return Symbol([self.outputs[index]])
+        from ..array_ops import _slice_helper  # the one way up, as TensorFlow's __getitem__
+        return _slice_helper(self, index)
+
+    def __iter__(self):
+        """The outputs of a symbol with several; a tensor is not iterable (TensorFlow 1.x in
+        graph mode): unstack it with ``tf.unstack``."""
+        if len(self.outputs) > 1:
+            return iter([Symbol([e]) for e in self.outputs])
+        raise TypeError("a tensor is not iterable in graph mode: use tf.unstack, or x[i]")
 
     def __len__(self) -> int:
         return len(self.outputs)
