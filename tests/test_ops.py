@@ -340,7 +340,8 @@ def _tf_nn_cases(add):
 
 
 def torch_prod(x, dim, keepdim=False):
-    for d in sorted((d % x.dim() for d in dim), reverse=True):
+    dims = (dim,) if isinstance(dim, int) else dim
+    for d in sorted((d % x.dim() for d in dims), reverse=True):
         x = x.prod(d, keepdim=keepdim)
     return x
 
@@ -567,6 +568,7 @@ def _cases():
                             np.maximum(rng.standard_normal((3, 4)), 0)])
 
     _layer_cases(add)
+    _math_cases(add)
     _tf_nn_cases(add)
 
     # -- without inputs -----------------------------------------------------------------

@@ -78,16 +78,26 @@ def _shape(shape):
     return tuple(int(d) for d in ([shape] if isinstance(shape, int) else shape))
 
 
-def constant(value, dtype=float32, shape=None, name=None) -> Symbol:
-    """A constant tensor from a number or array (broadcast to ``shape`` when given).
+def constant(value, dtype=None, shape=None, name=None) -> Symbol:
+    """A constant tensor from a number, array or string (broadcast to ``shape`` when given).
 
-    ``dtype`` (float32 by default, also for None) is kept: integers stay exact, int64 ones
-    beyond 2**53 too.  As in TensorFlow, an integer or bool dtype refuses Python floats
-    (``tf.constant(1.5, tf.int64)`` is a TypeError) while numpy arrays are cast.
+    ``dtype`` None infers TensorFlow's: Python floats give float32, ints int32 (int64 beyond
+    it), bools bool, numpy arrays keep theirs, ``str``/``bytes`` give a string constant.  A
+    given ``dtype`` is kept: integers stay exact, int64 ones beyond 2**53 too.  As in
+    TensorFlow, an integer or bool dtype refuses Python floats (``tf.constant(1.5, tf.int64)``
+    is a TypeError) while numpy arrays are cast.
+
+    A string constant (``tf.constant("Hello, TensorFlow!")``) is answered by the session
+    itself (``b"Hello, TensorFlow!"``, an object array of bytes for several): it never reaches
+    the executor, and an op given one raises a BindError, as TinyFlow has no string kernels.
     """
-    dtype = as_dtype(float32 if dtype is None else dtype)
+    dtype = _inferred_dtype(value) if dtype is None else as_dtype(dtype)
     if dtype.name == "string":
-        raise TypeError("TinyFlow has no string tensors")
+        array = np.asarray(value, dtype=object)
+        if shape is not None:
+            array = np.broadcast_to(array, _shape(shape))
+        return create_op("constant", value=tuple(_as_bytes(v) for v in array.ravel()),
+                         shape=array.shape, dtype="string", name=name)
     exact = dtype.is_integer or dtype.is_bool
     python_floats = (not isinstance(value, (np.ndarray, np.generic))
                      and np.asarray(value).dtype.kind in "fc")
@@ -102,68 +112,249 @@ def constant(value, dtype=float32, shape=None, name=None) -> Symbol:
                      shape=array.shape, dtype=dtype.name, name=name)
 
 
+def _inferred_dtype(value):
+    """TensorFlow's dtype for a constant's value given without one."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return as_dtype(value.dtype)
+    array = np.asarray(value)
+    if array.dtype.kind in "USO":
+        return as_dtype("string")
+    if array.dtype.kind in "iu":
+        fits = array.size == 0 or (-2 ** 31 <= array.min() and array.max() < 2 ** 31)
+        return as_dtype("int32" if fits else "int64")
+    if array.dtype.kind not in "bf":
+        raise TypeError(f"cannot make a constant of {value!r} (numpy dtype {array.dtype})")
+    return as_dtype("bool" if array.dtype.kind == "b" else "float32")
+
+
+def _as_bytes(value) -> bytes:
+    return value if isinstance(value, bytes) else str(value).encode()
+
+
+def string_value(symbol: Symbol):
+    """The value of a string constant (bytes, or an object array of bytes), else None: what
+    a session gives for it."""
+    node = symbol.outputs[0].node if len(symbol.outputs) == 1 else None
+    if node is None or node.kind != "constant" or node.attrs.get("dtype") != "string":
+        return None
+    values = node.attrs["value"]
+    if node.attrs["shape"] == ():
+        return values[0]
+    array = np.empty(len(values), dtype=object)
+    array[:] = values
+    return array.reshape(node.attrs["shape"])
+
+
+# -- math (TF 1.15 semantics; see tinyflow/ops/math.py for the dtype rules) -------------------
+def _tensor(value) -> Symbol:
+    """A symbol, or a constant of the value's own dtype (a Python number alone)."""
+    return value if isinstance(value, Symbol) else constant(value)
+
+
+def _like(value, tensor: Symbol) -> Symbol:
+    """A Python number or numpy value beside ``tensor``, as a constant of its dtype: TF
+    converts it to that dtype and so raises when it does not fit (``int_tensor * 0.5``)."""
+    array = np.asarray(value)
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"expected a tensor or a number, got {value!r}")
+    return create_op("_constant_like", tensor, value=tuple(array.ravel().tolist()),
+                     shape=array.shape)
+
+
+def _operands(x, y):
+    """``(x, y)`` as symbols; a number beside a tensor takes the tensor's dtype."""
+    if not isinstance(x, Symbol) and not isinstance(y, Symbol):
+        x = constant(x)  # TF converts x first and y to x's dtype
+    if not isinstance(y, Symbol):
+        return x, _like(y, x)
+    return (x if isinstance(x, Symbol) else _like(x, y)), y
+
+
 def matmul(a, b, transpose_a=False, transpose_b=False, name=None) -> Symbol:
-    return create_op("matmul", a, b, transpose_a=transpose_a, transpose_b=transpose_b,
-                     name=name)
+    """``a @ b`` of 2-D tensors, each transposed first when asked."""
+    return create_op("matmul", _tensor(a), _tensor(b), transpose_a=transpose_a,
+                     transpose_b=transpose_b, name=name)
 
 
-def _binary(op_name):
+def _binary(op_name, doc):
     def apply(x, y, name=None):
-        return create_op(op_name, _as_symbol(x), _as_symbol(y), name=name)
+        return create_op(op_name, *_operands(x, y), name=name)
     apply.__name__ = op_name
+    apply.__doc__ = doc + "  Numpy broadcasting; a Python number takes the tensor's dtype."
     return apply
 
 
-add, subtract, multiply, divide = (_binary(n) for n in (
-    "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div"))
+add = _binary("elemwise_add", "``x + y``.")
+subtract = _binary("elemwise_sub", "``x - y``.")
+multiply = _binary("elemwise_mul", "``x * y``.")
+divide = truediv = _binary("elemwise_div", "``x / y``: TF's truediv, integers are divided as "
+                           "floats (int8/int16/uint8 as float32, int32/int64 as float64).")
+floordiv = floor_div = _binary("floordiv", "``x // y``, rounded down (Python's, TF's "
+                               "floordiv).")
+mod = floormod = _binary("mod", "``x % y`` with the sign of y (Python's, TF's floormod).")
+pow = _binary("elemwise_pow", "``x ** y``.")
+maximum = _binary("maximum", "The larger of x and y.")
+minimum = _binary("minimum", "The smaller of x and y.")
+equal = _binary("equal", "``x == y`` as bool.  An integer and a float tensor compare by value "
+                "(an extension for the seed's accuracy idiom; TF raises).")
+not_equal = _binary("not_equal", "``x != y`` as bool (integer and float: by value).")
+less = _binary("less", "``x < y`` as bool (integer and float: by value).")
+less_equal = _binary("less_equal", "``x <= y`` as bool (integer and float: by value).")
+greater = _binary("greater", "``x > y`` as bool (integer and float: by value).")
+greater_equal = _binary("greater_equal", "``x >= y`` as bool (integer and float: by value).")
+logical_and = _binary("logical_and", "``x and y`` of bool tensors.")
+logical_or = _binary("logical_or", "``x or y`` of bool tensors.")
 
 
-def _unary(op_name):
+def div(x, y, name=None) -> Symbol:
+    """TF 1.x's ``div``: Python 2's division, floor division for integers, ``/`` for floats."""
+    x, y = _operands(x, y)
+    return (floordiv if x.dtype.is_integer else divide)(x, y, name=name)
+
+
+def logical_xor(x, y, name=None) -> Symbol:
+    """``x xor y`` of bool tensors, composed as TF 1.15 does: (x or y) and not (x and y)."""
+    x, y = _operands(x, y)
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+
+
+def _unary(op_name, doc):
     def apply(x, name=None):
-        return create_op(op_name, x, name=name)
+        return create_op(op_name, _tensor(x), name=name)
     apply.__name__ = op_name
+    apply.__doc__ = doc
     return apply
 
 
-negative, exp, log, sqrt, tanh, sigmoid, abs, sign = (
-    _unary(n) for n in ("negative", "exp", "log", "sqrt", "tanh", "sigmoid", "abs", "sign"))
+negative = _unary("negative", "``-x``.")
+abs = _unary("abs", "``|x|``.")
+sign = _unary("sign", "-1, 0 or 1 by the sign of x.")
+exp = _unary("exp", "``e ** x`` (floats).")
+log = _unary("log", "Natural logarithm (floats).")
+log1p = _unary("log1p", "``log(1 + x)``, exact for small x (floats).")
+sqrt = _unary("sqrt", "Square root (floats).")
+rsqrt = _unary("rsqrt", "``1 / sqrt(x)`` (floats).")
+tanh = _unary("tanh", "Hyperbolic tangent (floats).")
+sigmoid = _unary("sigmoid", "``1 / (1 + exp(-x))`` (floats).")
+logical_not = _unary("logical_not", "``not x`` of a bool tensor.")
 
 
 def square(x, name=None) -> Symbol:
-    return create_op("__pow_scalar__", x, scalar=2.0, name=name)
+    """``x * x``, of x's dtype."""
+    return create_op("__pow_scalar__", _tensor(x), scalar=2.0, name=name)
 
 
 def add_n(inputs, name=None) -> Symbol:
+    """The sum of a list of tensors of one shape and dtype."""
+    inputs = [_tensor(x) for x in inputs]
     return create_op("elemwise_sum", *inputs, num_args=len(inputs), name=name)
 
 
-def _reduction(op_name):
-    def reduce(x, axis=None, keepdims=False, name=None, reduction_indices=None,
+def cast(x, dtype, name=None) -> Symbol:
+    """``x`` as ``dtype``: floats to integers truncate toward zero, nonzero to True, True to 1.
+    The gradient flows back between float types only, as in TF."""
+    return create_op("cast", _tensor(x), dtype=as_dtype(dtype).name, name=name or "Cast")
+
+
+def to_float(x, name="ToFloat") -> Symbol:
+    return cast(x, "float32", name=name)
+
+
+def to_double(x, name="ToDouble") -> Symbol:
+    return cast(x, "float64", name=name)
+
+
+def to_int32(x, name="ToInt32") -> Symbol:
+    return cast(x, "int32", name=name)
+
+
+def to_int64(x, name="ToInt64") -> Symbol:
+    return cast(x, "int64", name=name)
+
+
+def where(condition, x=None, y=None, name=None) -> Symbol:
+    """TF 1.15's ``tf.where``: x where ``condition`` (bool), else y.  ``condition`` has x's
+    shape, or is a vector choosing whole rows (x's first dimension); a Python number for x
+    or y stands for a tensor of the other's shape.  The one-argument form
+    (coordinates of the True elements) has a data-dependent shape and is not supported."""
+    if x is None and y is None:
+        raise NotImplementedError("tf.where(condition) (the coordinates of the True elements) "
+                                  "is not supported: give x and y")
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    numbers = [not isinstance(v, Symbol) for v in (x, y)]
+    x, y = _operands(x, y)
+    # a Python number stands for a tensor of the other's shape (TF 1.15 would raise)
+    x, y = (create_op("broadcast_like", a, b) if number else a
+            for a, b, number in ((x, y, numbers[0]), (y, x, numbers[1])))
+    return create_op("where", _tensor(condition), x, y, name=name)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Symbol:
+    """``t`` clipped to [min, max]: ``maximum(minimum(t, max), min)``, as TF 1.15 composes it
+    (the gradient flows where t is inside, and to the bound tensors where it is clipped)."""
+    return maximum(minimum(t, clip_value_max), clip_value_min, name=name)
+
+
+def _reduction(op_name, doc):
+    def reduce(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
                keep_dims=None):
         axis = reduction_indices if axis is None else axis
-        keepdims = keep_dims if keep_dims is not None else keepdims
+        keepdims = keep_dims if keepdims is None else keepdims
         if axis is not None:
             axis = (int(axis),) if isinstance(axis, (int, np.integer)) else tuple(
                 int(a) for a in axis)
-        return create_op(op_name, x, axis=axis, keepdims=bool(keepdims), name=name)
+        return create_op(op_name, _tensor(input_tensor), axis=axis, keepdims=bool(keepdims),
+                         name=name)
     reduce.__name__ = op_name
-    reduce.__doc__ = (f"{op_name} over ``axis`` (or ``reduction_indices``; None = all axes); "
-                      f"``keepdims`` keeps reduced axes as size 1.")
+    reduce.__doc__ = (f"{doc} over ``axis`` (or ``reduction_indices``; None = all axes); "
+                      f"``keepdims`` (or ``keep_dims``) keeps reduced axes as size 1.")
     return reduce
 
 
-reduce_sum, reduce_mean, reduce_max = (_reduction(n) for n in (
-    "reduce_sum", "reduce_mean", "reduce_max"))
+reduce_sum = _reduction("reduce_sum", "Sum (of a bool tensor: its 0/1 values as float32, an "
+                        "extension: TF raises)")
+reduce_mean = _reduction("reduce_mean", "Mean (integers: truncated, as TF; of a bool tensor: "
+                         "the 0/1 mean as float32, an extension for the accuracy idiom)")
+reduce_max = _reduction("reduce_max", "Maximum")
+reduce_min = _reduction("reduce_min", "Minimum")
+reduce_prod = _reduction("reduce_prod", "Product")
+reduce_any = _reduction("reduce_any", "Logical or of a bool tensor")
+reduce_all = _reduction("reduce_all", "Logical and of a bool tensor")
 
 
-def argmax(x, axis=0, name=None) -> Symbol:
-    """Index of the largest value along ``axis``, as float32."""
-    return create_op("argmax", x, axis=int(axis), name=name)
+def _arg(op_name):
+    def arg(input, axis=None, name=None, dimension=None, output_type="int64"):
+        axis = dimension if axis is None else axis
+        return create_op(op_name, _tensor(input), axis=0 if axis is None else int(axis),
+                         output_type=as_dtype(output_type).name, name=name)
+    arg.__name__ = op_name
+    arg.__doc__ = (f"Index of the {'largest' if op_name == 'argmax' else 'smallest'} value "
+                   f"along ``axis`` (or ``dimension``; default 0), as ``output_type`` (int64).")
+    return arg
 
 
-def equal(x, y, name=None) -> Symbol:
-    """1.0 where x == y, else 0.0."""
-    return create_op("equal", _as_symbol(x), _as_symbol(y), name=name)
+argmax, argmin = _arg("argmax"), _arg("argmin")
+
+
+def arg_max(input, dimension, output_type="int64", name=None) -> Symbol:
+    """TF 1.x's ``arg_max``: :func:`argmax` along ``dimension``."""
+    return argmax(input, dimension, name=name, output_type=output_type)
+
+
+def arg_min(input, dimension, output_type="int64", name=None) -> Symbol:
+    """TF 1.x's ``arg_min``: :func:`argmin` along ``dimension``."""
+    return argmin(input, dimension, name=name, output_type=output_type)
+
+
+__all__ += [
+    "arg_max", "arg_min", "argmin", "cast", "clip_by_value", "div", "floor_div", "floordiv",
+    "floormod", "greater", "greater_equal", "less", "less_equal", "log1p", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "not_equal", "pow",
+    "reduce_all", "reduce_any", "reduce_min", "reduce_prod", "rsqrt", "to_double", "to_float",
+    "to_int32", "to_int64", "truediv", "where",
+]
+# -- end of math --------------------------------------------------------------------------------
 
 
 def pad(x, dim, pad, name=None) -> Symbol:

@@ -70,6 +70,7 @@ class Executor:
         variables.check_initialized(self.read_variables)
         graph = apply_passes(graph, ["InferShape", "InferType"])
         self._check_known(graph)
+        self._check_no_strings(graph)
         return apply_passes(graph, _PLANNING_PASSES)
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
@@ -136,6 +137,18 @@ class Executor:
                     raise ShapeError(f"cannot infer the shape of {node.describe()}"
                                      + (": initialise the variable first"
                                         if node.op is None else ""))
+
+    @staticmethod
+    def _check_no_strings(graph):
+        # string constants are answered by the session; no op body computes on strings
+        indexed, dtypes = graph.indexed, graph.attrs["dtype"]
+        for nid, node in enumerate(indexed.nodes):
+            if node.op is not None and "string" in (
+                    [dtypes[e] for e in indexed.input_entries[nid]]
+                    + [dtypes[indexed.entry_rptr[nid]]]):
+                raise BindError(f"{node.describe()} takes or gives a string tensor: TinyFlow "
+                                f"has no string kernels (a session can only fetch a string "
+                                f"constant)")
 
     @staticmethod
     def _variable_use(indexed):

@@ -13,8 +13,10 @@ function                                    meaning
 ``csub(res, a, b)``                         res = a - b
 ``rsub(res, a, s)``                         res = s - a (s number)
 ``cmul(res, a, b)`` / ``mul(res, a, s)``    res = a * b / a * s
-``cdiv(res, a, b)`` / ``div(res, a, s)``    res = a / b / a / s
+``cdiv(res, a, b)`` / ``div(res, a, s)``    res = a / b / a / s (integer a, b into a float
+                                            res: divided in res's dtype, TF's truediv)
 ``rdiv(res, a, s)``                         res = s / a
+(a number s into an integer res is taken as an integer: ``int_tensor * 2``)
 ``pow(res, a, p)``                          res = a ^ p (p tensor or number; a may be a number)
 ``neg exp log sqrt tanh abs sign sigmoid``  ``f(res, a)``: res = f(a)
 ``relu(res, a)``                            res = max(a, 0)
@@ -22,13 +24,24 @@ function                                    meaning
 ``tanh_backward(res, g, y)``                res = g * (1 - y * y)
 ``sigmoid_backward(res, g, y)``             res = g * y * (1 - y)
 ``cmax(res, a, b)``                         elementwise max (b tensor or number)
-``eq(res, a, b)``                           res = 1 where a == b else 0
+``eq(res, a, b)``                           res = a == b (bool res; an int and a float
+                                            compare by value); ``ne lt le gt ge`` likewise
+``logical_and logical_or`` ``(res, a, b)``  on bool tensors; ``logical_not(res, a)``
+``cmin(res, a, b)``                         elementwise min
+``floordiv(res, a, b)`` ``mod(res, a, b)``  floor(a / b), a - floor(a / b) * b (Python's)
+``rsqrt log1p``                             ``f(res, a)``: 1 / sqrt(a), log(1 + a)
+``where(res, cond, a, b)``                  a where cond else b (cond: a's shape, or rows)
+``min prod any all`` ``(res, x, dims)``     reductions as ``sum``
+``prod_backward(res, g, x, dims)``          gradient of prod over dims (exact at zeros)
+``argmin(res, x, dim, index)``              as ``argmax``
+``dtype(x)``                                the dtype's name, ``"int64"``
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
 ``addmm(res, m, a, b)``                     res = m + a @ b (m broadcast)
 ``sum(res, x, dims)`` / ``mean``            reduce over dims; kept as size 1 when res has x's rank
 ``max(res, x, dims)``                       max over one dim (values)
-``argmax(res, x, dim, index)``              index (0-based, as a float) of the max along dim;
-                                            index: an int64 buffer from ``index_like(res)``
+``argmax(res, x, dim, index)``              index (0-based) of the max along dim; index: an
+                                            int64 buffer from ``index_like(res)`` when res is
+                                            not int64, else nil
 ``softmax(res, x, dim)``                    softmax along dim; ``log_softmax`` likewise
 ``softmax_backward(res, g, y, dim)``        res = y * (g - sum(g * y, dim))
 ``log_softmax_backward(res, g, y, dim)``    res = g - exp(y) * sum(g, dim)
@@ -122,6 +135,7 @@ function                                    meaning
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import time
 from contextlib import contextmanager
@@ -177,7 +191,7 @@ def _sizes(sizes):
 
 def add(res, a, b, c=None):
     if c is None:
-        torch.add(a, b, out=res)
+        torch.add(a, _number(res, b), out=res)
     else:  # Torch7's add(res, a, value, b)
         torch.add(a, c, alpha=b, out=res)
 
@@ -191,7 +205,7 @@ def rsub(res, a, s):
         torch.sub(s, a, out=res)
     else:  # torch.rsub has no out= form: -a, then + s (exact, as s - a)
         torch.neg(a, out=res)
-        res.add_(s)
+        res.add_(_number(res, s))
 
 
 def cmul(res, a, b):
@@ -199,24 +213,26 @@ def cmul(res, a, b):
 
 
 def mul(res, a, s):
-    torch.mul(a, s, out=res)
+    torch.mul(a, _number(res, s), out=res)
 
 
+# Integer a into a float res (TF's truediv): a is first copied into res, so the division runs
+# in res's dtype (float64 for int32, exact) rather than torch's default float32.
 def div(res, a, s):
-    torch.div(a, s, out=res)
+    torch.div(_as_result(res, a), s, out=res)
 
 
 def cdiv(res, a, b):
-    torch.div(a, b, out=res)
+    torch.div(_as_result(res, a), b, out=res)
 
 
 def rdiv(res, a, s):
-    torch.reciprocal(a, out=res)
+    torch.reciprocal(_as_result(res, a), out=res)
     res.mul_(s)
 
 
 def pow(res, a, p):
-    torch.pow(a, p, out=res)
+    torch.pow(_number(res, a), _number(res, p), out=res)
 
 
 def _unary(fn):
@@ -280,16 +296,23 @@ def sum(res, x, dims=None):
 
 
 def mean(res, x, dims=None):
-    _reduce(torch.mean, res, x, dims)
+    if x.is_floating_point() or x.dtype == torch.bool:  # bool: the 0/1 mean, as float32
+        _reduce(functools.partial(torch.mean, dtype=res.dtype), res, x, dims)
+    else:  # integers: TF's truncated integer mean (torch.mean takes floats only)
+        _reduce(torch.sum, res, x, dims)
+        torch.div(res, x.numel() // builtins.max(res.numel(), 1), rounding_mode="trunc", out=res)
 
 
 def max(res, x, dims=None):
     _reduce(torch.amax, res, x, dims)
 
 
-def argmax(res, x, dim, index):
-    torch.argmax(x, dim=_dim(dim), keepdim=res.dim() == x.dim(), out=index)
-    res.copy_(index)
+def argmax(res, x, dim, index=None):
+    # index: an int64 buffer when res is not int64 (torch writes int64 indices only)
+    torch.argmax(x, dim=_dim(dim), keepdim=res.dim() == x.dim(), out=res if index is None
+                 else index)
+    if index is not None:
+        res.copy_(index)
 
 
 def index_like(ref):
@@ -859,7 +882,6 @@ def prod_backward(res, g, x, dims=None):
     after = torch.cumprod(torch.cat([ones, flat.flip(-1)[..., :-1]], -1), -1).flip(-1)
     grad = before * after * g.reshape(flat.shape[:-1] + (1,))
     res.permute(order).copy_(grad.view(tuple(x.shape[d] for d in order)))
-
 
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()

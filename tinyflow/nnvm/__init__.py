@@ -5,7 +5,7 @@ without it.
 """
 from . import attrs, passes, symbol
 from .attrs import broadcast_shapes, inplace_first, no_gradient, same_shape, same_type
-from .errors import BindError, GraphError, ShapeError, TinyflowError
+from .errors import BindError, DTypeError, GraphError, ShapeError, TinyflowError
 from .graph import Graph, IndexedGraph, apply_passes, list_passes, register_pass
 from .op import Op, list_ops, register_op
 from .symbol import (
@@ -21,6 +21,7 @@ from .symbol import (
 
 __all__ = [
     "BindError",
+    "DTypeError",
     "Graph",
     "GraphError",
     "Group",

@@ -1,6 +1,6 @@
 """Exceptions raised by the graph layer and the executor."""
 
-__all__ = ["BindError", "GraphError", "ShapeError", "TinyflowError"]
+__all__ = ["BindError", "DTypeError", "GraphError", "ShapeError", "TinyflowError"]
 
 
 class TinyflowError(Exception):
@@ -9,6 +9,11 @@ class TinyflowError(Exception):
 
 class ShapeError(TinyflowError, ValueError):
     """Shapes that do not fit an op's rule; the message names the op, node and shapes."""
+
+
+class DTypeError(TinyflowError, TypeError):
+    """Dtypes that do not fit an op's rule (float32 + int32, exp of an int32); the message names
+    the op, node and dtypes, as TensorFlow's TypeError does."""
 
 
 class GraphError(TinyflowError, ValueError):

@@ -334,6 +334,19 @@ def _scalar_op(op_name, scalar_op_name, reflected=False):
     return method
 
 
+def _number_op(op_name, reflected=False):
+    """Operators of ops without a scalar form (``x // 2``, ``x < 0``, ``b & True``): the number
+    becomes a constant of the symbol's dtype (op ``_constant_like``), as TF converts it."""
+    def method(self, other):
+        if not isinstance(other, Symbol):
+            if not isinstance(other, (int, float)) and getattr(other, "shape", None) != ():
+                return NotImplemented
+            value = other.item() if hasattr(other, "item") else other  # a numpy scalar
+            other = create_op("_constant_like", self, value=(value,), shape=())
+        return create_op(op_name, *((other, self) if reflected else (self, other)))
+    return method
+
+
 class Symbol:
     """A list of node entries: what ops take and return, and what ``Session.run`` fetches.
 
@@ -427,6 +440,27 @@ class Symbol:
     __rtruediv__ = _scalar_op("elemwise_div", "__rdiv_scalar__", reflected=True)
     __pow__ = _scalar_op("elemwise_pow", "__pow_scalar__")
     __rpow__ = _scalar_op("elemwise_pow", "__rpow_scalar__", reflected=True)
+
+    # TensorFlow's other tensor operators (== stays identity, as in TF 1.x)
+    __floordiv__ = _number_op("floordiv")
+    __rfloordiv__ = _number_op("floordiv", reflected=True)
+    __mod__ = _number_op("mod")
+    __rmod__ = _number_op("mod", reflected=True)
+    __lt__, __le__ = _number_op("less"), _number_op("less_equal")
+    __gt__, __ge__ = _number_op("greater"), _number_op("greater_equal")
+    __and__ = __rand__ = _number_op("logical_and")
+    __or__ = __ror__ = _number_op("logical_or")
+
+    def __xor__(self, other):  # TF 1.15's logical_xor: (x or y) and not (x and y)
+        return (self | other) & ~(self & other)
+
+    __rxor__ = __xor__
+
+    def __invert__(self):
+        return create_op("logical_not", self)
+
+    def __abs__(self):
+        return create_op("abs", self)
 
     def __neg__(self):
         return create_op("negative", self)

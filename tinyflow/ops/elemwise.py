@@ -1,15 +1,86 @@
-"""Elementwise ops: binary (numpy broadcasting), with a scalar, unary, and their gradients.
+"""Elementwise ops: binary (numpy broadcasting), with a scalar, unary, and their gradients; the
+dtype rules (FInferType) every math op uses.
 
 Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
 """
 from __future__ import annotations
 
+import math
+
 from ..nnvm.attrs import broadcast_shapes, inplace_first, no_gradient, same_shape
-from ..nnvm.errors import ShapeError
+from ..nnvm.errors import DTypeError, ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
 
-__all__ = ["broadcast_like", "collapse_sum_like"]
+__all__ = ["NUMERIC", "binary_shape", "broadcast_like", "collapse_sum_like", "dtype_kind",
+           "dtype_rule", "first_type", "truediv_type"]
+
+NUMERIC = ("float", "int")
+# TensorFlow 1.15's _TRUEDIV_TABLE: the float type integers are cast to before dividing
+_TRUEDIV = {"int8": "float32", "uint8": "float32", "int16": "float32", "int32": "float64",
+            "int64": "float64"}
+
+
+def dtype_kind(dtype: str) -> str:
+    """``"float"``, ``"int"`` (signed or not), ``"bool"`` or ``"string"``."""
+    if dtype in ("bool", "string"):
+        return dtype
+    return "float" if dtype.startswith("float") else "int"
+
+
+def truediv_type(dtype: str) -> str:
+    """The dtype of ``x / y`` for x and y of ``dtype`` (TF's truediv: int32 -> float64)."""
+    return _TRUEDIV.get(dtype, dtype)
+
+
+def dtype_rule(accept=NUMERIC, result=None, mixed=False):
+    """FInferType of an op whose inputs share one dtype of a kind in ``accept``.
+
+    ``result``: the outputs' dtype, a name or ``f(input dtype)`` (None: the inputs').
+    ``mixed``: an integer and a float input may meet (comparisons compare their values: an
+    extension TensorFlow lacks, kept for the seed's ``equal(argmax(y, 1), float_label)``).
+    Raises :class:`DTypeError` naming the dtypes, as TF raises a TypeError for float32 + int32.
+    """
+    def rule(attrs, in_types, out_types):
+        if None in in_types and result is None and out_types and out_types[0] is not None:
+            # backward: an input still unknown (a variable's initial value) has the output's
+            in_types = [t or out_types[0] for t in in_types]
+        if None in in_types:
+            return in_types, out_types
+        for dtype in in_types:
+            if dtype_kind(dtype) not in accept:
+                raise DTypeError(f"takes {' or '.join(accept)} tensors, got {dtype}")
+        kinds = {dtype_kind(t) for t in in_types}
+        if len(set(in_types)) > 1 and not (mixed and kinds == {"int", "float"}):
+            raise DTypeError(f"inputs must have one dtype, got {' and '.join(in_types)}: "
+                             f"tf.cast one of them")
+        out = result(in_types[0]) if callable(result) else (result or in_types[0])
+        return in_types, [out] * len(out_types)
+    return rule
+
+
+def first_type(attrs, in_types, out_types):
+    """FInferType of ops whose other inputs are read for their shape only: output 0 has
+    input 0's dtype."""
+    dtype = in_types[0] or out_types[0]
+    return [dtype] + list(in_types[1:]), [dtype] * len(out_types)
+
+
+def _scalar_type(divides=False):
+    """FInferType of ``x <op> scalar``: x's dtype (truediv's for a division of integers); an
+    integer tensor refuses a fractional Python number, as TF refuses to convert it."""
+    def rule(attrs, in_types, out_types):
+        dtype = in_types[0] or (None if divides else out_types[0])  # or backward
+        if dtype is None:
+            return in_types, out_types
+        kind, scalar = dtype_kind(dtype), attrs.get("scalar", 0)
+        if kind not in NUMERIC:
+            raise DTypeError(f"takes float or int tensors, got {dtype}")
+        if kind == "int" and not float(scalar).is_integer():
+            raise DTypeError(f"a {dtype} tensor and the Python number {scalar} do not mix "
+                             f"(TensorFlow cannot convert it to {dtype}): tf.cast the tensor")
+        return [dtype], [truediv_type(dtype) if divides else dtype]
+    return rule
 
 
 def collapse_sum_like(grad, like):
@@ -22,7 +93,7 @@ def broadcast_like(x, like, axis=None, mean=False):
     return create_op("broadcast_like", x, like, axis=axis, mean=mean)
 
 
-def _binary_shape(attrs, in_shapes, out_shapes):
+def binary_shape(attrs, in_shapes, out_shapes):
     a, b = in_shapes
     out = out_shapes[0]
     if a is not None and b is not None:
@@ -35,9 +106,10 @@ def _binary_shape(attrs, in_shapes, out_shapes):
     return [a, b], [out]
 
 
-def _binary(name, doc, gradient):
+def _binary(name, doc, gradient, dtypes=None):
     (register_op(name).describe(doc).set_num_inputs(2)
-     .set_attr("FInferShape", _binary_shape)
+     .set_attr("FInferShape", binary_shape)
+     .set_attr("FInferType", dtypes or dtype_rule())
      .set_attr("FInplaceOption", [(0, 0), (1, 0)])
      .set_attr("FGradient", gradient))
 
@@ -49,54 +121,59 @@ _binary("elemwise_sub", "a - b with numpy broadcasting.", lambda n, g: [
 _binary("elemwise_mul", "a * b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1], n.inputs[0]),
     collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])])
-_binary("elemwise_div", "a / b with numpy broadcasting.", lambda n, g: [
+_binary("elemwise_div", "a / b with numpy broadcasting (TF's truediv: integers are divided as "
+        "floats, int8/int16/uint8 as float32, int32/int64 as float64).", lambda n, g: [
     collapse_sum_like(g[0] / n.inputs[1], n.inputs[0]),
-    collapse_sum_like(-g[0] * n.outputs[0] / n.inputs[1], n.inputs[1])])
+    collapse_sum_like(-g[0] * n.outputs[0] / n.inputs[1], n.inputs[1])],
+    dtype_rule(result=truediv_type))
 _binary("elemwise_pow", "a ** b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1] * n.inputs[0] ** (n.inputs[1] - 1), n.inputs[0]),
     collapse_sum_like(g[0] * n.outputs[0] * create_op("log", n.inputs[0]), n.inputs[1])])
-_binary("equal", "1.0 where a == b, else 0.0 (broadcasting); no gradient.", no_gradient)
 
 
-def _unary(name, doc, gradient=None):
+def _unary(name, doc, gradient=None, dtypes=None):
     op = (register_op(name).describe(doc).set_num_inputs(1)
           .set_attr("FInferShape", same_shape)
+          .set_attr("FInferType", dtypes or dtype_rule())
           .set_attr("FInplaceOption", inplace_first))
     if gradient is not None:
         op.set_attr("FGradient", gradient)
     return op
 
 
-_unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]])
-_unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]])
-_unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]])
-_unary("__mul_scalar__", "x * scalar.", lambda n, g: [g[0] * n.attrs["scalar"]])
-_unary("__div_scalar__", "x / scalar.", lambda n, g: [g[0] / n.attrs["scalar"]])
-_unary("__rdiv_scalar__", "scalar / x.", lambda n, g: [-g[0] * n.outputs[0] / n.inputs[0]])
+# x <op> a Python number: the number takes x's dtype (int_tensor * 2 stays an integer tensor)
+_unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]], _scalar_type())
+_unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]], _scalar_type())
+_unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]], _scalar_type())
+_unary("__mul_scalar__", "x * scalar.", lambda n, g: [g[0] * n.attrs["scalar"]],
+       _scalar_type())
+_unary("__div_scalar__", "x / scalar (TF's truediv for integer x).",
+       lambda n, g: [g[0] / n.attrs["scalar"]], _scalar_type(divides=True))
+_unary("__rdiv_scalar__", "scalar / x (TF's truediv for integer x).",
+       lambda n, g: [-g[0] * n.outputs[0] / n.inputs[0]], _scalar_type(divides=True))
 _unary("__pow_scalar__", "x ** scalar.", lambda n, g: [
-    g[0] * n.attrs["scalar"] * n.inputs[0] ** (n.attrs["scalar"] - 1)])
+    g[0] * n.attrs["scalar"] * n.inputs[0] ** (n.attrs["scalar"] - 1)], _scalar_type())
 _unary("__rpow_scalar__", "scalar ** x.", lambda n, g: [
-    g[0] * n.outputs[0] * _log(n.attrs["scalar"])])
+    g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type())
+FLOAT = dtype_rule(("float",))  # TF defines these for floating types only
 _unary("negative", "-x.", lambda n, g: [-g[0]])
-_unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]])
-_unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]])
-_unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]])
+_unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]], FLOAT)
+_unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]], FLOAT)
+_unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]], FLOAT)
 _unary("tanh", "Hyperbolic tangent.", lambda n, g: [
-    create_op("_tanh_backward", g[0], n.outputs[0])])
+    create_op("_tanh_backward", g[0], n.outputs[0])], FLOAT)
 _unary("sigmoid", "1 / (1 + e ** -x).", lambda n, g: [
-    create_op("_sigmoid_backward", g[0], n.outputs[0])])
+    create_op("_sigmoid_backward", g[0], n.outputs[0])], FLOAT)
 _unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])])
 _unary("sign", "-1, 0 or 1; no gradient.", no_gradient)
 _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])])
-_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]])
-_unary("zeros_like", "Zeros of x's shape; no gradient.", no_gradient).set_attr("FIgnoreInputs", [0])
-_unary("ones_like", "Ones of x's shape; no gradient.", no_gradient).set_attr("FIgnoreInputs", [0])
-
-
-def _log(value: float) -> float:
-    import math
-    return math.log(value)
+ANY = dtype_rule(("float", "int", "bool"))
+_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY)
+_unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient,
+       ANY).set_attr("FIgnoreInputs", [0])
+_unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
+       ANY).set_attr("FIgnoreInputs", [0])
 
 
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
@@ -119,7 +196,7 @@ def _log(value: float) -> float:
 
 (register_op("elemwise_sum").describe("Sum of num_args inputs of one shape (gradient sums).")
  .set_num_inputs(lambda attrs: attrs["num_args"])
- .set_attr("FInferShape", same_shape)
+ .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FGradient", lambda n, g: [g[0]] * len(n.inputs)))
 
@@ -139,6 +216,7 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
 (register_op("_collapse_sum_like")
  .describe("Sum input 0 over the axes where input 1 (shape-only) was broadcast.")
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
+ .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
 
@@ -168,6 +246,7 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
            "result that input 0 lacks (size-1 axes are put back there first).  mean=True also "
            "divides by the broadcast factor (the gradient of a mean).")
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
+ .set_attr("FInferType", first_type)
  .set_attr("FIgnoreInputs", [1])
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
@@ -182,8 +261,8 @@ def _unbroadcast(g, x, axis, mean):
     return summed if not mean else create_op("_scale_like", summed, g, x)
 
 
-(register_op("_scale_like").describe("x * numel(input 2) / numel(input 1) (shape-only inputs).")
- .set_num_inputs(3)
+(register_op("_scale_like").describe("x / (numel(input 1) / numel(input 2)) (shape-only inputs).")
+ .set_num_inputs(3).set_attr("FInferType", first_type)
  .set_attr("FInferShape", lambda attrs, ins, outs: (
      [ins[0] or outs[0]] + ins[1:], [ins[0] or outs[0]]))
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("FIgnoreInputs", [1, 2])

@@ -1,10 +1,18 @@
-"""Reductions: sum, mean, max over axes, and argmax.  Bodies in ``lua_ops/ops/<name>.lua``."""
+"""Reductions over axes (sum, mean, max, min, prod, any, all) and argmax / argmin.
+
+Bodies in ``lua_ops/ops/<name>.lua``.  Dtypes as in TensorFlow: a reduction keeps its input's
+dtype (an integer mean truncates, as TF's), argmax / argmin give ``output_type`` (int64).  One
+extension kept for the seed's programs: ``reduce_sum`` / ``reduce_mean`` of a bool tensor count
+its True values as 1.0 and give float32 (``reduce_mean(equal(...))`` is the accuracy; TF would
+raise).
+"""
 from __future__ import annotations
 
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
+from .elemwise import dtype_rule
 
 __all__ = ["normalize_axis"]
 
@@ -32,37 +40,68 @@ def _reduce_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [out]
 
 
+def _like_input(node, value):
+    """``value`` (shaped as node's output) broadcast back to the shape of node's input."""
+    # Reduced axes were dropped unless keepdims (or all axes went): put them back.
+    axis = None if node.attrs.get("keepdims", False) else node.attrs.get("axis")
+    return create_op("broadcast_like", value, node.inputs[0], axis=axis)
+
+
 def _broadcast_gradient(mean):
     """FGradient of reduce_sum (reduce_mean with ``mean``): the output's gradient broadcast
     back to the input's shape (and divided by the count for a mean)."""
     def gradient(node, grads):
-        # Reduced axes were dropped unless keepdims (or all axes went): put them back.
         axis = None if node.attrs.get("keepdims", False) else node.attrs.get("axis")
         return [create_op("broadcast_like", grads[0], node.inputs[0], axis=axis, mean=mean)]
     return gradient
 
 
-def _max_grad(node, grads):
-    # Reduced axes were dropped unless keepdims (or all axes went): put them back to broadcast.
-    axis = None if node.attrs.get("keepdims", False) else node.attrs.get("axis")
+def _extremum_grad(node, grads):
+    # TF's rule: the gradient is shared equally by the elements equal to the max (or min).
     x = node.inputs[0]
-    like_out = create_op("broadcast_like", node.outputs[0], x, axis=axis)
-    like_g = create_op("broadcast_like", grads[0], x, axis=axis)
-    return [like_g * create_op("equal", x, like_out)]
+    hit = create_op("where", create_op("equal", x, _like_input(node, node.outputs[0])),
+                    create_op("ones_like", x), create_op("zeros_like", x))
+    count = create_op("reduce_sum", hit, axis=node.attrs.get("axis"), keepdims=True)
+    return [hit / count * _like_input(node, grads[0])]
 
 
-for _name, _doc, _grad in (
-        ("reduce_sum", "Sum over axis (None: all); keepdims keeps reduced axes as size 1.",
-         _broadcast_gradient(False)),
-        ("reduce_mean", "Mean over axis (None: all); keepdims keeps reduced axes as size 1.",
-         _broadcast_gradient(True)),
-        ("reduce_max", "Max over axis (None: all); the gradient goes to every maximum.",
-         _max_grad)):
+def _prod_grad(node, grads):
+    return [create_op("_reduce_prod_backward", grads[0], node.inputs[0],
+                      axis=node.attrs.get("axis"))]
+
+
+_SUMS = dtype_rule(("float", "int", "bool"), result=lambda t: "float32" if t == "bool" else t)
+for _name, _doc, _grad, _dtypes in (
+        ("reduce_sum", ("Sum over axis (None: all); keepdims keeps reduced axes as size 1.  A "
+                        "bool input sums as 0/1 to float32 (an extension: TF raises)."),
+         _broadcast_gradient(False), _SUMS),
+        ("reduce_mean", ("Mean over axis (None: all); keepdims keeps reduced axes as size 1.  "
+                         "An integer mean truncates (TF's); a bool input averages as 0/1 to "
+                         "float32 (an extension, for the accuracy idiom: TF raises)."),
+         _broadcast_gradient(True), _SUMS),
+        ("reduce_max", "Max over axis (None: all); the gradient is shared by the maxima.",
+         _extremum_grad, dtype_rule()),
+        ("reduce_min", "Min over axis (None: all); the gradient is shared by the minima.",
+         _extremum_grad, dtype_rule()),
+        ("reduce_prod", "Product over axis (None: all); the gradient holds at zeros too.",
+         _prod_grad, dtype_rule()),
+        ("reduce_any", "Logical or over axis (None: all) of a bool tensor.", no_gradient,
+         dtype_rule(("bool",))),
+        ("reduce_all", "Logical and over axis (None: all) of a bool tensor.", no_gradient,
+         dtype_rule(("bool",)))):
     (register_op(_name).describe(_doc).set_num_inputs(1)
-     .set_attr("FInferShape", _reduce_shape).set_attr("FGradient", _grad))
+     .set_attr("FInferShape", _reduce_shape).set_attr("FInferType", _dtypes)
+     .set_attr("FGradient", _grad))
+
+(register_op("_reduce_prod_backward")
+ .describe("Gradient of reduce_prod (inputs g, x): g times the product of the other elements "
+           "of x's reduced slice (exclusive cumulative products, so zeros are exact).")
+ .set_num_inputs(2).set_attr("FInferType", dtype_rule(("float",)))
+ .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [ins[1]]))
+ .set_attr("TIsBackward", True))
 
 
-def _argmax_shape(attrs, in_shapes, out_shapes):
+def _arg_shape(attrs, in_shapes, out_shapes):
     x = in_shapes[0]
     if x is None:
         return in_shapes, out_shapes
@@ -70,6 +109,14 @@ def _argmax_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [tuple(d for i, d in enumerate(x) if i != axis)]
 
 
-(register_op("argmax").describe("Index of the largest value along axis (as float32).")
- .set_num_inputs(1).set_attr("FInferShape", _argmax_shape)
- .set_attr("FGradient", no_gradient))
+def _arg_type(attrs, in_types, out_types):
+    dtype_rule()(attrs, in_types, out_types)  # checks the input
+    return in_types, [attrs.get("output_type", "int64")]
+
+
+for _name, _what in (("argmax", "largest"), ("argmin", "smallest")):
+    (register_op(_name)
+     .describe(f"Index of the {_what} value along axis (the first one on ties), of dtype "
+               f"output_type (int64 or int32, as TF).")
+     .set_num_inputs(1).set_attr("FInferShape", _arg_shape).set_attr("FInferType", _arg_type)
+     .set_attr("FGradient", no_gradient))

@@ -16,7 +16,9 @@ return function(x, y, kwarg)
     end
   end
   local expanded = torch.expand(torch.view(src, full), ys)
-  local scale = kwarg.mean and torch.numel(src) / torch.numel(out) or 1
-  local mul = torch.mul
-  return function() mul(out, expanded, scale) end
+  -- a mean's gradient divides by the count N (g / N, as the forward divides; g * (1 / N) can
+  -- be one float step off)
+  local count = kwarg.mean and torch.numel(out) / torch.numel(src) or 1
+  local div = torch.div
+  return function() div(out, expanded, count) end
 end

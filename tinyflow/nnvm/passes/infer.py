@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..attrs import same_type, shape_str
 from ..dtypes import TORCH_NAMES, as_dtype
-from ..errors import GraphError, ShapeError
+from ..errors import DTypeError, GraphError, ShapeError
 from ..graph import Graph, register_pass
 
 __all__ = ["DTYPE_SIZE", "infer_shape", "infer_type"]
@@ -61,10 +61,10 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
         raise GraphError(f"{node.describe()} has no {attr_name} rule")
     try:
         new_ins, new_outs = rule(node.attrs, list(ins), list(outs))
-    except ShapeError as err:
-        raise ShapeError(
-            f"{node.describe()}: {err}; input shapes "
-            f"{', '.join(fmt(s) for s in ins)}") from None
+    except (ShapeError, DTypeError) as err:
+        what = "shapes" if attr_name == "FInferShape" else "types"
+        raise type(err)(
+            f"{node.describe()}: {err}; input {what} {', '.join(fmt(s) for s in ins)}") from None
     except Exception as err:  # a bug in a (user's) rule: still say which node it was running on
         raise GraphError(
             f"{node.describe()}: its {attr_name} rule raised {type(err).__name__}: {err}; "

@@ -51,10 +51,11 @@ def plan_memory(graph: Graph) -> Graph:
             if out_eid in inplace_from or in_eid in taken:
                 continue
             # a mutated variable's output is the variable itself; otherwise reuse an input that
-            # nobody else reads, of the same size
+            # nobody else reads, of the same size and dtype (a cast's bytes mean other values)
             if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL
                                        and ref_count[in_eid] == 1
-                                       and nbytes[in_eid] == nbytes[out_eid]):
+                                       and nbytes[in_eid] == nbytes[out_eid]
+                                       and dtypes[in_eid] == dtypes[out_eid]):
                 storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
                 taken.add(in_eid)

@@ -1,0 +1,169 @@
+"""TensorFlow's math ops beyond elemwise.py: comparisons and logic (bool results), maximum,
+minimum, floordiv, mod, rsqrt, log1p, cast, where, and the constant a Python number becomes
+beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
+
+Dtypes follow TensorFlow 1.15: inputs of a binary op share one dtype (``DTypeError`` naming
+both otherwise), comparisons give bool, logic takes bool.  One extension is kept for the seed's
+programs: a comparison between an integer and a float tensor compares their values
+(``equal(argmax(logits, 1), float_labels)``; TF raises).
+"""
+from __future__ import annotations
+
+from ..nnvm.attrs import no_gradient, same_shape
+from ..nnvm.dtypes import as_dtype
+from ..nnvm.errors import DTypeError, ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+from .elemwise import NUMERIC, binary_shape, collapse_sum_like, dtype_kind, dtype_rule
+
+__all__ = []
+
+ANY = ("float", "int", "bool")
+
+
+def _zeros(g):
+    return create_op("zeros_like", g)
+
+
+def _select(mask, g):
+    """(g where mask, else 0; 0 where mask, else g): a two-way split of a gradient."""
+    return create_op("where", mask, g, _zeros(g)), create_op("where", mask, _zeros(g), g)
+
+
+def _binary(name, doc, dtypes, gradient=no_gradient):
+    # No FInplaceOption for ops whose output dtype differs (PlanMemory also checks dtypes).
+    (register_op(name).describe(doc).set_num_inputs(2)
+     .set_attr("FInferShape", binary_shape).set_attr("FInferType", dtypes)
+     .set_attr("FGradient", gradient))
+
+
+# -- comparisons and logic: bool results, no gradient ------------------------------------------
+_MIXED = "; an integer and a float tensor compare by value (an extension: TF raises)"
+for _name, _sign, _kinds in (("equal", "==", ANY), ("not_equal", "!=", ANY),
+                             ("less", "<", NUMERIC), ("less_equal", "<=", NUMERIC),
+                             ("greater", ">", NUMERIC), ("greater_equal", ">=", NUMERIC)):
+    _binary(_name, f"a {_sign} b as bool, numpy broadcasting{_MIXED}.",
+            dtype_rule(_kinds, result="bool", mixed=True))
+for _name in ("logical_and", "logical_or"):
+    _binary(_name, f"{_name.split('_')[1]} of bool tensors, numpy broadcasting.",
+            dtype_rule(("bool",)))
+(register_op("logical_not").describe("not x, of a bool tensor.").set_num_inputs(1)
+ .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule(("bool",)))
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", no_gradient))
+
+
+# -- binary arithmetic ----------------------------------------------------------------------------
+def _extremum_grad(compare):
+    # TF's rule: ties send the gradient to x
+    def gradient(node, grads):
+        x, y = node.inputs
+        to_x, to_y = _select(create_op(compare, x, y), grads[0])
+        return [collapse_sum_like(to_x, x), collapse_sum_like(to_y, y)]
+    return gradient
+
+
+def _mod_grad(node, grads):
+    # x mod y = x - floor(x / y) * y
+    x, y = node.inputs
+    return [collapse_sum_like(grads[0], x),
+            collapse_sum_like(-grads[0] * create_op("floordiv", x, y), y)]
+
+
+_binary("maximum", "max(a, b), numpy broadcasting; ties give the gradient to a.", dtype_rule(),
+        _extremum_grad("greater_equal"))
+_binary("minimum", "min(a, b), numpy broadcasting; ties give the gradient to a.", dtype_rule(),
+        _extremum_grad("less_equal"))
+_binary("floordiv", "floor(a / b), numpy broadcasting (TF's floordiv: Python's //); no "
+        "gradient.", dtype_rule())
+_binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python's %, the sign "
+        "of b).", dtype_rule(), _mod_grad)
+
+
+# -- unary on floats ------------------------------------------------------------------------------
+_FLOAT = dtype_rule(("float",))
+
+
+def _unary(name, doc, gradient):
+    (register_op(name).describe(doc).set_num_inputs(1)
+     .set_attr("FInferShape", same_shape).set_attr("FInferType", _FLOAT)
+     .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", gradient))
+
+
+_unary("rsqrt", "1 / sqrt(x).", lambda n, g: [g[0] * (n.outputs[0] ** 3) * -0.5])
+_unary("log1p", "log(1 + x), exact for small x.", lambda n, g: [g[0] / (n.inputs[0] + 1.0)])
+
+
+# -- cast ---------------------------------------------------------------------------------------
+def _cast_type(attrs, in_types, out_types):
+    if in_types[0] is not None and dtype_kind(in_types[0]) not in ANY:
+        raise DTypeError(f"cannot cast a {in_types[0]} tensor")
+    return in_types, [attrs["dtype"]]
+
+
+def _cast_grad(node, grads):
+    # TF's rule: a gradient flows back between float types only
+    source, target = node.inputs[0].dtype, as_dtype(node.attrs["dtype"])
+    if source.is_floating and target.is_floating:
+        return [create_op("cast", grads[0], dtype=source.name)]
+    return [None]
+
+
+(register_op("cast").describe("x converted to attr dtype (floats to integers truncate toward "
+                              "0, nonzero to True, True to 1).")
+ .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", _cast_type)
+ .set_attr("FGradient", _cast_grad))
+
+
+# -- where ---------------------------------------------------------------------------------------
+def _where_shape(attrs, in_shapes, out_shapes):
+    cond, x, y = in_shapes
+    (x, y), (out,) = same_shape(attrs, [x, y], out_shapes)
+    if cond is not None and x is not None and cond != x and not (
+            len(cond) == 1 and len(x) >= 1 and cond[0] == x[0]):
+        raise ShapeError(f"condition must have x's shape {x} or be a vector of its first "
+                         f"dimension {x[0] if x else '?'}, got {cond}")
+    return [cond, x, y], [out]
+
+
+def _where_type(attrs, in_types, out_types):
+    cond, x, y = in_types
+    if cond is not None and cond != "bool":
+        raise DTypeError(f"the condition must be bool, got {cond}")
+    _, (out,) = dtype_rule(ANY)(attrs, [x, y], out_types)
+    return in_types, [out]
+
+
+def _where_grad(node, grads):
+    to_x, to_y = _select(node.inputs[0], grads[0])
+    return [None, to_x, to_y]
+
+
+(register_op("where").describe("x where cond, else y (TF 1.15: cond of x's shape, or a vector "
+                               "choosing rows of x).")
+ .set_num_inputs(3).set_attr("FInferShape", _where_shape).set_attr("FInferType", _where_type)
+ .set_attr("FInplaceOption", [(1, 0), (2, 0)]).set_attr("FGradient", _where_grad))
+
+
+# -- a Python number beside a tensor --------------------------------------------------------------
+def _constant_like_type(attrs, in_types, out_types):
+    dtype = in_types[0] or out_types[0]
+    if dtype is None:
+        return in_types, out_types
+    kind, values = dtype_kind(dtype), attrs["value"]
+    fits = {"float": lambda v: not isinstance(v, bool),
+            "int": lambda v: not isinstance(v, bool) and float(v).is_integer(),
+            "bool": lambda v: isinstance(v, bool)}.get(kind, lambda v: False)
+    bad = [v for v in values if not fits(v)]
+    if bad:
+        raise DTypeError(f"the Python value {bad[0]!r} does not convert to {dtype}, the "
+                         f"dtype of the tensor beside it (as in TensorFlow)")
+    return [dtype], [dtype]
+
+
+(register_op("_constant_like")
+ .describe("A constant (attrs value, a flat tuple, and shape) of input 0's dtype: a Python "
+           "number beside a tensor takes the tensor's dtype, as in TensorFlow (input 0 is "
+           "read for its dtype only).")
+ .set_num_inputs(1).set_attr("FInferType", _constant_like_type)
+ .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [tuple(attrs["shape"])]))
+ .set_attr("FIgnoreInputs", [0]).set_attr("FGradient", no_gradient))
