@@ -31,3 +31,25 @@ def test_example_runs(example, data_dir):
     assert result.returncode == 0, result.stderr[-3000:]
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("test accuracy: 0.") or last == "test accuracy: 1.0000", last
+
+
+TF1_EXAMPLES = sorted(p.name for p in (ROOT / "examples" / "tf1").glob("*.py"))
+
+
+@pytest.fixture
+def tf1_data_dir(tmp_path):
+    # input_data keeps TF's validation split of 5000 training images: give it 5100
+    for name, payload in gzip_files(mnist_arrays(n_train=5100, n_test=40)).items():
+        (tmp_path / name).write_bytes(payload)
+    return tmp_path
+
+
+@pytest.mark.parametrize("example", TF1_EXAMPLES)
+def test_tf1_example_runs(example, tf1_data_dir):
+    # TF-1 programs with only the import changed, a few steps on generated data
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "tf1" / example), "--data_dir",
+         str(tf1_data_dir), "--steps", "5"],
+        capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "test accuracy:" in result.stdout.strip().splitlines()[-1], result.stdout[-500:]

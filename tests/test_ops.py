@@ -234,13 +234,6 @@ def _layer_cases(add):
         inputs=lambda rng: [rng.standard_normal(()), *class_ids(rng)])
 
 
-def _argmax_of(op, pooled):
-    """max_pool2d's hidden argmax output (its backward's third input); nothing for avg_pool2d."""
-    if op != "max_pool2d":
-        return []
-    return [Symbol([NodeEntry(pooled.outputs[0].node, 1)])]
-
-
 def _array_cases(add):
     """TensorFlow's array ops (tinyflow/ops/array.py); more in tests/test_tf_array.py."""
     add("transpose", "default", tf.transpose, [(2, 3, 4)], lambda x: x.permute(2, 1, 0))
@@ -591,7 +584,49 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "truncated_normal": ["test_random_statistics"],  # more: test_tf_random.py
                  "dropout": ["test_dropout"], "_variable_init": ["test_variable_init"],
                  "sgd_update": ["test_update_ops"], "momentum_update": ["test_update_ops"],
-                 "adam_update": ["test_update_ops"]}
+                 "adam_update": ["test_update_ops"],
+                 "assign_add": ["test_assign_add_sub"], "assign_sub": ["test_assign_add_sub"],
+                 "adagrad_update": ["test_tf_update_ops_first_step"],
+                 "rmsprop_update": ["test_tf_update_ops_first_step"],
+                 "centered_rmsprop_update": ["test_tf_update_ops_first_step"],
+                 "adadelta_update": ["test_tf_update_ops_first_step"]}  # more: test_train.py
+
+
+def test_assign_add_sub(plan_memory):
+    v = tf.Variable(tf.constant([1.0, 2.0]))
+    n = tf.Variable(tf.constant(5, dtype=tf.int64))
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    np.testing.assert_array_equal(sess.run(tf.assign_add(v, [0.5, 0.5])), [1.5, 2.5])
+    np.testing.assert_array_equal(sess.run(tf.assign_sub(v, [1.0, 1.0])), [0.5, 1.5])
+    assert sess.run(tf.assign_add(n, tf.constant(2, dtype=tf.int64))) == 7
+
+
+def _first_steps(g, lr):
+    """var - new var after one step from TF 1.15's slot initial values (training_ops.cc)."""
+    ms = 0.9 * 1.0 + 0.1 * g * g
+    accum = 0.05 * g * g
+    update = np.sqrt(0.0 + 1e-8) / np.sqrt(accum + 1e-8) * g
+    return {"adagrad": lr * g / np.sqrt(0.1 + g * g),
+            "rmsprop": lr * g / np.sqrt(ms + 1e-10),
+            "centered": lr * g / np.sqrt(ms - (0.1 * g) ** 2 + 1e-10),
+            "adadelta": lr * update}
+
+
+@pytest.mark.parametrize("kind", ["adagrad", "rmsprop", "centered", "adadelta"])
+def test_tf_update_ops_first_step(kind, plan_memory):
+    optimizers = {"adagrad": lambda: tf.train.AdagradOptimizer(0.1),
+                  "rmsprop": lambda: tf.train.RMSPropOptimizer(0.1),
+                  "centered": lambda: tf.train.RMSPropOptimizer(0.1, centered=True),
+                  "adadelta": lambda: tf.train.AdadeltaOptimizer(0.1)}
+    x = np.array([0.5, -1.5, 2.0], np.float32)
+    w = tf.Variable(tf.ones([3]))
+    step = optimizers[kind]().minimize(tf.reduce_sum(w * tf.constant(x)))
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    sess.run(step)
+    np.testing.assert_allclose(1.0 - sess.run(w), _first_steps(x.astype(np.float64), 0.1)[kind],
+                               rtol=1e-4, atol=1e-7)  # 1 - w: float32 rounding near 1
 
 
 def builtin_ops():

@@ -361,7 +361,7 @@ def test_materialize_shapes_cuts_inputs_read_only_for_their_shape():
 
 def test_json_round_trip():
     x = tf.placeholder(shape=(None, 6), name="x")
-    w = tf.Variable(tf.constant(np.ones((6, 4)) * 0.5), name="W")
+    w = tf.Variable(tf.constant(np.full((6, 4), 0.5, np.float32)), name="W")
     y = tf.pad(tf.nn.softmax(tf.matmul(x, w), axis=-1), 1, -2)
     loss = tf.reduce_sum(tf.reshape(y, (-1,)) ** 2, axis=0, keepdims=True)
     (grad,) = tf.gradients(loss, w)

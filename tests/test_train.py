@@ -6,13 +6,7 @@ import torch.nn.functional as F
 
 import tinyflow as tf
 
-PLANS = pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
-
-
-@pytest.fixture(autouse=True)
-def fresh_graph():
-    tf.reset_default_graph()
-    torch.manual_seed(0)
+pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 
 
 def _problem():
@@ -51,7 +45,6 @@ def _steps_against_torch(make_tf, make_torch, plan_memory, steps=6):
         np.testing.assert_allclose(got_b, tb.detach().numpy(), rtol=1e-4, atol=1e-6)
 
 
-@PLANS
 def test_gradient_descent_matches_torch(plan_memory):
     _steps_against_torch(lambda: tf.train.GradientDescentOptimizer(0.5),
                          lambda p: torch.optim.SGD(p, lr=0.5), plan_memory)
@@ -64,7 +57,6 @@ class _SignDescent(tf.train.Optimizer):
         return var - 0.1 * tf.sign(grad)
 
 
-@PLANS
 def test_a_custom_optimizer_update_rule_matches_torch(plan_memory):
     class TorchSignDescent(torch.optim.Optimizer):
         def step(self):
@@ -73,7 +65,6 @@ def test_a_custom_optimizer_update_rule_matches_torch(plan_memory):
     _steps_against_torch(_SignDescent, lambda p: TorchSignDescent(p, {}), plan_memory)
 
 
-@PLANS
 @pytest.mark.parametrize("nesterov", [False, True])
 def test_momentum_matches_torch(plan_memory, nesterov):
     _steps_against_torch(lambda: tf.train.MomentumOptimizer(0.1, 0.9, use_nesterov=nesterov),
@@ -81,7 +72,6 @@ def test_momentum_matches_torch(plan_memory, nesterov):
                          plan_memory)
 
 
-@PLANS
 @pytest.mark.parametrize("hyper", [{}, {"learning_rate": 0.05, "beta1": 0.5, "beta2": 0.9,
                                         "epsilon": 1e-3}], ids=["defaults", "custom"])
 def test_adam_matches_torch(plan_memory, hyper):
@@ -100,7 +90,7 @@ def test_slots_are_not_trainable_and_named_after_their_variable():
     tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
     assert [v.name for v in tf.trainable_variables()] == ["fc_weight"]
     assert {v.name for v in tf.all_variables()} == {
-        "fc_weight", "Adam_step0", "fc_weight_adam_m", "fc_weight_adam_v", "fc_weight_momentum"}
+        "fc_weight", "Adam_step", "fc_weight_adam_m", "fc_weight_adam_v", "fc_weight_momentum"}
 
 
 def test_adam_on_automatic_variables_initialises_in_one_run():
@@ -118,7 +108,7 @@ def test_adam_on_automatic_variables_initialises_in_one_run():
             label: rng.integers(0, 4, 16).astype(np.float32)}
     losses = [sess.run([loss, train_step], feed)[0] for _ in range(30)]
     assert losses[-1] < 0.2 * losses[0]
-    step = next(v for v in tf.all_variables() if v.name == "Adam_step0")
+    step = next(v for v in tf.all_variables() if v.name == "Adam_step")
     assert sess.run(step) == 30
 
 

@@ -58,7 +58,7 @@ def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
     """An input fed at run time.  ``shape`` may contain None for "any size"."""
     shape = None if shape is None else tuple(None if d is None or d < 0 else int(d)
                                              for d in shape)
-    name = name or current_context().unique_name("placeholder")
+    name = current_context().unique_name(name or "Placeholder")
     return _Variable(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
 
 

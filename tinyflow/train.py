@@ -160,7 +160,7 @@ class AdamOptimizer(Optimizer):
         self.epsilon = float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
-        step = Variable(zeros(()), name=current_context().unique_name("Adam_step"),
+        step = Variable(zeros(()), name="Adam_step",
                         trainable=False)
         t = step + 1.0
         updates = [assign(step, t)]

@@ -38,8 +38,8 @@ class Variable(Symbol):
         (``Variable``, ``Variable_1``... by default).
     trainable : bool
         Listed by ``tf.trainable_variables()`` (what optimizers update by default).
-    dtype : DType or str
-        The value's dtype (``tf.float32``).
+    dtype : DType or str, optional
+        The value's dtype (``tf.float32``); by default the initial value's.
 
     Attributes
     ----------
@@ -51,14 +51,15 @@ class Variable(Symbol):
         Made by a layer: its initialiser does not overwrite a value assigned or restored first.
     """
 
-    def __init__(self, initial_value, name=None, trainable=True, dtype="float32"):
+    def __init__(self, initial_value, name=None, trainable=True, dtype=None):
         if not isinstance(initial_value, Symbol):
             from .api import constant  # the front end's converter; api imports this module
             initial_value = constant(initial_value, dtype=dtype)
         name = current_context().unique_name(name or "Variable")
-        # a tf.Variable's static shape is its initial value's, when that needs no feed
-        value_graph = apply_passes(Graph(initial_value.outputs[:1]), "InferShape")
+        # a tf.Variable's static shape and dtype are its initial value's (when it needs no feed)
+        value_graph = apply_passes(Graph(initial_value.outputs[:1]), ["InferShape", "InferType"])
         shape = value_graph.attrs["shape"][value_graph.indexed.outputs[0]]
+        dtype = dtype or value_graph.attrs["dtype"][value_graph.indexed.outputs[0]] or "float32"
         node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name,
                               **({} if shape is None else {"shape": shape})).node
         self._declare(node, initial_value, bool(trainable), default=False)

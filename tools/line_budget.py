@@ -13,23 +13,23 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "tinyflow"
-# component -> (file patterns under tinyflow/, line limit)
+FRONT_END = "TF front end (api, nn, train, framework, ... tf.app, input_data: the rest)"
+# component -> (file patterns under tinyflow/, line limit); the TF front end is the rest
 COMPONENTS = {
-    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 1200),
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 700),
-    "Lua op bodies (tinyflow/lua_ops/ops/*.lua)": (["lua_ops/ops/*.lua"], 480),
-    "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 650),
-    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 720),
-    "TF front-end (api, nn, train, shapes)": (
-        ["api.py", "nn.py", "train.py", "shapes.py", "__init__.py"], 520),
+    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 1550),
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 1900),
+    "Lua op bodies (tinyflow/lua_ops/ops/*.lua)": (["lua_ops/ops/*.lua"], 1000),
+    "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 900),
+    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 800),
     "checkpoints, pictures, gradient checks (saver, viz, testing)": (
-        ["saver.py", "viz.py", "testing.py"], 560),
+        ["saver.py", "viz.py", "testing.py"], 720),
     "datasets": (["datasets/*.py"], 800),
+    FRONT_END: ([], 3000),
 }
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
         "Lua bridge (tinyflow/lua_ops/*.py)")
-CORE_LIMIT = 2500
+CORE_LIMIT = 3100
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 
@@ -40,9 +40,14 @@ def count(path: Path) -> int:
 
 
 def budget() -> dict:
-    """``{component: lines}``."""
-    return {name: sum(count(p) for pattern in patterns for p in ROOT.glob(pattern))
-            for name, (patterns, _) in COMPONENTS.items()}
+    """``{component: lines}``; every .py and .lua file under tinyflow/ counts once."""
+    every = set(ROOT.rglob("*.py")) | set(ROOT.rglob("*.lua"))
+    lines, claimed = {}, set()
+    for name, (patterns, _) in COMPONENTS.items():
+        files = {p for pattern in patterns for p in ROOT.glob(pattern)} - claimed
+        claimed |= files
+        lines[name] = sum(count(p) for p in (files if patterns else every - claimed))
+    return lines
 
 
 def long_functions(limit: int = FUNCTION_LIMIT) -> list[str]:

@@ -615,6 +615,7 @@ def is_cpu(x):
 def full_like(x, value):
     return _scratch(torch.full_like(x, float(value)))
 
+
 # -- tf.nn (tinyflow/ops/nn_tf.py): layouts as views, ids and labels ---------------------------
 def nchw_view(x, data_format=None):
     # NHWC x as its NCHW view with channels-last strides: torch's conv and pooling kernels take
