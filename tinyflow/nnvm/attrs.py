@@ -57,6 +57,7 @@ __all__ = [
     "broadcast_shapes",
     "inplace_first",
     "no_gradient",
+    "same_as_input",
     "same_shape",
     "same_type",
     "shape_str",
@@ -80,6 +81,17 @@ def same_shape(attrs, in_shapes, out_shapes):
                 "all inputs and outputs must have one shape, got "
                 + ", ".join(shape_str(x) for x in in_shapes + out_shapes))
     return [shape] * len(in_shapes), [shape] * len(out_shapes)
+
+
+def same_as_input(index):
+    """FInferShape of an op whose only output has the shape of input ``index`` (a backward op
+    giving that input's gradient)."""
+    def rule(attrs, in_shapes, out_shapes):
+        shape = in_shapes[index] if in_shapes[index] is not None else out_shapes[0]
+        in_shapes = list(in_shapes)
+        in_shapes[index] = shape
+        return in_shapes, [shape]
+    return rule
 
 
 def same_type(attrs, in_types, out_types):

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 
-from ..nnvm.attrs import no_gradient, shape_str
+from ..nnvm.attrs import no_gradient, same_as_input, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
@@ -137,16 +137,6 @@ def _output_hw(data, kernel, attrs):
                  zip(data[2:], kernel, stride, ("height", "width")))
 
 
-def _same_as_input(index):
-    """FInferShape of a backward op whose only output has the shape of input ``index``."""
-    def rule(attrs, in_shapes, out_shapes):
-        shape = in_shapes[index] if in_shapes[index] is not None else out_shapes[0]
-        in_shapes = list(in_shapes)
-        in_shapes[index] = shape
-        return in_shapes, [shape]
-    return rule
-
-
 def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
     (register_op(name).describe(doc).set_num_inputs(num_inputs).set_num_outputs(num_outputs)
      .set_attr("FInferShape", shape_rule).set_attr("TIsBackward", True))
@@ -240,9 +230,9 @@ _layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_f
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
 # needed, and the executor only runs the ops a fetch reaches.
 _backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attrs "
-             "stride, data_format, filter_format.", 3, _same_as_input(1))
+             "stride, data_format, filter_format.", 3, same_as_input(1))
 _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-             "attrs stride, data_format, filter_format.", 3, _same_as_input(2))
+             "attrs stride, data_format, filter_format.", 3, same_as_input(2))
 
 
 # -- pooling -----------------------------------------------------------------------------------
@@ -290,7 +280,7 @@ def _max_pool_backward_type(attrs, in_types, out_types):
      stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride, data_format.", 3,
-             _same_as_input(1))
+             same_as_input(1))
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
  .set_attr("FIgnoreInputs", [1]))
 
@@ -302,7 +292,7 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
      "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
      stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
 _backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
-             "kernel, stride, data_format.", 2, _same_as_input(1))
+             "kernel, stride, data_format.", 2, same_as_input(1))
 
 
 # -- batch_norm --------------------------------------------------------------------------------
@@ -384,7 +374,7 @@ _XENT = "mean_sparse_softmax_cross_entropy_with_logits"
  .set_num_inputs(2).set_attr("FInferShape", _xent_shape)
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None]))
 _backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
-             "logits and labels.", 3, _same_as_input(1))
+             "logits and labels.", 3, same_as_input(1))
 
 
 # -- dropout -----------------------------------------------------------------------------------

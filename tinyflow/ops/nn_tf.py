@@ -8,7 +8,7 @@ default) or ``"NCHW"`` (channels on axis 1).
 """
 from __future__ import annotations
 
-from ..nnvm.attrs import inplace_first, no_gradient, shape_str
+from ..nnvm.attrs import inplace_first, no_gradient, same_as_input, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
@@ -19,16 +19,6 @@ __all__ = []
 def _backward_op(name, doc, num_inputs, shape_rule):
     return (register_op(name).describe(doc).set_num_inputs(num_inputs)
             .set_attr("FInferShape", shape_rule).set_attr("TIsBackward", True))
-
-
-def _like_input(index):
-    """FInferShape of an op whose only output has the shape of input ``index``."""
-    def rule(attrs, in_shapes, out_shapes):
-        shape = in_shapes[index] if in_shapes[index] is not None else out_shapes[0]
-        in_shapes = list(in_shapes)
-        in_shapes[index] = shape
-        return in_shapes, [shape]
-    return rule
 
 
 def _float_and_ids(float_inputs, id_inputs, num_outputs=1, out_type=None):
@@ -75,7 +65,7 @@ def _bias_add_shape(attrs, in_shapes, out_shapes):
  .set_attr("FGradient", lambda n, g: [g[0], create_op(
      "_bias_add_backward", g[0], n.inputs[1], data_format=n.attrs.get("data_format"))]))
 (_backward_op("_bias_add_backward", "Gradient of bias_add's bias: g summed over every axis but "
-              "the channel axis; inputs g and bias (for its shape).", 2, _like_input(1))
+              "the channel axis; inputs g and bias (for its shape).", 2, same_as_input(1))
  .set_attr("FIgnoreInputs", [1]))
 
 
@@ -136,7 +126,7 @@ _SPARSE = "sparse_softmax_cross_entropy_with_logits"
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_SPARSE}_backward", g[0], *n.inputs),
                                       None]))
 (_backward_op(f"_{_SPARSE}_backward", "(softmax(logits) - onehot(labels)) * g, from g (per "
-              "example), logits and labels.", 3, _like_input(1))
+              "example), logits and labels.", 3, same_as_input(1))
  .set_attr("FInferType", _float_and_ids([0, 1], [2])))
 
 
@@ -159,7 +149,7 @@ def _embedding_shape(attrs, in_shapes, out_shapes):
                                                 *n.inputs), None]))
 (_backward_op("_embedding_lookup_backward", "Gradient of embedding_lookup's params: zeros of "
               "params' shape with the rows of g added at ids (repeated ids sum); inputs g, "
-              "params (for its shape) and ids.", 3, _like_input(1))
+              "params (for its shape) and ids.", 3, same_as_input(1))
  .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2])))
 
 
