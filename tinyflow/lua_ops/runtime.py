@@ -44,6 +44,20 @@ function torch.dims_of(axis)
   for i, a in ipairs(axis) do dims[i] = torch.dim_of(a) end
   return dims
 end
+-- concat / split: the stretch of ``whole`` along 1-based dim each of ``parts`` takes (as many
+-- elements as the part has), and each part viewed in that stretch's shape: (stretches, views)
+function torch.stretches(whole, parts, dim)
+  local total, size = torch.numel(whole), torch.size(whole, dim)
+  local stretches, views, start = {}, {}, 1
+  for i = 1, #parts do
+    local share = total == 0 and 0 or torch.numel(parts[i]) / total
+    local length = math.floor(share * size + 0.5)
+    stretches[i] = torch.narrow(whole, dim, start, length)
+    views[i] = torch.view(parts[i], torch.shape(stretches[i]))
+    start = start + length
+  end
+  return stretches, views
+end
 -- Window padding (convolution, pooling): the padding of NCHW x that gives y's sizes.  TensorFlow's
 -- SAME padding puts an odd pixel after the data, which torch's kernels cannot; there the kernel
 -- runs without padding on a buffer with x's pixels inside a border (made once, in the setup).

@@ -307,12 +307,17 @@ def max(res, x, dims=None):
     _reduce(torch.amax, res, x, dims)
 
 
-def argmax(res, x, dim, index=None):
-    # index: an int64 buffer when res is not int64 (torch writes int64 indices only)
-    torch.argmax(x, dim=_dim(dim), keepdim=res.dim() == x.dim(), out=res if index is None
-                 else index)
-    if index is not None:
-        res.copy_(index)
+def _arg_reduce(function):
+    def apply(res, x, dim, index=None):
+        # index: an int64 buffer when res is not int64 (torch writes int64 indices only)
+        function(x, dim=_dim(dim), keepdim=res.dim() == x.dim(),
+                 out=res if index is None else index)
+        if index is not None:
+            res.copy_(index)
+    return apply
+
+
+argmax, argmin = _arg_reduce(torch.argmax), _arg_reduce(torch.argmin)
 
 
 def index_like(ref):
@@ -845,13 +850,6 @@ def any(res, x, dims=None):
 
 def all(res, x, dims=None):
     _reduce(torch.all, res, x, dims)
-
-
-def argmin(res, x, dim, index=None):
-    torch.argmin(x, dim=_dim(dim), keepdim=res.dim() == x.dim(), out=res if index is None
-                 else index)
-    if index is not None:
-        res.copy_(index)
 
 
 def _slices(x, dims):
