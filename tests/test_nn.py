@@ -206,7 +206,7 @@ def test_automatic_variable_names_and_shapes():
     loss = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(_lenet(x), label)
     names = ["conv1_weight", "conv1_bias", "bn_gamma", "bn_beta", "fc1_weight", "fc1_bias",
              "fc2_weight"]
-    assert [v.name for v in tf.trainable_variables()] == names
+    assert [v.op.name for v in tf.trainable_variables()] == names
     shapes = tf.infer_variable_shapes(loss, feed_dict={x: [8, 1, 16, 16], label: [8]})
     assert [(name, shape) for _, name, shape in shapes] == [
         ("conv1_weight", (6, 1, 5, 5)), ("conv1_bias", (6,)), ("bn_gamma", (6,)),
@@ -220,7 +220,7 @@ def test_automatic_variable_names_and_shapes():
 def test_default_names_count_up():
     x = tf.placeholder(tf.float32)
     tf.nn.linear(tf.nn.linear(x, 3), 2)
-    assert [v.name for v in tf.all_variables()] == ["linear_weight", "linear_1_weight"]  # TF names
+    assert [v.op.name for v in tf.all_variables()] == ["linear_weight", "linear_1_weight"]  # TF names
 
 
 def test_infer_variable_shapes_names_the_undetermined_variable():
@@ -242,7 +242,7 @@ def test_global_initializer_waits_for_the_feed_shapes(plan_memory):
     assert sess.run(tf.global_variables_initializer()) is None  # shapes unknown: deferred
     out = sess.run(logits, {x: _rand(3, 1, 16, 16)})
     assert out.shape == (3, 10) and np.isfinite(out).all()
-    values = dict(zip([v.name for v in tf.all_variables()], sess.run(tf.all_variables())))
+    values = dict(zip([v.op.name for v in tf.all_variables()], sess.run(tf.all_variables())))
     limit = math.sqrt(6 / (20 + 216))  # Glorot-uniform for fc1 (20, 216)
     assert 0.8 * limit < np.abs(values["fc1_weight"]).max() <= limit
     assert abs(values["fc1_weight"].mean()) < 0.05 * limit

@@ -418,14 +418,14 @@ def test_readers_of_a_variable_run_before_its_assign(reader_first):
     ordered = apply_passes(graph, "OrderMutation")
     position = {n.name: i for i, n in enumerate(ordered.indexed.nodes)}
     readers = [n.name for n in ordered.indexed.nodes if any(e.node is w.node for e in n.inputs)
-               and n.name != update.name]
+               and n.name != update.op.name]
     assert len(readers) == 3  # w - g, reduce_sum(w), w * 2
-    assert all(position[r] < position[update.name] for r in readers)
-    assert position[after.name] > position[update.name]
+    assert all(position[r] < position[update.op.name] for r in readers)
+    assert position[after.op.name] > position[update.op.name]
     assert update.node.control_deps == [], "the pass rebuilds the writer, never mutates it"
     if not reader_first:  # a plain post-order would run the assign first
         plain = [n.name for n in graph.indexed.nodes]
-        assert plain.index(update.name) < plain.index(total.name)
+        assert plain.index(update.op.name) < plain.index(total.op.name)
 
 
 def test_order_mutation_finds_no_order_for_crossed_writes():

@@ -235,7 +235,7 @@ def _adam_model():
 
 
 def _all_values(sess):
-    return {v.name: sess.run(v) for v in tf.all_variables()}
+    return {v.op.name: sess.run(v) for v in tf.all_variables()}
 
 
 def test_an_adam_trained_model_restores_exactly_and_trains_on_identically(tmp_path, config,

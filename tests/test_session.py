@@ -160,6 +160,27 @@ def test_bad_config():
         tf.Session("tpu")
 
 
+def test_config_proto_and_run_options_as_tensorflow_programs_set_them():
+    config = tf.ConfigProto(allow_soft_placement=True, log_device_placement=False,
+                            device_count={"GPU": 0}, intra_op_parallelism_threads=2)
+    config.gpu_options.allow_growth = True
+    config.gpu_options.per_process_gpu_memory_fraction = 0.5
+    x = tf.placeholder(tf.float32, name="x")
+    for session in (tf.Session(config=config), tf.Session(config=None), tf.InteractiveSession(
+            config=tf.ConfigProto(gpu_options=tf.GPUOptions(allow_growth=True)))):
+        assert session.device.type == "cpu"  # a ConfigProto never asks for CUDA here
+        options = tf.RunOptions(trace_level=tf.RunOptions.NO_TRACE)
+        metadata = tf.RunMetadata()
+        assert session.run(x * 2, {x: 3.0}, options=options, run_metadata=metadata) == 6.0
+        assert metadata.step_stats.dev_stats == []  # traced only with a trace level
+        session.close()
+    with pytest.raises(ValueError, match='ConfigProto has no "allow_growth" field'):
+        tf.ConfigProto(allow_growth=True)
+    with pytest.raises(AttributeError, match='no field "allow_grwth"'):
+        config.gpu_options.allow_grwth = True
+    assert tf.RunOptions.FULL_TRACE == 3 and tf.RunOptions().trace_level == 0
+
+
 def _register(name, body, **attrs):
     op = nnvm.register_op(name).set_num_inputs(1).set_attr("FInferShape", nnvm.same_shape)
     op.set_attr("FLuaCompute", body, overwrite=True)

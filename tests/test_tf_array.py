@@ -160,8 +160,8 @@ def test_gather_gradient_adds_repeated_indices(plan_memory):
 
 def test_gather_bad_indices():
     params = tf.placeholder(shape=(4, 2))
-    with pytest.raises(tf.GraphError, match="gather's indices must be an integer"):
-        run(tf.gather(params, tf.constant([0.0, 1.0])), {params: np.zeros((4, 2))})
+    with pytest.raises(TypeError, match="gather's indices must be an integer"):
+        tf.gather(params, tf.constant([0.0, 1.0]))  # as TF: where the op is made
     out = tf.gather(params, [1, 4], name="oob")
     with pytest.raises(tf.TinyflowError, match="oob"):
         run(out, {params: np.zeros((4, 2))})
@@ -186,8 +186,8 @@ def test_one_hot(kwargs, expected, plan_memory):
 def test_one_hot_2d_and_refuses_floats():
     got = run(tf.one_hot([[0, 2], [1, 1]], 3, axis=1))
     np.testing.assert_array_equal(got, np.eye(3)[[[0, 2], [1, 1]]].transpose(0, 2, 1))
-    with pytest.raises(tf.GraphError, match="one_hot's indices must be an integer"):
-        run(tf.one_hot(tf.constant([0.0, 1.0]), 2))
+    with pytest.raises(TypeError, match="one_hot's indices must be an integer"):
+        tf.one_hot(tf.constant([0.0, 1.0]), 2)
 
 
 def test_shape_size_rank_static_and_at_bind_time(plan_memory):

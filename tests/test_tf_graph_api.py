@@ -19,12 +19,13 @@ def _model():
 
 def test_names_follow_tensorflow():
     a, b = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
-    assert (a.name, b.name) == ("Placeholder", "Placeholder_1")
+    assert (a.name, b.name) == ("Placeholder:0", "Placeholder_1:0")  # tensors: "<op>:<i>"
+    assert (a.op.name, b.op.name) == ("Placeholder", "Placeholder_1")
     v1, v2 = tf.Variable(tf.zeros([1])), tf.Variable(tf.zeros([1]), name="Variable")
-    assert (v1.name, v2.name) == ("Variable", "Variable_1")
-    assert v1.initial_assign.name == "Variable/Assign"
+    assert (v1.name, v2.name) == ("Variable:0", "Variable_1:0")
+    assert v1.initial_assign.op.name == "Variable/Assign"
     c1, c2 = tf.exp(a, name="e"), tf.exp(a, name="e")
-    assert (c1.name, c2.name) == ("e", "e_1")
+    assert (c1.op.name, c2.op.name) == ("e", "e_1")
 
 
 def test_name_scopes_nest_and_are_made_unique():
@@ -39,7 +40,7 @@ def test_name_scopes_nest_and_are_made_unique():
     with tf.name_scope("layer/"):  # re-entered as it is
         third = tf.exp(x, name="act")
     assert again == "layer_1/"
-    assert (inner.name, deeper.name, second.name, third.name) == (
+    assert (inner.op.name, deeper.op.name, second.op.name, third.op.name) == (
         "layer/act", "layer/sub/exp", "layer_1/act", "layer/act_1")
 
 
@@ -75,7 +76,7 @@ def test_default_graph_is_per_thread():
 def test_collections_and_graph_keys():
     tf.add_to_collection("losses", tf.constant(1.0, name="l1"))
     tf.add_to_collection("losses", tf.constant(2.0, name="l2"))
-    assert [s.name for s in tf.get_collection("losses")] == ["l1", "l2"]
+    assert [s.name for s in tf.get_collection("losses")] == ["l1:0", "l2:0"]
     assert tf.get_collection("missing") == []
     assert tf.GraphKeys.UPDATE_OPS == "update_ops" and tf.GraphKeys.GLOBAL_VARIABLES == "variables"
 

@@ -154,27 +154,38 @@ def test_python_numbers_take_the_tensors_dtype(plan_memory):
 
 
 # -- dtype errors -----------------------------------------------------------------------------
-def _raises(symbol, *words):
+def _raises(build, *words):
+    # TF raises where the op is made (the user's line), not when it runs
     with pytest.raises(DTypeError) as info:
-        tf.Session().run(symbol, {})
+        build()
     for word in words:
         assert word in str(info.value), (word, str(info.value))
 
 
 def test_mixing_dtypes_is_an_error_naming_op_node_and_dtypes():
     f, i = tf.constant([1.0, 2.0]), tf.constant([1, 2])
-    _raises(tf.add(f, i, name="mixed"), "elemwise_add", "'mixed'", "float32", "int32",
+    _raises(lambda: tf.add(f, i, name="mixed"), "elemwise_add", "'mixed'", "float32", "int32",
             "test_tf_math.py")
-    _raises(f * i, "elemwise_mul", "float32", "int32")
-    _raises(tf.maximum(i, tf.constant([1, 2], tf.int64)), "maximum", "int32", "int64")
-    _raises(i * 0.5, "__mul_scalar__", "int32", "0.5")
-    _raises(tf.add(i, 0.5), "_constant_like", "int32", "0.5")
-    _raises(tf.exp(i), "exp", "int32")
-    _raises(tf.logical_and(f, f), "logical_and", "float32")
-    _raises(tf.where(f, f, f), "where", "bool", "float32")
-    _raises(tf.reduce_max(tf.equal(i, i)), "reduce_max", "bool")
+    _raises(lambda: f * i, "elemwise_mul", "float32", "int32")
+    _raises(lambda: tf.maximum(i, tf.constant([1, 2], tf.int64)), "maximum", "int32", "int64")
+    _raises(lambda: i * 0.5, "__mul_scalar__", "int32", "0.5")
+    _raises(lambda: tf.add(i, 0.5), "_constant_like", "int32", "0.5")
+    _raises(lambda: tf.exp(i), "exp", "int32")
+    _raises(lambda: tf.logical_and(f, f), "logical_and", "float32")
+    _raises(lambda: tf.where(f, f, f), "where", "bool", "float32")
+    _raises(lambda: tf.reduce_max(tf.equal(i, i)), "reduce_max", "bool")
+    _raises(lambda: tf.assign(tf.Variable(i), f), "assign", "int32", "float32")
+
+
+def test_bind_checks_dtypes_of_graphs_made_elsewhere():
+    # nodes made without create_op's check (a loaded graph): InferType catches it at bind
+    f, i = tf.constant([1.0, 2.0]), tf.constant([1, 2])
+    total = tf.add(f, tf.cast(i, tf.float32), name="mixed")
+    total.op.inputs[1] = i.outputs[0]  # rewired by hand, as LoadJSON or a pass might
     with pytest.raises(DTypeError, match="float32 and int32"):
-        _ = tf.add(f, i).dtype  # the static dtype sees it too
+        _ = total.dtype  # the static dtype sees it
+    with pytest.raises(DTypeError, match="'mixed'"):
+        tf.Session().run(total)
 
 
 def test_where_shapes_follow_tensorflow_1(plan_memory):

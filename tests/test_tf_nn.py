@@ -157,10 +157,10 @@ def test_seed_calls_keep_their_meaning():
     x = tf.placeholder(tf.float32)
     seed_conv = tf.nn.conv2d(x, num_filter=4, ksize=[1, 3, 3, 1], name="c")  # NCHW, variables
     pooled = tf.nn.max_pool(seed_conv, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
-    assert [v.name for v in tf.trainable_variables()] == ["c_weight"]
+    assert [v.op.name for v in tf.trainable_variables()] == ["c_weight"]
     assert pooled.node.attrs.get("data_format") in (None, "NCHW")
     bn = tf.nn.batch_normalization(pooled, "bn")
-    assert [v.name for v in tf.trainable_variables()] == ["c_weight", "bn_gamma", "bn_beta"]
+    assert [v.op.name for v in tf.trainable_variables()] == ["c_weight", "bn_gamma", "bn_beta"]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         assert sess.run(bn, {x: _rand(2, 1, 10, 10)}).shape == (2, 4, 4, 4)

@@ -4,7 +4,12 @@ framework/random_seed.py, init_ops.py).
 The statistical checks draw at least 20000 samples from fixed seeds and allow several standard
 errors, so they cannot flake: a seeded op gives the same numbers on every run of the suite.
 """
+import itertools
+import json
 import math
+import runpy
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -13,7 +18,7 @@ import torch
 import tinyflow as tf
 from tinyflow.init_ops import compute_fans
 from tinyflow.nnvm.tensor_shape import TensorShape
-from tinyflow.random_ops import DEFAULT_GRAPH_SEED
+from tinyflow.random_ops import DEFAULT_GRAPH_SEED, stream_seed
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -130,14 +135,75 @@ def test_bad_arguments():
     empty = tf.random_uniform([3], minval=5, maxval=5, dtype=tf.int64)
     with pytest.raises(tf.TinyflowError):  # an empty integer range fails when run, as in TF
         run(empty)
+    with pytest.raises(TypeError, match="Python integers only"):  # TF takes tensors there
+        tf.random_uniform([3], maxval=tf.constant(4), dtype=tf.int32)
+    with pytest.raises(ValueError, match="known only when it runs"):
+        tf.random_normal(tf.placeholder(tf.int32, [2]))
+
+
+def test_shape_from_a_tensor(plan_memory):
+    # tf.random_normal(tf.shape(x)): the shape x has when the graph runs, one stream throughout
+    x = tf.placeholder(tf.float32, [None, 3])
+    noise = tf.random_normal(tf.shape(x), seed=4)
+    shifted = tf.random_uniform(tf.shape(x), minval=tf.reduce_sum(x), maxval=5.0, seed=5)
+    cut = tf.truncated_normal(tf.shape(tf.ones([2, 5])), seed=6)  # a static shape: a constant
+    assert noise.get_shape().as_list() == [None, 3] and cut.get_shape().as_list() == [2, 5]
+    generator = torch.Generator().manual_seed(stream_seed(*(noise.node.attrs[k] for k in
+                                                             ("seed", "seed2"))))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for batch in (4, 7, 4):
+            feed = {x: np.ones((batch, 3), np.float32)}
+            values, low_values = sess.run([noise, shifted], feed)
+            expected = torch.empty(batch, 3).normal_(generator=generator).numpy()
+            np.testing.assert_array_equal(values, expected)
+            assert low_values.shape == (batch, 3)  # minval 3 * batch > maxval: TF's u * (max - min) + min
+            assert low_values.min() > 5.0 and low_values.max() <= 3.0 * batch
+        assert sess.run(cut).shape == (2, 5)
+
+
+# -- multinomial / categorical ---------------------------------------------------------------
+def test_multinomial_frequencies_are_softmax(plan_memory):
+    probs = np.array([[0.1, 0.2, 0.7, 0.0], [0.25, 0.25, 0.25, 0.25]])
+    with np.errstate(divide="ignore"):
+        logits = np.log(probs).astype(np.float32) + 3.0  # a shift changes nothing
+    fed = tf.placeholder(tf.float32, [None, 4])
+    samples = tf.multinomial(fed, 20000, seed=1)
+    as_int32 = tf.random.categorical(fed, 5, dtype=tf.int32)
+    assert samples.dtype == tf.int64 and as_int32.dtype == tf.int32
+    assert samples.get_shape().as_list() == [None, 20000]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        values, small = sess.run([samples, as_int32], {fed: logits})
+    assert values.shape == (2, 20000) and small.shape == (2, 5) and small.dtype == np.int32
+    for row, p in zip(values, probs):  # standard errors at most 0.0035
+        np.testing.assert_allclose(np.bincount(row, minlength=4) / 20000, p, atol=0.015)
+    assert not np.any(values[0] == 3)  # a -inf logit is never drawn
+    assert samples.op.name == "multinomial/Multinomial"  # TF's names
+    assert as_int32.op.name == "categorical/Multinomial"
+
+
+def test_multinomial_seeds_and_errors():
+    graph = tf.Graph()
+    with graph.as_default():
+        samples = tf.multinomial([[0.0, 1.0, 2.0]], 50, seed=2)
+    first, again = _draws(graph, [samples]), _draws(graph, [samples])
+    np.testing.assert_array_equal(first[0][0], again[0][0])
+    assert not np.array_equal(first[0][0], first[1][0])
+    with pytest.raises(ValueError, match="matrix"):
+        tf.multinomial([0.0, 1.0], 3)
+    with pytest.raises(ValueError, match="output_dtype"):
+        tf.multinomial([[0.0, 1.0]], 3, output_dtype=tf.float32)
+    with pytest.raises(TypeError, match="num_samples"):
+        tf.multinomial([[0.0, 1.0]], tf.constant(3))
+    with pytest.raises(TypeError, match="int32"):
+        tf.multinomial(tf.constant([[1, 2]]), 3)
 
 
 def test_shapes_and_names():
     x = tf.random_normal(TensorShape([2, 3]), name="noise")
-    assert x.name == "noise" and x.get_shape().as_list() == [2, 3]
-    assert tf.random_normal([1]).name == "random_normal"
-    assert tf.truncated_normal([1]).name == "truncated_normal"
-    assert tf.random_uniform([1]).name == "random_uniform"
+    assert x.op.name == "noise" and x.get_shape().as_list() == [2, 3]
+    assert tf.random_normal([1]).name == "random_normal:0"
+    assert tf.truncated_normal([1]).op.name == "truncated_normal"
+    assert tf.random_uniform([1]).op.name == "random_uniform"
     assert tf.random_uniform(4).get_shape().as_list() == [4]
 
 
@@ -217,11 +283,172 @@ def test_unseeded_ops_differ_across_sessions():
 
 def test_seeded_ops_leave_torch_global_generator_alone():
     x = tf.random_normal([1000], seed=11)
+    dropped = tf.nn.dropout(tf.ones([1000]), 0.5, seed=12)
     torch.manual_seed(0)
     expected = torch.rand(5)
     torch.manual_seed(0)
-    run(x)
+    run(x, dropped)
     torch.testing.assert_close(torch.rand(5), expected)
+
+
+def test_every_seed_pair_has_its_own_stream():
+    # torch's CPU generator keeps 32 bits of its seed: pairs that agree there must differ too
+    pairs = [(2, 5), (4, 5), (6, 5), (5, 2), (5, 4), (0, 5), (5, 0), (1, 2), (2, 1)]
+    firsts = []
+    for graph_seed, op_seed in pairs:
+        with tf.Graph().as_default():
+            tf.set_random_seed(graph_seed)
+            firsts.append(tuple(run(tf.random_uniform([8], seed=op_seed))[0]))
+    assert len(set(firsts)) == len(pairs)
+    assert len({stream_seed(a, b) % 2**32 for a in range(40) for b in range(40)}) == 1600
+
+
+# -- one stream per op and session (TF: a stateful op's kernel lives as long as its session) ------
+def _node_stream(op, shape, draw, runs):
+    """What a node seeded (seed, seed2) draws in ``runs`` runs, from torch itself: a generator
+    seeded with stream_seed, advanced by each draw."""
+    generator = torch.Generator().manual_seed(stream_seed(op.node.attrs["seed"],
+                                                          op.node.attrs["seed2"]))
+    return [draw(torch.empty(shape), generator).numpy() for _ in range(runs)]
+
+
+def _dropout_draw(keep_prob):
+    def draw(tensor, generator):  # TF's mask: kept where U(0, 1) >= rate, scaled by 1 / keep
+        return (tensor.uniform_(generator=generator) < keep_prob).float() / keep_prob
+    return draw
+
+
+@pytest.mark.parametrize("kind", ["normal", "dropout"])
+def test_one_stream_per_op_and_session(kind, plan_memory):
+    tf.set_random_seed(3)
+    if kind == "normal":
+        x = tf.random_normal([6], seed=1)
+        expected = _node_stream(x, (6,), lambda t, g: t.normal_(generator=g), 5)
+    else:
+        x = tf.nn.dropout(tf.ones([20]), keep_prob=0.5, seed=1)
+        expected = _node_stream(x, (20,), _dropout_draw(0.5), 5)
+    other = tf.random_uniform([4])  # graph-seeded: its own stream
+    p = tf.placeholder(tf.float32, [None])
+    doubled = p * 2.0
+    with tf.Session(plan_memory=plan_memory) as sess:
+        alone = [sess.run(x) for _ in range(5)]
+    with tf.Session(plan_memory=plan_memory) as sess:  # a new session starts again
+        mixed = [sess.run(x), sess.run([other, x])[1],
+                 sess.run({"x": x, "d": doubled}, {p: [1.0]})["x"],
+                 sess.run([doubled, x], {p: [1.0, 2.0]})[1],  # new feed shapes: new executor
+                 x.eval()]
+        assert len(sess.variable_store.random_streams) == 2
+    assert len(sess.variable_store.random_streams) == 0  # closing drops the streams
+    for a, b, want in zip(alone, mixed, expected):
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, want)
+    assert all(not np.array_equal(a, b) for a, b in itertools.pairwise(alone))
+
+
+@pytest.mark.parametrize("graph_seed, op_seed", [(None, 7), (5, None), (5, 7)])
+def test_dropout_seeds_as_random_ops(graph_seed, op_seed, plan_memory):
+    def draws(seed=op_seed):
+        graph = tf.Graph()
+        with graph.as_default():
+            if graph_seed is not None:
+                tf.set_random_seed(graph_seed)
+            x = tf.constant(np.arange(1.0, 3001.0, dtype=np.float32).reshape(60, 50))
+            keep = tf.placeholder(tf.float32, ())
+            dropped = tf.nn.dropout(x, keep, seed=seed)
+            by_rate = tf.nn.dropout(x, rate=0.25, noise_shape=[60, 1], seed=seed)
+            with tf.Session(graph=graph, plan_memory=plan_memory) as sess:
+                return [sess.run([dropped, by_rate], {keep: 0.6}) for _ in range(2)]
+
+    first, again = draws(), draws()
+    for (a, b), (c, d) in zip(first, again):  # the same program: the same masks
+        np.testing.assert_array_equal(a, c)
+        np.testing.assert_array_equal(b, d)
+    (a, b), (c, d) = first
+    assert not np.array_equal(a, c) and not np.array_equal(b, d)  # new masks every run
+    x = np.arange(1.0, 3001.0, dtype=np.float32).reshape(60, 50)
+    kept = a != 0
+    np.testing.assert_allclose(a[kept], x[kept] / 0.6, rtol=1e-6)
+    assert abs(kept.mean() - 0.6) < 0.03
+    assert np.all((b == 0) == (b[:, :1] == 0))  # noise_shape [60, 1]: whole rows
+    if op_seed is not None:
+        other = draws(op_seed + 1)[0][0][0]
+        assert not np.array_equal(a, other)
+
+
+def test_unseeded_dropout_differs_across_sessions():
+    dropped = tf.nn.dropout(tf.ones([1000]), 0.5)
+    assert not np.array_equal(run(dropped)[0], run(dropped)[0])
+
+
+# A program whose variables start from seeded random ops (graph seed, op seeds, initializers)
+_SEEDED_PROGRAM = """
+import json
+import tinyflow as tf
+
+def seeded_program(sessions=2):
+    graph = tf.Graph()
+    with graph.as_default():
+        tf.set_random_seed(21)
+        w = tf.Variable(tf.truncated_normal([4, 3], stddev=0.1), name="w")
+        with tf.variable_scope("layer"):
+            v = tf.get_variable("v", [3, 2], initializer=tf.glorot_uniform_initializer(seed=1))
+            u = tf.get_variable("u", [3, 2], initializer=tf.random_normal_initializer(seed=1))
+        b = tf.Variable(tf.random_uniform([5], maxval=10, dtype=tf.int32, seed=3))
+        dropped = tf.nn.dropout(tf.ones([6]), 0.5)
+        values = []
+        for _ in range(sessions):
+            with tf.Session(graph=graph) as sess:
+                sess.run(tf.global_variables_initializer())
+                values.append([x.tolist() for x in sess.run([w, v, u, b, dropped])])
+        return values
+
+if __name__ == "__main__":
+    print(json.dumps(seeded_program(1)[0]))
+"""
+
+
+def test_seeded_variables_repeat_across_sessions_graphs_and_processes(tmp_path):
+    script = tmp_path / "seeded_program.py"
+    script.write_text(_SEEDED_PROGRAM)
+    seeded_program = runpy.run_path(str(script))["seeded_program"]
+    first, second = seeded_program()  # two sessions of one graph
+    (rebuilt,) = seeded_program(1)    # the program run again in this process
+    other_process = json.loads(subprocess.run(
+        [sys.executable, str(script)], check=True, capture_output=True, text=True).stdout)
+    for values in (second, rebuilt, other_process):
+        for a, b in zip(first, values):
+            np.testing.assert_array_equal(np.array(a), np.array(b))
+    w, v, u, b, _ = (np.array(x) for x in first)
+    assert np.abs(w).max() <= 0.2 and np.abs(v).max() <= math.sqrt(6 / 5) and len(set(b)) > 1
+    assert not np.array_equal(v, u)
+
+
+@pytest.mark.parametrize("graph_seed", [3, None])
+def test_seed_layers_default_weights_follow_the_graph_seed(graph_seed):
+    def outputs():
+        graph = tf.Graph()
+        with graph.as_default():
+            if graph_seed is not None:
+                tf.set_random_seed(graph_seed)
+            x = tf.placeholder(tf.float32, [2, 1, 6, 6])
+            conv = tf.nn.conv2d(x, num_filter=4, ksize=[1, 3, 3, 1], name="conv")
+            fc = tf.nn.linear(tf.nn.flatten_layer(conv), 5, name="fc")
+            with tf.Session(graph=graph) as sess:
+                sess.run(tf.global_variables_initializer())
+                return sess.run(fc, {x: np.ones((2, 1, 6, 6), np.float32)})
+
+    first, second = outputs(), outputs()
+    assert np.array_equal(first, second) == (graph_seed is not None)
+
+
+def test_unseeded_variables_differ_across_sessions():
+    w = tf.Variable(tf.random_normal([10]))
+    values = []
+    for _ in range(2):
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            values.append(sess.run(w))
+    assert not np.array_equal(*values)
 
 
 def test_tf_random_namespace_and_tf_normal():
@@ -236,6 +463,9 @@ def test_tf_random_namespace_and_tf_normal():
     assert tf.random.set_random_seed is tf.set_random_seed
     with pytest.raises(AttributeError, match=r"tf\.random\.shuffle is not supported"):
         tf.random.shuffle  # noqa: B018
+    with pytest.raises(AttributeError, match=r"tf\.random_shuffle is not supported"):
+        tf.random_shuffle  # noqa: B018
+    assert tf.random.multinomial is tf.multinomial
 
 
 # -- initializers ----------------------------------------------------------------------------

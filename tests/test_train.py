@@ -88,8 +88,8 @@ def test_slots_are_not_trainable_and_named_after_their_variable():
     loss = tf.reduce_sum(tf.nn.linear(x, 2, name="fc"))
     tf.train.AdamOptimizer().minimize(loss)
     tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
-    assert [v.name for v in tf.trainable_variables()] == ["fc_weight"]
-    assert {v.name for v in tf.all_variables()} == {
+    assert [v.op.name for v in tf.trainable_variables()] == ["fc_weight"]
+    assert {v.op.name for v in tf.all_variables()} == {
         "fc_weight", "Adam_step", "fc_weight_adam_m", "fc_weight_adam_v", "fc_weight_momentum"}
 
 
@@ -108,7 +108,7 @@ def test_adam_on_automatic_variables_initialises_in_one_run():
             label: rng.integers(0, 4, 16).astype(np.float32)}
     losses = [sess.run([loss, train_step], feed)[0] for _ in range(30)]
     assert losses[-1] < 0.2 * losses[0]
-    step = next(v for v in tf.all_variables() if v.name == "Adam_step")
+    step = next(v for v in tf.all_variables() if v.op.name == "Adam_step")
     assert sess.run(step) == 30
 
 
@@ -247,7 +247,7 @@ def test_optimizer_steps_follow_the_tf_formula(config, plan_memory, name, learni
     grad = tf.placeholder(tf.float32, [3, 4])
     lr = tf.placeholder(tf.float32, []) if learning_rate == "tensor" else RATES[0]
     train_step = make(lr).apply_gradients([(grad, w)])
-    by_name = {v.name: v for v in tf.all_variables()}
+    by_name = {v.op.name: v for v in tf.all_variables()}
     state = [w] + [by_name[f"w_{suffix}"] for suffix, _ in slots]
     assert not any(v.trainable for v in state[1:])
     sess = tf.Session(config, plan_memory=plan_memory)
@@ -262,7 +262,7 @@ def test_optimizer_steps_follow_the_tf_formula(config, plan_memory, name, learni
         expected = twin(expected, np.float64(grad_value), rate, t)
         for variable, got, want in zip(state, sess.run(state), expected):
             np.testing.assert_allclose(got, want, rtol=2e-5, atol=1e-6,
-                                       err_msg=f"{variable.name} after step {t}")
+                                       err_msg=f"{variable.op.name} after step {t}")
 
 
 def test_a_tensor_learning_rate_must_be_a_scalar():
@@ -353,7 +353,7 @@ def test_global_step_is_an_int64_scalar_variable_in_its_collection():
 
     assert tf.train.get_global_step() is None
     step = tf.train.get_or_create_global_step()
-    assert step.name == "global_step" and not step.trainable
+    assert step.name == "global_step:0" and not step.trainable
     assert step.node.attrs["dtype"] == "int64"
     assert current_context().get_collection("global_step") == [step]
     assert tf.train.get_or_create_global_step() is step
@@ -372,10 +372,10 @@ def test_global_step_is_made_at_the_root_of_the_graph_asked_for():
     other = tf.Graph()
     with tf.name_scope("train"):
         step = tf.train.get_or_create_global_step(other)
-    assert step.name == "global_step" and step.node.graph is other
+    assert step.op.name == "global_step" and step.node.graph is other
     assert tf.train.get_global_step() is None and tf.train.get_global_step(other) is step
     with tf.name_scope("train"):
-        assert tf.train.create_global_step().name == "global_step"
+        assert tf.train.create_global_step().op.name == "global_step"
     float_step = tf.Graph()
     with float_step.as_default():
         tf.Variable(0.0, name="global_step")
@@ -400,10 +400,12 @@ def test_minimize_increments_the_global_step_after_the_updates(plan_memory, how)
     else:
         train_step = optimizer.apply_gradients(optimizer.compute_gradients(loss, [w]),
                                                global_step=step, name="train")
-    increment = next(e.node for e in train_step.outputs if e.node.op.name == "assign_add")
-    assert increment.name == "train"
-    update = next(e.node for e in train_step.outputs if e.node.op.name == "momentum_update")
-    assert update in increment.control_deps  # TF: the increment depends on the updates
+    increment = train_step.op  # TF: the step is the increment, named name=
+    assert (increment.type, increment.name, train_step.name) == ("assign_add", "train", "train")
+    updates = increment.control_deps[0]  # which waits for a group of the updates
+    assert updates.type == "no_op" and updates.name == "update"
+    assert [n.type for n in updates.control_deps] == ["momentum_update"]
+    assert tf.get_default_graph().get_operation_by_name("train").op is increment
     sess = tf.Session(plan_memory=plan_memory)
     sess.run(tf.global_variables_initializer())
     for count in range(1, 4):

@@ -20,10 +20,10 @@ def test_names_and_name_scope_of_ops():
     with tf.variable_scope("conv1") as scope:
         w = tf.get_variable("weights", initializer=tf.ones([3, 2]))
         y = tf.matmul(x, w, name="mm")
-    assert (scope.name, w.name, y.name) == ("conv1", "conv1/weights", "conv1/mm")
+    assert (scope.name, w.name, y.name) == ("conv1", "conv1/weights:0", "conv1/mm:0")
     with tf.variable_scope("conv1", reuse=True):
         z = tf.exp(tf.get_variable("weights"), name="e")
-    assert z.name == "conv1_1/e"  # the op scope is made unique, the variable scope is not
+    assert z.op.name == "conv1_1/e"  # the op scope is made unique, the variable scope is not
 
 
 def test_reuse_rules_and_their_errors():
@@ -47,7 +47,7 @@ def test_reuse_rules_and_their_errors():
 def test_auto_reuse_shares_a_layer_and_it_trains_once():
     x = tf.placeholder(tf.float32, [None, 3])
     first, second = _layer(x, "fc"), _layer(x, "fc")
-    assert [v.name for v in tf.trainable_variables()] == ["fc/weights", "fc/biases"]
+    assert [v.op.name for v in tf.trainable_variables()] == ["fc/weights", "fc/biases"]
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     xs = np.arange(6, dtype=np.float32).reshape(2, 3)

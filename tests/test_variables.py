@@ -19,7 +19,7 @@ def _rand(*shape):
 def test_a_variable_is_a_declared_symbol():
     v = tf.Variable(tf.zeros([2, 3]), name="v", trainable=False)
     assert isinstance(v, Variable) and isinstance(v, tf.Symbol)
-    assert v.name == "v" and not v.trainable and not v.default
+    assert v.op.name == "v" and not v.trainable and not v.default
     assert v.initial_assign.node.kind == "assign"
     assert tf.all_variables() == [v] and tf.trainable_variables() == []
     assert isinstance(v.initializer, Initializer) and v.initializer.variables == [v]
@@ -32,7 +32,7 @@ def test_layer_variables_are_default_variables():
     x = tf.placeholder(tf.float32)
     tf.nn.linear(x, 3, name="fc", no_bias=False)
     weight, bias = tf.all_variables()
-    assert (weight.name, bias.name) == ("fc_weight", "fc_bias")
+    assert (weight.op.name, bias.op.name) == ("fc_weight", "fc_bias")
     assert weight.default and bias.default and weight.trainable
     assert weight.initial_value.node.kind == "_variable_init"
 
@@ -50,7 +50,7 @@ def test_seed_flow_keeps_the_values_the_user_assigned():
     sess.run(assigns)
     sess.run(tf.initialize_all_variables())
     for v in tf.all_variables():
-        np.testing.assert_array_equal(sess.run(v), expected[v.name])
+        np.testing.assert_array_equal(sess.run(v), expected[v.op.name])
     xs = _rand(4, 3)
     hidden = np.maximum(xs @ expected["fc1_weight"].T + expected["fc1_bias"], 0)
     np.testing.assert_allclose(sess.run(y, {x: xs}), hidden @ expected["fc2_weight"].T,

@@ -10,6 +10,7 @@ from .api import *
 from .api import __all__ as _api_all
 from .array_ops import *
 from .array_ops import __all__ as _array_ops_all
+from .config import ConfigProto, GPUOptions, RunMetadata, RunOptions
 from .dtypes import *
 from .dtypes import __all__ as _dtypes_all
 from .framework import *
@@ -32,7 +33,8 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
-__all__ += ["app", "flags", "logging"]
+__all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
+            "gfile", "logging", "losses", "summary"]
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
 
@@ -41,7 +43,7 @@ def __getattr__(name):
     if name in ("Session", "InteractiveSession", "get_default_session"):
         from . import session  # imports torch and lupa: only when a session is made
         return getattr(session, name)
-    if name in ("app", "flags", "logging"):  # tf.app, tf.flags, tf.logging: on first use
+    if name in ("app", "errors", "flags", "gfile", "logging", "losses", "summary"):  # on use
         return importlib.import_module(".tf_logging" if name == "logging" else f".{name}",
                                        __name__)
     raise AttributeError(f"tf.{name} is not supported by TinyFlow (module 'tinyflow' has no "

@@ -1,11 +1,13 @@
 """The TensorFlow-1.x functions: placeholders, variables, math, reductions, gradients."""
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .dtypes import as_dtype, float32
 from .nnvm import gradients as nnvm_gradients
-from .nnvm.symbol import Group, Symbol, create_op, current_context
+from .nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _Variable
 from .variables import Initializer, Variable
 
@@ -32,7 +34,6 @@ __all__ = [
     "matmul",
     "multiply",
     "negative",
-    "pad",
     "placeholder",
     "reduce_max",
     "reduce_mean",
@@ -55,23 +56,38 @@ def _as_symbol(value, name=None) -> Symbol:
 
 
 def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
-    """An input fed at run time.  ``shape`` may contain None for "any size"."""
+    """An input fed at run time.  ``shape`` may contain None for "any size"; an int is a 1-D
+    shape, as in TF (``shape=(batch_size)``)."""
+    shape = (shape,) if isinstance(shape, (int, np.integer)) else shape
     shape = None if shape is None else tuple(None if d is None or d < 0 else int(d)
                                              for d in shape)
     name = current_context().unique_name(name or "Placeholder")
     return _Variable(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
 
 
-def all_variables() -> list[Variable]:
-    """The variables created in the current graph context, in creation order."""
-    return list(current_context().variables)
+def global_variables(scope=None) -> list[Variable]:
+    """The global variables of the current graph (collection ``GraphKeys.GLOBAL_VARIABLES``:
+    every variable not made with other ``collections``), in creation order; with ``scope``,
+    those whose name matches it (``re.match``)."""
+    return _collection("variables", scope)
 
 
-global_variables = all_variables
+all_variables = global_variables
 
 
-def trainable_variables() -> list[Variable]:
-    return [v for v in all_variables() if v.trainable]
+def trainable_variables(scope=None) -> list[Variable]:
+    """The variables made ``trainable`` (collection ``GraphKeys.TRAINABLE_VARIABLES``)."""
+    return _collection("trainable_variables", scope)
+
+
+def local_variables(scope=None) -> list[Variable]:
+    """The variables made with ``collections=[GraphKeys.LOCAL_VARIABLES]``."""
+    return _collection("local_variables", scope)
+
+
+def _collection(key, scope) -> list:
+    values = current_context().get_collection(key)
+    return values if scope is None else [v for v in values if re.match(scope, v.name)]
 
 
 def _shape(shape):
@@ -129,20 +145,6 @@ def _inferred_dtype(value):
 
 def _as_bytes(value) -> bytes:
     return value if isinstance(value, bytes) else str(value).encode()
-
-
-def string_value(symbol: Symbol):
-    """The value of a string constant (bytes, or an object array of bytes), else None: what
-    a session gives for it."""
-    node = symbol.outputs[0].node if len(symbol.outputs) == 1 else None
-    if node is None or node.kind != "constant" or node.attrs.get("dtype") != "string":
-        return None
-    values = node.attrs["value"]
-    if node.attrs["shape"] == ():
-        return values[0]
-    array = np.empty(len(values), dtype=object)
-    array[:] = values
-    return array.reshape(node.attrs["shape"])
 
 
 # -- math (TF 1.15 semantics; see tinyflow/ops/math.py for the dtype rules) -------------------
@@ -354,19 +356,15 @@ __all__ += [
     "reduce_all", "reduce_any", "reduce_min", "reduce_prod", "rsqrt", "to_double", "to_float",
     "to_int32", "to_int64", "truediv", "where",
 ]
+__all__ += ["control_dependencies", "identity", "local_variables", "local_variables_initializer",
+            "no_op", "stop_gradient"]
 # -- end of math --------------------------------------------------------------------------------
 
 
-def pad(x, dim, pad, name=None) -> Symbol:
-    """Zero-pad ``x`` along ``dim``: ``pad < 0`` pads -pad in front, ``pad > 0`` pad behind."""
-    return create_op("pad", x, dim=int(dim), pad=int(pad), name=name)
-
-
 def assign(ref, value, name=None) -> Symbol:
-    """Write ``value`` into variable ``ref``; the result is the variable's new value."""
-    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
-        raise TypeError(f"assign writes to a tf.Variable, got {ref!r}")
-    return create_op("assign", ref, _as_symbol(value), name=name)
+    """Write ``value`` into variable ``ref``; the result is the variable's new value.  A number
+    or array becomes a constant of the variable's dtype (``tf.assign(float_var, 2)``)."""
+    return create_op("assign", ref, _update_value(ref, value, "assign"), name=name)
 
 
 def _update_value(ref, value, op_name) -> Symbol:
@@ -390,11 +388,43 @@ def assign_sub(ref, value, name=None) -> Symbol:
 
 
 def group(*inputs, name=None) -> Symbol:
-    """An op that runs all of ``inputs``; ``sess.run`` of it returns None."""
+    """An operation (one ``no_op`` node, ``"group_deps"`` by default) that runs after all of
+    ``inputs`` (tensors or operations, or lists of them); ``sess.run`` of it returns None."""
     flat = []
     for x in inputs:
         flat.extend(x if isinstance(x, (list, tuple)) else [x])
-    return Group(flat)
+    with control_dependencies(flat):
+        return no_op(name=name or "group_deps")
+
+
+def no_op(name=None) -> Symbol:
+    """An operation doing nothing but wait for its control dependencies
+    (``with tf.control_dependencies([...]): tf.no_op()``)."""
+    node = create_op("no_op", name=name or "NoOp").node
+    return Symbol([NodeEntry(node, 0)], is_operation=True)
+
+
+def control_dependencies(control_inputs):
+    """``with tf.control_dependencies([a, b]):`` ops made inside run after ``a`` and ``b``
+    (tensors or operations); ``None`` clears the enclosing blocks' (see
+    :meth:`tf.Graph.control_dependencies <tinyflow.nnvm.symbol.GraphContext.control_dependencies>`)."""
+    return current_context().control_dependencies(control_inputs)
+
+
+def identity(input, name=None) -> Symbol:
+    """A tensor holding ``input``'s value (a copy); with ``tf.control_dependencies``, the way
+    to read a value after an update."""
+    return create_op("copy", _tensor(input), name=name or "Identity")
+
+
+def stop_gradient(input, name=None) -> Symbol:
+    """``input``, held constant by ``tf.gradients``: no gradient flows back through it."""
+    return create_op("stop_gradient", _tensor(input), name=name or "StopGradient")
+
+
+def local_variables_initializer() -> Initializer:
+    """An op giving every local variable (:func:`local_variables`) its initial value."""
+    return Initializer(local_variables())
 
 
 def variables_initializer(var_list, name="init") -> Initializer:
@@ -410,12 +440,13 @@ def global_variables_initializer() -> Initializer:
     an optimizer's slot) is initialised by the session at the first run that infers its shape.
     A layer's variable that the user assigned (or restored) first keeps that value.
     """
-    return Initializer(all_variables())
+    return Initializer(global_variables())
 
 
 initialize_all_variables = global_variables_initializer
 
 
-def gradients(ys, xs, grad_ys=None) -> list:
-    """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on."""
-    return nnvm_gradients(ys, xs, grad_ys, unconnected="none")
+def gradients(ys, xs, grad_ys=None, name="gradients", stop_gradients=None) -> list:
+    """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on.
+    ``stop_gradients`` (tensors) are held constant: no gradient flows back through them."""
+    return nnvm_gradients(ys, xs, grad_ys, unconnected="none", stop_gradients=stop_gradients or ())

@@ -24,6 +24,7 @@ __all__ = [
     "one_hot",
     "ones",
     "ones_like",
+    "pad",
     "range",
     "rank",
     "reshape",
@@ -200,6 +201,74 @@ def tile(input, multiples, name=None) -> Symbol:
 def reverse(tensor, axis, name=None) -> Symbol:
     """``tensor`` with the order of its elements reversed along each axis in ``axis``."""
     return create_op("reverse", _tensor(tensor), axis=_ints(axis), name=name)
+
+
+# -- padding ------------------------------------------------------------------------------
+def _paddings(paddings, tensor) -> list:
+    """TF's ``paddings`` ([rank, 2] ints) -> [(before, after), ...], checked against the
+    tensor's rank where it is known."""
+    if isinstance(paddings, Symbol):
+        raise TypeError("pad: paddings must be known when the graph is built (a list or array "
+                        "of [before, after] pairs), not a tensor")
+    widths = np.asarray(paddings)
+    if widths.ndim != 2 or widths.shape[1] != 2 or not np.issubdtype(widths.dtype, np.integer):
+        raise ValueError(f"pad: paddings must be a [rank, 2] array of ints, got {paddings!r}")
+    if (widths < 0).any():
+        raise ValueError(f"pad: paddings must be non-negative, got {widths.tolist()}")
+    rank = tensor.get_shape().ndims
+    if rank is not None and rank != len(widths):
+        raise ValueError(f"pad: paddings has {len(widths)} rows for a tensor of rank {rank} "
+                         f"({tensor.get_shape()})")
+    return [(int(b), int(a)) for b, a in widths]
+
+
+def _mirror(tensor, axis, before, after, edge, name):
+    """``tensor`` with its mirror image (without the edge element when ``edge`` is 0) of
+    ``before`` / ``after`` elements added along ``axis``."""
+    def part(start, stop):
+        index = (_builtin_slice(None),) * axis + (_builtin_slice(start, stop),)
+        return reverse(tensor[index], [axis])
+    size = tensor.get_shape().as_list()[axis] if tensor.get_shape().ndims else None
+    if size is not None and max(before, after) > size - 1 + edge:
+        raise ValueError(f"pad: paddings ({before}, {after}) of axis {axis} must be at most "
+                         f"{size - 1 + edge} for its size {size} in this mode")
+    parts = [part(1 - edge, before + 1 - edge)] if before else []
+    parts.append(tensor)
+    parts += [part(-after - 1 + edge, -1 + edge or None)] if after else []
+    return concat(parts, axis, name=name) if len(parts) > 1 else tensor
+
+
+def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=0, **seed_args):
+    """``tensor`` with ``paddings[d] = [before, after]`` elements added along each axis d:
+    ``constant_values`` (mode 'CONSTANT'), or its mirror image without ('REFLECT') or with
+    ('SYMMETRIC') the edge element.  ``tf.pad(x, dim=d, pad=p)`` (or ``tf.pad(x, d, p)``) is the
+    seed's: |p| zeros along d, in front when p < 0, behind when p > 0.
+    """
+    if seed_args or isinstance(paddings, (int, np.integer)):
+        tensor = seed_args.pop("x", tensor)
+        dim = seed_args.pop("dim", paddings)
+        width = seed_args.pop("pad", mode)
+        if seed_args or dim is None or isinstance(width, str):
+            raise TypeError("pad() takes tensor, paddings, mode, name, constant_values (or, the "
+                            "seed's, x, dim, pad)")
+        return create_op("pad", _tensor(tensor), dim=int(dim), pad=int(width), name=name)
+    tensor = _tensor(tensor)
+    widths = _paddings(paddings, tensor)
+    mode = str(mode).upper()
+    if mode not in ("CONSTANT", "REFLECT", "SYMMETRIC"):
+        raise ValueError(f"pad: mode must be 'CONSTANT', 'REFLECT' or 'SYMMETRIC', got {mode!r}")
+    if mode != "CONSTANT":
+        padded = [axis for axis, pair in enumerate(widths) if any(pair)]
+        for axis in padded:
+            tensor = _mirror(tensor, axis, *widths[axis], int(mode == "SYMMETRIC"),
+                             name=name or "MirrorPad" if axis == padded[-1] else "concat")
+        return tensor if padded else create_op("copy", tensor, name=name or "MirrorPad")
+    steps = [(axis, width) for axis, pair in enumerate(widths) for width in (-pair[0], pair[1])
+             if width] or [(0, 0)]  # no padding: still a new tensor, as TF's Pad
+    for i, (axis, width) in enumerate(steps):
+        tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
+                           name=name or "Pad" if i == len(steps) - 1 else None)
+    return tensor
 
 
 # -- slicing ------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ their node's name.
 from __future__ import annotations
 
 import contextlib
+import re
 
 from .nnvm.symbol import GraphContext, current_context
 from .nnvm.symbol import reset_default_graph as _reset_default_graph
@@ -16,6 +17,7 @@ __all__ = [
     "Graph",
     "GraphKeys",
     "add_to_collection",
+    "device",
     "get_collection",
     "get_default_graph",
     "name_scope",
@@ -52,6 +54,21 @@ def reset_default_graph() -> Graph:
     return _reset_default_graph()
 
 
+_DEVICE = re.compile(r"(/job:[\w-]+|/replica:\d+|/task:\d+|/device:[A-Za-z_]+:(\d+|\*)"
+                     r"|/(cpu|gpu|CPU|GPU):(\d+|\*))*")
+
+
+@contextlib.contextmanager
+def device(device_name_or_function):
+    """``with tf.device("/cpu:0"):``: accepted, and a placement TensorFlow could not parse is a
+    ValueError; every op of a session runs on the session's one device (``Session("gpu")``
+    or the CPU), as TensorFlow does with ``allow_soft_placement``."""
+    spec = device_name_or_function
+    if not (spec is None or callable(spec) or isinstance(spec, str) and _DEVICE.fullmatch(spec)):
+        raise ValueError(f"tf.device: cannot parse device specification {spec!r}")
+    yield
+
+
 @contextlib.contextmanager
 def name_scope(name, default_name=None, values=None):
     """``with tf.name_scope("conv1") as scope:``: ops made inside are named ``conv1/...``; a
@@ -66,8 +83,8 @@ def add_to_collection(name: str, value) -> None:
 
 def get_collection(key: str, scope: str | None = None) -> list:
     """The values in collection ``key`` of the default graph (a copy); with ``scope``, those
-    whose ``name`` starts with it (as TensorFlow filters)."""
+    whose ``name`` matches it from the start (``re.match``, as TensorFlow filters)."""
     values = current_context().get_collection(key)
     if scope is None:
         return values
-    return [v for v in values if getattr(v, "name", "").startswith(scope)]
+    return [v for v in values if re.match(scope, getattr(v, "name", ""))]

@@ -28,6 +28,7 @@ from . import nn_seed
 from .api import constant, exp, log, reduce_mean, reduce_sum, sqrt, square
 from .nn_seed import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 from .nnvm.symbol import Symbol, create_op
+from .random_ops import get_seed
 
 __all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "dropout", "elu",
            "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "leaky_relu", "linear",
@@ -132,8 +133,9 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
 
     Give ``keep_prob`` or ``rate``, a number or a scalar symbol (a placeholder fed 1.0 at test
     time).  ``noise_shape`` (None entries: x's size) draws one mask that broadcasts to x, as
-    TensorFlow's.  ``seed`` is accepted for TensorFlow's signature; the mask follows torch's
-    random stream.
+    TensorFlow's.  ``seed`` is the op-level seed of the mask's uniform draws, taken with the
+    graph's seed as a random op's (:func:`tinyflow.random_ops.get_seed`): with either, the masks
+    repeat from session to session.
     """
     if keep_prob is not None and rate is not None:
         raise ValueError("dropout: give keep_prob or rate, not both")
@@ -153,7 +155,8 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
         keep_prob = constant(float(keep_prob))
     attrs = {} if noise_shape is None else {
         "noise_shape": tuple(-1 if d is None else int(d) for d in noise_shape)}
-    return create_op("dropout", x, keep_prob, name=name, **attrs)[0]
+    seed, seed2 = get_seed(seed)
+    return create_op("dropout", x, keep_prob, name=name, seed=seed, seed2=seed2, **attrs)[0]
 
 
 # -- convolution and pooling -----------------------------------------------------------------
@@ -233,10 +236,20 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
                      name=name)
 
 
+def _seed_window(ksize, data_format) -> bool:
+    """The seed wrote NCHW windows as ``[1, h, w, 1]`` (cifar_resnet.py's avg_pool with
+    padding='SAME', data_format='NCHW'); TensorFlow reads that as a window over the channels,
+    which it refuses, so the call is the seed's."""
+    return (data_format == "NCHW" and ksize is not None
+            and not isinstance(ksize, numbers.Integral) and len(ksize) == 4
+            and ksize[1] != 1 and ksize[3] == 1)
+
+
 def _pool(op, seed_pool, value, ksize, strides, padding, data_format, name):
-    if padding is None and data_format in (None, "NCHW"):  # TF requires padding: the seed's
+    if (padding is None and data_format in (None, "NCHW")  # TF requires padding: the seed's
+            or _seed_window(ksize, data_format)):
         return seed_pool(value, ksize, (1, 1, 1, 1) if strides is None else strides,
-                         name=name)
+                         padding="VALID" if padding is None else padding, name=name)
     padding, data_format = _padding(padding), _data_format(data_format)
     if value is None or ksize is None or strides is None:
         raise TypeError(f"{op}() needs value, ksize, strides and padding")

@@ -4,19 +4,36 @@
 A random op draws new numbers every time it runs.  Its numbers repeat from one session to the
 next when it has a seed: an op-level ``seed=``, or the graph-level one
 (:func:`set_random_seed`), from which each op without ``seed=`` gets a distinct one of its own
-(:func:`get_seed`, TensorFlow's rule).  A seeded op draws from a torch generator of its own;
-an op without either seed draws from torch's global generator.
+(:func:`get_seed`, TensorFlow's rule).  The pair ``(seed, seed2)`` is stored on the node as its
+``seed`` and ``seed2`` attributes (``tf.nn.dropout`` takes them too).
+
+Where the numbers come from (TensorFlow keeps one random stream per stateful op per session):
+
+- A seeded node's stream is a ``torch.Generator`` that lives in its session's
+  :class:`RandomStreams`, which the session's ``VariableStore`` holds (``store.random_streams``),
+  keyed by the node.  It is made the first time an executor of that session binds the node, and
+  seeded with :func:`stream_seed` ``(seed, seed2)``.
+- The executor hands it to the node's Lua body as ``kwarg.generator``; every run of the body
+  draws from it and so advances it.  Executors of one session share it, so successive runs of
+  the op continue one sequence whichever fetch set (or feed shapes) runs it.
+- A new session has new streams: it repeats the sequence from the start.  ``Session.close``
+  drops them.
+- A node without a seed gets no generator (``kwarg.generator`` is nil) and draws from torch's
+  global generator: its numbers differ from session to session, as TensorFlow's do.
 """
 from __future__ import annotations
 
 import numbers
 from types import SimpleNamespace
 
+import numpy as np
+
 from .dtypes import as_dtype, float32
 from .nnvm.symbol import Symbol, create_op, current_context
 
 __all__ = [
     "get_seed",
+    "multinomial",
     "normal",
     "random",
     "random_normal",
@@ -66,6 +83,45 @@ def get_seed(op_seed):
     return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
 
+def stream_seed(seed: int, seed2: int) -> int:
+    """The 64-bit ``torch.Generator`` seed of a node seeded ``(seed, seed2)``.
+
+    Both seeds are mixed by NumPy's ``SeedSequence``: torch's CPU generator (mt19937) keeps only
+    the low 32 bits of its seed, so ``(seed << 31) + seed2`` would give graph seeds 2 and 4 one
+    stream; mixed, every bit of both seeds reaches those 32.
+    """
+    words = np.random.SeedSequence([int(seed), int(seed2)]).generate_state(2, np.uint32)
+    return int(words[0]) | int(words[1]) << 32
+
+
+class RandomStreams:
+    """One session's random streams: a ``torch.Generator`` per seeded random node.
+
+    The session's ``VariableStore`` holds one; see the module docstring for the whole story.
+    """
+
+    def __init__(self):
+        self._generators: dict = {}  # Node -> torch.Generator
+
+    def generator(self, node, device):
+        """The generator of ``node`` (a node with ``seed`` and ``seed2`` attributes) in this
+        session, made and seeded with :func:`stream_seed` on first use."""
+        generator = self._generators.get(node)
+        if generator is None:
+            import torch  # building graphs does not import torch
+
+            generator = self._generators[node] = torch.Generator(device=device)
+            generator.manual_seed(stream_seed(node.attrs["seed"], node.attrs.get("seed2", 0)))
+        return generator
+
+    def clear(self) -> None:
+        """Forget every stream (a closing session)."""
+        self._generators.clear()
+
+    def __len__(self) -> int:
+        return len(self._generators)
+
+
 def fully_known_shape(shape) -> tuple:
     """A fully known shape (int, list, tuple or TensorShape) as a tuple of ints."""
     if hasattr(shape, "as_list"):
@@ -76,11 +132,29 @@ def fully_known_shape(shape) -> tuple:
     return tuple(int(d) for d in dims)
 
 
-def _draw(op_name, shape, dtype, seed, name, **params) -> Symbol:
-    """One random node of ``op_name``: samples of ``shape`` and ``dtype`` with ``params``."""
+def _shape_or_like(shape):
+    """A random op's shape: a tuple of ints, or the tensor whose shape it is (``tf.shape(x)``,
+    known when a session binds the graph)."""
+    if not isinstance(shape, Symbol):
+        return fully_known_shape(shape)
+    node = shape.node
+    if node.kind == "constant":
+        return tuple(int(v) for v in node.attrs["value"])
+    if node.kind == "shape_of":
+        return Symbol([node.inputs[0]])
+    raise ValueError(f"a random tensor's shape must be a list of ints, a tf.constant or "
+                     f"tf.shape(t); got the output of op '{node.kind}' (node '{node.name}'), "
+                     f"whose value is known only when it runs")
+
+
+def _draw(op_name, shape, dtype, seed, name, like=None, **params) -> Symbol:
+    """One random node of ``op_name``: samples of ``shape`` (or of ``like``'s shape, or of the
+    tensor's that ``tf.shape`` was given) and ``dtype`` with ``params``."""
     seed1, seed2 = get_seed(seed)
-    return create_op(op_name, shape=fully_known_shape(shape), dtype=dtype.name, seed=seed1,
-                     seed2=seed2, name=name, **params)
+    shape = like if like is not None else _shape_or_like(shape)
+    inputs, shape_attr = ([shape], {}) if isinstance(shape, Symbol) else ([], {"shape": shape})
+    return create_op(op_name, *inputs, dtype=dtype.name, seed=seed1, seed2=seed2, name=name,
+                     **shape_attr, **params)
 
 
 def _float_dtype(dtype, op_name):
@@ -107,8 +181,8 @@ def random_normal(shape, mean=0.0, stddev=1.0, dtype=float32, seed=None, name=No
 
     Parameters
     ----------
-    shape : int, list, tuple or TensorShape
-        The output's shape, fully known.
+    shape : int, list, tuple, TensorShape or tf.shape(t)
+        The output's shape: fully known, or the shape ``t`` has when the graph runs.
     mean, stddev : number or scalar Symbol
         The distribution's mean and standard deviation (not checked, as in TensorFlow).
     dtype : DType or name
@@ -138,7 +212,7 @@ def random_uniform(shape, minval=0, maxval=None, dtype=float32, seed=None,
 
     Parameters
     ----------
-    shape : int, list, tuple or TensorShape
+    shape : int, list, tuple, TensorShape or tf.shape(t)
     minval, maxval : number or scalar Symbol
         The range; ``maxval`` defaults to 1 for a floating dtype.  An integer dtype needs both
         as integers.
@@ -163,6 +237,9 @@ def random_uniform(shape, minval=0, maxval=None, dtype=float32, seed=None,
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
         maxval = 1
     if dtype.is_integer:
+        if any(isinstance(v, Symbol) for v in (minval, maxval)):
+            raise TypeError(f"random_uniform: TinyFlow takes the bounds of {dtype.name} samples "
+                            f"as Python integers only, not tensors")
         if not all(isinstance(v, numbers.Integral) for v in (minval, maxval)):
             raise TypeError(f"random_uniform: the bounds of {dtype.name} samples must be "
                             f"integers, got {minval!r} and {maxval!r}")
@@ -174,6 +251,44 @@ def random_uniform(shape, minval=0, maxval=None, dtype=float32, seed=None,
     with current_context().name_scope(name or "random_uniform"):  # as TF
         samples = _draw("uniform", shape, dtype, seed, "uniform")
         return samples * (maxval - minval) + minval
+
+
+def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None) -> Symbol:
+    """``num_samples`` class ids per row of ``logits`` (batch, classes), each drawn with the
+    probabilities ``softmax(row)``: (batch, num_samples) of ``output_dtype`` (int64 or int32).
+
+    As TensorFlow's kernel, by the Gumbel-max trick: ``argmax(logits + G)`` along the classes,
+    with ``G = -log(-log(U))`` and ``U`` uniform (one per sample and class; a ``-inf`` logit is
+    never drawn).  ``seed`` as a random op's (:func:`get_seed`); ``num_samples`` a Python int.
+    """
+    from .api import constant  # the front end's converter; api imports this module
+
+    logits = logits if isinstance(logits, Symbol) else constant(logits)
+    output_dtype = as_dtype(output_dtype or "int64")
+    if output_dtype.name not in ("int32", "int64"):
+        raise ValueError(f"multinomial: output_dtype must be int32 or int64, got "
+                         f"{output_dtype.name}")
+    if not isinstance(num_samples, numbers.Integral) or num_samples < 0:
+        raise TypeError(f"multinomial: TinyFlow takes num_samples as a Python int >= 0, got "
+                        f"{num_samples!r}")
+    rank = logits.get_shape().ndims
+    if rank is not None and rank != 2:
+        raise ValueError(f"multinomial: logits must be a matrix (batch, classes), got rank {rank}")
+    dtype = _float_dtype(logits.dtype, "multinomial")
+    with current_context().name_scope(name or "multinomial"):
+        zeros = create_op("zeros", shape=(1, int(num_samples), 1), dtype=dtype.name)
+        grid = create_op("expand_dims", logits, axis=1) + zeros  # (batch, num_samples, classes)
+        tiny = float(np.finfo(dtype.as_numpy_dtype).tiny)  # U > 0: -log(U) > 0, G finite
+        uniform = _draw("uniform", None, dtype, seed, "uniform", like=grid, low=tiny, high=1.0)
+        gumbel = -create_op("log", -create_op("log", uniform))
+        return create_op("argmax", grid + gumbel, axis=2, output_type=output_dtype.name,
+                         name="Multinomial")
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Symbol:
+    """``tf.random.categorical``: :func:`multinomial` with TensorFlow 2's argument names."""
+    return multinomial(logits, num_samples, seed=seed, name=name or "categorical",
+                       output_dtype=dtype)
 
 
 def normal(shape, stdev=1.0, mean=0.0, name=None, seed=None) -> Symbol:
@@ -195,4 +310,5 @@ class Namespace(SimpleNamespace):
 
 
 random = Namespace("random", normal=random_normal, truncated_normal=truncated_normal,
-                   uniform=random_uniform, set_random_seed=set_random_seed, get_seed=get_seed)
+                   uniform=random_uniform, categorical=categorical, multinomial=multinomial,
+                   set_random_seed=set_random_seed, get_seed=get_seed)

@@ -88,7 +88,7 @@ class Saver:
             if not (isinstance(var, Symbol) and len(var.outputs) == 1
                     and var.node.kind == "variable"):
                 raise TypeError(f"Saver saves tf.Variables, got {var!r}")
-            name = var.name if name is None else name
+            name = var.op.name if name is None else name
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
             if name in self._variables:

@@ -4,11 +4,12 @@ from __future__ import annotations
 import contextlib
 import numbers
 import threading
+import time
 
 import numpy as np
 import torch
 
-from .api import string_value
+from .config import session_config, step_stats
 from .executor import (
     ClosureReport,
     Executor,
@@ -17,7 +18,7 @@ from .executor import (
     memory_plan_report,
 )
 from .nnvm.errors import GraphError, ShapeError
-from .nnvm.symbol import Symbol, current_context
+from .nnvm.symbol import Node, NodeEntry, Symbol, current_context
 from .variables import Initializer, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "get_default_session"]
@@ -50,9 +51,10 @@ class Session:
 
     Parameters
     ----------
-    config : str
+    config : str or tf.ConfigProto
         ``"cpu"`` or ``"gpu"`` (CUDA), optionally followed by ``"profile"`` to time every op
-        (see :meth:`profile`).
+        (see :meth:`profile`); a ``tf.ConfigProto`` or None: ``"cpu"`` (see
+        :mod:`tinyflow.config`).
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place): for tests and
         teaching.
@@ -63,27 +65,21 @@ class Session:
     graph the default graph inside the block, and closes it at the end, as in TensorFlow.
     """
 
-    def __init__(self, config: str = "cpu", plan_memory: bool = True, graph=None):
-        words = str(config).split()
-        if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - {"profile"}:
-            raise ValueError(f"Session config must be 'cpu' or 'gpu' (optionally followed by "
-                             f"'profile'), got {config!r}")
-        if words[0] == "gpu":
-            if not torch.cuda.is_available():
-                raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
-                                   "device here; use config='cpu'")
-            self.device = torch.device("cuda")
-        else:
-            self.device = torch.device("cpu")
+    def __init__(self, config="cpu", plan_memory: bool = True, graph=None):
+        device, profile = session_config(config)
+        if device == "gpu" and not torch.cuda.is_available():
+            raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
+                               "device here; use config='cpu'")
+        self.device = torch.device("cuda" if device == "gpu" else "cpu")
         self.plan_memory = plan_memory
         self.graph = graph if graph is not None else current_context()
-        self._profile = {} if "profile" in words else None
+        self._profile = {} if profile else None
         self.variable_store = VariableStore()
         self._executors: dict = {}  # tuple of fetched entries -> Executor
         self._entered = contextlib.ExitStack()
 
     # -- public ---------------------------------------------------------------------------
-    def run(self, fetches, feed_dict=None):
+    def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """Compute ``fetches`` given ``feed_dict``.
 
         ``fetches`` is a symbol, a tensor or operation name (``"accuracy:0"``, ``"train"``), or
@@ -94,17 +90,20 @@ class Session:
         rejected then changes nothing.  An error inside an op body stops the run there: ops that
         ran before it (including assigns) keep their effect.  ``tf.global_variables_initializer()``
         leaves a variable whose shape is not known yet (a layer weight shaped by the feeds) to
-        the first run that infers its shape.
+        the first run that infers its shape.  ``options=tf.RunOptions(trace_level=FULL_TRACE)``
+        with ``run_metadata=tf.RunMetadata()`` times each op into ``run_metadata.step_stats``.
         """
         symbols, rebuild = self._flatten_fetches(fetches)
-        return rebuild(self._run_symbols(symbols, feed_dict))
+        trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
+        results = self._run_symbols(symbols, feed_dict, trace)
+        if trace is not None:
+            run_metadata.step_stats = step_stats(self.device.type, trace)
+        return rebuild(results)
 
-    def _run_symbols(self, symbols, feed_dict) -> list:
-        strings = {i: string_value(s) for i, s in enumerate(symbols)}
-        if any(v is not None for v in strings.values()):  # string constants: no executor
-            others = [s for i, s in enumerate(symbols) if strings[i] is None]
-            values = iter(self._run_symbols(others, feed_dict) if others else [])
-            return [next(values) if v is None else v for v in strings.values()]
+    def _run_symbols(self, symbols, feed_dict, trace=None) -> list:
+        python_nodes = _python_nodes(symbols)
+        if python_nodes:
+            return self._run_python(symbols, python_nodes, feed_dict, trace)
         feeds = self._convert_feeds(feed_dict or {})
         store = self.variable_store
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
@@ -113,8 +112,8 @@ class Session:
         entries = tuple(e for s in run_symbols for e in s.outputs)
         executor = self._executor(entries, feeds)
         self._run_pending(executor)
-        outputs = executor.run({n: v for n, v in feeds.items() if n in executor.feed_buffers},
-                               self._profile)
+        feeds = {n: v for n, v in feeds.items() if n in executor.feed_buffers}
+        outputs = executor.run(feeds, self._profile, trace)
         initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
                        if isinstance(s, Initializer) for e in ran.outputs}
         store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
@@ -124,6 +123,25 @@ class Session:
             results.append(None if s.is_operation else self._to_numpy(outputs[position]))
             position += len(ran.outputs)
         return results
+
+    def _run_python(self, symbols, python_nodes, feed_dict, trace) -> list:
+        """The executor runs the other fetches and what ``python_nodes`` (inputs first) read,
+        then each one's FPythonCompute builds its value from its inputs' values."""
+        self._check_graph(python_nodes[::-1])  # fetched ones last in python_nodes
+        direct = [s for s in symbols if not _is_python(s)]
+        reads = list(dict.fromkeys(e for n in python_nodes for e in n.inputs
+                                   if _python_compute(e.node) is None))
+        engine = direct + [Symbol([e]) for e in reads]
+        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace)
+                          if engine else []))  # by fetched symbol, and by entry read
+        for node in python_nodes:
+            start, clock = time.time(), time.perf_counter()
+            values[NodeEntry(node, 0)] = _python_compute(node)(
+                node, [values[e] for e in node.inputs])
+            if trace is not None:
+                trace.append((node, start, time.perf_counter() - clock))
+        return [None if s.is_operation else values[s.outputs[0] if _is_python(s) else s]
+                for s in symbols]
 
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
         """The memory plan the executor for ``fetch`` uses with these feeds' shapes (binds the
@@ -175,7 +193,7 @@ class Session:
     def _flatten_fetches(self, fetches):
         """``(symbols, rebuild)``: the symbols in ``fetches`` and the function putting one
         result per symbol back into the structure of ``fetches``."""
-        if isinstance(fetches, (Symbol, str)):
+        if isinstance(fetches, (Symbol, str, Node)):
             return [self._as_symbol(fetches)], lambda results: results[0]
         if isinstance(fetches, dict):
             keys = list(fetches)
@@ -205,6 +223,9 @@ class Session:
         if isinstance(fetch, str):
             return (self.graph.get_tensor_by_name(fetch) if ":" in fetch
                     else self.graph.get_operation_by_name(fetch))
+        if isinstance(fetch, Node):  # an operation (tensor.op): run, giving None
+            return Symbol([NodeEntry(fetch, i) for i in range(fetch.num_outputs())],
+                          is_operation=True)
         return fetch
 
     def _convert_feeds(self, feed_dict) -> dict:
@@ -248,12 +269,7 @@ class Session:
                 tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
                 for n, v in feeds.items()) and all(n in feeds for n in executor.feed_buffers):
             return executor
-        foreign = [e.node for e in entries if e.node.graph is not self.graph] + [
-            n for n in feeds if n.graph is not self.graph]
-        if foreign:
-            raise GraphError(f"{foreign[0].describe()} is not an element of this session's "
-                             f"graph: build it in the session's graph, or create the session "
-                             f"with graph= its graph")
+        self._check_graph([e.node for e in entries] + list(feeds))
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
                             self.plan_memory)
@@ -263,6 +279,13 @@ class Session:
         executor.new_variables = {}
         self._executors[entries] = executor
         return executor
+
+    def _check_graph(self, nodes):
+        foreign = [n for n in nodes if n.graph is not self.graph]
+        if foreign:
+            raise GraphError(f"{foreign[0].describe()} is not an element of this session's "
+                             f"graph: build it in the session's graph, or create the session "
+                             f"with graph= its graph")
 
     def _run_pending(self, executor):
         """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
@@ -285,10 +308,35 @@ class Session:
         return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"
 
 
+def _python_compute(node):
+    """The FPythonCompute of ``node``'s op (nnvm/attrs.py): how its fetch is built, or None."""
+    return node.op.attr("FPythonCompute") if node.op is not None else None
+
+
+def _is_python(symbol) -> bool:
+    return len(symbol.outputs) == 1 and _python_compute(symbol.outputs[0].node) is not None
+
+
+def _python_nodes(symbols) -> list:
+    """The fetched nodes computed in Python and the ones they read, inputs first."""
+    order, seen = [], set()
+    stack = [(s.outputs[0].node, False) for s in reversed(symbols) if _is_python(s)]
+    while stack:
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            order.append(node)
+        elif node not in seen:
+            seen.add(node)
+            stack.append((node, True))
+            stack.extend((e.node, False) for e in reversed(node.inputs)
+                         if _python_compute(e.node) is not None)
+    return order
+
+
 class InteractiveSession(Session):
     """A session that makes itself the default one when created (for shells and notebooks),
     until :meth:`close`: ``tensor.eval()`` works without a ``with`` block."""
 
-    def __init__(self, config: str = "cpu", plan_memory: bool = True, graph=None):
+    def __init__(self, config="cpu", plan_memory: bool = True, graph=None):
         super().__init__(config, plan_memory, graph)
         self._entered.enter_context(self.as_default())

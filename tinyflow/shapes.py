@@ -16,7 +16,7 @@ def _as_shape(placeholder, value) -> tuple:
     try:
         return tuple(int(d) for d in shape)
     except (TypeError, ValueError):
-        raise TypeError(f"the shape given for placeholder '{placeholder.name}' must be a "
+        raise TypeError(f"the shape given for placeholder '{placeholder.op.name}' must be a "
                         f"sequence of ints (or an array), got {value!r}") from None
 
 

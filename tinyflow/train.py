@@ -9,9 +9,23 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
-from .api import Variable, assign, assign_add, gradients, group, trainable_variables
+from .api import (
+    Variable,
+    assign,
+    assign_add,
+    assign_sub,
+    cast,
+    control_dependencies,
+    global_variables,
+    gradients,
+    group,
+    minimum,
+    trainable_variables,
+)
 from .array_ops import zeros
 from .framework import GraphKeys
+from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
+from .learning_rate_decay import __all__ as _decay_all
 from .nnvm.symbol import Symbol, create_op, current_context
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
 
@@ -19,6 +33,7 @@ __all__ = [
     "AdadeltaOptimizer",
     "AdagradOptimizer",
     "AdamOptimizer",
+    "ExponentialMovingAverage",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
     "Optimizer",
@@ -31,12 +46,19 @@ __all__ = [
     "global_step",
     "latest_checkpoint",
 ]
+__all__ += list(_decay_all)
 
 
 class Optimizer:
     """Base class, with TensorFlow's API: ``minimize`` = ``compute_gradients`` +
     ``apply_gradients``.  A subclass gives ``_update_ops(grads_and_vars)`` (the ops updating
-    the variables) or ``update(grad, var)`` (the new value assigned to ``var``)."""
+    the variables) or ``update(grad, var)`` (the new value assigned to ``var``).
+
+    ``use_locking`` is accepted and has nothing to do: a session runs one step at a time, so an
+    update is never interleaved with another.  ``name`` names the step's op.
+    """
+
+    _name = "Optimizer"
 
     def compute_gradients(self, loss: Symbol, var_list=None) -> list:
         """``[(gradient, variable), ...]`` of ``loss`` for ``var_list`` (default: every
@@ -52,7 +74,7 @@ class Optimizer:
         ``loss`` does not depend on is left alone; ValueError when that is every one."""
         grads_and_vars = self.compute_gradients(loss, var_list)
         if all(grad is None for grad, _ in grads_and_vars):
-            names = [var.name for _, var in grads_and_vars]
+            names = [var.op.name for _, var in grads_and_vars]
             raise ValueError(f"No gradients provided for any variable: the loss depends on "
                              f"none of {names}")
         return self.apply_gradients(grads_and_vars, global_step=global_step, name=name)
@@ -65,14 +87,13 @@ class Optimizer:
         pairs = [(grad, var) for grad, var in grads_and_vars if grad is not None]
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: "
-                             f"{[var.name for _, var in grads_and_vars]}")
+                             f"{[var.op.name for _, var in grads_and_vars]}")
         updates = list(self._update_ops(pairs))
-        if global_step is not None:
-            increment = assign_add(global_step, 1, name=name)
-            done = {entry.node for update in updates for entry in update.outputs}
-            increment.node.control_deps.extend(done)  # a new node: it runs after the updates
-            updates.append(increment)
-        return group(*updates)
+        if global_step is None:
+            return group(*updates, name=name or self._name)
+        with control_dependencies([group(*updates, name="update")]):  # TF: after the updates
+            increment = assign_add(global_step, 1, name=name or self._name)
+        return Symbol(increment.outputs, is_operation=True)
 
     def _update_ops(self, grads_and_vars) -> list:
         return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
@@ -107,14 +128,15 @@ def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
     value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
     if initial not in (0, 1):
         value = value * float(initial)
-    return Variable(value, name=f"{var.name}_{suffix}", trainable=False)
+    return Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
 
 
 class GradientDescentOptimizer(Optimizer):
     """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
 
-    def __init__(self, learning_rate=0.01):
+    def __init__(self, learning_rate=0.01, use_locking=False, name="GradientDescent"):
         self.learning_rate = _learning_rate(learning_rate)
+        self._name = name
 
     def _update_ops(self, grads_and_vars) -> list:
         return [_update("sgd_update", [var], grad, self.learning_rate)
@@ -129,8 +151,9 @@ class MomentumOptimizer(Optimizer):
     ``learning_rate * (grad + momentum * accum)`` (``SGD(nesterov=True)``).
     """
 
-    def __init__(self, learning_rate, momentum: float, use_nesterov: bool = False):
-        self.learning_rate = _learning_rate(learning_rate)
+    def __init__(self, learning_rate, momentum: float, use_locking=False, name="Momentum",
+                 use_nesterov: bool = False):
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.momentum = float(momentum)
         self.use_nesterov = bool(use_nesterov)
 
@@ -154,8 +177,8 @@ class AdamOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-8):
-        self.learning_rate = _learning_rate(learning_rate)
+                 epsilon: float = 1e-8, use_locking=False, name="Adam"):
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.beta1, self.beta2 = float(beta1), float(beta2)
         self.epsilon = float(epsilon)
 
@@ -187,8 +210,9 @@ class RMSPropOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate, decay: float = 0.9, momentum: float = 0.0,
-                 epsilon: float = 1e-10, centered: bool = False):
-        self.learning_rate = _learning_rate(learning_rate)
+                 epsilon: float = 1e-10, use_locking=False, centered: bool = False,
+                 name="RMSProp"):
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.decay, self.momentum = float(decay), float(momentum)
         self.epsilon, self.centered = float(epsilon), bool(centered)
 
@@ -214,11 +238,12 @@ class AdagradOptimizer(Optimizer):
     (``torch.optim.Adagrad(lr, initial_accumulator_value=..., eps=0)`` is the same update).
     """
 
-    def __init__(self, learning_rate, initial_accumulator_value: float = 0.1):
+    def __init__(self, learning_rate, initial_accumulator_value: float = 0.1, use_locking=False,
+                 name="Adagrad"):
         if initial_accumulator_value <= 0:
             raise ValueError(f"initial_accumulator_value must be positive: "
                              f"{initial_accumulator_value}")
-        self.learning_rate = _learning_rate(learning_rate)
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.initial_accumulator_value = float(initial_accumulator_value)
 
     def _update_ops(self, grads_and_vars) -> list:
@@ -240,8 +265,9 @@ class AdadeltaOptimizer(Optimizer):
     at 0.
     """
 
-    def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-8):
-        self.learning_rate = _learning_rate(learning_rate)
+    def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-8,
+                 use_locking=False, name="Adadelta"):
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.rho, self.epsilon = float(rho), float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
@@ -261,7 +287,7 @@ def get_global_step(graph=None):
     if len(found) > 1:
         raise TypeError("Multiple tensors in global_step collection.")
     step = found[0] if found else next(
-        (v for v in graph.variables if v.name == "global_step"), None)
+        (v for v in graph.variables if v.op.name == "global_step"), None)
     dtype = step is not None and step.node.attrs.get("dtype", "float32")
     if step is not None and not dtype.startswith(("int", "uint")):
         raise TypeError(f'Existing "global_step" does not have integer type: {dtype}')
@@ -276,8 +302,8 @@ def create_global_step(graph=None) -> Variable:
     if get_global_step(graph) is not None:
         raise ValueError('"global_step" already exists.')
     with graph.as_default(), graph.name_scope(None):
-        step = Variable(0, name="global_step", trainable=False, dtype="int64")
-    graph.add_to_collection(GraphKeys.GLOBAL_STEP, step)
+        step = Variable(0, name="global_step", trainable=False, dtype="int64",
+                        collections=[GraphKeys.GLOBAL_VARIABLES, GraphKeys.GLOBAL_STEP])
     return step
 
 
@@ -289,3 +315,61 @@ def get_or_create_global_step(graph=None) -> Variable:
 def global_step(sess, global_step_tensor) -> int:
     """The value of ``global_step_tensor`` in ``sess``, as a Python int."""
     return int(sess.run(global_step_tensor))
+
+
+# -- moving averages ------------------------------------------------------------------------------
+class ExponentialMovingAverage:
+    """TensorFlow's moving averages of variables: :meth:`apply` makes, for each variable, a
+    non-trainable shadow ``<var>/ExponentialMovingAverage`` starting at the variable's initial
+    value, and an op updating ``shadow -= (1 - decay) * (shadow - var)``.  With
+    ``num_updates`` (a tensor, e.g. the global step) the decay is
+    ``min(decay, (1 + num_updates) / (10 + num_updates))``.  ``zero_debias`` is not supported.
+    """
+
+    def __init__(self, decay, num_updates=None, zero_debias=False,
+                 name="ExponentialMovingAverage"):
+        if zero_debias:
+            raise ValueError("ExponentialMovingAverage(zero_debias=True) is not supported by "
+                             "TinyFlow")
+        self._decay, self._num_updates, self.name = decay, num_updates, name
+        self._averages: dict = {}  # variable node -> shadow variable
+
+    def apply(self, var_list=None) -> Symbol:
+        """The op updating the averages of ``var_list`` (default: the trainable variables)."""
+        var_list = trainable_variables() if var_list is None else list(var_list)
+        decay = self._decay
+        if self._num_updates is not None:
+            steps = cast(self._num_updates, "float32")
+            decay = minimum(decay, (1.0 + steps) / (10.0 + steps))
+        updates = []
+        for var in var_list:
+            shadow = self._averages.get(var.node)
+            if shadow is None:
+                with current_context().name_scope(None):
+                    shadow = Variable(var.initial_value, trainable=False,
+                                      name=self.average_name(var))
+                self._averages[var.node] = shadow
+            updates.append(assign_sub(shadow, (shadow - var) * (1.0 - decay)))
+        return group(*updates, name=self.name)
+
+    def average(self, var):
+        """The shadow variable of ``var`` (None before :meth:`apply` made one)."""
+        return self._averages.get(var.node)
+
+    def average_name(self, var) -> str:
+        return f"{var.op.name}/{self.name}"
+
+    def variables_to_restore(self) -> dict:
+        """``{checkpoint name: variable}`` for a Saver restoring the averages into the
+        variables themselves (each global variable under its own name otherwise)."""
+        names = {}
+        for var in global_variables():
+            if any(var is shadow for shadow in self._averages.values()):
+                continue
+            names[self.average_name(var) if var.node in self._averages else var.op.name] = var
+        return names
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.train.{name} is not supported by TinyFlow (module "
+                         f"'tinyflow.train' has no attribute {name!r})")

@@ -147,10 +147,9 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     value = _initial_value(full, shape, dtype, initializer or scope.initializer)
     graph = current_context()
     with graph.name_scope(None):  # the full name as it is, whatever name scope is open
-        variable = Variable(value, name=full, trainable=trainable, dtype=dtype)
+        variable = Variable(value, name=full, trainable=trainable, dtype=dtype,
+                            collections=collections)
     scopes.shared[full] = variable
-    for key in collections or ():
-        graph.add_to_collection(key, variable)
     if regularizer is not None:
         loss = regularizer(variable)
         if loss is not None:

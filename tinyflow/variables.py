@@ -7,7 +7,8 @@
 - :class:`Initializer` is the op ``tf.global_variables_initializer()`` returns.
 - :class:`VariableStore` is what one session holds: a tensor per variable, which hold a value,
   which were set by the user (an assign, a restore), and initialisers waiting for their variable's
-  shape (a layer's weight, shaped by the first run that feeds the layer).
+  shape (a layer's weight, shaped by the first run that feeds the layer); and the session's
+  random streams (:class:`~tinyflow.random_ops.RandomStreams`: a generator per seeded op).
 - :func:`initial_shapes` finds variables' shapes from their initial values (the session, the
   Saver, ``tf.infer_variable_shapes`` and the pictures all ask it).
 
@@ -22,6 +23,7 @@ from .nnvm.errors import BindError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _variable_node
+from .random_ops import RandomStreams
 
 __all__ = ["Initializer", "Variable", "VariableStore", "initial_shapes"]
 
@@ -38,6 +40,12 @@ class Variable(Symbol):
         (``Variable``, ``Variable_1``... by default).
     trainable : bool
         Listed by ``tf.trainable_variables()`` (what optimizers update by default).
+    collections : list of str, optional
+        The graph collections it joins (default ``[GraphKeys.GLOBAL_VARIABLES]``, which
+        ``tf.global_variables()`` lists; ``[GraphKeys.LOCAL_VARIABLES]`` makes a local one);
+        a trainable variable joins ``GraphKeys.TRAINABLE_VARIABLES`` too.
+    validate_shape : bool
+        Only True: a variable's shape is fixed (its initial value's).
     dtype : DType or str, optional
         The value's dtype (``tf.float32``); by default the initial value's.
 
@@ -51,7 +59,11 @@ class Variable(Symbol):
         Made by a layer: its initialiser does not overwrite a value assigned or restored first.
     """
 
-    def __init__(self, initial_value, name=None, trainable=True, dtype=None):
+    def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None):
+        if initial_value is None or variable_def is not None or not validate_shape:
+            raise ValueError("tf.Variable needs an initial_value (variable_def and "
+                             "validate_shape=False are not supported by TinyFlow)")
         if not isinstance(initial_value, Symbol):
             from .api import constant  # the front end's converter; api imports this module
             initial_value = constant(initial_value, dtype=dtype)
@@ -62,7 +74,8 @@ class Variable(Symbol):
         dtype = dtype or value_graph.attrs["dtype"][value_graph.indexed.outputs[0]] or "float32"
         node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name,
                               **({} if shape is None else {"shape": shape})).node
-        self._declare(node, initial_value, bool(trainable), default=False)
+        self._declare(node, initial_value, bool(trainable), default=False,
+                      collections=collections)
 
     @classmethod
     def for_node(cls, node: Node, initial_value: Symbol, default: bool = True) -> Variable:
@@ -71,19 +84,60 @@ class Variable(Symbol):
         variable._declare(node, initial_value, True, default)
         return variable
 
-    def _declare(self, node, initial_value, trainable, default):
+    def _declare(self, node, initial_value, trainable, default, collections=None):
         Symbol.__init__(self, [NodeEntry(node, 0)])
         self.initial_value: Symbol = initial_value
         self.trainable: bool = trainable
         self.default: bool = default
-        with node.graph.name_scope(node.name + "/"):  # TF's "<variable>/Assign"
+        # TF's "<variable>/Assign", made outside any tf.control_dependencies block (init_scope)
+        with node.graph.name_scope(node.name + "/"), node.graph.control_dependencies(None):
             self.initial_assign: Symbol = create_op("assign", self, initial_value, name="Assign")
         node.graph.variables.append(self)
+        keys = ["variables"] if collections is None else list(collections)  # GraphKeys' names
+        for key in dict.fromkeys(keys + (["trainable_variables"] if trainable else [])):
+            node.graph.add_to_collection(key, self)
 
     @property
     def initializer(self) -> Initializer:
         """The op that initialises this variable (``sess.run(v.initializer)``)."""
         return Initializer([self])
+
+    # TF's methods: ops made with the front end's functions (tinyflow.api imports this module)
+    def assign(self, value, use_locking=False, name=None, read_value=True) -> Symbol:
+        """``tf.assign(self, value)``."""
+        from .api import assign
+        return assign(self, value, name=name)
+
+    def assign_add(self, delta, use_locking=False, name=None, read_value=True) -> Symbol:
+        from .api import assign_add
+        return assign_add(self, delta, name=name)
+
+    def assign_sub(self, delta, use_locking=False, name=None, read_value=True) -> Symbol:
+        from .api import assign_sub
+        return assign_sub(self, delta, name=name)
+
+    def read_value(self) -> Symbol:
+        """A tensor holding the variable's value when it runs (``tf.identity``)."""
+        return create_op("copy", self, name="read")
+
+    def initialized_value(self) -> Symbol:
+        """The value this variable is initialised with (to initialise another from it)."""
+        return self.initial_value
+
+    def load(self, value, session=None) -> None:
+        """Write ``value`` into the variable in ``session`` (default: the default session)
+        without adding ops to the graph; ValueError if its shape is not the variable's."""
+        import numpy as np
+        import torch
+
+        from .nnvm.symbol import _session_for
+        sess = _session_for(session)
+        array = np.asarray(value, dtype=self.node.attrs.get("dtype", "float32"))
+        shape = self.get_shape()
+        if not shape.is_compatible_with(array.shape):
+            raise ValueError(f"Variable.load: variable '{self.op.name}' has shape {shape}, "
+                             f"got a value of shape {array.shape}")
+        sess.variable_store.restore(self.node, torch.from_numpy(array), sess.device)
 
     def __repr__(self) -> str:
         return f"<tinyflow.Variable {self.name}>"
@@ -124,6 +178,8 @@ class VariableStore(Mapping):
 
     A variable gets a tensor once its shape is known (``adopt``, from the executor that inferred
     it, or ``restore``); it holds a value once something assigned it (``mark_assigned``).
+    :attr:`random_streams` holds the session's other run-to-run state: the random streams of its
+    seeded random ops (see :mod:`tinyflow.random_ops`).
     """
 
     def __init__(self):
@@ -131,6 +187,7 @@ class VariableStore(Mapping):
         self._initialized: set[Node] = set()
         self._set_by_user: set[Node] = set()   # an assign or restore other than its initialiser
         self._pending: dict[Node, NodeEntry] = {}  # initialising assigns waiting for a shape
+        self.random_streams = RandomStreams()
 
     # -- Mapping over the tensors ------------------------------------------------------------
     def __getitem__(self, node: Node):
@@ -212,11 +269,12 @@ class VariableStore(Mapping):
         self.mark_assigned([node])
 
     def clear(self) -> None:
-        """Forget every tensor and value."""
+        """Forget every tensor and value, and the random streams."""
         self._tensors.clear()
         self._initialized.clear()
         self._set_by_user.clear()
         self._pending.clear()
+        self.random_streams.clear()
 
     def __repr__(self) -> str:
         return (f"<VariableStore {len(self._tensors)} tensors, {len(self._initialized)} "

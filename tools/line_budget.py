@@ -13,23 +13,32 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "tinyflow"
-FRONT_END = "TF front end (api, nn, train, framework, ... tf.app, input_data: the rest)"
+FRONT_END = "TF-1 core API (api, nn, train, array/random/init ops, framework: the rest)"
 # component -> (file patterns under tinyflow/, line limit); the TF front end is the rest
 COMPONENTS = {
-    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 1550),
+    # 1550 -> 1650 for issue 10: tf.Graph's names, control dependencies, set_shape, dtype
+    # checks when an op is built (TF raises there, not at run time)
+    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 1650),
     "op declarations (tinyflow/ops)": (["ops/*.py"], 1900),
     "Lua op bodies (tinyflow/lua_ops/ops/*.lua)": (["lua_ops/ops/*.lua"], 1000),
     "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 900),
-    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 800),
+    # 800 -> 860 for issue 10: operations as fetches, Variable.assign/load/read_value
+    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 860),
     "checkpoints, pictures, gradient checks (saver, viz, testing)": (
         ["saver.py", "viz.py", "testing.py"], 720),
     "datasets": (["datasets/*.py"], 800),
-    FRONT_END: ([], 3000),
+    # what TF-1 programs use around the model (issue 10): summaries and event files, gfile,
+    # ConfigProto, tf.errors, tf.losses, learning-rate schedules, tf.app/flags/logging, input_data
+    "TF-1 program support (summary, events, losses, schedules, app, flags, input_data...)": (
+        ["summary.py", "events.py", "gfile.py", "config.py", "errors.py", "losses.py",
+         "learning_rate_decay.py", "app.py", "flags.py", "tf_logging.py",
+         "examples/**/*.py"], 1950),
+    FRONT_END: ([], 2600),
 }
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
         "Lua bridge (tinyflow/lua_ops/*.py)")
-CORE_LIMIT = 3100
+CORE_LIMIT = 3350  # 3100 -> 3350 with the graph layer and executor above
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 

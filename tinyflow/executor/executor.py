@@ -8,6 +8,9 @@ Building one takes three steps, each a method below:
 2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
    id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
+   A seeded random node's body also gets its session's generator for that node
+   (``kwarg.generator``, from the store's :class:`~tinyflow.random_ops.RandomStreams`), so its
+   numbers continue from one executor of the session to the next.
 
 A step (:meth:`Executor.run`) then copies the feeds into their buffers and makes a single call
 into Lua that runs the closures in order.
@@ -44,7 +47,7 @@ class Executor:
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
     variables : tinyflow.variables.VariableStore
-        The session's variables.  Every variable the graph reads must hold a value (or have an
+        The session's variables, and its random streams (``variables.random_streams``).  Every variable the graph reads must hold a value (or have an
         initialiser waiting); tensors made here for variables whose shape becomes known (e.g. by
         an ``assign``) are left in :attr:`new_variables` for the session to adopt.
     device : torch.device
@@ -58,7 +61,7 @@ class Executor:
         self.graph = self._bind(outputs, variables, plan_memory)
         self.indexed = self.graph.indexed
         self._allocate(variables)
-        self._make_closures()
+        self._make_closures(variables.random_streams)
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
     def _bind(self, outputs, variables, plan_memory) -> Graph:
@@ -106,10 +109,10 @@ class Executor:
         return torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=self.device)
 
     # -- 3. closures: each body's setup, once ----------------------------------------------------
-    def _make_closures(self):
+    def _make_closures(self, random_streams):
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
-            self.closures = [self._closure(nid) for nid in self.op_nodes]
+            self.closures = [self._closure(nid, random_streams) for nid in self.op_nodes]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
                                     for t in scratch}.values())
         self.lua_closures = lua_table(self.closures)
@@ -170,7 +173,7 @@ class Executor:
                 read.add(node)
         return read, assigned
 
-    def _closure(self, nid):
+    def _closure(self, nid, random_streams):
         node = self.indexed.nodes[nid]
         source = node.op.attr("FLuaCompute")
         if source is None:
@@ -178,27 +181,34 @@ class Executor:
         first = self.indexed.entry_rptr[nid]
         inputs = [self.tensors[e] for e in self.indexed.input_entries[nid]]
         outputs = self.tensors[first:first + node.num_outputs()]
-        return make_closure(node.op.name, source, inputs, outputs, node.attrs, node.describe())
+        kwarg = node.attrs
+        if kwarg.get("seed") is not None:  # one stream per node and session (random_ops.py)
+            kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
+        return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
 
     # -- running ---------------------------------------------------------------------------
-    def run(self, feeds: dict, profile: dict | None = None):
-        """Copy ``feeds`` ({placeholder Node: array}) in, run every closure, return outputs."""
+    def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):
+        """Copy ``feeds`` ({placeholder Node: array}) in, run every closure, return outputs.
+
+        ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
+        ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
+        the closures one by one, timed."""
         for node, value in feeds.items():
             self.feed_buffers[node].copy_(value)
-        if profile is None:
+        if profile is None and trace is None:
             failed = self.run_closures(self.lua_closures, len(self.closures))
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)
         else:
-            self._run_profiled(profile)
+            self._run_timed(profile, trace)
         return self.output_tensors
 
-    def _run_profiled(self, profile):
+    def _run_timed(self, profile, trace):
         sync = torch.cuda.synchronize if self.device.type == "cuda" else (lambda: None)
         pcall = lua_runtime().globals().pcall
         for i, closure in enumerate(self.closures):
-            start = time.perf_counter()
+            wall, start = time.time(), time.perf_counter()
             result = pcall(closure)
             sync()
             elapsed = time.perf_counter() - start
@@ -206,9 +216,11 @@ class Executor:
             if not ok:
                 self._raise(i, result[1])
             node = self.indexed.nodes[self.op_nodes[i]]
-            key = node.op.name
-            total, calls = profile.get(key, (0.0, 0))
-            profile[key] = (total + elapsed, calls + 1)
+            if trace is not None:
+                trace.append((node, wall, elapsed))
+            if profile is not None:
+                total, calls = profile.get(node.op.name, (0.0, 0))
+                profile[node.op.name] = (total + elapsed, calls + 1)
 
     def _raise(self, index, err):
         node = self.indexed.nodes[self.op_nodes[index]]

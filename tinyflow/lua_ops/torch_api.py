@@ -52,8 +52,6 @@ function                                    meaning
 ``truncated_normal(res, mean, std, gen)``   res ~ N(mean, std^2) cut at 2 std (TensorFlow's)
 ``uniform(res, low, high, gen)``            res ~ U(low, high); integers in [low, high) for an
                                             integer res
-``generator(ref, seed, seed2)``             a generator on ref's device seeded from the two
-                                            seeds, or nil when seed is nil (setup only)
 ``tensor_like(ref, values, sizes)``         new tensor on ref's device (setup only)
 ``view(x, sizes)`` ``expand(x, sizes)``     views sharing x's memory (setup only)
 ``t(x)``                                    transposed view of 2-D x (setup only)
@@ -108,7 +106,7 @@ function                                    meaning
 ``sparse_softmax_cross_entropy_backward(``
 ``res, g, z, l, index, minus_ones)``        (softmax(z) - onehot(l)) * g / batch; l, index
                                             (int64) and minus_ones (all -1) are (batch, 1)
-``dropout(res, mask, x, keep_prob)``        mask = (U(0, 1) < p) / p; res = x * mask
+``dropout(res, mask, x, keep_prob, gen)``   mask = (U(0, 1) < p) / p; res = x * mask
 ``adam_update(var, m, v, g, t, lr, b1,``
 ``b2, eps)``                                one Adam step in place (torch's fused kernel); t:
                                             the step count, a scalar tensor
@@ -383,14 +381,6 @@ def uniform(res, low=0.0, high=1.0, gen=None):
         res.random_(int(low), int(high), generator=gen)
 
 
-def generator(ref, seed=None, seed2=None):
-    if seed is None:
-        return None
-    gen = torch.Generator(device=ref.device)
-    gen.manual_seed((int(seed) << 31) + int(seed2 or 0))  # both below 2**31: distinct pairs
-    return gen
-
-
 def tensor_like(ref, values, sizes):
     data = [float(v) for v in values.values()] if hasattr(values, "values") else [float(values)]
     return _scratch(torch.tensor(data, dtype=ref.dtype, device=ref.device)).view(_sizes(sizes))
@@ -598,8 +588,8 @@ def sparse_softmax_cross_entropy_backward(res, g, logits, labels, index, minus_o
     res.mul_(g).div_(res.shape[0])
 
 
-def dropout(res, mask, x, keep_prob):
-    mask.uniform_()
+def dropout(res, mask, x, keep_prob, gen=None):
+    mask.uniform_(generator=gen)
     torch.lt(mask, keep_prob, out=mask)
     mask.div_(keep_prob)
     torch.mul(x, mask, out=res)

@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 
-def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
+def gradients(ys, xs, grad_ys=None, unconnected="zero", stop_gradients=()) -> list:
     """Symbols for d(sum of ys)/d(x) for each x, built by the Gradient pass.
 
     Parameters
@@ -63,6 +63,8 @@ def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
         Head gradients, one per y (ones by default).
     unconnected : {"zero", "none"}
         What an x that does not influence ys gets: ``zeros_like(x)`` or ``None`` (TF's choice).
+    stop_gradients : list of Symbol
+        Held constant: no gradient flows back through them (TensorFlow's ``stop_gradients``).
 
     Returns
     -------
@@ -78,6 +80,9 @@ def gradients(ys, xs, grad_ys=None, unconnected="zero") -> list:
                                                "grad_name_prefix": prefix})
     if grad_ys is not None:
         graph = graph.with_attrs(grad_ys_out_grad=list(grad_ys))
+    stop_gradients = [stop_gradients] if isinstance(stop_gradients, Symbol) else stop_gradients
+    if stop_gradients:
+        graph = graph.with_attrs(grad_stop=[s.outputs[0] for s in stop_gradients])
     result = apply_passes(graph, "Gradient")
     return [Symbol([e]) if reached or unconnected == "zero" else None
             for e, reached in zip(result.outputs, result.attrs["grad_outputs"])]

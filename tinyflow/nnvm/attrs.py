@@ -35,8 +35,16 @@ FGradient           ``f(node, out_grads) -> [grad_of_input_0, ...]``.  ``node.in
 FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function() <compute> end
                     end`` (a leading ``return`` is allowed).  ``x`` and ``y`` are 1-based arrays
                     of input and output tensors, already allocated by the memory plan; ``kwarg``
-                    holds the node's attributes.  The setup runs once per executor, the inner
-                    closure every step and allocates nothing.
+                    holds the node's attributes, and for a node with a ``seed`` its session's
+                    ``generator`` (tinyflow/random_ops.py).  The setup runs once per executor,
+                    the inner closure every step and allocates nothing.
+FPythonCompute      ``f(node, inputs) -> value``: the node's value, built in Python by the session
+                    when the node is fetched, from its inputs' values (numpy arrays the
+                    executor computed, or the values of other such nodes: a merge of
+                    summaries).  A fetched node with it never reaches the executor.  Ops
+                    without an FLuaCompute (the summary ops, whose outputs are strings) can
+                    only be fetched or read by such ops; ``constant`` has both: a fetched
+                    constant is answered from its attributes (a string one too).
 FListInputNames     ``f(attrs) -> [name, ...]``: input names.  A call that leaves trailing
                     inputs out creates variables ``<node name>_<input name>`` for them.
 FSetInputVarAttrOnCompose

@@ -18,8 +18,9 @@ import sys
 import threading
 from typing import NamedTuple
 
+from .attrs import same_type
 from .dtypes import as_dtype
-from .errors import GraphError
+from .errors import DTypeError, GraphError
 from .op import Op
 from .tensor_shape import TensorShape, static_shape
 
@@ -78,6 +79,16 @@ class Node:
 
     def num_outputs(self) -> int:
         return 1 if self.op is None else self.op.num_outputs(self.attrs)
+
+    @property
+    def outputs(self) -> list:
+        """A tensor per output (TensorFlow's ``op.outputs``)."""
+        return [Symbol([NodeEntry(self, i)]) for i in range(self.num_outputs())]
+
+    def run(self, feed_dict=None, session=None) -> None:
+        """Run this operation (``sess.run(op)``) in ``session`` or the default session."""
+        entries = [NodeEntry(self, i) for i in range(self.num_outputs())]
+        _session_for(session).run(Symbol(entries, is_operation=True), feed_dict)
 
     def attr_list(self, key: str) -> list:
         """Op attribute ``key`` given as a list or as ``f(attrs) -> list`` (FMutateInputs,
@@ -152,6 +163,24 @@ class GraphContext:
         self.collections: dict[str, list] = {}  # TF's graph collections, by key
         self.seed: int | None = None  # the graph-level random seed (tf.set_random_seed)
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
+        self.control_inputs: list[Node] = []  # what every op made now waits for
+        self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
+        self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
+
+    @contextlib.contextmanager
+    def control_dependencies(self, control_inputs):
+        """Ops made inside the ``with`` block run after ``control_inputs`` (tensors, operations
+        or nodes), and after those of enclosing blocks; ``None`` clears those (TensorFlow's
+        ``Graph.control_dependencies``)."""
+        previous = self.control_inputs
+        nodes = [] if control_inputs is None else [
+            node for c in control_inputs for node in _nodes_of(c)]
+        self.control_inputs = ([] if control_inputs is None else previous) + [
+            n for n in dict.fromkeys(nodes) if n not in previous]
+        try:
+            yield
+        finally:
+            self.control_inputs = previous
 
     def unique_name(self, hint: str) -> str:
         """A new name for ``hint`` under the current name scope (TensorFlow's rule)."""
@@ -262,6 +291,36 @@ def _normalize_attr(value):
     return value
 
 
+def _nodes_of(thing) -> list[Node]:
+    """The nodes a control dependency on ``thing`` (a node, tensor or operation) waits for."""
+    if isinstance(thing, Node):
+        return [thing]
+    if isinstance(thing, Symbol):
+        return list(dict.fromkeys(e.node for e in thing.outputs))
+    raise TypeError(f"a control input must be a tensor or an operation, got {thing!r}")
+
+
+def _check_dtypes(node: Node) -> None:
+    """Raise a dtype mismatch where the op is made, as TensorFlow does: the op's FInferType on
+    its inputs' dtypes, when each is known (a graph input's, or what this check found for the
+    op making it); the InferType pass still checks the whole graph when it is bound."""
+    known = node.graph.entry_dtypes
+    in_types = [known.get(e) if e.node.op is not None else e.node.attrs.get("dtype", "float32")
+                for e in node.inputs]
+    if None in in_types:
+        return
+    rule = node.op.attr("FInferType", same_type)  # the InferType pass's default too
+    try:
+        checked, outs = rule(node.attrs, list(in_types), [None] * node.num_outputs())
+    except (DTypeError, TypeError) as err:
+        raise DTypeError(f"{node.describe()}: {err}; input types {', '.join(in_types)}") from None
+    for index, (given, wanted) in enumerate(zip(in_types, checked)):
+        if wanted is not None and wanted != given:
+            raise DTypeError(f"{node.describe()}: input {index} must be {wanted}, got {given}; "
+                             f"input types {', '.join(in_types)}")
+    known.update({NodeEntry(node, i): t for i, t in enumerate(outs) if t is not None})
+
+
 def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
@@ -279,6 +338,9 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
         if not isinstance(x, Symbol):
             raise TypeError(f"input {i} of op '{op_name}' (node '{name}') must be a Symbol, "
                             f"got {type(x).__name__}")
+        if x.is_operation:
+            raise TypeError(f"input {i} of op '{op_name}' (node '{name}') is the operation "
+                            f"'{x.name}', which has no value: pass a tensor")
         if len(x.outputs) != 1:
             raise GraphError(f"input {i} of op '{op_name}' (node '{name}') has "
                              f"{len(x.outputs)} outputs; pick one with sym[i]")
@@ -299,7 +361,9 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     elif len(entries) > num_inputs:
         raise GraphError(f"op '{op_name}' (node '{name}') takes {num_inputs} inputs, "
                          f"got {len(entries)}")
-    node = Node(op, name, attrs, entries, source=graph.naming.source or _user_site(), graph=graph)
+    node = Node(op, name, attrs, entries, graph.control_inputs,
+                source=graph.naming.source or _user_site(), graph=graph)
+    _check_dtypes(node)
     graph.nodes_by_name[name] = node
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
@@ -370,7 +434,14 @@ class Symbol:
 
     @property
     def name(self) -> str:
-        return self.node.name
+        """TensorFlow's names: ``"<op>:<i>"`` for a tensor (``"conv1/weights:0"``), the op's
+        own name for an operation (``tf.group``, an optimizer step, ``get_operation_by_name``)."""
+        if self.is_operation:
+            return self.outputs[0].node.name
+        entry = self.outputs[0] if len(self.outputs) == 1 else None
+        if entry is None:
+            raise GraphError("this symbol has several outputs; pick one with sym[i]")
+        return f"{entry.node.name}:{entry.index}"
 
     @property
     def op(self) -> Node:
@@ -391,8 +462,16 @@ class Symbol:
         return as_dtype(graph.attrs["dtype"][graph.indexed.outputs[0]] or "float32")
 
     def get_shape(self) -> TensorShape:
-        """The static shape: what inference knows before anything is fed (``[None, 10]``)."""
-        return static_shape(self.outputs[0])
+        """The static shape: what inference knows before anything is fed (``[None, 10]``),
+        merged with what :meth:`set_shape` said."""
+        hint = self.graph.shape_hints.get(self.outputs[0])
+        known = static_shape(self.outputs[0])
+        return known if hint is None else known.merge_with(hint)
+
+    def set_shape(self, shape) -> None:
+        """Tell the static shape more (``x.set_shape([None, 784])``); ValueError when it
+        contradicts what is known, as TensorFlow's."""
+        self.graph.shape_hints[self.outputs[0]] = self.get_shape().merge_with(shape)
 
     shape = property(get_shape)
 

@@ -64,6 +64,23 @@ class TensorShape:
             raise ValueError("as_list() is not defined on an unknown TensorShape")
         return [d.value for d in self.dims]
 
+    def is_compatible_with(self, other) -> bool:
+        """Could both describe one tensor (same rank, equal dims where both are known)?"""
+        other = other if isinstance(other, TensorShape) else TensorShape(other)
+        return self.dims is None or other.dims is None or len(self.dims) == len(other.dims) \
+            and all(None in (a.value, b.value) or a.value == b.value
+                    for a, b in zip(self.dims, other.dims))
+
+    def merge_with(self, other) -> TensorShape:
+        """What both say; ValueError when they are not compatible (TensorFlow's)."""
+        other = other if isinstance(other, TensorShape) else TensorShape(other)
+        if not self.is_compatible_with(other):
+            raise ValueError(f"Shapes {self} and {other} are not compatible")
+        if self.dims is None or other.dims is None:
+            return other if self.dims is None else self
+        return TensorShape([b.value if a.value is None else a.value
+                            for a, b in zip(self.dims, other.dims)])
+
     def is_fully_defined(self) -> bool:
         return self.dims is not None and all(d.value is not None for d in self.dims)
 

@@ -1,5 +1,5 @@
 """The built-in ops' graph meaning (shape, gradient, in-place); importing registers them."""
-from . import array, conv, elemwise, init, math, matrix, nn, nn_tf, optim, reduce
+from . import array, control, conv, elemwise, init, math, matrix, nn, nn_tf, optim, reduce
 
-__all__ = ["array", "conv", "elemwise", "init", "math", "matrix", "nn", "nn_tf", "optim",
+__all__ = ["array", "control", "conv", "elemwise", "init", "math", "matrix", "nn", "nn_tf", "optim",
            "reduce"]

@@ -26,6 +26,7 @@ from ..nnvm.attrs import no_gradient, same_as_input, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
+from ..random_ops import get_seed
 from ..variables import Variable
 from .matrix import register_view_op
 
@@ -42,8 +43,11 @@ def _initialise_inputs(input_names, **methods):
     :class:`~tinyflow.variables.Variable` of the current graph context, with initial value
     ``_variable_init(method=methods[its input name])``."""
     def on_compose(attrs, var, index):
+        method = methods[input_names[index]]
+        # a random method takes seeds as a random op (reproducible under tf.set_random_seed)
+        seed, seed2 = get_seed(None) if method in ("normal", "xavier_uniform") else (None, None)
         with var.graph.name_scope(var.name + "/"):  # "<variable>/Initializer", as TF
-            init = create_op("_variable_init", method=methods[input_names[index]],
+            init = create_op("_variable_init", method=method, seed=seed, seed2=seed2,
                              name="Initializer")
         Variable.for_node(var, init, default=True)
     return on_compose
@@ -58,7 +62,8 @@ def _variable_init_shape(attrs, in_shapes, out_shapes):
 (register_op("_variable_init")
  .describe("Initial value of the variable it is assigned to; the shape is that variable's.  "
            "method: zeros, ones, normal (attr stdev, default 0.01) or xavier_uniform "
-           "(U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fans from the shape as in PyTorch).")
+           "(U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fans from the shape as in PyTorch); "
+           "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
  .set_num_inputs(0).set_attr("FInferShape", _variable_init_shape)
  .set_attr("FGradient", no_gradient))
 
@@ -397,7 +402,8 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
 (register_op("dropout")
  .describe("Training-time dropout: outputs y = x * mask and mask, where mask is 1 / keep_prob "
            "with probability keep_prob (input 1, a scalar) and 0 otherwise; attr noise_shape "
-           "(-1: x's size) gives the mask a shape that broadcasts to x's, as TensorFlow's.")
+           "(-1: x's size) gives the mask a shape that broadcasts to x's, as TensorFlow's; "
+           "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))

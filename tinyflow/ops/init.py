@@ -1,11 +1,14 @@
 """Ops without data inputs (zeros, ones, normal, truncated_normal, uniform, constant) and the
 variable writes (assign, assign_add, assign_sub).
 
-The random ops take TensorFlow's ``seed`` and ``seed2`` attributes
-(:func:`tinyflow.random_ops.get_seed`): with them a node draws from a generator of its own,
-seeded once when a session binds it, so a new session repeats the numbers and each run draws new
-ones; without them it draws from torch's global generator."""
+The random ops (normal, truncated_normal, uniform) take TensorFlow's ``seed`` and ``seed2``
+attributes (:func:`tinyflow.random_ops.get_seed`): with them a node draws from its session's
+generator for it, so a new session repeats the numbers and each run draws new ones; without them
+from torch's global generator (see :mod:`tinyflow.random_ops`).  Without a ``shape`` attribute
+they take one input, read only for its shape (``tf.random_normal(tf.shape(x))``)."""
 from __future__ import annotations
+
+import numpy as np
 
 from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.errors import ShapeError
@@ -26,15 +29,38 @@ def _dtype_attr(attrs, in_types, out_types):
     return in_types, [attrs.get("dtype", "float32")]
 
 
+def _shape_attr_or_like(attrs, in_shapes, out_shapes):
+    if "shape" in attrs:
+        return _shape_attr(attrs, in_shapes, out_shapes)
+    return in_shapes, [in_shapes[0]]  # the shape of input 0, "like"
+
+
 for _name, _doc in (("zeros", "A tensor of zeros; attr shape."),
                     ("ones", "A tensor of ones; attr shape."),
-                    ("normal", "N(mean, stdev^2) samples; attrs shape, mean, stdev, dtype, seed*."),
-                    ("truncated_normal", "normal's samples, cut at mean +- 2 stdev; its attrs."),
-                    ("uniform", "U(low, high) samples; attrs shape, low, high, dtype, seed*."),
                     ("constant", "A constant; attrs value (flat tuple), shape, dtype.")):
     (register_op(_name).describe(_doc).set_num_inputs(0)
      .set_attr("FInferShape", _shape_attr).set_attr("FInferType", _dtype_attr)
      .set_attr("FGradient", no_gradient))
+
+for _name, _doc in (("normal", "N(mean, stdev^2) samples; attrs mean, stdev, dtype, seed*."),
+                    ("truncated_normal", "normal's samples, cut at mean +- 2 stdev; its attrs."),
+                    ("uniform", "U(low, high) samples; attrs low, high, dtype, seed*.")):
+    (register_op(_name).describe(f"{_doc} Attr shape, or input like (read for its shape).")
+     .set_num_inputs(lambda attrs: 0 if "shape" in attrs else 1)
+     .set_attr("FIgnoreInputs", lambda attrs: [] if "shape" in attrs else [0])
+     .set_attr("FInferShape", _shape_attr_or_like).set_attr("FInferType", _dtype_attr)
+     .set_attr("FGradient", no_gradient))
+
+def _constant_value(node, inputs):
+    """A fetched constant's value, from its attributes: never computed in Lua (a string one
+    could not be)."""
+    dtype = node.attrs.get("dtype", "float32")
+    value = np.array(node.attrs["value"], dtype=object if dtype == "string" else dtype)
+    value = value.reshape(node.attrs["shape"])
+    return value[()] if value.ndim == 0 else value
+
+
+register_op("constant").set_attr("FPythonCompute", _constant_value)
 
 for _name, _doc in (("assign", "Write value into variable var"),
                     ("assign_add", "var <- var + value"),

@@ -111,8 +111,8 @@ def _pad_shape(attrs, in_shapes, out_shapes):
     return [x], [out]
 
 
-(register_op("pad").describe("Zero-pad x along dim: pad < 0 puts -pad zeros in front, pad > 0 "
-                             "puts pad zeros behind.")
+(register_op("pad").describe("Pad x along dim with |pad| copies of value (attr, default 0; "
+                             "TF's constant_values): in front when pad < 0, behind when pad > 0.")
  .set_num_inputs(1).set_attr("FInferShape", _pad_shape)
  .set_attr("FGradient", lambda n, g: [create_op("_pad_backward", g[0], dim=n.attrs["dim"],
                                                 pad=n.attrs["pad"])]))

@@ -43,7 +43,9 @@ def gradient(graph: Graph) -> Graph:
     head gradients (ones by default); ``grad_name_prefix`` (default ``"gradients/"``) starts the
     name of every node built.  Returns a graph whose outputs are the gradients, one per x
     (``zeros_like(x)`` where x does not influence the outputs), with attribute ``grad_outputs``
-    telling which xs were reached (``None`` for an unreached x).
+    telling which xs were reached (``None`` for an unreached x).  ``grad_stop`` (optional, a
+    list of NodeEntry) are held constant: their gradient flows no further back (TensorFlow's
+    ``stop_gradients``).
     """
     naming = Naming(prefix=graph.attrs.get("grad_name_prefix", "gradients/"))
     with current_context().use_naming(naming):
@@ -62,15 +64,16 @@ def _gradient(graph: Graph, naming: Naming) -> Graph:
     order = _dfs_postorder([y.node for y in ys])
     # Only nodes that depend on some x need a gradient.
     x_nodes = {x.node for x in xs}
+    stops = {e.node for e in graph.attrs.get("grad_stop", ())}
     needed = set()
     for node in order:
-        if node in x_nodes or any(e.node in needed for e in node.inputs):
+        if node in x_nodes or node not in stops and any(e.node in needed for e in node.inputs):
             needed.add(node)
     grads: dict[NodeEntry, list[Symbol]] = {}
     for y, head in zip(ys, head_grads):
         grads.setdefault(y, []).append(head)
     for node in reversed(order):
-        if node.op is None or node not in needed:
+        if node.op is None or node not in needed or node in stops:
             continue
         out_entries = [NodeEntry(node, i) for i in range(node.num_outputs())]
         if not any(e in grads for e in out_entries):

@@ -55,6 +55,7 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
     in_ids = indexed.input_entries[nid]
     out_ids = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
     ins, outs = [values[e] for e in in_ids], [values[e] for e in out_ids]
+    what, error = ("shapes", ShapeError) if attr_name == "FInferShape" else ("types", DTypeError)
     if rule is None:
         if None in outs:
             return False
@@ -62,30 +63,28 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
     try:
         new_ins, new_outs = rule(node.attrs, list(ins), list(outs))
     except (ShapeError, DTypeError) as err:
-        what = "shapes" if attr_name == "FInferShape" else "types"
         raise type(err)(
             f"{node.describe()}: {err}; input {what} {', '.join(fmt(s) for s in ins)}") from None
     except Exception as err:  # a bug in a (user's) rule: still say which node it was running on
         raise GraphError(
             f"{node.describe()}: its {attr_name} rule raised {type(err).__name__}: {err}; "
-            f"input {'shapes' if attr_name == 'FInferShape' else 'types'} "
-            f"{', '.join(fmt(s) for s in ins)}") from err
+            f"input {what} {', '.join(fmt(s) for s in ins)}") from err
     changed = False
     for ids, old, new in ((in_ids, ins, new_ins), (out_ids, outs, new_outs)):
         for eid, before, after in zip(ids, old, new):
             if after is None:
                 continue
             if before is not None and before != after:
-                raise ShapeError(
+                raise error(
                     f"{node.describe()}: inferred {fmt(after)} for an entry known to be "
-                    f"{fmt(before)}; input shapes {', '.join(fmt(s) for s in ins)}")
+                    f"{fmt(before)}; input {what} {', '.join(fmt(s) for s in ins)}")
             if values[eid] is None:
                 values[eid] = after
                 changed = True
             elif values[eid] != after:
-                raise ShapeError(f"{node.describe()}: conflicting {fmt(values[eid])} and "
-                                 f"{fmt(after)} for one entry; input shapes "
-                                 f"{', '.join(fmt(s) for s in ins)}")
+                raise error(f"{node.describe()}: conflicting {fmt(values[eid])} and "
+                            f"{fmt(after)} for one entry; input {what} "
+                            f"{', '.join(fmt(s) for s in ins)}")
     return changed
 
 

@@ -1,0 +1,90 @@
+"""Smaller parts of the TF-1 surface that well-known programs use: Variable's methods,
+set_shape, operations as fetches, tf.device, tf.train.ExponentialMovingAverage."""
+import numpy as np
+import pytest
+
+import tinyflow as tf
+from tinyflow.nnvm.tensor_shape import TensorShape
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+
+def test_variable_methods(plan_memory):
+    g = tf.Variable(0, trainable=False, name="g")
+    w = tf.Variable(tf.ones([2]), name="w")
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    with sess.as_default():
+        assert g.assign(5).eval() == 5 and g.assign_add(2).eval() == 7
+        assert g.assign_sub(3).eval() == 4 and g.read_value().eval() == 4
+        w.load([3.0, 4.0])  # no op added: the graph keeps its size
+        size = len(tf.get_default_graph().nodes_by_name)
+        w.load(np.array([5.0, 6.0]))
+        assert len(tf.get_default_graph().nodes_by_name) == size
+        np.testing.assert_array_equal(w.eval(), [5.0, 6.0])
+        with pytest.raises(ValueError, match="'w' has shape \\(2,\\)"):
+            w.load([1.0, 2.0, 3.0])
+        np.testing.assert_array_equal(w.eval(), [5.0, 6.0])  # left as it was
+    twice = tf.Variable(w.initialized_value() * 2)
+    sess.run(twice.initializer)
+    np.testing.assert_array_equal(sess.run(twice), [2.0, 2.0])
+
+
+def test_set_shape_merges_or_refuses():
+    x = tf.placeholder(tf.float32)
+    x.set_shape([None, 3])
+    assert x.get_shape().as_list() == [None, 3]
+    x.set_shape([4, None])
+    assert x.get_shape().as_list() == [4, 3]
+    with pytest.raises(ValueError, match="not compatible"):
+        x.set_shape([4, 5])
+    assert TensorShape([None, 3]).is_compatible_with([2, 3])
+    assert not TensorShape([None, 3]).is_compatible_with([2, 3, 1])
+
+
+def test_an_operation_node_runs_as_a_fetch(plan_memory):
+    v = tf.Variable(1.0)
+    bump = tf.assign_add(v, 1.0)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(v.initializer)
+    assert sess.run(bump.op) is None  # tensor.op: an Operation, fetched for its effect
+    bump.op.run(session=sess)
+    assert sess.run([bump.op]) == [None] and sess.run(v) == 4.0
+    assert [o.name for o in bump.op.outputs] == [bump.name]
+
+
+def test_device_is_accepted_and_checked():
+    with tf.device("/cpu:0"):
+        a = tf.constant(2.0) * 3
+    with tf.device("/job:localhost/replica:0/task:0/device:GPU:1"), tf.device(None):
+        b = a + 1
+    assert tf.Session().run(b) == 7.0  # every op runs on the session's device
+    with pytest.raises(ValueError, match="cannot parse device specification 'gpu0'"), \
+            tf.device("gpu0"):
+        pass
+
+
+def test_exponential_moving_average_follows_tensorflow(plan_memory):
+    # TF: shadow -= (1 - decay) * (shadow - var), decay = min(decay, (1 + n) / (10 + n))
+    v = tf.Variable(1.0, name="v")
+    step = tf.Variable(0, trainable=False)
+    ema = tf.train.ExponentialMovingAverage(0.9, num_updates=step)
+    update = ema.apply([v])
+    shadow = ema.average(v)
+    assert shadow.op.name == "v/ExponentialMovingAverage" and not shadow.trainable
+    assert update.name == "ExponentialMovingAverage"
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    expected = 1.0
+    for n, value in enumerate([3.0, -1.0, 4.0, 4.0]):
+        sess.run([tf.assign(v, value), tf.assign(step, n)])
+        sess.run(update)
+        decay = min(0.9, (1 + n) / (10 + n))
+        expected -= (1 - decay) * (expected - value)
+        np.testing.assert_allclose(sess.run(shadow), expected, rtol=1e-6)
+    assert ema.variables_to_restore() == {"v/ExponentialMovingAverage": v, "Variable": step}
+
+
+def test_unsupported_train_names_say_so():
+    with pytest.raises(AttributeError, match="tf.train.SyncReplicasOptimizer is not supported"):
+        _ = tf.train.SyncReplicasOptimizer

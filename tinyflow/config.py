@@ -1,0 +1,125 @@
+"""``tf.ConfigProto``, ``tf.GPUOptions``, ``tf.RunOptions`` and ``tf.RunMetadata``: the session
+and run options TF-1 programs set, with what each means here.
+
+``tf.Session(config=...)`` takes a ConfigProto or, as before, a string: ``"cpu"`` or ``"gpu"``,
+optionally followed by ``"profile"``.  A ConfigProto always gives a CPU session (TinyFlow picks
+CUDA only when asked with ``"gpu"``), so ``device_count={'GPU': 0}`` means what it says and
+``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
+``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
+session's one device.  The thread counts are accepted and leave PyTorch's pool as it is.  A field
+TensorFlow does not have is an error naming it, as protobuf's.
+"""
+from __future__ import annotations
+
+from typing import ClassVar
+
+from . import events
+
+__all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
+           "RunOptions", "StepStats", "session_config", "step_stats"]
+
+
+class _Message:
+    """A protocol-buffer-like record: the fields of ``FIELDS`` (name -> default, or a callable
+    making it), set by keyword or attribute; another name is an error naming it."""
+
+    FIELDS: ClassVar[dict] = {}
+
+    def __init__(self, **fields):
+        for name, default in self.FIELDS.items():
+            object.__setattr__(self, name, default() if callable(default) else default)
+        for name, value in fields.items():
+            if name not in self.FIELDS:
+                raise ValueError(f'Protocol message {type(self).__name__} has no "{name}" '
+                                 f'field.')
+            setattr(self, name, value)
+
+    def __setattr__(self, name, value):
+        if name not in self.FIELDS:
+            raise AttributeError(f'Assignment not allowed (no field "{name}" in protocol '
+                                 f'message {type(self).__name__}).')
+        object.__setattr__(self, name, value)
+
+
+class GPUOptions(_Message):
+    """TensorFlow's GPUOptions (no effect: see the module's doc)."""
+
+    FIELDS: ClassVar[dict] = {
+        "allow_growth": False, "per_process_gpu_memory_fraction": 0.0,
+        "visible_device_list": "", "allocator_type": ""}
+
+
+class ConfigProto(_Message):
+    """TensorFlow's session configuration; what each field means here is in the module's doc."""
+
+    FIELDS: ClassVar[dict] = {
+        "device_count": dict, "intra_op_parallelism_threads": 0,
+        "inter_op_parallelism_threads": 0, "use_per_session_threads": False,
+        "allow_soft_placement": False, "log_device_placement": False,
+        "gpu_options": GPUOptions, "operation_timeout_in_ms": 0}
+
+
+class RunOptions(_Message):
+    """Options of one ``sess.run``: ``trace_level`` above NO_TRACE (FULL_TRACE) times every op
+    into the ``run_metadata`` given with it."""
+
+    NO_TRACE, SOFTWARE_TRACE, HARDWARE_TRACE, FULL_TRACE = range(4)
+    FIELDS: ClassVar[dict] = {
+        "trace_level": 0, "timeout_in_ms": 0, "output_partition_graphs": False,
+        "report_tensor_allocations_upon_oom": False}
+
+
+class NodeExecStats(_Message):
+    """One op's time in a traced run (microseconds; ``all_start_micros`` since the epoch)."""
+
+    FIELDS: ClassVar[dict] = {
+        "node_name": "", "all_start_micros": 0, "op_start_rel_micros": 0,
+        "op_end_rel_micros": 0, "all_end_rel_micros": 0, "timeline_label": ""}
+
+
+class DeviceStepStats(_Message):
+    """The ops one device ran: ``device`` and ``node_stats``."""
+
+    FIELDS: ClassVar[dict] = {"device": "", "node_stats": list}
+
+
+class StepStats(_Message):
+    """Per device, the ops a traced run ran: ``dev_stats``."""
+
+    FIELDS: ClassVar[dict] = {"dev_stats": list}
+
+
+class RunMetadata(_Message):
+    """What a traced ``sess.run`` reports: ``step_stats``; ``SerializeToString()`` gives the
+    ``RunMetadata`` protobuf that ``FileWriter.add_run_metadata`` writes."""
+
+    FIELDS: ClassVar[dict] = {"step_stats": StepStats, "partition_graphs": list}
+
+    def SerializeToString(self) -> bytes:
+        return events.run_metadata(self.step_stats)
+
+
+def step_stats(device_type: str, trace) -> StepStats:
+    """StepStats of the session's device (``device_type`` ``"cpu"`` or ``"cuda"``) from
+    ``trace``: ``(node, start in seconds since the epoch, seconds)`` per op run."""
+    kind = "GPU" if device_type == "cuda" else "CPU"
+    device = f"/job:localhost/replica:0/task:0/device:{kind}:0"
+    stats = []
+    for node, start, seconds in trace:
+        micros = round(seconds * 1e6)
+        stats.append(NodeExecStats(
+            node_name=node.name, all_start_micros=int(start * 1e6), op_end_rel_micros=micros,
+            all_end_rel_micros=micros, timeline_label=f"{node.name} = {node.kind}()"))
+    return StepStats(dev_stats=[DeviceStepStats(device=device, node_stats=stats)])
+
+
+def session_config(config) -> tuple:
+    """``(device, profile)`` of a session's ``config``: ``("cpu", False)`` for a ConfigProto or
+    None, else read from the string (``"gpu profile"`` -> ``("gpu", True)``)."""
+    if config is None or isinstance(config, ConfigProto):
+        return "cpu", False
+    words = str(config).split()
+    if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - {"profile"}:
+        raise ValueError(f"Session config must be a tf.ConfigProto, or 'cpu' or 'gpu' "
+                         f"(optionally followed by 'profile'), got {config!r}")
+    return words[0], "profile" in words

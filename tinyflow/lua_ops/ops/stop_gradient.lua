@@ -1,0 +1,5 @@
+-- stop_gradient: y = x (the gradient rule is where it differs)
+return function(x, y, kwarg)
+  local copy, a, out = torch.copy, x[1], y[1]
+  return function() copy(out, a) end
+end

@@ -1,0 +1,345 @@
+"""``tf.summary``: summary ops whose fetched value is a serialized ``Summary`` protobuf, and
+``FileWriter``, which writes them (and graphs, and run metadata) as TensorBoard's event files.
+
+A summary op is an ordinary graph node (a name under the name scope, in the SUMMARIES
+collection) whose op has an ``FPythonCompute``: when fetched, the session runs its inputs in
+the executor, then builds the bytes here in Python (a merge from the bytes of its inputs).  Its
+tag is its node's name, as TensorFlow's (``layer1/weights/summaries/mean``), behind the
+``family`` when one is given.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import socket
+import struct
+import sys
+import time
+import zlib
+
+import numpy as np
+
+from . import events, gfile
+from .errors import InvalidArgumentError
+from .framework import GraphKeys
+from .nnvm.attrs import no_gradient
+from .nnvm.errors import TinyflowError
+from .nnvm.graph import Graph, apply_passes
+from .nnvm.op import register_op
+from .nnvm.symbol import NodeEntry, create_op, current_context
+
+__all__ = ["FileWriter", "histogram", "image", "merge", "merge_all", "scalar", "text"]
+
+
+def _bucket_limits() -> np.ndarray:
+    """TensorFlow's default histogram buckets: +-1e-12 growing by 10% to 1e20, 0 and
+    +-DBL_MAX at the ends (``histogram.cc``)."""
+    positive, v = [], 1e-12
+    while v < 1e20:
+        positive.append(v)
+        v *= 1.1
+    positive.append(sys.float_info.max)
+    limits = np.array([-x for x in reversed(positive)] + [0.0] + positive)
+    limits.flags.writeable = False
+    return limits
+
+
+_BUCKET_LIMITS = _bucket_limits()
+
+
+def _tag(node) -> str:
+    family = node.attrs.get("family")
+    return node.name if family is None else f"{family}/{node.name}"
+
+
+def _scalar(node, inputs) -> bytes:
+    value = np.asarray(inputs[0])
+    if value.ndim != 0:
+        raise InvalidArgumentError(None, node, f"tags and values not the same shape: [] != "
+                                   f"{list(value.shape)} (tag '{_tag(node)}')")
+    return events.summary_value(_tag(node), simple_value=float(value))
+
+
+def _histogram(node, inputs) -> bytes:
+    """TensorFlow's HistogramProto: value v counts in the first bucket whose limit is above
+    it; runs of empty buckets are written as one; sums are added in order, as TF does
+    (``Histogram::Add``, ``EncodeToProto``)."""
+    values = np.asarray(inputs[0], dtype=np.float64).ravel()
+    for bad, what in ((np.isnan, "Nan"), (np.isinf, "Infinity")):
+        if bad(values).any():
+            raise InvalidArgumentError(None, node, f"{what} in summary histogram for: "
+                                       f"{node.name}")
+    index = np.minimum(np.searchsorted(_BUCKET_LIMITS, values, side="right"),
+                       len(_BUCKET_LIMITS) - 1)
+    counts = np.bincount(index, minlength=len(_BUCKET_LIMITS)).astype(np.float64)
+    keep = (counts > 0) | np.append(counts[1:] > 0, True)  # a run of zeros ends at its last
+    if values.size:
+        low, high = values.min(), values.max()
+        total, squares = np.cumsum(values)[-1], np.cumsum(values * values)[-1]  # in order
+    else:  # TF's empty histogram
+        low, high, total, squares = _BUCKET_LIMITS[-1], -_BUCKET_LIMITS[-1], 0.0, 0.0
+    histo = events.histogram(low, high, values.size, total, squares,
+                             _BUCKET_LIMITS[keep].tolist(), counts[keep].tolist())
+    return events.summary_value(_tag(node), histo=histo)
+
+
+def _to_uint8(image: np.ndarray) -> np.ndarray:
+    """TensorFlow's ImageSummary scaling of a float image: by 255 / max when nothing is
+    negative, else by 127 / max |x| around 128; non-finite pixels red."""
+    image = image.astype(np.result_type(image.dtype, np.float32))
+    finite = np.isfinite(image).all(axis=-1)
+    seen = image[finite]
+    low, high = (seen.min(), seen.max()) if seen.size else (np.inf, -np.inf)
+    if low < 0:
+        top = max(abs(low), abs(high))
+        scale, offset = (0.0 if top < 1e-6 else 127.0 / top), 128.0
+    else:
+        scale, offset = (0.0 if high < 1e-6 else 255.0 / high), 0.0
+    out = np.where(finite[..., None], image * image.dtype.type(scale) + offset, 0)
+    out = out.astype(np.uint8)
+    out[~finite] = np.array([255, 0, 0, 255][:image.shape[-1]], np.uint8)
+    return out
+
+
+def _png(pixels: np.ndarray) -> bytes:
+    """An 8-bit PNG of ``pixels`` (height, width, 1 | 3 | 4 channels), rows unfiltered."""
+    height, width, channels = pixels.shape
+    rows = np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, -1)], 1)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return (struct.pack(">I", len(data)) + kind + data
+                + struct.pack(">I", zlib.crc32(kind + data)))
+    header = struct.pack(">IIBBBBB", width, height, 8, {1: 0, 3: 2, 4: 6}[channels], 0,
+                         0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows.tobytes())) + chunk(b"IEND", b""))
+
+
+def _image(node, inputs) -> bytes:
+    images = np.asarray(inputs[0])
+    if images.ndim != 4 or images.shape[-1] not in (1, 3, 4):
+        raise InvalidArgumentError(None, node, f"Tensor must be 4-D with last dim 1, 3, or "
+                                   f"4, not {list(images.shape)} (tag '{_tag(node)}')")
+    max_outputs, tag = node.attrs["max_outputs"], _tag(node)
+    values = []
+    for i, picture in enumerate(images[:max_outputs]):
+        pixels = picture if images.dtype == np.uint8 else _to_uint8(picture)
+        height, width, channels = pixels.shape
+        values.append(events.summary_value(
+            f"{tag}/image/{i}" if max_outputs > 1 else f"{tag}/image",
+            image=events.image(height, width, channels, _png(pixels))))
+    return b"".join(values)
+
+
+def _text(node, inputs) -> bytes:
+    values = np.asarray(inputs[0], dtype=object)
+    if not all(isinstance(v, bytes) for v in values.flat):
+        raise InvalidArgumentError(None, node, f"tf.summary.text takes a string tensor "
+                                   f"(tag '{_tag(node)}')")
+    return events.summary_value(_tag(node), text=(list(values.flat), values.shape))
+
+
+def _tags(node) -> list:
+    """The tags of the summaries ``node`` (a summary or a merge) writes (images: the base)."""
+    if node.kind != "merge_summary":
+        return [_tag(node)]
+    return [tag for entry in node.inputs for tag in _tags(entry.node)]
+
+
+def _merge(node, inputs) -> bytes:
+    """Summaries merge by concatenation (``Summary.value`` is repeated); a tag twice is
+    TensorFlow's error."""
+    if not all(isinstance(v, bytes) for v in inputs):
+        raise InvalidArgumentError(None, node, f"merge '{node.name}' takes summaries only")
+    tags = _tags(node)
+    duplicate = next((t for i, t in enumerate(tags) if t in tags[:i]), None)
+    if duplicate is not None:
+        raise InvalidArgumentError(None, node, f"Duplicate tag {duplicate} found in summary "
+                                   f"inputs")
+    return b"".join(inputs)
+
+
+for _name, _compute, _doc in (
+        ("scalar_summary", _scalar, "A Summary of one scalar (attrs family)."),
+        ("histogram_summary", _histogram, "A Summary of a histogram of x (attrs family)."),
+        ("image_summary", _image, "A Summary of images (attrs max_outputs, family)."),
+        ("text_summary", _text, "A Summary of a string tensor (attrs family)."),
+        ("merge_summary", _merge, "The Summaries of num_args inputs as one.")):
+    (register_op(_name).describe(_doc + "  Computed in Python: see tinyflow/summary.py.")
+     .set_num_inputs(lambda attrs: attrs.get("num_args", 1))
+     .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [()]))
+     .set_attr("FInferType", lambda attrs, ins, outs: (ins, ["string"]))
+     .set_attr("FGradient", no_gradient).set_attr("FPythonCompute", _compute))
+
+
+def _clean_tag(name):
+    """TensorFlow's ``clean_tag``: characters other than ``[-/\\w.]`` become ``_``, and a
+    leading ``/`` goes."""
+    return None if name is None else re.sub(r"[^-/\w\.]", "_", name).lstrip("/")
+
+
+def _summary(op_name, name, tensor, collections, family, **attrs):
+    """A summary node named ``[family/]name`` under the name scope, in ``collections``."""
+    name, family = _clean_tag(name), _clean_tag(family)
+    summary = create_op(op_name, tensor, name=name if family is None else f"{family}/{name}",
+                        family=family, **attrs)
+    for key in (GraphKeys.SUMMARIES,) if collections is None else collections:
+        current_context().add_to_collection(key, summary)
+    return summary
+
+
+def scalar(name, tensor, collections=None, family=None):
+    """A summary of the scalar ``tensor`` (cast to float), tagged with its node's name."""
+    return _summary("scalar_summary", name, tensor, collections, family)
+
+
+def histogram(name, values, collections=None, family=None):
+    """A summary of the histogram of ``values`` in TensorFlow's buckets (NaN or inf is an
+    InvalidArgumentError when it runs)."""
+    return _summary("histogram_summary", name, values, collections, family)
+
+
+def image(name, tensor, max_outputs=3, collections=None, family=None):
+    """A summary of up to ``max_outputs`` PNG images from ``tensor`` [batch, height, width,
+    1 | 3 | 4]: uint8 as it is, floats scaled as TensorFlow does; tagged ``<tag>/image`` when
+    ``max_outputs`` is 1, else ``<tag>/image/<i>``."""
+    return _summary("image_summary", name, tensor, collections, family,
+                    max_outputs=int(max_outputs))
+
+
+def text(name, tensor, collections=None):
+    """A summary of a string tensor for TensorBoard's text dashboard."""
+    return _summary("text_summary", name, tensor, collections, None)
+
+
+def merge(inputs, collections=None, name=None):
+    """One summary holding every value of ``inputs`` (node ``Merge/MergeSummary``)."""
+    name = _clean_tag(name)
+    with current_context().name_scope(name or "Merge"):
+        merged = create_op("merge_summary", *inputs, num_args=len(inputs),
+                           name=name or "MergeSummary")
+    for key in collections or ():
+        current_context().add_to_collection(key, merged)
+    return merged
+
+
+def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
+    """:func:`merge` of the summaries in collection ``key`` (whose names start with
+    ``scope``), or None when there is none."""
+    summaries = [s for s in current_context().get_collection(key)
+                 if scope is None or s.op.name.startswith(scope)]
+    return merge(summaries, name=name) if summaries else None
+
+
+def _graph_def(graph) -> bytes:
+    """A GraphDef of every node of ``graph`` (a ``tf.Graph``): names, op types, inputs
+    (``"^name"`` for control ones), scalar attrs, and dtype / shape / T where known."""
+    nodes = list(graph.nodes_by_name.values())
+    try:  # T from one type inference over the whole graph, when it goes through
+        inferred = apply_passes(Graph([NodeEntry(n, i) for n in nodes
+                                       for i in range(n.num_outputs())]), "InferType")
+        types = {node: inferred.attrs["dtype"][inferred.indexed.entry_id((node, 0))]
+                 for node in nodes}
+    except TinyflowError:  # a graph under construction may not type-check yet
+        types = {}
+    defs = []
+    for node in nodes:
+        attrs = {k: v for k, v in node.attrs.items() if k != "kind" and (
+            isinstance(v, (str, bool, int, float)) or k == "shape" and node.op is None)}
+        if types.get(node) and node.op is not None:
+            attrs["T"] = types[node]
+        inputs = [e.node.name if e.index == 0 else f"{e.node.name}:{e.index}"
+                  for e in node.inputs] + ["^" + c.name for c in node.control_deps]
+        op = {"placeholder": "Placeholder", "variable": "VariableV2"}.get(node.kind, node.kind)
+        defs.append(events.node_def(node.name, op, inputs, attrs))
+    return events.graph_def(defs)
+
+
+class FileWriter:
+    """TensorFlow's ``tf.summary.FileWriter``: events for TensorBoard in
+    ``<logdir>/events.out.tfevents.<seconds>.<hostname><filename_suffix>``.
+
+    Events wait in memory until ``max_queue`` are waiting, ``flush_secs`` have passed since the
+    last write when one is added, :meth:`flush` or :meth:`close`.  After ``close`` events are
+    dropped until :meth:`reopen`, which starts a new file.  ``graph`` (a ``tf.Graph``, such as
+    ``sess.graph``) is written first when given.
+    """
+
+    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, filename_suffix=None):
+        self._logdir, self._suffix = str(logdir), filename_suffix or ""
+        self._max_queue, self._flush_secs = max_queue, flush_secs
+        self._closed, self._run_tags = True, set()
+        self.reopen()
+        if graph is not None:
+            self.add_graph(graph)
+
+    def get_logdir(self) -> str:
+        return self._logdir
+
+    def reopen(self):
+        """Start a new event file (after :meth:`close`); nothing when open."""
+        if not self._closed:
+            return
+        gfile.MakeDirs(self._logdir)
+        path = os.path.join(self._logdir, f"events.out.tfevents.{int(time.time()):010d}."
+                                          f"{socket.gethostname()}{self._suffix}")
+        for n in itertools.count():  # never clobber a file written in the same second
+            try:
+                self._file = open(path + (f".{n}" if n else ""), "xb")  # noqa: SIM115
+                break
+            except FileExistsError:
+                continue
+        self._closed, self._queue, self._last = False, [], time.time()
+        self.add_event(events.event(time.time(), file_version="brain.Event:2"))
+        self.flush()
+
+    def add_event(self, event):
+        """Write an ``Event`` (its serialized bytes, or an object with ``SerializeToString``)."""
+        if self._closed:
+            return
+        self._queue.append(event if isinstance(event, bytes) else event.SerializeToString())
+        if len(self._queue) >= self._max_queue or time.time() - self._last >= self._flush_secs:
+            self.flush()
+
+    def add_summary(self, summary, global_step=None):
+        """Write a ``Summary``: the bytes a summary op gives, or an object with
+        ``SerializeToString``."""
+        data = summary if isinstance(summary, bytes) else summary.SerializeToString()
+        self.add_event(events.event(time.time(), global_step or 0, summary=data))
+
+    def add_graph(self, graph, global_step=None):
+        """Write ``graph`` (a ``tf.Graph``) as a GraphDef for TensorBoard's graph dashboard."""
+        self.add_event(events.event(time.time(), global_step or 0, graph_def=_graph_def(graph)))
+
+    def add_run_metadata(self, run_metadata, tag, global_step=None):
+        """Write a traced run's ``tf.RunMetadata`` under ``tag`` (each tag once)."""
+        if tag in self._run_tags:
+            raise ValueError("The provided tag was already used for this event type")
+        self._run_tags.add(tag)
+        self.add_event(events.event(time.time(), global_step or 0, tagged_run_metadata=(
+            tag, run_metadata.SerializeToString())))
+
+    def flush(self):
+        """Write the waiting events to disk."""
+        if not self._closed:
+            self._file.write(b"".join(events.tfrecord(e) for e in self._queue))
+            self._file.flush()
+            self._queue, self._last = [], time.time()
+
+    def close(self):
+        """Flush and close the file."""
+        self.flush()
+        if not self._closed:
+            self._file.close()
+            self._closed = True
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.summary.{name} is not supported by TinyFlow")
