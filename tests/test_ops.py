@@ -6,12 +6,14 @@ with the twin; gradients with the twin's autograd and with finite differences
 (:func:`tinyflow.testing.check_gradients`).  ``test_every_op_has_a_spec`` walks the registry and
 fails for an op without a case, so a new op is covered without anyone remembering.
 """
+import importlib
 import itertools
 import math
 import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -395,6 +397,14 @@ def _math_cases(add):
             [shape], lambda x, axis=axis: torch.argmin(x, dim=axis))
 
 
+def _case_modules():
+    """tests/op_cases_*.py: more of the table, one module per group of ops, each with
+    ``add_cases(add)`` and optionally ``SPECIAL_TESTS``: op -> tests written out for it, each
+    as ``"test_<file>.py::test_<name>"``."""
+    return [importlib.import_module(path.stem)
+            for path in sorted(Path(__file__).parent.glob("op_cases_*.py"))]
+
+
 def _cases():
     cases = []
 
@@ -564,6 +574,8 @@ def _cases():
     _layer_cases(add)
     _math_cases(add)
     _tf_nn_cases(add)
+    for module in _case_modules():
+        module.add_cases(add)
 
     # -- without inputs -----------------------------------------------------------------
     table = np.arange(6, dtype=np.float32).reshape(2, 3) / 4 - 0.5
@@ -591,6 +603,8 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "rmsprop_update": ["test_tf_update_ops_first_step"],
                  "centered_rmsprop_update": ["test_tf_update_ops_first_step"],
                  "adadelta_update": ["test_tf_update_ops_first_step"]}  # more: test_train.py
+for _module in _case_modules():
+    SPECIAL_TESTS.update(getattr(_module, "SPECIAL_TESTS", {}))
 
 
 def test_no_op(plan_memory):
@@ -661,7 +675,10 @@ def test_every_op_has_a_spec():
     assert not stale, f"test cases for ops that are not registered: {stale}"
     for tests in SPECIAL_TESTS.values():
         for test in tests:
-            assert callable(globals().get(test)), f"SPECIAL_TESTS names a missing test {test}"
+            file, _, name = test.rpartition("::")
+            found = (f"def {name}(" in (Path(__file__).parent / file).read_text() if file
+                     else callable(globals().get(name)))
+            assert found, f"SPECIAL_TESTS names a missing test {test}"
 
 
 def test_every_gradient_rule_is_checked():

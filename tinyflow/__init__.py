@@ -18,8 +18,11 @@ from .framework import __all__ as _framework_all
 from .init_ops import *
 from .init_ops import __all__ as _init_ops_all
 from .lua_ops import attach_lua_bodies
+from .math_ops import *
+from .math_ops import __all__ as _math_ops_all
 from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol
+from .nnvm.tensor_shape import Dimension, TensorShape
 from .random_ops import *
 from .random_ops import __all__ as _random_ops_all
 from .shapes import infer_variable_shapes
@@ -37,14 +40,18 @@ __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "er
             "gfile", "logging", "losses", "summary"]
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
+__all__ += list(_math_ops_all) + ["Dimension", "TensorShape", "contrib", "layers", "math"]
+# tf.<module>: imported on first use; tf.math is tinyflow/tf_math.py, tf.logging tf_logging.py
+_MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "flags",
+            "gfile": "gfile", "layers": "layers", "logging": "tf_logging", "losses": "losses",
+            "math": "tf_math", "summary": "summary"}
 
 
 def __getattr__(name):
     if name in ("Session", "InteractiveSession", "get_default_session"):
         from . import session  # imports torch and lupa: only when a session is made
         return getattr(session, name)
-    if name in ("app", "errors", "flags", "gfile", "logging", "losses", "summary"):  # on use
-        return importlib.import_module(".tf_logging" if name == "logging" else f".{name}",
-                                       __name__)
+    if name in _MODULES:
+        return importlib.import_module(f".{_MODULES[name]}", __name__)
     raise AttributeError(f"tf.{name} is not supported by TinyFlow (module 'tinyflow' has no "
                          f"attribute {name!r})")

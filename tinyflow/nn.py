@@ -380,3 +380,22 @@ def in_top_k(predictions, targets, k, name=None) -> Symbol:
     """bool ``[batch]``: whether ``targets[i]`` is among the ``k`` largest
     ``predictions[i]`` (ties at the boundary count as in, as TensorFlow's)."""
     return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k), name=name)
+
+
+# -- names defined elsewhere, imported on first use ----------------------------------------
+# tf.nn.rnn_cell and the rnn functions (tinyflow/rnn_cell.py, rnn.py), conv2d_transpose
+# (tinyflow/conv_transpose.py): imported when used, since those modules build on this one.
+_ELSEWHERE = {"rnn_cell": None, "dynamic_rnn": "rnn", "static_rnn": "rnn",
+              "static_bidirectional_rnn": "rnn", "bidirectional_dynamic_rnn": "rnn",
+              "conv2d_transpose": "conv_transpose"}
+
+
+def __getattr__(name):
+    import importlib
+
+    if name not in _ELSEWHERE:
+        raise AttributeError(f"tf.nn.{name} is not supported by TinyFlow (module "
+                             f"'tinyflow.nn' has no attribute {name!r})")
+    if _ELSEWHERE[name] is None:
+        return importlib.import_module(f"tinyflow.{name}")
+    return getattr(importlib.import_module(f"tinyflow.{_ELSEWHERE[name]}"), name)
