@@ -11,6 +11,8 @@ from .api import __all__ as _api_all
 from .array_ops import *
 from .array_ops import __all__ as _array_ops_all
 from .config import ConfigProto, GPUOptions, RunMetadata, RunOptions
+from .control_flow_ops import *
+from .control_flow_ops import __all__ as _control_flow_ops_all
 from .dtypes import *
 from .dtypes import __all__ as _dtypes_all
 from .framework import *
@@ -40,7 +42,7 @@ __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "er
             "gfile", "logging", "losses", "summary"]
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
-__all__ += list(_math_ops_all) + ["Dimension", "TensorShape", "contrib", "layers", "math"]
+__all__ += list(_math_ops_all) + list(_control_flow_ops_all) + ["Dimension", "TensorShape", "contrib", "layers", "math"]
 # tf.<module>: imported on first use; tf.math is tinyflow/tf_math.py, tf.logging tf_logging.py
 _MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "flags",
             "gfile": "gfile", "layers": "layers", "logging": "tf_logging", "losses": "losses",
