@@ -1,4 +1,356 @@
-"""TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.api`."""
+"""TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.api`, composed from
+them as TensorFlow 1.15 composes it (so gradients come from the primitives' rules):
+tensordot, squared_difference, reduce_logsumexp, the clipping functions and global_norm,
+confusion_matrix (its own op), l2_normalize, is_finite / is_nan / is_inf, reciprocal,
+log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm reductions.
+
+``__all__`` is what TensorFlow 1.15 has as ``tf.*``; :data:`MATH_ONLY` lists the functions it has
+only as ``tf.math.*`` (and ``tf.nn.l2_normalize``), which :mod:`tinyflow.tf_math` and
+:mod:`tinyflow.nn` import from here.
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import math as _math
+import numbers
+
+import numpy as np
+
+from .api import (
+    _like,
+    _operands,
+    _tensor,
+    add,
+    cast,
+    equal,
+    identity,
+    log,
+    matmul,
+    maximum,
+    minimum,
+    multiply,
+    not_equal,
+    reduce_max,
+    reduce_mean,
+    reduce_sum,
+    rsqrt,
+    sqrt,
+    square,
+    stop_gradient,
+    subtract,
+    where,
+)
+from .api import abs as _abs
+from .api import exp as _exp
+from .array_ops import ones_like, reshape, transpose, zeros_like
+from .array_ops import size as array_size
+from .dtypes import as_dtype, int32, int64
+from .nnvm.symbol import Symbol, create_op
+
+__all__ = [
+    "clip_by_average_norm",
+    "clip_by_global_norm",
+    "clip_by_norm",
+    "confusion_matrix",
+    "count_nonzero",
+    "global_norm",
+    "is_finite",
+    "is_inf",
+    "is_nan",
+    "log_sigmoid",
+    "reciprocal",
+    "reduce_logsumexp",
+    "scalar_mul",
+    "squared_difference",
+    "tensordot",
+]
+MATH_ONLY = ("l2_normalize", "reduce_euclidean_norm", "reduce_std", "reduce_variance")
+
+
+def _reduction_args(axis, keepdims, reduction_indices, keep_dims):
+    """TensorFlow's reduction arguments, their deprecated aliases folded in: (axis, keepdims)."""
+    axis = reduction_indices if axis is None else axis
+    return axis, bool(keep_dims if keepdims is None else keepdims)
+
+
+def _float_input(x, function) -> Symbol:
+    x = _tensor(x)
+    if not x.dtype.is_floating:
+        raise TypeError(f"{function} takes a float tensor, got {x.dtype.name}")
+    return x
+
+
+# -- tensordot -------------------------------------------------------------------------------
+def _axis_list(value) -> list:
+    return [int(value)] if isinstance(value, numbers.Integral) else [int(v) for v in value]
+
+
+def _tensordot_axes(axes, a_shape, b_shape):
+    """``axes`` (an int, or a pair of ints / lists) -> (a's axes, b's axes), non-negative."""
+    context = f"tensordot of a {a_shape} and b {b_shape}"
+    if isinstance(axes, Symbol):
+        raise TypeError(f"{context}: axes must be an int or a pair of lists known when the graph "
+                         f"is built, got a tensor")
+    if isinstance(axes, numbers.Integral):
+        if not 0 <= axes <= min(len(a_shape), len(b_shape)):
+            raise ValueError(f"{context}: axes={axes} must be in [0, min(rank a, rank b)]")
+        return list(range(len(a_shape) - axes, len(a_shape))), list(range(axes))
+    if len(axes) != 2:
+        raise ValueError(f"{context}: axes must be an int or a pair [a_axes, b_axes], got {axes}")
+    a_axes, b_axes = _axis_list(axes[0]), _axis_list(axes[1])
+    if len(a_axes) != len(b_axes):
+        raise ValueError(f"{context}: axes {axes} pair {len(a_axes)} axes of a with "
+                         f"{len(b_axes)} of b")
+    for which, listed, shape in (("a", a_axes, a_shape), ("b", b_axes, b_shape)):
+        bad = [i for i in listed if not -len(shape) <= i < len(shape)]
+        if bad or len({i % len(shape) for i in listed}) != len(listed):
+            raise ValueError(f"{context}: axes {listed} of {which} are out of range or repeated "
+                             f"for its rank {len(shape)}")
+    a_axes, b_axes = [i % len(a_shape) for i in a_axes], [i % len(b_shape) for i in b_axes]
+    for i, j in zip(a_axes, b_axes):
+        if None not in (a_shape[i], b_shape[j]) and a_shape[i] != b_shape[j]:
+            raise ValueError(f"{context}: axis {i} of a ({a_shape[i]}) and axis {j} of b "
+                             f"({b_shape[j]}) must have one size to be contracted")
+    return a_axes, b_axes
+
+
+def _as_matrix(x, perm, split, shape, what):
+    """x transposed by ``perm`` and reshaped to 2-D, its first ``split`` axes as rows."""
+    if perm != list(range(len(perm))):
+        x = transpose(x, perm)
+    sizes = [shape[i] for i in perm]
+    if len(sizes) == 2 and split == 1:
+        return x
+    rows, cols = sizes[:split], sizes[split:]
+    if None in rows and None in cols:
+        raise ValueError(f"tensordot: {what} {shape} has unknown sizes both among its free and "
+                         f"its contracted axes; give it a static shape")
+    return reshape(x, [-1 if None in part else _math.prod(part) for part in (rows, cols)])
+
+
+def tensordot(a, b, axes, name=None) -> Symbol:
+    """The sum of ``a * b`` over pairs of axes, TensorFlow's (and numpy's) tensordot.
+
+    Parameters
+    ----------
+    a, b : Symbol
+        Tensors whose ranks are known when the graph is built.
+    axes : int or pair
+        An int n contracts the last n axes of a with the first n of b; a pair ``[a_axes,
+        b_axes]`` (ints or lists of one length) names the axes, which must have one size.
+    name : str, optional
+
+    Returns
+    -------
+    Symbol of shape a's free axes + b's free axes, composed as transpose, reshape and one
+    matmul (as TensorFlow).  At most one free size of a and b together may be unknown.
+    """
+    a, b = _tensor(a), _tensor(b)
+    a_shape, b_shape = a.get_shape(), b.get_shape()
+    if a_shape.ndims is None or b_shape.ndims is None:
+        raise ValueError("tensordot needs the ranks of a and b when the graph is built")
+    a_shape, b_shape = a_shape.as_list(), b_shape.as_list()
+    a_axes, b_axes = _tensordot_axes(axes, a_shape, b_shape)
+    a_free = [i for i in range(len(a_shape)) if i not in a_axes]
+    b_free = [i for i in range(len(b_shape)) if i not in b_axes]
+    for i, j in zip(a_axes, b_axes):  # a contracted size one side knows
+        a_shape[i] = b_shape[j] = a_shape[i] if a_shape[i] is not None else b_shape[j]
+    sizes = [a_shape[i] for i in a_free] + [b_shape[i] for i in b_free]
+    if sizes.count(None) > 1:
+        raise ValueError(f"tensordot of a {a_shape} and b {b_shape}: the result's shape {sizes} "
+                         f"has more than one unknown size")
+    a_matrix = _as_matrix(a, a_free + a_axes, len(a_free), a_shape, "a")
+    b_matrix = _as_matrix(b, b_axes + b_free, len(b_axes), b_shape, "b")
+    if len(a_free) == len(b_free) == 1:
+        return matmul(a_matrix, b_matrix, name=name)
+    return reshape(matmul(a_matrix, b_matrix), [-1 if d is None else d for d in sizes],
+                   name=name)
+
+
+# -- elementwise -----------------------------------------------------------------------------
+def squared_difference(x, y, name=None) -> Symbol:
+    """``(x - y) ** 2``, numpy broadcasting; the gradient ``2 (x - y) g`` (TF's)."""
+    return square(subtract(*_operands(x, y)), name=name)
+
+
+def is_finite(x, name=None) -> Symbol:
+    """bool: x is neither infinite nor NaN (floats), computed as ``x - x == 0``."""
+    x = _float_input(x, "is_finite")
+    return equal(x - x, 0, name=name)
+
+
+def is_nan(x, name=None) -> Symbol:
+    """bool: x is NaN (floats), computed as ``x != x``."""
+    x = _float_input(x, "is_nan")
+    return not_equal(x, x, name=name)
+
+
+def is_inf(x, name=None) -> Symbol:
+    """bool: x is +inf or -inf (floats)."""
+    return equal(_abs(_float_input(x, "is_inf")), np.inf, name=name)
+
+
+def reciprocal(x, name=None) -> Symbol:
+    """``1 / x`` (floats)."""
+    return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0, name=name)
+
+
+def log_sigmoid(x, name=None) -> Symbol:
+    """``log(sigmoid(x)) = -softplus(-x)``, computed stably as TensorFlow does."""
+    from .nn import softplus  # nn builds on this module
+
+    return create_op("negative", softplus(-_float_input(x, "log_sigmoid")), name=name)
+
+
+def scalar_mul(scalar, x, name=None) -> Symbol:
+    """``scalar * x`` for a Python number or a 0-d tensor ``scalar``."""
+    if isinstance(scalar, Symbol) and scalar.get_shape().ndims not in (None, 0):
+        raise ValueError(f"scalar_mul: scalar must be 0-D, got shape {scalar.get_shape()}")
+    return multiply(scalar, x, name=name)
+
+
+# -- reductions ------------------------------------------------------------------------------
+def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reduction_indices=None,
+                     keep_dims=None) -> Symbol:
+    """``log(sum(exp(x)))`` over ``axis``, computed as TensorFlow 1.15: shifted by the max
+    (held constant for the gradient, replaced by 0 where it is not finite, so a row of -inf
+    gives -inf and one holding +inf gives +inf).  The gradient is ``softmax(x) * g``."""
+    x = _float_input(input_tensor, "reduce_logsumexp")
+    axis, keepdims = _reduction_args(axis, keepdims, reduction_indices, keep_dims)
+    raw_max = reduce_max(x, axis, keepdims=True)
+    shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
+    result = log(reduce_sum(_exp(x - shift), axis, keepdims=keepdims))
+    if not keepdims:
+        shift = create_op("reshape_like", shift, result)
+    return add(result, shift, name=name)
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Symbol:
+    """The mean of squared deviations from the mean over ``axis`` (TF's ``tf.math``)."""
+    x = _float_input(input_tensor, "reduce_variance")
+    deviations = square(x - reduce_mean(x, axis, keepdims=True))
+    return reduce_mean(deviations, axis, keepdims=bool(keepdims), name=name)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None) -> Symbol:
+    """``sqrt(reduce_variance(x))`` over ``axis``."""
+    return sqrt(reduce_variance(input_tensor, axis, keepdims), name=name)
+
+
+def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None) -> Symbol:
+    """``sqrt(sum(x ** 2))`` over ``axis`` (floats)."""
+    x = _float_input(input_tensor, "reduce_euclidean_norm")
+    return sqrt(reduce_sum(square(x), axis, keepdims=bool(keepdims)), name=name)
+
+
+def count_nonzero(input_tensor, axis=None, keepdims=None, dtype=int64, name=None,
+                  reduction_indices=None, keep_dims=None) -> Symbol:
+    """How many entries are not zero (not False) over ``axis``, as ``dtype`` (int64)."""
+    x = _tensor(input_tensor)
+    axis, keepdims = _reduction_args(axis, keepdims, reduction_indices, keep_dims)
+    nonzero = cast(not_equal(x, False if x.dtype.is_bool else 0), int64)
+    return cast(reduce_sum(nonzero, axis, keepdims=keepdims), dtype, name=name or "count_nonzero")
+
+
+# -- norms and clipping ----------------------------------------------------------------------
+def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Symbol:
+    """``x / sqrt(max(sum(x ** 2, axis), epsilon))``: TF's ``x * rsqrt(max(square_sum,
+    epsilon))`` (``dim`` is the deprecated name of ``axis``; None: all axes)."""
+    if axis is not None and dim is not None:
+        raise ValueError("l2_normalize: give axis or its deprecated alias dim, not both")
+    x = _float_input(x, "l2_normalize")
+    square_sum = reduce_sum(square(x), dim if axis is None else axis, keepdims=True)
+    return multiply(x, rsqrt(maximum(square_sum, float(epsilon))), name=name)
+
+
+def _norm_like(value, t) -> Symbol:
+    return value if isinstance(value, Symbol) else _like(float(value), t)
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None) -> Symbol:
+    """``t * clip_norm / max(l2norm(t), clip_norm)``, the L2 norm taken over ``axes`` (None:
+    all), with TF 1.15's safe square root (a zero norm gives a zero gradient, not NaN)."""
+    t = _float_input(t, "clip_by_norm")
+    clip_norm = _norm_like(clip_norm, t)
+    l2sum = reduce_sum(t * t, axes, keepdims=True)
+    positive = create_op("greater", l2sum, _like(0.0, l2sum))
+    l2norm = where(positive, sqrt(where(positive, l2sum, ones_like(l2sum))), l2sum)
+    return identity(t * clip_norm / maximum(l2norm, clip_norm), name=name or "clip_by_norm")
+
+
+def clip_by_average_norm(t, clip_norm, name=None) -> Symbol:
+    """``t * clip_norm / max(l2norm(t) / size(t), clip_norm)`` (TF 1.x)."""
+    t = _float_input(t, "clip_by_average_norm")
+    clip_norm = _norm_like(clip_norm, t)
+    inverse_norm = rsqrt(reduce_sum(t * t))
+    size = cast(array_size(t), t.dtype)
+    scale = minimum(inverse_norm * size, 1.0 / clip_norm) * clip_norm
+    return identity(t * scale, name=name or "clip_by_average_norm")
+
+
+def _tensor_list(t_list, function) -> list:
+    if isinstance(t_list, (str, bytes, Symbol)) or not isinstance(t_list, (list, tuple)):
+        raise TypeError(f"{function}: t_list should be a sequence of tensors, got {t_list!r}")
+    return list(t_list)
+
+
+def global_norm(t_list, name=None) -> Symbol:
+    """``sqrt(sum of sum(t ** 2) over the tensors)``; None entries are skipped (TF's)."""
+    values = [_tensor(t) for t in _tensor_list(t_list, "global_norm") if t is not None]
+    if not values:
+        raise ValueError("global_norm: t_list holds no tensor")
+    half_squares = [reduce_sum(square(v)) * 0.5 for v in values]  # l2_loss, as TF sums them
+    return sqrt(create_op("elemwise_sum", *half_squares, num_args=len(half_squares)) * 2.0,
+                name=name or "global_norm")
+
+
+def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
+    """Scale every tensor of ``t_list`` by ``clip_norm / max(global_norm, clip_norm)``.
+
+    Parameters
+    ----------
+    t_list : list or tuple
+        Tensors (gradients); None entries stay None.
+    clip_norm : float or 0-D Symbol
+    use_norm : 0-D Symbol, optional
+        The global norm to use (computed by :func:`global_norm` when None).
+
+    Returns
+    -------
+    (list of Symbol or None, Symbol): the clipped tensors and the global norm, TF 1.15's
+    ``t * clip_norm * min(1 / norm, 1 / clip_norm)``, NaN everywhere when the norm is inf or
+    NaN (as TF).
+    """
+    t_list = _tensor_list(t_list, "clip_by_global_norm")
+    norm = global_norm(t_list) if use_norm is None else _tensor(use_norm)
+    clip_norm = _norm_like(clip_norm, norm)
+    scale = clip_norm * minimum(1.0 / norm, 1.0 / clip_norm)
+    scale = scale + (norm - norm)  # NaN when the norm is not finite, as TF
+    prefix = name or "clip_by_global_norm"
+    clipped = [None if t is None else identity(_tensor(t) * scale, name=f"{prefix}_{i}")
+               for i, t in enumerate(t_list)]
+    return clipped, norm
+
+
+# -- confusion matrix ------------------------------------------------------------------------
+def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=int32,
+                     name=None) -> Symbol:
+    """``[num_classes, num_classes]`` counts: entry (i, j) sums ``weights`` (1s) over the
+    examples with label i and prediction j.
+
+    ``labels`` and ``predictions`` are vectors of class ids (integers; floats are cast to int64,
+    as TF); an id outside ``[0, num_classes)`` is an error when the graph runs, as TF's
+    asserts.  ``num_classes`` must be an int: TinyFlow fixes shapes when the graph is bound,
+    while TF's default (``max(labels, predictions) + 1``) depends on the values.
+    """
+    if isinstance(num_classes, Symbol) and num_classes.node.kind == "constant":
+        num_classes = num_classes.node.attrs["value"][0]
+    if num_classes is None or isinstance(num_classes, Symbol):
+        raise ValueError("confusion_matrix needs num_classes as an int: TinyFlow fixes shapes "
+                         "when the graph is bound, and without it the matrix's size "
+                         "(max(labels, predictions) + 1) would depend on the values")
+    ids = [_tensor(v) for v in (labels, predictions)]
+    ids = [v if v.dtype.is_integer else cast(v, int64) for v in ids]
+    dtype = as_dtype(dtype)
+    weights = ones_like(ids[0], dtype=dtype) if weights is None else cast(_tensor(weights), dtype)
+    return create_op("confusion_matrix", *ids, weights, num_classes=int(num_classes),
+                     name=name or "confusion_matrix")

@@ -20,22 +20,26 @@ and the filter as an OIHW view, so nothing is transposed (see :mod:`tinyflow.ops
 """
 from __future__ import annotations
 
+import collections
 import numbers
 
 import numpy as np
 
 from . import nn_seed
-from .api import constant, exp, log, reduce_mean, reduce_sum, sqrt, square
+from .api import _like, constant, exp, log, matmul, reduce_mean, reduce_sum, sqrt, square
+from .math_ops import l2_normalize
 from .nn_seed import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 from .nnvm.symbol import Symbol, create_op
 from .random_ops import get_seed
 
 __all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "dropout", "elu",
-           "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "leaky_relu", "linear",
-           "log_softmax", "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "moments",
-           "relu", "relu6", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
+           "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "l2_normalize",
+           "leaky_relu", "linear", "local_response_normalization", "log_softmax", "lrn",
+           "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "moments", "relu",
+           "relu6", "relu_layer", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
            "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
-           "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh"]
+           "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "top_k",
+           "xw_plus_b"]
 
 _SEED_CONV_ARGS = {"weight", "num_filter", "ksize", "bias", "no_bias"}
 
@@ -131,8 +135,8 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     """Zero each element of ``x`` with probability ``rate = 1 - keep_prob`` and scale the rest by
     ``1 / keep_prob``.
 
-    Give ``keep_prob`` or ``rate``, a number or a scalar symbol (a placeholder fed 1.0 at test
-    time).  ``noise_shape`` (None entries: x's size) draws one mask that broadcasts to x, as
+    Give ``keep_prob`` or ``rate``, a number (taken in x's dtype) or a scalar symbol of x's
+    dtype (a placeholder fed 1.0 at test time).  ``noise_shape`` (None entries: x's size) draws one mask that broadcasts to x, as
     TensorFlow's.  ``seed`` is the op-level seed of the mask's uniform draws, taken with the
     graph's seed as a random op's (:func:`tinyflow.random_ops.get_seed`): with either, the masks
     repeat from session to session.
@@ -148,16 +152,27 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
             raise ValueError(f"rate must be a scalar tensor or a float in [0, 1), got {rate}")
         else:
             keep_prob = 1.0 - float(rate)
+    x = _symbol(x)
     if not isinstance(keep_prob, Symbol):
         if not 0.0 < float(keep_prob) <= 1.0:
             raise ValueError(f"keep_prob must be a scalar tensor or a float in (0, 1], got "
                              f"{keep_prob}")
-        keep_prob = constant(float(keep_prob))
+        keep_prob = _like(float(keep_prob), x)  # x's dtype (float16, float64), as TF converts it
     attrs = {} if noise_shape is None else {
         "noise_shape": tuple(-1 if d is None else int(d) for d in noise_shape)}
     seed, seed2 = get_seed(seed)
     return create_op("dropout", x, keep_prob, name=name, seed=seed, seed2=seed2, **attrs)[0]
 
+
+
+def xw_plus_b(x, weights, biases, name=None) -> Symbol:
+    """``matmul(x, weights) + biases`` (``biases`` a vector added along the last axis)."""
+    return bias_add(matmul(x, weights), biases, name=name)
+
+
+def relu_layer(x, weights, biases, name=None) -> Symbol:
+    """``relu(matmul(x, weights) + biases)``."""
+    return relu(xw_plus_b(x, weights, biases), name=name)
 
 # -- convolution and pooling -----------------------------------------------------------------
 def _data_format(data_format) -> str:
@@ -310,6 +325,18 @@ def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
     return create_op("elemwise_add", x * inv, shift, name=name)
 
 
+
+def lrn(input, depth_radius=5, bias=1.0, alpha=1.0, beta=0.5, name=None) -> Symbol:
+    """TensorFlow's local response normalisation of a 4-D (NHWC) ``input`` along its last
+    axis: ``input / (bias + alpha * sqr_sum) ** beta``, ``sqr_sum`` the sum of ``input ** 2``
+    over ``[d - depth_radius, d + depth_radius]`` (``alpha`` is not divided by the window's
+    size, unlike torch's ``local_response_norm``)."""
+    return create_op("lrn", _symbol(input), depth_radius=int(depth_radius), bias=float(bias),
+                     alpha=float(alpha), beta=float(beta), name=name)
+
+
+local_response_normalization = lrn
+
 # -- losses ----------------------------------------------------------------------------------
 def _named_only(function, sentinel, labels, logits):
     if sentinel is not None:
@@ -381,6 +408,29 @@ def in_top_k(predictions, targets, k, name=None) -> Symbol:
     ``predictions[i]`` (ties at the boundary count as in, as TensorFlow's)."""
     return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k), name=name)
 
+
+
+TopKV2 = collections.namedtuple("TopKV2", ["values", "indices"])
+
+
+def top_k(input, k=1, sorted=True, name=None) -> TopKV2:
+    """The ``k`` largest entries of each row of ``input`` along its last axis and their indices
+    (int32), as the pair ``TopKV2(values, indices)``.
+
+    Values come in descending order, the lower index first among equal ones (TensorFlow's
+    rule); ``sorted=False`` (order unspecified in TensorFlow) gives the same.  ``k`` is an int
+    or a constant; the last axis must have at least k entries.  The gradient of ``values``
+    goes to the chosen entries.
+    """
+    if isinstance(k, Symbol) and k.node.kind == "constant":
+        k = k.node.attrs["value"][0]
+    if isinstance(k, Symbol):
+        raise TypeError("top_k: k must be an int known when the graph is built (TinyFlow fixes "
+                         "shapes at bind time), got a computed tensor")
+    if int(k) < 0:
+        raise ValueError(f"top_k: k must be non-negative, got {k}")
+    out = create_op("top_k", _symbol(input), k=int(k), sorted=bool(sorted), name=name)
+    return TopKV2(out[0], out[1])
 
 # -- names defined elsewhere, imported on first use ----------------------------------------
 # tf.nn.rnn_cell and the rnn functions (tinyflow/rnn_cell.py, rnn.py), conv2d_transpose

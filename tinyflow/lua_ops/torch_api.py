@@ -128,6 +128,16 @@ function                                    meaning
 ``idx)``                                    rows of g summed into zeros at ids
 ``in_top_k_buffers(p)`` /                   TensorFlow's in_top_k into bool res (targets out of
 ``in_top_k(res, p, targets, k, buffers)``   range or not finite: false)
+``top_k_buffers(x)``                         a sorted copy of x and its int64 order (setup only)
+``top_k(values, indices, x, k, buffers)``   the k largest along the last dim, in descending
+                                            order, the lower index first among equal ones
+``top_k_backward(res, g, indices, index)``  zeros with g put at indices along the last dim;
+                                            index: int64 scratch like indices
+``window_sum(res, x, radius)``              sums of x over [d - radius, d + radius] along the
+                                            last dim (out-of-range elements count as 0)
+``confusion_matrix(res, l, p, w, rows,``
+``cols)``                                   res (n, n) = zeros with w[i] added at (l[i], p[i]);
+                                            rows, cols: flat int64 scratch from ``ids_buffer``
 ==========================================  =================================================
 """
 from __future__ import annotations
@@ -871,6 +881,49 @@ def prod_backward(res, g, x, dims=None):
     after = torch.cumprod(torch.cat([ones, flat.flip(-1)[..., :-1]], -1), -1).flip(-1)
     grad = before * after * g.reshape(flat.shape[:-1] + (1,))
     res.permute(order).copy_(grad.view(tuple(x.shape[d] for d in order)))
+
+
+
+# -- tf.nn.top_k, tf.nn.lrn, tf.confusion_matrix ---------------------------------------------
+def top_k_buffers(x):
+    return [_scratch(torch.empty_like(x)),
+            _scratch(torch.empty(x.shape, dtype=torch.int64, device=x.device))]
+
+
+def top_k(values, indices, x, k, buffers):
+    # a stable descending sort gives TensorFlow's order for ties (the lower index first), which
+    # torch.topk does not promise
+    ordered, order = buffers
+    torch.sort(x, dim=-1, descending=True, stable=True, out=(ordered, order))
+    k = int(k)
+    values.copy_(ordered[..., :k])
+    indices.copy_(order[..., :k])
+
+
+def top_k_backward(res, g, indices, index):
+    index.copy_(indices)
+    res.zero_()
+    res.scatter_(-1, index, g)
+
+
+def window_sum(res, x, radius):
+    # one avg_pool2d over rows (1, depth) with divisor 1: a sum over 2 * radius + 1 elements,
+    # zero padding radius on both sides (its limit of half the window holds)
+    radius, depth = int(radius), x.shape[-1]
+    if x.numel() == 0:
+        return
+    rows = (-1, 1, 1, depth)
+    _aten.avg_pool2d.out(x.reshape(rows), (1, 2 * radius + 1), (1, 1), (0, radius), False, True,
+                         1, out=res.view(rows))
+
+
+def confusion_matrix(res, labels, predictions, weights, rows, cols):
+    classes = res.shape[0]
+    _read_ids(rows, labels, classes, "label")
+    _read_ids(cols, predictions, classes, "prediction")
+    rows.mul_(classes).add_(cols)
+    res.zero_()
+    res.view(-1).index_add_(0, rows, weights.reshape(-1))
 
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()

@@ -1,6 +1,6 @@
 """TensorFlow's math ops beyond elemwise.py: comparisons and logic (bool results), maximum,
-minimum, floordiv, mod, rsqrt, log1p, cast, where, and the constant a Python number becomes
-beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
+minimum, floordiv, mod, rsqrt, log1p, cast, where, confusion_matrix, and the constant a Python
+number becomes beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
 
 Dtypes follow TensorFlow 1.15: inputs of a binary op share one dtype (``DTypeError`` naming
 both otherwise), comparisons give bool, logic takes bool.  One extension is kept for the seed's
@@ -167,3 +167,45 @@ def _constant_like_type(attrs, in_types, out_types):
  .set_num_inputs(1).set_attr("FInferType", _constant_like_type)
  .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [tuple(attrs["shape"])]))
  .set_attr("FIgnoreInputs", [0]).set_attr("FGradient", no_gradient))
+
+
+# -- confusion_matrix ------------------------------------------------------------------------------
+def _confusion_shape(attrs, in_shapes, out_shapes):
+    labels, predictions, weights = in_shapes
+    known = [s for s in in_shapes if s is not None]
+    if any(len(s) != 1 for s in known) or len({tuple(s) for s in known}) > 1:
+        raise ShapeError(f"labels {labels}, predictions {predictions} and weights {weights} "
+                         f"must be vectors of one length")
+    vector = known[0] if known else None
+    classes = attrs["num_classes"]
+    return [vector] * 3, [(classes, classes)]
+
+
+def _confusion_type(attrs, in_types, out_types):
+    for what, dtype in zip(("labels", "predictions"), in_types[:2]):
+        if dtype is not None and dtype_kind(dtype) != "int":
+            raise DTypeError(f"{what} must be integer class ids, got {dtype}")
+    return in_types, [in_types[2] or out_types[0]]
+
+
+def _confusion_grad(node, grads):
+    # weights[i] went to (labels[i], predictions[i]): its gradient is g there, read as
+    # sum_j onehot(labels)[i, j] * (onehot(predictions) @ g^T)[i, j]
+    labels, predictions, weights = node.inputs
+    if not weights.dtype.is_floating:
+        return [None, None, None]
+    classes, dtype = node.attrs["num_classes"], weights.dtype.name
+
+    def one_hot(ids):
+        return create_op("one_hot", ids, depth=classes, on_value=1.0, off_value=0.0, axis=-1,
+                         dtype=dtype)
+    picked = create_op("matmul", one_hot(predictions), grads[0], transpose_b=True)
+    return [None, None, create_op("reduce_sum", one_hot(labels) * picked, axis=(1,))]
+
+
+(register_op("confusion_matrix")
+ .describe("(num_classes, num_classes) matrix of weights' dtype: weights[i] summed at (labels[i], "
+           "predictions[i]); inputs labels, predictions (integer ids in [0, num_classes), else "
+           "an error, as TF's asserts) and weights, vectors of one length.")
+ .set_num_inputs(3).set_attr("FInferShape", _confusion_shape)
+ .set_attr("FInferType", _confusion_type).set_attr("FGradient", _confusion_grad))

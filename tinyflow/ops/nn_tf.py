@@ -1,5 +1,5 @@
 """TensorFlow 1.x's ``tf.nn`` ops that are not compositions of others: bias_add, the softmax
-cross-entropies, embedding_lookup and in_top_k.  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+cross-entropies, embedding_lookup, in_top_k, top_k and lrn.  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
 
 Class ids and indices (labels, ids, targets) may have any dtype (TensorFlow's int32 / int64, or
 the seed's float class ids); the bodies read them into int64 scratch and check their range as
@@ -8,10 +8,11 @@ default) or ``"NCHW"`` (channels on axis 1).
 """
 from __future__ import annotations
 
-from ..nnvm.attrs import inplace_first, no_gradient, same_as_input, shape_str
+from ..nnvm.attrs import inplace_first, no_gradient, same_as_input, same_shape, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
+from .elemwise import dtype_rule
 
 __all__ = []
 
@@ -175,3 +176,62 @@ def _in_top_k_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _in_top_k_shape)
  .set_attr("FInferType", _float_and_ids([0], [1], out_type="bool"))
  .set_attr("FGradient", no_gradient))
+
+
+# -- top_k -------------------------------------------------------------------------------------
+def _top_k_shape(attrs, in_shapes, out_shapes):
+    x, k = in_shapes[0], attrs["k"]
+    if x is None:
+        return in_shapes, out_shapes
+    if len(x) == 0 or (x[-1] is not None and x[-1] < k):
+        raise ShapeError(f"input {shape_str(x)} must have at least k={k} columns (the last "
+                         f"axis)")
+    out = tuple(x[:-1]) + (k,)
+    return in_shapes, [out, out]
+
+
+def _top_k_type(attrs, in_types, out_types):
+    dtype_rule(("float", "int"))(attrs, in_types[:1], out_types[:1])  # checks the input
+    return in_types, [in_types[0], "int32"]
+
+
+(register_op("top_k")
+ .describe("The k (attr) largest entries of each row along the last axis, in descending order "
+           "(the lower index first among equal values; sorted=False gives the same), and their "
+           "indices (int32), as TensorFlow's TopKV2; the gradient goes to the chosen entries.")
+ .set_num_inputs(1).set_num_outputs(2).set_attr("FInferShape", _top_k_shape)
+ .set_attr("FInferType", _top_k_type)
+ .set_attr("FGradient", lambda n, g: [create_op("_top_k_backward", g[0], n.outputs[1],
+                                                n.inputs[0])]))
+(_backward_op("_top_k_backward", "Gradient of top_k's input: zeros of x's shape with g put at "
+              "the indices along the last axis; inputs g, indices (int32) and x (for its shape).",
+              3, same_as_input(2))
+ .set_attr("FIgnoreInputs", [2]).set_attr("FInferType", _float_and_ids([0, 2], [1])))
+
+
+# -- local response normalisation --------------------------------------------------------------
+def _lrn_shape(attrs, in_shapes, out_shapes):
+    in_shapes, out_shapes = same_shape(attrs, in_shapes, out_shapes)
+    if out_shapes[0] is not None and len(out_shapes[0]) != 4:
+        raise ShapeError(f"input must be 4-D (NHWC: the window runs along the last axis), got "
+                         f"shape {shape_str(out_shapes[0])}")
+    return in_shapes, out_shapes
+
+
+def _lrn_grad(node, grads):
+    return [create_op("_lrn_backward", grads[0], node.inputs[0], node.outputs[0],
+                      **node.attrs)]
+
+
+_FLOATS = dtype_rule(("float",))
+(register_op("lrn")
+ .describe("TensorFlow's local response normalisation of 4-D x along its last axis: y = x / "
+           "(bias + alpha * sqr_sum) ** beta, sqr_sum the sum of x ** 2 over [d - "
+           "depth_radius, d + depth_radius] (attrs depth_radius, bias, alpha, beta; alpha is "
+           "not divided by the window's size, unlike torch's).")
+ .set_num_inputs(1).set_attr("FInferShape", _lrn_shape).set_attr("FInferType", _FLOATS)
+ .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", _lrn_grad))
+(_backward_op("_lrn_backward", "Gradient of lrn's x from g, x and y (TensorFlow's LRNGrad): g * "
+              "N ** -beta - 2 alpha beta x * window_sum(g * y / N), N = bias + alpha * sqr_sum.",
+              3, _lrn_shape)
+ .set_attr("FInferType", _FLOATS))

@@ -1,0 +1,85 @@
+"""``tf.math``: the names of TensorFlow 1.15's ``tf.math`` that TinyFlow has, the very functions
+``tf.*`` and ``tf.nn.*`` give (defined in :mod:`tinyflow.api`, :mod:`tinyflow.math_ops` and
+:mod:`tinyflow.nn`).  Any other ``tf.math.X`` is an AttributeError saying TinyFlow does not
+support it.
+"""
+from __future__ import annotations
+
+from .api import (
+    abs,
+    add,
+    add_n,
+    argmax,
+    argmin,
+    divide,
+    equal,
+    exp,
+    floordiv,
+    floormod,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    log1p,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    pow,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+    rsqrt,
+    sigmoid,
+    sign,
+    sqrt,
+    square,
+    subtract,
+    tanh,
+    truediv,
+)
+from .math_ops import (
+    confusion_matrix,
+    count_nonzero,
+    is_finite,
+    is_inf,
+    is_nan,
+    l2_normalize,
+    log_sigmoid,
+    reciprocal,
+    reduce_euclidean_norm,
+    reduce_logsumexp,
+    reduce_std,
+    reduce_variance,
+    scalar_mul,
+    squared_difference,
+)
+from .nn import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+
+__all__ = [
+    "abs", "add", "add_n", "argmax", "argmin", "confusion_matrix", "count_nonzero", "divide",
+    "equal", "exp", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite",
+    "is_inf", "is_nan", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
+    "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
+    "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
+    "reduce_any", "reduce_euclidean_norm", "reduce_logsumexp", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance", "rsqrt",
+    "scalar_mul", "sigmoid", "sign", "softmax", "softplus", "softsign", "sqrt", "square",
+    "squared_difference", "subtract", "tanh", "top_k", "truediv",
+]
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.math.{name} is not supported by TinyFlow (module "
+                         f"'tinyflow.tf_math' has no attribute {name!r})")
