@@ -1,0 +1,14 @@
+"""``tf.contrib``: of TensorFlow 1.x's contributed modules TinyFlow has ``rnn`` (the cells and
+RNN functions, :mod:`tinyflow.contrib.rnn`); ``tf.contrib.<other>`` is an AttributeError saying
+TinyFlow does not support it."""
+import importlib
+
+__all__ = ["rnn"]
+_SUBMODULES = ("rnn",)
+
+
+def __getattr__(name):
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"tf.contrib.{name} is not supported by TinyFlow (module "
+                         f"'tinyflow.contrib' has no attribute {name!r})")
