@@ -1,4 +1,431 @@
-"""TF-1 control flow and state ops beyond :mod:`tinyflow.api` (cond, Print, py_func, scatter_*)."""
+"""TF-1 control flow and state ops beyond :mod:`tinyflow.api`: ``tf.cond``, ``tf.Print``,
+``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
+
+``tf.cond`` without a branching executor
+    TinyFlow runs every node of a fetch set: it has no Switch/Merge.  ``cond`` builds both
+    branches and picks each output with ``where(pred, true, false)``: the same values as
+    TensorFlow's, and gradients flow through the branch taken only (``where``'s gradient sends
+    zeros to the other).  That holds for branches without side effects; a branch that makes an
+    op writing a variable (assign, assign_add, scatter_*, an optimizer update, a variable's
+    initialiser) or running Python (``tf.Print``, ``tf.py_func``) would have it run whichever
+    branch is taken, so ``cond`` refuses it, naming the op.  ``tf.while_loop`` is not
+    supported (``tf.while_loop`` is an AttributeError saying so).
+
+``tf.Print`` and ``tf.py_func``: Python at run time
+    Their ops (``print``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
+    FPythonCompute: the node's ``func`` attribute, a Python callable, gives its value from its
+    inputs' values.  A fetched one is computed by the session once the executor has computed
+    its inputs; one read by other ops runs inside the executor, in graph order, and then its
+    output shape must be known when the graph is bound (a ``py_func``'s comes only from the
+    ops reading it; fetch a ``py_func`` whose shape cannot be inferred directly).  As
+    TensorFlow's py_func token, ``func`` does not serialise (SaveJSON).
+"""
 from __future__ import annotations
 
-__all__: list[str] = []
+import sys
+
+import numpy as np
+
+from .array_ops import ones_like
+from .dtypes import as_dtype
+from .errors import InvalidArgumentError
+from .nnvm.symbol import Symbol, create_op, current_context
+from .ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
+
+__all__ = ["Print", "cond", "py_func", "scatter_add", "scatter_sub", "scatter_update"]
+
+
+# -- tf.cond -----------------------------------------------------------------------------------
+def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, fn2=None):
+    """``true_fn()`` if ``pred`` else ``false_fn()``, as TensorFlow 1.15's ``tf.cond``.
+
+    Parameters
+    ----------
+    pred : scalar bool Symbol, or Python bool
+        The choice, made every run.  A Python (or numpy) bool calls the chosen function only
+        and returns its result (TensorFlow's ``smart_cond``; TF 1.15's ``cond`` raises).
+    true_fn, false_fn : callable
+        Functions of no arguments returning a tensor, a number, or lists / tuples / dicts of
+        them, both of one structure, dtypes and shapes.  ``fn1`` / ``fn2``: their old names.
+    strict : bool
+        False (TF's default) unpacks a one-element list or tuple.
+    name : str, optional
+        The name scope of the nodes made (default ``"cond"``).
+
+    Returns
+    -------
+    The structure the functions return, each tensor ``where(pred, from true_fn,
+    from false_fn)``.
+
+    Raises
+    ------
+    TypeError
+        A function missing or not callable, ``pred`` not bool, or structures of other types.
+    ValueError
+        ``pred`` not a scalar, structures or dtypes that differ, static shapes that differ,
+        nothing returned, or a branch making an op with side effects (see the module's
+        docstring).
+    """
+    true_fn = _branch_fn(true_fn, fn1, "true_fn", "fn1")
+    false_fn = _branch_fn(false_fn, fn2, "false_fn", "fn2")
+    if isinstance(pred, (bool, np.bool_)):
+        return true_fn() if pred else false_fn()
+    pred = _predicate(pred)
+    with current_context().name_scope(name or "cond"):
+        true_out = _build_branch(true_fn, "true_fn", strict)
+        false_out = _build_branch(false_fn, "false_fn", strict)
+        true_leaves, false_leaves = _same_structure(true_out, false_out)
+        if not true_leaves:
+            raise ValueError("true_fn and false_fn must return at least one result.")
+        picked = [_pick(pred, t, f, i) for i, (t, f) in enumerate(zip(true_leaves,
+                                                                     false_leaves))]
+    return _pack(true_out, iter(picked))
+
+
+def _branch_fn(fn, old, name, old_name):
+    """TensorFlow's handling of ``true_fn`` / ``fn1`` (and ``false_fn`` / ``fn2``)."""
+    if old is not None:
+        if fn is not None:
+            raise TypeError(f"cond(): {name} and {old_name} may not be set simultaneously.")
+        fn = old
+    elif fn is None:
+        raise TypeError(f"cond(): {name} argument required")
+    if not callable(fn):
+        raise TypeError(f"{name} must be callable.")
+    return fn
+
+
+def _predicate(pred) -> Symbol:
+    if not isinstance(pred, Symbol):
+        raise TypeError(f"tf.cond: pred must be a scalar bool tensor or a Python bool, got "
+                        f"{type(pred).__name__}")
+    dtype = pred.dtype.name
+    if dtype != "bool":
+        raise TypeError(f"tf.cond: pred must be a bool tensor, got {dtype} ('{pred.name}')")
+    rank = pred.get_shape().ndims
+    if rank not in (None, 0):
+        raise ValueError(f"tf.cond: pred must be a scalar (rank 0), got shape "
+                         f"{pred.get_shape()} ('{pred.name}')")
+    return pred
+
+
+def _build_branch(fn, which, strict):
+    """``fn()``, checked for ops with side effects made while it ran (unpacked as TF's
+    ``_UnpackIfSingleton`` unless ``strict``)."""
+    graph = current_context()
+    before = set(graph.nodes_by_name)
+    with graph.name_scope(which.split("_")[0]):
+        result = fn()
+    for node_name in graph.nodes_by_name.keys() - before:
+        node = graph.nodes_by_name[node_name]
+        if node.op is not None and (node.attr_list("FMutateInputs")
+                                    or node.op.name in ("print", "py_func")):
+            raise ValueError(
+                f"tf.cond: {which} makes {node.describe()}, which has a side effect (it "
+                f"{'runs Python' if node.op.name in ('print', 'py_func') else 'writes a variable'}"
+                f"): tf.cond with side effects in a branch is not supported by TinyFlow (it "
+                f"runs both branches and selects the outputs; move the op out of the branch)")
+    if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
+        result = result[0]
+    return result
+
+
+def _flatten(value) -> list:
+    """The leaves of a structure of lists, tuples and dicts (dict values by sorted key, as
+    TensorFlow's ``nest``)."""
+    if isinstance(value, dict):
+        return [leaf for key in sorted(value) for leaf in _flatten(value[key])]
+    if isinstance(value, (list, tuple)):
+        return [leaf for item in value for leaf in _flatten(item)]
+    return [value]
+
+
+def _shape_of_structure(value):
+    """The structure with every leaf as ``.``: what two branches must share."""
+    if isinstance(value, dict):
+        return type(value), tuple((k, _shape_of_structure(value[k])) for k in sorted(value))
+    if isinstance(value, (list, tuple)):
+        return type(value), tuple(_shape_of_structure(v) for v in value)
+    return "."
+
+
+def _same_structure(true_out, false_out):
+    """Both branches' leaves as tensors, after checking structures and dtypes."""
+    if _shape_of_structure(true_out) != _shape_of_structure(false_out):
+        raise ValueError(f"tf.cond: incompatible return values of true_fn and false_fn: they "
+                         f"must have one structure, got {_describe(true_out)} from true_fn and "
+                         f"{_describe(false_out)} from false_fn")
+    leaves = []
+    for which, out in (("true_fn", true_out), ("false_fn", false_out)):
+        leaves.append([_as_tensor(leaf, which) for leaf in _flatten(out)])
+    for t, f in zip(*leaves):
+        if t.dtype.name != f.dtype.name:
+            raise ValueError(f"Outputs of true_fn and false_fn must have the same type: "
+                             f"{t.dtype.name}, {f.dtype.name}")
+    return leaves
+
+
+def _describe(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_describe(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_describe(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' * (len(value) == 1)})"
+    return "tensor" if isinstance(value, Symbol) else type(value).__name__
+
+
+def _as_tensor(leaf, which) -> Symbol:
+    from .api import constant  # api imports the front end this module is part of
+
+    if isinstance(leaf, Symbol):
+        if leaf.is_operation or len(leaf.outputs) != 1:
+            raise TypeError(f"tf.cond: {which} returned the operation '{leaf.name}': TinyFlow's "
+                            f"cond selects tensors, return tensors")
+        return leaf
+    if leaf is None:
+        raise ValueError(f"tf.cond: {which} returned None where a tensor is expected")
+    return constant(leaf)
+
+
+def _pick(pred, t, f, index) -> Symbol:
+    """``t`` where ``pred`` else ``f``: the scalar pred made a mask of t's shape."""
+    t_shape, f_shape = t.get_shape(), f.get_shape()
+    if t_shape.is_fully_defined() and f_shape.is_fully_defined() and t_shape != f_shape:
+        raise ValueError(f"tf.cond: output {index} has shape {t_shape} from true_fn and "
+                         f"{f_shape} from false_fn: TinyFlow selects between the two, so they "
+                         f"must have one shape")
+    if t_shape.ndims == 0:
+        return create_op("where", pred, t, f, name="Merge")
+    mask = create_op("logical_and", pred, ones_like(t, dtype="bool"))
+    return create_op("where", mask, t, f, name="Merge")
+
+
+def _pack(structure, leaves):
+    """``structure`` with its leaves taken in order from the iterator ``leaves``."""
+    if isinstance(structure, dict):
+        packed = {k: _pack(structure[k], leaves) for k in sorted(structure)}
+        return type(structure)((k, packed[k]) for k in structure)
+    if isinstance(structure, (list, tuple)):
+        items = [_pack(v, leaves) for v in structure]
+        if hasattr(structure, "_fields"):  # a namedtuple
+            return type(structure)(*items)
+        return type(structure)(items)
+    return next(leaves)
+
+
+# -- tf.Print ----------------------------------------------------------------------------------
+def Print(input_, data, message=None, first_n=None, summarize=None, name=None) -> Symbol:
+    """``input_`` as it is; every time it runs, ``message`` and the values of the ``data``
+    tensors are printed to stderr, as TensorFlow 1.15's ``tf.Print``.
+
+    Parameters
+    ----------
+    input_ : Symbol
+        The tensor passed through (gradients pass through to it too).
+    data : list of Symbol
+        The tensors printed, each as ``[v1 v2 v3...]`` after ``message`` on one line (nested
+        brackets per dimension, TensorFlow's ``SummarizeValue``).
+    message : str, optional
+    first_n : int, optional
+        Print the first ``first_n`` runs only (None or negative: every run), counted per node.
+    summarize : int, optional
+        At most this many elements of each tensor (default 3; negative: all), ``...`` after.
+    name : str, optional
+        The node's name (default ``"Print"``).
+    """
+    from .api import _tensor  # api imports the front end this module is part of
+
+    if isinstance(data, (Symbol, str)) or not hasattr(data, "__iter__"):
+        raise TypeError(f"tf.Print: data must be a list of tensors, got {type(data).__name__}")
+    inputs = [_tensor(input_)] + [_tensor(d) for d in data]
+    first_n = -1 if first_n is None else int(first_n)
+    summarize = 3 if summarize is None else int(summarize)
+    message = "" if message is None else str(message)
+    return create_op("print", *inputs, num_args=len(inputs), message=message, first_n=first_n,
+                     summarize=summarize, func=_Printer(message, first_n, summarize),
+                     name=name or "Print")
+
+
+class _Printer:
+    """A Print node's run-time side: counts its runs (first_n) and prints."""
+
+    def __init__(self, message: str, first_n: int, summarize: int):
+        self.message, self.first_n, self.summarize = message, first_n, summarize
+        self.calls = 0
+
+    def __call__(self, node, inputs):
+        if self.first_n < 0 or self.calls < self.first_n:
+            self.calls += 1
+            values = "".join(f"[{summarize_value(np.asarray(v), self.summarize)}]"
+                             for v in inputs[1:])
+            print(self.message + values, file=sys.stderr, flush=True)
+        return inputs[0]
+
+
+def summarize_value(array, limit: int = 3) -> str:
+    """TensorFlow's ``Tensor::SummarizeValue``: the first ``limit`` elements (all if negative)
+    in row-major order, space-separated, each dimension in brackets, ``...`` where elements
+    were left out (``[[1 2][3...]...`` for [[1, 2], [3, 4]] and 3)."""
+    flat = array.ravel()
+    limit = flat.size if limit < 0 else min(limit, flat.size)
+    words = [_element(v) for v in flat[:limit]]
+    if array.ndim == 0:
+        text = " ".join(words)
+    else:
+        text = _summarize_dims(array.shape, words, limit)
+    return text + ("..." if flat.size > limit else "")
+
+
+def _summarize_dims(shape, words, limit) -> str:
+    """TensorFlow's ``PrintOneDim`` over all dimensions, as a walk over the elements printed."""
+    out, printed = [], 0
+
+    def dim(index):
+        nonlocal printed
+        if printed >= limit:
+            return
+        if index == len(shape) - 1:
+            for i in range(shape[index]):
+                if printed >= limit:
+                    if index != 0:
+                        out.append("...")
+                    return
+                out.append((" " if i > 0 else "") + words[printed])
+                printed += 1
+            return
+        for _ in range(shape[index]):
+            opened = printed < limit
+            if opened:
+                out.append("[")
+            dim(index + 1)
+            if printed < limit or opened:
+                out.append("]")
+    dim(0)
+    return "".join(out)
+
+
+def _element(value) -> str:
+    """One element as TensorFlow's ``StrCat`` writes it: floats with the fewest of 6 / 9
+    (float32, float16) or 15 / 17 (float64) significant digits that read back the same,
+    bools as 1 / 0."""
+    if isinstance(value, (np.floating, float)):
+        if np.isnan(value):
+            return "nan"
+        if np.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        kind = np.float64 if np.asarray(value).dtype == np.float64 else np.float32
+        short, long = (15, 17) if kind is np.float64 else (6, 9)
+        text = f"{float(value):.{short}g}"
+        return text if kind(text) == kind(value) else f"{float(value):.{long}g}"
+    if isinstance(value, (np.bool_, bool)):
+        return "1" if value else "0"
+    return str(value)
+
+
+# -- tf.py_func --------------------------------------------------------------------------------
+def py_func(func, inp, Tout, stateful=True, name=None):
+    """Wrap the Python function ``func`` as an op, as TensorFlow 1.15's ``tf.py_func``.
+
+    Parameters
+    ----------
+    func : callable
+        Called every run with one numpy array per input; returns one array per output (a list
+        or tuple of them, or one array when ``Tout`` is a single dtype).  Each must have its
+        ``Tout`` dtype exactly (a Python float is float64), as TensorFlow checks.
+    inp : list of Symbol
+        The inputs (numbers become constants).
+    Tout : DType or list/tuple of DType
+        The outputs' dtypes; a list gives a list of tensors, a single dtype one tensor.
+    stateful : bool
+        Kept as an attribute (TensorFlow's PyFunc vs PyFuncStateless).
+    name : str, optional
+        The node's name (default ``"PyFunc"``).
+
+    The outputs' shapes are not known before ``func`` runs: fetch them directly, or read them
+    in ops that let shape inference find them (see the module docstring).  No gradient flows
+    through (``tf.gradients`` gives None for the inputs), as TensorFlow's.
+    """
+    from .api import _tensor  # api imports the front end this module is part of
+
+    if not callable(func):
+        raise TypeError(f"tf.py_func: func must be callable, got {type(func).__name__}")
+    single = not isinstance(Tout, (list, tuple))
+    touts = tuple(as_dtype(t).name for t in ([Tout] if single else Tout))
+    if not touts:
+        raise ValueError("tf.py_func with Tout=[] (a function run for its effect only) is not "
+                         "supported by TinyFlow: give it an output")
+    inputs = [_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
+    out = create_op("py_func", *inputs, num_args=len(inputs), Tout=touts,
+                    stateful=bool(stateful), func=_PyCall(func), name=name or "PyFunc")
+    return out if single else [out[i] for i in range(len(touts))]
+
+
+class _PyCall:
+    """A py_func node's run-time side: ``func`` on numpy arrays, its results checked against
+    Tout as TensorFlow's ``FuncRegistry`` and PyFunc kernel check them."""
+
+    def __init__(self, func):
+        self.func = func
+
+    def __call__(self, node, inputs):
+        touts = node.attrs["Tout"]
+        result = self.func(*[np.array(v) for v in inputs])
+        values = list(result) if isinstance(result, (list, tuple)) else [result]
+        if len(values) != len(touts):
+            raise InvalidArgumentError(None, node, (
+                f"py_func '{node.name}' returned {len(values)} values, but Tout has "
+                f"{len(touts)} dtypes ({', '.join(touts)})"))
+        arrays = [np.asarray(v, order="C") for v in values]
+        for i, (array, dtype) in enumerate(zip(arrays, touts)):
+            if array.dtype != np.dtype(dtype):
+                raise InvalidArgumentError(None, node, (
+                    f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but "
+                    f"expects {dtype}"))
+        return arrays[0] if len(arrays) == 1 else arrays
+
+
+# -- scatter writes into a variable --------------------------------------------------------------
+def scatter_update(ref, indices, updates, use_locking=True, name=None) -> Symbol:
+    """``ref[indices[i], ...] = updates[i, ...]`` for variable ``ref``; the result is the
+    variable, holding its new value (TensorFlow 1.15's ``tf.scatter_update``).
+
+    Parameters
+    ----------
+    ref : tf.Variable
+        Of shape ``(N, ...)``.
+    indices : int32 or int64 tensor, or list of ints
+        Rows of ``ref``, any shape ``I``; each in ``[0, N)``.
+    updates : tensor or number
+        Of shape ``I + ref.shape[1:]``, or a scalar written into every row named.
+    use_locking : bool
+        Ignored (TinyFlow runs one op at a time).
+    name : str, optional
+
+    A row named twice gets one of its updates in TensorFlow (which one is undefined).
+    """
+    return _scatter("scatter_update", ref, indices, updates, name or "ScatterUpdate")
+
+
+def scatter_add(ref, indices, updates, use_locking=False, name=None) -> Symbol:
+    """``ref[indices[i], ...] += updates[i, ...]``: a row named several times gets all its
+    updates added.  Arguments and result as :func:`scatter_update`'s."""
+    return _scatter("scatter_add", ref, indices, updates, name or "ScatterAdd")
+
+
+def scatter_sub(ref, indices, updates, use_locking=False, name=None) -> Symbol:
+    """``ref[indices[i], ...] -= updates[i, ...]``: a row named several times gets all its
+    updates taken away.  Arguments and result as :func:`scatter_update`'s."""
+    return _scatter("scatter_sub", ref, indices, updates, name or "ScatterSub")
+
+
+def _scatter(op_name, ref, indices, updates, name) -> Symbol:
+    from .api import constant  # api imports the front end this module is part of
+
+    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
+        raise TypeError(f"tf.{op_name} writes to a tf.Variable, got {ref!r}")
+    if not isinstance(indices, Symbol):
+        # TF's conversion: Python ints give int32, a numpy array keeps its dtype
+        indices = constant(indices, dtype=None if np.asarray(indices).size else "int32")
+    if not isinstance(updates, Symbol):
+        updates = constant(updates, dtype=ref.node.attrs.get("dtype", "float32"))
+    return create_op(op_name, ref, indices, updates, name=name)

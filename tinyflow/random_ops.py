@@ -37,6 +37,7 @@ __all__ = [
     "normal",
     "random",
     "random_normal",
+    "random_shuffle",
     "random_uniform",
     "set_random_seed",
     "truncated_normal",
@@ -291,6 +292,28 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None) -> Symbol
                        output_dtype=dtype)
 
 
+def random_shuffle(value, seed=None, name=None) -> Symbol:
+    """``value`` with its slices along the first dimension in a random order, a new one at
+    every run (TensorFlow's ``RandomShuffle``; no gradient flows through it).
+
+    Parameters
+    ----------
+    value : Symbol, number or array
+        The tensor to shuffle; a scalar or a single slice comes back as it is.
+    seed : int, optional
+        The op-level seed (see :func:`get_seed`): with it, or a graph-level seed, each new
+        session repeats the same sequence of orders.
+    name : str, optional
+        The node's name (default ``"RandomShuffle"``).
+    """
+    from .api import constant  # the front end's converter; api imports this module
+
+    value = value if isinstance(value, Symbol) else constant(value)
+    seed1, seed2 = get_seed(seed)
+    return create_op("random_shuffle", value, seed=seed1, seed2=seed2,
+                     name=name or "RandomShuffle")
+
+
 def normal(shape, stdev=1.0, mean=0.0, name=None, seed=None) -> Symbol:
     """TinyFlow's ``tf.normal``: :func:`random_normal` with the arguments in the seed's order."""
     return random_normal(shape, mean=mean, stddev=stdev, seed=seed, name=name or "normal")
@@ -311,4 +334,5 @@ class Namespace(SimpleNamespace):
 
 random = Namespace("random", normal=random_normal, truncated_normal=truncated_normal,
                    uniform=random_uniform, categorical=categorical, multinomial=multinomial,
+                   shuffle=random_shuffle,
                    set_random_seed=set_random_seed, get_seed=get_seed)

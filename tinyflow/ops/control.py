@@ -1,7 +1,8 @@
 """Ops that shape what runs rather than compute: ``no_op`` (``tf.group``, ``tf.no_op``) and
-``stop_gradient``.
+``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print)
+and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+Bodies: ``tinyflow/lua_ops/ops/<name>.lua`` (none for the Python ones).
 """
 from __future__ import annotations
 
@@ -22,3 +23,49 @@ __all__: list[str] = []
                                         "it (tf.stop_gradient).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
  .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", no_gradient))
+
+
+# -- ops computed in Python (FPythonCompute): print and py_func ----------------------------------
+# Their attribute ``func`` is the Python callable that runs when the node runs (a tf.Print's
+# printer, a tf.py_func's function): like TensorFlow's py_func token, it does not serialise.
+def _run_func(node, inputs):
+    """FPythonCompute of print and py_func: the node's ``func`` on its inputs' values."""
+    return node.attrs["func"](node, inputs)
+
+
+def _first_input_shape(attrs, in_shapes, out_shapes):
+    shape = in_shapes[0] if in_shapes[0] is not None else out_shapes[0]
+    return [shape] + list(in_shapes[1:]), [shape]
+
+
+def _first_input_type(attrs, in_types, out_types):
+    dtype = in_types[0] or out_types[0]
+    return [dtype] + list(in_types[1:]), [dtype]
+
+
+# TensorFlow's _PrintGrad: the gradient passes to input_, none to the data printed
+(register_op("print")
+ .describe("Input 0 as it is; when it runs, prints attr message and the values of inputs 1.. "
+           "to stderr (tf.Print; attrs first_n, summarize, func: the printer).")
+ .set_num_inputs(lambda attrs: attrs.get("num_args", 1))
+ .set_attr("FInferShape", _first_input_shape).set_attr("FInferType", _first_input_type)
+ .set_attr("FPythonCompute", _run_func)
+ .set_attr("FGradient", lambda n, g: [g[0]] + [None] * (len(n.inputs) - 1)))
+
+
+def _py_func_shape(attrs, in_shapes, out_shapes):
+    return in_shapes, out_shapes  # known only once func has run (or from the ops reading it)
+
+
+def _py_func_type(attrs, in_types, out_types):
+    return in_types, list(attrs["Tout"])
+
+
+# TensorFlow's PyFunc is not differentiable (ops.NotDifferentiable): neither is this one
+(register_op("py_func")
+ .describe("The outputs of attr func (a Python function) on the inputs' values, as numpy "
+           "arrays of dtypes attr Tout (tf.py_func).")
+ .set_num_inputs(lambda attrs: attrs.get("num_args", 0))
+ .set_num_outputs(lambda attrs: len(attrs["Tout"]))
+ .set_attr("FInferShape", _py_func_shape).set_attr("FInferType", _py_func_type)
+ .set_attr("FPythonCompute", _run_func).set_attr("FGradient", no_gradient))
