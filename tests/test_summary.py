@@ -1,19 +1,26 @@
-"""tf.summary, event files, tf.gfile and tf.errors against real TensorFlow's bytes.
+"""tf.summary and FileWriter: byte for byte against real TensorFlow, and read back by
+TensorBoard's own EventAccumulator; tf.gfile and tf.errors.
 
 GOLDEN holds bytes made by TensorFlow 2.21's ``tf.compat.v1`` (graph mode: TF 1.x's
 ScalarSummary, HistogramSummary, ImageSummary and MergeSummary kernels), its protobuf classes
 (Event, GraphDef, RunMetadata, serialized deterministically) and ``tf.io.TFRecordWriter``,
 printed by ``tools/summary_golden.py`` (not run here: tests do not need TensorFlow).  Images are
-the pixels ``tf.io.decode_png`` reads from TF's PNGs: PNG compression may differ, pixels not.
+the pixels ``tf.io.decode_png`` reads from TF's PNGs: PNG compression may differ, pixels not;
+ours are decoded with Pillow (which tensorboard installs).  Event files are read back with
+``tensorboard.backend.event_processing``: what TensorBoard's dashboards show.
 """
+import io
 import os
-import struct
+import subprocess
+import sys
 import time
-import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest
+from PIL import Image
+from tensorboard.backend.event_processing import event_accumulator
+from tensorboard.backend.event_processing.event_file_loader import RawEventFileLoader
+from tensorboard.compat.proto import event_pb2, graph_pb2, summary_pb2
 
 import tinyflow as tf
 from tinyflow import events
@@ -105,101 +112,69 @@ def golden(key) -> bytes:
     return bytes.fromhex(GOLDEN[key])
 
 
-def _varint(data, position):
-    value = shift = 0
-    while True:
-        byte = data[position]
-        value, position, shift = value | (byte & 0x7F) << shift, position + 1, shift + 7
-        if byte < 0x80:
-            return value, position
+def summary_of(data) -> summary_pb2.Summary:
+    return summary_pb2.Summary.FromString(data)
 
 
-def fields(data) -> list:
-    """A protobuf message read back: ``(field number, value)`` in order, an int for a varint,
-    bytes otherwise (a reader written from the wire format spec, for the tests only)."""
-    out, position = [], 0
-    while position < len(data):
-        key, position = _varint(data, position)
-        if key & 7 == 0:
-            value, position = _varint(data, position)
-        else:
-            size = {1: 8, 5: 4}.get(key & 7)
-            if size is None:
-                size, position = _varint(data, position)
-            value, position = data[position:position + size], position + size
-        out.append((key >> 3, value))
-    return out
-
-
-def field(data, number):
-    return [value for n, value in fields(data) if n == number]
-
-
-# -- the wire format and the file format ---------------------------------------------------
-def test_crc32c_rfc3720_vectors():
-    # RFC 3720 (iSCSI), appendix B.4, and the CRC catalogue's check value for "123456789"
-    assert events.crc32c(bytes(32)) == 0x8A9136AA
-    assert events.crc32c(b"\xff" * 32) == 0x62A8AB43
-    assert events.crc32c(bytes(range(32))) == 0x46DD794E
-    assert events.crc32c(bytes(range(31, -1, -1))) == 0x113FDB5C
-    assert events.crc32c(b"123456789") == 0xE3069283
-    assert events.crc32c(b"") == 0
-
-
-def test_tfrecord_framing_matches_tensorflow():
-    records = [b"", b"hello", bytes(range(256)) * 2]
-    assert b"".join(events.tfrecord(r) for r in records) == golden("tfrecords")
+# -- messages and the file format, against TensorFlow's bytes --------------------------------
+def test_event_file_records_match_tensorflow(tmp_path):
+    writer = events.open_event_file(str(tmp_path), ".records")
+    for record in (b"", b"hello", bytes(range(256)) * 2):
+        writer.write(record)
+    writer.close()
+    (name,) = os.listdir(tmp_path)
+    assert name.startswith("events.out.tfevents.") and name.endswith(".records")
+    assert (tmp_path / name).read_bytes() == golden("tfrecords")
 
 
 def test_event_messages_match_tensorflow():
-    assert events.event(1234.5, file_version="brain.Event:2") == golden("event_version")
-    summary = events.summary_value("a", simple_value=1.0)
-    assert events.event(1234.5, 7, summary=summary) == golden("event_summary")
+    assert events.serialize(events.event(wall_time=1234.5, file_version="brain.Event:2")) \
+        == golden("event_version")
+    summary = summary_of(events.summary_value("a", simple_value=1.0))
+    assert events.serialize(events.event(7, 1234.5, summary=summary)) == golden("event_summary")
     metadata = tf.RunMetadata()
     metadata.step_stats.dev_stats.append(DeviceStepStats(device=CPU, node_stats=[
         NodeExecStats(node_name="matmul", all_start_micros=1700000000000000,
                       op_end_rel_micros=12, all_end_rel_micros=12,
                       timeline_label="matmul = matmul()")]))
     assert metadata.SerializeToString() == golden("run_metadata")
-    assert events.event(1.0, 3, tagged_run_metadata=(
-        "step001", metadata.SerializeToString())) == golden("event_metadata")
+    tagged = event_pb2.TaggedRunMetadata(tag="step001",
+                                         run_metadata=metadata.SerializeToString())
+    assert events.serialize(events.event(3, 1.0, tagged_run_metadata=tagged)) \
+        == golden("event_metadata")
 
 
 def test_graph_def_matches_tensorflow():
-    nodes = [events.node_def("x", "Placeholder", attrs={"dtype": "float32", "shape": (None, 3)}),
+    nodes = [events.node_def("x", "Placeholder", attrs={
+                "dtype": "float32", "shape": events.tensor_shape((None, 3))}),
              events.node_def("layer/matmul", "matmul", ["x", "w:1", "^init"],
                              {"T": "float32", "transpose_a": False, "padding": "SAME",
                               "axis": -2, "alpha": 0.5})]
-    assert events.graph_def(nodes) == golden("graph_def")
+    assert events.serialize(graph_pb2.GraphDef(node=nodes)) == golden("graph_def")
+
+
+def test_attr_values():
+    assert events.attr_value([1, 2]).list.i == [1, 2]
+    assert events.attr_value((0.5, 2)).list.f == [0.5, 2.0]
+    assert events.attr_value(["a", 3]).list.s == [b"a", b"3"]
+    shapes = events.attr_value([events.tensor_shape(None), events.tensor_shape(())])
+    assert [s.unknown_rank for s in shapes.list.shape] == [True, False]
+    assert events.attr_value(np.int64(3)).i == 3 and events.attr_value(True).b
+    assert events.attr_value("int64").type == 9 and events.attr_value("VALID").s == b"VALID"
 
 
 # -- summary ops -----------------------------------------------------------------------------
-def _png_pixels(png, height, width, channels) -> bytes:
-    """The pixels of one of our PNGs, its chunks' CRCs and header checked (PNG spec)."""
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    chunks, position = {}, 8
-    while position < len(png):
-        (length,), kind = struct.unpack(">I", png[position:position + 4]), png[
-            position + 4:position + 8]
-        data = png[position + 8:position + 8 + length]
-        (crc,) = struct.unpack(">I", png[position + 8 + length:position + 12 + length])
-        assert crc == zlib.crc32(kind + data)
-        chunks[kind], position = data, position + 12 + length
-    color = {1: 0, 3: 2, 4: 6}[channels]
-    assert struct.unpack(">IIBBBBB", chunks[b"IHDR"]) == (width, height, 8, color, 0, 0, 0)
-    rows = np.frombuffer(zlib.decompress(chunks[b"IDAT"]), np.uint8).reshape(height, -1)
-    assert (rows[:, 0] == 0).all()  # each row: filter type 0, then its pixels
-    return rows[:, 1:].tobytes()
-
-
 def _images(summary) -> list:
-    """``(tag, height, width, colorspace, pixels)`` per image value of a Summary."""
+    """``(tag, height, width, colorspace, pixels)`` per image value of a Summary, the PNG
+    decoded by Pillow."""
     out = []
-    for value in field(summary, 1):
-        (tag,), (image,) = field(value, 1), field(value, 4)
-        height, width, colorspace = (field(image, n)[0] for n in (1, 2, 3))
-        pixels = _png_pixels(field(image, 4)[0], height, width, colorspace)
-        out.append((tag.decode(), height, width, colorspace, pixels.hex()))
+    for value in summary_of(summary).value:
+        image = value.image
+        png = Image.open(io.BytesIO(image.encoded_image_string))
+        assert png.format == "PNG" and png.size == (image.width, image.height)
+        assert png.mode == {1: "L", 3: "RGB", 4: "RGBA"}[image.colorspace]
+        out.append((value.tag, str(image.height), str(image.width), str(image.colorspace),
+                    png.tobytes().hex()))
     return out
 
 
@@ -230,9 +205,7 @@ def test_summary_ops_match_tensorflow(plan_memory):
         assert out[key] == golden(key), key
     expected = [tuple(key.split()[1:]) + (GOLDEN[key],) for key in GOLDEN
                 if key.startswith("image ")]
-    found = [(t, str(h), str(w), str(c), p) for t, h, w, c, p in
-             _images(out["picture"]) + _images(out["single"])]
-    assert found == expected
+    assert _images(out["picture"]) + _images(out["single"]) == expected
 
 
 def test_summaries_are_graph_nodes_in_the_summaries_collection():
@@ -253,14 +226,14 @@ def test_summaries_are_graph_nodes_in_the_summaries_collection():
     assert merged.op.name == "Merge/MergeSummary"
     assert tf.summary.merge_all(scope="layer1").op.name == "Merge_1/MergeSummary"
     both = tf.Session().run(merged, {x: 2.0})
-    tags = [field(v, 1)[0].decode() for v in field(both, 1)]
-    assert tags == ["layer1/mean", "layer1/mean_1", "top/weights"]
+    assert [v.tag for v in summary_of(both).value] == [
+        "layer1/mean", "layer1/mean_1", "top/weights"]
     # a merge of merges and an operation fetch of a summary
     nested = tf.summary.merge([tf.summary.merge([first]), hidden], name="nested")
     assert nested.op.name == "nested/nested"
     result, op = tf.Session().run([nested, "layer1/mean"], {x: 2.0})
-    assert op is None and [field(v, 1)[0] for v in field(result, 1)] == [
-        b"layer1/mean", b"layer1/hidden"]
+    assert op is None and [v.tag for v in summary_of(result).value] == [
+        "layer1/mean", "layer1/hidden"]
 
 
 def test_summary_errors_are_tensorflows():
@@ -270,10 +243,16 @@ def test_summary_errors_are_tensorflows():
         sess.run(tf.summary.histogram("h", x), {x: [1.0, np.nan]})
     with pytest.raises(tf.errors.InvalidArgumentError, match="Infinity in summary histogram"):
         sess.run(tf.summary.histogram("h", x), {x: [np.inf]})
-    with pytest.raises(tf.errors.InvalidArgumentError, match=r"\[\] != \[2\]"):
-        sess.run(tf.summary.scalar("s", x), {x: [1.0, 2.0]})
-    with pytest.raises(tf.errors.InvalidArgumentError, match="4-D"):
+    with tf.name_scope("train"):
+        loss = tf.summary.scalar("loss", x)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"tags and values not the same shape: \[\] != \[2\] "
+                             r"\(tag 'train/loss'\)"):
+        sess.run(loss, {x: [1.0, 2.0]})
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"4-D.*not \[2\] \(tag 'i'\)"):
         sess.run(tf.summary.image("i", x), {x: [1.0, 2.0]})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="string tensor \\(tag 't'\\)"):
+        sess.run(tf.summary.text("t", x), {x: 1.0})
     s = tf.summary.scalar("twice", x)
     with pytest.raises(tf.errors.InvalidArgumentError, match="Duplicate tag twice"):
         sess.run(tf.summary.merge([s, s]), {x: 1.0})
@@ -285,83 +264,196 @@ def test_summary_errors_are_tensorflows():
         sess.run(other)
 
 
-# -- FileWriter ------------------------------------------------------------------------------
-def _records(path) -> list:
-    """The records of a TFRecord file, each one's length and data CRCs checked."""
-    data, out, position = Path(path).read_bytes(), [], 0
-    while position < len(data):
-        header = data[position:position + 8]
-        (length,) = struct.unpack("<Q", header)
-        record = data[position + 12:position + 12 + length]
-        assert struct.unpack("<I", data[position + 8:position + 12])[0] == \
-            events.masked_crc32c(header)
-        assert struct.unpack("<I", data[position + 12 + length:position + 16 + length])[0] == \
-            events.masked_crc32c(record)
-        out.append(record)
-        position += 16 + length
-    return out
-
-
+# -- FileWriter, read back by TensorBoard ----------------------------------------------------
 def _event_files(logdir) -> list:
     return sorted(os.path.join(logdir, f) for f in os.listdir(logdir))
 
 
-def test_file_writer_writes_what_tensorboard_reads(tmp_path):
+def _events(path) -> list:
+    """The Events of an event file as written, read (CRCs checked) by TensorBoard's loader."""
+    return [event_pb2.Event.FromString(r) for r in RawEventFileLoader(str(path)).Load()]
+
+
+def _accumulator(logdir):
+    """TensorBoard's EventAccumulator over ``logdir``, keeping everything, loaded."""
+    return event_accumulator.EventAccumulator(
+        str(logdir), size_guidance=event_accumulator.STORE_EVERYTHING_SIZE_GUIDANCE).Reload()
+
+
+def _model():
+    """A small graph under name scopes with every kind of summary, merged."""
     x = tf.placeholder(tf.float32, [None, 2], name="x")
-    w = tf.Variable(tf.ones([2, 1]), name="w")
-    y = tf.matmul(x, w, name="y")
-    loss = tf.reduce_mean(y)
+    with tf.name_scope("layer"):
+        w = tf.Variable(tf.ones([2, 1]), name="w")
+        y = tf.matmul(x, w, name="y")
+    loss = tf.reduce_mean(y, name="mean")
     tf.summary.scalar("loss", loss)
-    merged = tf.summary.merge_all()
+    tf.summary.histogram("layer/y_values", y)
+    tf.summary.image("picture", tf.reshape(x, [-1, 1, 2, 1]), max_outputs=1)
+    tf.summary.text("notes", tf.constant("step notes"))
+    return x, tf.summary.merge_all()
+
+
+def test_tensorboard_reads_scalars_histograms_images_text_and_graph(tmp_path):
+    x, merged = _model()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
-    summary = sess.run(merged, {x: np.ones((3, 2))})
+    feeds = [np.array([[1.0, 2.0], [3.0, -4.0]]) * step for step in range(1, 4)]
     with tf.summary.FileWriter(str(tmp_path / "train"), sess.graph, filename_suffix=".v") as writer:
         assert writer.get_logdir() == str(tmp_path / "train")
-        writer.add_summary(summary, 5)
-        writer.add_summary(summary, global_step=6)
+        for step, feed in enumerate(feeds, 1):
+            writer.add_summary(sess.run(merged, {x: feed}), global_step=10 * step)
     (path,) = _event_files(tmp_path / "train")
     name = os.path.basename(path).split(".")
     assert name[:3] == ["events", "out", "tfevents"] and len(name[3]) == 10 and name[-1] == "v"
-    records = _records(path)
-    assert field(records[0], 3) == [b"brain.Event:2"]
-    (graph,) = field(records[1], 4)
-    nodes = {field(n, 1)[0].decode(): n for n in field(graph, 1)}
-    assert field(nodes["x"], 2) == [b"Placeholder"] and field(nodes["w"], 2) == [b"VariableV2"]
-    assert field(nodes["y"], 3) == [b"x", b"w"] and field(nodes["loss"], 2) == [b"scalar_summary"]
-    attrs = {field(a, 1)[0]: field(a, 2)[0] for a in field(nodes["y"], 5)}
-    assert attrs[b"T"] == bytes([0x30, 1]) and attrs[b"transpose_a"] == bytes([0x28, 0])
-    assert [field(r, 2) for r in records[2:]] == [[5], [6]]
-    assert [field(r, 5)[0] for r in records[2:]] == [summary, summary]
+    acc = _accumulator(tmp_path / "train")
+    tags = acc.Tags()
+    assert tags["scalars"] == ["loss"] and tags["histograms"] == ["layer/y_values"]
+    assert tags["images"] == ["picture/image"] and tags["graph"]
+    assert acc.PluginTagToContent("text") == {"notes": b""}
+    scalars = acc.Scalars("loss")
+    assert [s.step for s in scalars] == [10, 20, 30]
+    assert [s.value for s in scalars] == pytest.approx([f.sum(1).mean() for f in feeds])
+    third = acc.Histograms("layer/y_values")[2]
+    histogram = third.histogram_value
+    assert third.step == 30 and histogram.num == 2 and histogram.sum == pytest.approx(6.0)
+    assert (histogram.min, histogram.max) == (-3.0, 9.0)
+    limits, counts = np.array(histogram.bucket_limit), np.array(histogram.bucket)
+    assert counts.sum() == 2 and len(np.flatnonzero(counts)) == 2
+    for value, bucket in zip((-3.0, 9.0), np.flatnonzero(counts)):  # TF's 10% buckets
+        assert limits[bucket - 1] <= value < limits[bucket] <= abs(limits[bucket - 1]) * 1.1
+    image = acc.Images("picture/image")[0]
+    assert (image.step, image.width, image.height) == (10, 2, 1)
+    assert Image.open(io.BytesIO(image.encoded_image_string)).size == (2, 1)
+    text = acc.Tensors("notes")
+    assert [t.step for t in text] == [10, 20, 30]
+    assert text[0].tensor_proto.string_val == [b"step notes"]
+    assert acc.SummaryMetadata("notes").plugin_data.plugin_name == "text"
+
+
+def test_graph_tab_gets_ops_names_inputs_dtypes_and_shapes(tmp_path):
+    x, merged = _model()
+    with tf.control_dependencies([merged]):
+        after = tf.identity(x, name="after")
+    with tf.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_graph(tf.get_default_graph())
+    graph = _accumulator(tmp_path).Graph()
+    nodes = {n.name: n for n in graph.node}
+    for node in graph.node:  # every input names a node of the graph
+        assert all(i.lstrip("^").split(":")[0] in nodes for i in node.input), node.name
+    assert nodes["x"].op == "Placeholder" and nodes["layer/w"].op == "VariableV2"
+    assert nodes["layer/y"].op == "matmul" and list(nodes["layer/y"].input) == ["x", "layer/w"]
+    assert nodes["loss"].op == "scalar_summary" and list(nodes["loss"].input) == ["mean"]
+    assert after.op.name == "after" and list(nodes["after"].input) == ["x", "^Merge/MergeSummary"]
+
+    def shapes(name):
+        return [[d.size for d in s.dim] if not s.unknown_rank else None
+                for s in nodes[name].attr["_output_shapes"].list.shape]
+    assert shapes("x") == [[-1, 2]] and shapes("layer/w") == [[2, 1]]
+    assert shapes("layer/y") == [[-1, 1]] and shapes("mean") == [[]] and shapes("loss") == [[]]
+    assert nodes["x"].attr["dtype"].type == 1 and nodes["layer/y"].attr["T"].type == 1
+    assert [d.size for d in nodes["x"].attr["shape"].shape.dim] == [-1, 2]
+    assert nodes["layer/y"].attr["transpose_a"].b is False
+    assert nodes["loss"].attr["T"].type == 7  # a summary is a string
+
+
+def test_set_shape_and_unknown_rank_in_the_graph(tmp_path):
+    x = tf.placeholder(tf.float32, name="anything")
+    y = tf.identity(x, name="shaped")
+    y.set_shape([None, 3])
+    with tf.summary.FileWriter(str(tmp_path), tf.get_default_graph()):
+        pass
+    nodes = {n.name: n for n in _accumulator(tmp_path).Graph().node}
+    assert nodes["anything"].attr["_output_shapes"].list.shape[0].unknown_rank
+    assert [d.size for d in nodes["shaped"].attr["_output_shapes"].list.shape[0].dim] == [-1, 3]
+
+
+def test_run_metadata_and_summary_protos(tmp_path):
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    with tf.name_scope("layer"):
+        y = tf.reduce_sum(tf.exp(x))
+    summary = tf.summary.scalar("y", y)
+    options, metadata = tf.RunOptions(trace_level=tf.RunOptions.FULL_TRACE), tf.RunMetadata()
+    value = tf.Session().run(summary, {x: np.zeros((2, 2))}, options=options,
+                             run_metadata=metadata)
+    proto = summary_pb2.Summary()
+    proto.value.add(tag="by_hand", simple_value=2.5)
+    with tf.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_run_metadata(metadata, "step001", 4)
+        writer.add_summary(value, 4)
+        writer.add_summary(proto, 5)
+        with pytest.raises(TypeError, match="add_summary takes a Summary.*not Symbol"):
+            writer.add_summary(summary, 6)
+        with pytest.raises(ValueError, match="is not a serialized Summary"):
+            writer.add_summary(b"\xff\xff", 6)
+    acc = _accumulator(tmp_path)
+    assert acc.Tags()["run_metadata"] == ["step001"]
+    (device,) = acc.RunMetadata("step001").step_stats.dev_stats
+    assert device.device == CPU and "layer/exp" in [s.node_name for s in device.node_stats]
+    assert all(s.all_end_rel_micros >= 0 and s.all_start_micros > 0 for s in device.node_stats)
+    assert [(s.step, s.value) for s in acc.Scalars("y")] == [(4, 4.0)]
+    assert [(s.step, s.value) for s in acc.Scalars("by_hand")] == [(5, 2.5)]
+
+
+def test_text_metadata_only_with_a_tags_first_value(tmp_path):
+    notes = tf.summary.text("notes", tf.constant("hi"))
+    value = tf.Session().run(notes)
+    with tf.summary.FileWriter(str(tmp_path)) as writer:
+        writer.add_summary(value, 1)
+        writer.add_summary(value, 2)
+    written = [e.summary.value[0] for e in _events(_event_files(tmp_path)[0])[1:]]
+    assert [v.HasField("metadata") for v in written] == [True, False]  # as TensorFlow's
 
 
 def test_file_writer_queue_close_reopen_and_run_metadata(tmp_path):
     writer = tf.summary.FileWriter(str(tmp_path), max_queue=3, flush_secs=1000)
     (first,) = _event_files(tmp_path)
-    assert len(_records(first)) == 1  # the file version, written at once
+    (version,) = _events(first)  # the file version, written at once
+    assert version.file_version == "brain.Event:2" and version.wall_time > 0
     summary = events.summary_value("a", simple_value=1.0)
     writer.add_summary(summary, 1)
     writer.add_summary(summary, 2)
-    assert len(_records(first)) == 1  # waiting in the queue
+    assert len(_events(first)) == 1  # waiting in the queue
     writer.add_summary(summary, 3)
-    assert len(_records(first)) == 4
+    assert [e.step for e in _events(first)] == [0, 1, 2, 3]
     metadata = tf.RunMetadata()
     writer.add_run_metadata(metadata, "step001", 4)
     with pytest.raises(ValueError, match="already used"):
         writer.add_run_metadata(metadata, "step001")
     writer.close()
     writer.add_summary(summary, 9)  # dropped: the writer is closed
-    records = _records(first)
-    assert field(field(records[-1], 8)[0], 1) == [b"step001"] and len(records) == 5
+    written = _events(first)
+    assert written[-1].tagged_run_metadata.tag == "step001" and len(written) == 5
     writer.reopen()  # a new file, never the old one clobbered (same second)
     writer.add_summary(summary, 10)
     writer.flush()
     second = [f for f in _event_files(tmp_path) if f != first]
-    assert len(second) == 1 and [field(r, 2) for r in _records(second[0])] == [[], [10]]
+    assert len(second) == 1 and [e.step for e in _events(second[0])] == [0, 10]
     writer.close()
 
 
-def test_full_trace_fills_run_metadata_with_each_op(tmp_path):
+def test_file_writer_on_an_unwritable_logdir_names_it(tmp_path):
+    (tmp_path / "file").write_text("not a directory")
+    logdir = str(tmp_path / "file" / "logs")
+    with pytest.raises(tf.errors.OpError, match=f"FileWriter cannot write event files in "
+                                                f"logdir '{logdir}'"):
+        tf.summary.FileWriter(logdir)
+    with pytest.raises(tf.errors.OpError, match="cannot write event files in logdir '/proc/tf"):
+        tf.summary.FileWriter("/proc/tf")
+
+
+def test_missing_tensorboard_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "tensorboard.compat.proto.summary_pb2", None)
+    with pytest.raises(ImportError, match="pip install tensorboard"):
+        events.proto("summary_pb2")
+    code = "import sys, tinyflow; print(sorted(m for m in sys.modules if 'tensorboard' in m " \
+           "or 'protobuf' in m))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, timeout=120)
+    assert out.stdout.strip() == "[]"  # import tinyflow stays light
+
+
+def test_full_trace_fills_run_metadata_with_each_op():
     x = tf.placeholder(tf.float32, [None, 2], name="x")
     with tf.name_scope("layer"):
         y = tf.reduce_sum(tf.exp(x))
@@ -380,8 +472,8 @@ def test_full_trace_fills_run_metadata_with_each_op(tmp_path):
     untraced = tf.RunMetadata()
     sess.run(y, {x: np.zeros((2, 2))}, run_metadata=untraced)  # no trace without options
     assert untraced.step_stats.dev_stats == []
-    (stats,) = field(field(metadata.SerializeToString(), 1)[0], 1)
-    assert [field(n, 1)[0].decode() for n in field(stats, 2)] == names
+    (stats,) = metadata.to_proto().step_stats.dev_stats
+    assert [n.node_name for n in stats.node_stats] == names
 
 
 # -- tf.gfile ------------------------------------------------------------------------------

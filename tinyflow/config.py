@@ -91,12 +91,25 @@ class StepStats(_Message):
 
 class RunMetadata(_Message):
     """What a traced ``sess.run`` reports: ``step_stats``; ``SerializeToString()`` gives the
-    ``RunMetadata`` protobuf that ``FileWriter.add_run_metadata`` writes."""
+    ``RunMetadata`` protobuf that ``FileWriter.add_run_metadata`` writes (built with
+    tensorboard's ``config_pb2``, imported then)."""
 
     FIELDS: ClassVar[dict] = {"step_stats": StepStats, "partition_graphs": list}
 
-    def SerializeToString(self) -> bytes:
-        return events.run_metadata(self.step_stats)
+    def to_proto(self):
+        """This record as tensorboard's ``config_pb2.RunMetadata`` (its ``step_stats`` only:
+        a partition graph has no meaning here)."""
+        step_stats_pb2 = events.proto("step_stats_pb2")
+        devices = [step_stats_pb2.DeviceStepStats(device=d.device, node_stats=[
+            step_stats_pb2.NodeExecStats(**{name: getattr(s, name) for name in
+                                            NodeExecStats.FIELDS}) for s in d.node_stats])
+                   for d in self.step_stats.dev_stats]
+        return events.proto("config_pb2").RunMetadata(
+            step_stats=step_stats_pb2.StepStats(dev_stats=devices))
+
+    def SerializeToString(self, deterministic=True) -> bytes:
+        """The ``RunMetadata`` protobuf's bytes (see :meth:`to_proto`)."""
+        return self.to_proto().SerializeToString(deterministic=deterministic)
 
 
 def step_stats(device_type: str, trace) -> StepStats:

@@ -6,13 +6,13 @@ collection) whose op has an ``FPythonCompute``: when fetched, the session runs i
 the executor, then builds the bytes here in Python (a merge from the bytes of its inputs).  Its
 tag is its node's name, as TensorFlow's (``layer1/weights/summaries/mean``), behind the
 ``family`` when one is given.
+
+Every message is one of TensorFlow's protocol buffers built with the ``tensorboard`` package's
+compiled protos, and event files are written with its record writer (``tinyflow/events.py``).
 """
 from __future__ import annotations
 
-import itertools
-import os
 import re
-import socket
 import struct
 import sys
 import time
@@ -20,7 +20,7 @@ import zlib
 
 import numpy as np
 
-from . import events, gfile
+from . import events
 from .errors import InvalidArgumentError
 from .framework import GraphKeys
 from .nnvm.attrs import no_gradient
@@ -28,6 +28,7 @@ from .nnvm.errors import TinyflowError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.op import register_op
 from .nnvm.symbol import NodeEntry, create_op, current_context
+from .nnvm.tensor_shape import _STAND_INS, TensorShape
 
 __all__ = ["FileWriter", "histogram", "image", "merge", "merge_all", "scalar", "text"]
 
@@ -79,8 +80,9 @@ def _histogram(node, inputs) -> bytes:
         total, squares = np.cumsum(values)[-1], np.cumsum(values * values)[-1]  # in order
     else:  # TF's empty histogram
         low, high, total, squares = _BUCKET_LIMITS[-1], -_BUCKET_LIMITS[-1], 0.0, 0.0
-    histo = events.histogram(low, high, values.size, total, squares,
-                             _BUCKET_LIMITS[keep].tolist(), counts[keep].tolist())
+    histo = events.proto("summary_pb2").HistogramProto(
+        min=low, max=high, num=values.size, sum=total, sum_squares=squares,
+        bucket_limit=_BUCKET_LIMITS[keep].tolist(), bucket=counts[keep].tolist())
     return events.summary_value(_tag(node), histo=histo)
 
 
@@ -128,7 +130,9 @@ def _image(node, inputs) -> bytes:
         height, width, channels = pixels.shape
         values.append(events.summary_value(
             f"{tag}/image/{i}" if max_outputs > 1 else f"{tag}/image",
-            image=events.image(height, width, channels, _png(pixels))))
+            image=events.proto("summary_pb2").Summary.Image(
+                height=height, width=width, colorspace=channels,
+                encoded_image_string=_png(pixels))))
     return b"".join(values)
 
 
@@ -137,7 +141,13 @@ def _text(node, inputs) -> bytes:
     if not all(isinstance(v, bytes) for v in values.flat):
         raise InvalidArgumentError(None, node, f"tf.summary.text takes a string tensor "
                                    f"(tag '{_tag(node)}')")
-    return events.summary_value(_tag(node), text=(list(values.flat), values.shape))
+    summary_pb2 = events.proto("summary_pb2")
+    tensor = events.proto("tensor_pb2").TensorProto(
+        dtype=events.data_type("string"), tensor_shape=events.tensor_shape(values.shape),
+        string_val=list(values.flat))
+    plugin = summary_pb2.SummaryMetadata.PluginData(plugin_name="text")
+    return events.summary_value(_tag(node), tensor=tensor,
+                                metadata=summary_pb2.SummaryMetadata(plugin_data=plugin))
 
 
 def _tags(node) -> list:
@@ -232,106 +242,178 @@ def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
     return merge(summaries, name=name) if summaries else None
 
 
-def _graph_def(graph) -> bytes:
-    """A GraphDef of every node of ``graph`` (a ``tf.Graph``): names, op types, inputs
-    (``"^name"`` for control ones), scalar attrs, and dtype / shape / T where known."""
+def _static_shapes(graph, entries) -> dict:
+    """The static shape of each of ``entries`` (a tuple, None for a dim a fed size decides, or
+    None when even the rank is unknown), inferred over the whole graph at once as
+    ``tensor_shape.static_shape`` infers one entry: twice, unknown placeholder dims given two
+    different stand-in sizes.  ``set_shape`` hints are merged in."""
+    whole = Graph(entries)
+    placeholders = [whole.indexed.nodes[i] for i in whole.indexed.input_nodes
+                    if whole.indexed.nodes[i].kind == "placeholder"]
+    runs = []
+    for stand_in in _STAND_INS:
+        known = {n: tuple(stand_in if d is None or d < 0 else d for d in n.attrs["shape"])
+                 for n in placeholders if n.attrs.get("shape") is not None}
+        try:
+            inferred = apply_passes(whole.with_attrs(shape_inputs=known), "InferShape")
+        except TinyflowError:  # a graph under construction may not infer yet
+            return {}
+        runs.append([inferred.attrs["shape"][inferred.indexed.entry_id(e)] for e in entries])
+    shapes = {}
+    for entry, first, second in zip(entries, *runs):
+        same_rank = first is not None and second is not None and len(first) == len(second)
+        shape = TensorShape([a if a == b else None for a, b in zip(first, second)]
+                            if same_rank else None)
+        hint = graph.shape_hints.get(entry)
+        shape = shape if hint is None else shape.merge_with(hint)
+        shapes[entry] = None if shape.dims is None else tuple(shape.as_list())
+    return shapes
+
+
+def _dtypes(entries) -> dict:
+    """Each entry's dtype name, from one type inference over the whole graph ({} when it
+    does not go through)."""
+    try:
+        inferred = apply_passes(Graph(entries), "InferType")
+    except TinyflowError:
+        return {}
+    return {e: inferred.attrs["dtype"][inferred.indexed.entry_id(e)] for e in entries}
+
+
+def _graph_def(graph):
+    """The ``GraphDef`` TensorBoard's graph dashboard draws from ``graph`` (a ``tf.Graph``):
+    per node its scoped name (TensorBoard groups by name scope), op, inputs (``"^name"`` for
+    control ones), scalar and list attrs, ``dtype`` / ``T`` where known and
+    ``_output_shapes`` (TensorFlow's ``add_shapes=True``: -1 for an unknown dim).
+
+    Returns
+    -------
+    tensorboard.compat.proto.graph_pb2.GraphDef
+    """
     nodes = list(graph.nodes_by_name.values())
-    try:  # T from one type inference over the whole graph, when it goes through
-        inferred = apply_passes(Graph([NodeEntry(n, i) for n in nodes
-                                       for i in range(n.num_outputs())]), "InferType")
-        types = {node: inferred.attrs["dtype"][inferred.indexed.entry_id((node, 0))]
-                 for node in nodes}
-    except TinyflowError:  # a graph under construction may not type-check yet
-        types = {}
+    entries = [NodeEntry(n, i) for n in nodes for i in range(n.num_outputs())]
+    shapes, types = _static_shapes(graph, entries), _dtypes(entries)
     defs = []
     for node in nodes:
-        attrs = {k: v for k, v in node.attrs.items() if k != "kind" and (
-            isinstance(v, (str, bool, int, float)) or k == "shape" and node.op is None)}
-        if types.get(node) and node.op is not None:
-            attrs["T"] = types[node]
+        attrs = {k: v for k, v in node.attrs.items()
+                 if k not in ("kind", "shape") and isinstance(v, (str, bool, int, float, list))}
+        if node.op is None and "shape" in node.attrs:  # a placeholder's declared shape
+            attrs["shape"] = events.tensor_shape(node.attrs["shape"])
+        elif isinstance(node.attrs.get("shape"), (tuple, list)):
+            attrs["shape"] = list(node.attrs["shape"])
+        if types.get(NodeEntry(node, 0)) and node.op is not None:
+            attrs["T"] = types[NodeEntry(node, 0)]
+        attrs["_output_shapes"] = [events.tensor_shape(shapes.get(NodeEntry(node, i)))
+                                   for i in range(node.num_outputs())]
         inputs = [e.node.name if e.index == 0 else f"{e.node.name}:{e.index}"
                   for e in node.inputs] + ["^" + c.name for c in node.control_deps]
         op = {"placeholder": "Placeholder", "variable": "VariableV2"}.get(node.kind, node.kind)
         defs.append(events.node_def(node.name, op, inputs, attrs))
-    return events.graph_def(defs)
+    return events.proto("graph_pb2").GraphDef(node=defs)
+
+
+def _summary_proto(summary):
+    """``summary`` (a summary op's bytes, or a ``Summary`` protobuf) as tensorboard's
+    ``Summary``; anything else a TypeError saying what add_summary takes."""
+    summary_pb2 = events.proto("summary_pb2")
+    if not isinstance(summary, bytes):
+        if not hasattr(summary, "SerializeToString"):
+            raise TypeError(f"FileWriter.add_summary takes a Summary: the bytes a summary op "
+                            f"gives (sess.run(merged)) or a Summary protobuf, not "
+                            f"{type(summary).__name__} {summary!r:.80}")
+        summary = summary.SerializeToString()
+    try:
+        return summary_pb2.Summary.FromString(summary)
+    except Exception as err:  # protobuf's DecodeError
+        raise ValueError(f"FileWriter.add_summary: {summary[:40]!r}... is not a serialized "
+                         f"Summary ({err})") from err
 
 
 class FileWriter:
     """TensorFlow's ``tf.summary.FileWriter``: events for TensorBoard in
-    ``<logdir>/events.out.tfevents.<seconds>.<hostname><filename_suffix>``.
+    ``<logdir>/events.out.tfevents.<seconds>.<hostname><filename_suffix>``, written with the
+    ``tensorboard`` package's protos and record writer.
 
     Events wait in memory until ``max_queue`` are waiting, ``flush_secs`` have passed since the
     last write when one is added, :meth:`flush` or :meth:`close`.  After ``close`` events are
     dropped until :meth:`reopen`, which starts a new file.  ``graph`` (a ``tf.Graph``, such as
-    ``sess.graph``) is written first when given.
+    ``sess.graph``) or ``graph_def`` is written first when given.  A ``logdir`` that cannot be
+    made or written is a ``tf.errors`` error naming it.
     """
 
-    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, filename_suffix=None):
+    def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
+                 filename_suffix=None):
         self._logdir, self._suffix = str(logdir), filename_suffix or ""
         self._max_queue, self._flush_secs = max_queue, flush_secs
-        self._closed, self._run_tags = True, set()
+        self._closed, self._run_tags, self._seen_tags = True, set(), set()
         self.reopen()
-        if graph is not None:
-            self.add_graph(graph)
+        if graph is not None or graph_def is not None:
+            self.add_graph(graph, graph_def=graph_def)
 
     def get_logdir(self) -> str:
+        """The directory the event files go to."""
         return self._logdir
 
     def reopen(self):
         """Start a new event file (after :meth:`close`); nothing when open."""
         if not self._closed:
             return
-        gfile.MakeDirs(self._logdir)
-        path = os.path.join(self._logdir, f"events.out.tfevents.{int(time.time()):010d}."
-                                          f"{socket.gethostname()}{self._suffix}")
-        for n in itertools.count():  # never clobber a file written in the same second
-            try:
-                self._file = open(path + (f".{n}" if n else ""), "xb")  # noqa: SIM115
-                break
-            except FileExistsError:
-                continue
+        self._writer = events.open_event_file(self._logdir, self._suffix)
         self._closed, self._queue, self._last = False, [], time.time()
-        self.add_event(events.event(time.time(), file_version="brain.Event:2"))
+        self.add_event(events.event(file_version="brain.Event:2"))
         self.flush()
 
     def add_event(self, event):
-        """Write an ``Event`` (its serialized bytes, or an object with ``SerializeToString``)."""
+        """Write an ``Event`` protobuf (or its serialized bytes)."""
         if self._closed:
             return
-        self._queue.append(event if isinstance(event, bytes) else event.SerializeToString())
+        self._queue.append(event if isinstance(event, bytes) else events.serialize(event))
         if len(self._queue) >= self._max_queue or time.time() - self._last >= self._flush_secs:
             self.flush()
 
     def add_summary(self, summary, global_step=None):
-        """Write a ``Summary``: the bytes a summary op gives, or an object with
-        ``SerializeToString``."""
-        data = summary if isinstance(summary, bytes) else summary.SerializeToString()
-        self.add_event(events.event(time.time(), global_step or 0, summary=data))
+        """Write a ``Summary``: the bytes a summary op gives, or a ``Summary`` protobuf.  As
+        TensorFlow's, a plugin's metadata (the text dashboard's) is kept only on a tag's first
+        value."""
+        summary = _summary_proto(summary)
+        for value in summary.value:
+            if value.HasField("metadata"):
+                if value.tag in self._seen_tags:
+                    value.ClearField("metadata")
+                self._seen_tags.add(value.tag)
+        self.add_event(events.event(global_step, summary=summary))
 
-    def add_graph(self, graph, global_step=None):
-        """Write ``graph`` (a ``tf.Graph``) as a GraphDef for TensorBoard's graph dashboard."""
-        self.add_event(events.event(time.time(), global_step or 0, graph_def=_graph_def(graph)))
+    def add_graph(self, graph, global_step=None, graph_def=None):
+        """Write ``graph`` (a ``tf.Graph``) as a GraphDef for TensorBoard's graph dashboard
+        (see ``_graph_def``), or ``graph_def`` (a GraphDef protobuf or its bytes) as it is."""
+        if graph_def is None:
+            graph_def = _graph_def(graph)
+        data = graph_def if isinstance(graph_def, bytes) else events.serialize(graph_def)
+        self.add_event(events.event(global_step, graph_def=data))
 
     def add_run_metadata(self, run_metadata, tag, global_step=None):
-        """Write a traced run's ``tf.RunMetadata`` under ``tag`` (each tag once)."""
+        """Write a traced run's ``tf.RunMetadata`` (or a RunMetadata protobuf) under ``tag``
+        (each tag once): TensorBoard's graph dashboard shows each op's compute time."""
         if tag in self._run_tags:
             raise ValueError("The provided tag was already used for this event type")
         self._run_tags.add(tag)
-        self.add_event(events.event(time.time(), global_step or 0, tagged_run_metadata=(
-            tag, run_metadata.SerializeToString())))
+        tagged = events.proto("event_pb2").TaggedRunMetadata(
+            tag=tag, run_metadata=run_metadata.SerializeToString())
+        self.add_event(events.event(global_step, tagged_run_metadata=tagged))
 
     def flush(self):
         """Write the waiting events to disk."""
         if not self._closed:
-            self._file.write(b"".join(events.tfrecord(e) for e in self._queue))
-            self._file.flush()
+            for record in self._queue:
+                self._writer.write(record)
+            self._writer.flush()
             self._queue, self._last = [], time.time()
 
     def close(self):
         """Flush and close the file."""
         self.flush()
         if not self._closed:
-            self._file.close()
+            self._writer.close()
             self._closed = True
 
     def __enter__(self):
