@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 
 from ..nnvm.attrs import no_gradient, same_as_input, shape_str
-from ..nnvm.errors import ShapeError
+from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from ..random_ops import get_seed
@@ -219,7 +219,8 @@ def _conv2d_shape(attrs, in_shapes, out_shapes):
 def _conv2d_grad(node, grads):
     g, (data, weight) = grads[0], node.inputs[:2]
     attrs = {"stride": node.attrs.get("stride", (1, 1)), **_layout_attrs(node)}
-    result = [create_op("_conv2d_backward_data", g, data, weight, **attrs),
+    padding = node.attrs.get("padding", "VALID")
+    result = [create_op("_conv2d_backward_data", g, data, weight, padding=padding, **attrs),
               create_op("_conv2d_backward_weight", g, data, weight, **attrs)]
     if len(node.inputs) == 3:
         channels_last = node.attrs.get("data_format") == "NHWC"
@@ -232,10 +233,74 @@ _layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_f
           "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
           "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
           _conv2d_shape, _conv2d_grad)
+
+
+# -- conv2d's input gradient, which is also conv2d_transpose ------------------------------------
+def _conv2d_backward_data_shape(attrs, in_shapes, out_shapes):
+    data_format, filter_format = _layout(attrs), _layout(attrs, "filter_format", "OIHW")
+    g, weight = _as_nchw(in_shapes[0], data_format), _as_oihw(in_shapes[-1], filter_format)
+    if len(in_shapes) == 3:  # conv2d's x, read for its shape only
+        in_shapes, out_shapes = same_as_input(1)(attrs, in_shapes, out_shapes)
+    elif g is not None and weight is not None:
+        out_shapes = [_from_nchw((g[0], weight[1], *attrs["input_size"]), data_format)]
+    data = _as_nchw(out_shapes[0], data_format)
+    if g is None or weight is None or data is None or "padding" not in attrs:
+        return in_shapes, out_shapes
+    expected = (data[0], weight[0], *_output_hw(data, weight[2:], attrs))
+    if tuple(g) != expected or data[1] != weight[1]:
+        raise ShapeError(
+            f"g {tuple(in_shapes[0])} does not fit conv2d's output for an input "
+            f"{tuple(out_shapes[0])} ({data_format}) and a filter {tuple(in_shapes[-1])} "
+            f"({filter_format}), stride {tuple(attrs.get('stride', (1, 1)))} and padding "
+            f"{attrs['padding']!r}: it must be {_from_nchw(expected, data_format)}, and the "
+            f"filter's in_channels the input's {data[1]}")
+    return in_shapes, out_shapes
+
+
+def _implied_padding(node):
+    """The padding of the conv2d whose input gradient ``node`` computes, from the static shapes
+    of g and x: either rule that gives g's size from x's pads alike (the bodies take the
+    padding from the sizes)."""
+    data_format = node.attrs.get("data_format") or "NCHW"
+    shapes = [symbol.get_shape() for symbol in node.inputs]
+    g, data, weight = (None if s.ndims != 4 else tuple(s.as_list()) for s in shapes)
+    if g is not None and data is not None and weight is not None:
+        g, data = _as_nchw(g, data_format), _as_nchw(data, data_format)
+        kernel = _as_oihw(weight, node.attrs.get("filter_format") or "OIHW")[2:]
+        for padding in ("SAME", "VALID"):
+            attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": padding}
+            if None not in (*g[2:], *data[2:], *kernel) and all(
+                    size >= k for size, k in zip(data[2:], kernel)) and tuple(
+                    g[2:]) == _output_hw(data, kernel, attrs):
+                return padding
+    raise GraphError(f"{node.node.describe()}: its gradient needs attr padding, or the static "
+                     f"shapes of g {g} and x {data} (as NCHW) that imply it")
+
+
+def _conv2d_backward_data_grad(node, grads):
+    """y = conv2d's input gradient from g is linear in g and in the weight:
+    d g = conv2d(dy, weight) (the forward), d weight = conv2d's weight gradient for the
+    output gradient g and the input dy; x, read for its shape, gets none."""
+    g, weight, head = node.inputs[0], node.inputs[-1], grads[0]
+    attrs = {"stride": node.attrs.get("stride", (1, 1)), **_layout_attrs(node)}
+    padding = node.attrs.get("padding") or _implied_padding(node)
+    grad_g = create_op("conv2d", head, weight, no_bias=True, padding=padding, **attrs)
+    grad_weight = create_op("_conv2d_backward_weight", g, head, weight, **attrs)
+    return [grad_g, grad_weight] if len(node.inputs) == 2 else [grad_g, None, grad_weight]
+
+
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
-# needed, and the executor only runs the ops a fetch reaches.
-_backward_op("_conv2d_backward_data", "Gradient of conv2d's input from g, x and weight; attrs "
-             "stride, data_format, filter_format.", 3, same_as_input(1))
+# needed, and the executor only runs the ops a fetch reaches.  Without x (attr input_size
+# instead) the data gradient is conv2d_transpose (tinyflow/conv_transpose.py).
+(register_op("_conv2d_backward_data")
+ .describe("Gradient of conv2d's input from g, x (read for its shape) and weight; or, with attr "
+           "input_size (h, w), from g and weight alone (conv2d_transpose).  Attrs stride, "
+           "padding (checked when given; needed for the gradient unless the static shapes "
+           "imply it), data_format, filter_format.")
+ .set_num_inputs(lambda attrs: 2 if "input_size" in attrs else 3)
+ .set_attr("FIgnoreInputs", lambda attrs: [] if "input_size" in attrs else [1])
+ .set_attr("FInferShape", _conv2d_backward_data_shape)
+ .set_attr("FGradient", _conv2d_backward_data_grad).set_attr("TIsBackward", True))
 _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
              "attrs stride, data_format, filter_format.", 3, same_as_input(2))
 

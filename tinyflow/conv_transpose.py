@@ -1,0 +1,141 @@
+"""``tf.nn.conv2d_transpose``: the gradient of ``conv2d`` with respect to its input, as an op.
+
+TensorFlow builds it from ``Conv2DBackpropInput``; TinyFlow likewise from conv2d's input-gradient
+op ``_conv2d_backward_data`` given ``input_size`` (the output's height and width) instead of
+conv2d's input, so no kernel is added.  Its gradients are conv2d (for ``value``) and conv2d's
+filter gradient (for ``filter``), declared with that op in :mod:`tinyflow.ops.conv`.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from .nn import _data_format, _padding, _spatial, _symbol
+from .nnvm.symbol import Symbol, create_op
+from .ops.conv import window_size
+
+__all__ = ["conv2d_transpose"]
+
+
+def _entry_value(symbol: Symbol):
+    """The value of a scalar or 1-D tensor known as the graph is built, else None."""
+    node = symbol.outputs[0].node
+    if node.kind == "constant":
+        values = np.asarray(node.attrs["value"]).reshape(node.attrs["shape"])
+        return [int(v) for v in values.reshape(-1)] if values.ndim else int(values)
+    if node.kind == "stack" and node.attrs.get("axis", 0) == 0:
+        values = [_entry_value(Symbol([entry])) for entry in node.inputs]
+        return None if any(isinstance(v, list) for v in values) else values
+    return None
+
+
+def _output_dims(output_shape) -> list:
+    """``output_shape`` (a list or tuple whose entries may be scalar tensors, or a 1-D int
+    tensor) as 4 ints or None where the value is known only when the graph runs."""
+    if isinstance(output_shape, Symbol):
+        shape = output_shape.get_shape()
+        dims = _entry_value(output_shape)
+        if shape.ndims != 1 or not isinstance(dims, list):
+            dims = None if shape.ndims != 1 else [None] * (shape[0].value or 0)
+    else:
+        dims = [None if d is None else _entry_value(d) if isinstance(d, Symbol) else d
+                for d in np.asarray(output_shape, dtype=object).reshape(-1)]
+    if dims is None or len(dims) != 4:
+        raise ValueError(f"conv2d_transpose: output_shape must have shape (4,), got "
+                         f"{output_shape!r}")
+    if any(d is not None and not isinstance(d, numbers.Integral) for d in dims):
+        raise ValueError(f"conv2d_transpose: output_shape must hold ints, got {dims}")
+    return [None if d is None else int(d) for d in dims]
+
+
+def _check_shapes(value, filter, dims, stride, padding, data_format):
+    """TensorFlow's checks of a conv2d_transpose (nn_ops.py and Conv2DBackpropInput's shape
+    function): the channels on both sides, the batch, and that conv2d of an output of
+    ``dims`` gives ``value``'s height and width."""
+    value_shape, filter_shape = value.get_shape(), filter.get_shape()
+    if value_shape.ndims not in (None, 4) or filter_shape.ndims not in (None, 4):
+        raise ValueError(f"conv2d_transpose: value {value_shape} and filter {filter_shape} "
+                         f"must have rank 4")
+    axis = 3 if data_format == "NHWC" else 1
+    channels = (value_shape[axis].value, filter_shape[3].value)
+    if None not in channels and channels[0] != channels[1]:
+        raise ValueError(f"input channels does not match filter's input channels, "
+                         f"{channels[0]} != {channels[1]} (value {value_shape}, filter "
+                         f"{filter_shape} [height, width, output_channels, in_channels])")
+    if None not in (dims[axis], filter_shape[2].value) and dims[axis] != filter_shape[2].value:
+        raise ValueError(f"output_shape does not match filter's output channels, "
+                         f"{dims[axis]} != {filter_shape[2].value} (output_shape {dims}, "
+                         f"filter {filter_shape})")
+    sizes = dims[1:3] if axis == 3 else dims[2:]
+    if None in sizes:
+        raise ValueError(f"conv2d_transpose: the output's height and width must be known as "
+                         f"the graph is built, got output_shape {dims}")
+    if None not in (dims[0], value_shape[0].value) and dims[0] != value_shape[0].value:
+        raise ValueError(f"conv2d_transpose: output_shape's batch {dims[0]} is not value's "
+                         f"{value_shape[0].value} (value {value_shape})")
+    given = [d.value for d in (value_shape[1:3] if axis == 3 else value_shape[2:])]
+    kernel = [d.value for d in filter_shape[:2]] if filter_shape.ndims else [None, None]
+    for size, got, k, s, what in zip(sizes, given, kernel, stride, ("height", "width")):
+        if got is None or k is None:
+            continue
+        computed = window_size(size, k, s, "SAME") if padding == "SAME" else (
+            (size - k) // s + 1 if size >= k else 0)
+        if computed != got:
+            raise ValueError(
+                f"conv2d_transpose: value {value_shape} does not fit output_shape {dims}: "
+                f"conv2d of an output {what} {size} with filter {what} {k}, stride {s} and "
+                f"padding {padding} gives {computed}, value's {what} is {got}")
+    return sizes
+
+
+def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, padding="SAME",
+                     data_format="NHWC", name=None, input=None, filters=None,
+                     dilations=None) -> Symbol:
+    """The transpose of ``conv2d`` (TensorFlow 1.15's ``tf.nn.conv2d_transpose``): the
+    gradient of ``conv2d(x, filter, strides, padding)`` with respect to an ``x`` of
+    ``output_shape``, given the gradient ``value`` of its output.
+
+    Parameters
+    ----------
+    value : Symbol
+        ``[batch, height, width, in_channels]`` (NHWC) or ``[batch, in_channels, height,
+        width]`` (NCHW); ``input`` is its TF-2 name.
+    filter : Symbol
+        ``[height, width, output_channels, in_channels]``; ``filters`` is its TF-2 name.
+    output_shape : list, tuple or Symbol
+        The output's shape, 4 entries in ``data_format``: ints, or a 1-D int tensor whose value
+        is known as the graph is built (``tf.stack`` of constants and ``tf.shape(x)[0]``: the
+        batch, always ``value``'s, may be known only when the graph runs).
+    strides : int or list
+        An int, 2 ints, or 4 in the data's layout (``[1, sh, sw, 1]`` for NHWC).
+    padding : {'SAME', 'VALID'}
+    data_format : {'NHWC', 'NCHW'}
+    dilations : optional
+        Only 1s are supported.
+
+    Returns
+    -------
+    Symbol
+        The output, of ``output_shape``.
+
+    Raises
+    ------
+    ValueError
+        As TensorFlow: channels that do not match the filter's, an ``output_shape`` that is not
+        4 ints, or one that conv2d with these strides and padding would not map to ``value``'s
+        height and width; each message names the shapes.
+    """
+    value, filter = (input if value is None else value), (filters if filter is None else filter)
+    if value is None or filter is None or output_shape is None or strides is None:
+        raise TypeError("conv2d_transpose() needs value, filter, output_shape and strides")
+    data_format, padding = _data_format(data_format), _padding(padding)
+    if dilations is not None and _spatial(dilations, "dilations", data_format) != (1, 1):
+        raise ValueError(f"conv2d_transpose: dilations {dilations} are not supported (only 1s)")
+    value, filter = _symbol(value), _symbol(filter)
+    stride = _spatial(strides, "strides", data_format)
+    size = _check_shapes(value, filter, _output_dims(output_shape), stride, padding,
+                         data_format)
+    return create_op("_conv2d_backward_data", value, filter, input_size=tuple(size),
+                     stride=stride, padding=padding, data_format=data_format,
+                     filter_format="HWIO", name=name or "conv2d_transpose")
