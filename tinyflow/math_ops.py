@@ -93,10 +93,11 @@ def _tensordot_axes(axes, a_shape, b_shape):
     if isinstance(axes, numbers.Integral):
         if not 0 <= axes <= min(len(a_shape), len(b_shape)):
             raise ValueError(f"{context}: axes={axes} must be in [0, min(rank a, rank b)]")
-        return list(range(len(a_shape) - axes, len(a_shape))), list(range(axes))
-    if len(axes) != 2:
+        a_axes, b_axes = list(range(len(a_shape) - axes, len(a_shape))), list(range(axes))
+    elif len(axes) != 2:
         raise ValueError(f"{context}: axes must be an int or a pair [a_axes, b_axes], got {axes}")
-    a_axes, b_axes = _axis_list(axes[0]), _axis_list(axes[1])
+    else:
+        a_axes, b_axes = _axis_list(axes[0]), _axis_list(axes[1])
     if len(a_axes) != len(b_axes):
         raise ValueError(f"{context}: axes {axes} pair {len(a_axes)} axes of a with "
                          f"{len(b_axes)} of b")
