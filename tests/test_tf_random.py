@@ -613,3 +613,52 @@ def test_initializer_config_dtype_and_determinism():
                 sess.run(tf.global_variables_initializer())
                 graph_values.append(sess.run(weights))
     np.testing.assert_array_equal(*graph_values)
+
+
+# -- random_shuffle ----------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["float32", "int64", "bool"])
+def test_random_shuffle_permutes_rows(plan_memory, dtype):
+    # rows move whole; every order of 3 rows comes up about 1/6 of the time (6000 runs: a
+    # standard error of 0.005 per frequency)
+    value = (np.arange(12).reshape(4, 3) % 5).astype(dtype)
+    shuffled = tf.random_shuffle(tf.constant(value), seed=7)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        out = sess.run(shuffled)
+        assert out.dtype == value.dtype and out.shape == (4, 3)
+        assert sorted(map(tuple, out.tolist())) == sorted(map(tuple, value.tolist()))
+    x = tf.placeholder(tf.float32, shape=[3])
+    orders = tf.random_shuffle(x, seed=1)
+    counts = {}
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for _ in range(6000):
+            key = tuple(sess.run(orders, {x: [0.0, 1.0, 2.0]}).astype(int))
+            counts[key] = counts.get(key, 0) + 1
+    assert sorted(counts) == sorted(itertools.permutations(range(3)))
+    assert all(abs(c / 6000 - 1 / 6) < 0.025 for c in counts.values())
+
+
+def test_random_shuffle_seeds():
+    def draws(op_seed, graph_seed=None):
+        tf.reset_default_graph()
+        tf.set_random_seed(graph_seed)
+        shuffled = tf.random_shuffle(tf.range(50), seed=op_seed)
+        with tf.Session() as sess:
+            return [sess.run(shuffled).tolist() for _ in range(3)]
+    first = draws(5)
+    assert first == draws(5)  # a new session repeats the sequence
+    assert first[0] != first[1]  # each run draws a new order
+    assert draws(6) != first and draws(None, 3) == draws(None, 3)
+    assert all(sorted(order) == list(range(50)) for order in first)
+
+
+def test_random_shuffle_edges_and_gradient():
+    x = tf.placeholder(tf.float32, shape=[5, 2])
+    assert tf.gradients(tf.reduce_sum(tf.random_shuffle(x) * x), x)[0] is not None
+    assert tf.gradients(tf.random_shuffle(x), x) == [None]  # TF: not differentiable
+    scalar, row = tf.random_shuffle(3.5), tf.random_shuffle([[1, 2, 3]])
+    assert tf.random.shuffle is tf.random_shuffle
+    assert tf.random_shuffle(x, name="s").name == "s:0"
+    assert tf.random_shuffle(x).name == "RandomShuffle_4:0"  # TF names, after 4 before
+    assert scalar.shape == TensorShape([]) and row.dtype == tf.int32
+    with tf.Session() as sess:
+        assert sess.run(scalar) == 3.5 and sess.run(row).tolist() == [[1, 2, 3]]

@@ -1,0 +1,23 @@
+"""test_ops' table for the ops of tinyflow/ops/state.py (scatter_update, scatter_add,
+scatter_sub, random_shuffle) and the ops computed in Python (print, py_func): each writes a
+variable, draws random numbers or runs Python, so each has dedicated tests against numpy and
+TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
+
+_FLOW = "test_tf_control_flow.py::"
+
+SPECIAL_TESTS = {
+    "scatter_update": [_FLOW + "test_scatter_ops_against_numpy",
+                       _FLOW + "test_scatter_reads_before_the_write"],
+    "scatter_add": [_FLOW + "test_scatter_ops_against_numpy",
+                    _FLOW + "test_scatter_add_sums_repeated_indices"],
+    "scatter_sub": [_FLOW + "test_scatter_ops_against_numpy"],
+    "random_shuffle": ["test_tf_random.py::test_random_shuffle_permutes_rows",
+                       "test_tf_random.py::test_random_shuffle_seeds"],
+    "print": [_FLOW + "test_print_fetched_prints_as_tensorflow",
+              _FLOW + "test_print_inside_the_graph_and_its_gradient"],
+    "py_func": [_FLOW + "test_py_func_fetched", _FLOW + "test_py_func_inside_the_graph"],
+}
+
+
+def add_cases(add):
+    """No table cases: the ops above are covered by the tests SPECIAL_TESTS names."""
