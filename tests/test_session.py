@@ -46,12 +46,14 @@ def test_executor_cached_and_replanned_on_new_feed_shape():
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     sess.run(y, {x: np.ones((2, 3))})
-    first = sess._executors[tuple(y.outputs)]
+    [first] = sess._executors.executors(tuple(y.outputs))
     sess.run(y, {x: np.ones((2, 3))})
-    assert sess._executors[tuple(y.outputs)] is first
+    assert sess._executors.executors(tuple(y.outputs)) == [first]
     out = sess.run(y, {x: np.ones((5, 3))})
     assert out.shape == (5, 2)
-    assert sess._executors[tuple(y.outputs)] is not first
+    # a second executor for the new feed shape; the first one is kept (the cache's LRU)
+    assert sess._executors.executors(tuple(y.outputs))[0] is first
+    assert len(sess._executors.executors(tuple(y.outputs))) == 2
 
 
 def test_outputs_are_not_overwritten_by_the_next_run():
@@ -362,7 +364,7 @@ def test_memory_plan_report_is_what_the_executor_allocates(plan_memory):
     sess.run(tf.global_variables_initializer())
     feed = {x: np.ones((100, 784)), y_: np.ones((100, 10))}
     report = sess.memory_plan(step, feed)
-    executor = sess._executors[tuple(step.outputs)]
+    [executor] = sess._executors.executors(tuple(step.outputs))
     allocated = sum(s.numel() * s.element_size() for s in executor.storages)
     assert allocated == report.planned_bytes
     assert report.param_bytes == 784 * 10 * 4 and report.input_bytes == 100 * 794 * 4
@@ -375,7 +377,7 @@ def test_memory_plan_report_is_what_the_executor_allocates(plan_memory):
     text = str(report)
     assert "matmul" in text and "planned" in text and "naive" in text
     sess.run(step, feed)  # the reported executor is the one that runs
-    assert sess._executors[tuple(step.outputs)] is executor
+    assert sess._executors.executors(tuple(step.outputs)) == [executor]
 
 
 def test_one_tensor_per_variable_even_after_a_failed_run():
@@ -393,7 +395,7 @@ def test_one_tensor_per_variable_even_after_a_failed_run():
     sess.run(tf.assign(v, v + 5))
     np.testing.assert_allclose(sess.run(v), [5, 5])
     tensors = {id(e.tensors[e.indexed.entry_id((e.indexed.node_id[v.node], 0))])
-               for e in sess._executors.values() if v.node in e.indexed.node_id}
+               for e in sess._executors.executors() if v.node in e.indexed.node_id}
     assert len(tensors) == 1
 
 

@@ -5,6 +5,7 @@ import contextlib
 import numbers
 import threading
 import time
+import weakref
 
 import numpy as np
 import torch
@@ -13,15 +14,18 @@ from .config import session_config, step_stats
 from .executor import (
     ClosureReport,
     Executor,
+    ExecutorCache,
     MemoryPlanReport,
     closure_report,
+    collect_lua_garbage,
     memory_plan_report,
+    release,
 )
 from .nnvm.errors import GraphError, ShapeError
 from .nnvm.symbol import Node, NodeEntry, Symbol, current_context
-from .variables import Initializer, VariableStore
+from .variables import Initializer, SessionClosedError, VariableStore
 
-__all__ = ["InteractiveSession", "Session", "get_default_session"]
+__all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
 
 
 class _DefaultSessions(threading.local):
@@ -46,8 +50,8 @@ def _feed_of(node) -> str:
 
 
 class Session:
-    """A place to run graphs: holds variable values (:attr:`variable_store`) and one executor
-    per fetch set.
+    """A place to run graphs: holds variable values (:attr:`variable_store`) and executors per
+    fetch set and feed shapes.
 
     Parameters
     ----------
@@ -60,12 +64,43 @@ class Session:
         teaching.
     graph : tf.Graph, optional
         The graph whose tensors this session runs (default: the default graph now).
+    executor_cache_size : int
+        Feed signatures (the shapes of a run's feeds) whose executors are kept per fetch set,
+        least recently used dropped first (default 8): a run whose feeds change shape binds a
+        new executor, so alternating batch sizes costs a bind only the first time.  Each one
+        holds its plan's storage until it is dropped.
 
     ``with tf.Session() as sess:`` makes it the default session (``tensor.eval()``) and its
     graph the default graph inside the block, and closes it at the end, as in TensorFlow.
+
+    **Threads.**  One session may run steps from several threads, as TensorFlow's can.  A run
+    checks an executor out of the cache for itself: a second run of the same fetches and feed
+    shapes going on at once binds a second executor (at most 4 are kept idle per signature), so
+    two runs never share planned storage.  What runs in parallel: feed conversion, copying the
+    results out, and the torch kernels' own threads.  What is serialised: every call into the
+    one Lua runtime (lupa lets one thread in at a time, so a step's closures run as one block:
+    a profiled or traced run, which calls Lua per op, may interleave with another), and binding
+    executors and the bookkeeping of variables (a lock per session).  Variable updates from
+    concurrent steps may interleave as in TensorFlow (``use_locking=False``): each step reads
+    the values some order of the steps gives.  Sessions of their own per thread share nothing
+    but the Lua runtime.
+
+    **Memory.**  :meth:`close`, or dropping the last reference to the session, frees its
+    variables' tensors and every executor's storage at once (it runs Lua's collector, since
+    Lua's closures hold the tensors); so does dropping an executor from the cache.  A closed
+    session refuses any use with :class:`SessionClosedError`.  Before allocating, a plan is
+    checked against the memory the device can give: too much raises
+    :class:`~tinyflow.executor.ResourceExhaustedError` naming the op, node, shape and bytes,
+    and the session stays usable with its variables unchanged.
+
+    **fork.**  A process forked after a session ran can hang in torch's intra-op thread pool
+    (OpenMP).  In the child call ``torch.set_num_threads(1)`` before running anything, or
+    start children with ``multiprocessing.get_context("spawn")``.  Fork only while no other
+    thread is inside a run (the Lua runtime's lock would stay taken in the child).
     """
 
-    def __init__(self, config="cpu", plan_memory: bool = True, graph=None):
+    def __init__(self, config="cpu", plan_memory: bool = True, graph=None, *,
+                 executor_cache_size: int = 8):
         device, profile = session_config(config)
         if device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
@@ -75,8 +110,13 @@ class Session:
         self.graph = graph if graph is not None else current_context()
         self._profile = {} if profile else None
         self.variable_store = VariableStore()
-        self._executors: dict = {}  # tuple of fetched entries -> Executor
+        self._executors = ExecutorCache(executor_cache_size)
+        self._state_lock = threading.RLock()  # builds, waiting initialisers, the store's marks
         self._entered = contextlib.ExitStack()
+        # frees the tensors when the session is closed or becomes garbage (not self: it would
+        # keep the session alive)
+        self._free = weakref.finalize(self, _free_session, self._executors, self.variable_store)
+        self._free.atexit = False
 
     # -- public ---------------------------------------------------------------------------
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
@@ -93,6 +133,7 @@ class Session:
         the first run that infers its shape.  ``options=tf.RunOptions(trace_level=FULL_TRACE)``
         with ``run_metadata=tf.RunMetadata()`` times each op into ``run_metadata.step_stats``.
         """
+        self._check_open()
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
         results = self._run_symbols(symbols, feed_dict, trace)
@@ -106,22 +147,23 @@ class Session:
             return self._run_python(symbols, python_nodes, feed_dict, trace)
         feeds = self._convert_feeds(feed_dict or {})
         store = self.variable_store
-        feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
-        run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer) else s
-                       for s in symbols]
+        with self._state_lock:
+            feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
+            run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer)
+                           else s for s in symbols]
         entries = tuple(e for s in run_symbols for e in s.outputs)
-        executor = self._executor(entries, feeds)
-        self._run_pending(executor)
-        feeds = {n: v for n, v in feeds.items() if n in executor.feed_buffers}
-        outputs = executor.run(feeds, self._profile, trace)
+        with self._checked_out(entries, feeds) as executor:
+            feeds = {n: v for n, v in feeds.items() if n in executor.feed_buffers}
+            outputs = executor.run(feeds, self._profile, trace)
+            results, position = [], 0
+            for s, ran in zip(symbols, run_symbols):
+                # an operation (an optimizer step) gives None: its outputs are not copied out
+                results.append(None if s.is_operation else self._to_numpy(outputs[position]))
+                position += len(ran.outputs)
         initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
                        if isinstance(s, Initializer) for e in ran.outputs}
-        store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
-        results, position = [], 0
-        for s, ran in zip(symbols, run_symbols):
-            # an operation (an optimizer step) gives None: its outputs are not copied out
-            results.append(None if s.is_operation else self._to_numpy(outputs[position]))
-            position += len(ran.outputs)
+        with self._state_lock:
+            store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         return results
 
     def _run_python(self, symbols, python_nodes, feed_dict, trace) -> list:
@@ -167,10 +209,22 @@ class Session:
         return "\n".join(lines)
 
     def close(self):
-        """Drop variable values and executors (and stop being the default session)."""
+        """Free the variables' tensors and the executors' storage now (and stop being the
+        default session); any later use raises :class:`SessionClosedError`.  A run going on
+        in another thread meanwhile fails with that error or finishes."""
         self._entered.close()
-        self.variable_store.clear()
-        self._executors.clear()
+        self._free()  # runs once: closing twice is fine
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` ran."""
+        return self.variable_store.closed
+
+    def _check_open(self):
+        if self.variable_store.closed:
+            raise SessionClosedError("Attempted to use a closed Session: Session.close() (or "
+                                     "the end of its with block) freed its variables and "
+                                     "executors; create a new session")
 
     @contextlib.contextmanager
     def as_default(self):
@@ -259,16 +313,36 @@ class Session:
         return feeds
 
     def _bind(self, fetch, feed_dict) -> Executor:
+        """The executor a run of ``fetch`` with these feeds' shapes takes (bound now if none
+        is cached); for reports: it is back in the cache, for any run to take."""
         symbols, _ = self._flatten_fetches(fetch)
         feeds = self._convert_feeds(feed_dict or {})
-        return self._executor(tuple(e for s in symbols for e in s.outputs), feeds)
-
-    def _executor(self, entries, feeds) -> Executor:
-        executor = self._executors.get(entries)
-        if executor is not None and all(
-                tuple(v.shape) == executor.feed_shapes.get(n, tuple(v.shape))
-                for n, v in feeds.items()) and all(n in feeds for n in executor.feed_buffers):
+        with self._checked_out(tuple(e for s in symbols for e in s.outputs), feeds) as executor:
             return executor
+
+    @contextlib.contextmanager
+    def _checked_out(self, entries, feeds):
+        """An executor for ``entries`` bound to the shapes of ``feeds``, this thread's alone
+        inside the block: from the cache, or bound now (the waiting initialisers of the
+        variables it reads run first)."""
+        signature = frozenset((node, tuple(value.shape)) for node, value in feeds.items())
+        with self._state_lock:
+            self._check_open()
+            executor = self._executors.checkout(entries, signature)
+            if executor is None:
+                executor = self._build(entries, feeds)
+                self._executors.add(entries, signature, executor)
+            try:
+                self._run_pending(executor)
+            except BaseException:
+                self._executors.checkin(entries, signature, executor)
+                raise
+        try:
+            yield executor
+        finally:
+            self._executors.checkin(entries, signature, executor)
+
+    def _build(self, entries, feeds) -> Executor:
         self._check_graph([e.node for e in entries] + list(feeds))
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
@@ -277,7 +351,6 @@ class Session:
         # so every executor binds one tensor per variable (still uninitialised until assigned).
         self.variable_store.adopt(executor.new_variables)
         executor.new_variables = {}
-        self._executors[entries] = executor
         return executor
 
     def _check_graph(self, nodes):
@@ -294,7 +367,11 @@ class Session:
         ready = store.pending_among(n for n in executor.indexed.nodes
                                     if n in executor.read_variables)
         if ready:
-            Executor(ready, {}, store, self.device, self.plan_memory).run({})
+            once = Executor(ready, {}, store, self.device, self.plan_memory)
+            try:
+                once.run({})
+            finally:
+                release([once])
             store.mark_assigned([e.node.inputs[0].node for e in ready],
                                 by_initializer=[e.node.inputs[0].node for e in ready])
 
@@ -305,7 +382,17 @@ class Session:
         return array[()] if array.ndim == 0 else array
 
     def __repr__(self):
+        if self.closed:
+            return f"<tinyflow.Session {self.device.type} closed>"
         return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"
+
+
+def _free_session(executors, variable_store):
+    """What closing (or collecting) a session does: free the executors' storage and the
+    variables' tensors, then run Lua's collector, which drops the closures' references."""
+    executors.clear()
+    variable_store.close()
+    collect_lua_garbage()
 
 
 def _python_compute(node):

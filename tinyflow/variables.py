@@ -19,13 +19,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from .nnvm.dtypes import as_dtype
-from .nnvm.errors import BindError
+from .nnvm.errors import BindError, TinyflowError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
 from .nnvm.symbol import Variable as _variable_node
 from .random_ops import RandomStreams
 
-__all__ = ["Initializer", "Variable", "VariableStore", "initial_shapes"]
+__all__ = ["Initializer", "SessionClosedError", "Variable", "VariableStore", "initial_shapes"]
+
+
+class SessionClosedError(TinyflowError, RuntimeError):
+    """A closed session (or its variable store) was used again (TensorFlow raises a
+    RuntimeError, "Attempted to use a closed Session.")."""
 
 
 class Variable(Symbol):
@@ -188,9 +193,17 @@ class VariableStore(Mapping):
         self._set_by_user: set[Node] = set()   # an assign or restore other than its initialiser
         self._pending: dict[Node, NodeEntry] = {}  # initialising assigns waiting for a shape
         self.random_streams = RandomStreams()
+        self.closed = False
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise SessionClosedError("Attempted to use a closed Session: its variables were "
+                                     "freed by Session.close() (or the end of its with block); "
+                                     "create a new session")
 
     # -- Mapping over the tensors ------------------------------------------------------------
     def __getitem__(self, node: Node):
+        self._check_open()
         return self._tensors[node]
 
     def __iter__(self):
@@ -206,11 +219,13 @@ class VariableStore(Mapping):
 
     def is_initialized(self, node: Node) -> bool:
         """True when ``node`` holds a value (an initialiser, assign or restore wrote it)."""
+        self._check_open()
         return node in self._initialized
 
     def check_initialized(self, nodes: Iterable[Node]) -> None:
         """``BindError`` naming the variables among ``nodes`` that a run cannot read: no value
-        and no initialiser waiting to give one."""
+        and no initialiser waiting to give one (``SessionClosedError`` once closed)."""
+        self._check_open()
         missing = [v for v in nodes if v not in self._initialized and v not in self._pending]
         if missing:
             names = ", ".join(sorted(f"'{v.name}' (created at {v.source})" for v in missing))
@@ -229,6 +244,7 @@ class VariableStore(Mapping):
         alone; a variable whose shape nothing gives yet has its assign kept until a run infers
         it (:meth:`pending_among`).
         """
+        self._check_open()
         wanted = [v for v in initializer.variables
                   if not (v.default and v.node in self._set_by_user)]
         shapes = initial_shapes(wanted, {**self.shapes(), **known})
@@ -243,10 +259,12 @@ class VariableStore(Mapping):
 
     def adopt(self, tensors: Mapping) -> None:
         """Take the tensors an executor made for variables it gave a shape (no value yet)."""
+        self._check_open()
         self._tensors.update(tensors)
 
     def mark_assigned(self, nodes: Iterable[Node], by_initializer: Iterable[Node] = ()) -> None:
         """``nodes`` were written by a run; ``by_initializer`` of them by their initialiser."""
+        self._check_open()
         initial = set(by_initializer)
         for node in nodes:
             self._initialized.add(node)
@@ -261,6 +279,7 @@ class VariableStore(Mapping):
         has a tensor, so executors bound to it see the new value)."""
         import torch  # only when restoring: building graphs must not import torch
 
+        self._check_open()
         tensor = self._tensors.get(node)
         if tensor is None:
             dtype = getattr(torch, node.attrs.get("dtype", "float32"))
@@ -275,6 +294,11 @@ class VariableStore(Mapping):
         self._set_by_user.clear()
         self._pending.clear()
         self.random_streams.clear()
+
+    def close(self) -> None:
+        """:meth:`clear`, and refuse any later use (``SessionClosedError``)."""
+        self.clear()
+        self.closed = True
 
     def __repr__(self) -> str:
         return (f"<VariableStore {len(self._tensors)} tensors, {len(self._initialized)} "

@@ -1,12 +1,19 @@
 """Binding graphs to memory and Lua closures, and running them (imports torch)."""
+from .cache import ExecutorCache, collect_lua_garbage, release
 from .executor import BindError, Executor
+from .memory import ResourceExhaustedError, available_bytes
 from .report import ClosureReport, MemoryPlanReport, closure_report, memory_plan_report
 
 __all__ = [
            "BindError",
            "ClosureReport",
            "Executor",
+           "ExecutorCache",
            "MemoryPlanReport",
+           "ResourceExhaustedError",
+           "available_bytes",
            "closure_report",
+           "collect_lua_garbage",
            "memory_plan_report",
+           "release",
 ]

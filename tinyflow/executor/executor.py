@@ -13,7 +13,13 @@ Building one takes three steps, each a method below:
    numbers continue from one executor of the session to the next.
 
 A step (:meth:`Executor.run`) then copies the feeds into their buffers and makes a single call
-into Lua that runs the closures in order.
+into Lua that runs the closures in order.  An executor's storage serves one step at a time: the
+session checks executors out of its :class:`~tinyflow.executor.cache.ExecutorCache`, so two
+threads never run the same one at once, and :meth:`Executor.free` gives the storage back.
+
+Before allocating, the shapes are checked (no negative dimension, at most 2**63 - 1 bytes:
+``ShapeError``) and so is the memory the plan needs against what the device can give
+(:mod:`tinyflow.executor.memory`: ``ResourceExhaustedError`` naming op, node, shape and bytes).
 """
 from __future__ import annotations
 
@@ -28,6 +34,7 @@ from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
+from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 
 __all__ = ["BindError", "Executor"]
 
@@ -73,11 +80,51 @@ class Executor:
         variables.check_initialized(self.read_variables)
         graph = apply_passes(graph, ["InferShape", "InferType"])
         self._check_known(graph)
+        check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
         return apply_passes(graph, _PLANNING_PASSES)
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
     def _allocate(self, variables):
+        buffers = self._buffers(variables)
+        check_fits(buffers, self.device)  # before torch's allocator, which names no op
+        try:
+            self._allocate_checked(variables)
+        except RuntimeError as err:  # the device refused after all (a limit, fragmentation)
+            if "alloc" not in str(err):
+                raise
+            largest = max(buffers, key=lambda b: b.nbytes)
+            raise ResourceExhaustedError(
+                f"allocating {sum(b.nbytes for b in buffers)} bytes for this run failed "
+                f"({str(err).splitlines()[0]}); the largest buffer: {largest.node.describe()}'s "
+                f"{largest.what} of shape {tuple(largest.shape)} {largest.dtype}, "
+                f"{largest.nbytes} bytes", largest.node) from None
+
+    def _buffers(self, variables) -> list[Buffer]:
+        """What :meth:`_allocate_checked` will allocate: one :class:`Buffer` per storage (named
+        by its largest entry), fed placeholder and variable seen first here."""
+        indexed, attrs = self.indexed, self.graph.attrs
+        shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
+        largest = {}  # storage id -> (bytes, entry id)
+        for eid, sid in enumerate(storage_id):
+            if sid != EXTERNAL and shapes[eid] is not None:
+                nbytes = math.prod(shapes[eid]) * _TORCH_DTYPES[dtypes[eid]].itemsize
+                largest[sid] = max(largest.get(sid, (-1, eid)), (nbytes, eid))
+        buffers = []
+        for sid, size in enumerate(attrs["storage_size"]):
+            eid = largest[sid][1] if sid in largest else None
+            if eid is not None:
+                buffers.append(Buffer(size, indexed.nodes[indexed.entry_node(eid)[0]],
+                                      shapes[eid], dtypes[eid], "output"))
+        for nid in indexed.input_nodes:
+            node, eid = indexed.nodes[nid], indexed.entry_rptr[nid]
+            if node.kind == "placeholder" or (node.kind != "shape" and node not in variables):
+                what = "feed buffer" if node.kind == "placeholder" else "variable"
+                nbytes = math.prod(shapes[eid]) * _TORCH_DTYPES[dtypes[eid]].itemsize
+                buffers.append(Buffer(nbytes, node, shapes[eid], dtypes[eid], what))
+        return buffers
+
+    def _allocate_checked(self, variables):
         indexed, attrs = self.indexed, self.graph.attrs
         shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
         # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
@@ -186,13 +233,25 @@ class Executor:
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
 
+    def free(self) -> None:
+        """Drop this executor's storage, tensors and closures (the variables stay with their
+        store).  The tensors go once Lua's collector has run (``cache.release`` runs it); the
+        executor cannot run again."""
+        self.closures, self.lua_closures = [], None
+        self.storages, self.tensors, self.output_tensors = [], [], []
+        self.feed_buffers, self.new_variables = {}, {}
+
     # -- running ---------------------------------------------------------------------------
     def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):
         """Copy ``feeds`` ({placeholder Node: array}) in, run every closure, return outputs.
 
         ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
         ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
-        the closures one by one, timed."""
+        the closures one by one, timed.  One thread at a time: the outputs are views of this
+        executor's storage, overwritten by its next run."""
+        if self.lua_closures is None:
+            raise RuntimeError("this executor was freed (its session closed it, or its cache "
+                               "dropped it): it cannot run again")
         for node, value in feeds.items():
             self.feed_buffers[node].copy_(value)
         if profile is None and trace is None:
