@@ -8,17 +8,26 @@ returns the index of the first failing one, so a Lua error never crashes the pro
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
+import signal
+import threading
+import types
+from typing import NamedTuple
 
 from ..nnvm.errors import TinyflowError
 
 __all__ = [
+    "HOOK_COUNT",
     "LuaOpError",
+    "call_closure",
     "compile_body",
+    "is_trusted",
     "lua_runtime",
     "lua_table",
     "make_closure",
+    "run_closures",
     "runtime_name",
 ]
 
@@ -82,28 +91,126 @@ function torch.window_grad(x, y, grad_x, kernel, stride)
   if padded == nil then return pad, grad_x, nil end
   return pad, padded, function() copy(grad_x, inside) end
 end
-local pcall = pcall
+"""
+
+# The host side, run once after the prelude with the real globals; bodies never see it.  It
+# returns the functions Python calls: ``run_closures``, ``new_env`` and ``compile``.
+_HOST = """
+local torch, check_interrupt, is_interrupt, hook_count = ...
+local load, setfenv, loadstring, jit = load, setfenv, loadstring, jit
+local pcall, xpcall, error = pcall, xpcall, error
+local next, pairs, type, tostring, select = next, pairs, type, tostring, select
+local setmetatable, getmetatable, rawget = setmetatable, getmetatable, rawget
+local unpack = table.unpack or unpack
+local host = {}
+
 -- Run closures fs[1..n] in order; return 0, or the index of the first failure and its error.
-function torch.run_closures(fs, n)
+function host.run_closures(fs, n)
   for i = 1, n do
     local ok, err = pcall(fs[i])
     if not ok then return i, err end
   end
   return 0
 end
--- Compile an op body: returns the factory function(x, y, kwarg) or nil and the error message.
-function torch.compile_body(source, chunkname)
-  local chunk, err = load(source, chunkname, "t", _G)
+
+-- A body's setup: true, its closure and the closure's type, or false and the error.
+function host.setup(factory, x, y, kwarg)
+  local ok, closure = pcall(factory, x, y, kwarg)
+  if not ok then return false, closure, nil end
+  return true, closure, type(closure)
+end
+
+-- Read-only views: writes raise, nested tables are views too, the metatable is hidden (so
+-- neither setmetatable nor getmetatable reaches the table behind).  ``hidden`` keys stay out.
+local function readonly(t, name, hidden)
+  local shadow = {}
+  for k, v in pairs(t) do
+    if not (hidden and hidden[k]) then
+      shadow[k] = type(v) == "table" and readonly(v, name .. "." .. tostring(k)) or v
+    end
+  end
+  local function refuse(_, k)
+    error(name .. " is read-only: an op body cannot set " .. name .. "." .. tostring(k), 2)
+  end
+  local function iterate(_, k) return next(shadow, k) end
+  return setmetatable({}, {__index = shadow, __newindex = refuse, __metatable = false,
+                           __pairs = function(view) return iterate, view, nil end})
+end
+local torch_view = readonly(torch, "torch", {run_closures = true})
+
+local function copy(t, without)
+  local c = {}
+  for k, v in pairs(t) do if k ~= without then c[k] = v end end
+  return c
+end
+
+-- An error that is a Ctrl-C passes through a body's own pcall: bodies cannot swallow it.
+local function passed(ok, ...)
+  if not ok and is_interrupt((...)) then error((...), 0) end
+  return ok, ...
+end
+local SAFE = {
+  assert = assert, error = error, ipairs = ipairs, pairs = pairs, next = next, select = select,
+  tonumber = tonumber, tostring = tostring, type = type, unpack = unpack,
+  rawequal = rawequal, rawlen = rawlen, rawget = rawget, setmetatable = setmetatable,
+  _VERSION = _VERSION,
+  pcall = function(f, ...) return passed(pcall(f, ...)) end,
+  xpcall = function(f, handler, ...) return passed(xpcall(f, handler, ...)) end,
+  -- tables' metatables only: those of strings and of Python objects are shared by everyone
+  getmetatable = function(v) if type(v) == "table" then return getmetatable(v) end end,
+}
+local BLOCKED = {}
+for _, name in ipairs({"os", "io", "debug", "package", "require", "load", "loadstring",
+                       "loadfile", "dofile", "collectgarbage", "python", "rawset", "coroutine",
+                       "setfenv", "getfenv", "module", "jit", "ffi", "bit", "utf8", "print"}) do
+  BLOCKED[name] = true
+end
+local env_meta = {__metatable = false, __index = function(_, name)
+  if BLOCKED[name] then
+    error("'" .. tostring(name) .. "' is not available to op bodies (they see torch, math, "
+          .. "string, table and the safe base functions; see FLuaTrusted)", 2)
+  end
+end}
+
+-- A fresh environment for one node's body: its own globals and its own copies of math,
+-- string and table; torch read-only.
+function host.new_env()
+  local env = copy(SAFE)
+  env.torch, env.math, env.table = torch_view, copy(math), copy(table)
+  env.string = copy(string, "dump")
+  env._G = env
+  return setmetatable(env, env_meta)
+end
+
+-- Compile a body in env: returns the factory function(x, y, kwarg), or nil and the message.
+function host.compile(source, chunkname, env)
+  local chunk, err
+  if setfenv then
+    chunk, err = loadstring(source, chunkname)
+    if chunk then setfenv(chunk, env) end
+  else
+    chunk, err = load(source, chunkname, "t", env)
+  end
   if not chunk then return nil, err end
+  -- LuaJIT's compiled traces skip hooks: its bodies run interpreted so Ctrl-C reaches them
+  if jit then jit.off(chunk, true) end
   local ok, factory = pcall(chunk)
   if not ok then return nil, factory end
   if type(factory) ~= "function" then
-    return nil, chunkname:sub(2) .. ": body must be 'function(x, y, kwarg) ... end', got "
-      .. type(factory)
+    return nil, "body must be 'function(x, y, kwarg) ... end', got " .. type(factory)
   end
   return factory
 end
+
+-- Keep strings' shared metatable out of every body's reach (trusted ones included).
+getmetatable("").__metatable = false
+-- Every hook_count Lua instructions, ask Python whether Ctrl-C was pressed: a pure-Lua loop
+-- in a body never returns to Python otherwise.
+debug.sethook(function() check_interrupt() end, "", hook_count)
+return host
 """
+#: Lua instructions between two checks for Ctrl-C (a few hundred microseconds of pure Lua).
+HOOK_COUNT = 100_000
 
 
 class LuaOpError(TinyflowError, RuntimeError):
@@ -146,26 +253,147 @@ def _choose_lua():
     return importlib.import_module("lupa.lua54"), names["lua54"]
 
 
+class _Interrupts:
+    """Ctrl-C while a run is inside Lua.
+
+    While the main thread runs Lua (:meth:`guard`), SIGINT goes to a handler that calls the
+    previous one (Python's raises KeyboardInterrupt) and keeps what it raised as ``pending``.
+    The runtime's count hook calls :meth:`check` every ``HOOK_COUNT`` Lua instructions, which
+    lets Python run that handler and raises ``pending`` again, so neither a pure-Lua loop nor a
+    body's own pcall keeps it from reaching the runtime's caller, which raises it.
+    """
+
+    def __init__(self):
+        self.main = threading.main_thread().ident
+        self.depth = 0          # main thread's nested runs inside Lua
+        self.pending = None     # what the chained SIGINT handler raised during this run
+
+    def check(self):
+        """The Lua hook's call: raise the pending interrupt (main thread only)."""
+        if self.pending is not None and threading.get_ident() == self.main:
+            raise self.pending
+
+    def is_interrupt(self, err) -> bool:
+        """Whether a Lua error ``err`` is an interrupt (a BaseException such as
+        KeyboardInterrupt or SystemExit, not an Exception)."""
+        return (self.pending is not None and threading.get_ident() == self.main) or (
+            isinstance(err, BaseException) and not isinstance(err, Exception))
+
+    def raise_if_interrupt(self, err=None) -> None:
+        """Raise the interrupt behind a failed call into Lua, if it was one, or one Ctrl-C
+        pressed during a call that succeeded (some code swallowed it: it is not lost)."""
+        if self.is_interrupt(err):
+            raise self.pending if self.pending is not None else err
+
+    @contextlib.contextmanager
+    def guard(self):
+        """Around a call into Lua.  On the main thread (the one Python runs handlers on), the
+        outermost call installs our SIGINT handler chained to the previous one, when that is a
+        Python function (SIG_IGN and SIG_DFL are left alone), and puts it back after."""
+        if threading.get_ident() != self.main:
+            yield
+            return
+        previous = signal.getsignal(signal.SIGINT) if self.depth == 0 else None
+        if self.depth == 0:
+            self.pending = None
+        if callable(previous):
+            signal.signal(signal.SIGINT, functools.partial(self._on_sigint, previous))
+        self.depth += 1
+        try:
+            yield
+        finally:
+            self.depth -= 1
+            if callable(previous):
+                signal.signal(signal.SIGINT, previous)
+
+    def _on_sigint(self, previous, signum, frame):
+        try:
+            previous(signum, frame)
+        except BaseException as exc:
+            self.pending = exc
+            raise
+
+
+class _Runtime(NamedTuple):
+    lua: object
+    name: str
+    error: type           # the binding's LuaError
+    host: object          # the host table: run_closures, new_env, compile
+    interrupts: _Interrupts
+
+
+def _python_attribute(obj, name, is_setting):
+    """lupa's attribute filter: Lua reaches no Python attribute but the public ones of a module
+    (``python.builtins.len`` for trusted bodies).  Tensors and functions handed to Lua are
+    opaque, so no body walks ``__class__`` / ``__globals__`` or a tensor's methods to os."""
+    if isinstance(obj, types.ModuleType) and not name.startswith("_") and not is_setting:
+        return name
+    raise AttributeError(f"Lua cannot {'set' if is_setting else 'read'} Python attribute "
+                         f"{name!r} of a {type(obj).__name__}: op bodies use the torch table")
+
+
 @functools.cache
-def _runtime():
+def _runtime() -> _Runtime:
     lupa_module, name = _choose_lua()
     from . import torch_api
-    lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False)
+    lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False,
+                                 attribute_filter=_python_attribute)
     table = lua.table_from(torch_api.FUNCTIONS)
     lua.globals().torch = table
     lua.execute(_PRELUDE, table)
+    interrupts = _Interrupts()
+    host = lua.execute(_HOST, table, interrupts.check, interrupts.is_interrupt, HOOK_COUNT)
+    table.run_closures = run_closures
     log.info("Lua runtime: %s", name)
-    return lua, name
+    return _Runtime(lua, name, lupa_module.LuaError, host, interrupts)
 
 
 def lua_runtime():
     """The process's lupa ``LuaRuntime`` (created on first use)."""
-    return _runtime()[0]
+    return _runtime().lua
 
 
 def runtime_name() -> str:
     """``"LuaJIT 2.1"`` or ``"Lua 5.4"``."""
-    return _runtime()[1]
+    return _runtime().name
+
+
+def _call_lua(what: str, function, *args):
+    """``function(*args)`` into Lua, interruptible by Ctrl-C; a Lua error escaping it (the
+    runtime itself failing: out of memory, C stack overflow) is a LuaOpError naming ``what``."""
+    runtime = _runtime()
+    with runtime.interrupts.guard():
+        try:
+            return function(*args)
+        except runtime.error as err:
+            raise LuaOpError(f"{what}: the Lua runtime failed: {err}") from None
+
+
+def run_closures(closures, count: int):
+    """Run a step's closures (a Lua array) in order, under Lua's pcall.
+
+    Returns
+    -------
+    0, or ``(index, error)`` of the first failing closure (1-based), as Lua's
+    ``torch.run_closures`` always did.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Ctrl-C during the run (closures before the one interrupted keep their effect).
+    """
+    runtime = _runtime()
+    with runtime.interrupts.guard():
+        failed = _call_lua("running a step", runtime.host.run_closures, closures, count)
+        runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)
+    return failed
+
+
+def call_closure(closure):
+    """Run one closure under Lua's pcall: ``(True, None)`` or ``(False, error)``;
+    KeyboardInterrupt on Ctrl-C, as :func:`run_closures`."""
+    result = run_closures(lua_table([closure]), 1)
+    return (True, None) if not result else (False, result[1])
 
 
 def lua_table(values):
@@ -183,23 +411,42 @@ def _to_lua(value):
 
 
 @functools.cache
-def _compile_cached(source: str, chunkname: str):
-    lua = lua_runtime()
+def _with_return(source: str) -> str:
+    """A bare ``function(x, y, kwarg)`` body gets its ``return``."""
     lines = source.split("\n")
-    for i, line in enumerate(lines):  # a bare "function(x, y, kwarg)" body gets its "return"
+    for i, line in enumerate(lines):
         code = line.strip()
         if code and not code.startswith("--"):
             if code.startswith("function"):
                 lines[i] = "return " + line
             break
-    result = lua.globals().torch.compile_body("\n".join(lines), "=" + chunkname)
-    return result if isinstance(result, tuple) else (result, None)
+    return "\n".join(lines)
+
+
+def is_trusted(op_name: str) -> bool:
+    """Whether op ``op_name`` opted out of the sandbox (``FLuaTrusted``: its body runs with the
+    runtime's full globals, os, io, python and all)."""
+    from ..nnvm.op import Op
+    try:
+        return bool(Op.get(op_name).attr("FLuaTrusted", False))
+    except KeyError:
+        return False
 
 
 def compile_body(op_name: str, source: str):
-    """Compile an FLuaCompute source into its factory; ``LuaOpError`` on a syntax error."""
-    factory, err = _compile_cached(source, f"{op_name}.lua")
+    """Compile an FLuaCompute source into its factory ``function(x, y, kwarg)``.
+
+    The body gets a fresh environment of its own (see :data:`SANDBOX`), or the runtime's full
+    globals when the op sets ``FLuaTrusted``.  ``LuaOpError`` on a syntax error or a body
+    that does not give a function.
+    """
+    runtime = _runtime()
+    env = runtime.lua.globals() if is_trusted(op_name) else runtime.host.new_env()
+    result = _call_lua(f"op '{op_name}'", runtime.host.compile, _with_return(source),
+                       f"={op_name}.lua", env)
+    factory, err = result if isinstance(result, tuple) else (result, None)
     if factory is None:
+        runtime.interrupts.raise_if_interrupt(err)
         raise LuaOpError(f"Lua body of op '{op_name}' does not compile: {err}")
     return factory
 
@@ -234,14 +481,15 @@ def make_closure(op_name: str, source: str, inputs, outputs, kwarg: dict, where:
         factory = compile_body(op_name, source)
     except LuaOpError as err:  # say which node uses the body, not only which op
         raise LuaOpError(f"{where}: {err}") from None
-    lua = lua_runtime()
-    setup = lua.globals().pcall
-    result = setup(factory, lua_table(inputs), lua_table(outputs), lua_table(kwarg))
-    ok, closure = (result[0], result[1]) if isinstance(result, tuple) else (result, None)
+    runtime = _runtime()
+    with runtime.interrupts.guard():
+        ok, closure, kind = _call_lua(where, runtime.host.setup, factory, lua_table(inputs),
+                                      lua_table(outputs), lua_table(kwarg))
+        runtime.interrupts.raise_if_interrupt(None if ok else closure)
     if not ok:
         raise LuaOpError(f"{where}: Lua setup failed ({_shapes_text(inputs, outputs)}): "
                          f"{closure}")
-    if lua.globals().type(closure) != "function":
+    if kind != "function":
         raise LuaOpError(f"{where}: Lua body must return the per-step closure (a function), "
-                         f"got {lua.globals().type(closure)} ({_shapes_text(inputs, outputs)})")
+                         f"got {kind} ({_shapes_text(inputs, outputs)})")
     return closure
