@@ -102,16 +102,18 @@ class RandomStreams:
     """
 
     def __init__(self):
-        self._generators: dict = {}  # Node -> torch.Generator
+        # node name -> torch.Generator: by name, since a pass that rewrites a node's inputs
+        # (MaterializeShapes cutting a shape-only edge) binds a copy of it, the same op
+        self._generators: dict = {}
 
     def generator(self, node, device):
         """The generator of ``node`` (a node with ``seed`` and ``seed2`` attributes) in this
         session, made and seeded with :func:`stream_seed` on first use."""
-        generator = self._generators.get(node)
+        generator = self._generators.get(node.name)
         if generator is None:
             import torch  # building graphs does not import torch
 
-            generator = self._generators[node] = torch.Generator(device=device)
+            generator = self._generators[node.name] = torch.Generator(device=device)
             generator.manual_seed(stream_seed(node.attrs["seed"], node.attrs.get("seed2", 0)))
         return generator
 
