@@ -209,8 +209,9 @@ def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
         return write_array(*args, **kwargs)
 
     monkeypatch.setattr(np.lib.format, "write_array", fail_on_second_array)
-    with pytest.raises(OSError, match="disk full"):
+    with pytest.raises(CheckpointError, match=r"model\.npz.*disk full") as err:
         Saver().save(sess, path)
+    assert isinstance(err.value.__cause__, OSError)  # the original error, chained
     monkeypatch.undo()
     # no temporary file left, and the index untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint", "model.npz"]

@@ -31,21 +31,33 @@ int64 global step; a scalar variable is a 0-d array).  No pickle is written or r
 ``np.savez(path, **{name: value})`` writes.  Restoring accepts any byte order and any integer or
 float dtype, converted to the variable's dtype.
 
-Saving writes a temporary file beside the checkpoint file and renames it over that file
-(``os.replace``, atomic on POSIX and Windows), so a crash during a save leaves the previous
-checkpoint intact; the index file is replaced the same way, after the checkpoint is written.
+Saving writes a temporary file ``.<file name>.XXXXXXXX.tmp`` beside the checkpoint file and
+renames it over that file (``os.replace``, atomic on POSIX and Windows), so a crash during a save
+leaves the previous checkpoint intact; the index file is replaced the same way, after the
+checkpoint is written.  A process killed during a save (``kill -9``) leaves its temporary file
+behind: the next save of the same file deletes the temporary files of that file (only names of
+that exact pattern, last written before this process started).  The file gets the mode the
+user's umask gives a new file (``0o666 & ~umask``), as ``open`` would.  A save never replaces a
+symbolic link or anything but a regular file (a device, a FIFO, a folder): that is a
+CheckpointError naming the path.  Any OSError or MemoryError while writing or reading is a
+CheckpointError naming the path (the original error chained).
 
-Restoring reads the whole file and checks it before writing any variable: every variable of the
-saver must be in the file with the variable's shape.  Names in the file that the saver does not
-hold are ignored, as in TensorFlow, so a saver over some variables can restore them from a
-checkpoint of all of them.
+Restoring reads the members of the saver's variables only (``<name>.npy`` exactly: names ``a``
+and ``a.npy`` are two members) and checks them before writing any variable: every variable of
+the saver must be in the file with the variable's shape.  Each member's size in the ZIP
+directory is checked against its ``.npy`` header and the variable's shape before its data is
+read, so a member claiming more bytes than its array (a zip bomb) costs nothing.  Names in the
+file that the saver does not hold are ignored (never decompressed), as in TensorFlow, so a saver
+over some variables can restore them from a checkpoint of all of them.
 """
 from __future__ import annotations
 
 import contextlib
 import os
 import re
+import stat
 import tempfile
+import time
 import zipfile
 from typing import NamedTuple
 
@@ -60,7 +72,12 @@ __all__ = ["CheckpointError", "CheckpointState", "Saver", "get_checkpoint_state"
 
 
 class CheckpointError(TinyflowError, ValueError):
-    """A checkpoint that cannot be written or does not fit the variables it is restored into."""
+    """A checkpoint that cannot be written or read, or does not fit the variables it is restored
+    into; names the path."""
+
+
+# Temporary files of saves last written before this moment are stale (their process died).
+_STARTED = time.time()
 
 
 class Saver:
@@ -136,7 +153,9 @@ class Saver:
         Raises
         ------
         CheckpointError
-            A variable has no value in ``sess`` yet (it is named).
+            A variable has no value in ``sess`` yet (it is named); the file cannot be written
+            (OSError, MemoryError: the path is named); the path is a symbolic link or not a
+            regular file.
         FileNotFoundError
             The folder does not exist.
         ValueError
@@ -219,19 +238,15 @@ class Saver:
         path = os.fspath(save_path)
         if not os.path.isfile(path):
             path = _checkpoint_file(path)
-        arrays = _read_npz(path)
         expected = self._expected_shapes(sess)
+        arrays = _read_npz(path, expected)
         problems = []
-        for name, var in self._variables.items():
+        for name in self._variables:
             array = arrays.get(name)
             if array is None:
                 problems.append(f"variable '{name}' is not in the file")
-            elif array.dtype.kind not in "biuf":
-                problems.append(f"variable '{name}' has dtype {array.dtype} in the file, not a "
-                                f"number type")
-            elif expected.get(name) is not None and array.shape != expected[name]:
-                problems.append(f"variable '{name}' has shape {array.shape} in the file but "
-                                f"{expected[name]} in the graph")
+            elif isinstance(array, str):  # what _read_member found wrong
+                problems.append(f"variable '{name}' {array}")
         if problems:
             raise CheckpointError(f"cannot restore from '{path}': " + "; ".join(problems))
         for name, var in self._variables.items():
@@ -300,19 +315,80 @@ def _checkpoint_file(path: str) -> str:
 @contextlib.contextmanager
 def _replacing(path: str):
     """A binary file to write that replaces ``path`` atomically once the block succeeds (a
-    temporary file beside it, synced, then renamed); on failure ``path`` is left as it was."""
+    temporary file beside it, synced, then renamed); on failure ``path`` is left as it was.
+
+    Stale temporary files of ``path`` are deleted first; the file gets the umask's mode;
+    ``path`` must be a regular file or absent; OSError and MemoryError are CheckpointError."""
     folder, base = os.path.split(os.path.abspath(path))
-    handle, temp_path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    _refuse_special(path)
+    _remove_stale_temps(folder, base)
+    try:
+        handle, temp_path = tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp", dir=folder)
+    except OSError as err:
+        raise CheckpointError(f"cannot write checkpoint '{path}': {err}") from err
     try:
         with os.fdopen(handle, "wb") as file:
+            os.fchmod(file.fileno(), 0o666 & ~_umask())
             yield file
             file.flush()
             os.fsync(file.fileno())  # the data is on disk before the rename publishes it
+        _refuse_special(path)  # nothing put there meanwhile
         os.replace(temp_path, path)
-    except BaseException:
+    except BaseException as err:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temp_path)
+        if isinstance(err, (OSError, MemoryError)):
+            raise CheckpointError(f"cannot write checkpoint '{path}': "
+                                  f"{type(err).__name__}: {err}") from err
         raise
+
+
+def _refuse_special(path: str) -> None:
+    """CheckpointError unless ``path`` is absent or a regular file (not a link to one)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as err:
+        raise CheckpointError(f"cannot write checkpoint '{path}': {err}") from err
+    if stat.S_ISLNK(mode):
+        raise CheckpointError(f"cannot write checkpoint '{path}': it is a symbolic link, "
+                              f"which a save would replace (save to its target instead)")
+    if not stat.S_ISREG(mode):
+        raise CheckpointError(f"cannot write checkpoint '{path}': it is not a regular file "
+                              f"(a device, FIFO, socket or folder), which a save would replace")
+
+
+def _temp_pattern(base: str):
+    """The names ``tempfile.mkstemp(prefix=f".{base}.", suffix=".tmp")`` gives."""
+    return re.compile(rf"\.{re.escape(base)}\.[a-z0-9_]{{8}}\.tmp")
+
+
+def _remove_stale_temps(folder: str, base: str) -> None:
+    """Delete the temporary files of saves of ``base`` that died (kill -9): those of our
+    pattern, regular files, last written before this process started."""
+    pattern = _temp_pattern(base)
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for entry in entries:
+        if pattern.fullmatch(entry.name):
+            with contextlib.suppress(OSError):
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISREG(info.st_mode) and info.st_mtime < _STARTED:
+                    os.unlink(entry.path)
+
+
+def _umask() -> int:
+    """The process's umask, read without changing it where Linux tells it."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    mask = os.umask(0o022)  # elsewhere: set and restore (not thread-safe, but brief)
+    os.umask(mask)
+    return mask
 
 
 # -- the index file: TensorFlow's CheckpointState in protobuf text format ------------------------
@@ -380,15 +456,58 @@ def _write_npz(file, arrays: dict) -> None:
                                           allow_pickle=False)
 
 
-def _read_npz(path: str) -> dict:
+def _read_npz(path: str, expected: dict) -> dict:
+    """``{name: array, or a str saying what is wrong with its member}`` for the names of
+    ``expected`` (``{name: shape or None}``) found in the checkpoint file; only those members
+    are read, each after its size in the ZIP directory is checked."""
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no checkpoint file at '{path}'")
     try:
-        archive = np.load(path, allow_pickle=False)
-        if isinstance(archive, np.lib.npyio.NpzFile):
-            with archive:
-                return {name: archive[name] for name in archive.files}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        with zipfile.ZipFile(path) as archive:
+            members = {info.filename: info for info in archive.infolist()}
+            return {name: _read_member(archive, members[f"{name}.npy"], shape)
+                    for name, shape in expected.items() if f"{name}.npy" in members}
+    except zipfile.BadZipFile as err:
+        if _is_npy(path):
+            raise CheckpointError(f"cannot read checkpoint '{path}': it holds one array, not "
+                                  f"a .npz archive of named arrays") from None
         raise CheckpointError(f"cannot read checkpoint '{path}': {err}") from None
-    raise CheckpointError(f"cannot read checkpoint '{path}': it holds one array, not a .npz "
-                          f"archive of named arrays")
+    except (OSError, ValueError, EOFError, MemoryError, zipfile.LargeZipFile) as err:
+        raise CheckpointError(f"cannot read checkpoint '{path}': {type(err).__name__}: "
+                              f"{err}") from None
+
+
+def _is_npy(path: str) -> bool:
+    try:
+        with open(path, "rb") as file:
+            np.lib.format.read_magic(file)
+        return True
+    except (OSError, ValueError):
+        return False
+
+
+def _read_member(archive, info, shape):
+    """The array of one ``.npy`` member, or a str saying what is wrong with it.  Its header is
+    read first; the data only when the member's size is the header's plus the array's bytes and
+    the array has ``shape`` (when known)."""
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                  else np.lib.format.read_array_header_2_0)
+        file_shape, fortran, dtype = header(member)
+        if dtype.hasobject or dtype.kind not in "biuf":
+            return f"has dtype {dtype} in the file, not a number type"
+        if shape is not None and tuple(file_shape) != tuple(shape):
+            return f"has shape {tuple(file_shape)} in the file but {tuple(shape)} in the graph"
+        array = np.empty(file_shape, dtype=dtype, order="F" if fortran else "C")
+        if info.file_size != member.tell() + array.nbytes:
+            return (f"is corrupt in the file: its member '{info.filename}' says it holds "
+                    f"{info.file_size} bytes, not the {member.tell() + array.nbytes} of a "
+                    f"{dtype} array of shape {tuple(file_shape)}")
+        buffer, filled = memoryview(array.reshape(-1, order="A")).cast("B"), 0
+        while filled < array.nbytes:
+            count = member.readinto(buffer[filled:])
+            if not count:
+                return f"is corrupt in the file: its member '{info.filename}' is cut short"
+            filled += count
+    return array

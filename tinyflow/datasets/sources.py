@@ -16,6 +16,7 @@ import os
 import re
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,6 +30,8 @@ from .formats import CIFAR10_FOLDER, DatasetError
 __all__ = [
     "CIFAR10_MIRRORS",
     "CIFAR10_SPEC",
+    "DOWNLOAD_DEADLINE_S",
+    "DOWNLOAD_MAX_BYTES",
     "FASHION_MNIST_MIRRORS",
     "FASHION_MNIST_SPEC",
     "MNIST_MIRRORS",
@@ -132,7 +135,16 @@ CIFAR10_SPEC = Spec(
 
 
 _CHUNK_BYTES = 1 << 16
-_TIMEOUT_S = 60
+_TIMEOUT_S = 60  # per read: a connection silent this long fails
+
+#: Seconds one file's download from one mirror may take in all (the default of
+#: :func:`locate`'s ``deadline_s``); a read in progress may overrun it by up to 60 s.
+DOWNLOAD_DEADLINE_S = 1800.0
+#: Bytes one downloaded file may have (the default of :func:`locate`'s ``max_bytes``;
+#: CIFAR-10's archive, the largest, is 163 MiB).
+DOWNLOAD_MAX_BYTES = 1 << 30
+# Partial downloads last written before this moment are stale (their process was killed).
+_STARTED = time.time()
 
 
 def _user_folders(spec: Spec) -> list[Path]:
@@ -188,7 +200,8 @@ def _find_local(names: Iterable[str], folders: Iterable[Path]) -> Path | None:
 
 
 def locate(spec: Spec, data_dir: str | os.PathLike | None,
-           mirrors: Sequence[str] | None, download: bool) -> list[Path]:
+           mirrors: Sequence[str] | None, download: bool, *,
+           deadline_s: float | None = None, max_bytes: int | None = None) -> list[Path]:
     """Return the local path of every file of ``spec``, downloading missing ones.
 
     Parameters
@@ -203,11 +216,25 @@ def locate(spec: Spec, data_dir: str | os.PathLike | None,
         data set's default mirrors.
     download : bool
         Whether to download missing files; if False they are an error.
+    deadline_s : float, optional
+        Seconds one file's download from one mirror may take in all (default
+        :data:`DOWNLOAD_DEADLINE_S`); past it that mirror counts as failed.
+    max_bytes : int, optional
+        Bytes one file may have (default :data:`DOWNLOAD_MAX_BYTES`); a mirror announcing or
+        sending more counts as failed.
 
     Returns
     -------
     list of pathlib.Path
         One path per entry of ``spec.files``, in that order.
+
+    Notes
+    -----
+    A download goes to ``.<file name>.XXXXXXXX.part`` beside the file and is renamed into
+    place once its SHA-256 checks; any exception (KeyboardInterrupt and SystemExit included)
+    deletes it.  A process killed outright (SIGKILL, or SIGTERM without a handler: none is
+    installed) leaves it behind: the next download of that file removes such partial files
+    last written before its own process started.
 
     Raises
     ------
@@ -222,16 +249,19 @@ def locate(spec: Spec, data_dir: str | os.PathLike | None,
         raise DatasetError(_missing_message(spec, missing, folders, []))
     target = _download_folder(spec, data_dir)
     urls = _mirror_list(spec, mirrors)
+    limits = (DOWNLOAD_DEADLINE_S if deadline_s is None else deadline_s,
+              DOWNLOAD_MAX_BYTES if max_bytes is None else max_bytes)
     for position, index in enumerate(missing):
-        path, failures = _download_from_mirrors(spec, spec.files[index][0], urls, target)
+        path, failures = _download_from_mirrors(spec, spec.files[index][0], urls, target,
+                                                limits)
         if path is None:
             raise DatasetError(_missing_message(spec, missing[position:], folders, failures))
         found[index] = path
     return found
 
 
-def _download_from_mirrors(spec: Spec, name: str, urls: Sequence[str],
-                           target: Path) -> tuple[Path | None, list[str]]:
+def _download_from_mirrors(spec: Spec, name: str, urls: Sequence[str], target: Path,
+                           limits: tuple[float, int]) -> tuple[Path | None, list[str]]:
     expected = SHA256.get(spec.key, {}).get(name)
     if expected is None:
         raise DatasetError(f"no SHA-256 known for {spec.title} file {name}")
@@ -239,20 +269,23 @@ def _download_from_mirrors(spec: Spec, name: str, urls: Sequence[str],
     for base in urls:
         url = base.rstrip("/") + "/" + name
         try:
-            return _download(url, target / name, expected), failures
+            return _download(url, target / name, expected, *limits), failures
         except (OSError, http.client.HTTPException, ValueError) as exc:
             failures.append(f"{url}: {exc}")
     return None, failures
 
 
-def _download(url: str, path: Path, expected_sha256: str) -> Path:
-    """Download ``url`` to ``path`` through a verified temporary file."""
+def _download(url: str, path: Path, expected_sha256: str, deadline_s: float = DOWNLOAD_DEADLINE_S,
+              max_bytes: int = DOWNLOAD_MAX_BYTES) -> Path:
+    """Download ``url`` to ``path`` through a verified temporary file, removed on any
+    exception; partial files a killed process left are removed first."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    _remove_stale_parts(path)
     handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                          suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:
-            digest = _fetch(url, out)
+            digest = _fetch(url, out, time.monotonic() + deadline_s, max_bytes)
             out.flush()
             os.fsync(out.fileno())
         if digest != expected_sha256:
@@ -265,19 +298,40 @@ def _download(url: str, path: Path, expected_sha256: str) -> Path:
     return path
 
 
-def _fetch(url: str, out: BinaryIO) -> str:
-    """Stream ``url`` into the binary file ``out``; return the SHA-256 of the bytes."""
+def _remove_stale_parts(path: Path) -> None:
+    """Delete ``.<name>.XXXXXXXX.part`` files beside ``path`` last written before this
+    process started (a process killed while downloading left them)."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.part")
+    for entry in path.parent.iterdir():
+        if pattern.fullmatch(entry.name):
+            with contextlib.suppress(OSError):
+                if entry.is_file() and entry.stat().st_mtime < _STARTED:
+                    entry.unlink()
+
+
+def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
+    """Stream ``url`` into the binary file ``out``; return the SHA-256 of the bytes.  OSError
+    past ``deadline`` (a ``time.monotonic()`` value) or beyond ``max_bytes``."""
     request = urllib.request.Request(url, headers={"User-Agent": "tinyflow"})
     digest = hashlib.sha256()
-    with urllib.request.urlopen(request, timeout=_TIMEOUT_S) as response:
+    timeout = max(0.001, min(_TIMEOUT_S, deadline - time.monotonic()))
+    with urllib.request.urlopen(request, timeout=timeout) as response:
         length = response.headers.get("Content-Length")
         total = int(length) if length and length.isdigit() else None
+        if total is not None and total > max_bytes:
+            raise OSError(f"the file has {total} bytes, more than the {max_bytes} allowed "
+                          f"(max_bytes)")
         received = 0
         with _progress_bar(total, url.rsplit("/", 1)[-1]) as advance:
             while chunk := response.read(_CHUNK_BYTES):
+                received += len(chunk)
+                if received > max_bytes:
+                    raise OSError(f"more than the {max_bytes} bytes allowed (max_bytes)")
+                if time.monotonic() > deadline:
+                    raise OSError(f"not done by the deadline (deadline_s), after {received} "
+                                  f"bytes")
                 out.write(chunk)
                 digest.update(chunk)
-                received += len(chunk)
                 advance(len(chunk))
     # http.client does not notice a body cut short when reading in chunks.
     if total is not None and received != total:

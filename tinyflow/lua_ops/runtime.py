@@ -91,6 +91,20 @@ function torch.window_grad(x, y, grad_x, kernel, stride)
   if padded == nil then return pad, grad_x, nil end
   return pad, padded, function() copy(grad_x, inside) end
 end
+-- Sparse cross entropy: run(), rephrasing torch's "label ... outside the valid range" as what
+-- labels must be (a NaN label reads as -9223372036854775808 once converted to an int64 id).
+local pcall, error, tostring, find = pcall, error, tostring, string.find
+function torch.label_checked(run, classes)
+  return function()
+    local ok, err = pcall(run)
+    if ok then return end
+    if find(tostring(err), "outside the valid range", 1, true) then
+      error("labels must be class ids in [0, " .. classes .. "), integers (not NaN): "
+            .. tostring(err), 0)
+    end
+    error(err, 0)
+  end
+end
 """
 
 # The host side, run once after the prelude with the real globals; bodies never see it.  It

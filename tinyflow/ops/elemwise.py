@@ -165,7 +165,9 @@ _unary("tanh", "Hyperbolic tangent.", lambda n, g: [
 _unary("sigmoid", "1 / (1 + e ** -x).", lambda n, g: [
     create_op("_sigmoid_backward", g[0], n.outputs[0])], FLOAT)
 _unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])])
-_unary("sign", "-1, 0 or 1; no gradient.", no_gradient)
+# sign is flat where it is defined: its gradient is zeros (TF's SignGrad), not None, so
+# tf.gradients(tf.sign(x), x) is a tensor as in TensorFlow
+_unary("sign", "-1, 0 or 1; gradient zero.", lambda n, g: [create_op("zeros_like", n.inputs[0])])
 _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])])
 ANY = dtype_rule(("float", "int", "bool"))

@@ -1,8 +1,13 @@
 -- _mean_sparse_softmax_cross_entropy_with_logits_backward: y = (softmax(logits) - onehot(labels))
--- * g / batch from g = x[1], logits = x[2], labels = x[3]
+-- * g / batch from g = x[1], logits = x[2], labels = x[3] (checked as the forward checks them)
 return function(x, y, kwarg)
-  local backward, g, logits, out = torch.sparse_softmax_cross_entropy_backward, x[1], x[2], y[1]
-  local labels = torch.view(x[3], {torch.size(x[3], 1), 1})
-  local index, minus_ones = torch.index_like(labels), torch.full_like(labels, -1)
-  return function() backward(out, g, logits, labels, index, minus_ones) end
+  local g, logits, labels, out = x[1], x[2], x[3], y[1]
+  local batch, scaled = torch.size(logits, 1), torch.empty_like(g)
+  local index = torch.ids_buffer(labels, true)
+  local minus_ones = torch.full_like(torch.narrow(logits, 2, 1, 1), -1)
+  local div, backward = torch.div, torch.sparse_xent_backward
+  local grad = torch.label_checked(
+    function() backward(out, scaled, logits, labels, index, minus_ones) end,
+    torch.size(logits, -1))
+  return function() div(scaled, g, batch) grad() end
 end

@@ -1,8 +1,10 @@
 -- _sparse_softmax_cross_entropy_with_logits_backward: y = (softmax(logits) - onehot(labels)) * g
--- from g = x[1] (per example), logits x[2] and labels x[3]
+-- from g = x[1] (per example), logits x[2] and labels x[3] (checked as the forward checks them)
 return function(x, y, kwarg)
   local g_column, logits, labels, out = torch.column_view(x[1]), x[2], x[3], y[1]
   local index, minus_ones = torch.ids_buffer(labels, true), torch.full_like(g_column, -1)
   local backward = torch.sparse_xent_backward
-  return function() backward(out, g_column, logits, labels, index, minus_ones) end
+  return torch.label_checked(
+    function() backward(out, g_column, logits, labels, index, minus_ones) end,
+    torch.size(logits, -1))
 end

@@ -1,8 +1,12 @@
 -- mean_sparse_softmax_cross_entropy_with_logits: y = mean over the batch of
--- -log softmax(logits)[label], labels x[2] holding class ids as floats
+-- -log softmax(logits)[label], labels x[2] holding class ids as floats; a label outside
+-- [0, classes) (NaN included) is an error saying what labels must be
 return function(x, y, kwarg)
-  local loss, logits, labels, out = torch.sparse_softmax_cross_entropy, x[1], x[2], y[1]
-  local log_probs, index, total_weight =
-    torch.empty_like(logits), torch.index_like(labels), torch.empty_like(out)
-  return function() loss(out, logits, labels, log_probs, index, total_weight) end
+  local logits, labels, out = x[1], x[2], y[1]
+  local losses = torch.empty(logits, {torch.size(logits, 1)})
+  local log_probs, index = torch.empty_like(logits), torch.ids_buffer(labels, true)
+  local xent, mean = torch.sparse_xent, torch.mean
+  local loss = torch.label_checked(function() xent(losses, logits, labels, log_probs, index) end,
+                                   torch.size(logits, -1))
+  return function() loss() mean(out, losses) end
 end
