@@ -729,6 +729,9 @@ def in_top_k(res, predictions, targets, k, buffers):
 # ``ramp(ref, n)``                   0, 1, ..., n - 1 in ref's dtype (setup only)
 # ``bool_like(ref)``                 a bool tensor of ref's shape (setup only)
 # ``masked_fill(res, mask, v)``      res = v where mask
+# ``index_copy(res, dim, i, src)``   res[..., i[k], ...] = src[..., k, ...] along dim (i: int64)
+# ``randperm(res, gen)``             res = a random order of 0 .. numel(res) - 1 (int64 res),
+#                                    from generator gen (nil: torch's global one)
 def permute(x, dims):
     return x.permute(_dims(dims))
 
@@ -780,6 +783,14 @@ def index_select(res, x, dim, index):
 
 def index_add(res, dim, index, src):
     res.index_add_(_dim(dim), index, src)
+
+
+def index_copy(res, dim, index, src):
+    res.index_copy_(_dim(dim), index, src)
+
+
+def randperm(res, gen=None):
+    torch.randperm(res.numel(), generator=gen, out=res)
 
 
 def ramp(ref, n):
