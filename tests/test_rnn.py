@@ -358,3 +358,260 @@ def test_dynamic_rnn_time_major_both_ways_and_static_agree(plan_memory):
     for state in (got[3], got[5]):
         np.testing.assert_allclose(got[1], state, rtol=1e-6, atol=1e-6)
     np.testing.assert_allclose(got[1], got[0][-1], rtol=1e-6, atol=1e-6)
+
+
+# -- DropoutWrapper ---------------------------------------------------------------------------
+def _two_lstms(wrapper_args, steps=T):
+    """The same LSTM weights run plain (scope "plain") and wrapped (scope "wrapped")."""
+    x = tf.placeholder(tf.float32, [steps, B, D])
+    plain = rnn.static_rnn(rnn.BasicLSTMCell(H), tf.unstack(x), dtype=tf.float32, scope="plain")
+    wrapped = rnn.static_rnn(rnn.DropoutWrapper(rnn.BasicLSTMCell(H), **wrapper_args),
+                             tf.unstack(x), dtype=tf.float32, scope="wrapped")
+    return x, plain, wrapped
+
+
+def _run_same_weights(x, fetches, feeds=None, plan_memory=True):
+    kernel, bias = _lstm_weights()
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for scope in ("plain", "wrapped"):
+            sess.run([tf.assign(_variable(f"{scope}/basic_lstm_cell/kernel"), kernel),
+                      tf.assign(_variable(f"{scope}/basic_lstm_cell/bias"), bias)])
+        return sess.run(fetches, {x: _rand(int(x.get_shape()[0]), B, D, seed=3),
+                                  **(feeds or {})})
+
+
+def test_dropout_wrapper_keep_one_is_the_cell(plan_memory):
+    keep = tf.placeholder(tf.float32, [])
+    x, plain, wrapped = _two_lstms({"input_keep_prob": 1.0, "output_keep_prob": keep,
+                                    "state_keep_prob": tf.constant(1.0)})
+    assert [v.op.name for v in tf.trainable_variables()][2:] == [
+        "wrapped/basic_lstm_cell/kernel", "wrapped/basic_lstm_cell/bias"]  # no scope of its own
+    dropouts = [n for n in tf.get_default_graph().nodes_by_name.values() if n.kind == "dropout"]
+    assert len(dropouts) == T  # constant 1.0 adds no op; the fed keep_prob one per step
+    got = _run_same_weights(x, [tf.stack(plain[0]), plain[1].c, tf.stack(wrapped[0]),
+                                wrapped[1].c], {keep: 1.0}, plan_memory)
+    np.testing.assert_array_equal(got[0], got[2])
+    np.testing.assert_array_equal(got[1], got[3])
+
+
+@pytest.mark.parametrize("seed", [None, 3])
+def test_dropout_wrapper_scales_outputs_and_keeps_lstm_memory(seed, plan_memory):
+    x, plain, wrapped = _two_lstms({"output_keep_prob": 0.5, "seed": seed})
+    ref, ref_state, out, state = _run_same_weights(
+        x, [tf.stack(plain[0]), plain[1], tf.stack(wrapped[0]), wrapped[1]],
+        plan_memory=plan_memory)
+    kept = out != 0
+    np.testing.assert_allclose(out[kept], 2 * ref[kept], rtol=1e-5)
+    assert 0.3 < kept.mean() < 0.7
+    # a new mask at each step; with a seed every step's dropout has the same op seed, and so
+    # (as in TensorFlow, whose random ops with equal seeds draw the same numbers) the same mask
+    same_mask = all((kept[t] == kept[0]).all() for t in range(1, T))
+    assert same_mask == (seed is not None)
+    np.testing.assert_array_equal(state.c, ref_state.c)  # output dropout leaves the state be
+    tf.reset_default_graph()
+    x, plain, wrapped = _two_lstms({"state_keep_prob": 0.5}, steps=1)
+    (ref_c, ref_h), (c, h) = _run_same_weights(x, [plain[1], wrapped[1]])
+    np.testing.assert_array_equal(c, ref_c)  # c is never dropped (TF's default filter)
+    kept = h != 0
+    np.testing.assert_allclose(h[kept], 2 * ref_h[kept], rtol=1e-5)
+    assert 0 < kept.sum() < kept.size
+
+
+def test_dropout_wrapper_seeds_are_tf_salted_md5():
+    cell = rnn.DropoutWrapper(rnn.BasicRNNCell(H), output_keep_prob=0.5, seed=5)
+    import hashlib
+    expected = int(hashlib.md5(b"5output_0").hexdigest()[:8], 16) & 0x7FFFFFFF
+    assert cell._gen_seed("output", 0) == expected
+    assert rnn.DropoutWrapper(rnn.BasicRNNCell(H))._gen_seed("output", 0) is None
+
+
+# -- names, initial values, zero states ---------------------------------------------------------
+def test_variable_names_and_shapes_as_tensorflow():
+    x = tf.placeholder(tf.float32, [None, T, D])
+    tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)
+    tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)  # a second cell: made unique
+    tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32, scope="gru")
+    tf.nn.dynamic_rnn(rnn.BasicRNNCell(H), x, dtype=tf.float32, scope="simple")
+    tf.nn.dynamic_rnn(rnn.LSTMCell(H, use_peepholes=True, num_proj=2), x, dtype=tf.float32,
+                      scope="full")
+    stack = rnn.MultiRNNCell([rnn.DropoutWrapper(rnn.BasicLSTMCell(H), output_keep_prob=0.9),
+                              rnn.GRUCell(3)])
+    tf.nn.dynamic_rnn(stack, x, dtype=tf.float32, scope="deep")
+    found = {v.op.name: tuple(v.get_shape().as_list()) for v in tf.trainable_variables()}
+    assert found == {
+        "rnn/basic_lstm_cell/kernel": (D + H, 4 * H), "rnn/basic_lstm_cell/bias": (4 * H,),
+        "rnn/basic_lstm_cell_1/kernel": (D + H, 4 * H), "rnn/basic_lstm_cell_1/bias": (4 * H,),
+        "gru/gru_cell/gates/kernel": (D + H, 2 * H), "gru/gru_cell/gates/bias": (2 * H,),
+        "gru/gru_cell/candidate/kernel": (D + H, H), "gru/gru_cell/candidate/bias": (H,),
+        "simple/basic_rnn_cell/kernel": (D + H, H), "simple/basic_rnn_cell/bias": (H,),
+        "full/lstm_cell/kernel": (D + 2, 4 * H), "full/lstm_cell/bias": (4 * H,),
+        "full/lstm_cell/w_f_diag": (H,), "full/lstm_cell/w_i_diag": (H,),
+        "full/lstm_cell/w_o_diag": (H,), "full/lstm_cell/projection/kernel": (H, 2),
+        "deep/multi_rnn_cell/cell_0/basic_lstm_cell/kernel": (D + H, 4 * H),
+        "deep/multi_rnn_cell/cell_0/basic_lstm_cell/bias": (4 * H,),
+        "deep/multi_rnn_cell/cell_1/gru_cell/gates/kernel": (H + 3, 6),
+        "deep/multi_rnn_cell/cell_1/gru_cell/gates/bias": (6,),
+        "deep/multi_rnn_cell/cell_1/gru_cell/candidate/kernel": (H + 3, 3),
+        "deep/multi_rnn_cell/cell_1/gru_cell/candidate/bias": (3,)}
+    assert stack.weights == [v for v in tf.trainable_variables() if v.op.name.startswith("deep")]
+
+
+def test_cells_called_directly_take_tf_scopes_and_initial_values():
+    x, h = tf.placeholder(tf.float32, [B, D]), tf.placeholder(tf.float32, [B, H])
+    gru = rnn.GRUCell(H)
+    first, _ = gru(x, h)
+    gru(x, first)  # reuses the variables
+    lstm = rnn.BasicLSTMCell(H)
+    lstm(x, lstm.zero_state(B, tf.float32), scope="mine")
+    names = [v.op.name for v in tf.trainable_variables()]
+    assert names == ["gru_cell/gates/kernel", "gru_cell/gates/bias", "gru_cell/candidate/kernel",
+                     "gru_cell/candidate/bias", "mine/kernel", "mine/bias"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        gates, gate_bias, candidate_bias, kernel, bias = sess.run(
+            [_variable(n) for n in ("gru_cell/gates/kernel", "gru_cell/gates/bias",
+                                    "gru_cell/candidate/bias", "mine/kernel", "mine/bias")])
+    np.testing.assert_array_equal(gate_bias, np.ones(2 * H))  # TF: r and u start open
+    np.testing.assert_array_equal(candidate_bias, np.zeros(H))
+    np.testing.assert_array_equal(bias, np.zeros(4 * H))
+    for k, fan_out in ((gates, 2 * H), (kernel, 4 * H)):  # glorot-uniform kernels
+        limit = np.sqrt(6 / (D + H + fan_out))
+        assert np.abs(k).max() <= limit and np.abs(k).max() > 0.5 * limit
+
+
+def test_zero_state_static_and_dynamic_batch():
+    cell = rnn.MultiRNNCell([rnn.BasicLSTMCell(H), rnn.GRUCell(3)])
+    static = cell.zero_state(4, tf.float32)
+    assert [s.get_shape().as_list() for s in rnn_flatten(static)] == [[4, H], [4, H], [4, 3]]
+    x = tf.placeholder(tf.float32, [None, T, D])
+    dynamic = cell.zero_state(tf.shape(x)[0], tf.float32)
+    concatenated = rnn.BasicLSTMCell(H, state_is_tuple=False).zero_state(tf.shape(x)[0],
+                                                                         tf.float32)
+    with tf.Session() as sess:
+        got = sess.run(rnn_flatten(dynamic) + [concatenated], {x: np.ones((6, T, D))})
+    assert [g.shape for g in got] == [(6, H), (6, H), (6, 3), (6, 2 * H)]
+    assert not any(g.any() for g in got)
+
+
+def rnn_flatten(structure):
+    from tinyflow.rnn_cell import flatten
+    return flatten(structure)
+
+
+def test_concatenated_state_equals_tuple_state(plan_memory):
+    x = tf.placeholder(tf.float32, [B, T, D])
+    cells = [rnn.MultiRNNCell([rnn.LSTMCell(H, state_is_tuple=False, num_proj=3),
+                               rnn.BasicLSTMCell(H, state_is_tuple=False)],
+                              state_is_tuple=False),
+             rnn.MultiRNNCell([rnn.LSTMCell(H, num_proj=3), rnn.BasicLSTMCell(H)])]
+    (out_a, state_a), (out_b, state_b) = [
+        tf.nn.dynamic_rnn(c, x, dtype=tf.float32, scope=s) for c, s in zip(cells, "ab")]
+    assert state_a.get_shape().as_list() == [B, H + 3 + 2 * H]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for va, vb in zip(tf.trainable_variables()[:5], tf.trainable_variables()[5:]):
+            sess.run(tf.assign(vb, va))
+        got = sess.run([out_a, state_a, out_b] + rnn_flatten(state_b), {x: _rand(B, T, D)})
+    np.testing.assert_array_equal(got[0], got[2])
+    np.testing.assert_array_equal(got[1], np.concatenate(got[3:], axis=1))
+
+
+# -- tf.contrib and the errors -------------------------------------------------------------------
+def test_contrib_rnn_is_tf_contrib_rnn():
+    from tinyflow.contrib import rnn as contrib_rnn
+    assert tf.contrib.rnn is contrib_rnn
+    assert contrib_rnn.BasicLSTMCell is tf.nn.rnn_cell.BasicLSTMCell
+    assert contrib_rnn.static_rnn is tf.nn.static_rnn
+    assert contrib_rnn.static_bidirectional_rnn is tf.nn.static_bidirectional_rnn
+    for name in ("LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper", "BasicRNNCell",
+                 "LSTMStateTuple"):
+        assert getattr(contrib_rnn, name) is getattr(tf.nn.rnn_cell, name)
+    with pytest.raises(AttributeError, match="tf.contrib.layers is not supported by TinyFlow"):
+        _ = tf.contrib.layers
+    with pytest.raises(AttributeError, match="tf.contrib.rnn.LSTMBlockCell is not supported"):
+        _ = contrib_rnn.LSTMBlockCell
+
+
+def test_inputs_of_the_wrong_depth_name_the_cell_and_shapes():
+    x = tf.placeholder(tf.float32, [None, T, D])
+    cell = rnn.BasicLSTMCell(H)
+    tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    wider = tf.placeholder(tf.float32, [None, T, D + 1])
+    with pytest.raises(ValueError, match=r"BasicLSTMCell 'rnn/basic_lstm_cell' was built for "
+                       r"inputs \[batch, 5\] \(kernel \[9, 16\]\); called again with inputs "
+                       r"of shape \(\?, 6\)"):
+        tf.nn.dynamic_rnn(cell, wider, dtype=tf.float32)
+    # a new cell on the existing variables (reuse=True)
+    with tf.variable_scope("rnn"), pytest.raises(
+            ValueError, match=r"BasicLSTMCell 'rnn/basic_lstm_cell' with inputs of depth 6 "
+            r"needs kernel of shape \[10, 16\].*found shape \(9, 16\)"):
+        rnn.BasicLSTMCell(H, reuse=True)(wider[:, 0],
+                                         rnn.BasicLSTMCell(H).zero_state(2, tf.float32))
+
+
+def test_unknown_time_steps_and_per_example_lengths_are_errors():
+    x = tf.placeholder(tf.float32, [None, None, D])
+    with pytest.raises(ValueError, match=r"number of time steps \(axis 1 of inputs "
+                       r"\(\?, \?, 5\)\) must be known"):
+        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32)
+    x = tf.placeholder(tf.float32, [B, T, D])
+    lengths = tf.placeholder(tf.int32, [B])
+    with pytest.raises(ValueError, match="sequence_length computed in the graph .*not "
+                       "supported by TinyFlow"):
+        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=lengths, dtype=tf.float32)
+    with pytest.raises(ValueError, match=r"sequence_length \[28, 20, 28\] has lengths other "
+                       r"than the 28 time steps.*not supported by TinyFlow"):
+        rnn.static_rnn(rnn.GRUCell(H), tf.unstack(x, axis=1), sequence_length=[T, 20, T],
+                       dtype=tf.float32)
+    full, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32, scope="full",
+                                sequence_length=tf.constant([T] * B))
+    assert full.get_shape().as_list() == [B, T, H]
+    with pytest.raises(ValueError, match="dtype must be specified"):
+        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, scope="no_dtype")
+
+
+def test_bad_arguments_are_clear_errors():
+    x = tf.placeholder(tf.float32, [B, D])
+    with pytest.raises(ValueError, match="num_unit_shards .*not supported by TinyFlow"):
+        rnn.LSTMCell(H, num_unit_shards=2)
+    with pytest.raises(ValueError, match="variational_recurrent=True .*not supported by "
+                       "TinyFlow"):
+        rnn.DropoutWrapper(rnn.GRUCell(H), variational_recurrent=True, dtype=tf.float32)
+    with pytest.raises(ValueError, match="output_keep_prob must be between 0 and 1: 1.5"):
+        rnn.DropoutWrapper(rnn.GRUCell(H), output_keep_prob=1.5)
+    with pytest.raises(TypeError, match="'cell' .* is not an RNNCell"):
+        rnn.static_rnn(lambda x, s: (x, s), [x], dtype=tf.float32)
+    with pytest.raises(ValueError, match="at least one cell"):
+        rnn.MultiRNNCell([])
+    with pytest.raises(ValueError, match=r"GRUCell 'gru_cell': RNN cell only supports floating "
+                       r"point inputs, but saw dtype: int32"):
+        cell = rnn.GRUCell(H)
+        cell(tf.placeholder(tf.int32, [B, D]), cell.zero_state(B, tf.float32))
+    with pytest.raises(ValueError, match=r"inputs must be 2-D \[batch, depth\], got shape "
+                       r"\(3, 2, 5\)"):
+        cell = rnn.GRUCell(H)
+        cell(tf.placeholder(tf.float32, [B, 2, D]), cell.zero_state(B, tf.float32))
+    with pytest.raises(ValueError, match=r"expects the state \(c, h\)"):
+        cell = rnn.BasicLSTMCell(H)
+        cell(x, tf.zeros([B, 2 * H]))
+
+
+# -- memory planning of an unrolled training step ------------------------------------------------
+def test_memory_plan_reuses_the_unrolled_steps_storage():
+    x = tf.placeholder(tf.float32, [None, T, D])
+    _, state = tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)
+    loss = tf.reduce_sum(tf.square(state.h))
+    train = tf.train.AdamOptimizer(0.01).minimize(loss)
+    feed = {x: _rand(B, T, D)}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        forward, step = sess.memory_plan(state.h, feed), sess.memory_plan(train, feed)
+        before = sess.run(loss, feed)
+        for _ in range(3):
+            sess.run(train, feed)
+        assert sess.run(loss, feed) < before
+    # forward only: a step's temporaries die with it, so the 28 steps share a few buffers
+    assert forward.planned_bytes < 0.2 * forward.naive_bytes
+    # training keeps what the backward pass reads, and still shares the rest
+    assert step.planned_bytes < 0.6 * step.naive_bytes
