@@ -2,8 +2,8 @@
 them (``except tf.errors.NotFoundError:`` works as in TF-1 programs)."""
 from __future__ import annotations
 
-__all__ = ["AlreadyExistsError", "FailedPreconditionError", "InvalidArgumentError",
-           "NotFoundError", "OpError", "PermissionDeniedError"]
+__all__ = ["AlreadyExistsError", "FailedPreconditionError", "InvalidArgumentError",  # noqa: F822
+           "NotFoundError", "OpError", "PermissionDeniedError", "ResourceExhaustedError"]
 
 
 class OpError(Exception):
@@ -33,3 +33,12 @@ class InvalidArgumentError(OpError):
 
 class FailedPreconditionError(OpError):
     """The system is not in a state the operation needs (a directory that is not empty)."""
+
+
+def __getattr__(name):
+    # ResourceExhaustedError lives beside the executor that raises it (a TinyflowError and a
+    # MemoryError too); imported on first use: the executor imports torch and this module
+    if name == "ResourceExhaustedError":
+        from .executor.memory import ResourceExhaustedError
+        return ResourceExhaustedError
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

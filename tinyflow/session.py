@@ -141,8 +141,8 @@ class Session:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)
 
-    def _run_symbols(self, symbols, feed_dict, trace=None) -> list:
-        python_nodes = _python_nodes(symbols)
+    def _run_symbols(self, symbols, feed_dict, trace=None, python=True) -> list:
+        python_nodes = _python_nodes(symbols) if python else []
         if python_nodes:
             return self._run_python(symbols, python_nodes, feed_dict, trace)
         feeds = self._convert_feeds(feed_dict or {})
@@ -171,15 +171,23 @@ class Session:
         then each one's FPythonCompute builds its value from its inputs' values."""
         self._check_graph(python_nodes[::-1])  # fetched ones last in python_nodes
         direct = [s for s in symbols if not _is_python(s)]
-        reads = list(dict.fromkeys(e for n in python_nodes for e in n.inputs
-                                   if _python_compute(e.node) is None))
+        # one the executor runs anyway (the other fetches read it) is taken from it, so its
+        # function (a tf.Print's, a tf.py_func's) runs once a run
+        inside = _ancestors(e.node for s in direct for e in s.outputs)
+        python_nodes = [n for n in python_nodes if n not in inside]
+        reads = list(dict.fromkeys(
+            [e for n in python_nodes for e in n.inputs
+             if _python_compute(e.node) is None or e.node in inside]
+            + [s.outputs[0] for s in symbols if _is_python(s) and s.outputs[0].node in inside]))
         engine = direct + [Symbol([e]) for e in reads]
-        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace)
+        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace, False)
                           if engine else []))  # by fetched symbol, and by entry read
         for node in python_nodes:
             start, clock = time.time(), time.perf_counter()
-            values[NodeEntry(node, 0)] = _python_compute(node)(
-                node, [values[e] for e in node.inputs])
+            value = _python_compute(node)(node, [values[e] for e in node.inputs])
+            count = node.num_outputs()  # several outputs: a list of values (py_func's)
+            values.update(zip([NodeEntry(node, i) for i in range(count)],
+                              [value] if count == 1 else value))
             if trace is not None:
                 trace.append((node, start, time.perf_counter() - clock))
         return [None if s.is_operation else values[s.outputs[0] if _is_python(s) else s]
@@ -402,6 +410,18 @@ def _python_compute(node):
 
 def _is_python(symbol) -> bool:
     return len(symbol.outputs) == 1 and _python_compute(symbol.outputs[0].node) is not None
+
+
+def _ancestors(nodes) -> set:
+    """``nodes`` and every node they depend on (inputs and control dependencies)."""
+    seen, stack = set(), list(nodes)
+    while stack:
+        node = stack.pop()
+        if node not in seen:
+            seen.add(node)
+            stack.extend(e.node for e in node.inputs)
+            stack.extend(node.control_deps)
+    return seen
 
 
 def _python_nodes(symbols) -> list:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import time
 
+import numpy as np
 import torch
 
 from ..lua_ops.runtime import LuaOpError, lua_runtime, lua_table, make_closure
@@ -42,6 +43,8 @@ _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items(
 
 # After shapes and types are known: cut shape-only edges, order mutations, plan.
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
+_PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
+                 "it need its shape before: fetch it directly, or set_shape it fully")
 
 
 class Executor:
@@ -186,7 +189,8 @@ class Executor:
                 if shapes[indexed.entry_id((nid, i))] is None:
                     raise ShapeError(f"cannot infer the shape of {node.describe()}"
                                      + (": initialise the variable first"
-                                        if node.op is None else ""))
+                                        if node.op is None else _PYTHON_SHAPE
+                                        if node.op.attr("FPythonCompute") else ""))
 
     @staticmethod
     def _check_no_strings(graph):
@@ -223,11 +227,14 @@ class Executor:
     def _closure(self, nid, random_streams):
         node = self.indexed.nodes[nid]
         source = node.op.attr("FLuaCompute")
-        if source is None:
-            raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
         first = self.indexed.entry_rptr[nid]
         inputs = [self.tensors[e] for e in self.indexed.input_entries[nid]]
         outputs = self.tensors[first:first + node.num_outputs()]
+        if source is None:
+            compute = node.op.attr("FPythonCompute")
+            if compute is None:
+                raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
+            return python_closure(node, compute, inputs, outputs)
         kwarg = node.attrs
         if kwarg.get("seed") is not None:  # one stream per node and session (random_ops.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
@@ -288,3 +295,25 @@ class Executor:
             self.op_nodes[index]])
         raise LuaOpError(f"{node.describe()} failed while running (input shapes {in_shapes}): "
                          f"{err}")
+
+
+def python_closure(node, compute, inputs, outputs):
+    """The step of a node computed in Python (FPythonCompute: tf.Print, tf.py_func) that other
+    ops read: its inputs' values as numpy arrays (copies), its value (a list of them for
+    several outputs) copied into the outputs the plan allocated.  Lua runs it as any closure,
+    so an error it raises stops the run naming the node."""
+    def step():
+        values = compute(node, [_numpy(t) for t in inputs])
+        values = [values] if len(outputs) == 1 else list(values)
+        for index, (out, value) in enumerate(zip(outputs, values)):
+            value = torch.as_tensor(np.asarray(value))
+            if tuple(value.shape) != tuple(out.shape):
+                raise ShapeError(f"output {index} has shape {tuple(value.shape)}, but the graph "
+                                 f"was bound with {tuple(out.shape)}")
+            out.copy_(value)
+    return step
+
+
+def _numpy(tensor):
+    array = tensor.detach().cpu().numpy().copy()
+    return array[()] if array.ndim == 0 else array

@@ -38,13 +38,16 @@ FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function()
                     holds the node's attributes, and for a node with a ``seed`` its session's
                     ``generator`` (tinyflow/random_ops.py).  The setup runs once per executor,
                     the inner closure every step and allocates nothing.
-FPythonCompute      ``f(node, inputs) -> value``: the node's value, built in Python by the session
-                    when the node is fetched, from its inputs' values (numpy arrays the
-                    executor computed, or the values of other such nodes: a merge of
-                    summaries).  A fetched node with it never reaches the executor.  Ops
-                    without an FLuaCompute (the summary ops, whose outputs are strings) can
-                    only be fetched or read by such ops; ``constant`` has both: a fetched
-                    constant is answered from its attributes (a string one too).
+FPythonCompute      ``f(node, inputs) -> value``: the node's value (a list of values for an op
+                    with several outputs), built in Python from its inputs' values (numpy
+                    arrays).  A fetched node with it is computed by the session once the
+                    executor has computed its inputs (or the values of other such nodes: a
+                    merge of summaries).  A node other ops read runs inside the executor
+                    instead, in graph order, its value copied into the planned outputs: its
+                    shape must be known at bind time (``tf.Print``, or a ``tf.py_func`` given
+                    one by ``set_shape``); summaries, whose outputs are strings, can only be
+                    fetched or read by such ops.  ``constant`` has both: a fetched constant is
+                    answered from its attributes (a string one too).
 FListInputNames     ``f(attrs) -> [name, ...]``: input names.  A call that leaves trailing
                     inputs out creates variables ``<node name>_<input name>`` for them.
 FSetInputVarAttrOnCompose

@@ -1,5 +1,18 @@
 """The built-in ops' graph meaning (shape, gradient, in-place); importing registers them."""
-from . import array, control, conv, elemwise, init, math, matrix, nn, nn_tf, optim, reduce
+from . import (
+           array,
+           control,
+           conv,
+           elemwise,
+           init,
+           math,
+           matrix,
+           nn,
+           nn_tf,
+           optim,
+           reduce,
+           state,
+)
 
 __all__ = ["array", "control", "conv", "elemwise", "init", "math", "matrix", "nn", "nn_tf", "optim",
-           "reduce"]
+           "reduce", "state"]

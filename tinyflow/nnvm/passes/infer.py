@@ -9,6 +9,7 @@ from ..attrs import same_type, shape_str
 from ..dtypes import TORCH_NAMES, as_dtype
 from ..errors import DTypeError, GraphError, ShapeError
 from ..graph import Graph, register_pass
+from ..symbol import NodeEntry
 
 __all__ = ["DTYPE_SIZE", "infer_shape", "infer_type"]
 
@@ -27,7 +28,8 @@ def _known_inputs(graph: Graph, key: str, normalize) -> dict[int, object]:
     return known
 
 
-def _infer(graph: Graph, key: str, attr_name: str, default_rule, normalize, fmt, initial):
+def _infer(graph: Graph, key: str, attr_name: str, default_rule, normalize, fmt, initial,
+           hints=None):
     indexed = graph.indexed
     values = [None] * indexed.num_entries
     for nid in indexed.input_nodes:
@@ -36,6 +38,8 @@ def _infer(graph: Graph, key: str, attr_name: str, default_rule, normalize, fmt,
             values[indexed.entry_id((nid, 0))] = init
     for nid, value in _known_inputs(graph, key, normalize).items():
         values[indexed.entry_id((nid, 0))] = value
+    for eid, value in (hints or {}).items():
+        values[eid] = value
     order = [i for i, n in enumerate(indexed.nodes) if n.op is not None]
     sweeps = [order, order[::-1]]
     changed, rounds = True, 0
@@ -95,16 +99,31 @@ def _declared_shape(node):
     return tuple(int(d) for d in shape)
 
 
+def _shape_hints(indexed) -> dict:
+    """``{entry id: shape}`` of op outputs given a fully known shape by ``tensor.set_shape``
+    (a ``tf.py_func``'s output, whose op cannot know it)."""
+    hints = {}
+    for nid, node in enumerate(indexed.nodes):
+        known = getattr(node.graph, "shape_hints", None) if node.op is not None else None
+        for index in range(node.num_outputs() if known else 0):
+            hint = known.get(NodeEntry(node, index))
+            if hint is not None and hint.is_fully_defined():
+                hints[indexed.entry_id((nid, index))] = tuple(hint.as_list())
+    return hints
+
+
 @register_pass("InferShape", provides=("shape", "shape_num_unknown_nodes"))
 def infer_shape(graph: Graph) -> Graph:
     """Infer every entry's shape.
 
-    Reads ``graph.attrs["shape_inputs"]`` (``{variable node or name: shape}``, optional) and the
-    fully known ``shape`` attribute of variables; provides ``shape`` (a list indexed by entry id,
+    Reads ``graph.attrs["shape_inputs"]`` (``{variable node or name: shape}``, optional), the
+    fully known ``shape`` attribute of variables and the fully known shapes ``set_shape`` gave
+    op outputs; provides ``shape`` (a list indexed by entry id,
     ``None`` where unknown) and ``shape_num_unknown_nodes``.
     """
     shapes = _infer(graph, "shape_inputs", "FInferShape", None,
-                    lambda s: tuple(int(d) for d in s), shape_str, _declared_shape)
+                    lambda s: tuple(int(d) for d in s), shape_str, _declared_shape,
+                    _shape_hints(graph.indexed))
     return graph.with_attrs(shape=shapes,
                             shape_num_unknown_nodes=sum(s is None for s in shapes))
 
