@@ -531,6 +531,8 @@ def test_contrib_rnn_is_tf_contrib_rnn():
         _ = tf.contrib.layers
     with pytest.raises(AttributeError, match="tf.contrib.rnn.LSTMBlockCell is not supported"):
         _ = contrib_rnn.LSTMBlockCell
+    with pytest.raises(AttributeError, match="tf.nn.rnn_cell.ResidualWrapper is not supported"):
+        _ = tf.nn.rnn_cell.ResidualWrapper
 
 
 def test_inputs_of_the_wrong_depth_name_the_cell_and_shapes():
@@ -564,6 +566,8 @@ def test_unknown_time_steps_and_per_example_lengths_are_errors():
                        r"than the 28 time steps.*not supported by TinyFlow"):
         rnn.static_rnn(rnn.GRUCell(H), tf.unstack(x, axis=1), sequence_length=[T, 20, T],
                        dtype=tf.float32)
+    with pytest.raises(ValueError, match="sequence_length has 2 entries for a batch of 3"):
+        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=[T, T], dtype=tf.float32)
     full, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32, scope="full",
                                 sequence_length=tf.constant([T] * B))
     assert full.get_shape().as_list() == [B, T, H]
@@ -615,3 +619,45 @@ def test_memory_plan_reuses_the_unrolled_steps_storage():
     assert forward.planned_bytes < 0.2 * forward.naive_bytes
     # training keeps what the backward pass reads, and still shares the rest
     assert step.planned_bytes < 0.6 * step.naive_bytes
+
+
+class ScaledCell(tf.nn.rnn_cell.RNNCell):
+    """A user's TF-1 cell making its variable with tf.get_variable inside call:
+    h' = tanh(x @ W + h * a)."""
+
+    def __init__(self, units):
+        super().__init__()
+        self._units = units
+
+    @property
+    def state_size(self):
+        return self._units
+
+    @property
+    def output_size(self):
+        return self._units
+
+    def call(self, inputs, state):
+        w = tf.get_variable("w", [D, self._units])
+        a = tf.get_variable("a", [self._units], initializer=tf.constant_initializer(0.5))
+        h = tf.tanh(tf.matmul(inputs, w) + state * a)
+        return h, h
+
+
+def test_a_users_cell_with_get_variable_in_call():
+    x = tf.placeholder(tf.float32, [B, T, D])
+    cell = ScaledCell(H)
+    out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
+    assert [v.op.name for v in tf.trainable_variables()] == ["rnn/scaled_cell/w",
+                                                            "rnn/scaled_cell/a"]
+    from tinyflow.rnn_cell import _snake_case
+    assert _snake_case("_Private2DCell") == "private__private2d_cell"  # as Keras
+    assert (cell.name, cell.scope_name) == ("scaled_cell", "rnn/scaled_cell")
+    xs = _rand(B, T, D)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        w, got = sess.run([_variable("rnn/scaled_cell/w"), out], {x: xs})
+    h = np.zeros((B, H))
+    for t in range(T):
+        h = np.tanh(xs[:, t] @ w + 0.5 * h)
+        np.testing.assert_allclose(got[:, t], h, rtol=1e-5, atol=1e-6)

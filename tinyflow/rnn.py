@@ -26,8 +26,9 @@ __all__ = ["bidirectional_dynamic_rnn", "dynamic_rnn", "static_bidirectional_rnn
            "static_rnn"]
 
 
-def _check_sequence_length(sequence_length, steps: int, what: str) -> None:
-    """Accept only lengths known now and equal to ``steps`` for every example."""
+def _check_sequence_length(sequence_length, steps: int, batch, what: str) -> None:
+    """Accept only lengths known now and equal to ``steps`` for every example (one per
+    example: ``batch`` of them when that is known)."""
     if sequence_length is None:
         return
     if isinstance(sequence_length, Symbol):
@@ -44,6 +45,9 @@ def _check_sequence_length(sequence_length, steps: int, what: str) -> None:
     if lengths.ndim != 1:
         raise ValueError(f"{what}: sequence_length must be a vector (one length per example), "
                          f"got shape {lengths.shape}")
+    if batch is not None and len(lengths) != batch:
+        raise ValueError(f"{what}: sequence_length has {len(lengths)} entries for a batch of "
+                         f"{batch} examples")
     if (lengths != steps).any():
         raise ValueError(
             f"{what}: sequence_length {lengths.tolist()} has lengths other than the {steps} "
@@ -107,9 +111,12 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
                         "time step)")
     if not inputs:
         raise ValueError("static_rnn: inputs must not be empty")
-    _check_sequence_length(sequence_length, len(inputs), "static_rnn")
+    first = flatten(inputs[0])[0]
+    shape = first.get_shape() if isinstance(first, Symbol) else None
+    batch = shape[0].value if shape is not None and shape.ndims else None
+    _check_sequence_length(sequence_length, len(inputs), batch, "static_rnn")
     with variable_scope(scope or "rnn") as varscope:
-        state = _initial_state(cell, flatten(inputs[0])[0], initial_state, dtype, "static_rnn")
+        state = _initial_state(cell, first, initial_state, dtype, "static_rnn")
         return _run_cell(cell, inputs, state, varscope)
 
 
@@ -196,7 +203,8 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     assert_like_rnncell("cell", cell)
     time_axis = 0 if time_major else 1
     steps = _time_steps(inputs, time_axis, "dynamic_rnn")
-    _check_sequence_length(sequence_length, steps, "dynamic_rnn")
+    batch = flatten(inputs)[0].get_shape()[1 - time_axis].value
+    _check_sequence_length(sequence_length, steps, batch, "dynamic_rnn")
     with variable_scope(scope or "rnn") as varscope:
         per_step = [unstack(tensor, num=steps, axis=time_axis) for tensor in flatten(inputs)]
         step_inputs = [pack_sequence_as(inputs, [parts[t] for parts in per_step])

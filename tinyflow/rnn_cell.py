@@ -133,9 +133,11 @@ def _batch_zeros(batch_size, size: int, dtype) -> Symbol:
 
 
 def _snake_case(name: str) -> str:
-    """``BasicLSTMCell`` -> ``basic_lstm_cell`` (Keras' to_snake_case)."""
-    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
-    return re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+    """``BasicLSTMCell`` -> ``basic_lstm_cell`` (Keras' to_snake_case: a private class's name,
+    ``_Cell``, becomes ``private__cell``)."""
+    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
+    return "private" + name if name.startswith("_") else name
 
 
 def _activation(activation):
@@ -167,9 +169,9 @@ class RNNCell:
         The variables' dtype (default: the first inputs').
     """
 
-    def __init__(self, trainable=True, name=None, dtype=None, reuse=None, _reuse=None):
+    def __init__(self, trainable=True, name=None, dtype=None, reuse=None):
         self._base_name = name or _snake_case(type(self).__name__)
-        self._reuse = reuse if reuse is not None else _reuse
+        self._reuse = reuse
         self._dtype = None if dtype is None else as_dtype(dtype).name
         self._scope: VariableScope | None = None
         self._weights: list = []
@@ -189,7 +191,12 @@ class RNNCell:
 
     @property
     def name(self) -> str:
-        """The scope the cell's variables live in (once called), else its base name."""
+        """The cell's name (the last part of its scope: ``basic_lstm_cell``)."""
+        return self._base_name
+
+    @property
+    def scope_name(self) -> str:
+        """The scope its variables live in once it was called (``rnn/basic_lstm_cell``)."""
         return self._scope.name if self._scope is not None else self._base_name
 
     @property
@@ -252,21 +259,8 @@ class RNNCell:
                 self._scope = captured
 
     def _inputs_shape(self, inputs):
-        """inputs' static shape, checked: a float tensor ``[batch, depth]``, depth known."""
-        where = f"{type(self).__name__} '{self._scope.name}'"
-        if not isinstance(inputs, Symbol):
-            return None  # a cell taking a structure of inputs checks them itself
-        shape = inputs.get_shape()
-        if shape.ndims is not None and shape.ndims != 2:
-            raise ValueError(f"{where}: inputs must be 2-D [batch, depth], got shape {shape}")
-        if shape.ndims is None or shape[-1].value is None:
-            raise ValueError(f"{where}: Expected inputs.shape[-1] to be known, saw shape: "
-                             f"{shape}")
-        dtype = inputs.dtype
-        if not dtype.is_floating:
-            raise ValueError(f"{where}: RNN cell only supports floating point inputs, but saw "
-                             f"dtype: {dtype.name}")
-        return shape
+        """inputs' static shape (None for a structure of inputs)."""
+        return inputs.get_shape() if isinstance(inputs, Symbol) else None
 
     def _check_depth(self, inputs) -> None:
         shape = inputs.get_shape() if isinstance(inputs, Symbol) else None
@@ -313,8 +307,22 @@ class _LayerCell(RNNCell):
         return self._input_depth
 
     def _inputs_shape(self, inputs):
-        shape = super()._inputs_shape(inputs)
-        self._build_dtype = inputs.dtype.name
+        """inputs' static shape, checked: a float tensor ``[batch, depth]``, depth known."""
+        where = f"{type(self).__name__} '{self._scope.name}'"
+        if not isinstance(inputs, Symbol):
+            raise TypeError(f"{where}: inputs must be a tensor [batch, depth], got "
+                            f"{type(inputs).__name__}")
+        shape = inputs.get_shape()
+        if shape.ndims is not None and shape.ndims != 2:
+            raise ValueError(f"{where}: inputs must be 2-D [batch, depth], got shape {shape}")
+        if shape.ndims is None or shape[-1].value is None:
+            raise ValueError(f"{where}: Expected inputs.shape[-1] to be known, saw shape: "
+                             f"{shape}")
+        dtype = inputs.dtype
+        if not dtype.is_floating:
+            raise ValueError(f"{where}: RNN cell only supports floating point inputs, but saw "
+                             f"dtype: {dtype.name}")
+        self._build_dtype = dtype.name
         return shape
 
     def _add_variable(self, name, shape, dtype=None, initializer=None):
@@ -416,7 +424,7 @@ def _lstm_state(cell, state, c_size, h_size):
     """``(c, h)`` from a tuple state or from a state concatenated along axis 1."""
     if cell._state_is_tuple:
         if not isinstance(state, (tuple, list)) or len(state) != 2:
-            raise ValueError(f"{type(cell).__name__} '{cell.name}' (state_is_tuple=True) "
+            raise ValueError(f"{type(cell).__name__} '{cell.scope_name}' (state_is_tuple=True) "
                              f"expects the state (c, h), an LSTMStateTuple; got {state!r}")
         return state
     return (array_slice(state, [0, 0], [-1, c_size]),
@@ -600,13 +608,10 @@ class MultiRNNCell(RNNCell):
         with current_context().name_scope("MultiRNNCellZeroState"):
             return tuple(cell.zero_state(batch_size, dtype) for cell in self._cells)
 
-    def _inputs_shape(self, inputs):
-        return None  # each cell checks its own inputs
-
     def call(self, inputs, state):
         if self._state_is_tuple and (not isinstance(state, (tuple, list))
                                      or len(state) != len(self._cells)):
-            raise ValueError(f"MultiRNNCell '{self.name}': expected state to be a tuple of "
+            raise ValueError(f"MultiRNNCell '{self.scope_name}': expected state to be a tuple of "
                              f"length {len(self._cells)}, but received: {state!r}")
         position, new_states = 0, []
         for i, cell in enumerate(self._cells):
@@ -736,3 +741,8 @@ class DropoutWrapper(RNNCell):
         if should_drop(self._output_keep_prob):
             output = self._dropout_all(output, "output", self._output_keep_prob)
         return output, new_state
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.nn.rnn_cell.{name} is not supported by TinyFlow (module "
+                         f"'tinyflow.rnn_cell' has no attribute {name!r})")
