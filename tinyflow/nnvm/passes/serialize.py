@@ -83,7 +83,7 @@ def _build(doc, graph: Graph) -> Graph:
         except KeyError as err:
             raise GraphError(f"bad graph JSON at {where}: {err.args[0]}") from None
         inputs = [_entry(nodes, e, f"{where} input") for e in _list(spec, "inputs", where)]
-        deps = [nodes[_index(n, len(nodes), f"{where} control_dep")]
+        deps = [nodes[_index(n, len(nodes), f"{where} control_dep {n!r}")]
                 for n in _list(spec, "control_deps", where)]
         attrs = spec.get("attrs", {})
         _check(isinstance(attrs, dict), f"{where} 'attrs'", "an object")
@@ -116,7 +116,7 @@ def _list(spec: dict, key: str, where: str) -> list:
 def _index(value, limit: int, what: str) -> int:
     """``value`` as an index into the ``limit`` nodes before (bools and negatives refused)."""
     _check(isinstance(value, int) and not isinstance(value, bool) and 0 <= value < limit,
-           f"{what} {value!r}", f"the index of one of the {limit} node(s) before it")
+           what, f"the index of one of the {limit} node(s) before it")
     return value
 
 
@@ -124,7 +124,7 @@ def _entry(nodes: list, value, what: str) -> NodeEntry:
     """``[node index, output index]`` as the NodeEntry it names."""
     _check(isinstance(value, list) and len(value) == 2, f"{what} {value!r}",
            "[node index, output index]")
-    node = nodes[_index(value[0], len(nodes), what)]
+    node = nodes[_index(value[0], len(nodes), f"{what} {value!r}")]
     outputs = node.num_outputs()
     _check(isinstance(value[1], int) and not isinstance(value[1], bool)
            and 0 <= value[1] < outputs, f"{what} {value!r}",

@@ -1,0 +1,255 @@
+"""Op bodies are sandboxed (issue 12): each escape is a LuaOpError naming the op, torch is
+read-only, globals stay per node, FLuaTrusted opts out; Ctrl-C inside a step is
+KeyboardInterrupt and the session runs again (child processes, bounded by timeouts)."""
+import itertools
+import os
+import queue
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+
+import numpy as np
+import pytest
+
+import tinyflow as tf
+from tinyflow import nnvm
+from tinyflow.lua_ops.runtime import LuaOpError, lua_runtime
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+_NAMES = itertools.count()
+
+
+def _op(body, trusted=False, inputs=1):
+    """A fresh op (unique name) with ``body``; returns its name."""
+    name = f"test_sandbox_{next(_NAMES)}"
+    op = (nnvm.register_op(name).set_num_inputs(inputs).set_attr("FInferShape", nnvm.same_shape)
+          .set_attr("FLuaCompute", body))
+    if trusted:
+        op.set_attr("FLuaTrusted", True)
+    return name
+
+
+def _setup_body(setup):
+    """A body running ``setup`` once, then copying x[1] to y[1] every step."""
+    return ("function(x, y, kwarg)\n  " + setup + "\n"
+            "  return function() torch.copy(y[1], x[1]) end\nend")
+
+
+def _run(name, value=(1.0, 2.0, 3.0)):
+    x = tf.constant(np.array(value, np.float32))
+    with tf.Session() as sess:
+        return sess.run(getattr(nnvm.symbol, name)(x))
+
+
+ESCAPES = {
+    "os.execute": ('os.execute("true")', "'os' is not available"),
+    "io.open": ('io.open("/tmp/tinyflow_sandbox", "w")', "'io' is not available"),
+    "require": ('require("os")', "'require' is not available"),
+    "package.loadlib": ('package.loadlib("libc.so.6", "system")', "'package' is not available"),
+    "debug": ("debug.sethook()", "'debug' is not available"),
+    "load": ('load("return 1")()', "'load' is not available"),
+    "loadstring": ('loadstring("return 1")()', "'loadstring' is not available"),
+    "dofile": ('dofile("/etc/hostname")', "'dofile' is not available"),
+    "collectgarbage": ("collectgarbage()", "'collectgarbage' is not available"),
+    "python": ('python.builtins.__import__("os")', "'python' is not available"),
+    "rawset on torch": ('rawset(torch, "mm", 1)', "'rawset' is not available"),
+    "setmetatable on torch": ("setmetatable(torch, {})", "protected metatable"),
+    "Python attributes": ("local g = torch.mm.__globals__", "Python attribute '__globals__'"),
+    "torch.mm redefined": ("torch.mm = function() end", "torch is read-only"),
+    "a new torch field": ("torch.mine = 1", "torch is read-only"),
+    "through _G": ("_G.torch.mm = nil", "torch is read-only"),
+}
+
+
+@pytest.mark.parametrize("code, message", ESCAPES.values(), ids=ESCAPES.keys())
+def test_each_escape_is_refused_naming_op_and_line(code, message):
+    name = _op(_setup_body(code))
+    with pytest.raises(LuaOpError, match=message) as err:
+        _run(name)
+    assert f"op '{name}'" in str(err.value)
+    if "Python attribute" not in message:  # Lua's own errors carry the body's line
+        assert f"{name}.lua:2:" in str(err.value)
+
+
+def test_redefining_torch_mm_breaks_no_later_matmul():
+    with pytest.raises(LuaOpError, match="torch is read-only"):
+        _run(_op(_setup_body("torch.mm = function(res) torch.fill(res, 42) end")))
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.Session() as sess:
+        np.testing.assert_allclose(sess.run(tf.matmul(tf.constant(a), tf.constant(a.T))),
+                                   a @ a.T)
+
+
+def test_globals_a_body_sets_stay_with_its_node():
+    # a body that forgets `local`: each node of the op has its own globals
+    name = _op("function(x, y, kwarg)\n  calls = (calls or 0) + 1\n  local seen = calls\n"
+               "  return function() torch.fill(y[1], seen) end\nend")
+    x = tf.constant(np.zeros(2, np.float32))
+    first, second = getattr(nnvm.symbol, name)(x), getattr(nnvm.symbol, name)(x)
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run([first, second]), [[1, 1], [1, 1]])
+    assert lua_runtime().globals().calls is None
+
+
+def test_a_body_changing_math_changes_only_its_own_copy():
+    breaker = _op(_setup_body("math.floor = function() return 99 end; string.rep = nil"))
+    user = _op("function(x, y, kwarg)\n  local v = math.floor(2.5) + #string.rep('a', 3)\n"
+               "  return function() torch.fill(y[1], v) end\nend")
+    x = tf.constant(np.zeros(2, np.float32))
+    with tf.Session() as sess:
+        _, used = sess.run([getattr(nnvm.symbol, breaker)(x), getattr(nnvm.symbol, user)(x)])
+    np.testing.assert_array_equal(used, [5, 5])
+    assert lua_runtime().eval("math.floor(2.5)") == 2
+
+
+def test_safe_base_functions_are_there():
+    name = _op(_setup_body(
+        "local t = setmetatable({}, {__index = function(_, k) return k * 2 end})\n"
+        "  assert(t[21] == 42 and getmetatable(t) ~= nil and getmetatable('') == nil)\n"
+        "  assert(select('#', 1, 2) == 2 and tonumber('3') == 3 and tostring(1) == '1')\n"
+        "  assert(type(unpack) == 'function' and rawequal(t, t) and rawget(t, 1) == nil)\n"
+        "  assert(pcall(error, 'x') == false and next({}) == nil and _G.torch == torch)\n"
+        "  for _ in pairs(torch) do return function() end end\n"
+        "  error('torch lists no function')"))
+    _run(name)
+
+
+def test_trusted_body_gets_the_full_globals():
+    body = _setup_body('assert(os.getenv ~= nil and io.open ~= nil and python ~= nil)')
+    with pytest.raises(LuaOpError, match="'os' is not available"):
+        _run(_op(body))
+    np.testing.assert_array_equal(_run(_op(body, trusted=True)), [1, 2, 3])
+
+
+def test_a_broken_string_metatable_still_gives_lua_op_errors():
+    with pytest.raises(LuaOpError, match=r"op 'test_sandbox_\d+'.*\.lua:2: attempt to index"):
+        _run(_op(_setup_body('getmetatable("").__index = nil')))
+    # not even a trusted body reaches it: strings keep their methods for every later body
+    with pytest.raises(LuaOpError, match=r"\.lua:2: attempt to index a boolean"):
+        _run(_op(_setup_body('getmetatable("").__index = nil'), trusted=True))
+    np.testing.assert_array_equal(_run(_op(_setup_body('assert(("ab"):rep(2) == "abab")'))),
+                                  [1, 2, 3])
+    with pytest.raises(LuaOpError, match=r"does not compile: .*\.lua:1:"):
+        _run(_op("function(x, y, kwarg) return function( end"))
+    with pytest.raises(LuaOpError, match=r"\.lua:3: step failed"):
+        _run(_op("function(x, y, kwarg)\n  return function()\n    error('step failed')\n"
+                 "  end\nend"))
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------
+CHILD = """
+import sys, time
+import numpy as np
+import tinyflow as tf
+from tinyflow import nnvm
+
+BODIES = {
+    # pure Lua, never calling Python: only the runtime's count hook can stop it
+    "lua-loop": "function(x, y, kwarg) return function() while true do end end end",
+    # one long op calling into Python (torch) again and again
+    "python-op": ("function(x, y, kwarg) local a = torch.empty(x[1], {200, 200}) "
+                  "torch.fill(a, 0) return function() while true do torch.mm(a, a, a) end end end"),
+    # a body that swallows errors with its own pcall cannot swallow Ctrl-C
+    "pcall-loop": ("function(x, y, kwarg) return function() while true do "
+                   "pcall(function() while true do end end) end end end"),
+}
+(nnvm.register_op("spin").set_num_inputs(1).set_attr("FInferShape", nnvm.same_shape)
+ .set_attr("FLuaCompute", BODIES[sys.argv[1]]))
+x = tf.placeholder(tf.float32, [3])
+counter = tf.Variable(tf.zeros([3]))
+bump = tf.assign_add(counter, x)
+with tf.control_dependencies([bump]):
+    spin = nnvm.symbol.spin(x)
+sess = tf.Session()
+sess.run(tf.global_variables_initializer())
+ones = np.ones(3, np.float32)
+try:
+    for attempt in range(3):
+        try:  # the loop of the bug report: `except Exception` must not swallow Ctrl-C
+            print("ready", flush=True)
+            sess.run(spin, {x: ones})
+        except Exception as err:
+            print("swallowed", type(err).__name__, err, flush=True)
+except KeyboardInterrupt:
+    print("interrupted", flush=True)
+print("counter", sess.run(counter).tolist(), sess.run(bump, {x: ones}).tolist(), flush=True)
+"""
+
+
+def _child_env(lua=None):
+    """The environment of a child importing this very tinyflow (``TINYFLOW_LUA=lua``)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(tf.__file__)))
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
+        [root] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    if lua:
+        env["TINYFLOW_LUA"] = lua
+    return env
+
+
+def _lines(process):
+    """A queue of the child's stdout lines (None at its end)."""
+    lines = queue.Queue()
+
+    def read():
+        for line in process.stdout:
+            lines.put(line.strip())
+        lines.put(None)
+    threading.Thread(target=read, daemon=True).start()
+    return lines
+
+
+def _interrupt_child(tmp_path, body, lua=None):
+    script = tmp_path / "child.py"
+    script.write_text(textwrap.dedent(CHILD))
+    process = subprocess.Popen([sys.executable, str(script), body], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, env=_child_env(lua))
+    try:
+        lines = _lines(process)
+        assert lines.get(timeout=120) == "ready"
+        threading.Event().wait(0.5)  # inside the step by now
+        process.send_signal(signal.SIGINT)
+        # liveness bound, not a timing: KeyboardInterrupt well within 2 s
+        assert lines.get(timeout=2) == "interrupted"
+        # the same session runs again; the assign before the interrupted op kept its effect
+        assert lines.get(timeout=60) == "counter [1.0, 1.0, 1.0] [2.0, 2.0, 2.0]"
+        assert process.wait(timeout=60) == 0
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize("body", ["lua-loop", "python-op", "pcall-loop"])
+def test_ctrl_c_in_a_step_is_keyboard_interrupt_and_the_session_runs_again(tmp_path, body):
+    _interrupt_child(tmp_path, body)
+
+
+def test_ctrl_c_in_a_lua_loop_under_luajit(tmp_path):
+    pytest.importorskip("lupa.luajit21")
+    _interrupt_child(tmp_path, "lua-loop", lua="luajit21")
+
+
+def test_sandbox_under_luajit():
+    pytest.importorskip("lupa.luajit21")
+    code = textwrap.dedent("""
+        import numpy as np, tinyflow as tf
+        from tinyflow import nnvm
+        from tinyflow.lua_ops.runtime import LuaOpError, runtime_name
+        assert runtime_name() == "LuaJIT 2.1"
+        for i, code in enumerate(['os.execute("true")', 'torch.mm = nil', 'loadstring("x")',
+                                  'getfenv(1).x = 1', 'setfenv(1, {})', 'jit.off()']):
+            body = "function(x, y, kwarg) " + code + " return function() end end"
+            nnvm.register_op(f"esc{i}").set_num_inputs(1).set_attr(
+                "FInferShape", nnvm.same_shape).set_attr("FLuaCompute", body)
+            try:
+                tf.Session().run(getattr(nnvm.symbol, f"esc{i}")(tf.constant([1.0])))
+                raise SystemExit(f"not refused: {code}")
+            except LuaOpError as err:
+                assert f"op 'esc{i}'" in str(err), err
+        print("ok")
+        """)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            timeout=120, check=False, env=_child_env("luajit21"))
+    assert result.stdout.strip() == "ok", result.stdout + result.stderr
