@@ -79,6 +79,24 @@ def test_reuse_by_name_and_scope():
     assert not np.allclose(got[0], got[2])  # two layers, two Glorot draws
 
 
+def test_scope_entered_again_names_its_layers_again():
+    # TF closes a scope's sub-scopes when it is left: entered again with reuse, its unnamed
+    # layers are conv2d, dense... again and find their variables (a GAN's discriminator)
+    def discriminator(images, reuse=False):
+        with tf.variable_scope("discriminator", reuse=reuse):
+            hidden = tf.layers.conv2d(images, 2, 3, activation=tf.nn.leaky_relu)
+            return tf.layers.dense(tf.layers.flatten(hidden), 1)
+    real, fake = tf.placeholder(tf.float32, [None, 5, 5, 1]), tf.zeros([1, 5, 5, 1])
+    a, b = discriminator(real), discriminator(fake, reuse=True)
+    assert sorted(_names()) == ["discriminator/conv2d/bias:0", "discriminator/conv2d/kernel:0",
+                                "discriminator/dense/bias:0", "discriminator/dense/kernel:0"]
+    for _ in range(2):
+        tf.layers.dense(tf.zeros([1, 2]), 1)
+    assert {"dense/kernel:0", "dense_1/kernel:0"} <= set(_names())  # the root stays open
+    sess = _session(True)
+    np.testing.assert_array_equal(*sess.run([a, b], {real: np.zeros((1, 5, 5, 1))}))
+
+
 def test_class_called_twice_shares_and_lists_its_weights():
     layer = tf.layers.Dense(3, activation=tf.nn.relu, name="head")
     x, y = tf.placeholder(tf.float32, [None, 4]), tf.placeholder(tf.float32, [None, 4])
@@ -393,6 +411,20 @@ def test_batch_norm_training_tensor_and_update_ops_with_the_train_op(plan_memory
     np.testing.assert_allclose(sess.run(moving_mean), value.mean(0) * 0.5, rtol=1e-5)
     np.testing.assert_allclose(sess.run(moving_variance), 0.5 + value.var(0) * 0.5, rtol=1e-5)
     assert not np.allclose(sess.run(gamma), 1.0)  # the train op ran too
+
+
+def test_update_ops_before_an_optimizer_with_slots(plan_memory):
+    # Adam's slots are made inside control_dependencies(UPDATE_OPS): their initialisers must
+    # not wait for the updates, which read the feeds (TF makes slots in an init_scope)
+    x = tf.placeholder(tf.float32, [None, 2, 2, 3])
+    out = tf.layers.batch_normalization(x, momentum=0.0, training=True)
+    with tf.control_dependencies(tf.get_collection(tf.GraphKeys.UPDATE_OPS)):
+        train = tf.train.AdamOptimizer(0.01).minimize(tf.reduce_sum(tf.square(out - 1.0)))
+    sess = _session(plan_memory)  # runs no update: x is not fed
+    value = _rand(4, 2, 2, 3)
+    sess.run(train, {x: value})
+    moving_mean = tf.global_variables()[2]
+    np.testing.assert_allclose(sess.run(moving_mean), value.mean((0, 1, 2)), rtol=1e-5)
 
 
 # -- dropout, regularizers -------------------------------------------------------------------
