@@ -3,8 +3,32 @@
 The runtime is LuaJIT 2.1 when lupa has it and its binding keeps Python objects apart, Lua 5.4
 otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds
 the functions of :mod:`tinyflow.lua_ops.torch_api` plus a few written in Lua (the prelude).
-A step is one call into Lua: ``run_closures`` loops over the closures under ``pcall`` and
+A step is one call into Lua: :func:`run_closures` loops over the closures under ``pcall`` and
 returns the index of the first failing one, so a Lua error never crashes the process.
+
+Sandbox
+-------
+Each node's body is compiled into an environment of its own (``load`` with an env in Lua 5.4,
+``setfenv`` in LuaJIT) holding ``torch`` (a read-only view: assigning a field, ``rawset`` and
+``setmetatable`` on it fail; nested tables are views too), its own copies of ``math``,
+``string`` (less ``dump``) and ``table``, and the safe base functions: ``assert error ipairs
+pairs next select tonumber tostring type unpack rawequal rawlen rawget setmetatable``,
+``getmetatable`` for tables only (strings' and Python objects' metatables are shared by every
+body) and ``pcall`` / ``xpcall`` that let Ctrl-C through.  Reading ``os io debug package
+require load loadstring loadfile dofile collectgarbage python rawset coroutine print ...`` is an
+error naming it.  Globals a body sets live in its environment, one per node.  Python objects are
+opaque to Lua: lupa's attribute filter refuses every attribute but a module's public ones, so
+no body walks ``torch.mm.__globals__`` to ``os``.  An op with ``FLuaTrusted`` gets the real
+globals instead (its body can do anything the process can).
+
+Ctrl-C
+------
+A count hook (every :data:`HOOK_COUNT` Lua instructions, set once by the host, out of bodies'
+reach) calls into Python, where a SIGINT handler chained to the previous one (installed only
+while the main thread runs Lua) has kept the KeyboardInterrupt it raised; the hook raises it
+again until the run leaves Lua, and the runtime's callers raise it: a step is interrupted
+between two Lua instructions or Python calls, and what ran before keeps its effect, as for any
+failing op.  Under LuaJIT, whose compiled traces skip hooks, bodies run interpreted.
 """
 from __future__ import annotations
 
@@ -23,6 +47,7 @@ __all__ = [
     "LuaOpError",
     "call_closure",
     "compile_body",
+    "interruptible",
     "is_trusted",
     "lua_runtime",
     "lua_table",
@@ -126,6 +151,9 @@ function host.run_closures(fs, n)
   end
   return 0
 end
+
+-- One closure under pcall (an op timed alone).
+function host.call(f) return pcall(f) end
 
 -- A body's setup: true, its closure and the closure's type, or false and the error.
 function host.setup(factory, x, y, kwarg)
@@ -405,9 +433,20 @@ def run_closures(closures, count: int):
 
 def call_closure(closure):
     """Run one closure under Lua's pcall: ``(True, None)`` or ``(False, error)``;
-    KeyboardInterrupt on Ctrl-C, as :func:`run_closures`."""
-    result = run_closures(lua_table([closure]), 1)
-    return (True, None) if not result else (False, result[1])
+    KeyboardInterrupt on Ctrl-C, as :func:`run_closures`.  Inside :func:`interruptible`, the
+    SIGINT handler is not swapped per call."""
+    runtime = _runtime()
+    with runtime.interrupts.guard():
+        result = _call_lua("running an op", runtime.host.call, closure)
+        ok, err = result if isinstance(result, tuple) else (result, None)
+        runtime.interrupts.raise_if_interrupt(None if ok else err)
+    return ok, err
+
+
+def interruptible():
+    """A context manager around several calls into Lua (:func:`call_closure` op by op): Ctrl-C
+    inside them is KeyboardInterrupt, and the SIGINT handler is installed once for all."""
+    return _runtime().interrupts.guard()
 
 
 def lua_table(values):
@@ -450,8 +489,8 @@ def is_trusted(op_name: str) -> bool:
 def compile_body(op_name: str, source: str):
     """Compile an FLuaCompute source into its factory ``function(x, y, kwarg)``.
 
-    The body gets a fresh environment of its own (see :data:`SANDBOX`), or the runtime's full
-    globals when the op sets ``FLuaTrusted``.  ``LuaOpError`` on a syntax error or a body
+    The body gets a fresh environment of its own (the module's docstring says what it holds),
+    or the runtime's full globals when the op sets ``FLuaTrusted``.  ``LuaOpError`` on a syntax error or a body
     that does not give a function.
     """
     runtime = _runtime()
