@@ -139,6 +139,24 @@ function                                    meaning
 ``cols)``                                   res (n, n) = zeros with w[i] added at (l[i], p[i]);
                                             rows, cols: flat int64 scratch from ``ids_buffer``
 ==========================================  =================================================
+
+Collectives (tinyflow/ops/collective.py; ``torch.distributed`` through
+:mod:`tinyflow.distributed`, after ``tinyflow.distributed.init()``; ``label`` names the collective
+in errors; a failure or a timeout is a ``DistributedError`` naming it and the ranks):
+
+==========================================  =================================================
+``collective_check(kind, label, x)``        every rank brings kind/label with x's shape and
+                                            dtype (setup only; once per signature)
+``all_reduce(res, x, average, label)``      res = sum of x over the ranks (/ their number with
+                                            average); res may be x itself
+``all_reduce_start(flat, label)``           start summing flat over the ranks, not waiting
+``all_reduce_wait(flat, label)``            wait for flat's reduction (started above)
+``bucket_views(flat, likes)``               views of flat, one per tensor of likes (its shape),
+                                            packed in order (setup only)
+``world_size()``                            the number of ranks
+``broadcast(res, x, root, label)``          res = x of rank root; res may be x itself
+``all_gather(res, x, label)``               res = every rank's x along dim 1, in rank order
+==========================================  =================================================
 """
 from __future__ import annotations
 
@@ -936,6 +954,62 @@ def confusion_matrix(res, labels, predictions, weights, rows, cols):
     res.zero_()
     res.view(-1).index_add_(0, rows, weights.reshape(-1))
 
+
+
+# -- collectives (tinyflow/ops/collective.py, tinyflow/distributed.py) -------------------------
+@functools.cache
+def _distributed():
+    from .. import distributed  # imported when a collective's body is first set up
+    return distributed
+
+
+def collective_check(kind, label, x):
+    _distributed().check_signature(str(kind), str(label), x)
+
+
+def all_reduce(res, x, average, label):
+    if not same_memory(res, x):
+        res.copy_(x)
+    _distributed().tensor_all_reduce(res, str(label))
+    if average:
+        res.div_(_distributed().size())
+
+
+def all_reduce_start(flat, label):
+    _distributed().tensor_all_reduce_start(flat, str(label))
+
+
+def all_reduce_wait(flat, label):
+    _distributed().tensor_all_reduce_wait(flat, str(label))
+
+
+def bucket_views(flat, likes):
+    views, offset, flat_1d = [], 0, flat.view(-1)
+    for like in likes.values():
+        views.append(flat_1d[offset:offset + like.numel()].view(like.shape))
+        offset += like.numel()
+    if offset != flat.numel():
+        raise ValueError(f"the bucket holds {flat.numel()} elements, its tensors {offset}")
+    return _runtime_table(views)
+
+
+def _runtime_table(values):
+    from .runtime import lua_table
+    return lua_table(values)
+
+
+def world_size():
+    return _distributed().size()
+
+
+def broadcast(res, x, root, label):
+    if not same_memory(res, x):
+        res.copy_(x)
+    _distributed().tensor_broadcast(res, int(root), str(label))
+
+
+def all_gather(res, x, label):
+    _distributed().tensor_all_gather(res, x.contiguous(), str(label))
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()
              if callable(fn) and not name.startswith("_") and name not in __all__

@@ -1,6 +1,7 @@
 """The built-in ops' graph meaning (shape, gradient, in-place); importing registers them."""
 from . import (
            array,
+           collective,
            control,
            conv,
            elemwise,
@@ -14,5 +15,5 @@ from . import (
            state,
 )
 
-__all__ = ["array", "control", "conv", "elemwise", "init", "math", "matrix", "nn", "nn_tf", "optim",
-           "reduce", "state"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "init", "math", "matrix", "nn",
+           "nn_tf", "optim", "reduce", "state"]
