@@ -22,18 +22,57 @@ def parse_args(description, epochs=1, batch_size=100, datasets_allowed=("mnist",
     parser.add_argument("--batch-size", type=int, default=batch_size)
     parser.add_argument("--config", choices=("cpu", "gpu"), default="cpu")
     parser.add_argument("--data-dir", default=None, help="folder holding the dataset files")
+    parser.add_argument("--distributed", action="store_true",
+                        help="data-parallel over the ranks torchrun starts (tinyflow.distributed)")
     return parser.parse_args()
+
+
+def distributed(args):
+    """``tinyflow.distributed`` joined (under torchrun) with ``--distributed``, else None."""
+    if not args.distributed:
+        return None
+    import tinyflow.distributed as hvd
+    hvd.init()
+    return hvd
+
+
+def optimizer(opt, hvd):
+    """``opt``, wrapped to average gradients over the ranks when distributed."""
+    return opt if hvd is None else hvd.DistributedOptimizer(opt)
+
+
+def start(sess, hvd, loss, feed):
+    """After initialising: every rank takes rank 0's weights.  A forward pass on ``feed``
+    first gives the weights shaped by inference their values."""
+    if hvd is not None:
+        import tinyflow as tf
+        sess.run(loss, feed_dict=feed)
+        sess.run(hvd.broadcast_variables(tf.trainable_variables(), 0))
+
+
+def shard(data, hvd):
+    """Each rank's share of the training examples (the test set stays whole)."""
+    if hvd is None or hvd.size() == 1:
+        return data
+    train = data.train
+    part = datasets.DataSet(train.images[hvd.rank()::hvd.size()],
+                            train.labels[hvd.rank()::hvd.size()], seed=hvd.rank())
+    return datasets.Datasets(train=part, test=data.test)
 
 
 def load(args, flatten=False, onehot=False):
     return LOADERS[args.dataset](flatten=flatten, onehot=onehot, data_dir=args.data_dir)
 
 
-def train(sess, train_step, loss, data, args, feed):
-    """Run ``train_step`` for ``args.epochs`` epochs; ``feed(images, labels)`` -> feed_dict."""
+def train(sess, train_step, loss, data, args, feed, hvd=None):
+    """Run ``train_step`` for ``args.epochs`` epochs; ``feed(images, labels)`` -> feed_dict.
+    Distributed, every rank runs as many steps (its share of an epoch), rank 0 shows them."""
     steps = max(1, int(args.epochs * data.train.num_examples / args.batch_size))
     running = None
-    with tqdm(range(steps), desc="training", unit="batch", mininterval=0.5) as bar:
+    quiet = hvd is not None and hvd.rank() != 0
+    start(sess, hvd, loss, feed(*data.train.next_batch(args.batch_size)))
+    with tqdm(range(steps), desc="training", unit="batch", mininterval=0.5,
+              disable=quiet) as bar:
         for _ in bar:
             images, labels = data.train.next_batch(args.batch_size)
             _, value = sess.run([train_step, loss], feed_dict=feed(images, labels))
@@ -41,8 +80,8 @@ def train(sess, train_step, loss, data, args, feed):
             bar.set_postfix(loss=f"{running:.4f}", refresh=False)
 
 
-def test_accuracy(sess, accuracy, data, feed, batch_size=1000):
-    """Accuracy over the whole test set, in batches; prints and returns it."""
+def test_accuracy(sess, accuracy, data, feed, batch_size=1000, hvd=None):
+    """Accuracy over the whole test set, in batches; prints (rank 0 only) and returns it."""
     images, labels = data.test.images, data.test.labels
     total = 0.0
     for start in range(0, len(images), batch_size):
@@ -50,8 +89,10 @@ def test_accuracy(sess, accuracy, data, feed, batch_size=1000):
         total += float(sess.run(accuracy, feed_dict=feed(images[part], labels[part]))) * len(
             images[part])
     result = total / len(images)
-    print(f"test accuracy: {result:.4f}")
+    if hvd is None or hvd.rank() == 0:
+        print(f"test accuracy: {result:.4f}")
     return result
 
 
-__all__ = ["load", "np", "parse_args", "test_accuracy", "train"]
+__all__ = ["distributed", "load", "np", "optimizer", "parse_args", "shard", "start",
+           "test_accuracy", "train"]

@@ -2,11 +2,12 @@
 
     python examples/mnist_lenet.py --dataset fashion-mnist
 """
-from common import load, parse_args, test_accuracy, train
+from common import distributed, load, optimizer, parse_args, shard, test_accuracy, train
 
 import tinyflow as tf
 
 args = parse_args(__doc__, epochs=1)
+hvd = distributed(args)  # --distributed: tinyflow.distributed under torchrun, else None
 
 # Create the model
 x = tf.placeholder(tf.float32)
@@ -24,16 +25,16 @@ fc2 = tf.nn.linear(tanh3, num_hidden=10, name="fc2")
 # define loss
 label = tf.placeholder(tf.float32)
 cross_entropy = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(fc2, label)
-train_step = tf.train.AdamOptimizer(0.002).minimize(cross_entropy)
+train_step = optimizer(tf.train.AdamOptimizer(0.002), hvd).minimize(cross_entropy)
 
 sess = tf.Session(config=args.config)
 # Weights are created by the layers with shapes inferred from the first batch.
 sess.run(tf.initialize_all_variables())
 
 # get the mnist dataset
-mnist = load(args, flatten=False, onehot=False)
-train(sess, train_step, cross_entropy, mnist, args, lambda xs, ys: {x: xs, label: ys})
+mnist = shard(load(args, flatten=False, onehot=False), hvd)  # each rank its share
+train(sess, train_step, cross_entropy, mnist, args, lambda xs, ys: {x: xs, label: ys}, hvd)
 
 correct_prediction = tf.equal(tf.argmax(fc2, 1), label)
 accuracy = tf.reduce_mean(correct_prediction)
-test_accuracy(sess, accuracy, mnist, lambda xs, ys: {x: xs, label: ys})
+test_accuracy(sess, accuracy, mnist, lambda xs, ys: {x: xs, label: ys}, hvd=hvd)

@@ -5,11 +5,12 @@ inferred from the input shape, as NNVM does.
 
     python examples/mnist_mlp_auto_shape_inference.py --dataset fashion-mnist
 """
-from common import load, parse_args, test_accuracy, train
+from common import distributed, load, optimizer, parse_args, shard, test_accuracy, train
 
 import tinyflow as tf
 
 args = parse_args(__doc__, epochs=10)
+hvd = distributed(args)  # --distributed: tinyflow.distributed under torchrun, else None
 
 # Create the model
 x = tf.placeholder(tf.float32)
@@ -21,7 +22,7 @@ y = tf.nn.softmax(fc2)
 # Define loss and optimizer
 y_ = tf.placeholder(tf.float32)
 cross_entropy = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y), reduction_indices=[1]))
-train_step = tf.train.GradientDescentOptimizer(0.5).minimize(cross_entropy)
+train_step = optimizer(tf.train.GradientDescentOptimizer(0.5), hvd).minimize(cross_entropy)
 
 sess = tf.Session(config=args.config)
 
@@ -34,9 +35,9 @@ for v, name, shape in tf.infer_variable_shapes(cross_entropy, feed_dict=known_sh
 sess.run(init_step)
 
 # get the mnist dataset
-mnist = load(args, flatten=True, onehot=True)
-train(sess, train_step, cross_entropy, mnist, args, lambda xs, ys: {x: xs, y_: ys})
+mnist = shard(load(args, flatten=True, onehot=True), hvd)  # each rank its share
+train(sess, train_step, cross_entropy, mnist, args, lambda xs, ys: {x: xs, y_: ys}, hvd)
 
 correct_prediction = tf.equal(tf.argmax(y, 1), tf.argmax(y_, 1))
 accuracy = tf.reduce_mean(correct_prediction)
-test_accuracy(sess, accuracy, mnist, lambda xs, ys: {x: xs, y_: ys})
+test_accuracy(sess, accuracy, mnist, lambda xs, ys: {x: xs, y_: ys}, hvd=hvd)

@@ -22,6 +22,8 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.distributed import DistributedError
+from tinyflow.lua_ops.runtime import LuaOpError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -110,7 +112,7 @@ def _mismatch(hvd, rank):
     x = tf.placeholder(tf.float32)
     try:
         tf.Session().run(hvd.allreduce(x, name="mismatched"), {x: np.ones(3 + rank)})
-    except Exception as err:
+    except (LuaOpError, DistributedError) as err:
         return str(err)
     return "no error"
 
@@ -119,7 +121,7 @@ def _train_then_fault(hvd, rank, fault):
     """One good step, then rank 1 dies or raises in an op (labels out of range) and stays
     alive past the timeout; rank 0's next step must fail."""
     tf.reset_default_graph()
-    x, y, loss, step, _ = _model(tf.train.GradientDescentOptimizer(0.1), True)
+    x, y, _, step, _ = _model(tf.train.GradientDescentOptimizer(0.1), True)
     images, labels = _examples()
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
@@ -129,14 +131,14 @@ def _train_then_fault(hvd, rank, fault):
             os._exit(7)
         try:
             sess.run(step, {x: images[:50], y: labels[:50] + 99})
-        except Exception as err:
+        except (LuaOpError, DistributedError) as err:
             time.sleep(FAULT_TIMEOUT + 3)
             return "rank 1 raised: " + str(err)
         return "rank 1: no error"
     started = time.perf_counter()
     try:
         sess.run(step, {x: images[:50], y: labels[:50]})
-    except Exception as err:
+    except (LuaOpError, DistributedError) as err:
         return {"error": str(err), "seconds": time.perf_counter() - started}
     return {"error": None, "seconds": time.perf_counter() - started}
 
@@ -164,7 +166,7 @@ def _worker(scenario, outdir):
             result["mismatch"] = _mismatch(hvd, rank)
         else:
             result = _train_then_fault(hvd, rank, scenario)
-    rank = int(os.environ.get("RANK", 0))
+    rank = int(os.environ.get("RANK", "0"))
     Path(outdir, f"rank{rank}.json").write_text(json.dumps(result))
     os._exit(0)  # no teardown handshake with a rank that is gone
 
@@ -266,7 +268,7 @@ def test_a_failing_rank_makes_the_others_fail_in_bounded_time(tmp_path, fault):
 
 
 def test_a_world_that_never_forms_times_out(tmp_path):
-    results, seconds, logs = _launch("never_forms", tmp_path, nprocs=1, world_size=2)
+    results, _, logs = _launch("never_forms", tmp_path, nprocs=1, world_size=2)
     error = results[0]["error"]
     assert error is not None and "could not form the world" in error, logs
     assert "rank 0 of 2" in error and "127.0.0.1" in error

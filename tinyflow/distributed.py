@@ -33,6 +33,7 @@ group, so ranks with different graphs or shapes get a clear error instead of glo
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
 import os
 import time
@@ -41,7 +42,7 @@ from dataclasses import dataclass, field
 from .train import Optimizer
 
 __all__ = ["DistributedError", "DistributedOptimizer", "allgather", "allreduce", "broadcast",
-           "broadcast_global_variables", "comm_stats", "init", "is_initialized", "local_rank",
+           "broadcast_global_variables", "broadcast_variables", "comm_stats", "init", "is_initialized", "local_rank",
            "rank", "shutdown", "size"]
 
 _FAILED_KEY = "tinyflow/failed/"
@@ -94,8 +95,8 @@ def init(backend: str | None = None, timeout: float = 60.0) -> None:
     import torch.distributed as dist
     if _Context.world is not None:
         return
-    rank, size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
-    local = int(os.environ.get("LOCAL_RANK", rank))
+    rank, size = int(os.environ.get("RANK", "0")), int(os.environ.get("WORLD_SIZE", "1"))
+    local = int(os.environ.get("LOCAL_RANK", str(rank)))
     backend = backend or ("cpu:gloo,cuda:nccl" if torch.cuda.is_available() else "gloo")
     limit = datetime.timedelta(seconds=timeout)
     if torch.cuda.is_available() and "nccl" in backend:
@@ -107,7 +108,7 @@ def init(backend: str | None = None, timeout: float = 60.0) -> None:
             dist.init_process_group(backend, store=dist.HashStore(), rank=0, world_size=1,
                                     timeout=limit)
         check_group = dist.new_group(backend="gloo", timeout=limit)
-    except Exception as err:  # DistStoreError, RuntimeError: the world did not form
+    except RuntimeError as err:  # DistStoreError, DistBackendError: the world did not form
         where = f"{os.environ.get('MASTER_ADDR', '?')}:{os.environ.get('MASTER_PORT', '?')}"
         raise DistributedError(
             f"init: rank {rank} of {size} could not form the world at {where} within "
@@ -175,10 +176,8 @@ def _failure(world: _World, kind: str, label: str, err, started: float) -> Distr
     waited = time.perf_counter() - started
     message = (f"{kind} '{label}' failed on rank {world.rank} of {world.size} after "
                f"{waited:.1f} s (timeout {world.timeout:g} s): {_first_line(err)}")
-    try:
+    with contextlib.suppress(RuntimeError):  # the store's host (rank 0) may have died
         world.store.set(f"{_FAILED_KEY}{world.rank}", message)
-    except Exception:  # the store's host (rank 0) may be the rank that died
-        pass
     reports, silent = [], []
     for peer in range(world.size):
         if peer == world.rank:
@@ -186,7 +185,7 @@ def _failure(world: _World, kind: str, label: str, err, started: float) -> Distr
         try:
             key = f"{_FAILED_KEY}{peer}"
             reported = world.store.check([key]) and world.store.get(key).decode()
-        except Exception:
+        except RuntimeError:
             reported = None
         (reports.append(f"rank {peer} reported: {reported}") if reported else silent.append(peer))
     if silent:
@@ -207,7 +206,7 @@ def check_signature(kind: str, label: str, tensor) -> None:
     started = time.perf_counter()
     try:
         dist.all_gather_object(gathered, signature, group=world.check_group)
-    except Exception as err:
+    except RuntimeError as err:
         raise _failure(world, kind, label, f"the ranks did not all set it up (another rank "
                        f"failed, or runs a different graph): {_first_line(err)}",
                        started) from None
@@ -225,7 +224,7 @@ def _run(kind: str, label: str, call):
     started = time.perf_counter()
     try:
         return call()
-    except Exception as err:
+    except RuntimeError as err:
         raise _failure(world, kind, label, err, started) from None
 
 
@@ -257,7 +256,7 @@ def tensor_all_reduce_wait(flat, label: str) -> None:
     waiting = time.perf_counter()
     try:
         work.wait()
-    except Exception as err:
+    except RuntimeError as err:
         raise _failure(world, "allreduce", label, err, started) from None
     world.stats["overlap_s"] += waiting - started
     world.stats["blocked_s"] += time.perf_counter() - waiting
@@ -317,18 +316,30 @@ def broadcast(tensor, root_rank: int, name: str | None = None):
                      label=_label(name or "broadcast", tensor), name=name or "HorovodBroadcast")
 
 
-def broadcast_global_variables(root_rank: int):
-    """An op setting every global variable (weights, optimizer slots: build it after
-    ``minimize``) to rank ``root_rank``'s value; run it once after initialising.
+def broadcast_variables(variables, root_rank: int):
+    """An op setting each of ``variables`` to rank ``root_rank``'s value (one broadcast each).
 
     Returns
     -------
     An operation (``sess.run`` gives None).
     """
-    from .api import assign, global_variables, group
-    variables = global_variables()
+    from .api import assign, group
     return group(*[assign(var, broadcast(var, root_rank, name=f"broadcast_{var.op.name}"))
-                   for var in variables], name="broadcast_global_variables")
+                   for var in variables], name="broadcast_variables")
+
+
+def broadcast_global_variables(root_rank: int):
+    """An op setting every global variable (weights, optimizer slots: build it after
+    ``minimize``) to rank ``root_rank``'s value; run it once after initialising.  Variables
+    shaped by inference hold a value only after a first run infers their shape: run the
+    forward pass once first, or broadcast :func:`broadcast_variables` of the trainable ones.
+
+    Returns
+    -------
+    An operation (``sess.run`` gives None).
+    """
+    from .api import global_variables
+    return broadcast_variables(global_variables(), root_rank)
 
 
 def _bucket_of(grad, var, bucket_bytes: int):

@@ -170,6 +170,41 @@ class DataSet:
         """int: How many times :meth:`next_batch` has crossed the end of the examples."""
         return self._epochs_completed
 
+    def shard(self, index: int, count: int) -> DataSet:
+        """The ``index``-th of ``count`` equal shares of the examples (every ``count``-th one
+        from ``index``, as ``tf.data.Dataset.shard``), for rank ``index`` of ``count`` in
+        data-parallel training (``hvd.rank()``, ``hvd.size()``).
+
+        Parameters
+        ----------
+        index : int
+            Which share, ``0 <= index < count``.
+        count : int
+            How many shares (the world size).
+
+        Returns
+        -------
+        DataSet
+            A new split with those examples, already in [0, 1] floats or as they were, its
+            own shuffling seeded from this one's generator.
+
+        Raises
+        ------
+        ValueError
+            If ``index`` is not in ``[0, count)``, or the split is fake data.
+        """
+        if not 0 <= index < count:
+            raise ValueError(f"shard index must be in [0, {count}), got {index}")
+        if self._images is None or not hasattr(self._images, "shape"):
+            raise ValueError("fake data has no examples to shard")
+        shard = DataSet.__new__(DataSet)
+        shard.__dict__.update(self.__dict__)
+        shard._images, shard._labels = self._images[index::count], self._labels[index::count]
+        shard._num_examples = len(shard._images)
+        shard._rng = np.random.RandomState(self._rng.randint(_MAX_SEED))
+        shard._epochs_completed = shard._index_in_epoch = 0
+        return shard
+
     def next_batch(self, batch_size: int, fake_data: bool = False, shuffle: bool = True):
         """Return the next ``batch_size`` examples and their labels.
 
