@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import numbers
+import os
 import threading
 import time
 import weakref
@@ -25,7 +26,8 @@ from .nnvm.errors import GraphError, ShapeError
 from .nnvm.symbol import Node, NodeEntry, Symbol, current_context
 from .variables import Initializer, SessionClosedError, VariableStore
 
-__all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
+__all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session",
+           "memory_option"]
 
 
 class _DefaultSessions(threading.local):
@@ -69,6 +71,15 @@ class Session:
         least recently used dropped first (default 8): a run whose feeds change shape binds a
         new executor, so alternating batch sizes costs a bind only the first time.  Each one
         holds its plan's storage until it is dropped.
+    memory : str or dict, optional
+        How much of the forward pass a training step keeps for its backward pass.  None (the
+        default, unless the environment variable ``TINYFLOW_MEMORY`` names a policy): every
+        activation the gradient reads is kept.  ``"sublinear"`` (or ``"sqrt"``): Chen's
+        checkpointing, segments of about sqrt(n) layers recomputed in the backward pass;
+        ``"mirror"``: recompute cheap elementwise ops, keep matmul / convolution outputs;
+        ``{"policy": "budget", "budget_bytes": N}``: Chen's greedy segmenting with at most
+        about N bytes recomputed per segment.  See :mod:`tinyflow.nnvm.passes.mirror` and
+        :meth:`memory_plan`.
 
     ``with tf.Session() as sess:`` makes it the default session (``tensor.eval()``) and its
     graph the default graph inside the block, and closes it at the end, as in TensorFlow.
@@ -100,13 +111,15 @@ class Session:
     """
 
     def __init__(self, config="cpu", plan_memory: bool = True, graph=None, *,
-                 executor_cache_size: int = 8):
+                 executor_cache_size: int = 8, memory=None):
         device, profile = session_config(config)
         if device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
                                "device here; use config='cpu'")
         self.device = torch.device("cuda" if device == "gpu" else "cpu")
         self.plan_memory = plan_memory
+        self.memory = memory_option(memory if memory is not None
+                                    else os.environ.get("TINYFLOW_MEMORY") or None)
         self.graph = graph if graph is not None else current_context()
         self._profile = {} if profile else None
         self.variable_store = VariableStore()
@@ -195,7 +208,10 @@ class Session:
 
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
         """The memory plan the executor for ``fetch`` uses with these feeds' shapes (binds the
-        executor if needed; runs nothing).  ``str()`` of the result is a readable table."""
+        executor if needed; runs nothing).  ``str()`` of the result is a readable table; with
+        a ``memory=`` policy it also says which ops are recomputed, their bytes and FLOPs
+        (``report.recomputed``, ``report.extra_flops``) and the forward bytes kept for the
+        backward pass (``report.kept_bytes``, against ``report.kept_bytes_before``)."""
         return memory_plan_report(self._bind(fetch, feed_dict))
 
     def closures(self, fetch, feed_dict=None) -> ClosureReport:
@@ -354,7 +370,7 @@ class Session:
         self._check_graph([e.node for e in entries] + list(feeds))
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
-                            self.plan_memory)
+                            self.plan_memory, self.memory)
         # The build succeeded: the store owns the tensors made for variables seen first here,
         # so every executor binds one tensor per variable (still uninitialised until assigned).
         self.variable_store.adopt(executor.new_variables)
@@ -393,6 +409,37 @@ class Session:
         if self.closed:
             return f"<tinyflow.Session {self.device.type} closed>"
         return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"
+
+
+_POLICY_NAMES = {"sublinear": "sqrt", "sqrt": "sqrt", "mirror": "mirror", "budget": "budget"}
+
+
+def memory_option(memory) -> dict | None:
+    """``Session(memory=...)`` as ``{"policy": ..., "budget_bytes": ...}`` (None: keep every
+    activation); ValueError naming what is wrong."""
+    if memory is None:
+        return None
+    if isinstance(memory, str):
+        memory = {"policy": memory}
+    if not isinstance(memory, dict):
+        raise TypeError(f"memory must be None, a policy name or a dict, got "
+                        f"{type(memory).__name__}")
+    unknown = set(memory) - {"policy", "budget_bytes"}
+    if unknown:
+        raise ValueError(f"memory: unknown key(s) {sorted(unknown)}; it takes 'policy' and "
+                         f"'budget_bytes'")
+    policy = _POLICY_NAMES.get(memory.get("policy"))
+    if policy is None:
+        raise ValueError(f"memory policy must be one of {sorted(_POLICY_NAMES)}, got "
+                         f"{memory.get('policy')!r}")
+    budget = memory.get("budget_bytes")
+    if (policy == "budget") != (budget is not None):
+        raise ValueError("memory: budget_bytes goes with the 'budget' policy (and it needs "
+                         "one)")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
+                               or budget <= 0):
+        raise ValueError(f"memory: budget_bytes must be a positive int, got {budget!r}")
+    return {"policy": policy, "budget_bytes": budget}
 
 
 def _free_session(executors, variable_store):

@@ -3,8 +3,9 @@
 Building one takes three steps, each a method below:
 
 1. :meth:`Executor._bind` runs the passes once: InferShape and InferType from the feeds' and
-   variables' shapes, MaterializeShapes, OrderMutation (a variable's readers before its
-   writers) and PlanMemory.
+   variables' shapes, MaterializeShapes, Mirror when the session has a memory policy
+   (recomputation instead of keeping activations, :mod:`tinyflow.nnvm.passes.mirror`),
+   OrderMutation (a variable's readers before its writers) and PlanMemory.
 2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
    id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
@@ -41,7 +42,8 @@ __all__ = ["BindError", "Executor"]
 
 _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
-# After shapes and types are known: cut shape-only edges, order mutations, plan.
+# After shapes and types are known: cut shape-only edges, order mutations, plan (with a
+# memory policy, Mirror recomputes activations after MaterializeShapes, before OrderMutation).
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
 _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
                  "it need its shape before: fetch it directly, or set_shape it fully")
@@ -63,11 +65,16 @@ class Executor:
     device : torch.device
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place).
+    memory : dict, optional
+        ``{"policy": "sqrt" | "mirror" | "budget", "budget_bytes": N}``: run the Mirror pass
+        (recompute forward activations in the backward graph) before planning; also run, with
+        no policy, when the graph has ``tf.recompute_scope`` hints.  None: plan as before.
     """
 
-    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True):
+    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None):
         self.device = device
         self.feed_shapes = dict(feed_shapes)
+        self.memory = memory
         self.graph = self._bind(outputs, variables, plan_memory)
         self.indexed = self.graph.indexed
         self._allocate(variables)
@@ -85,6 +92,11 @@ class Executor:
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
+        memory = self.memory or {}
+        if memory or any(getattr(e.node.graph, "recompute_hints", None) for e in outputs):
+            graph = graph.with_attrs(mirror_policy=memory.get("policy"),
+                                     mirror_budget_bytes=memory.get("budget_bytes"))
+            return apply_passes(graph, _PLANNING_PASSES[:1] + ["Mirror"] + _PLANNING_PASSES[1:])
         return apply_passes(graph, _PLANNING_PASSES)
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------

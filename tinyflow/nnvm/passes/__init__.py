@@ -2,6 +2,7 @@
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .materialize import materialize_shapes
+from .mirror import MirrorPlan, mirror, op_flops
 from .order_mutation import order_mutation
 from .plan_memory import EXTERNAL, plan_memory
 from .serialize import load_json, save_json
@@ -10,11 +11,14 @@ __all__ = [
            "DTYPE_SIZE",
            "EXTERNAL",
            "GradNode",
+           "MirrorPlan",
            "gradient",
            "infer_shape",
            "infer_type",
            "load_json",
            "materialize_shapes",
+           "mirror",
+           "op_flops",
            "order_mutation",
            "plan_memory",
            "save_json",
