@@ -9,7 +9,7 @@ optimizer over its own variables (``tf.trainable_variables()`` filtered by scope
 ``tf.nn.sigmoid_cross_entropy_with_logits``; the generator's batch-norm updates
 (``tf.GraphKeys.UPDATE_OPS``) run with its step.  Only the import differs:
 
-    python examples/tf1/dcgan.py --data_dir /tmp/mnist_data --steps 300
+    python examples/tf1/dcgan.py --data_dir /tmp/mnist_data --steps 150
 
 At the end it prints both losses, then as ``test accuracy`` how well the discriminator tells
 the real test images from as many generated ones (0.5: it cannot).
@@ -95,6 +95,6 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--data_dir", type=str, default="/tmp/tensorflow/mnist/input_data",
                         help="Directory for storing input data")
-    parser.add_argument("--steps", type=int, default=300, help="Training steps")
+    parser.add_argument("--steps", type=int, default=150, help="Training steps")
     FLAGS, unparsed = parser.parse_known_args()
     tf.app.run(main=main, argv=[sys.argv[0]] + unparsed)
