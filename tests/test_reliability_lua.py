@@ -253,3 +253,29 @@ def test_sandbox_under_luajit():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             timeout=120, check=False, env=_child_env("luajit21"))
     assert result.stdout.strip() == "ok", result.stdout + result.stderr
+
+
+class _Stop(BaseException):
+    """What a user's own SIGINT handler raises."""
+
+
+def test_ctrl_c_goes_through_the_users_own_handler_which_is_put_back():
+    # in this process (main thread): the runtime chains to the handler it finds, and the
+    # exception that handler raises ends the step, a pure-Lua loop included
+    name = _op("function(x, y, kwarg) return function() while true do end end end")
+    seen = []
+
+    def handler(signum, frame):
+        seen.append(signum)
+        raise _Stop()
+    previous = signal.signal(signal.SIGINT, handler)
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    try:
+        timer.start()
+        with pytest.raises(_Stop):
+            _run(name)
+        assert signal.getsignal(signal.SIGINT) is handler
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [signal.SIGINT]
