@@ -21,6 +21,7 @@ __all__ = [
     "get_collection",
     "get_default_graph",
     "name_scope",
+    "recompute_scope",
     "reset_default_graph",
 ]
 
@@ -75,6 +76,25 @@ def name_scope(name, default_name=None, values=None):
     second ``conv1`` scope is ``conv1_1/``.  Yields the scope string (``"conv1/"``)."""
     with current_context().name_scope(name or default_name) as scope:
         yield scope
+
+
+@contextlib.contextmanager
+def recompute_scope(recompute: bool = True):
+    """``with tf.recompute_scope():`` a hint for the Mirror pass (``Session(memory=...)``):
+    the forward ops made inside are recomputed in the backward pass instead of kept
+    (``recompute_scope(False)``: kept, whatever the policy says).  Ops that write variables,
+    draw random numbers or run Python are never recomputed.  A graph with such hints runs the
+    pass even in a session without a memory policy.  The innermost scope decides."""
+    graph = current_context()
+    before = len(graph.nodes_by_name)
+    try:
+        yield
+    finally:
+        hints = getattr(graph, "recompute_hints", None)
+        if hints is None:
+            hints = graph.recompute_hints = {}  # node name -> recompute?
+        for name in list(graph.nodes_by_name)[before:]:
+            hints.setdefault(name, bool(recompute))  # an inner scope has set its own
 
 
 def add_to_collection(name: str, value) -> None:

@@ -7,7 +7,9 @@ labelled with its name and op.  Edges run from producer to consumer and, when ``
 given, carry the shape InferShape finds for the entry.  ``plan=True`` also runs InferType and
 PlanMemory and adds each output's storage id to its node's label (``storage 2``, ``storage 2
 in-place on x`` when it reuses an input's memory, ``variable`` for an assign's output), so entries
-sharing memory can be spotted by their id.  Only the graph layer is used: no torch import.
+sharing memory can be spotted by their id.  ``memory="sublinear"`` (a ``Session(memory=...)``
+policy) runs the Mirror pass first and draws the ops it recomputes in the backward pass as
+dashed green boxes labelled ``recomputed``.  Only the graph layer is used: no torch import.
 """
 from __future__ import annotations
 
@@ -29,10 +31,12 @@ _STYLES = {
     "variable": 'shape=box, style="rounded,filled", fillcolor="#fce5cd"',
     "op": 'shape=box, style=filled, fillcolor="#eeeeee"',
     "backward": 'shape=box, style=filled, fillcolor="#f4cccc"',
+    "recomputed": 'shape=box, style="filled,dashed", fillcolor="#d9ead3"',
+    "shape": 'shape=ellipse, style=dashed',  # MaterializeShapes' data-less shape nodes
 }
 
 
-def to_dot(fetch, shapes=None, plan=False) -> str:
+def to_dot(fetch, shapes=None, plan=False, memory=None) -> str:
     """The graph computing ``fetch`` as Graphviz DOT text.
 
     Parameters
@@ -46,6 +50,10 @@ def to_dot(fetch, shapes=None, plan=False) -> str:
     plan : bool
         Also run InferType and PlanMemory (needs ``shapes`` from which every shape follows) and
         show each output's storage id in its node's label.
+    memory : str or dict, optional
+        A ``Session(memory=...)`` policy (``"sublinear"``, ``"mirror"``, ``{"policy":
+        "budget", "budget_bytes": N}``): run the Mirror pass (needs ``shapes``) and mark the
+        recomputed nodes.
 
     Returns
     -------
@@ -58,8 +66,9 @@ def to_dot(fetch, shapes=None, plan=False) -> str:
         if not isinstance(s, Symbol):
             raise TypeError(f"to_dot draws symbols, got {type(s).__name__}")
         outputs.extend(s.outputs)
-    if plan and shapes is None:
-        raise ValueError("plan=True needs shapes={placeholder: shape} to plan memory with")
+    if (plan or memory is not None) and shapes is None:
+        raise ValueError("plan=True and memory= need shapes={placeholder: shape} to plan "
+                         "memory with")
     graph = Graph(outputs)
     if shapes is not None:
         graph = _infer_shapes(graph, shapes)
@@ -70,6 +79,13 @@ def to_dot(fetch, shapes=None, plan=False) -> str:
         if unknown:
             raise ShapeError(f"cannot plan memory: the shape of {', '.join(unknown)} is not "
                              f"known; give it in shapes=")
+    if memory is not None:
+        memory = {"policy": memory} if isinstance(memory, str) else dict(memory)
+        policy = {"sublinear": "sqrt"}.get(memory.get("policy"), memory.get("policy"))
+        graph = apply_passes(graph.with_attrs(
+            mirror_policy=policy, mirror_budget_bytes=memory.get("budget_bytes")),
+            ["InferType", "MaterializeShapes", "Mirror"])
+    if plan:
         graph = apply_passes(graph, ["InferType", "OrderMutation", "PlanMemory"])
     return _dot_text(graph)
 
@@ -120,6 +136,8 @@ def _dot_text(graph: Graph) -> str:
     shapes = graph.attrs.get("shape")
     storage_id = graph.attrs.get("storage_id")
     inplace_from = graph.attrs.get("inplace_from", {})
+    mirror_plan = graph.attrs.get("mirror_plan")
+    recomputed = mirror_plan.recomputed_names if mirror_plan is not None else set()
     fetched = {indexed.entry_node(e)[0] for e in indexed.outputs}
     lines = ["digraph tinyflow {",
              '  graph [fontname="Helvetica", fontsize=11];',
@@ -132,6 +150,8 @@ def _dot_text(graph: Graph) -> str:
     for nid, node in enumerate(indexed.nodes):
         if node.op is None:
             style, kind = _STYLES[node.kind], node.kind
+        elif node.name in recomputed:
+            style, kind = _STYLES["recomputed"], f"{node.op.name}\nrecomputed"
         else:
             style = _STYLES["backward" if node.op.attr("TIsBackward") else "op"]
             kind = node.op.name

@@ -29,6 +29,8 @@ class MemoryPlanReport:
     num_storages : int
     inplace_pairs : list of (output entry name, input entry name)
     rows : list of (entry name, op, shape, storage id, bytes, in-place from or "")
+    mirror : tinyflow.nnvm.passes.MirrorPlan or None
+        What the Mirror pass chose (``Session(memory=...)``), else None.
     """
 
     planned_bytes: int
@@ -39,6 +41,17 @@ class MemoryPlanReport:
     num_storages: int
     inplace_pairs: list = field(default_factory=list)
     rows: list = field(default_factory=list)
+    mirror: object = None
+
+    @property
+    def recomputed(self) -> list:
+        """``(mirror node, op, bytes, FLOPs)`` per recomputed op (empty without the pass)."""
+        return list(self.mirror.recomputed) if self.mirror is not None else []
+
+    @property
+    def extra_flops(self) -> int:
+        """FLOPs a step spends recomputing (0 without the pass)."""
+        return self.mirror.extra_flops if self.mirror is not None else 0
 
     def __str__(self) -> str:
         lines = [f"{'entry':<32}{'op':<22}{'shape':<20}{'storage':>8}{'bytes':>12}  in-place from"]
@@ -51,7 +64,22 @@ class MemoryPlanReport:
             f"{len(self.inplace_pairs)} in-place; parameters {self.param_bytes / 1e6:.3f} MB, "
             f"fed inputs {self.input_bytes / 1e6:.3f} MB; op workspace "
             f"{self.workspace_bytes / 1e6:.3f} MB")
+        if self.mirror is not None:
+            lines.extend(_mirror_lines(self.mirror))
         return "\n".join(lines)
+
+
+def _mirror_lines(plan) -> list:
+    lines = [f"recomputed ({plan.policy or 'hints'} policy, {plan.segments} segments"
+             + (f", budget {plan.budget_bytes} bytes" if plan.budget_bytes else "") + "):"]
+    lines.extend(f"  {name:<38}{op:<22}{nbytes:>12} bytes{flops:>16} FLOPs"
+                 for name, op, nbytes, flops in plan.recomputed)
+    lines.append(f"forward bytes kept for the backward pass {plan.kept_bytes / 1e6:.3f} MB "
+                 f"(without recomputing {plan.kept_bytes_before / 1e6:.3f} MB); "
+                 f"{len(plan.recomputed)} ops recomputed, {plan.extra_flops / 1e6:.1f} MFLOPs "
+                 f"extra ({plan.extra_flops / max(plan.forward_flops, 1):.0%} of the forward "
+                 f"pass)")
+    return lines
 
 
 def memory_plan_report(executor) -> MemoryPlanReport:
@@ -90,7 +118,7 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
         input_bytes=inputs, workspace_bytes=executor.workspace_bytes,
         num_storages=len(graph.attrs["storage_size"]),
-        inplace_pairs=pairs, rows=rows)
+        inplace_pairs=pairs, rows=rows, mirror=graph.attrs.get("mirror_plan"))
 
 
 @dataclass

@@ -133,6 +133,8 @@ def mirror(graph: Graph) -> Graph:
     if policy is not None and policy not in POLICIES:
         raise GraphError(f"unknown mirror policy {policy!r}; one of {POLICIES}")
     info = _GraphInfo(graph)
+    if not info.read_by_backward:  # no backward pass (an initialiser, an inference run)
+        return graph.with_attrs(mirror_plan=MirrorPlan(policy))
     keep = _choose_kept(info, policy, graph.attrs.get("mirror_budget_bytes"))
     plan = MirrorPlan(policy, keep.budget, [n.name for n in keep.checkpoints],
                       forward_flops=sum(info.flops(n) for n in info.forward),
@@ -239,7 +241,7 @@ def _choose_kept(info: _GraphInfo, policy, budget) -> _Kept:
         budget = None
     elif policy in ("budget", "sqrt"):
         if policy == "budget":
-            _check_budget(info, budget)
+            _check_budget(info, candidates, budget)
         else:
             budget = _search_budget(info, candidates)
         checkpoints, recompute = _greedy(info, candidates, budget)
@@ -258,20 +260,22 @@ def _choose_kept(info: _GraphInfo, policy, budget) -> _Kept:
     return _Kept(recompute, [n for n in checkpoints if n not in recompute], segment, budget)
 
 
-def _check_budget(info: _GraphInfo, budget) -> None:
+def _check_budget(info: _GraphInfo, candidates: list, budget) -> None:
     """A segment must hold at least one op's outputs and the op outputs it reads (variables
-    and feeds are not part of a segment)."""
+    and feeds are not part of a segment); the error names the op needing the most."""
     if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0:
         raise GraphError(f"the budget policy needs budget_bytes, a positive int, got "
                          f"{budget!r}")
-    for node in info.forward:
+
+    def need(node):
         ids = [info.indexed.entry_id(e) for e in node.inputs if e.node.op is not None]
-        need = info.nbytes(node) + sum(math.prod(info.shapes[e]) * DTYPE_SIZE[info.dtypes[e]]
+        return info.nbytes(node) + sum(math.prod(info.shapes[e]) * DTYPE_SIZE[info.dtypes[e]]
                                        for e in ids)
-        if need > budget:
-            raise GraphError(f"memory budget of {budget} bytes is smaller than what "
-                             f"{node.describe()} needs by itself: {need} bytes for its "
-                             f"outputs and the activations it reads")
+    node = max(candidates, key=need, default=None)
+    if node is not None and need(node) > budget:
+        raise GraphError(f"memory budget of {budget} bytes is smaller than what "
+                         f"{node.describe()} needs by itself: {need(node)} bytes for its "
+                         f"outputs and the activations it reads")
 
 
 def _greedy(info: _GraphInfo, candidates: list, budget: int):
@@ -299,7 +303,8 @@ def _search_budget(info: _GraphInfo, candidates: list) -> int:
     while budget <= 2 * sum(sizes):
         budgets.append(budget)
         budget = math.ceil(budget * math.sqrt(2))
-    return min(budgets, key=lambda b: _estimate(info, candidates, b)) if budgets else 0
+    # at equal cost the larger budget: fewer checkpoints, segments that do get recomputed
+    return min(budgets, key=lambda b: (_estimate(info, candidates, b), -b)) if budgets else 0
 
 
 def _estimate(info: _GraphInfo, candidates: list, budget: int) -> int:
