@@ -148,8 +148,10 @@ def torch_vjp(function, wrt):
     """The twin of a backward op ``op(g, *args)``: the vector-Jacobian product of
     ``function(*args)`` with g, for the args at indices ``wrt``."""
     def ref(g, *args):
-        args = [a.detach().requires_grad_() for a in args]
-        grads = torch.autograd.grad(function(*args), [args[i] for i in wrt], g)
+        # differentiable itself (create_graph) for a backward op that has a gradient rule
+        args = [a if a.requires_grad else a.detach().requires_grad_() for a in args]
+        grads = torch.autograd.grad(function(*args), [args[i] for i in wrt], g,
+                                    create_graph=True)
         return grads[0] if len(grads) == 1 else grads
     return ref
 

@@ -430,7 +430,10 @@ def test_dropout_wrapper_seeds_are_tf_salted_md5():
 def test_variable_names_and_shapes_as_tensorflow():
     x = tf.placeholder(tf.float32, [None, T, D])
     tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)
-    tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)  # a second cell: made unique
+    # a second cell in the same default scope "rnn": TF closes the sub-scopes of "rnn" on
+    # leaving it, so the cell's default name is basic_lstm_cell again and its kernel exists
+    with pytest.raises(ValueError, match="rnn/basic_lstm_cell/kernel already exists"):
+        tf.nn.dynamic_rnn(rnn.BasicLSTMCell(H), x, dtype=tf.float32)
     tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32, scope="gru")
     tf.nn.dynamic_rnn(rnn.BasicRNNCell(H), x, dtype=tf.float32, scope="simple")
     tf.nn.dynamic_rnn(rnn.LSTMCell(H, use_peepholes=True, num_proj=2), x, dtype=tf.float32,
@@ -441,7 +444,6 @@ def test_variable_names_and_shapes_as_tensorflow():
     found = {v.op.name: tuple(v.get_shape().as_list()) for v in tf.trainable_variables()}
     assert found == {
         "rnn/basic_lstm_cell/kernel": (D + H, 4 * H), "rnn/basic_lstm_cell/bias": (4 * H,),
-        "rnn/basic_lstm_cell_1/kernel": (D + H, 4 * H), "rnn/basic_lstm_cell_1/bias": (4 * H,),
         "gru/gru_cell/gates/kernel": (D + H, 2 * H), "gru/gru_cell/gates/bias": (2 * H,),
         "gru/gru_cell/candidate/kernel": (D + H, H), "gru/gru_cell/candidate/bias": (H,),
         "simple/basic_rnn_cell/kernel": (D + H, H), "simple/basic_rnn_cell/bias": (H,),

@@ -18,6 +18,7 @@ __all__ = [
     "add_loss",
     "compute_weighted_loss",
     "get_losses",
+    "get_regularization_loss",
     "get_regularization_losses",
     "get_total_loss",
     "mean_squared_error",
@@ -203,6 +204,13 @@ def get_losses(scope=None, loss_collection=GraphKeys.LOSSES) -> list:
 def get_regularization_losses(scope=None) -> list:
     """The losses in ``tf.GraphKeys.REGULARIZATION_LOSSES``."""
     return get_collection(GraphKeys.REGULARIZATION_LOSSES, scope)
+
+
+def get_regularization_loss(scope=None, name="total_regularization_loss") -> Symbol:
+    """The sum of :func:`get_regularization_losses` (what ``tf.layers``' ``kernel_regularizer``
+    and ``get_variable``'s ``regularizer`` add), or a constant 0.0 when there are none."""
+    losses = get_regularization_losses(scope)
+    return api.add_n(losses, name=name) if losses else api.constant(0.0)
 
 
 def get_total_loss(add_regularization_losses=True, name="total_loss", scope=None) -> Symbol:

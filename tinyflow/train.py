@@ -125,10 +125,14 @@ def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
     so the slot of a weight whose shape is known only from the feeds is initialised by the
     session at the first run that infers that shape.
     """
-    value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
-    if initial not in (0, 1):
-        value = value * float(initial)
-    return Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
+    # made outside any tf.control_dependencies block (TF's init_scope): a train op built under
+    # control_dependencies(UPDATE_OPS) must not make its slots' initialisers wait for the
+    # batch-norm updates, which read the feeds
+    with current_context().control_dependencies(None):
+        value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
+        if initial not in (0, 1):
+            value = value * float(initial)
+        return Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
 
 
 class GradientDescentOptimizer(Optimizer):
@@ -183,8 +187,8 @@ class AdamOptimizer(Optimizer):
         self.epsilon = float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
-        step = Variable(zeros(()), name="Adam_step",
-                        trainable=False)
+        with current_context().control_dependencies(None):  # TF's init_scope, as _slot's
+            step = Variable(zeros(()), name="Adam_step", trainable=False)
         t = step + 1.0
         updates = [assign(step, t)]
         for grad, var in grads_and_vars:

@@ -48,12 +48,12 @@ class VariableScope:
 
 class _Scopes:
     """What one graph keeps: the current scope, the variables get_variable made, and how
-    often each default scope name was used."""
+    often each scope name is open (TF's variable_scopes_count, which default names avoid)."""
 
     def __init__(self):
         self.current = VariableScope()
         self.shared: dict[str, Variable] = {}
-        self.default_names: dict[str, int] = {}
+        self.opened: dict[str, int] = {}
 
 
 def _scopes() -> _Scopes:
@@ -98,6 +98,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                           as_dtype(dtype).name if dtype else outer.dtype)
     graph = current_context()
     op_scope = name.rsplit("/", 1)[-1] if auxiliary_name_scope else None
+    scopes.opened[name] = scopes.opened.get(name, 0) + 1
+    opened = dict(scopes.opened)
     with graph.name_scope(op_scope) if op_scope else contextlib.nullcontext() as ops:
         scope.original_name_scope = ops or ""
         scopes.current = scope
@@ -105,6 +107,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
             yield scope
         finally:
             scopes.current = outer
+            _close_subscopes(scopes, name, opened if isinstance(name_or_scope, VariableScope)
+                             else None)
 
 
 def _join(outer: str, name: str) -> str:
@@ -112,10 +116,25 @@ def _join(outer: str, name: str) -> str:
 
 
 def _unique_default(scopes: _Scopes, full: str) -> str:
-    used = scopes.default_names.get(full, 0)
-    scopes.default_names[full] = used + 1
-    base = full.rsplit("/", 1)[-1]
-    return base if used == 0 else f"{base}_{used}"
+    """TF's ``_get_unique_variable_scope``: the name, or with the first free ``_<i>``."""
+    base, index = full.rsplit("/", 1)[-1], 1
+    if not scopes.opened.get(full):
+        return base
+    while scopes.opened.get(f"{full}_{index}"):
+        index += 1
+    return f"{base}_{index}"
+
+
+def _close_subscopes(scopes: _Scopes, name: str, opened) -> None:
+    """Leaving a scope entered by name forgets its sub-scopes, as TF's
+    ``close_variable_subscopes``: entered again, its default names start over (``dense``
+    again, so that reuse finds the variables); leaving a scope object restores the counts."""
+    if opened is not None:
+        scopes.opened = opened
+        return
+    for key in scopes.opened:
+        if key.startswith(name + "/"):
+            scopes.opened[key] = 0
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
