@@ -30,7 +30,14 @@ import time
 import numpy as np
 import torch
 
-from ..lua_ops.runtime import LuaOpError, lua_runtime, lua_table, make_closure
+from ..lua_ops.runtime import (
+    LuaOpError,
+    call_closure,
+    interruptible,
+    lua_table,
+    make_closure,
+    run_closures,
+)
 from ..lua_ops.torch_api import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
@@ -178,7 +185,7 @@ class Executor:
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
                                     for t in scratch}.values())
         self.lua_closures = lua_table(self.closures)
-        self.run_closures = lua_runtime().globals().torch.run_closures
+        self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
 
     def _view(self, sid, shape, dtype):
         torch_dtype = _TORCH_DTYPES[dtype]
@@ -284,21 +291,23 @@ class Executor:
 
     def _run_timed(self, profile, trace):
         sync = torch.cuda.synchronize if self.device.type == "cuda" else (lambda: None)
-        pcall = lua_runtime().globals().pcall
-        for i, closure in enumerate(self.closures):
-            wall, start = time.time(), time.perf_counter()
-            result = pcall(closure)
-            sync()
-            elapsed = time.perf_counter() - start
-            ok = result[0] if isinstance(result, tuple) else result
-            if not ok:
-                self._raise(i, result[1])
-            node = self.indexed.nodes[self.op_nodes[i]]
-            if trace is not None:
-                trace.append((node, wall, elapsed))
-            if profile is not None:
-                total, calls = profile.get(node.op.name, (0.0, 0))
-                profile[node.op.name] = (total + elapsed, calls + 1)
+        with interruptible():  # Ctrl-C is KeyboardInterrupt here too
+            for i, closure in enumerate(self.closures):
+                self._run_one_timed(i, closure, sync, profile, trace)
+
+    def _run_one_timed(self, i, closure, sync, profile, trace):
+        wall, start = time.time(), time.perf_counter()
+        ok, err = call_closure(closure)
+        sync()
+        elapsed = time.perf_counter() - start
+        if not ok:
+            self._raise(i, err)
+        node = self.indexed.nodes[self.op_nodes[i]]
+        if trace is not None:
+            trace.append((node, wall, elapsed))
+        if profile is not None:
+            total, calls = profile.get(node.op.name, (0.0, 0))
+            profile[node.op.name] = (total + elapsed, calls + 1)
 
     def _raise(self, index, err):
         node = self.indexed.nodes[self.op_nodes[index]]

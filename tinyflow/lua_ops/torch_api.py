@@ -60,7 +60,9 @@ function                                    meaning
 ``same_memory(a, b)``                       true when a and b start at one address
 ``shape(x)``                                sizes as a Lua array (Lua prelude)
 ``dim_of(axis)`` / ``dims_of(axes)``        0-based axis (number or array) -> 1-based (prelude)
-``run_closures(fs, n)``                     run fs[1..n]; 0 or index and error (prelude)
+``label_checked(run, classes)``             a closure running run() whose "label outside the
+                                            valid range" error says labels must be class ids in
+                                            [0, classes) (prelude)
 ``window_input(x, y, k, s, fill)``          for a kernel over windows of NCHW x giving y's
                                             sizes: the padding {top, left} to give it, the
                                             tensor to run it on (x, or where TF's padding is

@@ -37,7 +37,15 @@ FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function()
                     of input and output tensors, already allocated by the memory plan; ``kwarg``
                     holds the node's attributes, and for a node with a ``seed`` its session's
                     ``generator`` (tinyflow/random_ops.py).  The setup runs once per executor,
-                    the inner closure every step and allocates nothing.
+                    the inner closure every step and allocates nothing.  Each node's body runs
+                    in an environment of its own: ``torch`` (read-only), copies of ``math``,
+                    ``string`` and ``table``, and the safe base functions (no ``os``, ``io``,
+                    ``debug``, ``package``, ``require``, ``load*``, ``dofile``, ``python``);
+                    globals it sets stay its own.  See tinyflow/lua_ops/runtime.py.
+FLuaTrusted         ``True``: the op's body runs with the Lua runtime's full globals instead of
+                    a sandbox (``os``, ``io``, ``debug``, ``python``...; globals shared with
+                    every trusted body, ``torch`` writable).  Only for bodies you wrote: such a
+                    body can read and write files, run programs and break other ops.
 FPythonCompute      ``f(node, inputs) -> value``: the node's value (a list of values for an op
                     with several outputs), built in Python from its inputs' values (numpy
                     arrays).  A fetched node with it is computed by the session once the
