@@ -388,8 +388,12 @@ class Session:
         """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
         them shapes (and tensors, adopted when it was built)."""
         store = self.variable_store
-        ready = store.pending_among(n for n in executor.indexed.nodes
-                                    if n in executor.read_variables)
+        created = {v.node: i for i, v in enumerate(self.graph.variables)}
+        # in the order the variables were made, not the plan's: a graph draws the same initial
+        # values whatever the memory policy orders (unseeded ones from torch's one stream)
+        read = sorted((n for n in executor.indexed.nodes if n in executor.read_variables),
+                      key=lambda n: created.get(n, len(created)))
+        ready = store.pending_among(read)
         if ready:
             once = Executor(ready, {}, store, self.device, self.plan_memory)
             try:
