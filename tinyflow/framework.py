@@ -90,11 +90,9 @@ def recompute_scope(recompute: bool = True):
     try:
         yield
     finally:
-        hints = getattr(graph, "recompute_hints", None)
-        if hints is None:
-            hints = graph.recompute_hints = {}  # node name -> recompute?
         for name in list(graph.nodes_by_name)[before:]:
-            hints.setdefault(name, bool(recompute))  # an inner scope has set its own
+            # an inner scope has set its own
+            graph.recompute_hints.setdefault(name, bool(recompute))
 
 
 def add_to_collection(name: str, value) -> None:

@@ -166,6 +166,7 @@ class GraphContext:
         self.control_inputs: list[Node] = []  # what every op made now waits for
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
+        self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
