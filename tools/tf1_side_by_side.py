@@ -56,6 +56,13 @@ FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 TF_PYTHON = "/work/venvs/tf/bin/python"
 TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()"
 LOADER_IMPORT = "from tinyflow.examples.tutorials.mnist import input_data"
+#: TF 2 has no tf.contrib; TF 1.15's tf.contrib.rnn re-exported tf.nn.rnn_cell's cells and
+#: tf.nn's static rnn functions, which tf.compat.v1 still has: the same names, gathered.
+CONTRIB_RNN_IMPORT = "from tinyflow.contrib import rnn"
+CONTRIB_RNN = ("import types as _types\n"
+               "rnn = _types.SimpleNamespace(**{n: getattr(tf.nn.rnn_cell, n) for n in "
+               "dir(tf.nn.rnn_cell) if not n.startswith('_')}, static_rnn=tf.nn.static_rnn, "
+               "static_bidirectional_rnn=tf.nn.static_bidirectional_rnn)")
 #: Steps per program when --steps is not given: a few minutes at most on 2 cores.
 DEFAULT_STEPS = {"mnist_softmax.py": 1000, "mnist_deep.py": 1000,
                  "mnist_with_summaries.py": 500, "fully_connected_feed.py": 2000}
@@ -121,7 +128,9 @@ def to_tensorflow(source: str, name: str = "<program>") -> str:
     -------
     str
         The same source with each ``import tinyflow as tf`` line replaced by
-        ``import tensorflow.compat.v1 as tf`` and ``tf.disable_v2_behavior()`` (same indent).
+        ``import tensorflow.compat.v1 as tf`` and ``tf.disable_v2_behavior()`` (same indent),
+        and ``from tinyflow.contrib import rnn`` by the same names gathered from
+        ``tf.nn.rnn_cell`` and ``tf.nn`` (TF 2 has no ``tf.contrib``).
 
     Raises
     ------
@@ -135,6 +144,10 @@ def to_tensorflow(source: str, name: str = "<program>") -> str:
         if stripped == "import tinyflow as tf":
             ending = "\n" if line.endswith("\n") else ""
             lines.append(indent + TF_IMPORT.replace("\n", "\n" + indent) + ending)
+            continue
+        if stripped == CONTRIB_RNN_IMPORT:
+            ending = "\n" if line.endswith("\n") else ""
+            lines.append(indent + CONTRIB_RNN.replace("\n", "\n" + indent) + ending)
             continue
         if re.match(r"(import|from)\s+tinyflow\b", stripped) and stripped != LOADER_IMPORT:
             raise ValueError(f"{name}:{number}: {stripped!r} imports TinyFlow; only "
