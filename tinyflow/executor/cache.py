@@ -18,15 +18,16 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from ..lua_ops.runtime import lua_runtime
+from ..lua_ops.runtime import collect_garbage
 
 __all__ = ["ExecutorCache", "collect_lua_garbage", "release"]
 
 
 def collect_lua_garbage() -> None:
     """Run Lua's full collector: the tensors only dropped closures referenced are freed.
-    Waits while another thread is inside Lua (lupa lets one thread in at a time)."""
-    lua_runtime().execute("collectgarbage()")
+    Waits while another thread is inside Lua (lupa lets one thread in at a time); from inside
+    a call into Lua on this thread, runs when that call returns."""
+    collect_garbage()
 
 
 def release(executors) -> None:

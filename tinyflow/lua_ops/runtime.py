@@ -46,6 +46,7 @@ __all__ = [
     "HOOK_COUNT",
     "LuaOpError",
     "call_closure",
+    "collect_garbage",
     "compile_body",
     "interruptible",
     "is_trusted",
@@ -309,6 +310,8 @@ class _Interrupts:
         self.main = threading.main_thread().ident
         self.depth = 0          # main thread's nested runs inside Lua
         self.pending = None     # what the chained SIGINT handler raised during this run
+        self.inside = threading.local()  # .depth: this thread's nested calls into Lua
+        self.collect = None     # a full collection asked for from inside Lua: run on leaving
 
     def check(self):
         """The Lua hook's call: raise the pending interrupt (main thread only)."""
@@ -332,6 +335,23 @@ class _Interrupts:
         """Around a call into Lua.  On the main thread (the one Python runs handlers on), the
         outermost call installs our SIGINT handler chained to the previous one, when that is a
         Python function (SIG_IGN and SIG_DFL are left alone), and puts it back after."""
+        self.inside.depth = getattr(self.inside, "depth", 0) + 1
+        try:
+            with self._sigint():
+                yield
+        finally:
+            self.inside.depth -= 1
+            if self.inside.depth == 0 and self.collect is not None:
+                collect, self.collect = self.collect, None
+                collect()
+
+    def is_inside(self) -> bool:
+        """Whether this thread is inside a call into Lua (a finalizer run by Python's collector
+        during a step, say): Lua's collector must not run re-entrantly then."""
+        return getattr(self.inside, "depth", 0) > 0
+
+    @contextlib.contextmanager
+    def _sigint(self):
         if threading.get_ident() != self.main:
             yield
             return
@@ -393,6 +413,19 @@ def _runtime() -> _Runtime:
 def lua_runtime():
     """The process's lupa ``LuaRuntime`` (created on first use)."""
     return _runtime().lua
+
+
+def collect_garbage() -> None:
+    """Run Lua's full collector, which frees the tensors only dropped closures referenced.
+    Asked for from inside a call into Lua (a session's finalizer run by Python's collector in
+    the middle of a step, or during this collection), it runs when that call returns: a
+    re-entrant collection would hand lupa objects it has already freed."""
+    runtime = _runtime()
+    if runtime.interrupts.is_inside():
+        runtime.interrupts.collect = collect_garbage
+        return
+    with runtime.interrupts.guard():  # freeing may run finalizers that ask for another one
+        runtime.lua.execute("collectgarbage()")
 
 
 def runtime_name() -> str:
