@@ -329,7 +329,8 @@ def compare(name: str, args: argparse.Namespace, tf_dir: Path, logs: Path) -> tu
         return name, 0, [], []
     steps = args.steps or DEFAULT_STEPS.get(name, 1000)
     source = (EXAMPLES / name).read_text()
-    tf_env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2",
+    # tf.compat.v1.layers and rnn_cell need Keras 2 (the tf_keras package) under TF 2.16+
+    tf_env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "2", "TF_USE_LEGACY_KERAS": "1",
               "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                           os.environ.get("PYTHONPATH")]))}
     sides = {"tinyflow": (sys.executable, EXAMPLES / name, dict(os.environ)),
@@ -360,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"TensorFlow is not usable through --tf-python {args.tf_python}: {problem}\n"
               "Make it outside the repository (never a TinyFlow dependency):\n"
               f"  python -m venv /work/venvs/tf && /work/venvs/tf/bin/pip install "
-              "tensorflow-cpu==2.21.0 numpy", file=sys.stderr)
+              "tensorflow-cpu==2.21.0 tf-keras==2.21.0 numpy", file=sys.stderr)
         return 2
     programs = selected_programs(args.programs)
     with tempfile.TemporaryDirectory(prefix="tf1_side_by_side_") as scratch:
