@@ -88,3 +88,22 @@ def test_exponential_moving_average_follows_tensorflow(plan_memory):
 def test_unsupported_train_names_say_so():
     with pytest.raises(AttributeError, match="tf.train.SyncReplicasOptimizer is not supported"):
         _ = tf.train.SyncReplicasOptimizer
+
+
+def test_reshape_of_an_unknown_rank_has_the_target_static_shape():
+    # TF 1.15: reshape(placeholder(), [-1, 10]).shape is (?, 10) (found by running TF-1 programs)
+    p = tf.placeholder(tf.float32)
+    assert p.get_shape().ndims is None
+    r = tf.reshape(p, [-1, 10])
+    assert r.get_shape().as_list() == [None, 10]
+    assert tf.reshape(tf.placeholder(tf.float32, [4, 5]), [-1, 10]).get_shape().as_list() == [2, 10]
+    with tf.Session() as sess:
+        assert sess.run(r, {p: np.ones((2, 2, 5))}).shape == (2, 10)
+
+
+def test_tensor_shape_of_an_unknown_shape_stays_unknown():
+    unknown = tf.TensorShape(None)
+    assert tf.TensorShape(unknown).ndims is None
+    assert tf.TensorShape(unknown)[-1].value is None
+    with pytest.raises(ValueError, match=r"last dimension of the inputs to `Dense`"):
+        tf.layers.dense(tf.placeholder(tf.float32), 3)  # was an IndexError

@@ -14,6 +14,7 @@ import numpy as np
 from .api import constant
 from .dtypes import as_dtype, float32, int32
 from .nnvm.symbol import Symbol, create_op
+from .nnvm.tensor_shape import TensorShape
 
 __all__ = [
     "concat",
@@ -94,7 +95,12 @@ def reshape(tensor, shape, name=None) -> Symbol:
     target = _static_shape(shape, "reshape")
     if isinstance(target, Symbol):
         return create_op("reshape_like", _tensor(tensor), target, name=name)
-    return create_op("reshape", _tensor(tensor), shape=target, name=name)
+    result = create_op("reshape", _tensor(tensor), shape=target, name=name)
+    # the static shape is the target's, the -1 unknown, even where the input's rank is not
+    # known (TF: reshape(placeholder(), [-1, 10]).shape is (?, 10))
+    result.graph.shape_hints[result.outputs[0]] = TensorShape(
+        [None if d == -1 else d for d in target])
+    return result
 
 
 def transpose(a, perm=None, name="transpose", conjugate=False) -> Symbol:

@@ -51,6 +51,8 @@ class TensorShape:
     unknown."""
 
     def __init__(self, dims):
+        if isinstance(dims, TensorShape):  # a copy; an unknown rank stays unknown
+            dims = dims.dims
         self.dims = None if dims is None else [d if isinstance(d, Dimension) else Dimension(d)
                                                for d in dims]
 
