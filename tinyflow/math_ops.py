@@ -21,6 +21,7 @@ from .api import (
     _tensor,
     add,
     cast,
+    constant,
     equal,
     identity,
     log,
@@ -47,11 +48,14 @@ from .dtypes import as_dtype, int32, int64
 from .nnvm.symbol import Symbol, create_op
 
 __all__ = [
+    "ceil",
     "clip_by_average_norm",
     "clip_by_global_norm",
     "clip_by_norm",
     "confusion_matrix",
+    "convert_to_tensor",
     "count_nonzero",
+    "floor",
     "global_norm",
     "is_finite",
     "is_inf",
@@ -59,6 +63,7 @@ __all__ = [
     "log_sigmoid",
     "reciprocal",
     "reduce_logsumexp",
+    "round",
     "scalar_mul",
     "squared_difference",
     "tensordot",
@@ -193,6 +198,47 @@ def is_inf(x, name=None) -> Symbol:
 def reciprocal(x, name=None) -> Symbol:
     """``1 / x`` (floats)."""
     return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0, name=name)
+
+
+def floor(x, name=None) -> Symbol:
+    """The largest integer not above x, elementwise (floats; TF registers no gradient)."""
+    return create_op("floor", _tensor(x), name=name)
+
+
+def ceil(x, name=None) -> Symbol:
+    """The smallest integer not below x, elementwise (floats; TF registers no gradient)."""
+    return create_op("ceil", _tensor(x), name=name)
+
+
+def round(x, name=None) -> Symbol:
+    """x rounded to the nearest integer, halves to the even one as TensorFlow's banker's
+    rounding (``round(2.5) = 2``, ``round(-0.5) = -0``); integers are unchanged; no gradient."""
+    return create_op("round", _tensor(x), name=name)
+
+
+def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Symbol:
+    """``value`` as a tensor: a tensor (or variable) itself, anything else ``tf.constant(value,
+    dtype)``.
+
+    ``preferred_dtype`` is tried for a value that is not a tensor when ``dtype`` is None, and
+    dropped (the value's own dtype kept) when the value does not convert to it, as TensorFlow.
+
+    Raises
+    ------
+    ValueError
+        A tensor whose dtype is not ``dtype`` (TF's "Tensor conversion requested dtype ...").
+    """
+    if isinstance(value, Symbol):
+        if dtype is not None and as_dtype(dtype) != value.dtype:
+            raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "
+                             f"Tensor with dtype {value.dtype.name}: {value!r}")
+        return value
+    if dtype is None and preferred_dtype is not None:
+        try:
+            return constant(value, dtype=preferred_dtype, name=name)
+        except (TypeError, ValueError):
+            pass
+    return constant(value, dtype=dtype, name=name)
 
 
 def log_sigmoid(x, name=None) -> Symbol:

@@ -50,8 +50,10 @@ from .api import (
     truediv,
 )
 from .math_ops import (
+    ceil,
     confusion_matrix,
     count_nonzero,
+    floor,
     is_finite,
     is_inf,
     is_nan,
@@ -62,19 +64,20 @@ from .math_ops import (
     reduce_logsumexp,
     reduce_std,
     reduce_variance,
+    round,
     scalar_mul,
     squared_difference,
 )
 from .nn import in_top_k, log_softmax, softmax, softplus, softsign, top_k
 
 __all__ = [
-    "abs", "add", "add_n", "argmax", "argmin", "confusion_matrix", "count_nonzero", "divide",
-    "equal", "exp", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite",
+    "abs", "add", "add_n", "argmax", "argmin", "ceil", "confusion_matrix", "count_nonzero",
+    "divide", "equal", "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite",
     "is_inf", "is_nan", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
     "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",
     "reduce_any", "reduce_euclidean_norm", "reduce_logsumexp", "reduce_max", "reduce_mean",
-    "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance", "rsqrt",
+    "reduce_min", "reduce_prod", "reduce_std", "reduce_sum", "reduce_variance", "round", "rsqrt",
     "scalar_mul", "sigmoid", "sign", "softmax", "softplus", "softsign", "sqrt", "square",
     "squared_difference", "subtract", "tanh", "top_k", "truediv",
 ]

@@ -1,10 +1,11 @@
 """``tf.contrib``: of TensorFlow 1.x's contributed modules TinyFlow has ``rnn`` (the cells and
-RNN functions, :mod:`tinyflow.contrib.rnn`); ``tf.contrib.<other>`` is an AttributeError saying
-TinyFlow does not support it."""
+RNN functions, :mod:`tinyflow.contrib.rnn`) and ``layers`` (``fully_connected``, ``flatten``,
+the xavier and variance-scaling initializers, the regularizers: :mod:`tinyflow.contrib.layers`);
+``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["rnn"]
-_SUBMODULES = ("rnn",)
+__all__ = ["layers", "rnn"]
+_SUBMODULES = ("layers", "rnn")
 
 
 def __getattr__(name):

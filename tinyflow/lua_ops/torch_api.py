@@ -30,6 +30,8 @@ function                                    meaning
 ``cmin(res, a, b)``                         elementwise min
 ``floordiv(res, a, b)`` ``mod(res, a, b)``  floor(a / b), a - floor(a / b) * b (Python's)
 ``rsqrt log1p``                             ``f(res, a)``: 1 / sqrt(a), log(1 + a)
+``floor ceil``                              ``f(res, a)``: rounded down, rounded up
+``round(res, a)``                           to the nearest integer, halves to even
 ``where(res, cond, a, b)``                  a where cond else b (cond: a's shape, or rows)
 ``min prod any all`` ``(res, x, dims)``     reductions as ``sum``
 ``prod_backward(res, g, x, dims)``          gradient of prod over dims (exact at zeros)
@@ -859,6 +861,7 @@ ne, lt, le, gt, ge, logical_and, logical_or, cmin, mod = (_binary(f) for f in (
     torch.ne, torch.lt, torch.le, torch.gt, torch.ge, torch.logical_and, torch.logical_or,
     torch.minimum, torch.remainder))
 logical_not, rsqrt, log1p = (_unary(f) for f in (torch.logical_not, torch.rsqrt, torch.log1p))
+floor, ceil, round = (_unary(f) for f in (torch.floor, torch.ceil, torch.round))
 
 
 def floordiv(res, a, b):

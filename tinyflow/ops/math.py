@@ -1,6 +1,6 @@
 """TensorFlow's math ops beyond elemwise.py: comparisons and logic (bool results), maximum,
-minimum, floordiv, mod, rsqrt, log1p, cast, where, confusion_matrix, and the constant a Python
-number becomes beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
+minimum, floordiv, mod, rsqrt, log1p, floor, ceil, round, cast, where, confusion_matrix, and the
+constant a Python number becomes beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
 
 Dtypes follow TensorFlow 1.15: inputs of a binary op share one dtype (``DTypeError`` naming
 both otherwise), comparisons give bool, logic takes bool.  One extension is kept for the seed's
@@ -83,14 +83,19 @@ _binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python'
 _FLOAT = dtype_rule(("float",))
 
 
-def _unary(name, doc, gradient):
+def _unary(name, doc, gradient, dtypes=_FLOAT):
     (register_op(name).describe(doc).set_num_inputs(1)
-     .set_attr("FInferShape", same_shape).set_attr("FInferType", _FLOAT)
+     .set_attr("FInferShape", same_shape).set_attr("FInferType", dtypes)
      .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", gradient))
 
 
 _unary("rsqrt", "1 / sqrt(x).", lambda n, g: [g[0] * (n.outputs[0] ** 3) * -0.5])
 _unary("log1p", "log(1 + x), exact for small x.", lambda n, g: [g[0] / (n.inputs[0] + 1.0)])
+# TF 1.15 registers None as the gradient of Floor, Ceil and Round (math_grad.py)
+_unary("floor", "The largest integer not above x; no gradient.", no_gradient)
+_unary("ceil", "The smallest integer not below x; no gradient.", no_gradient)
+_unary("round", "x rounded to the nearest integer, halves to the even one (banker's rounding, "
+       "as TF); integers unchanged; no gradient.", no_gradient, dtype_rule(("float", "int")))
 
 
 # -- cast ---------------------------------------------------------------------------------------
