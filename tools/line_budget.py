@@ -39,12 +39,14 @@ COMPONENTS = {
         ["summary.py", "events.py", "gfile.py", "config.py", "errors.py", "losses.py",
          "learning_rate_decay.py", "app.py", "flags.py", "tf_logging.py",
          "examples/**/*.py"], 2050),
-    # issue 11: tf.layers, conv2d_transpose, rnn cells and the rnn functions, tf.contrib.rnn
+    # issue 11: tf.layers, conv2d_transpose, rnn cells and the rnn functions, tf.contrib.rnn;
+    # 1750 -> 1950 with tf.contrib.layers (fully_connected, xavier_initializer, regularizers)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
-        ["layers.py", "conv_transpose.py", "rnn_cell.py", "rnn.py", "contrib/*.py"], 1750),
+        ["layers.py", "conv_transpose.py", "rnn_cell.py", "rnn.py", "contrib/*.py"], 1950),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 400),
-    # 2600 -> 3100 with issue 10's rest: tf.math, tf.cond, Print, py_func, scatter ops
-    FRONT_END: ([], 3100),
+    # 2600 -> 3200 with issue 10's rest: tf.math, tf.cond, Print, py_func, scatter ops,
+    # floor/ceil/round, convert_to_tensor
+    FRONT_END: ([], 3200),
 }
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
