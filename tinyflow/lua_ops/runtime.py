@@ -93,6 +93,16 @@ function torch.stretches(whole, parts, dim)
   end
   return stretches, views
 end
+-- scatter_update / _add / _sub: indices flattened, and updates as one row of var per index
+-- (updates of shape indices.shape + the row shape, or a scalar, expanded)
+function torch.scatter_rows(var, indices, updates)
+  local count = torch.numel(indices)
+  local sizes = torch.shape(var)
+  sizes[1] = count
+  local rows = torch.dim(updates) == 0 and torch.expand(updates, sizes)
+    or torch.view(updates, sizes)
+  return torch.view(indices, {count}), rows
+end
 -- Window padding (convolution, pooling): the padding of NCHW x that gives y's sizes.  TensorFlow's
 -- SAME padding puts an odd pixel after the data, which torch's kernels cannot; there the kernel
 -- runs without padding on a buffer with x's pixels inside a border (made once, in the setup).

@@ -62,6 +62,9 @@ function                                    meaning
 ``same_memory(a, b)``                       true when a and b start at one address
 ``shape(x)``                                sizes as a Lua array (Lua prelude)
 ``dim_of(axis)`` / ``dims_of(axes)``        0-based axis (number or array) -> 1-based (prelude)
+``scatter_rows(var, indices, updates)``     the scatter ops' indices flattened and updates
+                                            viewed (or expanded) as one row of var per index
+                                            (prelude)
 ``label_checked(run, classes)``             a closure running run() whose "label outside the
                                             valid range" error says labels must be class ids in
                                             [0, classes) (prelude)
@@ -747,7 +750,8 @@ def in_top_k(res, predictions, targets, k, buffers):
 #                                    end, strides and masks), and the dims to flip, or nil
 #                                    (negative strides: torch views cannot have them; setup only)
 # ``index_select(res, x, dim, i)``   res = x's slices at indices i (int32/int64, 1-D) along dim
-# ``index_add(res, dim, i, src)``    res[..., i[k], ...] += src[..., k, ...] along dim
+# ``index_add(res, dim, i, src, a)`` res[..., i[k], ...] += a * src[..., k, ...] along dim
+#                                    (a: 1 when nil)
 # ``ramp(ref, n)``                   0, 1, ..., n - 1 in ref's dtype (setup only)
 # ``bool_like(ref)``                 a bool tensor of ref's shape (setup only)
 # ``masked_fill(res, mask, v)``      res = v where mask
@@ -803,8 +807,8 @@ def index_select(res, x, dim, index):
     torch.index_select(x, _dim(dim), index, out=res)
 
 
-def index_add(res, dim, index, src):
-    res.index_add_(_dim(dim), index, src)
+def index_add(res, dim, index, src, alpha=None):
+    res.index_add_(_dim(dim), index, src, alpha=1 if alpha is None else alpha)
 
 
 def index_copy(res, dim, index, src):

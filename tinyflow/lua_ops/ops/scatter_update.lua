@@ -2,14 +2,9 @@
 -- of shape indices.shape + the row shape, or a scalar); y[1] is that variable's memory.  A
 -- repeated index gets one of its updates (TensorFlow leaves which one undefined).
 return function(x, y, kwarg)
-  local var, indices, updates = y[1], x[2], x[3]
-  local count = torch.numel(indices)
-  local sizes = torch.shape(var)
-  sizes[1] = count
-  local flat = torch.view(indices, {count})
+  local var = y[1]
+  local flat, rows = torch.scatter_rows(var, x[2], x[3])
   local index = torch.index_like(flat)  -- int64, as index_copy takes
-  local rows = torch.dim(updates) == 0 and torch.expand(updates, sizes)
-    or torch.view(updates, sizes)
   local copy, index_copy = torch.copy, torch.index_copy
   return function()
     copy(index, flat)
