@@ -16,6 +16,7 @@ from __future__ import annotations
 from . import api
 from .dtypes import as_dtype
 from .framework import name_scope
+from .math_ops import ceil, floor
 from .nnvm.symbol import Symbol
 
 __all__ = [
@@ -37,11 +38,6 @@ def _cast(value, dtype) -> Symbol:
     number is first converted on its own (0.96 to float32) and then cast, as TF does."""
     tensor = _tensor(value)
     return tensor if tensor.dtype == as_dtype(dtype) else api.cast(tensor, dtype)
-
-
-def _floor(x: Symbol) -> Symbol:
-    """``floor(x)`` of a float tensor, as TF's floordiv by 1 (rounded down)."""
-    return api.floordiv(x, 1.0)
 
 
 def _check_step(global_step, schedule: str) -> None:
@@ -93,7 +89,7 @@ def exponential_decay(learning_rate, global_step, decay_steps, decay_rate, stair
         decay_rate = _cast(decay_rate, learning_rate.dtype)
         p = step / decay_steps
         if staircase:
-            p = _floor(p)
+            p = floor(p)
         return api.multiply(learning_rate, api.pow(decay_rate, p))
 
 
@@ -132,7 +128,7 @@ def inverse_time_decay(learning_rate, global_step, decay_steps, decay_rate, stai
         dtype = learning_rate.dtype
         p = step / decay_steps
         if staircase:
-            p = _floor(p)
+            p = floor(p)
         denominator = api.add(_cast(1, dtype), api.multiply(_cast(decay_rate, dtype), p))
         return api.divide(learning_rate, denominator)
 
@@ -170,8 +166,8 @@ def polynomial_decay(learning_rate, global_step, decay_steps, end_learning_rate=
         dtype = learning_rate.dtype
         end_learning_rate, power = _cast(end_learning_rate, dtype), _cast(power, dtype)
         if cycle:
-            # ceil(step / decay_steps) = -floor(-step / decay_steps); 1 at step 0 (TF's cond)
-            periods = api.negative(_floor(api.negative(step / decay_steps)))
+            # 1 at step 0 (TF's cond)
+            periods = ceil(step / decay_steps)
             multiplier = api.where(api.equal(step, 0), 1.0, periods)
             decay_steps = api.multiply(decay_steps, multiplier)
         else:
