@@ -39,6 +39,7 @@ from . import api, array_ops, nn
 from .conv_transpose import conv2d_transpose as _conv2d_transpose
 from .framework import GraphKeys, add_to_collection
 from .init_ops import ones_initializer, zeros_initializer
+from .math_ops import tensordot
 from .nnvm.dtypes import as_dtype
 from .nnvm.symbol import Symbol, current_context
 from .nnvm.tensor_shape import TensorShape
@@ -341,14 +342,11 @@ class Dense(Layer):
 
     def call(self, inputs):
         shape = inputs.get_shape().as_list()
-        if len(shape) > 2:  # TF's tensordot over the last axis: as a matrix and back
+        if len(shape) > 2:  # TF's tensordot over the last axis
             if shape[:-1].count(None) > 1:
                 raise self._bad_shape("Dense: inputs of rank > 2 may have one unknown "
                                       "dimension only", shape)
-            flat = array_ops.reshape(inputs, [-1, shape[-1]])
-            outputs = array_ops.reshape(api.matmul(flat, self.kernel, name="Tensordot"),
-                                        [-1 if d is None else d for d in shape[:-1]]
-                                        + [self.units])
+            outputs = tensordot(inputs, self.kernel, [[len(shape) - 1], [0]], name="Tensordot")
         else:
             outputs = api.matmul(inputs, self.kernel, name="MatMul")
         if self.use_bias:
