@@ -62,20 +62,23 @@ class IndexedGraph:
         return lo, entry_id - self.entry_rptr[lo]
 
 
-def _dfs_postorder(roots: list[Node]) -> list[Node]:
-    """Iterative depth-first post-order over inputs and control deps (no recursion limit)."""
+def _dfs_postorder(roots: list[Node], deps=None) -> list[Node]:
+    """Iterative depth-first post-order over inputs and control deps (no recursion limit);
+    ``deps(node)``, the nodes a node waits for, is :func:`node_deps` unless given (a pass
+    ordering a graph it has not built yet)."""
+    node_deps_of = deps or node_deps
     order, seen = [], set()
     for root in roots:
         if root in seen:
             continue
         seen.add(root)
-        stack = [(root, iter(node_deps(root)))]
+        stack = [(root, iter(node_deps_of(root)))]
         while stack:
             node, children = stack[-1]
             for child in children:
                 if child not in seen:
                     seen.add(child)
-                    stack.append((child, iter(node_deps(child))))
+                    stack.append((child, iter(node_deps_of(child))))
                     break
             else:
                 stack.pop()

@@ -44,7 +44,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..errors import GraphError
-from ..graph import Graph, node_deps, register_pass
+from ..graph import Graph, _dfs_postorder, node_deps, register_pass
 from ..symbol import Node, NodeEntry
 from .infer import DTYPE_SIZE
 
@@ -419,21 +419,7 @@ def _rebuild(graph: Graph, info: _GraphInfo, mirrors, redirected, controls) -> G
     def deps(node):
         return ([e.node for e in redirected.get(node, node.inputs)] + list(node.control_deps)
                 + controls.get(node, []))
-    order, seen = [], set()
-    for root in [e.node for e in graph.outputs]:  # iterative post-order, as IndexedGraph's
-        if root in seen:
-            continue
-        seen.add(root)
-        stack = [(root, iter(deps(root)))]
-        while stack:
-            node, children = stack[-1]
-            child = next((c for c in children if c not in seen), None)
-            if child is None:
-                stack.pop()
-                order.append(node)
-            else:
-                seen.add(child)
-                stack.append((child, iter(deps(child))))
+    order = _dfs_postorder([e.node for e in graph.outputs], deps)
     built: dict[Node, Node] = {}
     for node in order:
         inputs = [NodeEntry(built.get(e.node, e.node), e.index)
