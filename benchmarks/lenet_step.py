@@ -13,7 +13,9 @@ from common import compare
 import tinyflow as tf
 
 
-def tinyflow_lenet(profile):
+def lenet_graph():
+    """The seed's LeNet (NCHW, the seed's layers) and its Adam step: (x, label, logits,
+    train_step); benchmarks/peers.py builds the same."""
     x = tf.placeholder(tf.float32)
     conv1 = tf.nn.conv2d(x, num_filter=20, ksize=[1, 5, 5, 1], name="conv1", no_bias=False)
     pool1 = tf.nn.max_pool(tf.tanh(conv1), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
@@ -23,7 +25,11 @@ def tinyflow_lenet(profile):
     fc2 = tf.nn.linear(tf.tanh(fc1), num_hidden=10, name="fc2")
     label = tf.placeholder(tf.float32)
     loss = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(fc2, label)
-    train_step = tf.train.AdamOptimizer(0.001).minimize(loss)
+    return x, label, fc2, tf.train.AdamOptimizer(0.001).minimize(loss)
+
+
+def tinyflow_lenet(profile):
+    x, label, _, train_step = lenet_graph()
     sess = tf.Session("cpu profile" if profile else "cpu")
     sess.run(tf.global_variables_initializer())
     return sess, train_step, x, label

@@ -222,17 +222,10 @@ def lenet_tinyflow_graph(tf, images, labels):
     -------
     (train_step, feed_dict, (accuracy, x, label))
     """
-    x = tf.placeholder(tf.float32)
-    conv1 = tf.nn.conv2d(x, num_filter=20, ksize=[1, 5, 5, 1], name="conv1", no_bias=False)
-    pool1 = tf.nn.max_pool(tf.tanh(conv1), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
-    conv2 = tf.nn.conv2d(pool1, num_filter=50, ksize=[1, 5, 5, 1], name="conv2", no_bias=False)
-    pool2 = tf.nn.max_pool(tf.tanh(conv2), ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1])
-    fc1 = tf.nn.linear(tf.nn.flatten_layer(pool2), num_hidden=500, name="fc1")
-    fc2 = tf.nn.linear(tf.tanh(fc1), num_hidden=10, name="fc2")
-    label = tf.placeholder(tf.float32)
-    loss = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(fc2, label)
-    train_step = tf.train.AdamOptimizer(0.001).minimize(loss)
-    accuracy = tf.reduce_mean(tf.equal(tf.argmax(fc2, 1), label))
+    from lenet_step import lenet_graph  # benchmarks/ is this script's folder
+
+    x, label, logits, train_step = lenet_graph()
+    accuracy = tf.reduce_mean(tf.equal(tf.argmax(logits, 1), label))
     return train_step, {x: images, label: labels}, (accuracy, x, label)
 
 
