@@ -32,6 +32,7 @@ failing op.  Under LuaJIT, whose compiled traces skip hooks, bodies run interpre
 """
 from __future__ import annotations
 
+import _signal
 import contextlib
 import functools
 import logging
@@ -345,38 +346,48 @@ class _Interrupts:
         """Around a call into Lua.  On the main thread (the one Python runs handlers on), the
         outermost call installs our SIGINT handler chained to the previous one, when that is a
         Python function (SIG_IGN and SIG_DFL are left alone), and puts it back after."""
-        self.inside.depth = getattr(self.inside, "depth", 0) + 1
+        previous = self.enter()
         try:
-            with self._sigint():
-                yield
+            yield
         finally:
-            self.inside.depth -= 1
-            if self.inside.depth == 0 and self.collect is not None:
-                collect, self.collect = self.collect, None
-                collect()
+            self.leave(previous)
+
+    def enter(self):
+        """What :meth:`guard` does on entering, for the per-step call that cannot afford a
+        generator: returns what :meth:`leave` takes."""
+        inside = self.inside
+        inside.depth = getattr(inside, "depth", 0) + 1
+        if threading.get_ident() != self.main:
+            return None
+        previous = None
+        if self.depth == 0:
+            self.pending = None
+            # _signal, not signal: the latter's enum conversions cost ~8 us a run
+            previous = _signal.getsignal(signal.SIGINT)
+            if callable(previous):
+                _signal.signal(signal.SIGINT, functools.partial(self._on_sigint, previous))
+            else:
+                previous = None
+        self.depth += 1
+        return previous
+
+    def leave(self, previous) -> None:
+        """What :meth:`guard` does on leaving: the handler put back, a collection asked for
+        meanwhile run."""
+        if threading.get_ident() == self.main:
+            self.depth -= 1
+            if previous is not None:
+                _signal.signal(signal.SIGINT, previous)
+        inside = self.inside
+        inside.depth -= 1
+        if inside.depth == 0 and self.collect is not None:
+            collect, self.collect = self.collect, None
+            collect()
 
     def is_inside(self) -> bool:
         """Whether this thread is inside a call into Lua (a finalizer run by Python's collector
         during a step, say): Lua's collector must not run re-entrantly then."""
         return getattr(self.inside, "depth", 0) > 0
-
-    @contextlib.contextmanager
-    def _sigint(self):
-        if threading.get_ident() != self.main:
-            yield
-            return
-        previous = signal.getsignal(signal.SIGINT) if self.depth == 0 else None
-        if self.depth == 0:
-            self.pending = None
-        if callable(previous):
-            signal.signal(signal.SIGINT, functools.partial(self._on_sigint, previous))
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-            if callable(previous):
-                signal.signal(signal.SIGINT, previous)
 
     def _on_sigint(self, previous, signum, frame):
         try:
@@ -468,9 +479,16 @@ def run_closures(closures, count: int):
         Ctrl-C during the run (closures before the one interrupted keep their effect).
     """
     runtime = _runtime()
-    with runtime.interrupts.guard():
-        failed = _call_lua("running a step", runtime.host.run_closures, closures, count)
-        runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)
+    interrupts = runtime.interrupts
+    previous = interrupts.enter()  # one guard, no generator: this runs once a step
+    try:
+        try:
+            failed = runtime.host.run_closures(closures, count)
+        except runtime.error as err:
+            raise LuaOpError(f"running a step: the Lua runtime failed: {err}") from None
+        interrupts.raise_if_interrupt(failed[1] if failed else None)
+    finally:
+        interrupts.leave(previous)
     return failed
 
 
