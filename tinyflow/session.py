@@ -158,16 +158,18 @@ class Session:
         python_nodes = _python_nodes(symbols) if python else []
         if python_nodes:
             return self._run_python(symbols, python_nodes, feed_dict, trace)
-        feeds = self._convert_feeds(feed_dict or {})
+        feeds = self._convert_feeds(feed_dict) if feed_dict else {}
         store = self.variable_store
-        with self._state_lock:
-            feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
-            run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer)
-                           else s for s in symbols]
-        entries = tuple(e for s in run_symbols for e in s.outputs)
+        run_symbols = symbols
+        if any(isinstance(s, Initializer) for s in symbols):  # the state lock only for them
+            with self._state_lock:
+                feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
+                run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer)
+                               else s for s in symbols]
+        entries = (tuple(run_symbols[0].outputs) if len(run_symbols) == 1
+                   else tuple(e for s in run_symbols for e in s.outputs))
         with self._checked_out(entries, feeds) as executor:
-            feeds = {n: v for n, v in feeds.items() if n in executor.feed_buffers}
-            outputs = executor.run(feeds, self._profile, trace)
+            outputs = executor.run(feeds, self._profile, trace)  # feeds it does not read: skipped
             results, position = [], 0
             for s, ran in zip(symbols, run_symbols):
                 # an operation (an optimizer step) gives None: its outputs are not copied out
@@ -175,8 +177,9 @@ class Session:
                 position += len(ran.outputs)
         initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
                        if isinstance(s, Initializer) for e in ran.outputs}
-        with self._state_lock:
-            store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
+        if executor.assigned_variables or initialised:
+            with self._state_lock:
+                store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         return results
 
     def _run_python(self, symbols, python_nodes, feed_dict, trace) -> list:
@@ -315,8 +318,9 @@ class Session:
             node = key.node
             if isinstance(value, torch.Tensor):
                 value = value.detach().cpu().numpy()
-            if isinstance(value, (str, bytes)) or not (
-                    isinstance(value, (numbers.Number, np.ndarray, list, tuple))):
+            if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
+                    isinstance(value, (str, bytes))
+                    or not isinstance(value, (numbers.Number, list, tuple))):
                 raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
             try:
                 array = np.asarray(value)
@@ -388,6 +392,8 @@ class Session:
         """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
         them shapes (and tensors, adopted when it was built)."""
         store = self.variable_store
+        if not store.pending_among(executor.read_variables):  # most runs: no order to work out
+            return
         created = {v.node: i for i, v in enumerate(self.graph.variables)}
         # in the order the variables were made, not the plan's: a graph draws the same initial
         # values whatever the memory policy orders (unseeded ones from torch's one stream)

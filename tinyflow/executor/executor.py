@@ -269,7 +269,8 @@ class Executor:
 
     # -- running ---------------------------------------------------------------------------
     def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):
-        """Copy ``feeds`` ({placeholder Node: array}) in, run every closure, return outputs.
+        """Copy ``feeds`` ({placeholder Node: array}; others ignored) in, run every closure,
+        return outputs.
 
         ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
         ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
@@ -278,8 +279,10 @@ class Executor:
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
+        buffers = self.feed_buffers
         for node, value in feeds.items():
-            self.feed_buffers[node].copy_(value)
+            if node in buffers:  # a feed of a placeholder this graph does not read is ignored
+                buffers[node].copy_(value)
         if profile is None and trace is None:
             failed = self.run_closures(self.lua_closures, len(self.closures))
             if failed:
