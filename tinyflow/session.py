@@ -168,15 +168,20 @@ class Session:
                                else s for s in symbols]
         entries = (tuple(run_symbols[0].outputs) if len(run_symbols) == 1
                    else tuple(e for s in run_symbols for e in s.outputs))
-        with self._checked_out(entries, feeds) as executor:
+        # _checkout, not the _checked_out generator: this runs every step
+        executor, signature = self._checkout(entries, feeds)
+        try:
             outputs = executor.run(feeds, self._profile, trace)  # feeds it does not read: skipped
             results, position = [], 0
             for s, ran in zip(symbols, run_symbols):
                 # an operation (an optimizer step) gives None: its outputs are not copied out
                 results.append(None if s.is_operation else self._to_numpy(outputs[position]))
                 position += len(ran.outputs)
+        finally:
+            self._executors.checkin(entries, signature, executor)
         initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
-                       if isinstance(s, Initializer) for e in ran.outputs}
+                       if isinstance(s, Initializer) for e in ran.outputs
+                       } if run_symbols is not symbols else set()
         if executor.assigned_variables or initialised:
             with self._state_lock:
                 store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
@@ -351,8 +356,17 @@ class Session:
     @contextlib.contextmanager
     def _checked_out(self, entries, feeds):
         """An executor for ``entries`` bound to the shapes of ``feeds``, this thread's alone
-        inside the block: from the cache, or bound now (the waiting initialisers of the
-        variables it reads run first)."""
+        inside the block (see :meth:`_checkout`)."""
+        executor, signature = self._checkout(entries, feeds)
+        try:
+            yield executor
+        finally:
+            self._executors.checkin(entries, signature, executor)
+
+    def _checkout(self, entries, feeds):
+        """``(executor, signature)``: an executor for ``entries`` bound to the shapes of
+        ``feeds``, from the cache or bound now (the waiting initialisers of the variables it
+        reads run first), this thread's alone until checked in with ``signature``."""
         signature = frozenset((node, tuple(value.shape)) for node, value in feeds.items())
         with self._state_lock:
             self._check_open()
@@ -365,10 +379,7 @@ class Session:
             except BaseException:
                 self._executors.checkin(entries, signature, executor)
                 raise
-        try:
-            yield executor
-        finally:
-            self._executors.checkin(entries, signature, executor)
+        return executor, signature
 
     def _build(self, entries, feeds) -> Executor:
         self._check_graph([e.node for e in entries] + list(feeds))
