@@ -46,6 +46,25 @@ def get_default_session():
     return stack[-1] if stack else None
 
 
+def _feed_array(node, value, dtype) -> np.ndarray:
+    """A feed for placeholder ``node`` as a C-order array of ``dtype`` (converted as
+    TensorFlow does; 0-d feeds stay 0-d), or TypeError / ValueError naming the placeholder."""
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
+            isinstance(value, (str, bytes))
+            or not isinstance(value, (numbers.Number, list, tuple))):
+        raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
+    try:
+        array = np.asarray(value)
+    except ValueError as err:
+        raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
+                        f"(shape {array.shape})")
+    return np.asarray(array, dtype=dtype, order="C")
+
+
 def _feed_of(node) -> str:
     """How feed errors name the placeholder (built only when one is raised)."""
     return f"feed for placeholder '{node.name}' (created at {node.source})"
@@ -321,28 +340,18 @@ class Session:
             if not isinstance(key, Symbol) or key.node.kind != "placeholder":
                 raise TypeError(f"feed_dict keys must be placeholders, got {key!r}")
             node = key.node
-            if isinstance(value, torch.Tensor):
-                value = value.detach().cpu().numpy()
-            if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
-                    isinstance(value, (str, bytes))
-                    or not isinstance(value, (numbers.Number, list, tuple))):
-                raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
-            try:
-                array = np.asarray(value)
-            except ValueError as err:
-                raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
-            if array.dtype.kind not in "biuf":
-                raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
-                                f"(shape {array.shape})")
-            # converted to the placeholder's dtype, as TensorFlow does; keeps 0-d feeds 0-d
-            array = np.asarray(array, dtype=node.attrs.get("dtype", "float32"), order="C")
+            dtype = node.attrs.get("dtype", "float32")
+            # the usual feed, an array of the placeholder's dtype in C order, is used as it is
+            if not (type(value) is np.ndarray and value.dtype.name == dtype
+                    and value.dtype.isnative and value.flags.c_contiguous):
+                value = _feed_array(node, value, dtype)
             declared = node.attrs.get("shape")
-            if declared is not None and (len(declared) != array.ndim or any(
-                    d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):
+            if declared is not None and (len(declared) != value.ndim or any(
+                    d is not None and d >= 0 and d != s for d, s in zip(declared, value.shape))):
                 shown = ", ".join("?" if d is None or d < 0 else str(d) for d in declared)
-                raise ShapeError(f"{_feed_of(node)} has shape {array.shape}, but the "
+                raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but the "
                                  f"placeholder was declared with shape ({shown})")
-            feeds[node] = torch.from_numpy(array)
+            feeds[node] = torch.from_numpy(value)
         return feeds
 
     def _bind(self, fetch, feed_dict) -> Executor:
@@ -421,9 +430,10 @@ class Session:
                                 by_initializer=[e.node.inputs[0].node for e in ready])
 
     def _to_numpy(self, tensor):
-        array = tensor.detach().cpu().numpy()
-        if self.device.type == "cpu":
-            array = array.copy()  # the planned storage is reused by the next run
+        if self.device.type == "cpu":  # planned and variable tensors never require grad
+            array = tensor.numpy().copy()  # the planned storage is reused by the next run
+        else:
+            array = tensor.detach().cpu().numpy()
         return array[()] if array.ndim == 0 else array
 
     def __repr__(self):
