@@ -323,6 +323,7 @@ class _Interrupts:
         self.pending = None     # what the chained SIGINT handler raised during this run
         self.inside = threading.local()  # .depth: this thread's nested calls into Lua
         self.collect = None     # a full collection asked for from inside Lua: run on leaving
+        self.chained = None     # our SIGINT handler, chained to the previous one
 
     def check(self):
         """The Lua hook's call: raise the pending interrupt (main thread only)."""
@@ -365,7 +366,10 @@ class _Interrupts:
             # _signal, not signal: the latter's enum conversions cost ~8 us a run
             previous = _signal.getsignal(signal.SIGINT)
             if callable(previous):
-                _signal.signal(signal.SIGINT, functools.partial(self._on_sigint, previous))
+                chained = self.chained  # made again only when the previous handler changes
+                if chained is None or chained.args[0] is not previous:
+                    chained = self.chained = functools.partial(self._on_sigint, previous)
+                _signal.signal(signal.SIGINT, chained)
             else:
                 previous = None
         self.depth += 1
