@@ -354,33 +354,26 @@ class _Interrupts:
             self.leave(previous)
 
     def enter(self):
-        """What :meth:`guard` does on entering, for the per-step call that cannot afford a
-        generator: returns what :meth:`leave` takes."""
-        inside = self.inside
-        inside.depth = getattr(inside, "depth", 0) + 1
+        """:meth:`guard`'s entering, without a generator; returns what :meth:`leave` takes."""
+        self.inside.depth = getattr(self.inside, "depth", 0) + 1
         if threading.get_ident() != self.main:
             return None
-        previous = None
+        # _signal, not signal: the latter's enum conversions cost ~8 us a run
+        previous = _signal.getsignal(signal.SIGINT) if self.depth == 0 else None
         if self.depth == 0:
             self.pending = None
-            # _signal, not signal: the latter's enum conversions cost ~8 us a run
-            previous = _signal.getsignal(signal.SIGINT)
-            if callable(previous):
-                chained = self.chained  # made again only when the previous handler changes
-                if chained is None or chained.args[0] is not previous:
-                    chained = self.chained = functools.partial(self._on_sigint, previous)
-                _signal.signal(signal.SIGINT, chained)
-            else:
-                previous = None
+        if callable(previous):
+            if self.chained is None or self.chained.args[0] is not previous:  # a new handler
+                self.chained = functools.partial(self._on_sigint, previous)
+            _signal.signal(signal.SIGINT, self.chained)
         self.depth += 1
         return previous
 
     def leave(self, previous) -> None:
-        """What :meth:`guard` does on leaving: the handler put back, a collection asked for
-        meanwhile run."""
+        """:meth:`guard`'s leaving: the handler put back, a collection asked for run."""
         if threading.get_ident() == self.main:
             self.depth -= 1
-            if previous is not None:
+            if callable(previous):
                 _signal.signal(signal.SIGINT, previous)
         inside = self.inside
         inside.depth -= 1
@@ -462,11 +455,13 @@ def _call_lua(what: str, function, *args):
     """``function(*args)`` into Lua, interruptible by Ctrl-C; a Lua error escaping it (the
     runtime itself failing: out of memory, C stack overflow) is a LuaOpError naming ``what``."""
     runtime = _runtime()
-    with runtime.interrupts.guard():
-        try:
-            return function(*args)
-        except runtime.error as err:
-            raise LuaOpError(f"{what}: the Lua runtime failed: {err}") from None
+    previous = runtime.interrupts.enter()  # not guard(): no generator on a step's one call
+    try:
+        return function(*args)
+    except runtime.error as err:
+        raise LuaOpError(f"{what}: the Lua runtime failed: {err}") from None
+    finally:
+        runtime.interrupts.leave(previous)
 
 
 def run_closures(closures, count: int):
@@ -483,16 +478,8 @@ def run_closures(closures, count: int):
         Ctrl-C during the run (closures before the one interrupted keep their effect).
     """
     runtime = _runtime()
-    interrupts = runtime.interrupts
-    previous = interrupts.enter()  # one guard, no generator: this runs once a step
-    try:
-        try:
-            failed = runtime.host.run_closures(closures, count)
-        except runtime.error as err:
-            raise LuaOpError(f"running a step: the Lua runtime failed: {err}") from None
-        interrupts.raise_if_interrupt(failed[1] if failed else None)
-    finally:
-        interrupts.leave(previous)
+    failed = _call_lua("running a step", runtime.host.run_closures, closures, count)
+    runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)  # pending stays set
     return failed
 
 
