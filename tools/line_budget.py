@@ -24,8 +24,9 @@ COMPONENTS = {
     # 1000 -> 1100: collectives (issue 13), top_k, lrn, scatter, shuffle, label checks
     "Lua op bodies (tinyflow/lua_ops/ops/*.lua)": (["lua_ops/ops/*.lua"], 1100),
     # 900 -> 1250 for issue 12's sandbox (an environment per body, read-only torch) and
-    # interrupts, and issue 13's torch.distributed functions of the torch table
-    "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 1250),
+    # interrupts, and issue 13's torch.distributed functions of the torch table; -> 1260 for
+    # issue 16: the step's guard entered without a generator, softmax_rows
+    "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 1260),
     # 800 -> 860 for issue 10: operations as fetches, Variable.assign/load/read_value; -> 1400
     # for issue 12 (executor cache per feed shapes, a run per executor for threads, memory
     # given back, allocation checks), Python ops inside a step, issue 14's memory option
