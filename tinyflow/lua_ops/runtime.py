@@ -455,13 +455,11 @@ def _call_lua(what: str, function, *args):
     """``function(*args)`` into Lua, interruptible by Ctrl-C; a Lua error escaping it (the
     runtime itself failing: out of memory, C stack overflow) is a LuaOpError naming ``what``."""
     runtime = _runtime()
-    previous = runtime.interrupts.enter()  # not guard(): no generator on a step's one call
-    try:
-        return function(*args)
-    except runtime.error as err:
-        raise LuaOpError(f"{what}: the Lua runtime failed: {err}") from None
-    finally:
-        runtime.interrupts.leave(previous)
+    with runtime.interrupts.guard():
+        try:
+            return function(*args)
+        except runtime.error as err:
+            raise LuaOpError(f"{what}: the Lua runtime failed: {err}") from None
 
 
 def run_closures(closures, count: int):
@@ -478,8 +476,16 @@ def run_closures(closures, count: int):
         Ctrl-C during the run (closures before the one interrupted keep their effect).
     """
     runtime = _runtime()
-    failed = _call_lua("running a step", runtime.host.run_closures, closures, count)
-    runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)  # pending stays set
+    previous = runtime.interrupts.enter()  # _call_lua's guard, inlined: this runs every step
+    try:
+        try:
+            failed = runtime.host.run_closures(closures, count)
+        except runtime.error as err:
+            raise LuaOpError(f"running a step: the Lua runtime failed: {err}") from None
+        # inside: leaving may run a collection asked for meanwhile, which resets pending
+        runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)
+    finally:
+        runtime.interrupts.leave(previous)
     return failed
 
 
