@@ -204,9 +204,10 @@ class Session:
                 position += len(ran.outputs)
         finally:
             self._executors.checkin(entries, signature, executor)
-        initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
-                       if isinstance(s, Initializer) for e in ran.outputs
-                       } if run_symbols is not symbols else set()
+        initialised = set()
+        if run_symbols is not symbols:  # initialisers ran: the variables they set
+            initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
+                           if isinstance(s, Initializer) for e in ran.outputs}
         if executor.assigned_variables or initialised:
             with self._state_lock:
                 store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
