@@ -241,42 +241,11 @@ def assert_plan_valid(graph):
         entries.sort(key=lambda e: producer[e])
         for i, first in enumerate(entries):
             for later in entries[i + 1:]:
-                if last_use[first] < producer[later] or _aliases(graph, later, first):
+                if last_use[first] < producer[later]:
                     continue
                 assert last_use[first] == producer[later] and inplace_from.get(later) == first, (
                     f"storage {sid}: {indexed.nodes[producer[later]]} overwrites "
                     f"{indexed.nodes[producer[first]]}, which is still read")
-
-
-def _aliases(graph, later, first) -> bool:
-    """Whether entry ``later`` is ``first`` itself, through in-place outputs whose op says
-    the output is its input unchanged (FInplaceIdentity)."""
-    indexed, inplace_from = graph.indexed, graph.attrs["inplace_from"]
-    while later in inplace_from:
-        node = indexed.nodes[indexed.entry_node(later)[0]]
-        if not any(node.attr_list("FInplaceIdentity")):
-            return False
-        later = inplace_from[later]
-        if later == first:
-            return True
-    return False
-
-
-def test_plan_memory_identity_shares_an_input_others_still_read():
-    # g feeds a same-shape collapse (an add's gradient for its matrix) and a reducing one (for
-    # its bias): the first is g itself; what writes over g's memory waits for both readers
-    x, b = tf.placeholder(shape=(4, 3)), nnvm.Variable("b")
-    g = tf.exp(x)
-    same = create_op("_collapse_sum_like", g, x)
-    after = tf.tanh(same)  # could run in place on `same` but for the bias sum still to come
-    bias = create_op("_collapse_sum_like", g, b)
-    graph = plan([after, bias], {"b": (3,)})
-    assert_plan_valid(graph)
-    ids, storage_id = graph.indexed, graph.attrs["storage_id"]
-    entry = {s: ids.entry_id(s.outputs[0]) for s in (g, same, after, bias)}
-    assert storage_id[entry[same]] == storage_id[entry[g]]
-    assert graph.attrs["inplace_from"][entry[same]] == entry[g]
-    assert storage_id[entry[after]] != storage_id[entry[g]]
 
 
 def test_plan_memory_reuses_freed_storage():

@@ -72,27 +72,3 @@ def test_a_reducing_collapse_sum_is_not_in_place():
     sess.run(tf.global_variables_initializer())
     feed = {b: np.arange(6, dtype=np.float32).reshape(2, 3)}
     np.testing.assert_array_equal(sess.run(grad, feed), feed[b].sum(0))
-
-
-def test_a_bias_add_gradient_shares_its_memory_and_is_exact(plan_memory):
-    # tanh(a + b)'s gradient g is read by a's collapse (same shape: g itself, no copy when
-    # planned) and by b's (a sum over rows)
-    a = tf.Variable(np.linspace(-1, 1, 6, dtype=np.float32).reshape(2, 3))
-    b = tf.Variable(np.array([0.5, -0.5, 0.25], np.float32))
-    c = tf.placeholder(tf.float32, [2, 3])
-    grad_a, grad_b = tf.gradients(tf.reduce_sum(tf.tanh(a + b) * c), [a, b])
-    sess = tf.Session(plan_memory=plan_memory)
-    sess.run(tf.global_variables_initializer())
-    feed = {c: np.arange(1, 7, dtype=np.float32).reshape(2, 3)}
-    got_a, got_b = sess.run([grad_a, grad_b], feed)
-    a0, b0 = sess.run([a, b])
-    want = (1 - np.tanh(a0 + b0) ** 2) * feed[c]
-    np.testing.assert_allclose(got_a, want, rtol=1e-6)
-    np.testing.assert_allclose(got_b, want.sum(0), rtol=1e-6)
-    executor = sess._bind([grad_a, grad_b], feed)
-    indexed, shapes = executor.indexed, executor.graph.attrs["shape"]
-    same = [indexed.entry_rptr[nid] for nid, node in enumerate(indexed.nodes)
-            if node.op is not None and node.op.name == "_collapse_sum_like"
-            and shapes[indexed.entry_rptr[nid]] == (2, 3)]
-    assert len(same) == 2  # a's, and the product's for tanh (its input has no other reader)
-    assert all((e in executor.graph.attrs["inplace_from"]) == plan_memory for e in same)

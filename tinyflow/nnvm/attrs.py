@@ -19,10 +19,6 @@ FInplaceOption      ``f(attrs) -> [(input_index, output_index), ...]`` or that l
                     whose memory the Lua body can share (it reads the input element before it
                     writes the output element).  PlanMemory uses a pair only when the input has
                     no other reader.
-FInplaceIdentity    ``f(attrs) -> [bool, ...]`` or the list, one per FInplaceOption pair: the
-                    output is the input unchanged when they share memory (a same-shape
-                    ``_collapse_sum_like``), so PlanMemory shares it even when others read the
-                    input (NNVM's name); whoever writes that memory later waits for them all.
 FIgnoreInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op reads only for
                     their shape (``ones_like``'s x, ``broadcast_like``'s like).  The body may
                     look at their sizes in its setup, never at their values: MaterializeShapes

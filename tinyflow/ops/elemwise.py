@@ -220,9 +220,8 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
- # nothing to sum (the shapes agree, an add's gradient): y may be g's memory, even when g
- # has other readers (a bias's sum), and the body copies nothing
- .set_attr("FInplaceOption", [(0, 0)]).set_attr("FInplaceIdentity", [True])
+ # nothing to sum (the shapes agree, an add's gradient): the plan may alias y to g, no copy
+ .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
 
 

@@ -1,10 +1,9 @@
 """PlanMemory: give every entry a storage id so that entries whose lives do not overlap share.
 
-Reference counting over the execution order: a storage returns to a free pool once the last
-reader of the entries on it has run.  An op output takes over an input's storage in place when
-the op allows it (FInplaceOption) and nobody else reads that storage, or, when the output is the
-input itself (FInplaceIdentity: a same-shape collapse), even if others do; otherwise it takes
-the best-fitting free storage (growing it if needed) or a new one.  Variables and placeholders are external (storage
+Reference counting over the execution order: an entry's storage returns to a free pool once its
+last reader has run.  An op output takes over an input's storage in place when the op allows it
+(FInplaceOption) and that input has no other reader; otherwise it takes the best-fitting free
+storage (growing it if needed) or a new one.  Variables and placeholders are external (storage
 id -1) and never overwritten, except by ops that declare FMutateInputs (``assign``), whose output
 is the variable itself.  Graph outputs (fetched entries) are never freed, so never overwritten.
 """
@@ -38,7 +37,6 @@ def plan_memory(graph: Graph) -> Graph:
     for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
         ref_count[eid] += 1  # a fetched entry gets one more: never freed
     storage_id = [EXTERNAL] * indexed.num_entries
-    storage_refs: dict[int, int] = {}  # readers yet to run of all the entries on a storage
     inplace_from: dict[int, int] = {}
     pool = _StoragePool(sharing)
     for nid, node in enumerate(indexed.nodes):
@@ -47,40 +45,30 @@ def plan_memory(graph: Graph) -> Graph:
         inputs = indexed.input_entries[nid]
         outputs = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
         mutated = set(node.attr_list("FMutateInputs"))
-        identity = node.attr_list("FInplaceIdentity")
         taken = set()
-        for pair, (in_index, out_index) in enumerate(node.attr_list("FInplaceOption")):
+        for in_index, out_index in node.attr_list("FInplaceOption"):
             in_eid, out_eid = inputs[in_index], outputs[out_index]
             if out_eid in inplace_from or in_eid in taken:
                 continue
-            # a mutated variable's output is the variable itself; otherwise reuse an input's
-            # storage nobody else reads (or, the output being the input, FInplaceIdentity,
-            # that others read too), of the same size and dtype (a cast's bytes differ)
-            sid = storage_id[in_eid]
-            if in_index in mutated or (sharing and sid != EXTERNAL
-                                       and (storage_refs[sid] == 1 or pair < len(identity)
-                                            and identity[pair])
+            # a mutated variable's output is the variable itself; otherwise reuse an input that
+            # nobody else reads, of the same size and dtype (a cast's bytes mean other values)
+            if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL
+                                       and ref_count[in_eid] == 1
                                        and nbytes[in_eid] == nbytes[out_eid]
                                        and dtypes[in_eid] == dtypes[out_eid]):
-                storage_id[out_eid] = sid
+                storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
                 taken.add(in_eid)
         for out_eid in outputs:
             if out_eid not in inplace_from:
-                sid = storage_id[out_eid] = pool.request(nbytes[out_eid])
-                storage_refs[sid] = ref_count[out_eid]
-            elif storage_id[out_eid] != EXTERNAL:
-                storage_refs[storage_id[out_eid]] += ref_count[out_eid]
+                storage_id[out_eid] = pool.request(nbytes[out_eid])
         for in_eid in inputs:
-            sid = storage_id[in_eid]
-            if sid != EXTERNAL:
-                storage_refs[sid] -= 1
-                if storage_refs[sid] == 0:
-                    pool.release(sid)
+            ref_count[in_eid] -= 1
+            if ref_count[in_eid] == 0 and in_eid not in taken and storage_id[in_eid] != EXTERNAL:
+                pool.release(storage_id[in_eid])
         for out_eid in outputs:
-            sid = storage_id[out_eid]
-            if out_eid not in inplace_from and storage_refs[sid] == 0:
-                pool.release(sid)  # nobody reads it: reusable at once
+            if ref_count[out_eid] == 0 and storage_id[out_eid] != EXTERNAL:
+                pool.release(storage_id[out_eid])  # nobody reads it: reusable at once
     return graph.with_attrs(storage_id=storage_id, storage_size=pool.sizes,
                             inplace_from=inplace_from)
 
