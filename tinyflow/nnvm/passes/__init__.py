@@ -1,4 +1,5 @@
 """The graph passes; importing this package registers them by name."""
+from .fuse_elemwise import fuse_elemwise
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .materialize import materialize_shapes
@@ -11,6 +12,7 @@ __all__ = [
            "DTYPE_SIZE",
            "EXTERNAL",
            "GradNode",
+           "fuse_elemwise",
            "MirrorPlan",
            "gradient",
            "infer_shape",
