@@ -226,7 +226,8 @@ _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FFuseExpr", lambda attrs: (" + ".join(f"{{{i}}}" for i in range(attrs["num_args"])),) * 2)
+ .set_attr("FFuseExpr", lambda attrs: (
+     " + ".join(f"{{{i}}}" for i in range(attrs["num_args"])),) * 2)
  .set_attr("FGradient", lambda n, g: [g[0]] * len(n.inputs)))
 
 

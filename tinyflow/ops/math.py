@@ -148,14 +148,15 @@ def _where_grad(node, grads):
     return [None, to_x, to_y]
 
 
+# torch.where with the condition viewed with x's rank (a vector condition chooses rows)
+_WHERE_ROWS = "torch.where({0}.view({0}.shape + (1,) * ({1}.dim() - {0}.dim()))"
 (register_op("where").describe("x where cond, else y (TF 1.15: cond of x's shape, or a vector "
                                "choosing rows of x).")
  .set_num_inputs(3).set_attr("FInferShape", _where_shape).set_attr("FInferType", _where_type)
  .set_attr("FInplaceOption", [(1, 0), (2, 0)]).set_attr("FGradient", _where_grad)
  # a vector condition chooses rows: viewed with x's rank; not on CUDA (jiterator broadcasts
  # from the last axis)
- .set_attr("FFuseExpr", ("torch.where({0}.view({0}.shape + (1,) * ({1}.dim() - {0}.dim())), "
-                         "{1}, {2})", None)))
+ .set_attr("FFuseExpr", (_WHERE_ROWS + ", {1}, {2})", None)))
 
 
 # -- a Python number beside a tensor --------------------------------------------------------------

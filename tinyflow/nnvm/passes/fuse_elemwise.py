@@ -24,7 +24,7 @@ from ..graph import Graph, _dfs_postorder, node_deps, register_pass
 from ..op import Op
 from ..symbol import Node, NodeEntry
 
-__all__ = ["fuse_elemwise", "fuse_expr", "fusable"]
+__all__ = ["fusable", "fuse_elemwise", "fuse_expr"]
 
 # jiterator's limits: at most 8 tensor inputs and 8 outputs per kernel
 _CUDA_LIMIT = 8
