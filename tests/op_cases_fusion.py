@@ -7,4 +7,3 @@ SPECIAL_TESTS = {"_fused": ["test_fusion.py::test_every_fusable_op_in_a_group",
 
 def add_cases(add):
     """No table cases: a ``_fused`` node's attributes are generated code (see SPECIAL_TESTS)."""
-git add -A; git commit -qm "Fusion tests (every fusable op in a group, compiled kernels vs unfused, pass alone, CUDA-graph segments through the CPU fallback); sess.closures() and viz.to_dot(fusion=True) show what a fused node contains"
