@@ -84,6 +84,22 @@ def test_what_is_not_fused():
     assert "_fused" not in kinds(graph)
 
 
+def test_broadcasting_inside_a_group():
+    x, b = tf.placeholder(tf.float32, [2, 3]), tf.placeholder(tf.float32, [3])
+    y = tf.exp(x) + b * 2.0
+    grad = tf.gradients(tf.reduce_sum(y * y), [b])[0]
+    shapes = {x: (2, 3), b: (3,)}
+    cpu = [n for n in fused_graph([y, grad], shapes).indexed.nodes if n.op is not None]
+    forward = next(n for n in cpu if n.kind == "_fused" and "exp" in n.attrs["member_names"])
+    assert {"exp", "__mul_scalar__", "elemwise_add"} <= set(forward.attrs["member_names"])
+    # the gradient of b sums over the broadcast axis: a reduction, left out
+    assert any(n.kind == "_collapse_sum_like" for n in cpu)
+    cuda = fused_graph([y, grad], shapes, "cuda")
+    assert all(len(set(n.attrs["shapes"])) == 1 for n in cuda.indexed.nodes
+               if n.kind == "_fused")  # jiterator: one output shape per kernel
+    assert "__mul_scalar__" in kinds(cuda)
+
+
 def test_cuda_target_limits():
     xs = [tf.placeholder(tf.float32, [2]) for _ in range(9)]
     total = xs[0] * 1.0

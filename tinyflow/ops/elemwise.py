@@ -226,7 +226,7 @@ _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FFuseExpr", lambda attrs: (
+ .set_attr("FFuseExpr", lambda attrs, shapes: (
      " + ".join(f"{{{i}}}" for i in range(attrs["num_args"])),) * 2)
  .set_attr("FGradient", lambda n, g: [g[0]] * len(n.inputs)))
 
@@ -248,7 +248,9 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
- .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ # where nothing was broadcast (most gradients of binary ops) it is a copy: fused as one
+ .set_attr("FFuseExpr", lambda attrs, shapes: ("{0}", "{0}") if shapes[0] == shapes[1] else None))
 
 
 def _insert_axes(shape, axis, rank):
@@ -278,6 +280,9 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FIgnoreInputs", [1])
+ # numpy broadcasting inside the kernel does it (not with axis, which inserts axes first)
+ .set_attr("FFuseExpr", lambda attrs, shapes: None if attrs.get("axis") is not None
+           or attrs.get("mean") else (f"{{0}}.expand({tuple(shapes[1])})", "{0}"))
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
 

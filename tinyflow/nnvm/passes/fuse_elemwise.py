@@ -30,30 +30,38 @@ __all__ = ["fusable", "fuse_elemwise", "fuse_expr"]
 _CUDA_LIMIT = 8
 
 
-def fuse_expr(node: Node, target: str = "cpu"):
+def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
     """The ``FFuseExpr`` template of ``node`` for ``target`` (``"cpu"``: the torch expression,
-    ``"cuda"``: the C++ one), or None when the node is not fused there."""
+    ``"cuda"``: the C++ one) given its inputs' shapes, or None when it is not fused there."""
     value = node.op.attr("FFuseExpr") if node.op is not None else None
     if callable(value):
-        value = value(node.attrs)
+        value = value(node.attrs, list(in_shapes))
     if value is None:
         return None
     return value[0] if target == "cpu" else value[1]
 
 
-def fusable(node: Node, dtypes: list, target: str = "cpu") -> bool:
+def fusable(node: Node, dtypes: list, target: str = "cpu", in_shapes=()) -> bool:
     """Whether ``node`` may join a fused group: an elementwise op (FFuseExpr for ``target``)
-    that mutates nothing, with one float output and inputs of its dtype (or bool)."""
-    if fuse_expr(node, target) is None or node.attr_list("FMutateInputs"):
+    that mutates nothing, with one float output and inputs of its dtype (or bool; inputs read
+    for their shape only do not count)."""
+    if fuse_expr(node, target, in_shapes) is None or node.attr_list("FMutateInputs"):
         return False
     if node.num_outputs() != 1 or not dtypes[-1].startswith("float"):
         return False
-    return all(t in (dtypes[-1], "bool") for t in dtypes[:-1])
+    ignored = node.attr_list("FIgnoreInputs")
+    return all(t in (dtypes[-1], "bool") for i, t in enumerate(dtypes[:-1]) if i not in ignored)
+
+
+def _data_inputs(node: Node) -> list[NodeEntry]:
+    """The inputs whose values ``node`` reads (not those read for their shape only)."""
+    ignored = node.attr_list("FIgnoreInputs")
+    return [e for i, e in enumerate(node.inputs) if i not in ignored]
 
 
 def _groups(graph: Graph, target: str) -> dict[int, int]:
     """``{node id: group id}`` of the fusable nodes (group ids are union-find roots)."""
-    indexed, dtypes = graph.indexed, graph.attrs["dtype"]
+    indexed, dtypes, shapes = graph.indexed, graph.attrs["dtype"], graph.attrs["shape"]
     parent: dict[int, int] = {}
 
     def find(nid):
@@ -68,14 +76,15 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
         deps = [indexed.node_id[d] for d in node_deps(node)]
         ancestry = set().union(*(upstream[d] for d in deps)) if deps else set()
         entries = [indexed.entry_id(e) for e in node.inputs] + [indexed.entry_rptr[nid]]
-        if node.op is not None and fusable(node, [dtypes[e] for e in entries], target):
+        if node.op is not None and fusable(node, [dtypes[e] for e in entries], target,
+                                           [shapes[e] for e in entries[:-1]]):
             parent[nid] = nid
             members[nid] = [nid]
             candidates = {find(d) for d in deps if d in parent}
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
                 if _can_merge(indexed, members[mine] + members[root], {mine, root}, find,
-                              upstream, parent) and _fits(indexed, members[mine] + members[root],
+                              upstream, parent) and _fits(graph, members[mine] + members[root],
                                                           target):
                     parent[root] = mine
                     members[mine] += members.pop(root)
@@ -96,14 +105,16 @@ def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
     return True
 
 
-def _fits(indexed, nodes, target) -> bool:
-    """Within jiterator's limits of inputs (the CPU has none)."""
+def _fits(graph, nodes, target) -> bool:
+    """Within jiterator's limits (the CPU has none): at most 8 inputs, and every member of one
+    output shape (jiterator gives every output the inputs' broadcast shape)."""
     if target != "cuda":
         return True
-    inside = set(nodes)
-    outside = {indexed.entry_id(e) for nid in nodes for e in indexed.nodes[nid].inputs
+    indexed, inside = graph.indexed, set(nodes)
+    outside = {indexed.entry_id(e) for nid in nodes for e in _data_inputs(indexed.nodes[nid])
                if indexed.node_id[e.node] not in inside}
-    return len(outside) <= _CUDA_LIMIT
+    shapes = {graph.attrs["shape"][indexed.entry_rptr[nid]] for nid in nodes}
+    return len(outside) <= _CUDA_LIMIT and len(shapes) == 1
 
 
 def _literal(value) -> str:
@@ -115,18 +126,20 @@ def _literal(value) -> str:
 
 
 def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry],
-             cuda: bool = True) -> dict:
+             cuda: bool = True, in_shapes=None) -> dict:
     """The code of a group: ``nodes`` (in execution order) reading ``inputs`` from outside and
     giving ``outputs``.  Returns ``source`` (a Python function ``fused(x0, x1, ...)`` returning
     a tuple of the outputs' values), ``cuda_source`` (a jiterator C++ function writing
     ``out0, out1, ...``; None where a member has no C++ expression or ``cuda`` is False) and
-    ``members`` (one ``"v2 = x0 * v1  # elemwise_mul 'mul'"`` line each)."""
+    ``members`` (one ``"v2 = x0 * v1  # elemwise_mul 'mul'"`` line each).  ``in_shapes``:
+    ``{node: its inputs' shapes}`` for the FFuseExpr rules that read them."""
     names = {e: f"x{i}" for i, e in enumerate(inputs)}
     python, cpp, members = [], [], []
     for i, node in enumerate(nodes):
-        args = [names[e] for e in node.inputs]
+        args = [names.get(e, "None") for e in node.inputs]  # shape-only inputs are not passed
         attrs = {k: _literal(v) for k, v in node.attrs.items()}
-        py, cu = fuse_expr(node, "cpu"), fuse_expr(node, "cuda")
+        shapes = (in_shapes or {}).get(node, ())
+        py, cu = fuse_expr(node, "cpu", shapes), fuse_expr(node, "cuda", shapes)
         names[NodeEntry(node, 0)] = f"v{i}"
         line = f"v{i} = {py.format(*args, **attrs)}"
         python.append(f"    {line}")
@@ -231,10 +244,13 @@ def _fused_node(graph, members, outputs, target, entries, nodes, origin):
     """Make the ``_fused`` node of ``members`` and map their entries and nodes to it."""
     indexed = graph.indexed
     inside = set(members)
-    inputs = list(dict.fromkeys(e for m in members for e in m.inputs if e.node not in inside))
+    inputs = list(dict.fromkeys(e for m in members for e in _data_inputs(m)
+                                if e.node not in inside))
     controls = list(dict.fromkeys(nodes.get(c, c) for m in members for c in m.control_deps
                                   if c not in inside))
-    code = generate(members, inputs, outputs, cuda=target == "cuda")
+    shape = graph.attrs["shape"]
+    code = generate(members, inputs, outputs, target == "cuda",
+                    {m: [shape[indexed.entry_id(e)] for e in m.inputs] for m in members})
     ids = [indexed.entry_id(e) for e in outputs]
     last = members[-1]
     attrs = {**code, "member_names": [m.name for m in members],
