@@ -33,9 +33,9 @@ def gelu(h):
     return 0.5 * h * (1.0 + tf.tanh(0.7978845608 * (h + 0.044715 * h * h * h)))
 
 
-def gelu_mlp_graph():
+def gelu_mlp_graph(batch=100):
     """784-1024-1024-10 with GELUs and a bias each: (x, label, train_step)."""
-    x, y_ = tf.placeholder(tf.float32, [100, 784]), tf.placeholder(tf.float32, [100, 10])
+    x, y_ = tf.placeholder(tf.float32, [batch, 784]), tf.placeholder(tf.float32, [batch, 10])
     h = x
     for i, width in enumerate((1024, 1024)):
         h = gelu(tf.nn.linear(h, num_hidden=width, name=f"fc{i + 1}", no_bias=False))

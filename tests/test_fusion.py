@@ -197,11 +197,13 @@ def test_training_with_fusion_follows_the_unfused_one():
     train = tf.train.GradientDescentOptimizer(0.5).minimize(loss)
     feed = {x: np.random.default_rng(2).standard_normal((8, 4)).astype(np.float32)}
     losses = []
-    for cfg in ("cpu", "cpu fusion-eager"):
-        sess = tf.Session(cfg)
+    for cfg, memory in (("cpu", None), ("cpu fusion-eager", None),
+                        ("cpu fusion-eager", "mirror")):  # fusion runs after Mirror
+        sess = tf.Session(cfg, memory=memory)
         sess.run(tf.global_variables_initializer())
         losses.append([sess.run([loss, train], feed)[0] for _ in range(4)])
     np.testing.assert_allclose(losses[1], losses[0], rtol=1e-5)
+    np.testing.assert_allclose(losses[2], losses[0], rtol=1e-5)
     assert losses[0][-1] < losses[0][0]
 
 
