@@ -2,7 +2,7 @@
 without it: the op count a step runs, before and after, and the step time, measured side by
 side (alternating rounds, medians) in one process.
 
-    python benchmarks/fusion.py [--rounds 7] [--steps 10]
+    python benchmarks/fusion.py [--rounds 7] [--steps 10] [--threads N] [--only LeNet]
 
 Workloads: the seed's LeNet Adam step (benchmarks/lenet_step.py), the example MLP
 (examples/mnist_mlp_auto_shape_inference.py: 784-100-10, relu, softmax, SGD) and a wider MLP
@@ -14,6 +14,7 @@ import statistics
 import time
 
 import numpy as np
+import torch
 from lenet_step import lenet_graph
 
 import tinyflow as tf
@@ -87,10 +88,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--threads", type=int, help="torch threads (default: torch's)")
+    parser.add_argument("--only", action="append", help="a workload to run (repeatable)")
     args = parser.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
+    print(f"torch threads: {torch.get_num_threads()}")
     for name, build in (("LeNet", lenet_graph), ("MLP", mlp_graph),
                         ("GELU MLP", gelu_mlp_graph)):
-        run(name, build, args.rounds, args.steps)
+        if not args.only or name in args.only:
+            run(name, build, args.rounds, args.steps)
 
 
 if __name__ == "__main__":
