@@ -266,3 +266,20 @@ def test_fusion_and_graphs_on_cuda():
     for got in results[1:]:
         for want, value in zip(results[0], got):
             np.testing.assert_allclose(value, want, rtol=1e-4, atol=1e-5)
+
+
+def test_kernel_errors_say_what_to_do(monkeypatch):
+    from tinyflow.executor import kernels
+    signature = (((2,), (1,), "torch.float32"),)
+    source = "def fused(x0):\n    return (x0 * 2.0, )\n"
+    with pytest.raises(ValueError, match="backend must be 'compiled' or 'eager', got 'jit'"):
+        kernels.compile_kernel(source, None, "jit", "cpu", signature, 1)
+
+    def broken(*args):
+        raise OSError("no C++ compiler found\nmore")
+    monkeypatch.setattr("torch._inductor.compile", broken)
+    kernels.compile_kernel.cache_clear()
+    with pytest.raises(RuntimeError, match="OSError: no C.. compiler found\\); config 'cpu "
+                                           "fusion-eager' runs the fused code uncompiled"):
+        kernels.compile_kernel(source, None, "compiled", "cpu", signature, 1)
+    kernels.compile_kernel.cache_clear()

@@ -49,6 +49,8 @@ def compile_kernel(source: str, cuda_source, backend: str, device: str, signatur
     ------
     ValueError
         ``backend`` is neither ``"compiled"`` nor ``"eager"``.
+    RuntimeError
+        Inductor could not compile the code (no C++ compiler...), naming what to use instead.
     """
     if backend not in ("compiled", "eager"):
         raise ValueError(f"a fused node's backend must be 'compiled' or 'eager', got "
@@ -64,8 +66,13 @@ def compile_kernel(source: str, cuda_source, backend: str, device: str, signatur
     from torch.fx.experimental.proxy_tensor import make_fx
     examples = [torch.empty_strided(shape, stride, dtype=getattr(torch, dtype.split(".")[1]),
                                     device=device).zero_() for shape, stride, dtype in signature]
-    graph_module = make_fx(function)(*examples)
-    return inductor_compile(graph_module, examples)
+    try:
+        return inductor_compile(make_fx(function)(*examples), examples)
+    except Exception as err:  # no C++ compiler, an inductor bug: say what still works
+        raise RuntimeError(f"compiling a fused kernel with TorchInductor failed "
+                           f"({type(err).__name__}: {str(err).splitlines()[0]}); "
+                           f"config 'cpu fusion-eager' runs the fused code uncompiled, "
+                           f"'cpu' does not fuse") from err
 
 
 def _jiterator(cuda_source: str, num_outputs: int):
