@@ -5,7 +5,9 @@ Building one takes three steps, each a method below:
 1. :meth:`Executor._bind` runs the passes once: InferShape and InferType from the feeds' and
    variables' shapes, MaterializeShapes, Mirror when the session has a memory policy
    (recomputation instead of keeping activations, :mod:`tinyflow.nnvm.passes.mirror`),
-   OrderMutation (a variable's readers before its writers) and PlanMemory.
+   FuseElemwise when the session asks for fusion (elementwise chains as one compiled kernel,
+   :mod:`tinyflow.nnvm.passes.fuse_elemwise`), OrderMutation (a variable's readers before
+   its writers) and PlanMemory.
 2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
    id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
@@ -43,6 +45,7 @@ from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
+from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 
 __all__ = ["BindError", "Executor"]
@@ -76,16 +79,24 @@ class Executor:
         ``{"policy": "sqrt" | "mirror" | "budget", "budget_bytes": N}``: run the Mirror pass
         (recompute forward activations in the backward graph) before planning; also run, with
         no policy, when the graph has ``tf.recompute_scope`` hints.  None: plan as before.
+    fusion : str, optional
+        ``"compiled"`` or ``"eager"``: run FuseElemwise before planning, its kernels compiled
+        (inductor, jiterator) or run uncompiled.  None: no fusion.
+    cuda_graph : bool
+        Run the step as captured segments (:class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None):
+    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None,
+                 fusion=None, cuda_graph=False):
         self.device = device
         self.feed_shapes = dict(feed_shapes)
         self.memory = memory
+        self.fusion = fusion
         self.graph = self._bind(outputs, variables, plan_memory)
         self.indexed = self.graph.indexed
         self._allocate(variables)
         self._make_closures(variables.random_streams)
+        self.graphed = GraphedStep(self) if cuda_graph else None
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
     def _bind(self, outputs, variables, plan_memory) -> Graph:
@@ -99,12 +110,15 @@ class Executor:
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
-        memory = self.memory or {}
+        memory, passes = self.memory or {}, list(_PLANNING_PASSES)
         if memory or any(getattr(e.node.graph, "recompute_hints", None) for e in outputs):
             graph = graph.with_attrs(mirror_policy=memory.get("policy"),
                                      mirror_budget_bytes=memory.get("budget_bytes"))
-            return apply_passes(graph, _PLANNING_PASSES[:1] + ["Mirror"] + _PLANNING_PASSES[1:])
-        return apply_passes(graph, _PLANNING_PASSES)
+            passes.insert(1, "Mirror")
+        if self.fusion is not None:  # after Mirror (recomputed ops fuse too), before planning
+            graph = graph.with_attrs(fusion_target=self.device.type, fusion_backend=self.fusion)
+            passes.insert(passes.index("OrderMutation"), "FuseElemwise")
+        return apply_passes(graph, passes)
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
     def _allocate(self, variables):
@@ -278,10 +292,14 @@ class Executor:
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
-        for node, value in feeds.items():
-            self.feed_buffers[node].copy_(value)
+        if self.graphed is not None:  # pinned, non-blocking on CUDA
+            self.graphed.copy_feeds(feeds)
+        else:
+            for node, value in feeds.items():
+                self.feed_buffers[node].copy_(value)
         if profile is None and trace is None:
-            failed = self.run_closures(self.lua_closures, len(self.closures))
+            failed = self.graphed.run() if self.graphed is not None else \
+                self.run_closures(self.lua_closures, len(self.closures))
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)

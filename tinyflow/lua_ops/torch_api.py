@@ -118,6 +118,8 @@ function                                    meaning
 ``b2, eps)``                                one Adam step in place (torch's fused kernel); t:
                                             the step count, a scalar tensor
 ``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
+``fused_step(source, cuda, backend, x, y)`` the step of a ``_fused`` node: its generated code
+                                            compiled (cached), results copied into y (setup)
 ``empty(ref, sizes)``                       new contiguous tensor on ref's device (setup only)
 ``is_cpu(x)``                               true when x lives in CPU memory
 ``nchw_view(x, data_format)``               NHWC x as an NCHW view (channels-last strides, no
@@ -1020,7 +1022,15 @@ def broadcast(res, x, root, label):
 def all_gather(res, x, label):
     _distributed().tensor_all_gather(res, x.contiguous(), str(label))
 
+
+# -- fused elementwise kernels (the FuseElemwise pass) -----------------------------------------
+def fused_step(source, cuda_source, backend, x, y):
+    from ..executor.kernels import fused_step as step  # torch.compile's imports: on first use
+    return step(str(source), cuda_source, str(backend), list(x.values()), list(y.values()))
+
+
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()
              if callable(fn) and not name.startswith("_") and name not in __all__
              and getattr(fn, "__module__", "")
              == __name__}
+

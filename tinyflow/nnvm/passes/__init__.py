@@ -1,4 +1,5 @@
 """The graph passes; importing this package registers them by name."""
+from .fuse_elemwise import fuse_elemwise
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .materialize import materialize_shapes
@@ -12,6 +13,7 @@ __all__ = [
            "EXTERNAL",
            "GradNode",
            "MirrorPlan",
+           "fuse_elemwise",
            "gradient",
            "infer_shape",
            "infer_type",
