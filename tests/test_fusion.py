@@ -92,12 +92,17 @@ def test_broadcasting_inside_a_group():
     cpu = [n for n in fused_graph([y, grad], shapes).indexed.nodes if n.op is not None]
     forward = next(n for n in cpu if n.kind == "_fused" and "exp" in n.attrs["member_names"])
     assert {"exp", "__mul_scalar__", "elemwise_add"} <= set(forward.attrs["member_names"])
-    # the gradient of b sums over the broadcast axis: a reduction, left out
-    assert any(n.kind == "_collapse_sum_like" for n in cpu)
+    # the gradient of b sums over the broadcast axis: a reduction, inside on the CPU...
+    assert [n.kind for n in cpu] == ["_fused", "ones_like", "_fused"]
+    backward = cpu[-1]
+    assert "_collapse_sum_like" in " ".join(backward.attrs["members"])
+    assert "torch.sum(v" in backward.attrs["source"] and backward.attrs["shapes"] == [(3,)]
+    assert backward.attrs["cuda_source"] is None
     cuda = fused_graph([y, grad], shapes, "cuda")
     assert all(len(set(n.attrs["shapes"])) == 1 for n in cuda.indexed.nodes
                if n.kind == "_fused")  # jiterator: one output shape per kernel
-    assert "__mul_scalar__" in kinds(cuda)
+    # ... and where it ends a group on CUDA (jiterator cannot reduce)
+    assert {"__mul_scalar__", "reduce_sum", "_collapse_sum_like"} <= set(kinds(cuda))
 
 
 def test_cuda_target_limits():
@@ -132,7 +137,11 @@ def test_generated_cuda_source():
 # -- every fusable op inside a group, against the unfused graph ----------------------------------
 def _apply(name, a, b, cond):
     """``name`` applied to a and b (and cond, a bool tensor) as a test builds it; b is
-    broadcast to a's shape for ops that do not broadcast."""
+    broadcast to a's shape for ops that do not broadcast; a reduction's result multiplies a."""
+    if Op.get(name).attr("TOpPattern") == "reduce":  # over b's broadcast axis / keeping dims
+        reduced = create_op(name, a, b) if name == "_collapse_sum_like" else \
+            create_op(name, a, axis=(1,), keepdims=True)
+        return a * reduced
     if Op.get(name).attr("FInferShape") is not binary_shape:
         b = a * 0.5 + b
     inputs = {"where": (cond, a, b), "elemwise_sum": (a, b, a)}.get(name)
@@ -187,6 +196,34 @@ def test_compiled_kernels_match_the_unfused_graph(plan_memory):
     report = sess.closures([a, *grads], feed)
     assert len(report.rows) < len(tf.Session().closures([a, *grads], feed).rows)
     assert max(len(lines) for lines in report.fused.values()) >= 2 * len(FUSABLE) - 6
+
+
+REDUCTIONS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "_collapse_sum_like")
+
+
+def test_reductions_fuse_with_the_ops_around_them(plan_memory):
+    # a layer norm written with tf ops, a max / min per row and a column sum without keepdims,
+    # through inductor: on the CPU every reduction is inside a fused node with the ops feeding
+    # it and those reading its result (broadcast back to the rows)
+    x, b = tf.placeholder(tf.float32, [6, 8]), tf.placeholder(tf.float32, [8])
+    h = tf.exp(x * 0.5) + b
+    centred = h - tf.reduce_mean(h, axis=1, keepdims=True)
+    norm = centred / tf.sqrt(tf.reduce_mean(centred * centred, axis=1, keepdims=True) + 1e-5)
+    spread = tf.reduce_max(norm, axis=1) - tf.reduce_min(norm, axis=[1])
+    columns = tf.reduce_sum(tf.tanh(norm), axis=0)
+    loss = tf.reduce_sum(spread * 2.0) + tf.reduce_mean(columns * columns)
+    fetch = [loss, norm, *tf.gradients(loss, [x, b])]
+    rng = np.random.default_rng(4)
+    feed = {x: rng.standard_normal((6, 8)).astype(np.float32),
+            b: rng.standard_normal(8).astype(np.float32)}
+    (plain, fused), sess = _run_both(fetch, feed, "cpu fusion", plan_memory)
+    for want, got in zip(plain, fused):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    report = sess.closures(fetch, feed)
+    assert not {op for _, op, *_ in report.rows} & set(REDUCTIONS)
+    members = " ".join(line for lines in report.fused.values() for line in lines)
+    assert all(f"# {name} " in members for name in REDUCTIONS)
+    assert "torch.amax(v" in members and "keepdim=False" in members
 
 
 def test_training_with_fusion_follows_the_unfused_one():

@@ -42,15 +42,17 @@ def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
 
 
 def fusable(node: Node, dtypes: list, target: str = "cpu", in_shapes=()) -> bool:
-    """Whether ``node`` may join a fused group: an elementwise op (FFuseExpr for ``target``)
-    that mutates nothing, with one float output and inputs of its dtype (or bool; inputs read
-    for their shape only do not count)."""
+    """Whether ``node`` may join a fused group: an elementwise op or, on the CPU, a reduction
+    (FFuseExpr for ``target``) that mutates nothing, with one float output and inputs of its
+    dtype (or bool, for an elementwise op; inputs read for their shape only do not count)."""
     if fuse_expr(node, target, in_shapes) is None or node.attr_list("FMutateInputs"):
         return False
     if node.num_outputs() != 1 or not dtypes[-1].startswith("float"):
         return False
     ignored = node.attr_list("FIgnoreInputs")
-    return all(t in (dtypes[-1], "bool") for i, t in enumerate(dtypes[:-1]) if i not in ignored)
+    # a reduction sums bools to float32 in the graph, to int64 in torch: same dtype only
+    allowed = (dtypes[-1],) if node.op.attr("TOpPattern") == "reduce" else (dtypes[-1], "bool")
+    return all(t in allowed for i, t in enumerate(dtypes[:-1]) if i not in ignored)
 
 
 def _data_inputs(node: Node) -> list[NodeEntry]:
