@@ -226,6 +226,36 @@ def test_reductions_fuse_with_the_ops_around_them(plan_memory):
     assert "torch.amax(v" in members and "keepdim=False" in members
 
 
+@pytest.mark.parametrize("config", ["cpu fusion-eager", "cpu fusion"])
+def test_fused_outputs_take_over_their_inputs_storage(config, monkeypatch):
+    # a and b are read by the fused node only: their storages take its outputs, which the
+    # matmuls read into small results, so the node is the step's peak.  One output is a itself
+    # (an identity, a view of a's storage in eager mode), cloned before output 0 overwrites it
+    x, w = tf.placeholder(tf.float32, [16, 32]), tf.Variable(tf.ones([32, 32]) * 0.1)
+    small = tf.Variable(tf.ones([32, 1]))
+    a, b = tf.matmul(x, w), tf.matmul(x, w * 2.0)
+    doubled, same = tf.tanh(a) * b, tf.identity(a)
+    fetch = [tf.matmul(t, small) for t in (doubled, same, doubled + same)]
+    feed = {x: np.random.default_rng(5).standard_normal((16, 32)).astype(np.float32)}
+    plans, values = [], []
+    for inplace in (True, False):
+        if not inplace:  # the same fusion, without the fused node's FInplaceOption
+            monkeypatch.delitem(Op._columns["FInplaceOption"], Op.get("_fused"))
+        sess = tf.Session(config)
+        sess.run(tf.global_variables_initializer())
+        plans.append(sess.memory_plan(fetch, feed))
+        values.append(sess.run(fetch, feed))
+    plain = tf.Session()
+    plain.run(tf.global_variables_initializer())
+    want = plain.run(fetch, feed)
+    for got in values:
+        for expected, value in zip(want, got):
+            np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-5)
+    assert plans[0].planned_bytes < plans[1].planned_bytes
+    assert [source for out, source in plans[0].inplace_pairs if "fused" in out] == [
+        "matmul", "matmul_1"]
+
+
 def test_training_with_fusion_follows_the_unfused_one():
     x = tf.placeholder(tf.float32, [8, 4])
     w = tf.Variable(tf.ones([4, 3]) * 0.1)
