@@ -80,7 +80,8 @@ def test_what_is_not_fused():
     lone = tf.exp(tf.matmul(tf.reshape(x, [1, 3]), tf.ones([3, 1])))  # one op: left alone
     ints = (i + 1) * 2  # integer dtype
     update = tf.assign_add(v, x * 2.0)  # mutates: not fused, its input chain is one op
-    graph = fused_graph([lone, ints, update], {x: (3,), i: (3,), v: (3,)})
+    counted = tf.reduce_sum(tf.equal(x, 0.0)) * 2.0  # a bool sum (float32 here, int64 in torch)
+    graph = fused_graph([lone, ints, update, counted], {x: (3,), i: (3,), v: (3,)})
     assert "_fused" not in kinds(graph)
 
 
