@@ -1,5 +1,5 @@
-"""``_fused``: a group of elementwise ops as one node, made by the FuseElemwise pass
-(tinyflow/nnvm/passes/fuse_elemwise.py) at bind time, never by a user.
+"""``_fused``: a group of elementwise ops (and, on the CPU, reductions) as one node, made by
+the FuseElemwise pass (tinyflow/nnvm/passes/fuse_elemwise.py) at bind time, never by a user.
 
 Its attributes hold the generated code (``source``: a Python function over torch;
 ``cuda_source``: a jiterator C++ function or None), ``members`` (one line per op it contains)
@@ -24,8 +24,9 @@ def _declared(key):
 
 
 (register_op("_fused")
- .describe("Elementwise ops fused into one kernel (FuseElemwise): attrs source, cuda_source, "
-           "members, shapes, dtypes, backend ('compiled' or 'eager').")
+ .describe("Elementwise ops (and reductions, on the CPU) fused into one kernel (FuseElemwise): "
+           "attrs source, cuda_source, members, shapes, dtypes, backend ('compiled' or "
+           "'eager').")
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_num_outputs(lambda attrs: attrs["num_outputs"])
  .set_attr("FInferShape", _declared("shapes"))
