@@ -5,8 +5,10 @@ side (alternating rounds, medians) in one process.
     python benchmarks/fusion.py [--rounds 7] [--steps 10] [--threads N] [--only LeNet]
 
 Workloads: the seed's LeNet Adam step (benchmarks/lenet_step.py), the example MLP
-(examples/mnist_mlp_auto_shape_inference.py: 784-100-10, relu, softmax, SGD) and a wider MLP
-with a GELU (tanh form: eight elementwise ops per activation), batch 100.  The first step of a
+(examples/mnist_mlp_auto_shape_inference.py: 784-100-10, relu, softmax, SGD), a wider MLP
+with a GELU (tanh form: eight elementwise ops per activation) and one with a layer norm written
+with tf ops (two means per row, and in the backward pass the sums of the gradients over rows
+and over the batch: reductions fused with the elementwise ops around them), batch 100.  The first step of a
 fused session compiles its kernels (inductor; cached on disk for the next process).
 """
 import argparse
@@ -45,6 +47,25 @@ def gelu_mlp_graph(batch=100):
     return x, y_, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
 
 
+def layer_norm(h, width, eps=1e-5):
+    """A layer norm from tf ops: (h - mean) / sqrt(var + eps) * gamma + beta, per row."""
+    gamma, beta = tf.Variable(tf.ones([width])), tf.Variable(tf.zeros([width]))
+    centred = h - tf.reduce_mean(h, axis=1, keepdims=True)
+    variance = tf.reduce_mean(centred * centred, axis=1, keepdims=True)
+    return centred / tf.sqrt(variance + eps) * gamma + beta
+
+
+def layer_norm_mlp_graph(batch=100):
+    """784-1024-1024-10, each hidden layer linear, layer norm, GELU: (x, label, train_step)."""
+    x, y_ = tf.placeholder(tf.float32, [batch, 784]), tf.placeholder(tf.float32, [batch, 10])
+    h = x
+    for i, width in enumerate((1024, 1024)):
+        h = gelu(layer_norm(tf.nn.linear(h, num_hidden=width, name=f"fc{i + 1}"), width))
+    y = tf.nn.softmax(tf.nn.linear(h, num_hidden=10, name="out"))
+    loss = tf.reduce_mean(-tf.reduce_sum(y_ * tf.log(y + 1e-8), reduction_indices=[1]))
+    return x, y_, tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+
+
 def feeds(name, x, label):
     rng = np.random.default_rng(0)
     if name == "LeNet":
@@ -68,9 +89,10 @@ def run(name, build, rounds, steps):
         first = time.perf_counter() - start
         report = sess.closures(train, feed)
         inside = sum(len(lines) for lines in report.fused.values())
+        planned = sess.memory_plan(train, feed).planned_bytes / 2 ** 20
         print(f"{name} [{config}]: {len(report.rows)} ops per step ({len(report.fused)} fused "
-              f"nodes holding {inside} ops); first step (bind{' + compile' * (config != 'cpu')})"
-              f" {first:.2f} s")
+              f"nodes holding {inside} ops); planned {planned:.2f} MB; first step "
+              f"(bind{' + compile' * (config != 'cpu')}) {first:.2f} s")
         sessions[config] = sess
     times = {config: [] for config in sessions}
     for _ in range(rounds):
@@ -95,7 +117,7 @@ def main():
         torch.set_num_threads(args.threads)
     print(f"torch threads: {torch.get_num_threads()}")
     for name, build in (("LeNet", lenet_graph), ("MLP", mlp_graph),
-                        ("GELU MLP", gelu_mlp_graph)):
+                        ("GELU MLP", gelu_mlp_graph), ("LayerNorm MLP", layer_norm_mlp_graph)):
         if not args.only or name in args.only:
             run(name, build, args.rounds, args.steps)
 

@@ -80,7 +80,8 @@ def test_what_is_not_fused():
     lone = tf.exp(tf.matmul(tf.reshape(x, [1, 3]), tf.ones([3, 1])))  # one op: left alone
     ints = (i + 1) * 2  # integer dtype
     update = tf.assign_add(v, x * 2.0)  # mutates: not fused, its input chain is one op
-    graph = fused_graph([lone, ints, update], {x: (3,), i: (3,), v: (3,)})
+    counted = tf.reduce_sum(tf.equal(x, 0.0)) * 2.0  # a bool sum (float32 here, int64 in torch)
+    graph = fused_graph([lone, ints, update, counted], {x: (3,), i: (3,), v: (3,)})
     assert "_fused" not in kinds(graph)
 
 
@@ -92,12 +93,17 @@ def test_broadcasting_inside_a_group():
     cpu = [n for n in fused_graph([y, grad], shapes).indexed.nodes if n.op is not None]
     forward = next(n for n in cpu if n.kind == "_fused" and "exp" in n.attrs["member_names"])
     assert {"exp", "__mul_scalar__", "elemwise_add"} <= set(forward.attrs["member_names"])
-    # the gradient of b sums over the broadcast axis: a reduction, left out
-    assert any(n.kind == "_collapse_sum_like" for n in cpu)
+    # the gradient of b sums over the broadcast axis: a reduction, inside on the CPU...
+    assert [n.kind for n in cpu] == ["_fused", "ones_like", "_fused"]
+    backward = cpu[-1]
+    assert "_collapse_sum_like" in " ".join(backward.attrs["members"])
+    assert "torch.sum(v" in backward.attrs["source"] and backward.attrs["shapes"] == [(3,)]
+    assert backward.attrs["cuda_source"] is None
     cuda = fused_graph([y, grad], shapes, "cuda")
     assert all(len(set(n.attrs["shapes"])) == 1 for n in cuda.indexed.nodes
                if n.kind == "_fused")  # jiterator: one output shape per kernel
-    assert "__mul_scalar__" in kinds(cuda)
+    # ... and where it ends a group on CUDA (jiterator cannot reduce)
+    assert {"__mul_scalar__", "reduce_sum", "_collapse_sum_like"} <= set(kinds(cuda))
 
 
 def test_cuda_target_limits():
@@ -132,7 +138,11 @@ def test_generated_cuda_source():
 # -- every fusable op inside a group, against the unfused graph ----------------------------------
 def _apply(name, a, b, cond):
     """``name`` applied to a and b (and cond, a bool tensor) as a test builds it; b is
-    broadcast to a's shape for ops that do not broadcast."""
+    broadcast to a's shape for ops that do not broadcast; a reduction's result multiplies a."""
+    if Op.get(name).attr("TOpPattern") == "reduce":  # over b's broadcast axis / keeping dims
+        reduced = create_op(name, a, b) if name == "_collapse_sum_like" else \
+            create_op(name, a, axis=(1,), keepdims=True)
+        return a * reduced
     if Op.get(name).attr("FInferShape") is not binary_shape:
         b = a * 0.5 + b
     inputs = {"where": (cond, a, b), "elemwise_sum": (a, b, a)}.get(name)
@@ -187,6 +197,64 @@ def test_compiled_kernels_match_the_unfused_graph(plan_memory):
     report = sess.closures([a, *grads], feed)
     assert len(report.rows) < len(tf.Session().closures([a, *grads], feed).rows)
     assert max(len(lines) for lines in report.fused.values()) >= 2 * len(FUSABLE) - 6
+
+
+REDUCTIONS = ("reduce_sum", "reduce_mean", "reduce_max", "reduce_min", "_collapse_sum_like")
+
+
+def test_reductions_fuse_with_the_ops_around_them(plan_memory):
+    # a layer norm written with tf ops, a max / min per row and a column sum without keepdims,
+    # through inductor: on the CPU every reduction is inside a fused node with the ops feeding
+    # it and those reading its result (broadcast back to the rows)
+    x, b = tf.placeholder(tf.float32, [6, 8]), tf.placeholder(tf.float32, [8])
+    h = tf.exp(x * 0.5) + b
+    centred = h - tf.reduce_mean(h, axis=1, keepdims=True)
+    norm = centred / tf.sqrt(tf.reduce_mean(centred * centred, axis=1, keepdims=True) + 1e-5)
+    spread = tf.reduce_max(norm, axis=1) - tf.reduce_min(norm, axis=[1])
+    columns = tf.reduce_sum(tf.tanh(norm), axis=0)
+    loss = tf.reduce_sum(spread * 2.0) + tf.reduce_mean(columns * columns)
+    fetch = [loss, norm, *tf.gradients(loss, [x, b])]
+    rng = np.random.default_rng(4)
+    feed = {x: rng.standard_normal((6, 8)).astype(np.float32),
+            b: rng.standard_normal(8).astype(np.float32)}
+    (plain, fused), sess = _run_both(fetch, feed, "cpu fusion", plan_memory)
+    for want, got in zip(plain, fused):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+    report = sess.closures(fetch, feed)
+    assert not {op for _, op, *_ in report.rows} & set(REDUCTIONS)
+    members = " ".join(line for lines in report.fused.values() for line in lines)
+    assert all(f"# {name} " in members for name in REDUCTIONS)
+    assert "torch.amax(v" in members and "keepdim=False" in members
+
+
+@pytest.mark.parametrize("config", ["cpu fusion-eager", "cpu fusion"])
+def test_fused_outputs_take_over_their_inputs_storage(config, monkeypatch):
+    # a and b are read by the fused node only: their storages take its outputs, which the
+    # matmuls read into small results, so the node is the step's peak.  One output is a itself
+    # (an identity, a view of a's storage in eager mode), cloned before output 0 overwrites it
+    x, w = tf.placeholder(tf.float32, [16, 32]), tf.Variable(tf.ones([32, 32]) * 0.1)
+    small = tf.Variable(tf.ones([32, 1]))
+    a, b = tf.matmul(x, w), tf.matmul(x, w * 2.0)
+    doubled, same = tf.tanh(a) * b, tf.identity(a)
+    fetch = [tf.matmul(t, small) for t in (doubled, same, doubled + same)]
+    feed = {x: np.random.default_rng(5).standard_normal((16, 32)).astype(np.float32)}
+    plans, values = [], []
+    for inplace in (True, False):
+        if not inplace:  # the same fusion, without the fused node's FInplaceOption
+            monkeypatch.delitem(Op._columns["FInplaceOption"], Op.get("_fused"))
+        sess = tf.Session(config)
+        sess.run(tf.global_variables_initializer())
+        plans.append(sess.memory_plan(fetch, feed))
+        values.append(sess.run(fetch, feed))
+    plain = tf.Session()
+    plain.run(tf.global_variables_initializer())
+    want = plain.run(fetch, feed)
+    for got in values:
+        for expected, value in zip(want, got):
+            np.testing.assert_allclose(value, expected, rtol=1e-5, atol=1e-5)
+    assert plans[0].planned_bytes < plans[1].planned_bytes
+    assert [source for out, source in plans[0].inplace_pairs if "fused" in out] == [
+        "matmul", "matmul_1"]
 
 
 def test_training_with_fusion_follows_the_unfused_one():

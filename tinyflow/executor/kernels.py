@@ -9,7 +9,8 @@ where a member has no C++ expression).  ``backend="eager"`` runs the Python func
 op by op: the same values without a compiler, for debugging the pass.
 
 The kernel returns new tensors, which the step copies into the outputs the memory plan gave the
-node.  Writing into them directly (a function doing ``out.copy_(expr)``) costs more on the CPU:
+node, after the whole kernel has read its inputs: so an output may share an input's storage (the
+node's FInplaceOption), and a result that is itself a view of such an input is cloned first.  Writing into them directly (a function doing ``out.copy_(expr)``) costs more on the CPU:
 through ``torch.compile`` about 25 us of guard checks per call, and inductor given the mutating
 graph directly did not write the results back for large inputs (measured with torch 2.x).
 """
@@ -29,12 +30,20 @@ def fused_step(source: str, cuda_source, backend: str, inputs, outputs):
     device = inputs[0].device.type if inputs else outputs[0].device.type
     kernel = compile_kernel(source, cuda_source, backend, device, signature, len(outputs))
     arguments = tuple(inputs)
-    if len(outputs) == 1:
+    # storages an output shares with an input (in place, PlanMemory): a result that is a view
+    # of such an input (an identity or expand member) is cloned before any output is written
+    shared = {t.untyped_storage().data_ptr() for t in inputs} & {
+        t.untyped_storage().data_ptr() for t in outputs}
+    if len(outputs) == 1 and not shared:
         out = outputs[0]
         return lambda: out.copy_(kernel(*arguments)[0])
 
     def step():
-        for out, value in zip(outputs, kernel(*arguments)):
+        values = kernel(*arguments)
+        if shared:
+            values = [v.clone() if v.untyped_storage().data_ptr() in shared else v
+                      for v in values]
+        for out, value in zip(outputs, values):
             out.copy_(value)
     return step
 

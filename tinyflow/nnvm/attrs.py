@@ -70,8 +70,13 @@ FFuseExpr           ``(python, cuda)``, or ``f(attrs, in_shapes) -> (python, cud
                     jiterator kernel), or None when the op is not fused on CUDA.  Only ops that
                     compute each output element from the same element of their (broadcast)
                     inputs may declare it (or, through the function, where its inputs' shapes
-                    make it so: ``_collapse_sum_like`` when nothing was broadcast); a fused op
-                    keeps its dtype (float in, float out).
+                    make it so: ``_collapse_sum_like`` when nothing was broadcast), and the
+                    reductions (``TOpPattern`` "reduce", CPU only); a fused op keeps its dtype
+                    (float in, float out).
+TOpPattern          NNVM's op pattern, as far as FuseElemwise needs it: ``"reduce"`` for the
+                    reductions that fuse on the CPU with the elementwise ops around them
+                    (``reduce_sum``/``mean``/``max``/``min``, ``_collapse_sum_like``); they
+                    take only inputs of their output's dtype.  Unset: elementwise.
 TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a collective, a
                     random op with its own generator): ``config='gpu graph'`` runs them between
                     captured segments.  Python ops (FPythonCompute) are never captured.

@@ -243,14 +243,27 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
     return [grad, out], [out]
 
 
+def _fuse_collapse(attrs, shapes):
+    """FFuseExpr of ``_collapse_sum_like``: a sum over the broadcast axes (leading ones and
+    those where the target has size 1), on the CPU only; where nothing was broadcast (most
+    gradients of binary ops) it is a copy, on CUDA too."""
+    grad, like = shapes
+    if tuple(grad) == tuple(like):
+        return "{0}", "{0}"
+    lead = len(grad) - len(like)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(like)
+                                      if d == 1 and grad[lead + i] != 1)
+    summed = f"torch.sum({{0}}, dim={axes}, keepdim=True)" if axes else "{0}"
+    return f"{summed}.reshape({tuple(like)})", None
+
+
 (register_op("_collapse_sum_like")
  .describe("Sum input 0 over the axes where input 1 (shape-only) was broadcast.")
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
- # where nothing was broadcast (most gradients of binary ops) it is a copy: fused as one
- .set_attr("FFuseExpr", lambda attrs, shapes: ("{0}", "{0}") if shapes[0] == shapes[1] else None))
+ .set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_collapse))
 
 
 def _insert_axes(shape, axis, rank):
@@ -273,6 +286,21 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
     return [x, out], [out]
 
 
+def _fuse_broadcast(attrs, shapes):
+    """FFuseExpr of ``broadcast_like``: an expand (a view) the kernel reads through, divided by
+    the count for a mean.  With ``axis`` the size-1 axes are put back first: on the CPU only
+    (jiterator broadcasts its inputs with numpy's rules, which would align them wrong)."""
+    x, like = (tuple(shape) for shape in shapes)
+    axis = attrs.get("axis")
+    # a mean's gradient divides by the count, as the body does (g * (1 / N) can be one float
+    # step off)
+    count = math.prod(like) / max(math.prod(x), 1) if attrs.get("mean") else None
+    python = "{0}" if axis is None else f"{{0}}.reshape({_insert_axes(x, axis, len(like))})"
+    python = f"{python}.expand({like})" + ("" if count is None else f" / {count!r}")
+    cuda = None if axis is not None else "{0}" if count is None else f"{{0}} / T({count!r})"
+    return python, cuda
+
+
 (register_op("broadcast_like")
  .describe("Input 0 broadcast to the shape of input 1 (shape-only).  axis: the axes of the "
            "result that input 0 lacks (size-1 axes are put back there first).  mean=True also "
@@ -280,9 +308,7 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FIgnoreInputs", [1])
- # numpy broadcasting inside the kernel does it (not with axis, which inserts axes first)
- .set_attr("FFuseExpr", lambda attrs, shapes: None if attrs.get("axis") is not None
-           or attrs.get("mean") else (f"{{0}}.expand({tuple(shapes[1])})", "{0}"))
+ .set_attr("FFuseExpr", _fuse_broadcast)
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
 

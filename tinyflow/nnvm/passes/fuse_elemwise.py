@@ -7,6 +7,17 @@ unless the merge would make a cycle: a path leaving the merged set and coming ba
 through an op outside (``a -> matmul -> b`` and ``a -> b`` cannot put a and b in one node).
 A group of one op stays as it was.
 
+On the CPU a reduction joins groups too (``TOpPattern`` "reduce": ``reduce_sum``/``mean``/
+``max``/``min`` and ``_collapse_sum_like``, the gradient of a broadcasting op): inductor
+compiles it in one call with the elementwise ops feeding it and those reading its result.
+Safe means: its axes are attributes, known at bind time; its input has its float dtype (a bool
+sum gives float32 in the graph but int64 in torch: not fused); the generated line is the same
+torch reduction with the node's ``keepdim``, so the members after it broadcast its smaller
+result exactly as the unfused ops do (numpy rules in both), and each output's own shape is
+recorded.  A group may hold several reductions (a layer norm's two means): inductor splits
+the loops itself.  On CUDA a reduction has no C++ expression (jiterator cannot reduce): there
+it ends a group, as any op outside one.
+
 Each group becomes a ``_fused`` node whose inputs are the entries its members read from
 outside and whose outputs are the members' entries read outside the group (or fetched): an
 intermediate that something else needs is one more output.  Its attributes carry the generated
@@ -42,15 +53,17 @@ def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
 
 
 def fusable(node: Node, dtypes: list, target: str = "cpu", in_shapes=()) -> bool:
-    """Whether ``node`` may join a fused group: an elementwise op (FFuseExpr for ``target``)
-    that mutates nothing, with one float output and inputs of its dtype (or bool; inputs read
-    for their shape only do not count)."""
+    """Whether ``node`` may join a fused group: an elementwise op or, on the CPU, a reduction
+    (FFuseExpr for ``target``) that mutates nothing, with one float output and inputs of its
+    dtype (or bool, for an elementwise op; inputs read for their shape only do not count)."""
     if fuse_expr(node, target, in_shapes) is None or node.attr_list("FMutateInputs"):
         return False
     if node.num_outputs() != 1 or not dtypes[-1].startswith("float"):
         return False
     ignored = node.attr_list("FIgnoreInputs")
-    return all(t in (dtypes[-1], "bool") for i, t in enumerate(dtypes[:-1]) if i not in ignored)
+    # a reduction sums bools to float32 in the graph, to int64 in torch: same dtype only
+    allowed = (dtypes[-1],) if node.op.attr("TOpPattern") == "reduce" else (dtypes[-1], "bool")
+    return all(t in allowed for i, t in enumerate(dtypes[:-1]) if i not in ignored)
 
 
 def _data_inputs(node: Node) -> list[NodeEntry]:
