@@ -84,6 +84,9 @@ function                                    meaning
                                             is uneven, else nil (setup only)
 ``conv2d(res, x, w, b, stride, pad, buf)``  NCHW convolution, + bias b unless nil; through
                                             buf's channels-last copies unless nil
+``conv2d_activation(res, x, w, b, s, p,``
+``act)``                                    res = act(conv2d(x, w) + b), act ``"tanh"``,
+                                            ``"relu"`` or ``"sigmoid"`` (oneDNN's post-op)
 ``conv2d_buffers(x, w, y, stride, pad,``
 ``grad_weight)``                            channels-last scratch for conv2d (or, with
                                             grad_weight, its weight gradient) when it runs
@@ -496,14 +499,64 @@ def window_count(x, y, kernel, stride):
     return _scratch(count).view(tuple(y.shape[2:]))
 
 
+def _layout_of(x, like):
+    """x as a channels-last view when ``like`` is channels-last and x has one channel (the same
+    bytes either way): oneDNN then runs the whole convolution channels-last, with no copy."""
+    if (x.dim() == 4 and x.shape[1] == 1 and x.is_contiguous() and not like.is_contiguous()
+            and like.is_contiguous(memory_format=torch.channels_last)):
+        return x.as_strided(x.shape, (x.stride(0), 1, x.stride(2), x.stride(3)))
+    return x
+
+
+def _channels_last(*tensors):
+    return builtins.any(t.dim() == 4 and not t.is_contiguous()
+                        and t.is_contiguous(memory_format=torch.channels_last) for t in tensors)
+
+
+# No convolution kernel writes into a given buffer: each returns a new tensor that is copied
+# into the plan's.  Slices of the batch bound that transient (a 10,000-image forward).
+_CHUNK_BYTES = 64 << 20
+
+
+def _by_batch(res, x, run):
+    """``res[i:j] = run(x[i:j])`` over slices of the batch of at most _CHUNK_BYTES of res."""
+    per_image = builtins.max(res[0].numel() * res.element_size(), 1) if res.shape[0] else 1
+    step = builtins.max(1, _CHUNK_BYTES // per_image)
+    for start in range(0, res.shape[0], step):
+        res[start:start + step].copy_(run(x[start:start + step]))
+
+
 def conv2d(res, x, weight, bias, stride, pad, buffers=None):
+    x = _layout_of(x, res)
     if buffers is not None:  # channels-last copies of x and weight, and the result
         x, weight = buffers[0].copy_(x), buffers[1].copy_(weight)
         res, out = buffers[2], res
-    _aten.convolution.out(x, weight, bias, _sizes(stride), _sizes(pad), _NO_DILATION, False,
-                          (0, 0), 1, out=res)
+    stride, pad = _sizes(stride), _sizes(pad)
+    _by_batch(res, x, lambda part: _aten.convolution(part, weight, bias, stride, pad,
+                                                     _NO_DILATION, False, (0, 0), 1))
     if buffers is not None:
         out.copy_(res)
+
+
+_ACTIVATIONS = {"tanh": torch.tanh_, "relu": torch.relu_, "sigmoid": torch.sigmoid_}
+
+
+def conv2d_activation(res, x, weight, bias, stride, pad, activation):
+    # oneDNN applies the activation as the convolution's post-op (one pass over y instead of
+    # two) on a weight packed for it; repacked every call, as the optimizer changes it
+    x, stride, pad = _layout_of(x, res), _sizes(stride), _sizes(pad)
+    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+        conv2d(res, x, weight, bias, stride, pad)
+        _ACTIVATIONS[activation](res)
+        return
+    packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
+        weight.contiguous().to_mkldnn(), pad, stride, _NO_DILATION, 1, list(x.shape))
+    _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
+        part, packed, bias, pad, stride, _NO_DILATION, 1, activation, [], ""))
+
+
+_ONEDNN_POINTWISE = torch.backends.mkldnn.is_available() and hasattr(
+    torch.ops.mkldnn, "_convolution_pointwise")
 
 
 def _conv2d_backward(g, x, weight, stride, pad, mask):
@@ -516,6 +569,7 @@ def conv2d_backward_data(res, g, x, weight, stride, pad):
 
 
 def conv2d_backward_weight(res, g, x, weight, stride, pad, buffers=None):
+    x = _layout_of(x, g)
     if buffers is not None:  # channels-last copies of g, x and weight
         g, x, weight = (b.copy_(t) for b, t in zip(buffers, (g, x, weight)))
     res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False))[1])
@@ -536,7 +590,7 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
     # and others slower, by shape: time both ways once, copies included, on random data of
     # these shapes (as cuDNN's benchmark mode) and return the channels-last scratch copies
     # ([x, weight, y], or [g, x, weight] with grad_weight) when they win clearly, else nil.
-    if x.device.type != "cpu":
+    if x.device.type != "cpu" or _channels_last(x, y):  # the layout chosen (ChooseLayout)
         return None
     x, weight, y = (torch.randn(t.shape) for t in (x, weight, y))
     copies = [torch.empty_like(t, memory_format=torch.channels_last)
@@ -554,7 +608,7 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
 def max_pool2d_buffers(x, y):
     # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
     # channels-last copies there ([x copy, y copy, index copy]); nothing to keep on the GPU.
-    if x.device.type != "cpu":
+    if x.device.type != "cpu" or _channels_last(x, y):
         return None
     index = torch.empty(y.shape, dtype=torch.int64)
     return [_scratch(torch.empty_like(t, memory_format=torch.channels_last))

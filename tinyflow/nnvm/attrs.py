@@ -63,6 +63,9 @@ FSetInputVarAttrOnCompose
                     for a left-out input (NNVM's hook); layers use it to record the variable in
                     the graph context with its initial value (Glorot weights, zero biases...).
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TChannelsLast       ``"any"``: the body takes each 4-d (NCHW) input and output contiguous or
+                    channels-last; ``"same"``: either, one for all its 4-d operands (elementwise,
+                    in place).  Missing: contiguous only.  Read by ChooseLayout.
 TWriteOnly          ``True`` for ops that overwrite their mutated inputs without reading them
                     (``assign``): such a variable needs no value before.  Other mutating ops
                     (``assign_add``, the optimizer updates) read what they write.

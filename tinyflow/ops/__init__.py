@@ -6,6 +6,7 @@ from . import (
            conv,
            elemwise,
            init,
+           layouts,
            math,
            matrix,
            nn,
@@ -15,5 +16,5 @@ from . import (
            state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "init", "math", "matrix", "nn",
-           "nn_tf", "optim", "reduce", "state"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "init", "layouts", "math",
+           "matrix", "nn", "nn_tf", "optim", "reduce", "state"]

@@ -1,6 +1,8 @@
 """The graph passes; importing this package registers them by name."""
+from .fuse_conv import fuse_conv_activation
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
+from .layout import choose_layout
 from .materialize import materialize_shapes
 from .mirror import MirrorPlan, mirror, op_flops
 from .order_mutation import order_mutation
@@ -12,6 +14,8 @@ __all__ = [
            "EXTERNAL",
            "GradNode",
            "MirrorPlan",
+           "choose_layout",
+           "fuse_conv_activation",
            "gradient",
            "infer_shape",
            "infer_type",
