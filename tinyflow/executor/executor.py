@@ -53,10 +53,11 @@ _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items(
 # After shapes and types are known: cut shape-only edges, order mutations, plan (with a
 # memory policy, Mirror recomputes activations after MaterializeShapes, before OrderMutation).
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
-# On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), and
+# On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), no
+# max_pool2d argmax that nothing reads (prune_argmax.py), and
 # channels-last activations between convolutions and pools, decided once before planning
 # (tinyflow/nnvm/passes/layout.py); the GPU keeps today's graph and contiguous tensors.
-_CPU_PASSES = {"OrderMutation": ["FuseConvActivation", "OrderMutation"],
+_CPU_PASSES = {"OrderMutation": ["FuseConvActivation", "PruneArgmax", "OrderMutation"],
                "PlanMemory": ["ChooseLayout", "PlanMemory"]}
 _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
                  "it need its shape before: fetch it directly, or set_shape it fully")

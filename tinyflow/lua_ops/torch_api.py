@@ -98,7 +98,8 @@ function                                    meaning
                                             buf from conv2d_buffers)
 ``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
 ``max_pool2d(res, index, x, k, s, p,``
-``buffers)``                                max over windows, and their argmax (int64)
+``buffers)``                                max over windows, and their argmax (int64) unless
+                                            index is nil
 ``max_pool2d_backward(res, g, index, k, s,``
 ``p)``                                      gradient of x: g scattered to the argmax
 ``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
@@ -610,13 +611,17 @@ def max_pool2d_buffers(x, y):
     # channels-last copies there ([x copy, y copy, index copy]); nothing to keep on the GPU.
     if x.device.type != "cpu" or _channels_last(x, y):
         return None
-    index = torch.empty(y.shape, dtype=torch.int64)
+    index = torch.empty(y.shape, dtype=torch.int64)  # its size only
     return [_scratch(torch.empty_like(t, memory_format=torch.channels_last))
             for t in (x, y, index)]
 
 
 def max_pool2d(res, index, x, kernel, stride, pad, buffers):
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
+    if index is None:  # no argmax wanted: torch's pooling makes one per slice of the batch
+        x = buffers[0].copy_(x) if buffers is not None else x
+        _by_batch(res, x, lambda part: _aten.max_pool2d_with_indices(part, *args)[0])
+        return
     if buffers is None:
         _aten.max_pool2d_with_indices.out(x, *args, out=res, indices=index)
         return

@@ -350,14 +350,18 @@ def _pool_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [_from_nchw(out, data_format)]
 
 
+def _max_pool_outputs(attrs):
+    return 2 if attrs.get("argmax", True) else 1
+
+
 def _max_pool_shape(attrs, in_shapes, out_shapes):
     in_shapes, (out,) = _pool_shape(attrs, in_shapes, out_shapes[:1])
-    return in_shapes, [out, out]
+    return in_shapes, [out, out][:_max_pool_outputs(attrs)]
 
 
 def _max_pool_type(attrs, in_types, out_types):
     dtype = in_types[0] or out_types[0]
-    return [dtype], [dtype, "int64"]
+    return [dtype], [dtype, "int64"][:_max_pool_outputs(attrs)]
 
 
 def _max_pool_backward_type(attrs, in_types, out_types):
@@ -366,12 +370,13 @@ def _max_pool_backward_type(attrs, in_types, out_types):
 
 
 # max_pool2d keeps the argmax of each window as a second, hidden output (int64): the backward
-# scatters g through it instead of pooling x again, and reads x only for its shape.
+# scatters g through it instead of pooling x again, and reads x only for its shape.  With
+# argmax=False (the PruneArgmax pass, when nothing reads it) there is no second output.
 (register_op("max_pool2d")
  .describe("Max over kernel (kh, kw) windows of x moved by stride (sh, sw); padding 'VALID' | "
            "'SAME', data_format 'NCHW' (default) | 'NHWC'.  A hidden second output holds each "
-           "window's argmax (int64).")
- .set_num_inputs(1).set_num_outputs(2).set_attr("FNumVisibleOutputs", lambda attrs: 1)
+           "window's argmax (int64), unless attr argmax is False.")
+ .set_num_inputs(1).set_num_outputs(_max_pool_outputs).set_attr("FNumVisibleOutputs", lambda attrs: 1)
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],

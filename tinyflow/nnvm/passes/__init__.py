@@ -7,6 +7,7 @@ from .materialize import materialize_shapes
 from .mirror import MirrorPlan, mirror, op_flops
 from .order_mutation import order_mutation
 from .plan_memory import EXTERNAL, plan_memory
+from .prune_argmax import prune_argmax
 from .serialize import load_json, save_json
 
 __all__ = [
@@ -25,5 +26,6 @@ __all__ = [
            "op_flops",
            "order_mutation",
            "plan_memory",
+           "prune_argmax",
            "save_json",
 ]

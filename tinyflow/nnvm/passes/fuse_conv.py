@@ -16,7 +16,7 @@ from ..graph import ENTRY_ATTRS, Graph, register_pass
 from ..op import Op
 from ..symbol import Node, NodeEntry
 
-__all__ = ["fuse_conv_activation"]
+__all__ = ["fuse_conv_activation", "replace_nodes"]
 
 _ACTIVATIONS = ("tanh", "relu", "sigmoid")
 _PLANNED = ("storage_id", "storage_size", "inplace_from", "layout")  # stale once rebuilt
@@ -27,37 +27,51 @@ def fuse_conv_activation(graph: Graph) -> Graph:
     """Replace each activation of a conv2d read by it alone with a ``_fused_conv2d`` node.
 
     Nodes are never changed: the fused nodes are new, and every node downstream of one is
-    rebuilt; ``shape`` and ``dtype`` are carried over (a fused node's from the activation).
-    Returns ``graph`` itself when nothing fuses.
+    rebuilt (:func:`replace_nodes`).  Returns ``graph`` itself when nothing fuses.
     """
     fused = _fusable(graph)
-    if not fused:
-        return graph
+
+    def fuse(node, inputs, controls):
+        conv = fused.get(node)
+        if conv is None:
+            return None
+        return Node(Op.get("_fused_conv2d"), node.name, {**conv.attrs, "activation":
+                    node.op.name}, inputs(conv), controls(conv), source=node.source,
+                    graph=node.graph)
+    return replace_nodes(graph, fuse) if fused else graph
+
+
+def replace_nodes(graph: Graph, replace) -> Graph:
+    """A copy of ``graph`` with some nodes replaced by new ones, and every node downstream of one
+    rebuilt; ``shape`` and ``dtype`` carried (a new node's first from the node it replaces).
+
+    ``replace(node, inputs, controls)`` is called once per node in execution order and returns
+    its replacement or None; ``inputs(n)`` / ``controls(n)`` give node n's inputs / control deps
+    as the new graph has them (for a replacement taking another node's inputs).
+    """
     indexed = graph.indexed
     rebuilt: dict[Node, Node] = {}
     origin: dict[Node, Node] = {}  # new node -> the node whose entries' attributes it carries
+
+    def inputs(node):
+        return [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in node.inputs]
+
+    def controls(node):
+        return [rebuilt.get(c, c) for c in node.control_deps]
+
     for node in indexed.nodes:
-        conv = fused.get(node)
-        source = conv if conv is not None else node
-        inputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in source.inputs]
-        controls = [rebuilt.get(c, c) for c in source.control_deps]
-        if conv is not None:
-            attrs = {**conv.attrs, "activation": node.op.name}
-            new = Node(Op.get("_fused_conv2d"), node.name, attrs, inputs, controls,
+        new = replace(node, inputs, controls)
+        if new is None and (inputs(node) != node.inputs or controls(node) != node.control_deps):
+            new = Node(node.op, node.name, node.attrs, inputs(node), controls(node),
                        source=node.source, graph=node.graph)
-        elif inputs != node.inputs or controls != node.control_deps:
-            new = Node(node.op, node.name, node.attrs, inputs, controls, source=node.source,
-                       graph=node.graph)
-        else:
-            continue
-        rebuilt[node], origin[new] = new, node
+        if new is not None:
+            rebuilt[node], origin[new] = new, node
     outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
     result = Graph(outputs, {k: v for k, v in graph.attrs.items() if k not in _PLANNED})
     for key in ENTRY_ATTRS:
         values = []
         for node in result.indexed.nodes:
-            old = origin.get(node, node)
-            first = indexed.entry_rptr[indexed.node_id[old]]
+            first = indexed.entry_rptr[indexed.node_id[origin.get(node, node)]]
             values.extend(graph.attrs[key][first:first + node.num_outputs()])
         result.attrs[key] = values
     return result
