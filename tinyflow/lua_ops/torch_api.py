@@ -40,6 +40,10 @@ function                                    meaning
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
 ``addmm(res, m, a, b)``                     res = m + a @ b (m broadcast)
 ``sum(res, x, dims)`` / ``mean``            reduce over dims; kept as size 1 when res has x's rank
+``sum_buffers(x, dims)``                    scratch making ``sum(res, x, dims, ones)`` a matrix
+                                            product (channels-last x over all but dim 2), or nil
+``layout_buffer(x, like)``                  scratch of x's shape in like's layout when they
+                                            differ on the CPU, else nil (setup only)
 ``max(res, x, dims)``                       max over one dim (values)
 ``argmax(res, x, dim, index)``              index (0-based) of the max along dim; index: an
                                             int64 buffer from ``index_like(res)`` when res is
@@ -101,7 +105,8 @@ function                                    meaning
 ``buffers)``                                max over windows, and their argmax (int64) unless
                                             index is nil
 ``max_pool2d_backward(res, g, index, k, s,``
-``p)``                                      gradient of x: g scattered to the argmax
+``p, gbuf)``                                gradient of x: g scattered to the argmax (g copied
+                                            into gbuf first unless nil)
 ``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
                                             bordered (p is 0) and res = window sums / count
 ``avg_pool2d_backward(res, g, x, k, s, p,``
@@ -328,8 +333,22 @@ def _reduce(function, res, x, dims):
     function(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
 
 
-def sum(res, x, dims=None):
+def sum(res, x, dims=None, ones=None):
+    if ones is not None:  # x channels-last, summed over all but dim 2: see sum_buffers
+        torch.mm(ones, x.permute(0, 2, 3, 1).reshape(-1, x.shape[1]), out=res.view(1, -1))
+        return
     _reduce(torch.sum, res, x, dims)
+
+
+def sum_buffers(x, dims=None):
+    # A channels-last (N, C, H, W) x summed over all but C (a bias gradient) is an (N*H*W, C)
+    # matrix summed over rows: ones @ x runs at BLAS speed, torch.sum 5x slower on those
+    # strides.  The ones row (N*H*W), or nil when that is not the case.
+    dims = _dims(dims)
+    if (x.device.type != "cpu" or not _channels_last(x) or not x.is_floating_point()
+            or dims is None or sorted(d % 4 for d in dims) != [0, 2, 3]):
+        return None
+    return _scratch(torch.ones((1, x.numel() // x.shape[1]), dtype=x.dtype))
 
 
 def mean(res, x, dims=None):
@@ -632,8 +651,18 @@ def max_pool2d(res, index, x, kernel, stride, pad, buffers):
     index.copy_(index_copy)
 
 
-def max_pool2d_backward(res, g, index, kernel, stride, pad):
+def layout_buffer(x, like):
+    # torch's pooling gradient runs at its channels-last speed only when g is channels-last too
+    # (5x slower on a contiguous g from a flatten): a scratch of x's shape in like's layout
+    if x.device.type != "cpu" or _channels_last(x) or not _channels_last(like):
+        return None
+    return _scratch(torch.empty_like(x, memory_format=torch.channels_last))
+
+
+def max_pool2d_backward(res, g, index, kernel, stride, pad, g_buffer=None):
     # res stands in for max_pool2d's input: the kernel takes only its sizes from it
+    if g_buffer is not None:
+        g = g_buffer.copy_(g)
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
     _aten.max_pool2d_with_indices_backward.grad_input(g, res, *args, index, grad_input=res)
 
