@@ -152,3 +152,44 @@ def test_the_cpu_executor_runs_the_fused_channels_last_graph(plan_memory):
     assert all(t.is_contiguous(memory_format=torch.channels_last) and not t.is_contiguous()
                for t in fused)
     assert "int64" not in executor.graph.attrs["dtype"]  # no argmax in a forward-only run
+
+
+def tf_style(add_bias, activation=tf.nn.relu):
+    """TensorFlow's way: NHWC, an HWIO filter, conv2d then a bias added (``add_bias(h, b)``),
+    then the activation: (x, y, [w, b])."""
+    rng = np.random.default_rng(4)
+    x = tf.placeholder(tf.float32, (None, 6, 6, 2))
+    w = tf.Variable(rng.normal(0, 0.4, (3, 3, 2, 4)).astype(np.float32))
+    b = tf.Variable(rng.normal(0, 0.4, (4,)).astype(np.float32))
+    h = tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME")
+    return x, activation(add_bias(h, b)), [w, b]
+
+
+@pytest.mark.parametrize("add_bias", [tf.nn.bias_add, lambda h, b: h + b],
+                         ids=["bias_add", "plus"])
+def test_fuse_conv_activation_takes_in_tensorflows_bias(add_bias, plan_memory):
+    x, y, params = tf_style(add_bias, tf.tanh)
+    graph = passes([y], x, (2, 6, 6, 2), ["FuseConvActivation"])
+    (fused,) = nodes_named(graph, "_fused_conv2d")
+    assert fused.attrs["no_bias"] is False and len(fused.inputs) == 3
+    assert not nodes_named(graph, "conv2d")
+    grads = tf.gradients(tf.reduce_sum(y * y), params)
+    sess = tf.Session("cpu", plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    images = np.random.default_rng(0).uniform(-1, 1, (2, 6, 6, 2)).astype(np.float32)
+    values = sess.run([y] + grads, {x: images})
+    w, b = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in sess.run(params))
+    ref = torch.tanh(F.conv2d(torch.tensor(images, dtype=torch.float64).permute(0, 3, 1, 2),
+                              w.permute(3, 2, 0, 1), b, padding=1)).permute(0, 2, 3, 1)
+    (ref * ref).sum().backward()
+    np.testing.assert_allclose(values[0], ref.detach().numpy(), rtol=1e-4, atol=1e-5)
+    for got, want in zip(values[1:], (w.grad, b.grad)):
+        np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_fuse_conv_activation_leaves_a_vector_added_along_nchw_width():
+    x = tf.placeholder(tf.float32, (2, 3, 5, 4))
+    w = tf.Variable(np.ones((4, 3, 1, 1), np.float32))
+    y = tf.nn.relu(tf.nn.conv2d(x, weight=w, padding="VALID") + tf.constant(np.ones(4, np.float32)))
+    graph = passes([y], x, (2, 3, 5, 4), ["FuseConvActivation"])
+    assert not nodes_named(graph, "_fused_conv2d")  # (4,) broadcasts along W here, not C

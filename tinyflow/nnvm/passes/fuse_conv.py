@@ -3,11 +3,14 @@
 oneDNN applies an activation as a convolution's post-op while the output is still in cache:
 conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_lenet.md).  The
 pass fuses an activation (``tanh``, ``relu``, ``sigmoid``) whose input is a ``conv2d`` output
-that nothing else reads (not fetched, no other reader, no control dependency on the conv2d).
+that nothing else reads (not fetched, no other reader, no control dependency on the conv2d), or
+such an output plus a bias along its channels (``bias_add``, or ``+ b`` in NHWC: TensorFlow's
+way), the bias added by the fused node.
 
 The gradient needs no change: the backward graph was built before this pass and reads only the
 activation's output y (``_tanh_backward(g, y)``) and the convolution's inputs, never the
-convolution's output z.  The fused node takes the activation's name and its output's place, so
+convolution's output z (a bias gradient reads z for its shape only, and MaterializeShapes, run
+before, has swapped it for a shape node).  The fused node takes the activation's name and its output's place, so
 every reader of y reads the fused node instead, and z is never stored.
 """
 from __future__ import annotations
@@ -32,12 +35,17 @@ def fuse_conv_activation(graph: Graph) -> Graph:
     fused = _fusable(graph)
 
     def fuse(node, inputs, controls):
-        conv = fused.get(node)
-        if conv is None:
+        if node not in fused:
             return None
-        return Node(Op.get("_fused_conv2d"), node.name, {**conv.attrs, "activation":
-                    node.op.name}, inputs(conv), controls(conv), source=node.source,
-                    graph=node.graph)
+        conv, bias = fused[node]
+        attrs = {**conv.attrs, "activation": node.op.name}
+        new_inputs, new_controls = inputs(conv), controls(conv)
+        if bias is not None:  # conv2d + bias_add: the bias joins the convolution
+            attrs["no_bias"] = False
+            new_inputs += [inputs(node.inputs[0].node)[1]]
+            new_controls += controls(node.inputs[0].node)
+        return Node(Op.get("_fused_conv2d"), node.name, attrs, new_inputs, new_controls,
+                    source=node.source, graph=node.graph)
     return replace_nodes(graph, fuse) if fused else graph
 
 
@@ -78,18 +86,46 @@ def replace_nodes(graph: Graph, replace) -> Graph:
 
 
 def _fusable(graph: Graph) -> dict:
-    """``{activation node: conv2d node}`` for the pairs to fuse."""
+    """``{activation node: (conv2d node, bias entry or None)}`` for the chains to fuse."""
     indexed = graph.indexed
     readers = [0] * indexed.num_entries
     for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
         readers[eid] += 1
     waited_on = {c for node in indexed.nodes for c in node.control_deps}
+
+    def alone(entry, op_names):  # the node computing entry, if one of op_names read once
+        node = entry.node
+        if (node.op is not None and node.op.name in op_names and node not in waited_on
+                and readers[indexed.entry_id(entry)] == 1):
+            return node
+        return None
+
     fused = {}
     for node in indexed.nodes:
-        if node.op is None or node.op.name not in _ACTIVATIONS or node.control_deps:
+        if node.op is None or node.op.name not in _ACTIVATIONS:
             continue
-        conv = node.inputs[0].node
-        if (conv.op is not None and conv.op.name == "conv2d" and conv not in waited_on
-                and readers[indexed.entry_id(node.inputs[0])] == 1):
-            fused[node] = conv
+        conv = alone(node.inputs[0], ("conv2d",))
+        added = alone(node.inputs[0], ("elemwise_add", "bias_add"))
+        if conv is not None:
+            fused[node] = (conv, None)
+        elif added is not None:
+            chain = _bias_of(added, alone, graph.attrs["shape"], indexed)
+            if chain is not None:
+                fused[node] = chain
     return fused
+
+
+def _bias_of(added, alone, shapes, indexed):
+    """``(conv2d node, bias entry)`` when ``added`` adds a bias along the channels to the output
+    of a bias-less conv2d read by it alone (TensorFlow's conv2d + bias_add), else None."""
+    value, bias = added.inputs
+    conv = alone(value, ("conv2d",))
+    if conv is None or not conv.attrs.get("no_bias", True):
+        return None
+    layout = conv.attrs.get("data_format") or "NCHW"
+    channels = shapes[indexed.entry_id(value)][1 if layout == "NCHW" else 3]
+    if added.op.name == "bias_add":  # its channel axis: NCHW's 1 or the last
+        along = (added.attrs.get("data_format") or "NHWC") == layout
+    else:  # a (C,) vector broadcasts along the last axis
+        along = layout == "NHWC"
+    return (conv, bias) if along and shapes[indexed.entry_id(bias)] == (channels,) else None
