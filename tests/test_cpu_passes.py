@@ -7,6 +7,7 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
+from tinyflow.lua_ops import torch_api as tinyflow_torch_api
 from tinyflow.nnvm import Graph, apply_passes
 from tinyflow.nnvm.passes.layout import CHANNELS_LAST
 
@@ -139,12 +140,21 @@ def test_lenet_adam_steps_match_torch(plan_memory):
         np.testing.assert_allclose(got, w.detach().numpy(), rtol=1e-4, atol=1e-5)
 
 
-def test_the_cpu_executor_runs_the_fused_channels_last_graph(plan_memory):
-    x, logits, _ = lenet()
+@pytest.mark.parametrize("slice_bytes", [None, 300], ids=["whole-batch", "sliced"])
+def test_the_cpu_executor_runs_the_fused_channels_last_graph(plan_memory, slice_bytes,
+                                                             monkeypatch):
+    if slice_bytes is not None:  # convolutions and pooling by slices of a few images
+        monkeypatch.setattr(tinyflow_torch_api, "_CHUNK_BYTES", slice_bytes)
+    x, logits, params = lenet()
     sess = tf.Session("cpu", plan_memory=plan_memory)
     sess.run(tf.global_variables_initializer())
-    sess.run(logits, {x: np.zeros((2, 1, 12, 12), np.float32)})
-    executor = sess._executors.executors()[-1]
+    images = np.random.default_rng(0).uniform(-1, 1, (5, 1, 12, 12)).astype(np.float32)
+    got = sess.run(logits, {x: images})
+    weights = [torch.tensor(v, dtype=torch.float64) for v in sess.run(params)]
+    want = torch_lenet(torch.tensor(images, dtype=torch.float64), *weights)
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-5)
+    executor = next(e for e in sess._executors.executors()  # the logits' executor
+                    if any(n.kind == "flatten" for n in e.indexed.nodes))
     names = [n.kind for n in executor.indexed.nodes]
     assert names.count("_fused_conv2d") == 2 and "tanh" not in names
     fused = [executor.tensors[executor.indexed.entry_rptr[i]]
@@ -193,3 +203,25 @@ def test_fuse_conv_activation_leaves_a_vector_added_along_nchw_width():
     y = tf.nn.relu(tf.nn.conv2d(x, weight=w, padding="VALID") + tf.constant(np.ones(4, np.float32)))
     graph = passes([y], x, (2, 3, 5, 4), ["FuseConvActivation"])
     assert not nodes_named(graph, "_fused_conv2d")  # (4,) broadcasts along W here, not C
+
+
+def test_an_in_place_activation_between_a_pool_and_a_flatten_keeps_its_values(plan_memory):
+    # tanh may run in place on the pool's output, and flatten reads the bytes of tanh's: both
+    # must share one layout (ChooseLayout's groups), or the elements would mix up
+    rng = np.random.default_rng(5)
+    x = tf.placeholder(tf.float32, (None, 2, 6, 6))
+    w = tf.Variable(rng.normal(0, 0.4, (3, 2, 3, 3)).astype(np.float32))
+    pooled = tf.nn.max_pool(tf.nn.conv2d(x, weight=w, padding="VALID"), ksize=(2, 2),
+                            strides=(2, 2), data_format="NCHW")
+    y = tf.nn.flatten_layer(tf.tanh(pooled))
+    (grad,) = tf.gradients(tf.reduce_sum(y * y), [w])
+    sess = tf.Session("cpu", plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    images = rng.uniform(-1, 1, (2, 2, 6, 6)).astype(np.float32)
+    got, got_grad = sess.run([y, grad], {x: images})
+    weight = torch.tensor(sess.run(w), dtype=torch.float64, requires_grad=True)
+    want = torch.tanh(F.max_pool2d(F.conv2d(torch.tensor(images, dtype=torch.float64), weight),
+                                   2)).flatten(1)
+    (want * want).sum().backward()
+    np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got_grad, weight.grad.numpy(), rtol=1e-4, atol=1e-4)
