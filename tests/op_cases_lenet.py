@@ -1,6 +1,6 @@
-"""test_ops' table for the ops the CPU passes of issue 16 build: ``_fused_conv2d``
-(FuseConvActivation) against torch's conv2d followed by the activation (values, gradients
-against autograd and finite differences)."""
+"""test_ops' table for the ops the CPU passes of issue 16 build: ``_fused_conv2d`` and
+``_fused_linear`` (FuseConvActivation) against torch's conv2d / linear followed by the
+activation (values, gradients against autograd and finite differences)."""
 import torch
 import torch.nn.functional as F
 
@@ -30,3 +30,21 @@ def add_cases(add):
         add("_fused_conv2d", f"{activation}-stride={stride}-{padding}-bias={bias}", build,
             [(2, 3, 7, 6), (4, 3, 3, 3)] + [(4,)] * bias, ref,
             check_gradient=activation != "relu")
+    add_linear_cases(add)
+
+
+def fused_linear(activation, bias):
+    def build(x, w, *b):
+        return create_op("_fused_linear", x, w, *b, activation=activation, no_bias=not bias)
+
+    def ref(x, w, *b):
+        return ACTIVATIONS[activation](F.linear(x, w, b[0] if b else None))
+    return build, ref
+
+
+def add_linear_cases(add):
+    for activation, bias in (("tanh", True), ("tanh", False), ("sigmoid", True),
+                             ("relu", True)):
+        build, ref = fused_linear(activation, bias)
+        add("_fused_linear", f"{activation}-bias={bias}", build,
+            [(4, 3), (5, 3)] + [(5,)] * bias, ref, check_gradient=activation != "relu")

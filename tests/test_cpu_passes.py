@@ -52,6 +52,7 @@ def test_fuse_conv_activation_fuses_a_conv_read_by_its_activation_alone():
     fused = nodes_named(graph, "_fused_conv2d")
     assert [n.attrs["activation"] for n in fused] == ["tanh", "tanh"]
     assert not nodes_named(graph, "conv2d") and not nodes_named(graph, "tanh")
+    assert nodes_named(graph, "linear")  # the logits: no activation after them
     shapes = [graph.attrs["shape"][graph.indexed.entry_id((n, 0))] for n in fused]
     assert shapes == [(2, 4, 10, 10), (2, 6, 3, 3)]
 
@@ -195,6 +196,27 @@ def test_fuse_conv_activation_takes_in_tensorflows_bias(add_bias, plan_memory):
     np.testing.assert_allclose(values[0], ref.detach().numpy(), rtol=1e-4, atol=1e-5)
     for got, want in zip(values[1:], (w.grad, b.grad)):
         np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_fuse_conv_activation_takes_in_linear_and_its_bias(plan_memory):
+    rng = np.random.default_rng(6)
+    x = tf.placeholder(tf.float32, (None, 3))
+    w = tf.Variable(rng.normal(0, 0.5, (3, 4)).astype(np.float32))
+    b = tf.Variable(rng.normal(0, 0.5, (4,)).astype(np.float32))
+    y = tf.tanh(tf.nn.linear(x, 4, weight=tf.transpose(w)) + b)
+    graph = passes([y], x, (2, 3), ["FuseConvActivation"])
+    (fused,) = nodes_named(graph, "_fused_linear")
+    assert fused.attrs["no_bias"] is False and len(fused.inputs) == 3
+    grads = tf.gradients(tf.reduce_sum(y * y), [w, b])
+    sess = tf.Session("cpu", plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    values = rng.uniform(-1, 1, (2, 3)).astype(np.float32)
+    got = sess.run([y] + grads, {x: values})
+    w_t, b_t = (torch.tensor(v, dtype=torch.float64, requires_grad=True) for v in sess.run([w, b]))
+    want = torch.tanh(torch.tensor(values, dtype=torch.float64) @ w_t + b_t)
+    (want * want).sum().backward()
+    for value, ref in zip(got, (want.detach(), w_t.grad, b_t.grad)):
+        np.testing.assert_allclose(value, ref.numpy(), rtol=1e-4, atol=1e-5)
 
 
 def test_fuse_conv_activation_leaves_a_vector_added_along_nchw_width():

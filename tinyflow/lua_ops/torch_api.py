@@ -91,6 +91,7 @@ function                                    meaning
 ``conv2d_activation(res, x, w, b, s, p,``
 ``act)``                                    res = act(conv2d(x, w) + b), act ``"tanh"``,
                                             ``"relu"`` or ``"sigmoid"`` (oneDNN's post-op)
+``linear_activation(res, x, w, b, act)``    res = act(x @ w^T + b) likewise
 ``conv2d_buffers(x, w, y, stride, pad,``
 ``grad_weight)``                            channels-last scratch for conv2d (or, with
                                             grad_weight, its weight gradient) when it runs
@@ -573,6 +574,18 @@ def conv2d_activation(res, x, weight, bias, stride, pad, activation):
         weight.contiguous().to_mkldnn(), pad, stride, _NO_DILATION, 1, list(x.shape))
     _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
         part, packed, bias, pad, stride, _NO_DILATION, 1, activation, [], ""))
+
+
+def linear_activation(res, x, weight, bias, activation):
+    # oneDNN's matmul with the activation as post-op (fc1 + tanh of LeNet: 0.55 -> 0.43 ms)
+    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+        if bias is None:
+            torch.mm(x, weight.t(), out=res)
+        else:
+            torch.addmm(bias, x, weight.t(), out=res)
+        _ACTIVATIONS[activation](res)
+        return
+    res.copy_(torch.ops.mkldnn._linear_pointwise(x, weight, bias, activation, [], ""))
 
 
 _ONEDNN_POINTWISE = torch.backends.mkldnn.is_available() and hasattr(

@@ -240,27 +240,30 @@ _ACTIVATION_BACKWARD = {"tanh": "_tanh_backward", "relu": "_relu_backward",
                         "sigmoid": "_sigmoid_backward"}
 
 
-def _fused_conv2d_shape(attrs, in_shapes, out_shapes):
-    if attrs.get("activation") not in _ACTIVATION_BACKWARD:
-        raise ShapeError(f"activation must be one of {sorted(_ACTIVATION_BACKWARD)}, got "
-                         f"{attrs.get('activation')!r}")
-    return _conv2d_shape(attrs, in_shapes, out_shapes)
+def _fused_op(name, layer, shape_rule, gradient):
+    """Register ``_fused_<layer>``: act(layer(x, weight) + bias), whose gradient is the
+    activation's from y, then the layer's."""
+    def fused_shape(attrs, in_shapes, out_shapes):
+        if attrs.get("activation") not in _ACTIVATION_BACKWARD:
+            raise ShapeError(f"activation must be one of {sorted(_ACTIVATION_BACKWARD)}, got "
+                             f"{attrs.get('activation')!r}")
+        return shape_rule(attrs, in_shapes, out_shapes)
+
+    def fused_grad(node, grads):
+        pre_activation = create_op(_ACTIVATION_BACKWARD[node.attrs["activation"]], grads[0],
+                                   node.outputs[0])
+        return gradient(node, [pre_activation])
+    (register_op(name)
+     .describe(f"act({layer}(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): "
+               f"attr activation 'tanh' | 'relu' | 'sigmoid' and {layer}'s attrs.  The "
+               f"FuseConvActivation pass (tinyflow/nnvm/passes/fuse_conv.py) puts it where an "
+               f"activation alone reads a {layer}.")
+     .set_num_inputs(_num_inputs_with_bias)
+     .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad))
 
 
-def _fused_conv2d_grad(node, grads):
-    # y = act(z), z = conv2d(x, w) + b: the activation's gradient from y, then conv2d's
-    pre_activation = create_op(_ACTIVATION_BACKWARD[node.attrs["activation"]], grads[0],
-                               node.outputs[0])
-    return _conv2d_grad(node, [pre_activation])
-
-
-(register_op("_fused_conv2d")
- .describe("act(conv2d(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): attr "
-           "activation 'tanh' | 'relu' | 'sigmoid' and conv2d's attrs.  The FuseConvActivation "
-           "pass (tinyflow/nnvm/passes/fuse_conv.py) puts it where an activation alone reads a "
-           "conv2d.")
- .set_num_inputs(_num_inputs_with_bias)
- .set_attr("FInferShape", _fused_conv2d_shape).set_attr("FGradient", _fused_conv2d_grad))
+_fused_op("_fused_conv2d", "conv2d", _conv2d_shape, _conv2d_grad)
+_fused_op("_fused_linear", "linear", _linear_shape, _linear_grad)
 
 
 # -- conv2d's input gradient, which is also conv2d_transpose ------------------------------------

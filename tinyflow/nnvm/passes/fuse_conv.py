@@ -1,4 +1,5 @@
-"""FuseConvActivation: ``tanh(conv2d(x, w) + b)`` becomes one ``_fused_conv2d`` node.
+"""FuseConvActivation: ``tanh(conv2d(x, w) + b)`` becomes one ``_fused_conv2d`` node, and
+``tanh(linear(x, w) + b)`` one ``_fused_linear``.
 
 oneDNN applies an activation as a convolution's post-op while the output is still in cache:
 conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_lenet.md).  The
@@ -22,12 +23,14 @@ from ..symbol import Node, NodeEntry
 __all__ = ["fuse_conv_activation", "replace_nodes"]
 
 _ACTIVATIONS = ("tanh", "relu", "sigmoid")
+_FUSED = {"conv2d": "_fused_conv2d", "linear": "_fused_linear"}
 _PLANNED = ("storage_id", "storage_size", "inplace_from", "layout")  # stale once rebuilt
 
 
 @register_pass("FuseConvActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
 def fuse_conv_activation(graph: Graph) -> Graph:
-    """Replace each activation of a conv2d read by it alone with a ``_fused_conv2d`` node.
+    """Replace each activation of a conv2d (linear) read by it alone with a ``_fused_conv2d``
+    (``_fused_linear``) node.
 
     Nodes are never changed: the fused nodes are new, and every node downstream of one is
     rebuilt (:func:`replace_nodes`).  Returns ``graph`` itself when nothing fuses.
@@ -44,7 +47,7 @@ def fuse_conv_activation(graph: Graph) -> Graph:
             attrs["no_bias"] = False
             new_inputs += [inputs(node.inputs[0].node)[1]]
             new_controls += controls(node.inputs[0].node)
-        return Node(Op.get("_fused_conv2d"), node.name, attrs, new_inputs, new_controls,
+        return Node(Op.get(_FUSED[conv.op.name]), node.name, attrs, new_inputs, new_controls,
                     source=node.source, graph=node.graph)
     return replace_nodes(graph, fuse) if fused else graph
 
@@ -104,7 +107,7 @@ def _fusable(graph: Graph) -> dict:
     for node in indexed.nodes:
         if node.op is None or node.op.name not in _ACTIVATIONS:
             continue
-        conv = alone(node.inputs[0], ("conv2d",))
+        conv = alone(node.inputs[0], _FUSED)
         added = alone(node.inputs[0], ("elemwise_add", "bias_add"))
         if conv is not None:
             fused[node] = (conv, None)
@@ -116,16 +119,17 @@ def _fusable(graph: Graph) -> dict:
 
 
 def _bias_of(added, alone, shapes, indexed):
-    """``(conv2d node, bias entry)`` when ``added`` adds a bias along the channels to the output
-    of a bias-less conv2d read by it alone (TensorFlow's conv2d + bias_add), else None."""
+    """``(conv2d or linear node, bias entry)`` when ``added`` adds a bias along the channels to
+    the output of a bias-less one read by it alone (TensorFlow's conv2d + bias_add), else
+    None."""
     value, bias = added.inputs
-    conv = alone(value, ("conv2d",))
+    conv = alone(value, _FUSED)
     if conv is None or not conv.attrs.get("no_bias", True):
         return None
-    layout = conv.attrs.get("data_format") or "NCHW"
-    channels = shapes[indexed.entry_id(value)][1 if layout == "NCHW" else 3]
+    layout = conv.attrs.get("data_format") or ("NCHW" if conv.op.name == "conv2d" else "NHWC")
+    channels = shapes[indexed.entry_id(value)][1 if layout == "NCHW" else -1]
     if added.op.name == "bias_add":  # its channel axis: NCHW's 1 or the last
         along = (added.attrs.get("data_format") or "NHWC") == layout
-    else:  # a (C,) vector broadcasts along the last axis
+    else:  # a (C,) vector broadcasts along the last axis (linear's features, NHWC's channels)
         along = layout == "NHWC"
     return (conv, bias) if along and shapes[indexed.entry_id(bias)] == (channels,) else None
