@@ -379,7 +379,8 @@ def _max_pool_backward_type(attrs, in_types, out_types):
  .describe("Max over kernel (kh, kw) windows of x moved by stride (sh, sw); padding 'VALID' | "
            "'SAME', data_format 'NCHW' (default) | 'NHWC'.  A hidden second output holds each "
            "window's argmax (int64), unless attr argmax is False.")
- .set_num_inputs(1).set_num_outputs(_max_pool_outputs).set_attr("FNumVisibleOutputs", lambda attrs: 1)
+ .set_num_inputs(1).set_num_outputs(_max_pool_outputs)
+ .set_attr("FNumVisibleOutputs", lambda attrs: 1)
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],

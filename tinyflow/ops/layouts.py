@@ -12,8 +12,8 @@ from . import conv, elemwise, reduce  # noqa: F401  (the ops below, registered f
 
 __all__ = ["ANY_LAYOUT", "SAME_LAYOUT"]
 
-ANY_LAYOUT = ("conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight", "max_pool2d",
-              "_max_pool2d_backward", "reduce_sum")
+ANY_LAYOUT = ("conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",
+              "max_pool2d", "_max_pool2d_backward", "reduce_sum")
 SAME_LAYOUT = ("tanh", "relu", "sigmoid", "_tanh_backward", "_relu_backward",
                "_sigmoid_backward", "copy", "negative", "elemwise_add", "elemwise_sub",
                "elemwise_mul", "elemwise_sum", "__add_scalar__", "__sub_scalar__",

@@ -11,8 +11,8 @@ way), the bias added by the fused node.
 The gradient needs no change: the backward graph was built before this pass and reads only the
 activation's output y (``_tanh_backward(g, y)``) and the convolution's inputs, never the
 convolution's output z (a bias gradient reads z for its shape only, and MaterializeShapes, run
-before, has swapped it for a shape node).  The fused node takes the activation's name and its output's place, so
-every reader of y reads the fused node instead, and z is never stored.
+before, has swapped it for a shape node).  The fused node takes the activation's name and its
+output's place, so every reader of y reads the fused node instead, and z is never stored.
 """
 from __future__ import annotations
 
