@@ -247,3 +247,25 @@ def test_an_in_place_activation_between_a_pool_and_a_flatten_keeps_its_values(pl
     (want * want).sum().backward()
     np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(got_grad, weight.grad.numpy(), rtol=1e-4, atol=1e-4)
+
+
+def test_fused_ops_in_float64_take_the_unfused_kernels(plan_memory):
+    # oneDNN's fused kernels are float32 only: float64 runs conv2d / matmul, then the activation
+    rng = np.random.default_rng(7)
+    x = tf.placeholder(tf.float64, (None, 2, 5, 5))
+    w = tf.Variable(rng.normal(0, 0.4, (3, 2, 3, 3)))
+    w_fc = tf.Variable(rng.normal(0, 0.4, (4, 27)))
+    h = tf.nn.flatten_layer(tf.tanh(tf.nn.conv2d(x, weight=w, padding="VALID")))
+    y = tf.sigmoid(tf.nn.linear(h, 4, weight=w_fc))
+    sess = tf.Session("cpu", plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    images = rng.uniform(-1, 1, (2, 2, 5, 5))
+    got = sess.run(y, {x: images})
+    executor = next(e for e in sess._executors.executors()
+                    if any(n.kind == "flatten" for n in e.indexed.nodes))
+    kinds = [n.kind for n in executor.indexed.nodes]
+    assert "_fused_conv2d" in kinds and "_fused_linear" in kinds
+    weight, weight_fc = (torch.tensor(v) for v in sess.run([w, w_fc]))
+    want = torch.sigmoid(torch.tanh(F.conv2d(torch.tensor(images), weight)).flatten(1)
+                         @ weight_fc.t())
+    np.testing.assert_allclose(got, want.numpy(), rtol=1e-10)
