@@ -541,9 +541,12 @@ _CHUNK_BYTES = 64 << 20
 
 def _by_batch(res, x, run):
     """``res[i:j] = run(x[i:j])`` over slices of the batch of at most _CHUNK_BYTES of res."""
-    per_image = builtins.max(res[0].numel() * res.element_size(), 1) if res.shape[0] else 1
-    step = builtins.max(1, _CHUNK_BYTES // per_image)
-    for start in range(0, res.shape[0], step):
+    batch = res.shape[0]
+    if res.numel() * res.element_size() <= _CHUNK_BYTES:  # a training batch: one call
+        res.copy_(run(x))
+        return
+    step = builtins.max(1, _CHUNK_BYTES * batch // (res.numel() * res.element_size()))
+    for start in range(0, batch, step):
         res[start:start + step].copy_(run(x[start:start + step]))
 
 
