@@ -44,6 +44,7 @@ from ..lua_ops.torch_api import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.passes.layout import CHANNELS_LAST
 from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
@@ -55,6 +56,12 @@ _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items(
 # After shapes and types are known: cut shape-only edges, order mutations, plan (with a
 # memory policy, Mirror recomputes activations after MaterializeShapes, before OrderMutation).
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
+# On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), no
+# max_pool2d argmax that nothing reads (prune_argmax.py), and
+# channels-last activations between convolutions and pools, decided once before planning
+# (tinyflow/nnvm/passes/layout.py); the GPU keeps today's graph and contiguous tensors.
+_CPU_PASSES = {"OrderMutation": ["FuseConvActivation", "PruneArgmax", "OrderMutation"],
+               "PlanMemory": ["ChooseLayout", "PlanMemory"]}
 _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
                  "it need its shape before: fetch it directly, or set_shape it fully")
 
@@ -118,7 +125,12 @@ class Executor:
         if self.fusion is not None:  # after Mirror (recomputed ops fuse too), before planning
             graph = graph.with_attrs(fusion_target=self.device.type, fusion_backend=self.fusion)
             passes.insert(passes.index("OrderMutation"), "FuseElemwise")
-        return apply_passes(graph, passes)
+        return apply_passes(graph, self._passes(passes))
+
+    def _passes(self, names):
+        if self.device.type != "cpu":
+            return names
+        return [name for pass_name in names for name in _CPU_PASSES.get(pass_name, [pass_name])]
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
     def _allocate(self, variables):
@@ -163,6 +175,7 @@ class Executor:
     def _allocate_checked(self, variables):
         indexed, attrs = self.indexed, self.graph.attrs
         shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
+        layouts = attrs.get("layout") or [None] * indexed.num_entries
         # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
         self.storages = [torch.empty(size, dtype=torch.uint8, device=self.device)
                          for size in attrs["storage_size"]]
@@ -173,7 +186,8 @@ class Executor:
             eid = indexed.entry_id((nid, 0))
             if node.op is not None:
                 for out in range(eid, eid + node.num_outputs()):
-                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out])
+                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out],
+                                               layouts[out])
                                     if storage_id[out] != EXTERNAL  # else a mutated variable
                                     else tensors[attrs["inplace_from"][out]])
             elif node.kind == "placeholder":
@@ -201,10 +215,14 @@ class Executor:
         self.lua_closures = lua_table(self.closures)
         self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
 
-    def _view(self, sid, shape, dtype):
+    def _view(self, sid, shape, dtype, layout=None):
         torch_dtype = _TORCH_DTYPES[dtype]
         nbytes = math.prod(shape) * torch_dtype.itemsize
-        return self.storages[sid][:nbytes].view(torch_dtype).view(shape)
+        flat = self.storages[sid][:nbytes].view(torch_dtype)
+        if layout == CHANNELS_LAST:  # NCHW sizes over NHWC bytes (ChooseLayout)
+            batch, channels, height, width = shape
+            return flat.view(batch, height, width, channels).permute(0, 3, 1, 2)
+        return flat.view(shape)
 
     @staticmethod
     def _check_feeds(indexed, feed_shapes):

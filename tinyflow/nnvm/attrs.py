@@ -81,6 +81,9 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     random op with its own generator): ``config='gpu graph'`` runs them between
                     captured segments.  Python ops (FPythonCompute) are never captured.
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TChannelsLast       ``"any"``: the body takes each 4-d (NCHW) input and output contiguous or
+                    channels-last; ``"same"``: either, one for all its 4-d operands (elementwise,
+                    in place).  Missing: contiguous only.  Read by ChooseLayout.
 TWriteOnly          ``True`` for ops that overwrite their mutated inputs without reading them
                     (``assign``): such a variable needs no value before.  Other mutating ops
                     (``assign_add``, the optimizer updates) read what they write.

@@ -8,6 +8,7 @@ from . import (
            elemwise,
            fused,
            init,
+           layouts,
            math,
            matrix,
            nn,
@@ -18,4 +19,4 @@ from . import (
 )
 
 __all__ = ["array", "capture", "collective", "control", "conv", "elemwise", "fused", "init",
-           "math", "matrix", "nn", "nn_tf", "optim", "reduce", "state"]
+           "layouts", "math", "matrix", "nn", "nn_tf", "optim", "reduce", "state"]
