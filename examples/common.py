@@ -20,11 +20,23 @@ def parse_args(description, epochs=1, batch_size=100, datasets_allowed=("mnist",
     parser.add_argument("--epochs", type=float, default=epochs,
                         help="passes over the training set (fractions allowed)")
     parser.add_argument("--batch-size", type=int, default=batch_size)
-    parser.add_argument("--config", choices=("cpu", "gpu"), default="cpu")
+    parser.add_argument("--config", type=_config, default="cpu",
+                        help='the session config: "cpu" or "gpu", then any of fusion, '
+                             'fusion-eager, graph, profile (e.g. "cpu fusion")')
     parser.add_argument("--data-dir", default=None, help="folder holding the dataset files")
     parser.add_argument("--distributed", action="store_true",
                         help="data-parallel over the ranks torchrun starts (tinyflow.distributed)")
     return parser.parse_args()
+
+
+def _config(text):
+    """``--config``: a session config string, checked as tf.Session checks it."""
+    from tinyflow.config import session_options
+    try:
+        session_options(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+    return text
 
 
 def distributed(args):

@@ -14,7 +14,7 @@ import pytest
 import tinyflow as tf
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
-PAGES = ["new_operator.md", "training_step.md", "sublinear.md"]
+PAGES = ["new_operator.md", "training_step.md", "sublinear.md", "fusion.md"]
 
 
 def python_blocks(page: str) -> list[str]:

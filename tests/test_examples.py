@@ -20,17 +20,32 @@ def data_dir(tmp_path):
     return tmp_path
 
 
-@pytest.mark.parametrize("example", EXAMPLES)
-def test_example_runs(example, data_dir):
+def run_example(example, data_dir, *flags):
+    """Run ``example`` on the generated data; its completed process."""
     dataset = "cifar10" if "cifar" in example else "fashion-mnist"
     env = {**os.environ, "TINYFLOW_DATA": str(data_dir / "none")}
-    result = subprocess.run(
+    return subprocess.run(
         [sys.executable, str(ROOT / "examples" / example), "--dataset", dataset,
-         "--data-dir", str(data_dir), "--epochs", "1", "--batch-size", "40"],
+         "--data-dir", str(data_dir), "--epochs", "1", "--batch-size", "40", *flags],
         capture_output=True, text=True, timeout=300, env=env, check=False)
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_runs(example, data_dir):
+    result = run_example(example, data_dir)
     assert result.returncode == 0, result.stderr[-3000:]
     last = result.stdout.strip().splitlines()[-1]
     assert last.startswith("test accuracy: 0.") or last == "test accuracy: 1.0000", last
+
+
+def test_example_takes_a_session_config(data_dir):
+    # 120 images in batches of 24: 5 steps with the fused kernels (inductor)
+    result = run_example("mnist_mlp_auto_shape_inference.py", data_dir, "--config",
+                         "cpu fusion", "--batch-size", "24")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert result.stdout.strip().splitlines()[-1].startswith("test accuracy: ")
+    wrong = run_example("mnist_softmax.py", data_dir, "--config", "cpu fusoin")
+    assert wrong.returncode == 2 and "'cpu fusoin'" in wrong.stderr, wrong.stderr[-500:]
 
 
 # the TF-1 programs; a module they import (mnist.py, as TF's tutorials have it) is no program

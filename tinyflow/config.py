@@ -2,7 +2,7 @@
 and run options TF-1 programs set, with what each means here.
 
 ``tf.Session(config=...)`` takes a ConfigProto or, as before, a string: ``"cpu"`` or ``"gpu"``,
-optionally followed by ``"profile"``.  A ConfigProto always gives a CPU session (TinyFlow picks
+optionally followed by ``"profile"``, ``"fusion"`` and ``"graph"`` (:func:`session_options`).  A ConfigProto always gives a CPU session (TinyFlow picks
 CUDA only when asked with ``"gpu"``), so ``device_count={'GPU': 0}`` means what it says and
 ``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
 ``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
@@ -11,12 +11,13 @@ TensorFlow does not have is an error naming it, as protobuf's.
 """
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from . import events
 
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
-           "RunOptions", "StepStats", "session_config", "step_stats"]
+           "RunOptions", "SessionOptions", "StepStats", "session_config", "session_options",
+           "step_stats"]
 
 
 class _Message:
@@ -126,13 +127,48 @@ def step_stats(device_type: str, trace) -> StepStats:
     return StepStats(dev_stats=[DeviceStepStats(device=device, node_stats=stats)])
 
 
+class SessionOptions(NamedTuple):
+    """What a session's config string asks for (see :func:`session_options`)."""
+
+    device: str         # "cpu" or "gpu"
+    profile: bool       # time every op
+    fusion: str | None  # None, "compiled" or "eager": the FuseElemwise pass's kernels
+    graph: bool         # run the step as captured CUDA graph segments
+
+
+_WORDS = {"profile", "fusion", "fusion-eager", "graph"}
+
+
+def session_options(config) -> SessionOptions:
+    """The options of a session's ``config``: a ConfigProto or None is a plain CPU session; a
+    string is ``"cpu"`` or ``"gpu"`` followed by any of these words:
+
+    - ``profile``: time every op (``sess.profile()``);
+    - ``fusion``: fuse chains of elementwise ops into one compiled kernel each (the
+      FuseElemwise pass: inductor's C++ backend on the CPU, jiterator/NVRTC on CUDA);
+      ``fusion-eager`` fuses the same groups but runs their generated code uncompiled;
+    - ``graph``: split the step into segments of capturable ops and replay each as a CUDA
+      graph (:mod:`tinyflow.executor.cuda_graph`).  On the CPU there is nothing to capture:
+      ``"cpu graph"`` runs the same segments as plain closures, so the segmentation can be seen
+      and tested without a GPU.
+    """
+    if config is None or isinstance(config, ConfigProto):
+        return SessionOptions("cpu", False, None, False)
+    words = str(config).split()
+    if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - _WORDS:
+        raise ValueError(f"Session config must be a tf.ConfigProto, or 'cpu' or 'gpu' "
+                         f"(optionally followed by {', '.join(sorted(_WORDS))}), got "
+                         f"{config!r}")
+    if {"fusion", "fusion-eager"} <= set(words):
+        raise ValueError(f"Session config {config!r}: 'fusion' and 'fusion-eager' exclude each "
+                         f"other")
+    fusion = "compiled" if "fusion" in words else "eager" if "fusion-eager" in words else None
+    return SessionOptions(words[0], "profile" in words, fusion, "graph" in words)
+
+
 def session_config(config) -> tuple:
     """``(device, profile)`` of a session's ``config``: ``("cpu", False)`` for a ConfigProto or
-    None, else read from the string (``"gpu profile"`` -> ``("gpu", True)``)."""
-    if config is None or isinstance(config, ConfigProto):
-        return "cpu", False
-    words = str(config).split()
-    if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - {"profile"}:
-        raise ValueError(f"Session config must be a tf.ConfigProto, or 'cpu' or 'gpu' "
-                         f"(optionally followed by 'profile'), got {config!r}")
-    return words[0], "profile" in words
+    None, else read from the string (``"gpu profile"`` -> ``("gpu", True)``); the other words
+    are in :func:`session_options`."""
+    options = session_options(config)
+    return options.device, options.profile

@@ -12,7 +12,7 @@ import weakref
 import numpy as np
 import torch
 
-from .config import session_config, step_stats
+from .config import session_options, step_stats
 from .executor import (
     ClosureReport,
     Executor,
@@ -84,8 +84,9 @@ class Session:
     ----------
     config : str or tf.ConfigProto
         ``"cpu"`` or ``"gpu"`` (CUDA), optionally followed by ``"profile"`` to time every op
-        (see :meth:`profile`); a ``tf.ConfigProto`` or None: ``"cpu"`` (see
-        :mod:`tinyflow.config`).
+        (see :meth:`profile`), ``"fusion"`` (elementwise chains compiled into one kernel) and
+        ``"graph"`` (the step replayed as CUDA graphs): see
+        :func:`tinyflow.config.session_options`; a ``tf.ConfigProto`` or None: ``"cpu"``.
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place): for tests and
         teaching.
@@ -137,7 +138,9 @@ class Session:
 
     def __init__(self, config="cpu", plan_memory: bool = True, graph=None, *,
                  executor_cache_size: int = 8, memory=None):
-        device, profile = session_config(config)
+        options = session_options(config)
+        device, profile = options.device, options.profile
+        self.fusion, self.cuda_graph = options.fusion, options.graph
         if device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
                                "device here; use config='cpu'")
@@ -401,7 +404,7 @@ class Session:
         self._check_graph([e.node for e in entries] + list(feeds))
         feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
         executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
-                            self.plan_memory, self.memory)
+                            self.plan_memory, self.memory, self.fusion, self.cuda_graph)
         # The build succeeded: the store owns the tensors made for variables seen first here,
         # so every executor binds one tensor per variable (still uninitialised until assigned).
         self.variable_store.adopt(executor.new_variables)

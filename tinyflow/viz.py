@@ -9,7 +9,8 @@ PlanMemory and adds each output's storage id to its node's label (``storage 2``,
 in-place on x`` when it reuses an input's memory, ``variable`` for an assign's output), so entries
 sharing memory can be spotted by their id.  ``memory="sublinear"`` (a ``Session(memory=...)``
 policy) runs the Mirror pass first and draws the ops it recomputes in the backward pass as
-dashed green boxes labelled ``recomputed``.  Only the graph layer is used: no torch import.
+dashed green boxes labelled ``recomputed``.  ``fusion=True`` runs the FuseElemwise pass and
+draws each fused node as a yellow box listing the code generated for the ops it contains.  Only the graph layer is used: no torch import.
 """
 from __future__ import annotations
 
@@ -33,10 +34,11 @@ _STYLES = {
     "backward": 'shape=box, style=filled, fillcolor="#f4cccc"',
     "recomputed": 'shape=box, style="filled,dashed", fillcolor="#d9ead3"',
     "shape": 'shape=ellipse, style=dashed',  # MaterializeShapes' data-less shape nodes
+    "fused": 'shape=box, style=filled, fillcolor="#fff2cc"',  # FuseElemwise's groups
 }
 
 
-def to_dot(fetch, shapes=None, plan=False, memory=None) -> str:
+def to_dot(fetch, shapes=None, plan=False, memory=None, fusion=False) -> str:
     """The graph computing ``fetch`` as Graphviz DOT text.
 
     Parameters
@@ -54,6 +56,9 @@ def to_dot(fetch, shapes=None, plan=False, memory=None) -> str:
         A ``Session(memory=...)`` policy (``"sublinear"``, ``"mirror"``, ``{"policy":
         "budget", "budget_bytes": N}``): run the Mirror pass (needs ``shapes``) and mark the
         recomputed nodes.
+    fusion : bool
+        Run the FuseElemwise pass (needs ``shapes``; after Mirror, before PlanMemory, as a
+        ``Session(config='cpu fusion')`` does) and draw the fused nodes with their code.
 
     Returns
     -------
@@ -66,9 +71,9 @@ def to_dot(fetch, shapes=None, plan=False, memory=None) -> str:
         if not isinstance(s, Symbol):
             raise TypeError(f"to_dot draws symbols, got {type(s).__name__}")
         outputs.extend(s.outputs)
-    if (plan or memory is not None) and shapes is None:
-        raise ValueError("plan=True and memory= need shapes={placeholder: shape} to plan "
-                         "memory with")
+    if (plan or memory is not None or fusion) and shapes is None:
+        raise ValueError("plan=True, memory= and fusion=True need shapes={placeholder: shape} "
+                         "to plan memory with")
     graph = Graph(outputs)
     if shapes is not None:
         graph = _infer_shapes(graph, shapes)
@@ -85,6 +90,9 @@ def to_dot(fetch, shapes=None, plan=False, memory=None) -> str:
         graph = apply_passes(graph.with_attrs(
             mirror_policy=policy, mirror_budget_bytes=memory.get("budget_bytes")),
             ["InferType", "MaterializeShapes", "Mirror"])
+    if fusion:
+        before = [] if memory is not None else ["InferType", "MaterializeShapes"]
+        graph = apply_passes(graph, [*before, "FuseElemwise"])
     if plan:
         graph = apply_passes(graph, ["InferType", "OrderMutation", "PlanMemory"])
     return _dot_text(graph)
@@ -150,6 +158,8 @@ def _dot_text(graph: Graph) -> str:
     for nid, node in enumerate(indexed.nodes):
         if node.op is None:
             style, kind = _STYLES[node.kind], node.kind
+        elif node.kind == "_fused":
+            style, kind = _STYLES["fused"], "\n".join(["_fused", *node.attrs["members"]])
         elif node.name in recomputed:
             style, kind = _STYLES["recomputed"], f"{node.op.name}\nrecomputed"
         else:

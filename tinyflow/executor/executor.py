@@ -5,7 +5,9 @@ Building one takes three steps, each a method below:
 1. :meth:`Executor._bind` runs the passes once: InferShape and InferType from the feeds' and
    variables' shapes, MaterializeShapes, Mirror when the session has a memory policy
    (recomputation instead of keeping activations, :mod:`tinyflow.nnvm.passes.mirror`),
-   OrderMutation (a variable's readers before its writers) and PlanMemory.
+   FuseElemwise when the session asks for fusion (elementwise chains as one compiled kernel,
+   :mod:`tinyflow.nnvm.passes.fuse_elemwise`), OrderMutation (a variable's readers before
+   its writers) and PlanMemory.
 2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
    id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
@@ -42,7 +44,9 @@ from ..lua_ops.torch_api import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.passes.layout import CHANNELS_LAST
 from ..nnvm.passes.plan_memory import EXTERNAL
+from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 
 __all__ = ["BindError", "Executor"]
@@ -52,6 +56,12 @@ _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items(
 # After shapes and types are known: cut shape-only edges, order mutations, plan (with a
 # memory policy, Mirror recomputes activations after MaterializeShapes, before OrderMutation).
 _PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
+# On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), no
+# max_pool2d argmax that nothing reads (prune_argmax.py), and
+# channels-last activations between convolutions and pools, decided once before planning
+# (tinyflow/nnvm/passes/layout.py); the GPU keeps today's graph and contiguous tensors.
+_CPU_PASSES = {"OrderMutation": ["FuseConvActivation", "PruneArgmax", "OrderMutation"],
+               "PlanMemory": ["ChooseLayout", "PlanMemory"]}
 _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
                  "it need its shape before: fetch it directly, or set_shape it fully")
 
@@ -76,16 +86,24 @@ class Executor:
         ``{"policy": "sqrt" | "mirror" | "budget", "budget_bytes": N}``: run the Mirror pass
         (recompute forward activations in the backward graph) before planning; also run, with
         no policy, when the graph has ``tf.recompute_scope`` hints.  None: plan as before.
+    fusion : str, optional
+        ``"compiled"`` or ``"eager"``: run FuseElemwise before planning, its kernels compiled
+        (inductor, jiterator) or run uncompiled.  None: no fusion.
+    cuda_graph : bool
+        Run the step as captured segments (:class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None):
+    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None,
+                 fusion=None, cuda_graph=False):
         self.device = device
         self.feed_shapes = dict(feed_shapes)
         self.memory = memory
+        self.fusion = fusion
         self.graph = self._bind(outputs, variables, plan_memory)
         self.indexed = self.graph.indexed
         self._allocate(variables)
         self._make_closures(variables.random_streams)
+        self.graphed = GraphedStep(self) if cuda_graph else None
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
     def _bind(self, outputs, variables, plan_memory) -> Graph:
@@ -99,12 +117,20 @@ class Executor:
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
-        memory = self.memory or {}
+        memory, passes = self.memory or {}, list(_PLANNING_PASSES)
         if memory or any(getattr(e.node.graph, "recompute_hints", None) for e in outputs):
             graph = graph.with_attrs(mirror_policy=memory.get("policy"),
                                      mirror_budget_bytes=memory.get("budget_bytes"))
-            return apply_passes(graph, _PLANNING_PASSES[:1] + ["Mirror"] + _PLANNING_PASSES[1:])
-        return apply_passes(graph, _PLANNING_PASSES)
+            passes.insert(1, "Mirror")
+        if self.fusion is not None:  # after Mirror (recomputed ops fuse too), before planning
+            graph = graph.with_attrs(fusion_target=self.device.type, fusion_backend=self.fusion)
+            passes.insert(passes.index("OrderMutation"), "FuseElemwise")
+        return apply_passes(graph, self._passes(passes))
+
+    def _passes(self, names):
+        if self.device.type != "cpu":
+            return names
+        return [name for pass_name in names for name in _CPU_PASSES.get(pass_name, [pass_name])]
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
     def _allocate(self, variables):
@@ -149,6 +175,7 @@ class Executor:
     def _allocate_checked(self, variables):
         indexed, attrs = self.indexed, self.graph.attrs
         shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
+        layouts = attrs.get("layout") or [None] * indexed.num_entries
         # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
         self.storages = [torch.empty(size, dtype=torch.uint8, device=self.device)
                          for size in attrs["storage_size"]]
@@ -159,7 +186,8 @@ class Executor:
             eid = indexed.entry_id((nid, 0))
             if node.op is not None:
                 for out in range(eid, eid + node.num_outputs()):
-                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out])
+                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out],
+                                               layouts[out])
                                     if storage_id[out] != EXTERNAL  # else a mutated variable
                                     else tensors[attrs["inplace_from"][out]])
             elif node.kind == "placeholder":
@@ -187,10 +215,14 @@ class Executor:
         self.lua_closures = lua_table(self.closures)
         self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
 
-    def _view(self, sid, shape, dtype):
+    def _view(self, sid, shape, dtype, layout=None):
         torch_dtype = _TORCH_DTYPES[dtype]
         nbytes = math.prod(shape) * torch_dtype.itemsize
-        return self.storages[sid][:nbytes].view(torch_dtype).view(shape)
+        flat = self.storages[sid][:nbytes].view(torch_dtype)
+        if layout == CHANNELS_LAST:  # NCHW sizes over NHWC bytes (ChooseLayout)
+            batch, channels, height, width = shape
+            return flat.view(batch, height, width, channels).permute(0, 3, 1, 2)
+        return flat.view(shape)
 
     @staticmethod
     def _check_feeds(indexed, feed_shapes):
@@ -279,12 +311,16 @@ class Executor:
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
-        buffers = self.feed_buffers
-        for node, value in feeds.items():
-            if node in buffers:  # a feed of a placeholder this graph does not read is ignored
-                buffers[node].copy_(value)
+        if self.graphed is not None:  # pinned, non-blocking on CUDA
+            self.graphed.copy_feeds(feeds)
+        else:
+            buffers = self.feed_buffers
+            for node, value in feeds.items():
+                if node in buffers:  # a feed of a placeholder this graph does not read: ignored
+                    buffers[node].copy_(value)
         if profile is None and trace is None:
-            failed = self.run_closures(self.lua_closures, len(self.closures))
+            failed = self.graphed.run() if self.graphed is not None else \
+                self.run_closures(self.lua_closures, len(self.closures))
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)

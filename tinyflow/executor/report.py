@@ -130,9 +130,13 @@ class ClosureReport:
     rows : list of (node name, op, input shapes, output shapes, Lua body source)
         The body is the op's FLuaCompute source; its setup ran once at bind time with these
         shapes and the node's attributes, and returned the closure.
+    fused : dict
+        ``{node name: [line, ...]}`` of the ``_fused`` nodes (``Session(config='cpu
+        fusion')``): the generated code, one line per op the node contains.
     """
 
     rows: list = field(default_factory=list)
+    fused: dict = field(default_factory=dict)
 
     def __str__(self) -> str:
         def shapes(values):
@@ -141,6 +145,7 @@ class ClosureReport:
         for i, (name, op, ins, outs, _) in enumerate(self.rows):
             arrow = f"{shapes(ins)} -> " if ins else "-> "  # ops such as ones take no input
             lines.append(f"{i:>3} {name:<21} {op:<21} {arrow}{shapes(outs)}")
+            lines.extend(f"      | {line}" for line in self.fused.get(name, ()))
         return "\n".join(lines)
 
 
@@ -158,4 +163,6 @@ def closure_report(executor) -> ClosureReport:
                      [shapes[e] for e in indexed.input_entries[nid]],
                      [shapes[e] for e in range(first, first + node.num_outputs())],
                      node.op.attr("FLuaCompute")))
-    return ClosureReport(rows)
+    fused = {node.name: list(node.attrs["members"]) for node in indexed.nodes
+             if node.kind == "_fused"}
+    return ClosureReport(rows, fused)

@@ -40,6 +40,10 @@ function                                    meaning
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
 ``addmm(res, m, a, b)``                     res = m + a @ b (m broadcast)
 ``sum(res, x, dims)`` / ``mean``            reduce over dims; kept as size 1 when res has x's rank
+``sum_buffers(x, dims)``                    scratch making ``sum(res, x, dims, ones)`` a matrix
+                                            product (channels-last x over all but dim 2), or nil
+``layout_buffer(x, like)``                  scratch of x's shape in like's layout when they
+                                            differ on the CPU, else nil (setup only)
 ``max(res, x, dims)``                       max over one dim (values)
 ``argmax(res, x, dim, index)``              index (0-based) of the max along dim; index: an
                                             int64 buffer from ``index_like(res)`` when res is
@@ -86,6 +90,10 @@ function                                    meaning
                                             is uneven, else nil (setup only)
 ``conv2d(res, x, w, b, stride, pad, buf)``  NCHW convolution, + bias b unless nil; through
                                             buf's channels-last copies unless nil
+``conv2d_activation(res, x, w, b, s, p,``
+``act)``                                    res = act(conv2d(x, w) + b), act ``"tanh"``,
+                                            ``"relu"`` or ``"sigmoid"`` (oneDNN's post-op)
+``linear_activation(res, x, w, b, act)``    res = act(x @ w^T + b) likewise
 ``conv2d_buffers(x, w, y, stride, pad,``
 ``grad_weight)``                            channels-last scratch for conv2d (or, with
                                             grad_weight, its weight gradient) when it runs
@@ -97,9 +105,11 @@ function                                    meaning
                                             buf from conv2d_buffers)
 ``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
 ``max_pool2d(res, index, x, k, s, p,``
-``buffers)``                                max over windows, and their argmax (int64)
+``buffers)``                                max over windows, and their argmax (int64) unless
+                                            index is nil
 ``max_pool2d_backward(res, g, index, k, s,``
-``p)``                                      gradient of x: g scattered to the argmax
+``p, gbuf)``                                gradient of x: g scattered to the argmax (g copied
+                                            into gbuf first unless nil)
 ``avg_pool2d(res, x, k, s, p, count)``      window means, padding not counted; with count, x is
                                             bordered (p is 0) and res = window sums / count
 ``avg_pool2d_backward(res, g, x, k, s, p,``
@@ -120,6 +130,8 @@ function                                    meaning
 ``b2, eps)``                                one Adam step in place (torch's fused kernel); t:
                                             the step count, a scalar tensor
 ``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
+``fused_step(source, cuda, backend, x, y)`` the step of a ``_fused`` node: its generated code
+                                            compiled (cached), results copied into y (setup)
 ``empty(ref, sizes)``                       new contiguous tensor on ref's device (setup only)
 ``is_cpu(x)``                               true when x lives in CPU memory
 ``nchw_view(x, data_format)``               NHWC x as an NCHW view (channels-last strides, no
@@ -326,8 +338,22 @@ def _reduce(function, res, x, dims):
     function(x, dim=dims, keepdim=res.dim() == x.dim(), out=res)
 
 
-def sum(res, x, dims=None):
+def sum(res, x, dims=None, ones=None):
+    if ones is not None:  # x channels-last, summed over all but dim 2: see sum_buffers
+        torch.mm(ones, x.permute(0, 2, 3, 1).reshape(-1, x.shape[1]), out=res.view(1, -1))
+        return
     _reduce(torch.sum, res, x, dims)
+
+
+def sum_buffers(x, dims=None):
+    # A channels-last (N, C, H, W) x summed over all but C (a bias gradient) is an (N*H*W, C)
+    # matrix summed over rows: ones @ x runs at BLAS speed, torch.sum 5x slower on those
+    # strides.  The ones row (N*H*W), or nil when that is not the case.
+    dims = _dims(dims)
+    if (x.device.type != "cpu" or not _channels_last(x) or not x.is_floating_point()
+            or dims is None or sorted(d % 4 for d in dims) != [0, 2, 3]):
+        return None
+    return _scratch(torch.ones((1, x.numel() // x.shape[1]), dtype=x.dtype))
 
 
 def mean(res, x, dims=None):
@@ -504,14 +530,79 @@ def window_count(x, y, kernel, stride):
     return _scratch(count).view(tuple(y.shape[2:]))
 
 
+def _layout_of(x, like):
+    """x as a channels-last view when ``like`` is channels-last and x has one channel (the same
+    bytes either way): oneDNN then runs the whole convolution channels-last, with no copy."""
+    if (x.dim() == 4 and x.shape[1] == 1 and x.is_contiguous() and not like.is_contiguous()
+            and like.is_contiguous(memory_format=torch.channels_last)):
+        return x.as_strided(x.shape, (x.stride(0), 1, x.stride(2), x.stride(3)))
+    return x
+
+
+def _channels_last(*tensors):
+    return builtins.any(t.dim() == 4 and not t.is_contiguous()
+                        and t.is_contiguous(memory_format=torch.channels_last) for t in tensors)
+
+
+# No convolution kernel writes into a given buffer: each returns a new tensor that is copied
+# into the plan's.  Slices of the batch bound that transient (a 10,000-image forward).
+_CHUNK_BYTES = 64 << 20
+
+
+def _by_batch(res, x, run):
+    """``res[i:j] = run(x[i:j])`` over slices of the batch of at most _CHUNK_BYTES of res."""
+    batch = res.shape[0]
+    if res.numel() * res.element_size() <= _CHUNK_BYTES:  # a training batch: one call
+        res.copy_(run(x))
+        return
+    step = builtins.max(1, _CHUNK_BYTES * batch // (res.numel() * res.element_size()))
+    for start in range(0, batch, step):
+        res[start:start + step].copy_(run(x[start:start + step]))
+
+
 def conv2d(res, x, weight, bias, stride, pad, buffers=None):
+    x = _layout_of(x, res)
     if buffers is not None:  # channels-last copies of x and weight, and the result
         x, weight = buffers[0].copy_(x), buffers[1].copy_(weight)
         res, out = buffers[2], res
-    _aten.convolution.out(x, weight, bias, _sizes(stride), _sizes(pad), _NO_DILATION, False,
-                          (0, 0), 1, out=res)
+    stride, pad = _sizes(stride), _sizes(pad)
+    _by_batch(res, x, lambda part: _aten.convolution(part, weight, bias, stride, pad,
+                                                     _NO_DILATION, False, (0, 0), 1))
     if buffers is not None:
         out.copy_(res)
+
+
+_ACTIVATIONS = {"tanh": torch.tanh_, "relu": torch.relu_, "sigmoid": torch.sigmoid_}
+
+
+def conv2d_activation(res, x, weight, bias, stride, pad, activation):
+    # oneDNN applies the activation as the convolution's post-op (one pass over y instead of
+    # two) on a weight packed for it; repacked every call, as the optimizer changes it
+    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+        conv2d(res, x, weight, bias, stride, pad)
+        _ACTIVATIONS[activation](res)
+        return
+    x, stride, pad = _layout_of(x, res), _sizes(stride), _sizes(pad)
+    packed = torch._C._nn.mkldnn_reorder_conv2d_weight(
+        weight.contiguous().to_mkldnn(), pad, stride, _NO_DILATION, 1, list(x.shape))
+    _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
+        part, packed, bias, pad, stride, _NO_DILATION, 1, activation, [], ""))
+
+
+def linear_activation(res, x, weight, bias, activation):
+    # oneDNN's matmul with the activation as post-op (fc1 + tanh of LeNet: 0.55 -> 0.43 ms)
+    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+        if bias is None:
+            torch.mm(x, weight.t(), out=res)
+        else:
+            torch.addmm(bias, x, weight.t(), out=res)
+        _ACTIVATIONS[activation](res)
+        return
+    res.copy_(torch.ops.mkldnn._linear_pointwise(x, weight, bias, activation, [], ""))
+
+
+_ONEDNN_POINTWISE = torch.backends.mkldnn.is_available() and hasattr(
+    torch.ops.mkldnn, "_convolution_pointwise")
 
 
 def _conv2d_backward(g, x, weight, stride, pad, mask):
@@ -524,6 +615,7 @@ def conv2d_backward_data(res, g, x, weight, stride, pad):
 
 
 def conv2d_backward_weight(res, g, x, weight, stride, pad, buffers=None):
+    x = _layout_of(x, g)
     if buffers is not None:  # channels-last copies of g, x and weight
         g, x, weight = (b.copy_(t) for b, t in zip(buffers, (g, x, weight)))
     res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False))[1])
@@ -544,7 +636,7 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
     # and others slower, by shape: time both ways once, copies included, on random data of
     # these shapes (as cuDNN's benchmark mode) and return the channels-last scratch copies
     # ([x, weight, y], or [g, x, weight] with grad_weight) when they win clearly, else nil.
-    if x.device.type != "cpu":
+    if x.device.type != "cpu" or _channels_last(x, y):  # the layout chosen (ChooseLayout)
         return None
     x, weight, y = (torch.randn(t.shape) for t in (x, weight, y))
     copies = [torch.empty_like(t, memory_format=torch.channels_last)
@@ -562,15 +654,19 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
 def max_pool2d_buffers(x, y):
     # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
     # channels-last copies there ([x copy, y copy, index copy]); nothing to keep on the GPU.
-    if x.device.type != "cpu":
+    if x.device.type != "cpu" or _channels_last(x, y):
         return None
-    index = torch.empty(y.shape, dtype=torch.int64)
+    index = torch.empty(y.shape, dtype=torch.int64)  # its size only
     return [_scratch(torch.empty_like(t, memory_format=torch.channels_last))
             for t in (x, y, index)]
 
 
 def max_pool2d(res, index, x, kernel, stride, pad, buffers):
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
+    if index is None:  # no argmax wanted: torch's pooling makes one per slice of the batch
+        x = buffers[0].copy_(x) if buffers is not None else x
+        _by_batch(res, x, lambda part: _aten.max_pool2d_with_indices(part, *args)[0])
+        return
     if buffers is None:
         _aten.max_pool2d_with_indices.out(x, *args, out=res, indices=index)
         return
@@ -581,8 +677,18 @@ def max_pool2d(res, index, x, kernel, stride, pad, buffers):
     index.copy_(index_copy)
 
 
-def max_pool2d_backward(res, g, index, kernel, stride, pad):
+def layout_buffer(x, like):
+    # torch's pooling gradient runs at its channels-last speed only when g is channels-last too
+    # (5x slower on a contiguous g from a flatten): a scratch of x's shape in like's layout
+    if x.device.type != "cpu" or _channels_last(x) or not _channels_last(like):
+        return None
+    return _scratch(torch.empty_like(x, memory_format=torch.channels_last))
+
+
+def max_pool2d_backward(res, g, index, kernel, stride, pad, g_buffer=None):
     # res stands in for max_pool2d's input: the kernel takes only its sizes from it
+    if g_buffer is not None:
+        g = g_buffer.copy_(g)
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
     _aten.max_pool2d_with_indices_backward.grad_input(g, res, *args, index, grad_input=res)
 
@@ -1028,7 +1134,15 @@ def broadcast(res, x, root, label):
 def all_gather(res, x, label):
     _distributed().tensor_all_gather(res, x.contiguous(), str(label))
 
+
+# -- fused elementwise kernels (the FuseElemwise pass) -----------------------------------------
+def fused_step(source, cuda_source, backend, x, y):
+    from ..executor.kernels import fused_step as step  # torch.compile's imports: on first use
+    return step(str(source), cuda_source, str(backend), list(x.values()), list(y.values()))
+
+
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()
              if callable(fn) and not name.startswith("_") and name not in __all__
              and getattr(fn, "__module__", "")
              == __name__}
+

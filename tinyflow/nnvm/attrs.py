@@ -62,7 +62,28 @@ FSetInputVarAttrOnCompose
                     ``f(attrs, var_node, input_index)``: called on each variable a call creates
                     for a left-out input (NNVM's hook); layers use it to record the variable in
                     the graph context with its initial value (Glorot weights, zero biases...).
+FFuseExpr           ``(python, cuda)``, or ``f(attrs, in_shapes) -> (python, cuda) | None``: the op
+                    as one expression of an elementwise kernel, for the FuseElemwise pass.  Both are ``str.format``
+                    templates: ``{0}``, ``{1}``... are the inputs' values, ``{scalar}`` and other
+                    names the node's attributes (numbers written as literals).  ``python`` is
+                    a torch expression (compiled by inductor), ``cuda`` a C++ one over ``T`` (a
+                    jiterator kernel), or None when the op is not fused on CUDA.  Only ops that
+                    compute each output element from the same element of their (broadcast)
+                    inputs may declare it (or, through the function, where its inputs' shapes
+                    make it so: ``_collapse_sum_like`` when nothing was broadcast), and the
+                    reductions (``TOpPattern`` "reduce", CPU only); a fused op keeps its dtype
+                    (float in, float out).
+TOpPattern          NNVM's op pattern, as far as FuseElemwise needs it: ``"reduce"`` for the
+                    reductions that fuse on the CPU with the elementwise ops around them
+                    (``reduce_sum``/``mean``/``max``/``min``, ``_collapse_sum_like``); they
+                    take only inputs of their output's dtype.  Unset: elementwise.
+TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a collective, a
+                    random op with its own generator): ``config='gpu graph'`` runs them between
+                    captured segments.  Python ops (FPythonCompute) are never captured.
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TChannelsLast       ``"any"``: the body takes each 4-d (NCHW) input and output contiguous or
+                    channels-last; ``"same"``: either, one for all its 4-d operands (elementwise,
+                    in place).  Missing: contiguous only.  Read by ChooseLayout.
 TWriteOnly          ``True`` for ops that overwrite their mutated inputs without reading them
                     (``assign``): such a variable needs no value before.  Other mutating ops
                     (``assign_add``, the optimizer updates) read what they write.

@@ -235,6 +235,37 @@ _layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_f
           _conv2d_shape, _conv2d_grad)
 
 
+# -- conv2d + bias + activation in one op (the FuseConvActivation pass builds it) ---------------
+_ACTIVATION_BACKWARD = {"tanh": "_tanh_backward", "relu": "_relu_backward",
+                        "sigmoid": "_sigmoid_backward"}
+
+
+def _fused_op(name, layer, shape_rule, gradient):
+    """Register ``_fused_<layer>``: act(layer(x, weight) + bias), whose gradient is the
+    activation's from y, then the layer's."""
+    def fused_shape(attrs, in_shapes, out_shapes):
+        if attrs.get("activation") not in _ACTIVATION_BACKWARD:
+            raise ShapeError(f"activation must be one of {sorted(_ACTIVATION_BACKWARD)}, got "
+                             f"{attrs.get('activation')!r}")
+        return shape_rule(attrs, in_shapes, out_shapes)
+
+    def fused_grad(node, grads):
+        pre_activation = create_op(_ACTIVATION_BACKWARD[node.attrs["activation"]], grads[0],
+                                   node.outputs[0])
+        return gradient(node, [pre_activation])
+    (register_op(name)
+     .describe(f"act({layer}(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): "
+               f"attr activation 'tanh' | 'relu' | 'sigmoid' and {layer}'s attrs.  The "
+               f"FuseConvActivation pass (tinyflow/nnvm/passes/fuse_conv.py) puts it where an "
+               f"activation alone reads a {layer}.")
+     .set_num_inputs(_num_inputs_with_bias)
+     .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad))
+
+
+_fused_op("_fused_conv2d", "conv2d", _conv2d_shape, _conv2d_grad)
+_fused_op("_fused_linear", "linear", _linear_shape, _linear_grad)
+
+
 # -- conv2d's input gradient, which is also conv2d_transpose ------------------------------------
 def _conv2d_backward_data_shape(attrs, in_shapes, out_shapes):
     data_format, filter_format = _layout(attrs), _layout(attrs, "filter_format", "OIHW")
@@ -322,14 +353,18 @@ def _pool_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [_from_nchw(out, data_format)]
 
 
+def _max_pool_outputs(attrs):
+    return 2 if attrs.get("argmax", True) else 1
+
+
 def _max_pool_shape(attrs, in_shapes, out_shapes):
     in_shapes, (out,) = _pool_shape(attrs, in_shapes, out_shapes[:1])
-    return in_shapes, [out, out]
+    return in_shapes, [out, out][:_max_pool_outputs(attrs)]
 
 
 def _max_pool_type(attrs, in_types, out_types):
     dtype = in_types[0] or out_types[0]
-    return [dtype], [dtype, "int64"]
+    return [dtype], [dtype, "int64"][:_max_pool_outputs(attrs)]
 
 
 def _max_pool_backward_type(attrs, in_types, out_types):
@@ -338,12 +373,14 @@ def _max_pool_backward_type(attrs, in_types, out_types):
 
 
 # max_pool2d keeps the argmax of each window as a second, hidden output (int64): the backward
-# scatters g through it instead of pooling x again, and reads x only for its shape.
+# scatters g through it instead of pooling x again, and reads x only for its shape.  With
+# argmax=False (the PruneArgmax pass, when nothing reads it) there is no second output.
 (register_op("max_pool2d")
  .describe("Max over kernel (kh, kw) windows of x moved by stride (sh, sw); padding 'VALID' | "
            "'SAME', data_format 'NCHW' (default) | 'NHWC'.  A hidden second output holds each "
-           "window's argmax (int64).")
- .set_num_inputs(1).set_num_outputs(2).set_attr("FNumVisibleOutputs", lambda attrs: 1)
+           "window's argmax (int64), unless attr argmax is False.")
+ .set_num_inputs(1).set_num_outputs(_max_pool_outputs)
+ .set_attr("FNumVisibleOutputs", lambda attrs: 1)
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],

@@ -106,72 +106,95 @@ def binary_shape(attrs, in_shapes, out_shapes):
     return [a, b], [out]
 
 
-def _binary(name, doc, gradient, dtypes=None):
+def _binary(name, doc, gradient, dtypes=None, fuse=None):
     (register_op(name).describe(doc).set_num_inputs(2)
      .set_attr("FInferShape", binary_shape)
      .set_attr("FInferType", dtypes or dtype_rule())
      .set_attr("FInplaceOption", [(0, 0), (1, 0)])
-     .set_attr("FGradient", gradient))
+     .set_attr("FGradient", gradient)
+     .set_attr("FFuseExpr", fuse))
 
 
+# FFuseExpr (tinyflow/nnvm/attrs.py): (torch expression, CUDA C++ expression) per op
 _binary("elemwise_add", "a + b with numpy broadcasting.", lambda n, g: [
-    collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(g[0], n.inputs[1])])
+    collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(g[0], n.inputs[1])],
+    fuse=("{0} + {1}", "{0} + {1}"))
 _binary("elemwise_sub", "a - b with numpy broadcasting.", lambda n, g: [
-    collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(-g[0], n.inputs[1])])
+    collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(-g[0], n.inputs[1])],
+    fuse=("{0} - {1}", "{0} - {1}"))
 _binary("elemwise_mul", "a * b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1], n.inputs[0]),
-    collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])])
+    collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])], fuse=("{0} * {1}", "{0} * {1}"))
 _binary("elemwise_div", "a / b with numpy broadcasting (TF's truediv: integers are divided as "
         "floats, int8/int16/uint8 as float32, int32/int64 as float64).", lambda n, g: [
     collapse_sum_like(g[0] / n.inputs[1], n.inputs[0]),
     collapse_sum_like(-g[0] * n.outputs[0] / n.inputs[1], n.inputs[1])],
-    dtype_rule(result=truediv_type))
+    dtype_rule(result=truediv_type), fuse=("{0} / {1}", "{0} / {1}"))
 _binary("elemwise_pow", "a ** b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1] * n.inputs[0] ** (n.inputs[1] - 1), n.inputs[0]),
-    collapse_sum_like(g[0] * n.outputs[0] * create_op("log", n.inputs[0]), n.inputs[1])])
+    collapse_sum_like(g[0] * n.outputs[0] * create_op("log", n.inputs[0]), n.inputs[1])],
+    fuse=("torch.pow({0}, {1})", "pow({0}, {1})"))
 
 
-def _unary(name, doc, gradient=None, dtypes=None):
+def _unary(name, doc, gradient=None, dtypes=None, fuse=None):
     op = (register_op(name).describe(doc).set_num_inputs(1)
           .set_attr("FInferShape", same_shape)
           .set_attr("FInferType", dtypes or dtype_rule())
           .set_attr("FInplaceOption", inplace_first))
     if gradient is not None:
         op.set_attr("FGradient", gradient)
+    if fuse is not None:
+        op.set_attr("FFuseExpr", fuse)
     return op
 
 
+def _call(python, cuda=None):
+    """FFuseExpr of a unary function: ``torch.<python>(x)`` and ``<cuda>(x)`` in C++."""
+    return f"torch.{python}({{0}})", f"{cuda or python}({{0}})"
+
+
 # x <op> a Python number: the number takes x's dtype (int_tensor * 2 stays an integer tensor)
-_unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]], _scalar_type())
-_unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]], _scalar_type())
-_unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]], _scalar_type())
+_unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]], _scalar_type(),
+       ("{0} + {scalar}", "{0} + T({scalar})"))
+_unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]], _scalar_type(),
+       ("{0} - {scalar}", "{0} - T({scalar})"))
+_unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]], _scalar_type(),
+       ("{scalar} - {0}", "T({scalar}) - {0}"))
 _unary("__mul_scalar__", "x * scalar.", lambda n, g: [g[0] * n.attrs["scalar"]],
-       _scalar_type())
+       _scalar_type(), ("{0} * {scalar}", "{0} * T({scalar})"))
 _unary("__div_scalar__", "x / scalar (TF's truediv for integer x).",
-       lambda n, g: [g[0] / n.attrs["scalar"]], _scalar_type(divides=True))
+       lambda n, g: [g[0] / n.attrs["scalar"]], _scalar_type(divides=True),
+       ("{0} / {scalar}", "{0} / T({scalar})"))
 _unary("__rdiv_scalar__", "scalar / x (TF's truediv for integer x).",
-       lambda n, g: [-g[0] * n.outputs[0] / n.inputs[0]], _scalar_type(divides=True))
+       lambda n, g: [-g[0] * n.outputs[0] / n.inputs[0]], _scalar_type(divides=True),
+       ("{scalar} / {0}", "T({scalar}) / {0}"))
 _unary("__pow_scalar__", "x ** scalar.", lambda n, g: [
-    g[0] * n.attrs["scalar"] * n.inputs[0] ** (n.attrs["scalar"] - 1)], _scalar_type())
+    g[0] * n.attrs["scalar"] * n.inputs[0] ** (n.attrs["scalar"] - 1)], _scalar_type(),
+       ("torch.pow({0}, {scalar})", "pow({0}, T({scalar}))"))
 _unary("__rpow_scalar__", "scalar ** x.", lambda n, g: [
-    g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type())
+    g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type(),
+       ("torch.pow({scalar}, {0})", "pow(T({scalar}), {0})"))
 FLOAT = dtype_rule(("float",))  # TF defines these for floating types only
-_unary("negative", "-x.", lambda n, g: [-g[0]])
-_unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]], FLOAT)
-_unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]], FLOAT)
-_unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]], FLOAT)
+_unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}"))
+_unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]], FLOAT, _call("exp"))
+_unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]], FLOAT, _call("log"))
+_unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]], FLOAT, _call("sqrt"))
 _unary("tanh", "Hyperbolic tangent.", lambda n, g: [
-    create_op("_tanh_backward", g[0], n.outputs[0])], FLOAT)
+    create_op("_tanh_backward", g[0], n.outputs[0])], FLOAT, _call("tanh"))
 _unary("sigmoid", "1 / (1 + e ** -x).", lambda n, g: [
-    create_op("_sigmoid_backward", g[0], n.outputs[0])], FLOAT)
-_unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])])
+    create_op("_sigmoid_backward", g[0], n.outputs[0])], FLOAT,
+       ("torch.sigmoid({0})", "T(1) / (T(1) + exp(-{0}))"))
+_unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])],
+       fuse=("torch.abs({0})", "{0} < T(0) ? -{0} : {0}"))
 # sign is flat where it is defined: its gradient is zeros (TF's SignGrad), not None, so
 # tf.gradients(tf.sign(x), x) is a tensor as in TensorFlow
-_unary("sign", "-1, 0 or 1; gradient zero.", lambda n, g: [create_op("zeros_like", n.inputs[0])])
+_unary("sign", "-1, 0 or 1; gradient zero.", lambda n, g: [create_op("zeros_like", n.inputs[0])],
+       fuse=("torch.sign({0})", "T(({0} > T(0)) - ({0} < T(0)))"))
 _unary("relu", "max(x, 0).", lambda n, g: [
-    create_op("_relu_backward", g[0], n.outputs[0])])
+    create_op("_relu_backward", g[0], n.outputs[0])],
+       fuse=("torch.relu({0})", "{0} > T(0) ? {0} : T(0)"))
 ANY = dtype_rule(("float", "int", "bool"))
-_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY)
+_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY, ("{0}", "{0}"))
 _unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient,
        ANY).set_attr("FIgnoreInputs", [0])
 _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
@@ -180,18 +203,21 @@ _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
 
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape)
- .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True))
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
+ .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)")))
 
 # One kernel each instead of three elementwise ops; their own gradients compose primitives.
 (register_op("_tanh_backward").describe("g * (1 - y * y) (y is tanh's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
+ .set_attr("FFuseExpr", ("{0} * (1 - {1} * {1})", "{0} * (T(1) - {1} * {1})"))
  .set_attr("FGradient", lambda n, g: [
      create_op("_tanh_backward", g[0], n.inputs[1]),
      g[0] * n.inputs[0] * n.inputs[1] * -2.0]))
 (register_op("_sigmoid_backward").describe("g * y * (1 - y) (y is sigmoid's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
+ .set_attr("FFuseExpr", ("{0} * (1 - {1}) * {1}", "{0} * (T(1) - {1}) * {1}"))
  .set_attr("FGradient", lambda n, g: [
      create_op("_sigmoid_backward", g[0], n.inputs[1]),
      g[0] * n.inputs[0] * (1.0 - n.inputs[1] * 2.0)]))
@@ -200,6 +226,8 @@ _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FFuseExpr", lambda attrs, shapes: (
+     " + ".join(f"{{{i}}}" for i in range(attrs["num_args"])),) * 2)
  .set_attr("FGradient", lambda n, g: [g[0]] * len(n.inputs)))
 
 
@@ -215,6 +243,20 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
     return [grad, out], [out]
 
 
+def _fuse_collapse(attrs, shapes):
+    """FFuseExpr of ``_collapse_sum_like``: a sum over the broadcast axes (leading ones and
+    those where the target has size 1), on the CPU only; where nothing was broadcast (most
+    gradients of binary ops) it is a copy, on CUDA too."""
+    grad, like = shapes
+    if tuple(grad) == tuple(like):
+        return "{0}", "{0}"
+    lead = len(grad) - len(like)
+    axes = tuple(range(lead)) + tuple(lead + i for i, d in enumerate(like)
+                                      if d == 1 and grad[lead + i] != 1)
+    summed = f"torch.sum({{0}}, dim={axes}, keepdim=True)" if axes else "{0}"
+    return f"{summed}.reshape({tuple(like)})", None
+
+
 (register_op("_collapse_sum_like")
  .describe("Sum input 0 over the axes where input 1 (shape-only) was broadcast.")
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
@@ -222,7 +264,8 @@ def _collapse_shape(attrs, in_shapes, out_shapes):
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
  # nothing to sum (the shapes agree, an add's gradient): the plan may alias y to g, no copy
  .set_attr("FInplaceOption", [(0, 0)])
- .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_collapse))
 
 
 def _insert_axes(shape, axis, rank):
@@ -245,6 +288,21 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
     return [x, out], [out]
 
 
+def _fuse_broadcast(attrs, shapes):
+    """FFuseExpr of ``broadcast_like``: an expand (a view) the kernel reads through, divided by
+    the count for a mean.  With ``axis`` the size-1 axes are put back first: on the CPU only
+    (jiterator broadcasts its inputs with numpy's rules, which would align them wrong)."""
+    x, like = (tuple(shape) for shape in shapes)
+    axis = attrs.get("axis")
+    # a mean's gradient divides by the count, as the body does (g * (1 / N) can be one float
+    # step off)
+    count = math.prod(like) / max(math.prod(x), 1) if attrs.get("mean") else None
+    python = "{0}" if axis is None else f"{{0}}.reshape({_insert_axes(x, axis, len(like))})"
+    python = f"{python}.expand({like})" + ("" if count is None else f" / {count!r}")
+    cuda = None if axis is not None else "{0}" if count is None else f"{{0}} / T({count!r})"
+    return python, cuda
+
+
 (register_op("broadcast_like")
  .describe("Input 0 broadcast to the shape of input 1 (shape-only).  axis: the axes of the "
            "result that input 0 lacks (size-1 axes are put back there first).  mean=True also "
@@ -252,6 +310,7 @@ def _broadcast_like_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FIgnoreInputs", [1])
+ .set_attr("FFuseExpr", _fuse_broadcast)
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))
 

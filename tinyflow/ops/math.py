@@ -30,11 +30,13 @@ def _select(mask, g):
     return create_op("where", mask, g, _zeros(g)), create_op("where", mask, _zeros(g), g)
 
 
-def _binary(name, doc, dtypes, gradient=no_gradient):
+def _binary(name, doc, dtypes, gradient=no_gradient, fuse=None):
     # No FInplaceOption for ops whose output dtype differs (PlanMemory also checks dtypes).
-    (register_op(name).describe(doc).set_num_inputs(2)
-     .set_attr("FInferShape", binary_shape).set_attr("FInferType", dtypes)
-     .set_attr("FGradient", gradient))
+    op = (register_op(name).describe(doc).set_num_inputs(2)
+          .set_attr("FInferShape", binary_shape).set_attr("FInferType", dtypes)
+          .set_attr("FGradient", gradient))
+    if fuse is not None:  # FFuseExpr: (torch expression, CUDA C++ expression)
+        op.set_attr("FFuseExpr", fuse)
 
 
 # -- comparisons and logic: bool results, no gradient ------------------------------------------
@@ -70,9 +72,9 @@ def _mod_grad(node, grads):
 
 
 _binary("maximum", "max(a, b), numpy broadcasting; ties give the gradient to a.", dtype_rule(),
-        _extremum_grad("greater_equal"))
+        _extremum_grad("greater_equal"), ("torch.maximum({0}, {1})", "{0} < {1} ? {1} : {0}"))
 _binary("minimum", "min(a, b), numpy broadcasting; ties give the gradient to a.", dtype_rule(),
-        _extremum_grad("less_equal"))
+        _extremum_grad("less_equal"), ("torch.minimum({0}, {1})", "{1} < {0} ? {1} : {0}"))
 _binary("floordiv", "floor(a / b), numpy broadcasting (TF's floordiv: Python's //); no "
         "gradient.", dtype_rule())
 _binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python's %, the sign "
@@ -83,10 +85,12 @@ _binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python'
 _FLOAT = dtype_rule(("float",))
 
 
-def _unary(name, doc, gradient, dtypes=_FLOAT):
+def _unary(name, doc, gradient, dtypes=_FLOAT, cuda=None):
+    # FFuseExpr: torch.<name>(x), and <cuda or name>(x) in C++
     (register_op(name).describe(doc).set_num_inputs(1)
      .set_attr("FInferShape", same_shape).set_attr("FInferType", dtypes)
-     .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", gradient))
+     .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", gradient)
+     .set_attr("FFuseExpr", (f"torch.{name}({{0}})", f"{cuda or name}({{0}})")))
 
 
 _unary("rsqrt", "1 / sqrt(x).", lambda n, g: [g[0] * (n.outputs[0] ** 3) * -0.5])
@@ -95,7 +99,8 @@ _unary("log1p", "log(1 + x), exact for small x.", lambda n, g: [g[0] / (n.inputs
 _unary("floor", "The largest integer not above x; no gradient.", no_gradient)
 _unary("ceil", "The smallest integer not below x; no gradient.", no_gradient)
 _unary("round", "x rounded to the nearest integer, halves to the even one (banker's rounding, "
-       "as TF); integers unchanged; no gradient.", no_gradient, dtype_rule(("float", "int")))
+       "as TF); integers unchanged; no gradient.", no_gradient, dtype_rule(("float", "int")),
+       cuda="nearbyint")
 
 
 # -- cast ---------------------------------------------------------------------------------------
@@ -143,10 +148,15 @@ def _where_grad(node, grads):
     return [None, to_x, to_y]
 
 
+# torch.where with the condition viewed with x's rank (a vector condition chooses rows)
+_WHERE_ROWS = "torch.where({0}.view({0}.shape + (1,) * ({1}.dim() - {0}.dim()))"
 (register_op("where").describe("x where cond, else y (TF 1.15: cond of x's shape, or a vector "
                                "choosing rows of x).")
  .set_num_inputs(3).set_attr("FInferShape", _where_shape).set_attr("FInferType", _where_type)
- .set_attr("FInplaceOption", [(1, 0), (2, 0)]).set_attr("FGradient", _where_grad))
+ .set_attr("FInplaceOption", [(1, 0), (2, 0)]).set_attr("FGradient", _where_grad)
+ # a vector condition chooses rows: viewed with x's rank; not on CUDA (jiterator broadcasts
+ # from the last axis)
+ .set_attr("FFuseExpr", (_WHERE_ROWS + ", {1}, {2})", None)))
 
 
 # -- a Python number beside a tensor --------------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from .elemwise import dtype_rule
 
@@ -70,6 +70,18 @@ def _prod_grad(node, grads):
                       axis=node.attrs.get("axis"))]
 
 
+def _fuse_reduce(call):
+    """FFuseExpr of a reduction (``TOpPattern`` "reduce"): ``call`` over the node's axes on the
+    CPU, where inductor compiles it with the elementwise ops around it; none on CUDA
+    (jiterator cannot reduce).  Reducing no axis is a copy, on both."""
+    def expr(attrs, shapes):
+        axis = normalize_axis(attrs.get("axis"), len(shapes[0]))
+        if not axis:  # torch.sum(x, dim=()) would sum everything
+            return "{0}", "{0}"
+        return f"{call}({{0}}, dim={axis}, keepdim={bool(attrs.get('keepdims', False))})", None
+    return expr
+
+
 _SUMS = dtype_rule(("float", "int", "bool"), result=lambda t: "float32" if t == "bool" else t)
 for _name, _doc, _grad, _dtypes in (
         ("reduce_sum", ("Sum over axis (None: all); keepdims keeps reduced axes as size 1.  A "
@@ -92,6 +104,10 @@ for _name, _doc, _grad, _dtypes in (
     (register_op(_name).describe(_doc).set_num_inputs(1)
      .set_attr("FInferShape", _reduce_shape).set_attr("FInferType", _dtypes)
      .set_attr("FGradient", _grad))
+# fused with their elementwise inputs and readers (FuseElemwise, CPU): see docs/fusion.md
+for _name, _call in (("reduce_sum", "torch.sum"), ("reduce_mean", "torch.mean"),
+                     ("reduce_max", "torch.amax"), ("reduce_min", "torch.amin")):
+    Op.get(_name).set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_reduce(_call))
 
 (register_op("_reduce_prod_backward")
  .describe("Gradient of reduce_prod (inputs g, x): g times the product of the other elements "

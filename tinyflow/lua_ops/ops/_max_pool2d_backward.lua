@@ -8,9 +8,9 @@ return function(x, y, kwarg)
     nchw(y[1], layout)
   local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
   local pad, grad, take_inside = torch.window_grad(data, g, out, kernel, stride)
-  local backward = torch.max_pool2d_backward
+  local backward, g_buffer = torch.max_pool2d_backward, torch.layout_buffer(g, out)
   return function()
-    backward(grad, g, index, kernel, stride, pad)
+    backward(grad, g, index, kernel, stride, pad, g_buffer)
     if take_inside then take_inside() end
   end
 end

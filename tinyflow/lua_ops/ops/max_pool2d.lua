@@ -1,10 +1,12 @@
 -- max_pool2d: y[1] = max over kwarg.kernel windows of x moved by kwarg.stride, y[2] = the argmax
 -- of each window (int64, for the backward); the padding (not counted) follows from x's and y's
--- sizes (uneven: x is copied into a -inf-bordered buffer first).  NHWC tensors are pooled as
+-- sizes (uneven: x is copied into a -inf-bordered buffer first); no y[2] with kwarg.argmax
+-- false.  NHWC tensors are pooled as
 -- NCHW views with channels-last strides, which torch pools fastest: no copies then.
 return function(x, y, kwarg)
   local nchw, layout = torch.nchw_view, kwarg.data_format
-  local data, out, index = nchw(x[1], layout), nchw(y[1], layout), nchw(y[2], layout)
+  local data, out = nchw(x[1], layout), nchw(y[1], layout)
+  local index = y[2] and nchw(y[2], layout)
   local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
   local pad, input, fill_input = torch.window_input(data, out, kernel, stride, -math.huge)
   local pool, buffers = torch.max_pool2d, nil

@@ -1,0 +1,130 @@
+"""The planned step as CUDA graphs (``Session(config='gpu graph')``).
+
+A static memory plan fixes every buffer's address, which is what a CUDA graph needs: the
+kernels a step launches can be recorded once (``torch.cuda.graph``) and replayed, one launch
+for the whole segment instead of one per op plus Lua and Python around each.  An op that cannot
+be recorded (a Python op, a host sync such as a label check, a collective, a random op with a
+generator of its own: ``TUncapturable``, tinyflow/ops/capture.py) splits the step: the closures
+between two such ops form a segment that is captured; the others run as usual, in order.
+
+The first run of an executor runs every closure (the warm-up: lazy initialisation, cuBLAS
+handles, the allocator's first blocks).  The second captures each capturable segment and
+replays it at once (capturing runs no kernel); later runs replay.  Feeds go through pinned
+host buffers with non-blocking copies; results are copied back only when fetched.
+
+Without CUDA (``"cpu graph"``) nothing is captured: the segments run as plain closures, so the
+segmentation and the bookkeeping can be seen and tested on any machine.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import torch
+
+from ..lua_ops.runtime import LuaOpError, lua_table, run_closures
+
+__all__ = ["GraphedStep", "Segment", "capturable", "segments"]
+
+
+class Segment(NamedTuple):
+    """Closures ``start`` to ``stop - 1`` of a step, captured as one graph when ``captured``."""
+
+    start: int
+    stop: int
+    captured: bool
+
+
+def capturable(node) -> bool:
+    """Whether a CUDA graph can record ``node``'s closure: not a Python op, not declared
+    ``TUncapturable``, no random generator of its own (a seeded random op)."""
+    op = node.op
+    return not (op.attr("FPythonCompute") is not None and op.attr("FLuaCompute") is None
+                or op.attr("TUncapturable", False) or node.attrs.get("seed") is not None)
+
+
+def segments(nodes) -> list[Segment]:
+    """The step's closures (one per node of ``nodes``, in order) cut into segments: maximal
+    runs of capturable nodes, and each uncapturable node alone."""
+    found, start = [], 0
+    for i, node in enumerate(nodes):
+        if not capturable(node):
+            if i > start:
+                found.append(Segment(start, i, True))
+            found.append(Segment(i, i + 1, False))
+            start = i + 1
+    if len(nodes) > start:
+        found.append(Segment(start, len(nodes), True))
+    return found
+
+
+class GraphedStep:
+    """An executor's step as segments, captured on CUDA (see the module's doc).
+
+    Attributes
+    ----------
+    segments : list of Segment
+    captures, replays : int
+        Graphs captured and replayed so far (0 without CUDA).
+    """
+
+    def __init__(self, executor):
+        self.executor = executor
+        self.segments = segments([executor.indexed.nodes[n] for n in executor.op_nodes])
+        self.lua_segments = [lua_table(executor.closures[s.start:s.stop]) for s in self.segments]
+        self.graphs = [None] * len(self.segments)
+        self.on_cuda = executor.device.type == "cuda"
+        self.runs = self.captures = self.replays = 0
+        self.staging, self.copied = {}, None  # pinned feed buffers, the event of their copy
+
+    def copy_feeds(self, feeds: dict) -> None:
+        """Copy ``feeds`` ({placeholder node: tensor or array}) into the executor's buffers:
+        on CUDA through pinned host memory, without waiting for the copy."""
+        buffers = self.executor.feed_buffers
+        if not self.on_cuda:
+            for node, value in feeds.items():
+                buffers[node].copy_(value)
+            return
+        if self.copied is not None:
+            self.copied.synchronize()  # the last run's copies have read the pinned buffers
+        for node, value in feeds.items():
+            if node not in self.staging:
+                self.staging[node] = torch.empty(buffers[node].shape, dtype=buffers[node].dtype,
+                                                 pin_memory=True)
+            self.staging[node].copy_(torch.as_tensor(value))
+            buffers[node].copy_(self.staging[node], non_blocking=True)
+        self.copied = torch.cuda.Event()
+        self.copied.record()
+
+    def run(self):
+        """Run the step: 0, or ``(index, error)`` of the first failing closure (1-based in the
+        whole step), as :func:`~tinyflow.lua_ops.runtime.run_closures`."""
+        for i, segment in enumerate(self.segments):
+            if self.graphs[i] is not None:
+                self.graphs[i].replay()
+                self.replays += 1
+                continue
+            if segment.captured and self.on_cuda and self.runs > 0:
+                failed = self._capture(i)
+            else:
+                failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
+            if failed:
+                return segment.start + failed[0], failed[1]
+        self.runs += 1
+        return 0
+
+    def _capture(self, i):
+        segment, graph = self.segments[i], torch.cuda.CUDAGraph()
+        torch.cuda.synchronize()
+        with torch.cuda.graph(graph):
+            failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
+        if failed:
+            node = self.executor.indexed.nodes[self.executor.op_nodes[segment.start +
+                                                                      failed[0] - 1]]
+            raise LuaOpError(f"{node.describe()} failed while being captured in a CUDA graph "
+                             f"({failed[1]}): if it syncs with the host, declare its op "
+                             f"TUncapturable (tinyflow/ops/capture.py)")
+        self.graphs[i] = graph
+        self.captures += 1
+        graph.replay()
+        self.replays += 1
+        return 0

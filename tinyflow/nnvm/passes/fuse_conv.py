@@ -1,0 +1,135 @@
+"""FuseConvActivation: ``tanh(conv2d(x, w) + b)`` becomes one ``_fused_conv2d`` node, and
+``tanh(linear(x, w) + b)`` one ``_fused_linear``.
+
+oneDNN applies an activation as a convolution's post-op while the output is still in cache:
+conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_lenet.md).  The
+pass fuses an activation (``tanh``, ``relu``, ``sigmoid``) whose input is a ``conv2d`` output
+that nothing else reads (not fetched, no other reader, no control dependency on the conv2d), or
+such an output plus a bias along its channels (``bias_add``, or ``+ b`` in NHWC: TensorFlow's
+way), the bias added by the fused node.
+
+The gradient needs no change: the backward graph was built before this pass and reads only the
+activation's output y (``_tanh_backward(g, y)``) and the convolution's inputs, never the
+convolution's output z (a bias gradient reads z for its shape only, and MaterializeShapes, run
+before, has swapped it for a shape node).  The fused node takes the activation's name and its
+output's place, so every reader of y reads the fused node instead, and z is never stored.
+"""
+from __future__ import annotations
+
+from ..graph import ENTRY_ATTRS, Graph, register_pass
+from ..op import Op
+from ..symbol import Node, NodeEntry
+
+__all__ = ["fuse_conv_activation", "replace_nodes"]
+
+_ACTIVATIONS = ("tanh", "relu", "sigmoid")
+_FUSED = {"conv2d": "_fused_conv2d", "linear": "_fused_linear"}
+_PLANNED = ("storage_id", "storage_size", "inplace_from", "layout")  # stale once rebuilt
+
+
+@register_pass("FuseConvActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
+def fuse_conv_activation(graph: Graph) -> Graph:
+    """Replace each activation of a conv2d (linear) read by it alone with a ``_fused_conv2d``
+    (``_fused_linear``) node.
+
+    Nodes are never changed: the fused nodes are new, and every node downstream of one is
+    rebuilt (:func:`replace_nodes`).  Returns ``graph`` itself when nothing fuses.
+    """
+    fused = _fusable(graph)
+
+    def fuse(node, inputs, controls):
+        if node not in fused:
+            return None
+        conv, bias = fused[node]
+        attrs = {**conv.attrs, "activation": node.op.name}
+        new_inputs, new_controls = inputs(conv), controls(conv)
+        if bias is not None:  # conv2d + bias_add: the bias joins the convolution
+            attrs["no_bias"] = False
+            new_inputs += [inputs(node.inputs[0].node)[1]]
+            new_controls += controls(node.inputs[0].node)
+        return Node(Op.get(_FUSED[conv.op.name]), node.name, attrs, new_inputs, new_controls,
+                    source=node.source, graph=node.graph)
+    return replace_nodes(graph, fuse) if fused else graph
+
+
+def replace_nodes(graph: Graph, replace) -> Graph:
+    """A copy of ``graph`` with some nodes replaced by new ones, and every node downstream of one
+    rebuilt; ``shape`` and ``dtype`` carried (a new node's first from the node it replaces).
+
+    ``replace(node, inputs, controls)`` is called once per node in execution order and returns
+    its replacement or None; ``inputs(n)`` / ``controls(n)`` give node n's inputs / control deps
+    as the new graph has them (for a replacement taking another node's inputs).
+    """
+    indexed = graph.indexed
+    rebuilt: dict[Node, Node] = {}
+    origin: dict[Node, Node] = {}  # new node -> the node whose entries' attributes it carries
+
+    def inputs(node):
+        return [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in node.inputs]
+
+    def controls(node):
+        return [rebuilt.get(c, c) for c in node.control_deps]
+
+    for node in indexed.nodes:
+        new = replace(node, inputs, controls)
+        if new is None and (inputs(node) != node.inputs or controls(node) != node.control_deps):
+            new = Node(node.op, node.name, node.attrs, inputs(node), controls(node),
+                       source=node.source, graph=node.graph)
+        if new is not None:
+            rebuilt[node], origin[new] = new, node
+    outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
+    result = Graph(outputs, {k: v for k, v in graph.attrs.items() if k not in _PLANNED})
+    for key in ENTRY_ATTRS:
+        values = []
+        for node in result.indexed.nodes:
+            first = indexed.entry_rptr[indexed.node_id[origin.get(node, node)]]
+            values.extend(graph.attrs[key][first:first + node.num_outputs()])
+        result.attrs[key] = values
+    return result
+
+
+def _fusable(graph: Graph) -> dict:
+    """``{activation node: (conv2d node, bias entry or None)}`` for the chains to fuse."""
+    indexed = graph.indexed
+    readers = [0] * indexed.num_entries
+    for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
+        readers[eid] += 1
+    waited_on = {c for node in indexed.nodes for c in node.control_deps}
+
+    def alone(entry, op_names):  # the node computing entry, if one of op_names read once
+        node = entry.node
+        if (node.op is not None and node.op.name in op_names and node not in waited_on
+                and readers[indexed.entry_id(entry)] == 1):
+            return node
+        return None
+
+    fused = {}
+    for node in indexed.nodes:
+        if node.op is None or node.op.name not in _ACTIVATIONS:
+            continue
+        conv = alone(node.inputs[0], _FUSED)
+        added = alone(node.inputs[0], ("elemwise_add", "bias_add"))
+        if conv is not None:
+            fused[node] = (conv, None)
+        elif added is not None:
+            chain = _bias_of(added, alone, graph.attrs["shape"], indexed)
+            if chain is not None:
+                fused[node] = chain
+    return fused
+
+
+def _bias_of(added, alone, shapes, indexed):
+    """``(conv2d or linear node, bias entry)`` when ``added`` adds a bias along the channels to
+    the output of a bias-less one read by it alone (TensorFlow's conv2d + bias_add), else
+    None."""
+    value, bias = added.inputs
+    conv = alone(value, _FUSED)
+    if conv is None or not conv.attrs.get("no_bias", True):
+        return None
+    layout = conv.attrs.get("data_format") or ("NCHW" if conv.op.name == "conv2d" else "NHWC")
+    channels = shapes[indexed.entry_id(value)][1 if layout == "NCHW" else -1]
+    if added.op.name == "bias_add":  # its channel axis: NCHW's 1 or the last
+        along = (added.attrs.get("data_format") or "NHWC") == layout
+    else:  # a (C,) vector broadcasts along the last axis (linear's features, NHWC's channels)
+        along = layout == "NHWC"
+    return (conv, bias) if along and shapes[indexed.entry_id(bias)] == (channels,) else None

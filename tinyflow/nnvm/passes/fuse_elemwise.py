@@ -1,0 +1,279 @@
+"""FuseElemwise: maximal groups of elementwise ops become one ``_fused`` node each.
+
+An op joins a group when it declares ``FFuseExpr`` (tinyflow/nnvm/attrs.py), writes no input,
+has one float output and inputs of that dtype (or bool: ``where``'s condition).  Walking the
+graph in execution order, each such op is merged with the groups of the fusable ops it reads,
+unless the merge would make a cycle: a path leaving the merged set and coming back into it
+through an op outside (``a -> matmul -> b`` and ``a -> b`` cannot put a and b in one node).
+A group of one op stays as it was.
+
+On the CPU a reduction joins groups too (``TOpPattern`` "reduce": ``reduce_sum``/``mean``/
+``max``/``min`` and ``_collapse_sum_like``, the gradient of a broadcasting op): inductor
+compiles it in one call with the elementwise ops feeding it and those reading its result.
+Safe means: its axes are attributes, known at bind time; its input has its float dtype (a bool
+sum gives float32 in the graph but int64 in torch: not fused); the generated line is the same
+torch reduction with the node's ``keepdim``, so the members after it broadcast its smaller
+result exactly as the unfused ops do (numpy rules in both), and each output's own shape is
+recorded.  A group may hold several reductions (a layer norm's two means): inductor splits
+the loops itself.  On CUDA a reduction has no C++ expression (jiterator cannot reduce): there
+it ends a group, as any op outside one.
+
+Each group becomes a ``_fused`` node whose inputs are the entries its members read from
+outside and whose outputs are the members' entries read outside the group (or fetched): an
+intermediate that something else needs is one more output.  Its attributes carry the generated
+code, one line per member: a Python function over torch (``source``, compiled by inductor on
+the CPU), a C++ function for jiterator on CUDA (``cuda_source``), and ``members`` (what it
+contains, for reports and pictures).  The pass runs once shapes and dtypes are known and before
+PlanMemory, so the fused nodes' outputs are planned as any others; the gradient is already
+in the graph, so backward chains fuse too.
+"""
+from __future__ import annotations
+
+import numbers
+
+from ..graph import Graph, _dfs_postorder, node_deps, register_pass
+from ..op import Op
+from ..symbol import Node, NodeEntry
+
+__all__ = ["fusable", "fuse_elemwise", "fuse_expr"]
+
+# jiterator's limits: at most 8 tensor inputs and 8 outputs per kernel
+_CUDA_LIMIT = 8
+
+
+def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
+    """The ``FFuseExpr`` template of ``node`` for ``target`` (``"cpu"``: the torch expression,
+    ``"cuda"``: the C++ one) given its inputs' shapes, or None when it is not fused there."""
+    value = node.op.attr("FFuseExpr") if node.op is not None else None
+    if callable(value):
+        value = value(node.attrs, list(in_shapes))
+    if value is None:
+        return None
+    return value[0] if target == "cpu" else value[1]
+
+
+def fusable(node: Node, dtypes: list, target: str = "cpu", in_shapes=()) -> bool:
+    """Whether ``node`` may join a fused group: an elementwise op or, on the CPU, a reduction
+    (FFuseExpr for ``target``) that mutates nothing, with one float output and inputs of its
+    dtype (or bool, for an elementwise op; inputs read for their shape only do not count)."""
+    if fuse_expr(node, target, in_shapes) is None or node.attr_list("FMutateInputs"):
+        return False
+    if node.num_outputs() != 1 or not dtypes[-1].startswith("float"):
+        return False
+    ignored = node.attr_list("FIgnoreInputs")
+    # a reduction sums bools to float32 in the graph, to int64 in torch: same dtype only
+    allowed = (dtypes[-1],) if node.op.attr("TOpPattern") == "reduce" else (dtypes[-1], "bool")
+    return all(t in allowed for i, t in enumerate(dtypes[:-1]) if i not in ignored)
+
+
+def _data_inputs(node: Node) -> list[NodeEntry]:
+    """The inputs whose values ``node`` reads (not those read for their shape only)."""
+    ignored = node.attr_list("FIgnoreInputs")
+    return [e for i, e in enumerate(node.inputs) if i not in ignored]
+
+
+def _groups(graph: Graph, target: str) -> dict[int, int]:
+    """``{node id: group id}`` of the fusable nodes (group ids are union-find roots)."""
+    indexed, dtypes, shapes = graph.indexed, graph.attrs["dtype"], graph.attrs["shape"]
+    parent: dict[int, int] = {}
+
+    def find(nid):
+        while parent[nid] != nid:
+            parent[nid] = parent[parent[nid]]
+            nid = parent[nid]
+        return nid
+
+    members: dict[int, list[int]] = {}
+    upstream: list[set] = []  # per node: the group roots it depends on (its own included)
+    for nid, node in enumerate(indexed.nodes):
+        deps = [indexed.node_id[d] for d in node_deps(node)]
+        ancestry = set().union(*(upstream[d] for d in deps)) if deps else set()
+        entries = [indexed.entry_id(e) for e in node.inputs] + [indexed.entry_rptr[nid]]
+        if node.op is not None and fusable(node, [dtypes[e] for e in entries], target,
+                                           [shapes[e] for e in entries[:-1]]):
+            parent[nid] = nid
+            members[nid] = [nid]
+            candidates = {find(d) for d in deps if d in parent}
+            for root in sorted(candidates, key=lambda r: -len(members[r])):
+                mine = find(nid)
+                if _can_merge(indexed, members[mine] + members[root], {mine, root}, find,
+                              upstream, parent) and _fits(graph, members[mine] + members[root],
+                                                          target):
+                    parent[root] = mine
+                    members[mine] += members.pop(root)
+            ancestry.add(find(nid))
+        upstream.append({find(g) for g in ancestry})
+    return {nid: find(nid) for nid in parent}
+
+
+def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
+    """No dependency of ``nodes`` outside ``roots``' groups depends on them (no cycle)."""
+    for nid in nodes:
+        for dep in node_deps(indexed.nodes[nid]):
+            d = indexed.node_id[dep]
+            if d in parent and find(d) in roots:
+                continue
+            if {find(g) for g in upstream[d]} & roots:
+                return False
+    return True
+
+
+def _fits(graph, nodes, target) -> bool:
+    """Within jiterator's limits (the CPU has none): at most 8 inputs, and every member of one
+    output shape (jiterator gives every output the inputs' broadcast shape)."""
+    if target != "cuda":
+        return True
+    indexed, inside = graph.indexed, set(nodes)
+    outside = {indexed.entry_id(e) for nid in nodes for e in _data_inputs(indexed.nodes[nid])
+               if indexed.node_id[e.node] not in inside}
+    shapes = {graph.attrs["shape"][indexed.entry_rptr[nid]] for nid in nodes}
+    return len(outside) <= _CUDA_LIMIT and len(shapes) == 1
+
+
+def _literal(value) -> str:
+    """A node attribute as source text: numbers as Python / C++ literals."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Number):
+        return repr(value)
+    return repr(float(value)) if isinstance(value, numbers.Real) and not isinstance(
+        value, numbers.Integral) else repr(int(value))
+
+
+def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry],
+             cuda: bool = True, in_shapes=None) -> dict:
+    """The code of a group: ``nodes`` (in execution order) reading ``inputs`` from outside and
+    giving ``outputs``.  Returns ``source`` (a Python function ``fused(x0, x1, ...)`` returning
+    a tuple of the outputs' values), ``cuda_source`` (a jiterator C++ function writing
+    ``out0, out1, ...``; None where a member has no C++ expression or ``cuda`` is False) and
+    ``members`` (one ``"v2 = x0 * v1  # elemwise_mul 'mul'"`` line each).  ``in_shapes``:
+    ``{node: its inputs' shapes}`` for the FFuseExpr rules that read them."""
+    names = {e: f"x{i}" for i, e in enumerate(inputs)}
+    python, cpp, members = [], [], []
+    for i, node in enumerate(nodes):
+        args = [names.get(e, "None") for e in node.inputs]  # shape-only inputs are not passed
+        attrs = {k: _literal(v) for k, v in node.attrs.items()}
+        shapes = (in_shapes or {}).get(node, ())
+        py, cu = fuse_expr(node, "cpu", shapes), fuse_expr(node, "cuda", shapes)
+        names[NodeEntry(node, 0)] = f"v{i}"
+        line = f"v{i} = {py.format(*args, **attrs)}"
+        python.append(f"    {line}")
+        members.append(f"{line}  # {node.op.name} '{node.name}'")
+        cpp.append(None if cu is None else f"  T v{i} = {cu.format(*args, **attrs)};")
+    arguments = ", ".join(names[e] for e in inputs)
+    results = "".join(f"{names[e]}, " for e in outputs)
+    source = "\n".join([f"def fused({arguments}):", *python, f"    return ({results})", ""])
+    cuda_source = None
+    if cuda and None not in cpp:
+        params = ", ".join([f"T {names[e]}" for e in inputs]
+                           + [f"T& out{j}" for j in range(len(outputs))])
+        stores = [f"  out{j} = {names[e]};" for j, e in enumerate(outputs)]
+        cuda_source = "\n".join([f"template <typename T> void fused({params}) {{", *cpp,
+                                 *stores, "}", ""])
+    return {"source": source, "cuda_source": cuda_source, "members": members}
+
+
+@register_pass("FuseElemwise", requires=("shape", "dtype"),
+               provides=("shape", "dtype", "fused_groups"))
+def fuse_elemwise(graph: Graph) -> Graph:
+    """Replace each group of two or more fusable ops by one ``_fused`` node.
+
+    Reads ``graph.attrs["fusion_target"]`` (``"cpu"``, default, or ``"cuda"``: only ops with a
+    C++ expression, at most 8 inputs and outputs per group) and ``"fusion_backend"``
+    (``"compiled"``, default, or ``"eager"``: the generated function runs uncompiled), which
+    the ``_fused`` body reads.  Provides ``shape`` and ``dtype`` for the new graph and
+    ``fused_groups``: ``[(fused node name, [member node names])]``.  Nothing is fused: the
+    graph itself, with ``fused_groups`` empty.
+    """
+    target = graph.attrs.get("fusion_target", "cpu")
+    indexed = graph.indexed
+    group_of = _groups(graph, target)
+    groups: dict[int, list[int]] = {}
+    for nid in sorted(group_of):
+        groups.setdefault(group_of[nid], []).append(nid)
+    groups = {root: nids for root, nids in groups.items() if len(nids) > 1}
+    readers = _outside_readers(indexed, groups, group_of)
+    if target == "cuda":
+        groups = {root: nids for root, nids in groups.items() if len(readers[root]) <= 8}
+    if not groups:
+        return graph.with_attrs(fused_groups=[])
+    return _rebuild(graph, groups, readers, target)
+
+
+def _outside_readers(indexed, groups, group_of) -> dict[int, list[NodeEntry]]:
+    """Per group, its members' entries read by a node outside it or fetched (in order)."""
+    needed: dict[int, dict] = {root: {} for root in groups}
+    for nid, node in enumerate(indexed.nodes):
+        for entry in node.inputs:
+            root = group_of.get(indexed.node_id[entry.node])
+            if root in groups and group_of.get(nid) != root:
+                needed[root][entry] = True
+    for entry in indexed.outputs:
+        nid, index = indexed.entry_node(entry)
+        if group_of.get(nid) in groups:
+            needed[group_of[nid]][NodeEntry(indexed.nodes[nid], index)] = True
+    return {root: sorted(entries, key=indexed.entry_id) for root, entries in needed.items()}
+
+
+def _rebuild(graph, groups, readers, target) -> Graph:
+    """The graph with each group replaced by its ``_fused`` node; nodes that read nothing
+    changed are shared with ``graph``."""
+    indexed = graph.indexed
+    vertex = {indexed.nodes[nid]: root for root, nids in groups.items() for nid in nids}
+
+    def deps(v):
+        nodes = [indexed.nodes[n] for n in groups[v]] if isinstance(v, int) else [v]
+        found = [vertex.get(d, d) for n in nodes for d in node_deps(n)]
+        return [d for d in dict.fromkeys(found) if d != v]
+
+    order = _dfs_postorder(list(dict.fromkeys(vertex.get(e.node, e.node)
+                                              for e in graph.outputs)), deps)
+    entries: dict[NodeEntry, NodeEntry] = {}  # old entry -> new entry
+    nodes: dict[Node, Node] = {}  # old node -> new node (a member -> its fused node)
+    origin: dict[Node, list[int]] = {}  # new node -> the old entry ids of its outputs
+    for v in order:
+        if isinstance(v, int):
+            _fused_node(graph, [indexed.nodes[n] for n in groups[v]], readers[v], target,
+                        entries, nodes, origin)
+            continue
+        inputs = [entries.get(e, e) for e in v.inputs]
+        controls = [nodes.get(c, c) for c in v.control_deps]
+        new = v if inputs == v.inputs and controls == v.control_deps else Node(
+            v.op, v.name, v.attrs, inputs, controls, source=v.source, graph=v.graph)
+        nodes[v] = new
+        first = indexed.entry_id((v, 0))
+        origin[new] = list(range(first, first + v.num_outputs()))
+        entries.update({NodeEntry(v, i): NodeEntry(new, i) for i in range(v.num_outputs())})
+    outputs = [entries.get(e, e) for e in graph.outputs]
+    result = Graph(outputs, graph.attrs)
+    carried = {key: [graph.attrs[key][old] for node in result.indexed.nodes
+                     for old in origin[node]] for key in ("shape", "dtype")}
+    fused = [(node.name, list(node.attrs["member_names"]))
+             for node in result.indexed.nodes if node.kind == "_fused"]
+    drop = ("storage_id", "storage_size", "inplace_from")
+    attrs = {k: v for k, v in graph.attrs.items() if k not in drop}
+    return Graph(outputs, {**attrs, **carried, "fused_groups": fused}, result.indexed)
+
+
+def _fused_node(graph, members, outputs, target, entries, nodes, origin):
+    """Make the ``_fused`` node of ``members`` and map their entries and nodes to it."""
+    indexed = graph.indexed
+    inside = set(members)
+    inputs = list(dict.fromkeys(e for m in members for e in _data_inputs(m)
+                                if e.node not in inside))
+    controls = list(dict.fromkeys(nodes.get(c, c) for m in members for c in m.control_deps
+                                  if c not in inside))
+    shape = graph.attrs["shape"]
+    code = generate(members, inputs, outputs, target == "cuda",
+                    {m: [shape[indexed.entry_id(e)] for e in m.inputs] for m in members})
+    ids = [indexed.entry_id(e) for e in outputs]
+    last = members[-1]
+    attrs = {**code, "member_names": [m.name for m in members],
+             "num_args": len(inputs), "num_outputs": len(outputs),
+             "shapes": [graph.attrs["shape"][e] for e in ids],
+             "dtypes": [graph.attrs["dtype"][e] for e in ids],
+             "backend": graph.attrs.get("fusion_backend", "compiled")}
+    node = Node(Op.get("_fused"), f"{last.name}/fused", attrs,
+                [entries.get(e, e) for e in inputs], controls, source=last.source,
+                graph=last.graph)
+    origin[node] = ids
+    nodes.update(dict.fromkeys(members, node))
+    entries.update({e: NodeEntry(node, j) for j, e in enumerate(outputs)})
