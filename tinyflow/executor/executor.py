@@ -312,7 +312,7 @@ class Executor:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
         if self.graphed is not None:  # pinned, non-blocking on CUDA
-            self.graphed.copy_feeds(feeds)
+            self.graphed.copy_feeds({n: v for n, v in feeds.items() if n in self.feed_buffers})
         else:
             buffers = self.feed_buffers
             for node, value in feeds.items():
