@@ -279,3 +279,31 @@ def test_ctrl_c_goes_through_the_users_own_handler_which_is_put_back():
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert seen == [signal.SIGINT]
+
+
+def test_ctrl_c_reaches_the_handler_set_after_an_earlier_run():
+    # the runtime keeps its chained handler between runs: a handler the user sets after a run
+    # must still be the one a later Ctrl-C goes through, and be put back after
+    name = _op("function(x, y, kwarg) return function() while true do end end end")
+    seen = []
+
+    def first(signum, frame):
+        seen.append("first")
+        raise _Stop()
+
+    def second(signum, frame):
+        seen.append("second")
+        raise _Stop()
+    previous = signal.signal(signal.SIGINT, first)
+    try:
+        _run(_op(_setup_body("")))  # a run that chains to `first` and finishes
+        signal.signal(signal.SIGINT, second)
+        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+        timer.start()
+        with pytest.raises(_Stop):
+            _run(name)
+        assert signal.getsignal(signal.SIGINT) is second
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+    assert seen == ["second"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import numbers
 import os
 import threading
@@ -44,6 +45,30 @@ def get_default_session():
     """The innermost session entered in this thread (``with tf.Session() as sess:``), or None."""
     stack = _DEFAULT_SESSIONS.stack
     return stack[-1] if stack else None
+
+
+@functools.cache
+def _numpy_dtype(name: str) -> np.dtype:
+    return np.dtype(name)
+
+
+def _feed_array(node, value, dtype) -> np.ndarray:
+    """A feed for placeholder ``node`` as a C-order array of ``dtype`` (converted as
+    TensorFlow does; 0-d feeds stay 0-d), or TypeError / ValueError naming the placeholder."""
+    if isinstance(value, torch.Tensor):
+        value = value.detach().cpu().numpy()
+    if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
+            isinstance(value, (str, bytes))
+            or not isinstance(value, (numbers.Number, list, tuple))):
+        raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
+    try:
+        array = np.asarray(value)
+    except ValueError as err:
+        raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
+    if array.dtype.kind not in "biuf":
+        raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
+                        f"(shape {array.shape})")
+    return np.asarray(array, dtype=dtype, order="C")
 
 
 def _feed_of(node) -> str:
@@ -161,25 +186,34 @@ class Session:
         python_nodes = _python_nodes(symbols) if python else []
         if python_nodes:
             return self._run_python(symbols, python_nodes, feed_dict, trace)
-        feeds = self._convert_feeds(feed_dict or {})
+        feeds = self._convert_feeds(feed_dict) if feed_dict else {}
         store = self.variable_store
-        with self._state_lock:
-            feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
-            run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer)
-                           else s for s in symbols]
-        entries = tuple(e for s in run_symbols for e in s.outputs)
-        with self._checked_out(entries, feeds) as executor:
-            feeds = {n: v for n, v in feeds.items() if n in executor.feed_buffers}
-            outputs = executor.run(feeds, self._profile, trace)
+        run_symbols = symbols
+        if any(isinstance(s, Initializer) for s in symbols):  # the state lock only for them
+            with self._state_lock:
+                feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
+                run_symbols = [store.initializing(s, feed_shapes) if isinstance(s, Initializer)
+                               else s for s in symbols]
+        entries = (tuple(run_symbols[0].outputs) if len(run_symbols) == 1
+                   else tuple(e for s in run_symbols for e in s.outputs))
+        # _checkout, not the _checked_out generator: this runs every step
+        executor, signature = self._checkout(entries, feeds)
+        try:
+            outputs = executor.run(feeds, self._profile, trace)  # feeds it does not read: skipped
             results, position = [], 0
             for s, ran in zip(symbols, run_symbols):
                 # an operation (an optimizer step) gives None: its outputs are not copied out
                 results.append(None if s.is_operation else self._to_numpy(outputs[position]))
                 position += len(ran.outputs)
-        initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
-                       if isinstance(s, Initializer) for e in ran.outputs}
-        with self._state_lock:
-            store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
+        finally:
+            self._executors.checkin(entries, signature, executor)
+        initialised = set()
+        if run_symbols is not symbols:  # initialisers ran: the variables they set
+            initialised = {e.node.inputs[0].node for s, ran in zip(symbols, run_symbols)
+                           if isinstance(s, Initializer) for e in ran.outputs}
+        if executor.assigned_variables or initialised:
+            with self._state_lock:
+                store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         return results
 
     def _run_python(self, symbols, python_nodes, feed_dict, trace) -> list:
@@ -316,27 +350,18 @@ class Session:
             if not isinstance(key, Symbol) or key.node.kind != "placeholder":
                 raise TypeError(f"feed_dict keys must be placeholders, got {key!r}")
             node = key.node
-            if isinstance(value, torch.Tensor):
-                value = value.detach().cpu().numpy()
-            if isinstance(value, (str, bytes)) or not (
-                    isinstance(value, (numbers.Number, np.ndarray, list, tuple))):
-                raise TypeError(f"{_feed_of(node)} must be numeric, got {type(value).__name__}")
-            try:
-                array = np.asarray(value)
-            except ValueError as err:
-                raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
-            if array.dtype.kind not in "biuf":
-                raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
-                                f"(shape {array.shape})")
-            # converted to the placeholder's dtype, as TensorFlow does; keeps 0-d feeds 0-d
-            array = np.asarray(array, dtype=node.attrs.get("dtype", "float32"), order="C")
+            dtype = node.attrs.get("dtype", "float32")
+            # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
+            value = (np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
+                     if type(value) is np.ndarray and value.dtype.kind in "biuf"
+                     else _feed_array(node, value, dtype))
             declared = node.attrs.get("shape")
-            if declared is not None and (len(declared) != array.ndim or any(
-                    d is not None and d >= 0 and d != s for d, s in zip(declared, array.shape))):
+            if declared is not None and (len(declared) != value.ndim or any(
+                    d is not None and d >= 0 and d != s for d, s in zip(declared, value.shape))):
                 shown = ", ".join("?" if d is None or d < 0 else str(d) for d in declared)
-                raise ShapeError(f"{_feed_of(node)} has shape {array.shape}, but the "
+                raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but the "
                                  f"placeholder was declared with shape ({shown})")
-            feeds[node] = torch.from_numpy(array)
+            feeds[node] = torch.from_numpy(value)
         return feeds
 
     def _bind(self, fetch, feed_dict) -> Executor:
@@ -350,8 +375,17 @@ class Session:
     @contextlib.contextmanager
     def _checked_out(self, entries, feeds):
         """An executor for ``entries`` bound to the shapes of ``feeds``, this thread's alone
-        inside the block: from the cache, or bound now (the waiting initialisers of the
-        variables it reads run first)."""
+        inside the block (see :meth:`_checkout`)."""
+        executor, signature = self._checkout(entries, feeds)
+        try:
+            yield executor
+        finally:
+            self._executors.checkin(entries, signature, executor)
+
+    def _checkout(self, entries, feeds):
+        """``(executor, signature)``: an executor for ``entries`` bound to the shapes of
+        ``feeds``, from the cache or bound now (the waiting initialisers of the variables it
+        reads run first), this thread's alone until checked in with ``signature``."""
         signature = frozenset((node, tuple(value.shape)) for node, value in feeds.items())
         with self._state_lock:
             self._check_open()
@@ -364,10 +398,7 @@ class Session:
             except BaseException:
                 self._executors.checkin(entries, signature, executor)
                 raise
-        try:
-            yield executor
-        finally:
-            self._executors.checkin(entries, signature, executor)
+        return executor, signature
 
     def _build(self, entries, feeds) -> Executor:
         self._check_graph([e.node for e in entries] + list(feeds))
@@ -391,6 +422,8 @@ class Session:
         """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
         them shapes (and tensors, adopted when it was built)."""
         store = self.variable_store
+        if not store.pending_among(executor.read_variables):  # most runs: no order to work out
+            return
         created = {v.node: i for i, v in enumerate(self.graph.variables)}
         # in the order the variables were made, not the plan's: a graph draws the same initial
         # values whatever the memory policy orders (unseeded ones from torch's one stream)
@@ -407,9 +440,10 @@ class Session:
                                 by_initializer=[e.node.inputs[0].node for e in ready])
 
     def _to_numpy(self, tensor):
-        array = tensor.detach().cpu().numpy()
-        if self.device.type == "cpu":
-            array = array.copy()  # the planned storage is reused by the next run
+        if self.device.type == "cpu":  # planned and variable tensors never require grad
+            array = tensor.numpy().copy()  # the planned storage is reused by the next run
+        else:
+            array = tensor.detach().cpu().numpy()
         return array[()] if array.ndim == 0 else array
 
     def __repr__(self):

@@ -35,8 +35,9 @@ COMPONENTS = {
     # for issue 12 (executor cache per feed shapes, a run per executor for threads, memory
     # given back, allocation checks), Python ops inside a step, issue 14's memory option;
     # -> 1580 for issue 15: fused kernels (executor/kernels.py) and the step as CUDA-graph
-    # segments (executor/cuda_graph.py)
-    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1580),
+    # segments (executor/cuda_graph.py); -> 1590 for issue 16's per-run path (_checkout
+    # without a generator, the feed conversion's fast path and _feed_array)
+    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1590),
     "checkpoints, pictures, gradient checks (saver, viz, testing)": (
         ["saver.py", "viz.py", "testing.py"], 850),  # 720 -> 850: issue 12's safe saves
     "datasets": (["datasets/*.py"], 800),

@@ -301,7 +301,8 @@ class Executor:
 
     # -- running ---------------------------------------------------------------------------
     def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):
-        """Copy ``feeds`` ({placeholder Node: array}) in, run every closure, return outputs.
+        """Copy ``feeds`` ({placeholder Node: array}; others ignored) in, run every closure,
+        return outputs.
 
         ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
         ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
@@ -311,10 +312,12 @@ class Executor:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
         if self.graphed is not None:  # pinned, non-blocking on CUDA
-            self.graphed.copy_feeds(feeds)
+            self.graphed.copy_feeds({n: v for n, v in feeds.items() if n in self.feed_buffers})
         else:
+            buffers = self.feed_buffers
             for node, value in feeds.items():
-                self.feed_buffers[node].copy_(value)
+                if node in buffers:  # a feed of a placeholder this graph does not read: ignored
+                    buffers[node].copy_(value)
         if profile is None and trace is None:
             failed = self.graphed.run() if self.graphed is not None else \
                 self.run_closures(self.lua_closures, len(self.closures))

@@ -32,6 +32,7 @@ failing op.  Under LuaJIT, whose compiled traces skip hooks, bodies run interpre
 """
 from __future__ import annotations
 
+import _signal
 import contextlib
 import functools
 import logging
@@ -322,6 +323,7 @@ class _Interrupts:
         self.pending = None     # what the chained SIGINT handler raised during this run
         self.inside = threading.local()  # .depth: this thread's nested calls into Lua
         self.collect = None     # a full collection asked for from inside Lua: run on leaving
+        self.chained = None     # our SIGINT handler, chained to the previous one
 
     def check(self):
         """The Lua hook's call: raise the pending interrupt (main thread only)."""
@@ -345,38 +347,44 @@ class _Interrupts:
         """Around a call into Lua.  On the main thread (the one Python runs handlers on), the
         outermost call installs our SIGINT handler chained to the previous one, when that is a
         Python function (SIG_IGN and SIG_DFL are left alone), and puts it back after."""
-        self.inside.depth = getattr(self.inside, "depth", 0) + 1
+        previous = self.enter()
         try:
-            with self._sigint():
-                yield
+            yield
         finally:
-            self.inside.depth -= 1
-            if self.inside.depth == 0 and self.collect is not None:
-                collect, self.collect = self.collect, None
-                collect()
+            self.leave(previous)
+
+    def enter(self):
+        """:meth:`guard`'s entering, without a generator; returns what :meth:`leave` takes."""
+        self.inside.depth = getattr(self.inside, "depth", 0) + 1
+        if threading.get_ident() != self.main:
+            return None
+        # _signal, not signal: the latter's enum conversions cost ~8 us a run
+        previous = _signal.getsignal(signal.SIGINT) if self.depth == 0 else None
+        if self.depth == 0:
+            self.pending = None
+        if callable(previous):
+            if self.chained is None or self.chained.args[0] is not previous:  # a new handler
+                self.chained = functools.partial(self._on_sigint, previous)
+            _signal.signal(signal.SIGINT, self.chained)
+        self.depth += 1
+        return previous
+
+    def leave(self, previous) -> None:
+        """:meth:`guard`'s leaving: the handler put back, a collection asked for run."""
+        if threading.get_ident() == self.main:
+            self.depth -= 1
+            if callable(previous):
+                _signal.signal(signal.SIGINT, previous)
+        inside = self.inside
+        inside.depth -= 1
+        if inside.depth == 0 and self.collect is not None:
+            collect, self.collect = self.collect, None
+            collect()
 
     def is_inside(self) -> bool:
         """Whether this thread is inside a call into Lua (a finalizer run by Python's collector
         during a step, say): Lua's collector must not run re-entrantly then."""
         return getattr(self.inside, "depth", 0) > 0
-
-    @contextlib.contextmanager
-    def _sigint(self):
-        if threading.get_ident() != self.main:
-            yield
-            return
-        previous = signal.getsignal(signal.SIGINT) if self.depth == 0 else None
-        if self.depth == 0:
-            self.pending = None
-        if callable(previous):
-            signal.signal(signal.SIGINT, functools.partial(self._on_sigint, previous))
-        self.depth += 1
-        try:
-            yield
-        finally:
-            self.depth -= 1
-            if callable(previous):
-                signal.signal(signal.SIGINT, previous)
 
     def _on_sigint(self, previous, signum, frame):
         try:
@@ -468,9 +476,16 @@ def run_closures(closures, count: int):
         Ctrl-C during the run (closures before the one interrupted keep their effect).
     """
     runtime = _runtime()
-    with runtime.interrupts.guard():
-        failed = _call_lua("running a step", runtime.host.run_closures, closures, count)
+    previous = runtime.interrupts.enter()  # _call_lua's guard, inlined: this runs every step
+    try:
+        try:
+            failed = runtime.host.run_closures(closures, count)
+        except runtime.error as err:
+            raise LuaOpError(f"running a step: the Lua runtime failed: {err}") from None
+        # inside: leaving may run a collection asked for meanwhile, which resets pending
         runtime.interrupts.raise_if_interrupt(failed[1] if failed else None)
+    finally:
+        runtime.interrupts.leave(previous)
     return failed
 
 

@@ -49,6 +49,8 @@ function                                    meaning
                                             int64 buffer from ``index_like(res)`` when res is
                                             not int64, else nil
 ``softmax(res, x, dim)``                    softmax along dim; ``log_softmax`` likewise
+``softmax_rows(res, x, x_t, res_t)``        softmax along 2-D x's last dim, run on x^T in
+                                            scratch x_t, res_t (faster for < 16 columns)
 ``softmax_backward(res, g, y, dim)``        res = y * (g - sum(g * y, dim))
 ``log_softmax_backward(res, g, y, dim)``    res = g - exp(y) * sum(g, dim)
 ``fill(res, v)`` / ``zero(res)``            res = v / res = 0
@@ -385,6 +387,12 @@ def index_like(ref):
 
 def softmax(res, x, dim):
     torch.softmax(x, _dim(dim), out=res)
+
+
+def softmax_rows(res, x, x_t, res_t):
+    x_t.copy_(x.t())
+    torch.softmax(x_t, 0, out=res_t)
+    res.copy_(res_t.t())
 
 
 def log_softmax(res, x, dim):

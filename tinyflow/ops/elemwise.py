@@ -262,6 +262,8 @@ def _fuse_collapse(attrs, shapes):
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
+ # nothing to sum (the shapes agree, an add's gradient): the plan may alias y to g, no copy
+ .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
  .set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_collapse))
 

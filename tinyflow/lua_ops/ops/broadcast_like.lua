@@ -19,6 +19,10 @@ return function(x, y, kwarg)
   -- a mean's gradient divides by the count N (g / N, as the forward divides; g * (1 / N) can
   -- be one float step off)
   local count = kwarg.mean and torch.numel(out) / torch.numel(src) or 1
+  if count == 1 then  -- x / 1 is x: a copy, without torch's scalar-operand cost
+    local copy = torch.copy
+    return function() copy(out, expanded) end
+  end
   local div = torch.div
   return function() div(out, expanded, count) end
 end
