@@ -351,3 +351,71 @@ def test_kernel_errors_say_what_to_do(monkeypatch):
                                            "fusion-eager' runs the fused code uncompiled"):
         kernels.compile_kernel(source, None, "compiled", "cpu", signature, 1)
     kernels.compile_kernel.cache_clear()
+
+
+# -- review of issue 15: each test failed before its fix -------------------------------------------
+def test_non_finite_scalars_in_a_group():
+    # the generated code wrote float('-inf') as `-inf`, a NameError; C++ has no such literal
+    x = tf.placeholder(tf.float32, [3])
+    y = tf.maximum(tf.exp(x) * 2.0, 0.0) + float("-inf")
+    z = tf.minimum(tf.exp(x) * 2.0, float("inf")) * float("nan")
+    feed = {x: np.ones(3, np.float32)}
+    want = tf.Session().run([y, z], feed)
+    for config in ("cpu fusion-eager", "cpu fusion"):
+        for expected, got in zip(want, tf.Session(config).run([y, z], feed)):
+            np.testing.assert_array_equal(got, expected)
+    cuda = fused_graph([y, z], {x: (3,)}, "cuda")
+    sources = [n.attrs["cuda_source"] for n in cuda.indexed.nodes if n.kind == "_fused"]
+    assert sources and not any("inf" in s or "nan" in s for s in sources)
+
+
+def _broken_exp(monkeypatch, expression):
+    """exp's FFuseExpr replaced by ``expression``: a fused kernel with a bug in one member."""
+    monkeypatch.setitem(Op._columns["FFuseExpr"], Op.get("exp"), (expression, None))
+
+
+@pytest.mark.parametrize("config", ["cpu fusion-eager", "cpu fusion"])
+@pytest.mark.parametrize("expression", ["torch.exp({0}) @ {0}", "torch.exp({0}).sum(0)"])
+def test_an_error_in_a_fused_node_names_the_member(config, expression, monkeypatch):
+    # a failing member, or one whose result has the wrong shape (out.copy_ broadcast it
+    # silently into the output), names the fused node and the op the user wrote, before any
+    # variable changes
+    _broken_exp(monkeypatch, expression)
+    x, v = tf.placeholder(tf.float32, [3, 4]), tf.Variable(tf.ones([4]))
+    y = tf.exp(x) * 2.0 + 1.0  # exp is created on this line
+    line = y.node.source.rsplit(":", 1)[1]
+    update = tf.assign_add(v, tf.reduce_sum(y, axis=0))
+    sess = tf.Session(config)
+    sess.run(v.initializer)
+    with pytest.raises(LuaOpError, match=f"(?s)op '_fused'.*op 'exp' \\(node 'exp', created at "
+                                         f"[^)]*test_fusion.py:{line}\\)"):
+        sess.run([y, update], {x: np.ones((3, 4), np.float32)})
+    np.testing.assert_array_equal(sess.run(v), np.ones(4))  # unchanged, the session usable
+
+
+def test_two_threads_compile_one_kernel():
+    # inductor's compile is not thread-safe: one of two threads failed (CURRENT_PATCHER)
+    import threading
+
+    from tinyflow.executor import kernels
+    source = ("def fused(x0):\n    v0 = torch.tanh(x0) * 1.5\n"
+              "    v1 = torch.sum(v0, dim=(1,), keepdim=True)\n    return (v0 * v1, )\n")
+    signature = (((8, 4), (4, 1), "torch.float32"),)
+    barrier, kernels_made, errors = threading.Barrier(2), [], []
+
+    def compile_one():
+        barrier.wait()
+        try:
+            kernels_made.append(kernels.compile_kernel(source, None, "compiled", "cpu",
+                                                       signature, 1))
+        except Exception as err:  # noqa: BLE001 (reported below)
+            errors.append(err)
+    threads = [threading.Thread(target=compile_one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and kernels_made[0] is kernels_made[1]
+    x = torch.randn(8, 4)
+    v0 = torch.tanh(x) * 1.5
+    torch.testing.assert_close(kernels_made[0](x)[0], v0 * v0.sum(1, keepdim=True))
