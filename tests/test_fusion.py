@@ -419,3 +419,59 @@ def test_two_threads_compile_one_kernel():
     x = torch.randn(8, 4)
     v0 = torch.tanh(x) * 1.5
     torch.testing.assert_close(kernels_made[0](x)[0], v0 * v0.sum(1, keepdim=True))
+
+
+def test_graphed_step_warms_up_on_a_side_stream_then_captures(monkeypatch):
+    # torch.cuda faked: the order in which GraphedStep would use the GPU.  Before: the warm-up
+    # ran on the default stream, and a capture whose end raised (a host sync inside the
+    # segment invalidates it) escaped as torch's RuntimeError, naming no node
+    import contextlib
+    events, fail_capture = [], []
+
+    class Stream:
+        def wait_stream(self, other):
+            events.append("wait")
+
+    class CUDAGraph:
+        def replay(self):
+            events.append("replay")
+
+    @contextlib.contextmanager
+    def graph(g):
+        events.append("capture")
+        yield
+        if fail_capture:
+            raise RuntimeError("operation not permitted when stream is capturing")
+
+    @contextlib.contextmanager
+    def stream(s):
+        events.append("side stream")
+        yield
+    for name, value in {"Stream": Stream, "CUDAGraph": CUDAGraph, "graph": graph,
+                        "stream": stream, "current_stream": Stream,
+                        "synchronize": lambda: None}.items():
+        monkeypatch.setattr(torch.cuda, name, value)
+    x = tf.placeholder(tf.float32, [4, 3])
+    h = tf.Print(tf.exp(x) * 2.0, [x], "h: ")  # a Python op: between two segments
+    loss = tf.reduce_sum(tf.tanh(h) * 3.0)
+    feed = {x: np.ones((4, 3), np.float32)}
+    sess = tf.Session("cpu graph")
+    executor = sess._bind(loss, feed)
+    step = executor.graphed
+    step.on_cuda = True
+    next(iter(executor.feed_buffers.values())).copy_(torch.ones(4, 3))
+    runs = []
+    for _ in range(3):
+        events.clear()
+        assert step.run() == 0
+        runs.append(list(events))
+    assert runs == [["wait", "side stream", "wait"], ["capture", "replay", "capture", "replay"],
+                    ["replay", "replay"]]
+    assert (step.captures, step.replays) == (2, 4)
+    np.testing.assert_allclose(executor.output_tensors[0].numpy(),
+                               tf.Session().run(loss, feed), rtol=1e-6)  # the warm-up's
+    step.graphs = [None] * len(step.segments)
+    fail_capture.append(True)
+    with pytest.raises(LuaOpError, match="node 'exp'.* failed while being captured in a CUDA "
+                                         "graph .*not permitted when stream is capturing"):
+        step.run()
