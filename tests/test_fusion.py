@@ -369,6 +369,30 @@ def test_non_finite_scalars_in_a_group():
     assert sources and not any("inf" in s or "nan" in s for s in sources)
 
 
+def test_no_cycle_between_two_groups():
+    # each group alone had no path out and back in, but {a, n} read c1 from {c1, c2}, which
+    # read a through the matmul: two fused nodes waiting for each other (the pass raised a
+    # KeyError rebuilding the graph).  Found by a random-graph search
+    x, z = tf.placeholder(tf.float32, [4, 4]), tf.placeholder(tf.float32, [4, 4])
+    w = tf.Variable(tf.ones([4, 4]) * 0.1)
+    a = tf.tanh(x) * 2.0 + 1.0
+    c1 = tf.exp(z)
+    c2 = c1 * tf.matmul(a, w)
+    n = a + c1
+    graph = fused_graph([c2, n], {x: (4, 4), z: (4, 4), w: (4, 4)})
+    for node in graph.indexed.nodes:  # every input is a node of the graph, before its reader
+        assert all(graph.indexed.node_id[e.node] < graph.indexed.node_id[node]
+                   for e in node.inputs)
+    feed = {x: np.ones((4, 4), np.float32), z: np.full((4, 4), 0.5, np.float32)}
+    results = []
+    for config in ("cpu", "cpu fusion-eager"):
+        sess = tf.Session(config)
+        sess.run(w.initializer)
+        results.append(sess.run([c2, n], feed))
+    for want, got in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 def _broken_exp(monkeypatch, expression):
     """exp's FFuseExpr replaced by ``expression``: a fused kernel with a bug in one member."""
     monkeypatch.setitem(Op._columns["FFuseExpr"], Op.get("exp"), (expression, None))

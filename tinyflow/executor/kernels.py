@@ -1,13 +1,11 @@
 """The kernels of fused nodes (``_fused``, made by the FuseElemwise pass; docs/fusion.md).
 
 The generated code is compiled once per expression, device and input signature: on the CPU
-the Python function (torch ops) is traced (``make_fx``) and compiled by TorchInductor's C++
-backend; on CUDA the C++ function by NVRTC (``torch.cuda.jiterator``); ``backend="eager"``
-runs the Python function as it is.  The kernel returns new tensors, which the step copies into
-the planned outputs once the whole kernel has read its inputs, so an output may share an
-input's storage (FInplaceOption).  Writing into the outputs directly cost more on the CPU
-(``torch.compile``'s guards: about 25 us a call; inductor given the mutating graph did not
-write large results back).
+the Python function is traced (``make_fx``) and compiled by TorchInductor's C++ backend; on
+CUDA the C++ function by NVRTC (jiterator); ``backend="eager"`` runs the Python function.
+The kernel returns new tensors, copied into the planned outputs once it has read every input,
+so an output may share an input's storage (FInplaceOption).  Writing into the outputs directly
+cost more (torch.compile's guards: 25 us a call; inductor lost large results in place).
 """
 from __future__ import annotations
 
@@ -59,7 +57,7 @@ def _check_results(attrs, signature, dtype):
     source = str(attrs["source"]).replace("    return (", "    return locals()  # (")
     values = _function(source)(*examples)  # every value: x0, ..., v0, v1, ...
     for i, shape in enumerate(map(tuple, map(_list, _list(attrs["member_shapes"])))):
-        if tuple(values[f"v{i}"].shape) != shape or values[f"v{i}"].dtype != dtype:
+        if (tuple(values[f"v{i}"].shape), values[f"v{i}"].dtype) != (shape, dtype):
             err = ValueError(f"its result is {tuple(values[f'v{i}'].shape)} "
                              f"{values[f'v{i}'].dtype}, the graph says {shape} {dtype}")
             err.member = i
@@ -95,12 +93,8 @@ def compile_kernel(source: str, cuda_source, backend: str, device: str, signatur
     the inputs' ``(shape, stride, dtype)``: ``kernel(*inputs) -> sequence of tensors``.  One
     thread compiles at a time; the others wait and find its kernel in the cache.
 
-    Raises
-    ------
-    ValueError
-        ``backend`` is neither ``"compiled"`` nor ``"eager"``.
-    RuntimeError
-        Inductor could not compile the code (no C++ compiler...), naming what to use instead.
+    Raises ValueError for a ``backend`` other than ``"compiled"`` or ``"eager"``, and
+    RuntimeError, naming what to use instead, where inductor cannot compile (no C++ compiler).
     """
     with _COMPILING:
         return _compile_kernel(source, cuda_source, backend, device, signature, num_outputs)

@@ -80,14 +80,13 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
         entries = [indexed.entry_id(e) for e in node.inputs] + [indexed.entry_rptr[nid]]
         if node.op is not None and fusable(node, [dtypes[e] for e in entries], target,
                                            [shapes[e] for e in entries[:-1]]):
-            parent[nid] = nid
-            members[nid] = [nid]
+            parent[nid], members[nid] = nid, [nid]
             candidates = {find(d) for d in deps if d in parent}
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
                 if _can_merge(indexed, members[mine] + members[root], {mine, root}, find,
-                              upstream, parent) and _fits(graph, members[mine] + members[root],
-                                                          target):
+                              upstream, members) and _fits(graph, members[mine] + members[root],
+                                                           target):
                     parent[root] = mine
                     members[mine] += members.pop(root)
             ancestry.add(find(nid))
@@ -95,15 +94,22 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
     return {nid: find(nid) for nid in parent}
 
 
-def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
-    """No dependency of ``nodes`` outside ``roots``' groups depends on them (no cycle)."""
-    for nid in nodes:
-        for dep in node_deps(indexed.nodes[nid]):
-            d = indexed.node_id[dep]
-            if d in parent and find(d) in roots:
-                continue
-            if {find(g) for g in upstream[d]} & roots:
-                return False
+def _can_merge(indexed, nodes, roots, find, upstream, members) -> bool:
+    """No cycle once each group is one node: nothing ``nodes`` (``roots``' groups) read from
+    outside depends on them, a group of several ops counting as one (what any member reads)."""
+    inside, seen, todo = set(nodes), set(roots), [nodes]
+    while todo:
+        for nid in todo.pop():
+            for dep in node_deps(indexed.nodes[nid]):
+                d = indexed.node_id[dep]
+                if nid in inside and d in inside:
+                    continue
+                groups = {find(g) for g in upstream[d]}
+                if groups & roots:
+                    return False
+                # a single op's own dependencies are in upstream[d] already
+                todo += [members[g] for g in groups - seen if len(members[g]) > 1]
+                seen |= groups
     return True
 
 
