@@ -499,3 +499,17 @@ def test_graphed_step_warms_up_on_a_side_stream_then_captures(monkeypatch):
     with pytest.raises(LuaOpError, match="node 'exp'.* failed while being captured in a CUDA "
                                          "graph .*not permitted when stream is capturing"):
         step.run()
+
+
+def test_a_compiled_kernel_failing_as_a_whole_names_every_member(monkeypatch):
+    # no generated line to point at (inductor's code raised): every member, not the last one
+    def failing(*args):
+        def kernel(*inputs):
+            raise RuntimeError("the kernel failed")
+        return kernel
+    monkeypatch.setattr("tinyflow.executor.kernels.compile_kernel", failing)
+    x = tf.placeholder(tf.float32, [3])
+    y = tf.exp(x) * 2.0
+    with pytest.raises(LuaOpError, match="in the fused ops op 'exp' \\(node 'exp', created at "
+                                         ".*; op '__mul_scalar__' .*the kernel failed"):
+        tf.Session("cpu fusion").run(y, {x: np.ones(3, np.float32)})

@@ -69,7 +69,7 @@ def _list(value):  # a Lua table (the attributes as the body got them) as a list
 
 
 # err with the member it comes from: the one whose result is wrong, or the generated line
-# (file <fused>) a traceback frame points at, eager or being traced; else the last member
+# (file <fused>) a traceback frame points at, eager or being traced; else every member
 def _blame(err, attrs) -> str:
     members, described = _list(attrs["members"]), _list(attrs["member_ops"])
     index = getattr(err, "member", None)
@@ -77,7 +77,8 @@ def _blame(err, attrs) -> str:
         lines = [f.lineno - 2 for f in traceback.extract_tb(getattr(cause, "__traceback__", None))
                  if f.filename == "<fused>" and 0 <= f.lineno - 2 < len(members)]
         index = lines[-1] if lines and index is None else index
-    index = len(members) - 1 if index is None else index
+    if index is None:  # a compiled kernel failing as a whole: every member may be the cause
+        return f"in the fused ops {'; '.join(described)}: {type(err).__name__}: {err}"
     return (f"in {described[index]}, fused as `{members[index].split('  # ')[0]}`: "
             f"{type(err).__name__}: {err}")
 
