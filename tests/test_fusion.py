@@ -513,3 +513,21 @@ def test_a_compiled_kernel_failing_as_a_whole_names_every_member(monkeypatch):
     with pytest.raises(LuaOpError, match="in the fused ops op 'exp' \\(node 'exp', created at "
                                          ".*; op '__mul_scalar__' .*the kernel failed"):
         tf.Session("cpu fusion").run(y, {x: np.ones(3, np.float32)})
+
+
+def test_a_released_graphed_executor_frees_its_storage():
+    # the segments' Lua tables (and on CUDA the captured graphs) kept every closure, so the
+    # executor cache dropping a 'gpu graph' executor freed none of its memory
+    import weakref
+
+    from tinyflow.executor.cache import release
+    x = tf.placeholder(tf.float32, [4, 3])
+    loss = tf.reduce_sum(tf.tanh(tf.exp(x) * 2.0) * 3.0)
+    feed = {x: np.ones((4, 3), np.float32)}
+    sess = tf.Session("cpu graph")
+    sess.run(loss, feed)
+    executor = sess._bind(loss, feed)
+    storages = [weakref.ref(s.untyped_storage()) for s in executor.storages]
+    assert storages
+    release([executor])
+    assert all(storage() is None for storage in storages)

@@ -1,8 +1,7 @@
 """The kernels of fused nodes (``_fused``, made by the FuseElemwise pass; docs/fusion.md).
 
-The generated code is compiled once per expression, device and input signature: on the CPU
-the Python function is traced (``make_fx``) and compiled by TorchInductor's C++ backend; on
-CUDA the C++ function by NVRTC (jiterator); ``backend="eager"`` runs the Python function.
+The generated code is compiled once per expression, device and input signature (the CPU:
+``make_fx``, then TorchInductor's C++ backend; CUDA: jiterator; ``backend="eager"``: none).
 The kernel returns new tensors, copied into the planned outputs once it has read every input,
 so an output may share an input's storage (FInplaceOption).  Writing into the outputs directly
 cost more (torch.compile's guards: 25 us a call; inductor lost large results in place).
