@@ -1,17 +1,13 @@
 """FuseElemwise: maximal groups of elementwise ops become one ``_fused`` node each.
 
-An op joins a group when it declares ``FFuseExpr`` (tinyflow/nnvm/attrs.py), writes no input,
-has one float output and inputs of that dtype (or bool: ``where``'s condition).  Walking the
-graph in execution order, each such op is merged with the groups of the fusable ops it reads,
-unless the merge would make a cycle (``a -> matmul -> b`` and ``a -> b``).  On the CPU a
-reduction (``TOpPattern`` "reduce") joins groups too; on CUDA it ends one (jiterator cannot
-reduce).  A group of one op stays as it was.  Why each rule is safe: docs/fusion.md.
-
-A group's ``_fused`` node reads the entries its members read from outside and gives those read
-outside it or fetched.  Its attributes carry the generated code, one line per member (Python
-over torch: ``source``; C++ for jiterator: ``cuda_source``), ``members`` (those lines, for
-reports), ``member_ops`` and ``member_shapes`` (for errors).  The pass runs after Gradient and
-Mirror, before PlanMemory, so backward chains fuse and fused outputs are planned as any others.
+An op declaring ``FFuseExpr`` (tinyflow/nnvm/attrs.py) that writes no input, with one float
+output and inputs of that dtype (or bool), merges with the groups of the fusable ops it reads,
+walking in execution order, unless that makes a cycle (``a -> matmul -> b`` and ``a -> b``).
+On the CPU reductions (``TOpPattern`` "reduce") join too.  Groups of one op stay as they were.
+Each group becomes a ``_fused`` node: its generated code (``source``: Python over torch;
+``cuda_source``: C++ for jiterator), ``members`` (one line per op), ``member_ops`` and
+``member_shapes`` (for errors).  It runs after Gradient and Mirror, before PlanMemory; why
+each rule is safe: docs/fusion.md.
 """
 from __future__ import annotations
 
@@ -85,8 +81,8 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
                 if _can_merge(indexed, members[mine] + members[root], {mine, root}, find,
-                              upstream, members) and _fits(graph, members[mine] + members[root],
-                                                           target):
+                              upstream, parent) and _fits(graph, members[mine] + members[root],
+                                                          target):
                     parent[root] = mine
                     members[mine] += members.pop(root)
             ancestry.add(find(nid))
@@ -94,22 +90,15 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
     return {nid: find(nid) for nid in parent}
 
 
-def _can_merge(indexed, nodes, roots, find, upstream, members) -> bool:
-    """No cycle once each group is one node: nothing ``nodes`` (``roots``' groups) read from
-    outside depends on them, a group of several ops counting as one (what any member reads)."""
-    inside, seen, todo = set(nodes), set(roots), [nodes]
-    while todo:
-        for nid in todo.pop():
-            for dep in node_deps(indexed.nodes[nid]):
-                d = indexed.node_id[dep]
-                if nid in inside and d in inside:
-                    continue
-                groups = {find(g) for g in upstream[d]}
-                if groups & roots:
-                    return False
-                # a single op's own dependencies are in upstream[d] already
-                todo += [members[g] for g in groups - seen if len(members[g]) > 1]
-                seen |= groups
+def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
+    """No dependency of ``nodes`` outside ``roots``' groups depends on them (no cycle)."""
+    for nid in nodes:
+        for dep in node_deps(indexed.nodes[nid]):
+            d = indexed.node_id[dep]
+            if d in parent and find(d) in roots:
+                continue
+            if {find(g) for g in upstream[d]} & roots:
+                return False
     return True
 
 
@@ -137,11 +126,9 @@ def _literal(value) -> str:
 
 def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry],
              cuda: bool = True, in_shapes=None) -> dict:
-    """The code of a group: ``nodes`` (in execution order) reading ``inputs`` from outside and
-    giving ``outputs``.  Returns ``source`` (a Python function ``fused(x0, x1, ...)`` returning
-    a tuple of the outputs), ``cuda_source`` (a jiterator C++ function writing ``out0, ...``;
-    None where a member has no C++ expression or ``cuda`` is False) and ``members`` (one
-    ``"v2 = x0 * v1  # elemwise_mul 'mul'"`` line each); ``in_shapes``: ``{node: shapes}``."""
+    """The code of ``nodes`` reading ``inputs``, giving ``outputs``: ``source`` (Python,
+    ``fused(x0, ...)`` returning the outputs), ``cuda_source`` (jiterator C++ writing ``out0,
+    ...``, or None) and ``members`` (``"v2 = x0 * v1  # elemwise_mul 'mul'"``, one a node)."""
     names = {e: f"x{i}" for i, e in enumerate(inputs)}
     python, cpp, members = [], [], []
     for i, node in enumerate(nodes):
@@ -178,18 +165,18 @@ def fuse_elemwise(graph: Graph) -> Graph:
     empty when nothing is fused (then the graph is returned as it was).
     """
     target = graph.attrs.get("fusion_target", "cpu")
-    indexed = graph.indexed
     group_of = _groups(graph, target)
     groups: dict[int, list[int]] = {}
     for nid in sorted(group_of):
         groups.setdefault(group_of[nid], []).append(nid)
     groups = {root: nids for root, nids in groups.items() if len(nids) > 1}
-    readers = _outside_readers(indexed, groups, group_of)
+    readers = _outside_readers(graph.indexed, groups, group_of)
     if target == "cuda":
         groups = {root: nids for root, nids in groups.items() if len(readers[root]) <= 8}
+    groups, order = _condensed_order(graph, groups)
     if not groups:
         return graph.with_attrs(fused_groups=[])
-    return _rebuild(graph, groups, readers, target)
+    return _rebuild(graph, groups, order, readers, target)
 
 
 def _outside_readers(indexed, groups, group_of) -> dict[int, list[NodeEntry]]:
@@ -207,19 +194,33 @@ def _outside_readers(indexed, groups, group_of) -> dict[int, list[NodeEntry]]:
     return {root: sorted(entries, key=indexed.entry_id) for root, entries in needed.items()}
 
 
-def _rebuild(graph, groups, readers, target) -> Graph:
-    """The graph with each group replaced by its ``_fused`` node; nodes that read nothing
-    changed are shared with ``graph``."""
+def _condensed_order(graph, groups):
+    """``(groups, order)``: the execution order, each group one vertex (its root id), without
+    the groups on a cycle (``{a, n}`` reading c from ``{c, d}``, d reading ``matmul(a)``)."""
     indexed = graph.indexed
-    vertex = {indexed.nodes[nid]: root for root, nids in groups.items() for nid in nids}
+    while True:
+        vertex = {indexed.nodes[nid]: root for root, nids in groups.items() for nid in nids}
 
-    def deps(v):
-        nodes = [indexed.nodes[n] for n in groups[v]] if isinstance(v, int) else [v]
-        found = [vertex.get(d, d) for n in nodes for d in node_deps(n)]
-        return [d for d in dict.fromkeys(found) if d != v]
+        def deps(v, vertex=vertex, groups=groups):
+            nodes = [indexed.nodes[n] for n in groups[v]] if isinstance(v, int) else [v]
+            found = [vertex.get(d, d) for n in nodes for d in node_deps(n)]
+            return [d for d in dict.fromkeys(found) if d != v]
+        order = _dfs_postorder(list(dict.fromkeys(vertex.get(e.node, e.node)
+                                                  for e in graph.outputs)), deps)
+        place = {v: i for i, v in enumerate(order)}
+        # in a post-order a vertex read after its reader closes a cycle through the vertices
+        # placed between them (the search's path from one to the other)
+        late = next(((place[v], max(place[d] for d in deps(v))) for v in order
+                     if any(place[d] > place[v] for d in deps(v))), None)
+        if late is None:
+            return groups, order
+        groups = {r: nids for r, nids in groups.items() if not late[0] <= place[r] <= late[1]}
 
-    order = _dfs_postorder(list(dict.fromkeys(vertex.get(e.node, e.node)
-                                              for e in graph.outputs)), deps)
+
+def _rebuild(graph, groups, order, readers, target) -> Graph:
+    """The graph with each group replaced by its ``_fused`` node (``order``: see
+    :func:`_condensed_order`); nodes that read nothing changed are shared with ``graph``."""
+    indexed = graph.indexed
     entries: dict[NodeEntry, NodeEntry] = {}  # old entry -> new entry
     nodes: dict[Node, Node] = {}  # old node -> new node (a member -> its fused node)
     origin: dict[Node, list[int]] = {}  # new node -> the old entry ids of its outputs
