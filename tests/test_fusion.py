@@ -351,3 +351,207 @@ def test_kernel_errors_say_what_to_do(monkeypatch):
                                            "fusion-eager' runs the fused code uncompiled"):
         kernels.compile_kernel(source, None, "compiled", "cpu", signature, 1)
     kernels.compile_kernel.cache_clear()
+
+
+# -- review of issue 15: each test failed before its fix -------------------------------------------
+def test_non_finite_scalars_in_a_group():
+    # the generated code wrote float('-inf') as `-inf`, a NameError; C++ has no such literal
+    x = tf.placeholder(tf.float32, [3])
+    y = tf.maximum(tf.exp(x) * 2.0, 0.0) + float("-inf")
+    z = tf.minimum(tf.exp(x) * 2.0, float("inf")) * float("nan")
+    feed = {x: np.ones(3, np.float32)}
+    want = tf.Session().run([y, z], feed)
+    for config in ("cpu fusion-eager", "cpu fusion"):
+        for expected, got in zip(want, tf.Session(config).run([y, z], feed)):
+            np.testing.assert_array_equal(got, expected)
+    cuda = fused_graph([y, z], {x: (3,)}, "cuda")
+    sources = [n.attrs["cuda_source"] for n in cuda.indexed.nodes if n.kind == "_fused"]
+    assert sources and not any("inf" in s or "nan" in s for s in sources)
+
+
+def test_no_cycle_between_two_groups():
+    # each group alone had no path out and back in, but {a, n} read c1 from {c1, c2}, which
+    # read a through the matmul: two fused nodes waiting for each other (the pass raised a
+    # KeyError rebuilding the graph).  Found by a random-graph search
+    x, z = tf.placeholder(tf.float32, [4, 4]), tf.placeholder(tf.float32, [4, 4])
+    w = tf.Variable(tf.ones([4, 4]) * 0.1)
+    a = tf.tanh(x) * 2.0 + 1.0
+    c1 = tf.exp(z)
+    c2 = c1 * tf.matmul(a, w)
+    n = a + c1
+    graph = fused_graph([c2, n], {x: (4, 4), z: (4, 4), w: (4, 4)})
+    for node in graph.indexed.nodes:  # every input is a node of the graph, before its reader
+        assert all(graph.indexed.node_id[e.node] < graph.indexed.node_id[node]
+                   for e in node.inputs)
+    feed = {x: np.ones((4, 4), np.float32), z: np.full((4, 4), 0.5, np.float32)}
+    results = []
+    for config in ("cpu", "cpu fusion-eager"):
+        sess = tf.Session(config)
+        sess.run(w.initializer)
+        results.append(sess.run([c2, n], feed))
+    for want, got in zip(*results):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def _broken_exp(monkeypatch, expression):
+    """exp's FFuseExpr replaced by ``expression``: a fused kernel with a bug in one member."""
+    monkeypatch.setitem(Op._columns["FFuseExpr"], Op.get("exp"), (expression, None))
+
+
+@pytest.mark.parametrize("config", ["cpu fusion-eager", "cpu fusion"])
+@pytest.mark.parametrize("expression", ["torch.exp({0}) @ {0}", "torch.exp({0}).sum(0)"])
+def test_an_error_in_a_fused_node_names_the_member(config, expression, monkeypatch):
+    # a failing member, or one whose result has the wrong shape (out.copy_ broadcast it
+    # silently into the output), names the fused node and the op the user wrote, before any
+    # variable changes
+    _broken_exp(monkeypatch, expression)
+    x, v = tf.placeholder(tf.float32, [3, 4]), tf.Variable(tf.ones([4]))
+    y = tf.exp(x) * 2.0 + 1.0  # exp is created on this line
+    line = y.node.source.rsplit(":", 1)[1]
+    update = tf.assign_add(v, tf.reduce_sum(y, axis=0))
+    sess = tf.Session(config)
+    sess.run(v.initializer)
+    with pytest.raises(LuaOpError, match=f"(?s)op '_fused'.*op 'exp' \\(node 'exp', created at "
+                                         f"[^)]*test_fusion.py:{line}\\)"):
+        sess.run([y, update], {x: np.ones((3, 4), np.float32)})
+    np.testing.assert_array_equal(sess.run(v), np.ones(4))  # unchanged, the session usable
+
+
+def test_two_threads_compile_one_kernel():
+    # inductor's compile is not thread-safe: one of two threads failed (CURRENT_PATCHER)
+    import threading
+
+    from tinyflow.executor import kernels
+    source = ("def fused(x0):\n    v0 = torch.tanh(x0) * 1.5\n"
+              "    v1 = torch.sum(v0, dim=(1,), keepdim=True)\n    return (v0 * v1, )\n")
+    signature = (((8, 4), (4, 1), "torch.float32"),)
+    barrier, kernels_made, errors = threading.Barrier(2), [], []
+
+    def compile_one():
+        barrier.wait()
+        try:
+            kernels_made.append(kernels.compile_kernel(source, None, "compiled", "cpu",
+                                                       signature, 1))
+        except Exception as err:  # noqa: BLE001 (reported below)
+            errors.append(err)
+    threads = [threading.Thread(target=compile_one) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and kernels_made[0] is kernels_made[1]
+    x = torch.randn(8, 4)
+    v0 = torch.tanh(x) * 1.5
+    torch.testing.assert_close(kernels_made[0](x)[0], v0 * v0.sum(1, keepdim=True))
+
+
+def test_graphed_step_warms_up_on_a_side_stream_then_captures(monkeypatch):
+    # torch.cuda faked: the order in which GraphedStep would use the GPU.  Before: the warm-up
+    # ran on the default stream, and a capture whose end raised (a host sync inside the
+    # segment invalidates it) escaped as torch's RuntimeError, naming no node
+    import contextlib
+    events, fail_capture = [], []
+
+    class Stream:
+        def wait_stream(self, other):
+            events.append("wait")
+
+    class CUDAGraph:
+        def replay(self):
+            events.append("replay")
+
+    @contextlib.contextmanager
+    def graph(g):
+        events.append("capture")
+        yield
+        if fail_capture:
+            raise RuntimeError("operation not permitted when stream is capturing")
+
+    @contextlib.contextmanager
+    def stream(s):
+        events.append("side stream")
+        yield
+    for name, value in {"Stream": Stream, "CUDAGraph": CUDAGraph, "graph": graph,
+                        "stream": stream, "current_stream": Stream,
+                        "synchronize": lambda: None}.items():
+        monkeypatch.setattr(torch.cuda, name, value)
+    x = tf.placeholder(tf.float32, [4, 3])
+    h = tf.Print(tf.exp(x) * 2.0, [x], "h: ")  # a Python op: between two segments
+    loss = tf.reduce_sum(tf.tanh(h) * 3.0)
+    feed = {x: np.ones((4, 3), np.float32)}
+    sess = tf.Session("cpu graph")
+    executor = sess._bind(loss, feed)
+    step = executor.graphed
+    step.on_cuda = True
+    next(iter(executor.feed_buffers.values())).copy_(torch.ones(4, 3))
+    runs = []
+    for _ in range(3):
+        events.clear()
+        assert step.run() == 0
+        runs.append(list(events))
+    assert runs == [["wait", "side stream", "wait"], ["capture", "replay", "capture", "replay"],
+                    ["replay", "replay"]]
+    assert (step.captures, step.replays) == (2, 4)
+    np.testing.assert_allclose(executor.output_tensors[0].numpy(),
+                               tf.Session().run(loss, feed), rtol=1e-6)  # the warm-up's
+    step.graphs = [None] * len(step.segments)
+    fail_capture.append(True)
+    with pytest.raises(LuaOpError, match="node 'exp'.* failed while being captured in a CUDA "
+                                         "graph .*not permitted when stream is capturing"):
+        step.run()
+
+
+def test_a_compiled_kernel_failing_as_a_whole_names_every_member(monkeypatch):
+    # no generated line to point at (inductor's code raised): every member, not the last one
+    def failing(*args):
+        def kernel(*inputs):
+            raise RuntimeError("the kernel failed")
+        return kernel
+    monkeypatch.setattr("tinyflow.executor.kernels.compile_kernel", failing)
+    x = tf.placeholder(tf.float32, [3])
+    y = tf.exp(x) * 2.0
+    with pytest.raises(LuaOpError, match="in the fused ops op 'exp' \\(node 'exp', created at "
+                                         ".*; op '__mul_scalar__' .*the kernel failed"):
+        tf.Session("cpu fusion").run(y, {x: np.ones(3, np.float32)})
+
+
+def test_a_released_graphed_executor_frees_its_storage():
+    # the segments' Lua tables (and on CUDA the captured graphs) kept every closure, so the
+    # executor cache dropping a 'gpu graph' executor freed none of its memory
+    import weakref
+
+    from tinyflow.executor.cache import release
+    x = tf.placeholder(tf.float32, [4, 3])
+    loss = tf.reduce_sum(tf.tanh(tf.exp(x) * 2.0) * 3.0)
+    feed = {x: np.ones((4, 3), np.float32)}
+    sess = tf.Session("cpu graph")
+    sess.run(loss, feed)
+    executor = sess._bind(loss, feed)
+    storages = [weakref.ref(s.untyped_storage()) for s in executor.storages]
+    assert storages
+    release([executor])
+    assert all(storage() is None for storage in storages)
+
+
+def test_fusing_leaves_the_users_graph_as_it_was():
+    # the pass is pure: the user's graph saves to the same JSON after fused runs with two batch
+    # sizes, and gradients built afterwards (on nodes a fused run used) match the unfused ones
+    x = tf.placeholder(tf.float32, [None, 4])
+    w = tf.Variable(tf.ones([4, 3]) * 0.1)
+    loss = tf.reduce_mean(tf.nn.relu(tf.tanh(tf.matmul(x, w)) * 2.0 + 0.5))
+
+    def saved():
+        return apply_passes(Graph(loss.outputs), "SaveJSON").attrs["json"]
+    before = saved()
+    fused, plain = tf.Session("cpu fusion-eager"), tf.Session()
+    for sess in (fused, plain):
+        sess.run(w.initializer)
+    rng = np.random.default_rng(6)
+    feeds = [{x: rng.standard_normal((n, 4)).astype(np.float32)} for n in (8, 5)]
+    for feed in feeds:
+        np.testing.assert_allclose(fused.run(loss, feed), plain.run(loss, feed), rtol=1e-6)
+    assert saved() == before
+    grad = tf.gradients(loss, [w])[0]
+    for feed in feeds:
+        np.testing.assert_allclose(fused.run(grad, feed), plain.run(grad, feed), rtol=1e-5,
+                                   atol=1e-7)

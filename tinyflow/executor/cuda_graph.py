@@ -1,19 +1,15 @@
-"""The planned step as CUDA graphs (``Session(config='gpu graph')``).
+"""The planned step as CUDA graphs (``Session(config='gpu graph')``; docs/fusion.md).
 
-A static memory plan fixes every buffer's address, which is what a CUDA graph needs: the
-kernels a step launches can be recorded once (``torch.cuda.graph``) and replayed, one launch
-for the whole segment instead of one per op plus Lua and Python around each.  An op that cannot
-be recorded (a Python op, a host sync such as a label check, a collective, a random op with a
-generator of its own: ``TUncapturable``, tinyflow/ops/capture.py) splits the step: the closures
-between two such ops form a segment that is captured; the others run as usual, in order.
+A static memory plan fixes every buffer's address, which is what a CUDA graph needs: a step's
+kernels are recorded once (``torch.cuda.graph``) and replayed, one launch per segment.  An op
+that cannot be recorded (a Python op, a host sync, a collective, a seeded random op:
+``TUncapturable``, tinyflow/ops/capture.py) runs alone between the captured segments.
 
-The first run of an executor runs every closure (the warm-up: lazy initialisation, cuBLAS
-handles, the allocator's first blocks).  The second captures each capturable segment and
-replays it at once (capturing runs no kernel); later runs replay.  Feeds go through pinned
-host buffers with non-blocking copies; results are copied back only when fetched.
-
-Without CUDA (``"cpu graph"``) nothing is captured: the segments run as plain closures, so the
-segmentation and the bookkeeping can be seen and tested on any machine.
+The first run of an executor is a plain one on a side stream (the warm-up torch.cuda.graph
+asks for: lazy initialisation, cuBLAS handles); the second captures each segment and replays
+it; later runs replay.  Feeds go through pinned host buffers with non-blocking copies.
+Without CUDA (``"cpu graph"``) the segments run as plain closures, so the segmentation can be
+tested on any machine.
 """
 from __future__ import annotations
 
@@ -58,14 +54,8 @@ def segments(nodes) -> list[Segment]:
 
 
 class GraphedStep:
-    """An executor's step as segments, captured on CUDA (see the module's doc).
-
-    Attributes
-    ----------
-    segments : list of Segment
-    captures, replays : int
-        Graphs captured and replayed so far (0 without CUDA).
-    """
+    """An executor's step as segments (``segments``), captured on CUDA (the module's doc);
+    ``captures`` and ``replays`` count graphs captured and replayed (0 without CUDA)."""
 
     def __init__(self, executor):
         self.executor = executor
@@ -98,25 +88,35 @@ class GraphedStep:
     def run(self):
         """Run the step: 0, or ``(index, error)`` of the first failing closure (1-based in the
         whole step), as :func:`~tinyflow.lua_ops.runtime.run_closures`."""
+        if self.on_cuda and self.runs == 0:  # the warm-up, on a side stream as capture asks
+            side, main = torch.cuda.Stream(), torch.cuda.current_stream()
+            side.wait_stream(main)  # the feeds' copies
+            with torch.cuda.stream(side):
+                failed = run_closures(self.executor.lua_closures, len(self.executor.closures))
+            main.wait_stream(side)  # before the results are read, or the next run
+            self.runs += not failed
+            return failed
         for i, segment in enumerate(self.segments):
+            if segment.captured and self.on_cuda and self.graphs[i] is None:
+                self._capture(i)
             if self.graphs[i] is not None:
                 self.graphs[i].replay()
                 self.replays += 1
                 continue
-            if segment.captured and self.on_cuda and self.runs > 0:
-                failed = self._capture(i)
-            else:
-                failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
+            failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
             if failed:
                 return segment.start + failed[0], failed[1]
         self.runs += 1
         return 0
 
     def _capture(self, i):
-        segment, graph = self.segments[i], torch.cuda.CUDAGraph()
+        segment, graph, failed = self.segments[i], torch.cuda.CUDAGraph(), None
         torch.cuda.synchronize()
-        with torch.cuda.graph(graph):
-            failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
+        try:  # a host sync inside invalidates the capture: its end raises too
+            with torch.cuda.graph(graph):
+                failed = run_closures(self.lua_segments[i], segment.stop - segment.start)
+        except RuntimeError as err:
+            failed = failed or (1, f"{type(err).__name__}: {err}")
         if failed:
             node = self.executor.indexed.nodes[self.executor.op_nodes[segment.start +
                                                                       failed[0] - 1]]
@@ -125,6 +125,3 @@ class GraphedStep:
                              f"TUncapturable (tinyflow/ops/capture.py)")
         self.graphs[i] = graph
         self.captures += 1
-        graph.replay()
-        self.replays += 1
-        return 0

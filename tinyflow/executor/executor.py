@@ -298,6 +298,7 @@ class Executor:
         self.closures, self.lua_closures = [], None
         self.storages, self.tensors, self.output_tensors = [], [], []
         self.feed_buffers, self.new_variables = {}, {}
+        self.graphed = None  # its segments' Lua tables and CUDA graphs hold the closures too
 
     # -- running ---------------------------------------------------------------------------
     def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):

@@ -130,7 +130,7 @@ function                                    meaning
 ``b2, eps)``                                one Adam step in place (torch's fused kernel); t:
                                             the step count, a scalar tensor
 ``empty_like(x)`` ``full_like(x, v)``       new tensors like x (setup only)
-``fused_step(source, cuda, backend, x, y)`` the step of a ``_fused`` node: its generated code
+``fused_step(kwarg, x, y)``                  the step of a ``_fused`` node: its generated code
                                             compiled (cached), results copied into y (setup)
 ``empty(ref, sizes)``                       new contiguous tensor on ref's device (setup only)
 ``is_cpu(x)``                               true when x lives in CPU memory
@@ -1136,9 +1136,9 @@ def all_gather(res, x, label):
 
 
 # -- fused elementwise kernels (the FuseElemwise pass) -----------------------------------------
-def fused_step(source, cuda_source, backend, x, y):
+def fused_step(kwarg, x, y):
     from ..executor.kernels import fused_step as step  # torch.compile's imports: on first use
-    return step(str(source), cuda_source, str(backend), list(x.values()), list(y.values()))
+    return step(kwarg, list(x.values()), list(y.values()))
 
 
 FUNCTIONS = {name: fn for name, fn in dict(globals()).items()

@@ -1,34 +1,17 @@
 """FuseElemwise: maximal groups of elementwise ops become one ``_fused`` node each.
 
-An op joins a group when it declares ``FFuseExpr`` (tinyflow/nnvm/attrs.py), writes no input,
-has one float output and inputs of that dtype (or bool: ``where``'s condition).  Walking the
-graph in execution order, each such op is merged with the groups of the fusable ops it reads,
-unless the merge would make a cycle: a path leaving the merged set and coming back into it
-through an op outside (``a -> matmul -> b`` and ``a -> b`` cannot put a and b in one node).
-A group of one op stays as it was.
-
-On the CPU a reduction joins groups too (``TOpPattern`` "reduce": ``reduce_sum``/``mean``/
-``max``/``min`` and ``_collapse_sum_like``, the gradient of a broadcasting op): inductor
-compiles it in one call with the elementwise ops feeding it and those reading its result.
-Safe means: its axes are attributes, known at bind time; its input has its float dtype (a bool
-sum gives float32 in the graph but int64 in torch: not fused); the generated line is the same
-torch reduction with the node's ``keepdim``, so the members after it broadcast its smaller
-result exactly as the unfused ops do (numpy rules in both), and each output's own shape is
-recorded.  A group may hold several reductions (a layer norm's two means): inductor splits
-the loops itself.  On CUDA a reduction has no C++ expression (jiterator cannot reduce): there
-it ends a group, as any op outside one.
-
-Each group becomes a ``_fused`` node whose inputs are the entries its members read from
-outside and whose outputs are the members' entries read outside the group (or fetched): an
-intermediate that something else needs is one more output.  Its attributes carry the generated
-code, one line per member: a Python function over torch (``source``, compiled by inductor on
-the CPU), a C++ function for jiterator on CUDA (``cuda_source``), and ``members`` (what it
-contains, for reports and pictures).  The pass runs once shapes and dtypes are known and before
-PlanMemory, so the fused nodes' outputs are planned as any others; the gradient is already
-in the graph, so backward chains fuse too.
+An op declaring ``FFuseExpr`` (tinyflow/nnvm/attrs.py) that writes no input, with one float
+output and inputs of that dtype (or bool), merges with the groups of the fusable ops it reads,
+walking in execution order, unless that makes a cycle (``a -> matmul -> b`` and ``a -> b``).
+On the CPU reductions (``TOpPattern`` "reduce") join too.  Groups of one op stay as they were.
+Each group becomes a ``_fused`` node: its generated code (``source``: Python over torch;
+``cuda_source``: C++ for jiterator), ``members`` (one line per op), ``member_ops`` and
+``member_shapes`` (for errors).  It runs after Gradient and Mirror, before PlanMemory; why
+each rule is safe: docs/fusion.md.
 """
 from __future__ import annotations
 
+import math
 import numbers
 
 from ..graph import Graph, _dfs_postorder, node_deps, register_pass
@@ -53,12 +36,14 @@ def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
 
 
 def fusable(node: Node, dtypes: list, target: str = "cpu", in_shapes=()) -> bool:
-    """Whether ``node`` may join a fused group: an elementwise op or, on the CPU, a reduction
-    (FFuseExpr for ``target``) that mutates nothing, with one float output and inputs of its
-    dtype (or bool, for an elementwise op; inputs read for their shape only do not count)."""
+    """Whether ``node`` may join a fused group: FFuseExpr for ``target``, no mutation, one
+    float output, inputs of its dtype (or bool, for an elementwise op) but shape-only ones."""
     if fuse_expr(node, target, in_shapes) is None or node.attr_list("FMutateInputs"):
         return False
     if node.num_outputs() != 1 or not dtypes[-1].startswith("float"):
+        return False
+    if target == "cuda" and not all(math.isfinite(v) for v in node.attrs.values()
+                                    if isinstance(v, numbers.Real)):  # no C++ literal: inf, nan
         return False
     ignored = node.attr_list("FIgnoreInputs")
     # a reduction sums bools to float32 in the graph, to int64 in torch: same dtype only
@@ -91,8 +76,7 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
         entries = [indexed.entry_id(e) for e in node.inputs] + [indexed.entry_rptr[nid]]
         if node.op is not None and fusable(node, [dtypes[e] for e in entries], target,
                                            [shapes[e] for e in entries[:-1]]):
-            parent[nid] = nid
-            members[nid] = [nid]
+            parent[nid], members[nid] = nid, [nid]
             candidates = {find(d) for d in deps if d in parent}
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
@@ -119,8 +103,8 @@ def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
 
 
 def _fits(graph, nodes, target) -> bool:
-    """Within jiterator's limits (the CPU has none): at most 8 inputs, and every member of one
-    output shape (jiterator gives every output the inputs' broadcast shape)."""
+    """Within jiterator's limits (the CPU has none): at most 8 inputs, one output shape."""
+    # jiterator gives every output the inputs' broadcast shape
     if target != "cuda":
         return True
     indexed, inside = graph.indexed, set(nodes)
@@ -132,20 +116,19 @@ def _fits(graph, nodes, target) -> bool:
 
 def _literal(value) -> str:
     """A node attribute as source text: numbers as Python / C++ literals."""
+    # float('inf') and float('nan') are Python only: not fused on CUDA (fusable)
     if isinstance(value, bool) or not isinstance(value, numbers.Number):
         return repr(value)
-    return repr(float(value)) if isinstance(value, numbers.Real) and not isinstance(
-        value, numbers.Integral) else repr(int(value))
+    if isinstance(value, numbers.Integral):
+        return repr(int(value))
+    return repr(float(value)) if math.isfinite(value) else f"float('{float(value)!r}')"
 
 
 def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry],
              cuda: bool = True, in_shapes=None) -> dict:
-    """The code of a group: ``nodes`` (in execution order) reading ``inputs`` from outside and
-    giving ``outputs``.  Returns ``source`` (a Python function ``fused(x0, x1, ...)`` returning
-    a tuple of the outputs' values), ``cuda_source`` (a jiterator C++ function writing
-    ``out0, out1, ...``; None where a member has no C++ expression or ``cuda`` is False) and
-    ``members`` (one ``"v2 = x0 * v1  # elemwise_mul 'mul'"`` line each).  ``in_shapes``:
-    ``{node: its inputs' shapes}`` for the FFuseExpr rules that read them."""
+    """The code of ``nodes`` reading ``inputs``, giving ``outputs``: ``source`` (Python,
+    ``fused(x0, ...)`` returning the outputs), ``cuda_source`` (jiterator C++ writing ``out0,
+    ...``, or None) and ``members`` (``"v2 = x0 * v1  # elemwise_mul 'mul'"``, one a node)."""
     names = {e: f"x{i}" for i, e in enumerate(inputs)}
     python, cpp, members = [], [], []
     for i, node in enumerate(nodes):
@@ -176,26 +159,24 @@ def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry
 def fuse_elemwise(graph: Graph) -> Graph:
     """Replace each group of two or more fusable ops by one ``_fused`` node.
 
-    Reads ``graph.attrs["fusion_target"]`` (``"cpu"``, default, or ``"cuda"``: only ops with a
-    C++ expression, at most 8 inputs and outputs per group) and ``"fusion_backend"``
-    (``"compiled"``, default, or ``"eager"``: the generated function runs uncompiled), which
-    the ``_fused`` body reads.  Provides ``shape`` and ``dtype`` for the new graph and
-    ``fused_groups``: ``[(fused node name, [member node names])]``.  Nothing is fused: the
-    graph itself, with ``fused_groups`` empty.
+    Reads ``fusion_target`` (``"cpu"``, default, or ``"cuda"``: C++ expressions only, at most 8
+    inputs and outputs) and ``fusion_backend`` (``"compiled"``, default, or ``"eager"``).
+    Provides ``shape``, ``dtype`` and ``fused_groups``: ``[(fused node, [member names])]``,
+    empty when nothing is fused (then the graph is returned as it was).
     """
     target = graph.attrs.get("fusion_target", "cpu")
-    indexed = graph.indexed
     group_of = _groups(graph, target)
     groups: dict[int, list[int]] = {}
     for nid in sorted(group_of):
         groups.setdefault(group_of[nid], []).append(nid)
     groups = {root: nids for root, nids in groups.items() if len(nids) > 1}
-    readers = _outside_readers(indexed, groups, group_of)
+    readers = _outside_readers(graph.indexed, groups, group_of)
     if target == "cuda":
         groups = {root: nids for root, nids in groups.items() if len(readers[root]) <= 8}
+    groups, order = _condensed_order(graph, groups)
     if not groups:
         return graph.with_attrs(fused_groups=[])
-    return _rebuild(graph, groups, readers, target)
+    return _rebuild(graph, groups, order, readers, target)
 
 
 def _outside_readers(indexed, groups, group_of) -> dict[int, list[NodeEntry]]:
@@ -213,19 +194,33 @@ def _outside_readers(indexed, groups, group_of) -> dict[int, list[NodeEntry]]:
     return {root: sorted(entries, key=indexed.entry_id) for root, entries in needed.items()}
 
 
-def _rebuild(graph, groups, readers, target) -> Graph:
-    """The graph with each group replaced by its ``_fused`` node; nodes that read nothing
-    changed are shared with ``graph``."""
+def _condensed_order(graph, groups):
+    """``(groups, order)``: the execution order, each group one vertex (its root id), without
+    the groups on a cycle (``{a, n}`` reading c from ``{c, d}``, d reading ``matmul(a)``)."""
     indexed = graph.indexed
-    vertex = {indexed.nodes[nid]: root for root, nids in groups.items() for nid in nids}
+    while True:
+        vertex = {indexed.nodes[nid]: root for root, nids in groups.items() for nid in nids}
 
-    def deps(v):
-        nodes = [indexed.nodes[n] for n in groups[v]] if isinstance(v, int) else [v]
-        found = [vertex.get(d, d) for n in nodes for d in node_deps(n)]
-        return [d for d in dict.fromkeys(found) if d != v]
+        def deps(v, vertex=vertex, groups=groups):
+            nodes = [indexed.nodes[n] for n in groups[v]] if isinstance(v, int) else [v]
+            found = [vertex.get(d, d) for n in nodes for d in node_deps(n)]
+            return [d for d in dict.fromkeys(found) if d != v]
+        order = _dfs_postorder(list(dict.fromkeys(vertex.get(e.node, e.node)
+                                                  for e in graph.outputs)), deps)
+        place = {v: i for i, v in enumerate(order)}
+        # in a post-order a vertex read after its reader closes a cycle through the vertices
+        # placed between them (the search's path from one to the other)
+        late = next(((place[v], max(place[d] for d in deps(v))) for v in order
+                     if any(place[d] > place[v] for d in deps(v))), None)
+        if late is None:
+            return groups, order
+        groups = {r: nids for r, nids in groups.items() if not late[0] <= place[r] <= late[1]}
 
-    order = _dfs_postorder(list(dict.fromkeys(vertex.get(e.node, e.node)
-                                              for e in graph.outputs)), deps)
+
+def _rebuild(graph, groups, order, readers, target) -> Graph:
+    """The graph with each group replaced by its ``_fused`` node (``order``: see
+    :func:`_condensed_order`); nodes that read nothing changed are shared with ``graph``."""
+    indexed = graph.indexed
     entries: dict[NodeEntry, NodeEntry] = {}  # old entry -> new entry
     nodes: dict[Node, Node] = {}  # old node -> new node (a member -> its fused node)
     origin: dict[Node, list[int]] = {}  # new node -> the old entry ids of its outputs
@@ -267,6 +262,8 @@ def _fused_node(graph, members, outputs, target, entries, nodes, origin):
     ids = [indexed.entry_id(e) for e in outputs]
     last = members[-1]
     attrs = {**code, "member_names": [m.name for m in members],
+             "member_ops": [m.describe() for m in members],  # errors name what the user wrote
+             "member_shapes": [shape[indexed.entry_id(NodeEntry(m, 0))] for m in members],
              "num_args": len(inputs), "num_outputs": len(outputs),
              "shapes": [graph.attrs["shape"][e] for e in ids],
              "dtypes": [graph.attrs["dtype"][e] for e in ids],
