@@ -449,3 +449,22 @@ def test_passes_do_not_import_torch():
             "apply_passes(graph, ['InferShape', 'InferType', 'PlanMemory', 'SaveJSON'])\n"
             "assert 'torch' not in sys.modules and 'lupa' not in sys.modules\n")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_plan_memory_shares_across_shapes_only_for_a_reshape():
+    # an elementwise op writing (1, 4) over its (4,) input is a partial overlap torch refuses;
+    # a reshape's output is its input's elements under a new shape (FInplaceIdentity)
+    x = tf.placeholder(tf.float32, [4, 4])
+    y = tf.reduce_mean(x * 2., axis=0) + tf.reduce_mean(x * 3., axis=0, keepdims=True)
+    flat = tf.reshape(x * 2., [16])
+    value = np.arange(16, dtype=np.float32).reshape(4, 4)
+    got, got_flat = tf.Session().run([y, flat], {x: value})
+    np.testing.assert_allclose(got, (value * 2).mean(0) + (value * 3).mean(0, keepdims=True))
+    np.testing.assert_allclose(got_flat, (value * 2).reshape(16))
+    graph = Graph([y.outputs[0], flat.outputs[0]], {"shape_inputs": {x.node: (4, 4)}})
+    graph = apply_passes(graph, ["InferShape", "InferType", "PlanMemory"])
+    shapes, pairs = graph.attrs["shape"], graph.attrs["inplace_from"]
+    ops = {graph.indexed.nodes[graph.indexed.entry_node(o)[0]].op.name: (shapes[i], shapes[o])
+           for o, i in pairs.items()}
+    assert ops["reshape"] == ((4, 4), (16,))
+    assert ops["elemwise_add"] == ((1, 4), (1, 4))  # the keepdims mean, not the (4,) one

@@ -18,7 +18,11 @@ FInferType          ``f(attrs, in_types, out_types) -> (in_types, out_types)``; 
 FInplaceOption      ``f(attrs) -> [(input_index, output_index), ...]`` or that list itself: pairs
                     whose memory the Lua body can share (it reads the input element before it
                     writes the output element).  PlanMemory uses a pair only when the input has
-                    no other reader.
+                    no other reader and the same shape as the output, unless FInplaceIdentity.
+FInplaceIdentity    ``f(attrs) -> [bool, ...]`` or the list, one per FInplaceOption pair: the
+                    output is the input's elements unchanged under a new shape (``reshape``), so
+                    the pair may share memory across shapes (torch refuses an elementwise op
+                    writing ``(1, 4)`` over its ``(4,)`` input: a partial overlap to it).
 FIgnoreInputs       ``f(attrs) -> [input_index, ...]`` or the list: inputs the op reads only for
                     their shape (``ones_like``'s x, ``broadcast_like``'s like).  The body may
                     look at their sizes in its setup, never at their values: MaterializeShapes

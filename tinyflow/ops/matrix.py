@@ -77,7 +77,7 @@ def register_view_op(name, doc, shape_rule):
     gradient is the output's gradient reshaped back."""
     (register_op(name).describe(doc)
      .set_num_inputs(1).set_attr("FInferShape", shape_rule)
-     .set_attr("FInplaceOption", [(0, 0)])
+     .set_attr("FInplaceOption", [(0, 0)]).set_attr("FInplaceIdentity", [True])
      .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0])]))
 
 
@@ -95,7 +95,8 @@ def _reshape_like_shape(attrs, in_shapes, out_shapes):
 
 (register_op("reshape_like").describe("Input 0 reshaped to the shape of input 1 (shape-only).")
  .set_num_inputs(2).set_attr("FInferShape", _reshape_like_shape)
- .set_attr("FInplaceOption", [(0, 0)]).set_attr("FIgnoreInputs", [1])
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FInplaceIdentity", [True])
+ .set_attr("FIgnoreInputs", [1])
  .set_attr("FGradient", lambda n, g: [create_op("reshape_like", g[0], n.inputs[0]), None]))
 
 

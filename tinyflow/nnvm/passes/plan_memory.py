@@ -46,15 +46,19 @@ def plan_memory(graph: Graph) -> Graph:
         outputs = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
         mutated = set(node.attr_list("FMutateInputs"))
         taken = set()
-        for in_index, out_index in node.attr_list("FInplaceOption"):
+        pairs = node.attr_list("FInplaceOption")
+        identity = node.attr_list("FInplaceIdentity") or [False] * len(pairs)
+        for (in_index, out_index), same_elements in zip(pairs, identity):
             in_eid, out_eid = inputs[in_index], outputs[out_index]
             if out_eid in inplace_from or in_eid in taken:
                 continue
             # a mutated variable's output is the variable itself; otherwise reuse an input that
-            # nobody else reads, of the same size and dtype (a cast's bytes mean other values)
+            # nobody else reads, of the same dtype (a cast's bytes mean other values) and shape
+            # (or size, for an output that is the input reshaped)
             if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL
                                        and ref_count[in_eid] == 1
                                        and nbytes[in_eid] == nbytes[out_eid]
+                                       and (same_elements or shapes[in_eid] == shapes[out_eid])
                                        and dtypes[in_eid] == dtypes[out_eid]):
                 storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
