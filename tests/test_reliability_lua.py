@@ -307,3 +307,21 @@ def test_ctrl_c_reaches_the_handler_set_after_an_earlier_run():
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert seen == ["second"]
+
+
+def test_building_tables_and_compiling_bodies_count_as_inside_lua(monkeypatch):
+    # Python's collector can run a dropped session's finalizer in the middle of these calls
+    # into Lua; it must then defer Lua's collection (found as "ReferenceError: deleted python
+    # object" from the finalizer in a run of the reliability tests)
+    from tinyflow.lua_ops import runtime
+    seen = []
+    to_lua, with_return = runtime._to_lua, runtime._with_return
+    monkeypatch.setattr(runtime, "_to_lua", lambda v: seen.append(
+        ("table", runtime._runtime().interrupts.is_inside())) or to_lua(v))
+    monkeypatch.setattr(runtime, "_with_return", lambda s: seen.append(
+        ("compile", runtime._runtime().interrupts.is_inside())) or with_return(s))
+    runtime.lua_table([1.0, [2.0]])
+    runtime.compile_body("tanh", "function(x, y, kwarg) return function() end end")
+    assert {what for what, _ in seen} == {"table", "compile"}
+    assert all(inside for _, inside in seen), seen
+    assert not runtime._runtime().interrupts.is_inside()

@@ -509,10 +509,12 @@ def interruptible():
 
 def lua_table(values):
     """A Lua array (1-based) from a Python sequence, or a Lua table from a dict."""
-    lua = lua_runtime()
-    if isinstance(values, dict):
-        return lua.table_from({k: _to_lua(v) for k, v in values.items() if v is not None})
-    return lua.table_from([_to_lua(v) for v in values])
+    runtime = _runtime()
+    with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
+        if isinstance(values, dict):
+            return runtime.lua.table_from({k: _to_lua(v) for k, v in values.items()
+                                           if v is not None})
+        return runtime.lua.table_from([_to_lua(v) for v in values])
 
 
 def _to_lua(value):
@@ -552,9 +554,10 @@ def compile_body(op_name: str, source: str):
     that does not give a function.
     """
     runtime = _runtime()
-    env = runtime.lua.globals() if is_trusted(op_name) else runtime.host.new_env()
-    result = _call_lua(f"op '{op_name}'", runtime.host.compile, _with_return(source),
-                       f"={op_name}.lua", env)
+    with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
+        env = runtime.lua.globals() if is_trusted(op_name) else runtime.host.new_env()
+        result = _call_lua(f"op '{op_name}'", runtime.host.compile, _with_return(source),
+                           f"={op_name}.lua", env)
     factory, err = result if isinstance(result, tuple) else (result, None)
     if factory is None:
         runtime.interrupts.raise_if_interrupt(err)
