@@ -36,8 +36,9 @@ COMPONENTS = {
     # given back, allocation checks), Python ops inside a step, issue 14's memory option;
     # -> 1580 for issue 15: fused kernels (executor/kernels.py) and the step as CUDA-graph
     # segments (executor/cuda_graph.py); -> 1590 for issue 16's per-run path (_checkout
-    # without a generator, the feed conversion's fast path and _feed_array)
-    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1590),
+    # without a generator, the feed conversion's fast path and _feed_array); -> 1650 with the
+    # review of issue 15 (fused-node errors naming members, meta-tensor checks at bind)
+    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1650),
     "checkpoints, pictures, gradient checks (saver, viz, testing)": (
         ["saver.py", "viz.py", "testing.py"], 850),  # 720 -> 850: issue 12's safe saves
     "datasets": (["datasets/*.py"], 800),
