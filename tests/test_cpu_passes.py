@@ -91,6 +91,21 @@ def test_choose_layout_keeps_channels_last_between_convolutions_and_pools():
         assert of[tanh.name] == of[tanh.inputs[0].node.name]
 
 
+def test_choose_layout_keeps_channels_last_through_elementwise_fusion():
+    # FuseElemwise ('cpu fusion') puts the tanh gradient and the bias-gradient sum in a _fused
+    # node reading the activations: ChooseLayout must not pin them contiguous for it (LeNet's
+    # pools ran 4x slower, the step 1.4x, with fusion on before _fused took "same")
+    x, logits, params = lenet()
+    grads = tf.gradients(tf.reduce_sum(logits), params)
+    graph = passes(grads + [logits], x, (2, 1, 12, 12), ["FuseConvActivation", "PruneArgmax"])
+    graph = apply_passes(graph.with_attrs(fusion_target="cpu", fusion_backend="eager"),
+                         ["FuseElemwise", "OrderMutation", "ChooseLayout"])
+    layout, indexed = graph.attrs["layout"], graph.indexed
+    assert nodes_named(graph, "_fused")
+    for pool in nodes_named(graph, "max_pool2d"):
+        assert layout[indexed.entry_id(pool.inputs[0])] == CHANNELS_LAST
+
+
 def test_choose_layout_leaves_a_fetched_activation_contiguous():
     x, logits, _ = lenet()
     tanh = next(n for n in Graph(logits.outputs).indexed.nodes if n.kind == "tanh")
