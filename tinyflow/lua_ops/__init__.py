@@ -15,10 +15,12 @@ from ..nnvm.op import Op
 __all__ = ["SHARED_BODIES", "attach_lua_bodies", "read_body"]
 
 # op -> the op whose body file it runs (views of the same elements: only the shape differs;
-# concat's and split's bodies serve the ops that lay out or cut apart pieces the same way)
+# concat's and split's bodies serve the ops that lay out or cut apart pieces the same way;
+# conv2d's runs _fused_conv2d, its activation in kwarg)
 SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape",
                  "expand_dims": "reshape", "squeeze": "reshape", "stack": "concat",
-                 "unstack": "split", "_concat_backward": "split", "fill_like": "fill"}
+                 "unstack": "split", "_concat_backward": "split", "fill_like": "fill",
+                 "_fused_conv2d": "conv2d"}
 
 
 def read_body(op_name: str) -> str:

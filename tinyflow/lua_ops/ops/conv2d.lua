@@ -1,6 +1,8 @@
 -- conv2d: y = conv(x, weight) (+ bias); kwarg.stride; the padding follows from x's and y's sizes
 -- (TensorFlow's uneven SAME padding: x is copied into a zero-bordered buffer first, see
 -- torch.window_input).  NHWC x and y and an HWIO weight are seen as NCHW / OIHW views, no copy.
+-- _fused_conv2d runs this body too: y = act(conv2d(x, weight) + bias) with kwarg.activation
+-- ('tanh', 'relu' or 'sigmoid'), one oneDNN call on the CPU (torch.conv2d_activation).
 return function(x, y, kwarg)
   local nchw, layout = torch.nchw_view, kwarg.data_format
   local data, out = nchw(x[1], layout), nchw(y[1], layout)
@@ -8,6 +10,14 @@ return function(x, y, kwarg)
   local stride = kwarg.stride or {1, 1}
   local kernel = {torch.size(weight, 3), torch.size(weight, 4)}
   local pad, input, fill_input = torch.window_input(data, out, kernel, stride, 0)
+  local activation = kwarg.activation
+  if activation then
+    local conv = torch.conv2d_activation
+    return function()
+      if fill_input then fill_input() end
+      conv(out, input, weight, bias, stride, pad, activation)
+    end
+  end
   -- NCHW: channels-last copies when MKL-DNN is clearly faster on them for these shapes
   local conv2d, buffers = torch.conv2d, nil
   if layout ~= "NHWC" then
