@@ -584,6 +584,16 @@ def conv2d_activation(res, x, weight, bias, stride, pad, activation):
         _ACTIVATIONS[activation](res)
         return
     x, stride, pad = _layout_of(x, res), _sizes(stride), _sizes(pad)
+    layout = torch.channels_last if _channels_last(res) else torch.contiguous_format
+    if (activation == "relu" and x.is_contiguous(memory_format=layout)
+            and res.numel() * res.element_size() <= _CHUNK_BYTES):
+        # relu only (the in-place variant takes no other post-op after its sum): oneDNN
+        # writes y = relu(0 + conv + bias) straight into res, no fresh output to copy
+        # (mnist_deep's conv1: 1.13 -> 0.99 ms)
+        torch.ops.mkldnn._convolution_pointwise_.binary(
+            res.zero_(), x, weight, bias, pad, stride, _NO_DILATION, 1, "add", None, "relu", [],
+            None)
+        return
     _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
         part, weight, bias, pad, stride, _NO_DILATION, 1, activation, [], ""))
 
