@@ -284,3 +284,22 @@ def test_fused_ops_in_float64_take_the_unfused_kernels(plan_memory):
     want = torch.sigmoid(torch.tanh(F.conv2d(torch.tensor(images), weight)).flatten(1)
                          @ weight_fc.t())
     np.testing.assert_allclose(got, want.numpy(), rtol=1e-10)
+
+
+@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid"])
+@pytest.mark.parametrize("layouts", ["nchw", "channels_last", "mixed", "one_channel"])
+def test_conv2d_activation_writes_every_element_of_its_result(activation, layouts):
+    # relu's in-place oneDNN path writes into the result (zeroed first): NaN left there from an
+    # earlier use of the planned storage must not leak into y, whatever the layouts
+    channels = 1 if layouts == "one_channel" else 3
+    x = torch.randn(2, channels, 7, 7)
+    weight, bias = torch.randn(4, channels, 3, 3), torch.randn(4)
+    res = torch.full((2, 4, 7, 7), float("nan"))
+    if layouts in ("channels_last", "one_channel"):
+        x = x.contiguous(memory_format=torch.channels_last)
+    if layouts != "nchw":
+        res = res.contiguous(memory_format=torch.channels_last)
+    tinyflow_torch_api.conv2d_activation(res, x, weight, bias, {1: 1, 2: 1}, {1: 1, 2: 1},
+                                         activation)
+    want = getattr(torch, activation)(F.conv2d(x, weight, bias, padding=1))
+    torch.testing.assert_close(res, want, rtol=1e-5, atol=1e-5)
