@@ -60,8 +60,9 @@ COMPONENTS = {
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
         "Lua bridge (tinyflow/lua_ops/*.py)")
-CORE_LIMIT = 5550  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
-# issue 15 (fusion, CUDA-graph segments); -> 5550 with issue 16's CPU passes and kernels
+CORE_LIMIT = 5570  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
+# issue 15 (fusion, CUDA-graph segments); -> 5550 with issue 16's CPU passes and kernels;
+# -> 5570 for issue 16's shape-only nodes computed once at setup (Executor._own_constants)
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 

@@ -66,6 +66,13 @@ _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and t
                  "it need its shape before: fetch it directly, or set_shape it fully")
 
 
+# Pure ops whose value comes from their inputs' values (those not in FIgnoreInputs) alone.
+_CONSTANT_OPS = frozenset([
+    "ones_like", "zeros_like", "_constant_like", "negative", "copy", "broadcast_like",
+    "_collapse_sum_like", "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div",
+    "__add_scalar__", "__sub_scalar__", "__rsub_scalar__", "__mul_scalar__", "__div_scalar__"])
+
+
 class Executor:
     """One fetch set of one session, bound to the feed shapes it was built for.
 
@@ -208,12 +215,36 @@ class Executor:
     # -- 3. closures: each body's setup, once ----------------------------------------------------
     def _make_closures(self, random_streams):
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
+        constant = self._own_constants()
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
             self.closures = [self._closure(nid, random_streams) for nid in self.op_nodes]
+        scratch = list(scratch) + [self.tensors[self.indexed.entry_id((n, 0))] for n in constant]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
                                     for t in scratch}.values())
+        if constant:  # computed once here; the steps skip them
+            for i in [i for i, nid in enumerate(self.op_nodes) if nid in constant]:
+                if not (ok := call_closure(self.closures[i]))[0]:
+                    self._raise(i, ok[1])
+            kept = [i for i, nid in enumerate(self.op_nodes) if nid not in constant]
+            self.op_nodes = [self.op_nodes[i] for i in kept]
+            self.closures = [self.closures[i] for i in kept]
         self.lua_closures = lua_table(self.closures)
         self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
+
+    def _own_constants(self) -> set:
+        """Nodes whose value depends on shapes only (the loss's seed gradient: ones_like, its
+        mean's broadcast, negated...), each given a tensor of its own outside the plan, so
+        they run once at setup instead of every step (not fetched; all have 1 output)."""
+        indexed, constant = self.indexed, set()
+        for nid in self.op_nodes:
+            node, eid = indexed.nodes[nid], indexed.entry_id((nid, 0))
+            ignored = node.attr_list("FIgnoreInputs")
+            if node.op.name in _CONSTANT_OPS and eid not in indexed.outputs and all(
+                    indexed.node_id[e.node] in constant
+                    for i, e in enumerate(node.inputs) if i not in ignored):
+                constant.add(nid)
+                self.tensors[eid] = torch.empty_like(self.tensors[eid])
+        return constant
 
     def _view(self, sid, shape, dtype, layout=None):
         torch_dtype = _TORCH_DTYPES[dtype]

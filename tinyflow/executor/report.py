@@ -123,7 +123,8 @@ def memory_plan_report(executor) -> MemoryPlanReport:
 
 @dataclass
 class ClosureReport:
-    """The Lua closures of one executor, in the order a step runs them: one per op node.
+    """The Lua closures of one executor, in the order a step runs them: one per op node (but
+    the shape-only nodes computed once at bind, see ``Executor._own_constants``).
 
     Attributes
     ----------
@@ -155,10 +156,8 @@ def closure_report(executor) -> ClosureReport:
     graph, indexed = executor.graph, executor.indexed
     shapes = graph.attrs["shape"]
     rows = []
-    for nid, node in enumerate(indexed.nodes):
-        if node.op is None:
-            continue
-        first = indexed.entry_rptr[nid]
+    for nid in executor.op_nodes:  # not the shape-only nodes computed once at setup
+        node, first = indexed.nodes[nid], indexed.entry_rptr[nid]
         rows.append((node.name, node.op.name,
                      [shapes[e] for e in indexed.input_entries[nid]],
                      [shapes[e] for e in range(first, first + node.num_outputs())],

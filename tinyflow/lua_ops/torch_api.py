@@ -39,6 +39,7 @@ function                                    meaning
 ``dtype(x)``                                the dtype's name, ``"int64"``
 ``mm(res, a, b)``                           res = a @ b (use ``t`` views for transposes)
 ``addmm(res, m, a, b)``                     res = m + a @ b (m broadcast)
+``blas_mm(res, a, b)``                      setup: a function doing res = a @ b in numpy, or nil
 ``sum(res, x, dims)`` / ``mean``            reduce over dims; kept as size 1 when res has x's rank
 ``sum_buffers(x, dims)``                    scratch making ``sum(res, x, dims, ones)`` a matrix
                                             product (channels-last x over all but dim 2), or nil
@@ -188,6 +189,7 @@ import time
 from contextlib import contextmanager
 from typing import ClassVar
 
+import numpy as np
 import torch
 
 __all__ = ["FUNCTIONS", "scratch_scope"]
@@ -323,6 +325,15 @@ def eq(res, a, b):
 
 def mm(res, a, b):
     torch.mm(a, b, out=res)
+
+
+# CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
+# MKL (100x784 @ 784x10: 23 us against 32; 784x100 @ 100x10: 18 against 38).
+def blas_mm(res, a, b):  # the numpy views share the planned buffers, which never move
+    if builtins.all(t.device.type == "cpu" and t.dtype in (torch.float32, torch.float64)
+                    for t in (res, a, b)):
+        return functools.partial(np.matmul, a.detach().numpy(), b.detach().numpy(),
+                                 out=res.detach().numpy())
 
 
 def addmm(res, m, a, b):
