@@ -5,10 +5,9 @@ plan (planned vs naive bytes).
 """
 import sys
 
-import numpy as np
 import torch
-import torch.nn.functional as F
 from common import compare
+from peers import lenet_torch, make_data
 
 import tinyflow as tf
 
@@ -37,9 +36,7 @@ def tinyflow_lenet(profile):
 
 def main():
     profile = "--profile" in sys.argv
-    rng = np.random.default_rng(0)
-    images = rng.uniform(size=(100, 1, 28, 28)).astype(np.float32)
-    labels = rng.integers(0, 10, 100).astype(np.float32)
+    images, labels = make_data("lenet")
     print(f"torch threads: {torch.get_num_threads()}")
     sess, train_step, x, label = tinyflow_lenet(profile)
     feed = {x: images, label: labels}
@@ -53,24 +50,7 @@ def main():
     print(f"targets: planned <= 50% of naive: {report.planned_bytes <= report.naive_bytes / 2}; "
           f"planned <= MXNet 1.9's 19 MB: {report.planned_bytes <= 19e6}")
 
-    torch.manual_seed(0)
-    params = [torch.randn(20, 1, 5, 5) * 0.1, torch.zeros(20), torch.randn(50, 20, 5, 5) * 0.05,
-              torch.zeros(50), torch.randn(500, 800) * 0.03, torch.randn(10, 500) * 0.05]
-    for p in params:
-        p.requires_grad_(True)
-    optimizer = torch.optim.Adam(params, lr=0.001)
-    xs, ys = torch.from_numpy(images), torch.from_numpy(labels).long()
-
-    def torch_step():
-        w1, b1, w2, b2, w3, w4 = params
-        h = F.max_pool2d(torch.tanh(F.conv2d(xs, w1, b1)), 2)
-        h = F.max_pool2d(torch.tanh(F.conv2d(h, w2, b2)), 2)
-        logits = torch.tanh(h.flatten(1) @ w3.t()) @ w4.t()
-        loss = F.cross_entropy(logits, ys)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-
+    torch_step, _ = lenet_torch(images, labels)
     compare("LeNet Adam step", lambda: sess.run(train_step, feed), torch_step, rounds=7,
             steps=10, warmup=3)
     if profile:

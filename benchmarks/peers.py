@@ -305,7 +305,7 @@ def tinyflow_step(workload):
 
 
 def lenet_torch(images, labels):
-    """LeNet in PyTorch as benchmarks/lenet_step.py writes it: (step, forward, params)."""
+    """LeNet in PyTorch (benchmarks/lenet_step.py's peer too): (step, forward)."""
     import torch
     import torch.nn.functional as F
     torch.manual_seed(0)
@@ -332,7 +332,8 @@ def lenet_torch(images, labels):
 
 
 def softmax_torch(images, labels):
-    """Softmax regression in PyTorch (as benchmarks/softmax_step.py): the step function."""
+    """Softmax regression in PyTorch (benchmarks/softmax_step.py's peer too): the step
+    function."""
     import torch
     w = torch.zeros(784, 10, requires_grad=True)
     xs, ys = torch.from_numpy(images), torch.from_numpy(labels)
