@@ -16,11 +16,11 @@ __all__ = ["SHARED_BODIES", "attach_lua_bodies", "read_body"]
 
 # op -> the op whose body file it runs (views of the same elements: only the shape differs;
 # concat's and split's bodies serve the ops that lay out or cut apart pieces the same way;
-# conv2d's runs _fused_conv2d, its activation in kwarg)
+# conv2d's and linear's run _fused_conv2d and _fused_linear, the activation in kwarg)
 SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape",
                  "expand_dims": "reshape", "squeeze": "reshape", "stack": "concat",
                  "unstack": "split", "_concat_backward": "split", "fill_like": "fill",
-                 "_fused_conv2d": "conv2d"}
+                 "_fused_conv2d": "conv2d", "_fused_linear": "linear"}
 
 
 def read_body(op_name: str) -> str:

@@ -613,9 +613,9 @@ def linear_activation(res, x, weight, bias, activation):
     # oneDNN's matmul with the activation as post-op (fc1 + tanh of LeNet: 0.55 -> 0.43 ms)
     if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
         if bias is None:
-            torch.mm(x, weight.t(), out=res)
+            mm(res, x, weight.t())
         else:
-            torch.addmm(bias, x, weight.t(), out=res)
+            addmm(res, bias, x, weight.t())
         _ACTIVATIONS[activation](res)
         return
     res.copy_(torch.ops.mkldnn._linear_pointwise(x, weight, bias, activation, [], ""))
