@@ -94,7 +94,7 @@ def node_deps(node: Node) -> list[Node]:
 # Per-entry graph attributes a rewrite carries to its new entry numbering (see rewrite); the
 # memory plan's are dropped instead (plan after rewriting).
 ENTRY_ATTRS = ("shape", "dtype")
-_PER_ENTRY = ENTRY_ATTRS + ("storage_id", "storage_size", "inplace_from")
+_PER_ENTRY = ENTRY_ATTRS + ("storage_id", "storage_size", "inplace_from", "layout")
 
 
 def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Graph:
@@ -103,9 +103,11 @@ def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Grap
 
     Parameters
     ----------
-    change : function ``node -> (inputs, control_deps) | None``
+    change : function ``node -> (inputs, control_deps) | Node | None``
         Called once per node in execution order with the original node; returns its new inputs
-        (NodeEntry of original or new nodes) and control deps, or None to keep them.
+        (NodeEntry of original or new nodes) and control deps, a new node to take its place (its
+        entries carry the first ones' attributes of the node it replaces), or None to keep it.
+        Inputs and control deps naming rebuilt nodes are redirected to their new versions.
     carried : tuple of str
         Per-entry attributes present in ``graph`` to carry over to the new numbering.
     new_entries : dict, optional
@@ -120,12 +122,14 @@ def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Grap
     rebuilt: dict[Node, Node] = {}
     for node in indexed.nodes:  # execution order: inputs are rebuilt first
         wanted = change(node)
-        inputs, controls = wanted if wanted is not None else (node.inputs, node.control_deps)
+        new = wanted if isinstance(wanted, Node) else node
+        inputs, controls = (wanted if wanted is not None and new is node
+                            else (new.inputs, new.control_deps))
         inputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in inputs]
         controls = [rebuilt.get(c, c) for c in controls]
-        if inputs != node.inputs or controls != node.control_deps:
-            rebuilt[node] = Node(node.op, node.name, node.attrs, inputs, controls,
-                                 source=node.source, graph=node.graph)
+        if new is not node or inputs != node.inputs or controls != node.control_deps:
+            rebuilt[node] = Node(new.op, new.name, new.attrs, inputs, controls,
+                                 source=new.source, graph=new.graph)
     if not rebuilt:
         return graph
     outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]

@@ -16,15 +16,14 @@ output's place, so every reader of y reads the fused node instead, and z is neve
 """
 from __future__ import annotations
 
-from ..graph import ENTRY_ATTRS, Graph, register_pass
+from ..graph import Graph, register_pass, rewrite
 from ..op import Op
-from ..symbol import Node, NodeEntry
+from ..symbol import Node
 
-__all__ = ["fuse_conv_activation", "replace_nodes"]
+__all__ = ["fuse_conv_activation"]
 
 _ACTIVATIONS = ("tanh", "relu", "sigmoid")
 _FUSED = {"conv2d": "_fused_conv2d", "linear": "_fused_linear"}
-_PLANNED = ("storage_id", "storage_size", "inplace_from", "layout")  # stale once rebuilt
 
 
 @register_pass("FuseConvActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
@@ -33,59 +32,24 @@ def fuse_conv_activation(graph: Graph) -> Graph:
     (``_fused_linear``) node.
 
     Nodes are never changed: the fused nodes are new, and every node downstream of one is
-    rebuilt (:func:`replace_nodes`).  Returns ``graph`` itself when nothing fuses.
+    rebuilt (:func:`~tinyflow.nnvm.graph.rewrite`).  Returns ``graph`` itself when nothing
+    fuses.
     """
     fused = _fusable(graph)
 
-    def fuse(node, inputs, controls):
+    def fuse(node):
         if node not in fused:
             return None
         conv, bias = fused[node]
         attrs = {**conv.attrs, "activation": node.op.name}
-        new_inputs, new_controls = inputs(conv), controls(conv)
+        inputs, controls = list(conv.inputs), list(conv.control_deps)
         if bias is not None:  # conv2d + bias_add: the bias joins the convolution
             attrs["no_bias"] = False
-            new_inputs += [inputs(node.inputs[0].node)[1]]
-            new_controls += controls(node.inputs[0].node)
-        return Node(Op.get(_FUSED[conv.op.name]), node.name, attrs, new_inputs, new_controls,
+            inputs.append(node.inputs[0].node.inputs[1])
+            controls += node.inputs[0].node.control_deps
+        return Node(Op.get(_FUSED[conv.op.name]), node.name, attrs, inputs, controls,
                     source=node.source, graph=node.graph)
-    return replace_nodes(graph, fuse) if fused else graph
-
-
-def replace_nodes(graph: Graph, replace) -> Graph:
-    """A copy of ``graph`` with some nodes replaced by new ones, and every node downstream of one
-    rebuilt; ``shape`` and ``dtype`` carried (a new node's first from the node it replaces).
-
-    ``replace(node, inputs, controls)`` is called once per node in execution order and returns
-    its replacement or None; ``inputs(n)`` / ``controls(n)`` give node n's inputs / control deps
-    as the new graph has them (for a replacement taking another node's inputs).
-    """
-    indexed = graph.indexed
-    rebuilt: dict[Node, Node] = {}
-    origin: dict[Node, Node] = {}  # new node -> the node whose entries' attributes it carries
-
-    def inputs(node):
-        return [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in node.inputs]
-
-    def controls(node):
-        return [rebuilt.get(c, c) for c in node.control_deps]
-
-    for node in indexed.nodes:
-        new = replace(node, inputs, controls)
-        if new is None and (inputs(node) != node.inputs or controls(node) != node.control_deps):
-            new = Node(node.op, node.name, node.attrs, inputs(node), controls(node),
-                       source=node.source, graph=node.graph)
-        if new is not None:
-            rebuilt[node], origin[new] = new, node
-    outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
-    result = Graph(outputs, {k: v for k, v in graph.attrs.items() if k not in _PLANNED})
-    for key in ENTRY_ATTRS:
-        values = []
-        for node in result.indexed.nodes:
-            first = indexed.entry_rptr[indexed.node_id[origin.get(node, node)]]
-            values.extend(graph.attrs[key][first:first + node.num_outputs()])
-        result.attrs[key] = values
-    return result
+    return rewrite(graph, fuse) if fused else graph
 
 
 def _fusable(graph: Graph) -> dict:

@@ -7,9 +7,8 @@ one output.
 """
 from __future__ import annotations
 
-from ..graph import Graph, register_pass
+from ..graph import Graph, register_pass, rewrite
 from ..symbol import Node
-from .fuse_conv import replace_nodes
 
 __all__ = ["prune_argmax"]
 
@@ -24,9 +23,9 @@ def prune_argmax(graph: Graph) -> Graph:
               and node.op.name == "max_pool2d" and node.attrs.get("argmax", True)
               and indexed.entry_rptr[nid] + 1 not in read}
 
-    def prune(node, inputs, controls):
+    def prune(node):
         if node not in pruned:
             return None
-        return Node(node.op, node.name, {**node.attrs, "argmax": False}, inputs(node),
-                    controls(node), source=node.source, graph=node.graph)
-    return replace_nodes(graph, prune) if pruned else graph
+        return Node(node.op, node.name, {**node.attrs, "argmax": False}, node.inputs,
+                    node.control_deps, source=node.source, graph=node.graph)
+    return rewrite(graph, prune)
