@@ -16,8 +16,7 @@ from typing import ClassVar, NamedTuple
 from . import events
 
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
-           "RunOptions", "SessionOptions", "StepStats", "session_config", "session_options",
-           "step_stats"]
+           "RunOptions", "SessionOptions", "StepStats", "session_options", "step_stats"]
 
 
 class _Message:
@@ -166,9 +165,3 @@ def session_options(config) -> SessionOptions:
     return SessionOptions(words[0], "profile" in words, fusion, "graph" in words)
 
 
-def session_config(config) -> tuple:
-    """``(device, profile)`` of a session's ``config``: ``("cpu", False)`` for a ConfigProto or
-    None, else read from the string (``"gpu profile"`` -> ``("gpu", True)``); the other words
-    are in :func:`session_options`."""
-    options = session_options(config)
-    return options.device, options.profile
