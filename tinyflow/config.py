@@ -163,5 +163,3 @@ def session_options(config) -> SessionOptions:
                          f"other")
     fusion = "compiled" if "fusion" in words else "eager" if "fusion-eager" in words else None
     return SessionOptions(words[0], "profile" in words, fusion, "graph" in words)
-
-
