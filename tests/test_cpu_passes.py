@@ -65,6 +65,79 @@ def test_fuse_conv_activation_keeps_a_conv_that_something_else_reads():
     assert len(nodes_named(graph, "_fused_conv2d")) == 1
 
 
+def test_pool_before_activation_pools_first_and_swaps_the_gradients_too():
+    x, logits, params = lenet()
+    grads = tf.gradients(tf.reduce_sum(logits), params)
+    graph = passes(grads + [logits], x, (2, 1, 12, 12), ["PoolBeforeActivation"])
+    indexed, shapes = graph.indexed, graph.attrs["shape"]
+    for pool, size in zip(nodes_named(graph, "max_pool2d"), [(2, 4, 5, 5), (2, 6, 1, 1)]):
+        assert pool.inputs[0].node.kind == "conv2d"  # z, not tanh(z)
+        (tanh,) = [n for n in indexed.nodes if n.kind == "tanh" and n.inputs[0].node is pool]
+        assert shapes[indexed.entry_id((tanh, 0))] == size  # on the pooled tensor
+        # g_q = _tanh_backward(g_p, p), then the pool's gradient scatters g_q through the argmax
+        (pool_grad,) = [n for n in indexed.nodes if n.kind == "_max_pool2d_backward"
+                        and n.inputs[2] == (pool, 1)]
+        tanh_grad = pool_grad.inputs[0].node
+        assert tanh_grad.kind == "_tanh_backward" and tanh_grad.inputs[1] == (tanh, 0)
+        assert shapes[indexed.entry_id((tanh_grad, 0))] == size
+        assert shapes[indexed.entry_id((pool_grad, 0))] == shapes[indexed.entry_id(pool.inputs[0])]
+    assert len(nodes_named(graph, "tanh")) == 2 and len(nodes_named(graph, "_tanh_backward")) == 2
+
+
+def test_pool_before_activation_leaves_what_it_cannot_swap():
+    x, logits, _ = lenet()
+    tanh1 = next(n for n in Graph(logits.outputs).indexed.nodes if n.kind == "tanh")
+    graph = passes([logits, *tanh1.outputs], x, (2, 1, 12, 12), ["PoolBeforeActivation"])
+    kinds = [n.inputs[0].node.kind for n in nodes_named(graph, "max_pool2d")]
+    assert kinds == ["tanh", "conv2d"]  # a fetched activation stays; the other one swaps
+    # a window moved by 1 keeps every element: nothing to win, the activation stays first
+    h = tf.placeholder(tf.float32, (2, 3, 6, 6))
+    pooled = tf.nn.max_pool(tf.sigmoid(h), ksize=(3, 3), strides=(1, 1), padding="SAME",
+                            data_format="NCHW")
+    graph = passes([pooled], h, (2, 3, 6, 6), ["PoolBeforeActivation"])
+    assert nodes_named(graph, "max_pool2d")[0].inputs[0].node.kind == "sigmoid"
+    # an activation something else reads too stays where it is
+    y = tf.nn.relu(h)
+    both = tf.reduce_sum(tf.nn.max_pool(y, ksize=(2, 2), strides=(2, 2), data_format="NCHW")) + \
+        tf.reduce_sum(y)
+    graph = passes(tf.gradients(both, [h]), h, (2, 3, 6, 6), ["PoolBeforeActivation"])
+    assert nodes_named(graph, "max_pool2d")[0].inputs[0].node.kind == "relu"
+
+
+@pytest.mark.parametrize("activation", ["tanh", "sigmoid", "relu"])
+def test_pooling_before_the_activation_keeps_values_and_gradients(activation, plan_memory):
+    # NHWC, TensorFlow's SAME padding (uneven: a 7x7 input), against PyTorch in the original
+    # order; zero images make whole windows of equal z (the bias): the gradient must still go
+    # to the window's first element, as it does pooling after the activation
+    rng = np.random.default_rng(9)
+    x = tf.placeholder(tf.float32, (None, 7, 7, 2))
+    w = tf.Variable(rng.normal(0, 0.8, (3, 3, 2, 4)).astype(np.float32))
+    b = tf.Variable(rng.normal(0, 0.5, (4,)).astype(np.float32))
+    act = getattr(tf.nn, activation) if activation == "relu" else getattr(tf, activation)
+    h = act(tf.nn.bias_add(tf.nn.conv2d(x, w, strides=[1, 1, 1, 1], padding="SAME"), b))
+    y = tf.nn.max_pool(h, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="SAME")
+    scale = rng.normal(0, 1, (3, 4, 4, 4)).astype(np.float32)
+    loss = tf.reduce_sum(y * tf.constant(scale))
+    grads = tf.gradients(loss, [x, w, b])
+    sess = tf.Session("cpu", plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    images = rng.uniform(-1, 1, (3, 7, 7, 2)).astype(np.float32)
+    images[1] = 0.0
+    got = sess.run([y] + grads, {x: images})
+    executor = next(e for e in sess._executors.executors() if len(e.output_tensors) == 4)
+    pool = next(n for n in executor.indexed.nodes if n.kind == "max_pool2d")
+    assert pool.inputs[0].node.kind != activation  # swapped
+    xt, wt, bt = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
+                  for v in (images, *sess.run([w, b])))
+    z = F.conv2d(F.pad(xt.permute(0, 3, 1, 2), (1, 1, 1, 1)), wt.permute(3, 2, 0, 1), bt)
+    pooled = F.max_pool2d(F.pad(getattr(torch, activation)(z), (0, 1, 0, 1),
+                                value=-float("inf")), 2).permute(0, 2, 3, 1)
+    (pooled * torch.tensor(scale, dtype=torch.float64)).sum().backward()
+    np.testing.assert_allclose(got[0], pooled.detach().numpy(), rtol=1e-5, atol=1e-6)
+    for value, ref in zip(got[1:], (xt.grad, wt.grad, bt.grad)):
+        np.testing.assert_allclose(value, ref.numpy(), rtol=1e-4, atol=1e-5)
+
+
 def test_prune_argmax_drops_the_argmax_only_when_no_gradient_reads_it():
     x, logits, params = lenet()
     forward = passes([logits], x, (2, 1, 12, 12), ["PruneArgmax"])
@@ -172,11 +245,12 @@ def test_the_cpu_executor_runs_the_fused_channels_last_graph(plan_memory, slice_
     executor = next(e for e in sess._executors.executors()  # the logits' executor
                     if any(n.kind == "flatten" for n in e.indexed.nodes))
     names = [n.kind for n in executor.indexed.nodes]
-    assert names.count("_fused_conv2d") == 2 and "tanh" not in names
-    fused = [executor.tensors[executor.indexed.entry_rptr[i]]
-             for i, n in enumerate(executor.indexed.nodes) if n.kind == "_fused_conv2d"]
+    # the pools come before the tanh (PoolBeforeActivation): the convolutions have none to fuse
+    assert names.count("conv2d") == 2 and "_fused_conv2d" not in names
+    convs = [executor.tensors[executor.indexed.entry_rptr[i]]
+             for i, n in enumerate(executor.indexed.nodes) if n.kind == "conv2d"]
     assert all(t.is_contiguous(memory_format=torch.channels_last) and not t.is_contiguous()
-               for t in fused)
+               for t in convs)
     assert "int64" not in executor.graph.attrs["dtype"]  # no argmax in a forward-only run
 
 
@@ -286,7 +360,7 @@ def test_fused_ops_in_float64_take_the_unfused_kernels(plan_memory):
     np.testing.assert_allclose(got, want.numpy(), rtol=1e-10)
 
 
-@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid"])
+@pytest.mark.parametrize("activation", ["relu", "tanh", "sigmoid", None])
 @pytest.mark.parametrize("layouts", ["nchw", "channels_last", "mixed", "one_channel"])
 def test_conv2d_activation_writes_every_element_of_its_result(activation, layouts):
     # relu's in-place oneDNN path writes into the result (zeroed first): NaN left there from an
@@ -301,5 +375,7 @@ def test_conv2d_activation_writes_every_element_of_its_result(activation, layout
         res = res.contiguous(memory_format=torch.channels_last)
     tinyflow_torch_api.conv2d_activation(res, x, weight, bias, {1: 1, 2: 1}, {1: 1, 2: 1},
                                          activation)
-    want = getattr(torch, activation)(F.conv2d(x, weight, bias, padding=1))
+    want = F.conv2d(x, weight, bias, padding=1)
+    if activation is not None:
+        want = getattr(torch, activation)(want)
     torch.testing.assert_close(res, want, rtol=1e-5, atol=1e-5)

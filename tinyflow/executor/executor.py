@@ -53,9 +53,10 @@ __all__ = ["BindError", "Executor"]
 
 _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
-# After shapes and types are known: cut shape-only edges, order mutations, plan (with a
-# memory policy, Mirror recomputes activations after MaterializeShapes, before OrderMutation).
-_PLANNING_PASSES = ["MaterializeShapes", "OrderMutation", "PlanMemory"]
+# After shapes and types are known: cut shape-only edges, pool before monotonic activations
+# (tinyflow/nnvm/passes/swap_pool.py), order mutations, plan (with a memory policy, Mirror
+# recomputes activations after PoolBeforeActivation, before OrderMutation).
+_PLANNING_PASSES = ["MaterializeShapes", "PoolBeforeActivation", "OrderMutation", "PlanMemory"]
 # On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), no
 # max_pool2d argmax that nothing reads (prune_argmax.py), and
 # channels-last activations between convolutions and pools, decided once before planning
@@ -128,7 +129,7 @@ class Executor:
         if memory or any(getattr(e.node.graph, "recompute_hints", None) for e in outputs):
             graph = graph.with_attrs(mirror_policy=memory.get("policy"),
                                      mirror_budget_bytes=memory.get("budget_bytes"))
-            passes.insert(1, "Mirror")
+            passes.insert(passes.index("OrderMutation"), "Mirror")
         if self.fusion is not None:  # after Mirror (recomputed ops fuse too), before planning
             graph = graph.with_attrs(fusion_target=self.device.type, fusion_backend=self.fusion)
             passes.insert(passes.index("OrderMutation"), "FuseElemwise")

@@ -19,6 +19,7 @@ function                                    meaning
 (a number s into an integer res is taken as an integer: ``int_tensor * 2``)
 ``pow(res, a, p)``                          res = a ^ p (p tensor or number; a may be a number)
 ``neg exp log sqrt tanh abs sign sigmoid``  ``f(res, a)``: res = f(a)
+``tanh_function(res, a)``                   setup: a function doing res = tanh(a), or nil
 ``relu(res, a)``                            res = max(a, 0)
 ``relu_backward(res, g, y)``                res = g where y > 0 else 0
 ``tanh_backward(res, g, y)``                res = g * (1 - y * y)
@@ -291,9 +292,35 @@ def _unary(fn):
     return apply
 
 
-neg, exp, log, sqrt, tanh, abs, sign, sigmoid = (
-    _unary(f) for f in (torch.neg, torch.exp, torch.log, torch.sqrt, torch.tanh, torch.abs,
-                        torch.sign, torch.sigmoid))
+neg, exp, log, sqrt, abs, sign, sigmoid = (
+    _unary(f) for f in (torch.neg, torch.exp, torch.log, torch.sqrt, torch.abs, torch.sign,
+                        torch.sigmoid))
+
+
+# aten's CPU tanh is 3-7x slower per core than numpy's (SVML; within 2 ulp, as aten's): LeNet's
+# 100x20x24x24 tanh takes 1.5-2.7 ms on 2 threads against 0.41 on numpy's one.  With 8 threads
+# or more aten catches up.
+def _numpy_views(*tensors):
+    """numpy arrays sharing the tensors' memory when numpy should compute on them, else None."""
+    if torch.get_num_threads() >= 8 or not builtins.all(
+            t.device.type == "cpu" and t.dtype in (torch.float32, torch.float64)
+            and builtins.min(t.stride(), default=0) >= 0 for t in tensors):
+        return None
+    return [t.detach().numpy() for t in tensors]
+
+
+def tanh(res, a):
+    arrays = _numpy_views(a, res) if res.numel() >= 64 else None
+    if arrays is None:
+        torch.tanh(a, out=res)
+    else:
+        np.tanh(arrays[0], out=arrays[1])
+
+
+def tanh_function(res, a):
+    """Setup: a function doing res = tanh(a) (numpy's, on views made once), or nil."""
+    arrays = _numpy_views(a, res)
+    return None if arrays is None else functools.partial(np.tanh, arrays[0], out=arrays[1])
 
 
 def relu(res, a):
@@ -572,6 +599,9 @@ def _by_batch(res, x, run):
 
 
 def conv2d(res, x, weight, bias, stride, pad, buffers=None):
+    if buffers is None and _onednn(x):  # aten's convolution: 1.17 ms for LeNet's conv1, 0.71
+        conv2d_activation(res, x, weight, bias, stride, pad, None)
+        return
     x = _layout_of(x, res)
     if buffers is not None:  # channels-last copies of x and weight, and the result
         x, weight = buffers[0].copy_(x), buffers[1].copy_(weight)
@@ -586,27 +616,32 @@ def conv2d(res, x, weight, bias, stride, pad, buffers=None):
 _ACTIVATIONS = {"tanh": torch.tanh_, "relu": torch.relu_, "sigmoid": torch.sigmoid_}
 
 
+def _onednn(x):
+    return x.device.type == "cpu" and x.dtype == torch.float32 and _ONEDNN_POINTWISE
+
+
 def conv2d_activation(res, x, weight, bias, stride, pad, activation):
-    # oneDNN applies the activation as the convolution's post-op (one pass over y instead of
-    # two).  The plain weight goes in as it is: oneDNN reorders it inside the call, which in
-    # LeNet's step is ~0.1 ms a call faster than packing it here first (to_mkldnn + reorder)
-    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+    # oneDNN applies the activation (None: none) as the convolution's post-op (one pass over y
+    # instead of two).  The plain weight goes in as it is: oneDNN reorders it inside the call,
+    # which in LeNet's step is ~0.1 ms a call faster than packing it here first
+    if not _onednn(x):
         conv2d(res, x, weight, bias, stride, pad)
-        _ACTIVATIONS[activation](res)
+        if activation is not None:
+            _ACTIVATIONS[activation](res)
         return
     x, stride, pad = _layout_of(x, res), _sizes(stride), _sizes(pad)
     layout = torch.channels_last if _channels_last(res) else torch.contiguous_format
-    if (activation == "relu" and x.is_contiguous(memory_format=layout)
+    if (activation in (None, "relu") and x.is_contiguous(memory_format=layout)
             and res.numel() * res.element_size() <= _CHUNK_BYTES):
-        # relu only (the in-place variant takes no other post-op after its sum): oneDNN
-        # writes y = relu(0 + conv + bias) straight into res, no fresh output to copy
+        # the in-place variant takes no post-op but relu after its sum: oneDNN writes
+        # y = relu(0 + conv + bias) straight into res, no fresh output to copy
         # (mnist_deep's conv1: 1.13 -> 0.99 ms)
         torch.ops.mkldnn._convolution_pointwise_.binary(
-            res.zero_(), x, weight, bias, pad, stride, _NO_DILATION, 1, "add", None, "relu", [],
-            None)
+            res.zero_(), x, weight, bias, pad, stride, _NO_DILATION, 1, "add", None, activation,
+            [], None)
         return
     _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
-        part, weight, bias, pad, stride, _NO_DILATION, 1, activation, [], ""))
+        part, weight, bias, pad, stride, _NO_DILATION, 1, activation or "none", [], ""))
 
 
 def linear_activation(res, x, weight, bias, activation):

@@ -133,10 +133,20 @@ def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Grap
     if not rebuilt:
         return graph
     outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
+    return carry_entry_attrs(graph, outputs, {new: old for old, new in rebuilt.items()},
+                             carried, new_entries)
+
+
+def carry_entry_attrs(graph: Graph, outputs, origin: dict, carried=ENTRY_ATTRS,
+                      new_entries=None) -> Graph:
+    """The graph of ``outputs`` (nodes of ``graph`` and new ones) with ``graph``'s attributes:
+    each node's per-entry ones (of ``carried``) are those of the first entries of
+    ``origin.get(node, node)``, a node of ``graph`` with at least as many outputs, or
+    ``new_entries[node]`` (``{attribute: value}``, one-output input nodes); the other per-entry
+    attributes (the memory plan's) are dropped."""
     attrs = {k: v for k, v in graph.attrs.items() if k not in _PER_ENTRY or k in carried}
     result = Graph(outputs, attrs)
-    origin = {new: old for old, new in rebuilt.items()}
-    new_indexed = result.indexed
+    indexed, new_indexed = graph.indexed, result.indexed
     for key in carried:
         if key not in graph.attrs:
             continue

@@ -9,6 +9,7 @@ from .mirror import MirrorPlan, mirror, op_flops
 from .order_mutation import order_mutation
 from .plan_memory import EXTERNAL, plan_memory
 from .prune_argmax import prune_argmax
+from .swap_pool import pool_before_activation
 from .serialize import load_json, save_json
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
            "op_flops",
            "order_mutation",
            "plan_memory",
+           "pool_before_activation",
            "prune_argmax",
            "save_json",
 ]
