@@ -126,7 +126,8 @@ def test_pooling_before_the_activation_keeps_values_and_gradients(activation, pl
     got = sess.run([y] + grads, {x: images})
     executor = next(e for e in sess._executors.executors() if len(e.output_tensors) == 4)
     pool = next(n for n in executor.indexed.nodes if n.kind == "max_pool2d")
-    assert pool.inputs[0].node.kind != activation  # swapped
+    conv = pool.inputs[0].node  # swapped; the bias joined the convolution (FuseConvActivation)
+    assert conv.kind == "conv2d" and conv.attrs["no_bias"] is False and len(conv.inputs) == 3
     xt, wt, bt = (torch.tensor(v, dtype=torch.float64, requires_grad=True)
                   for v in (images, *sess.run([w, b])))
     z = F.conv2d(F.pad(xt.permute(0, 3, 1, 2), (1, 1, 1, 1)), wt.permute(3, 2, 0, 1), bt)
@@ -285,6 +286,23 @@ def test_fuse_conv_activation_takes_in_tensorflows_bias(add_bias, plan_memory):
     np.testing.assert_allclose(values[0], ref.detach().numpy(), rtol=1e-4, atol=1e-5)
     for got, want in zip(values[1:], (w.grad, b.grad)):
         np.testing.assert_allclose(got, want.numpy(), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("add_bias", [tf.nn.bias_add, lambda h, b: h + b],
+                         ids=["bias_add", "plus"])
+def test_fuse_conv_activation_takes_in_a_bias_with_no_activation_after_it(add_bias):
+    x, y, _ = tf_style(add_bias, lambda h: tf.nn.max_pool(h, ksize=[1, 2, 2, 1],
+                                                         strides=[1, 2, 2, 1], padding="SAME"))
+    graph = passes([y], x, (2, 6, 6, 2), ["FuseConvActivation"])
+    (conv,) = nodes_named(graph, "conv2d")
+    assert conv.attrs["no_bias"] is False and len(conv.inputs) == 3
+    assert not nodes_named(graph, "bias_add") and not nodes_named(graph, "elemwise_add")
+    assert nodes_named(graph, "max_pool2d")[0].inputs[0].node is conv
+    # a conv2d output something else reads keeps its bias addition
+    x, y, _ = tf_style(add_bias, lambda h: h)
+    conv_out = next(n for n in Graph(y.outputs).indexed.nodes if n.kind == "conv2d")
+    graph = passes([y, *conv_out.outputs], x, (2, 6, 6, 2), ["FuseConvActivation"])
+    assert nodes_named(graph, "conv2d")[0].attrs["no_bias"] is True
 
 
 def test_fuse_conv_activation_takes_in_linear_and_its_bias(plan_memory):

@@ -112,7 +112,9 @@ def test_planned_memory_of_a_deep_chain_drops(policy):
     after_graph = apply_passes(graph.with_attrs(mirror_policy=policy,
                                                 mirror_budget_bytes=6000), ["Mirror"] + PLAN)
     after = sum(after_graph.attrs["storage_size"])
-    assert after <= {"sqrt": 0.25, "budget": 0.35, "mirror": 0.5}[policy] * before, (after, before)
+    # before: 65024 bytes since MaterializeShapes skips the add gradients' identity
+    # _collapse_sum_like copies (95744 with them, when sqrt's 17408 was 0.18 of it)
+    assert after <= {"sqrt": 0.3, "budget": 0.35, "mirror": 0.6}[policy] * before, (after, before)
 
 
 def test_sqrt_policy_grows_as_sqrt_of_depth():

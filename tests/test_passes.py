@@ -359,6 +359,35 @@ def test_materialize_shapes_cuts_inputs_read_only_for_their_shape():
     assert apply_passes(unchanged, "MaterializeShapes") is unchanged
 
 
+def test_materialize_shapes_skips_ops_that_are_the_identity_at_these_shapes():
+    # the gradient of h + b towards h is _collapse_sum_like(g, h): nothing was broadcast, so
+    # its reader (exp's gradient) reads g itself; towards b (a (2,) row) it sums
+    x = tf.placeholder(shape=(None, 2), name="x")
+    b = tf.Variable(tf.zeros([2]), name="b")
+    h = tf.exp(x)
+    loss = tf.reduce_sum(tf.tanh(h + b))
+    grad_x, grad_b = nnvm.gradients([loss], [x, b])
+    shapes = {x.node: (4, 2), b.node: (2,)}
+    graph = infer([grad_x, grad_b], shapes, passes=("InferShape", "InferType"))
+    before = [n for n in graph.indexed.nodes if n.kind == "_collapse_sum_like"]
+    assert len(before) == 2
+    result = apply_passes(graph, "MaterializeShapes")
+    (summed,) = [n for n in result.indexed.nodes if n.kind == "_collapse_sum_like"]
+    assert shape_of(result, Symbol([NodeEntry(summed, 0)])) == (2,)
+    g = summed.inputs[0]  # tanh's gradient
+    assert g.node.kind == "_tanh_backward"
+    assert [n for n in result.indexed.nodes if g in n.inputs and n is not summed][0].kind != \
+        "_collapse_sum_like"
+    fresh = apply_passes(Graph(result.outputs, {"shape_inputs": shapes}),
+                         ["InferShape", "InferType"])
+    assert result.attrs["shape"] == fresh.attrs["shape"]
+    # fetched, it stays (the plan aliases it to g instead)
+    identity = next(n for n in before if n.inputs[1].node is h.node)
+    fetched = infer([Symbol([NodeEntry(identity, 0)]), grad_b], shapes,
+                    passes=("InferShape", "InferType", "MaterializeShapes"))
+    assert sum(n.kind == "_collapse_sum_like" for n in fetched.indexed.nodes) == 2
+
+
 def test_json_round_trip():
     x = tf.placeholder(shape=(None, 6), name="x")
     w = tf.Variable(tf.constant(np.full((6, 4), 0.5, np.float32)), name="W")

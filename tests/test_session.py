@@ -369,8 +369,8 @@ def test_memory_plan_report_is_what_the_executor_allocates(plan_memory):
     assert allocated == report.planned_bytes
     assert report.param_bytes == 784 * 10 * 4 and report.input_bytes == 100 * 794 * 4
     if plan_memory:
-        # W's gradient (31360 bytes) needs its own storage; the (100, 10) entries share three
-        assert report.planned_bytes < 0.7 * report.naive_bytes and report.inplace_pairs
+        # W's gradient (31360 bytes) needs its own storage; the (100, 10) entries share two
+        assert report.planned_bytes < 0.75 * report.naive_bytes and report.inplace_pairs
         assert report.num_storages < len(report.rows) / 2
     else:
         assert report.planned_bytes == report.naive_bytes and not report.inplace_pairs

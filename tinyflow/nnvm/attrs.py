@@ -85,6 +85,9 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     random op with its own generator): ``config='gpu graph'`` runs them between
                     captured segments.  Python ops (FPythonCompute) are never captured.
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TSameShapeIdentity  ``True``: where the output has input 0's shape and dtype, the op is the
+                    identity (``_collapse_sum_like`` of an add's gradient): MaterializeShapes
+                    lets its readers read input 0 instead.
 TChannelsLast       ``"any"``: the body takes each 4-d (NCHW) input and output contiguous or
                     channels-last; ``"same"``: either, one for all its 4-d operands (elementwise,
                     in place).  Missing: contiguous only.  Read by ChooseLayout.

@@ -262,8 +262,9 @@ def _fuse_collapse(attrs, shapes):
  .set_num_inputs(2).set_attr("FInferShape", _collapse_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FGradient", lambda n, g: [broadcast_like(g[0], n.inputs[0]), None])
- # nothing to sum (the shapes agree, an add's gradient): the plan may alias y to g, no copy
- .set_attr("FInplaceOption", [(0, 0)])
+ # nothing to sum (the shapes agree, an add's gradient): MaterializeShapes skips the node
+ # (its readers read g); where it cannot (fetched), the plan may alias y to g, no copy
+ .set_attr("TSameShapeIdentity", True).set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
  .set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_collapse))
 
@@ -309,7 +310,7 @@ def _fuse_broadcast(attrs, shapes):
            "divides by the broadcast factor (the gradient of a mean).")
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FInferType", first_type)
- .set_attr("FIgnoreInputs", [1])
+ .set_attr("FIgnoreInputs", [1]).set_attr("TSameShapeIdentity", True)
  .set_attr("FFuseExpr", _fuse_broadcast)
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))

@@ -6,7 +6,8 @@ conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_len
 pass fuses an activation (``tanh``, ``relu``, ``sigmoid``) whose input is a ``conv2d`` output
 that nothing else reads (not fetched, no other reader, no control dependency on the conv2d), or
 such an output plus a bias along its channels (``bias_add``, or ``+ b`` in NHWC: TensorFlow's
-way), the bias added by the fused node.
+way), the bias added by the fused node.  A bias with no activation after it (PoolBeforeActivation
+moved it past the pool: ``relu(max_pool2d(conv2d(x, w) + b))``) joins the conv2d all the same.
 
 The gradient needs no change: the backward graph was built before this pass and reads only the
 activation's output y (``_tanh_backward(g, y)``) and the convolution's inputs, never the
@@ -24,12 +25,14 @@ __all__ = ["fuse_conv_activation"]
 
 _ACTIVATIONS = ("tanh", "relu", "sigmoid")
 _FUSED = {"conv2d": "_fused_conv2d", "linear": "_fused_linear"}
+_BIAS_ADDS = ("elemwise_add", "bias_add")
 
 
 @register_pass("FuseConvActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
 def fuse_conv_activation(graph: Graph) -> Graph:
     """Replace each activation of a conv2d (linear) read by it alone with a ``_fused_conv2d``
-    (``_fused_linear``) node.
+    (``_fused_linear``) node, and each bias added to a bias-less conv2d's output read by the
+    addition alone, with no activation after it, with a conv2d that adds it.
 
     Nodes are never changed: the fused nodes are new, and every node downstream of one is
     rebuilt (:func:`~tinyflow.nnvm.graph.rewrite`).  Returns ``graph`` itself when nothing
@@ -41,14 +44,17 @@ def fuse_conv_activation(graph: Graph) -> Graph:
         if node not in fused:
             return None
         conv, bias = fused[node]
-        attrs = {**conv.attrs, "activation": node.op.name}
+        attrs, op = dict(conv.attrs), conv.op
         inputs, controls = list(conv.inputs), list(conv.control_deps)
+        if node.op.name in _ACTIVATIONS:
+            attrs["activation"], op = node.op.name, Op.get(_FUSED[conv.op.name])
         if bias is not None:  # conv2d + bias_add: the bias joins the convolution
+            added = node.inputs[0].node if node.op.name in _ACTIVATIONS else node
             attrs["no_bias"] = False
-            inputs.append(node.inputs[0].node.inputs[1])
-            controls += node.inputs[0].node.control_deps
-        return Node(Op.get(_FUSED[conv.op.name]), node.name, attrs, inputs, controls,
-                    source=node.source, graph=node.graph)
+            inputs.append(added.inputs[1])
+            controls += added.control_deps
+        return Node(op, node.name, attrs, inputs, controls, source=node.source,
+                    graph=node.graph)
     return rewrite(graph, fuse) if fused else graph
 
 
@@ -67,17 +73,23 @@ def _fusable(graph: Graph) -> dict:
             return node
         return None
 
-    fused = {}
+    fused, in_chains = {}, set()
     for node in indexed.nodes:
         if node.op is None or node.op.name not in _ACTIVATIONS:
             continue
         conv = alone(node.inputs[0], _FUSED)
-        added = alone(node.inputs[0], ("elemwise_add", "bias_add"))
+        added = alone(node.inputs[0], _BIAS_ADDS)
         if conv is not None:
             fused[node] = (conv, None)
         elif added is not None:
             chain = _bias_of(added, alone, graph.attrs["shape"], indexed)
             if chain is not None:
+                fused[node] = chain
+                in_chains.add(added)
+    for node in indexed.nodes:  # a bias with no activation after it (pooled first, say)
+        if node.op is not None and node.op.name in _BIAS_ADDS and node not in in_chains:
+            chain = _bias_of(node, alone, graph.attrs["shape"], indexed)
+            if chain is not None and chain[0].op.name == "conv2d":
                 fused[node] = chain
     return fused
 
