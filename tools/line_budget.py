@@ -21,8 +21,9 @@ COMPONENTS = {
     # Mirror pass (nnvm/passes/mirror.py, ~390) and LoadJSON's checks of malformed graphs;
     # -> 2350 for issue 15's FuseElemwise pass (grouping without cycles, code generation, ~220);
     # -> 2650 for issue 16's CPU passes (FuseConvActivation, PruneArgmax, ChooseLayout, ~200);
-    # -> 2720 for its PoolBeforeActivation pass (pooling before a monotonic activation, ~140)
-    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 2720),
+    # -> 2740 for its PoolBeforeActivation pass (pooling before a monotonic activation, ~140)
+    # and MaterializeShapes skipping identities (TSameShapeIdentity, ~25)
+    "graph layer (tinyflow/nnvm)": (["nnvm/**/*.py"], 2740),
     # 1900 -> 2000: issue 15's FFuseExpr beside each elementwise op, _fused and TUncapturable;
     # issue 16's _fused_conv2d / _fused_linear and the TChannelsLast table
     "op declarations (tinyflow/ops)": (["ops/*.py"], 2000),
@@ -62,10 +63,10 @@ COMPONENTS = {
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
         "Lua bridge (tinyflow/lua_ops/*.py)")
-CORE_LIMIT = 5720  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
+CORE_LIMIT = 5780  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
 # issue 15 (fusion, CUDA-graph segments); -> 5550 with issue 16's CPU passes and kernels;
 # -> 5570 for issue 16's shape-only nodes computed once at setup (Executor._own_constants);
-# -> 5720 for issue 16's PoolBeforeActivation pass and numpy's tanh
+# -> 5780 for issue 16's PoolBeforeActivation pass, identities skipped, numpy's tanh
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 
