@@ -397,3 +397,43 @@ def test_conv2d_activation_writes_every_element_of_its_result(activation, layout
     if activation is not None:
         want = getattr(torch, activation)(want)
     torch.testing.assert_close(res, want, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("gemm", ["mkl", "onednn", "numpy", None])
+@pytest.mark.parametrize("transpose", ["none", "a", "b"])
+def test_matmul_takes_any_of_the_timed_gemms(gemm, transpose, monkeypatch):
+    # above _TIMED_MACS the matmul body runs the GEMM timed fastest for its shapes; each one
+    # (forced here through the choice cache; None: timed) on transposed views too
+    monkeypatch.setattr(tinyflow_torch_api, "_TIMED_MACS", 1000)
+    monkeypatch.setattr(tinyflow_torch_api, "_MM_CHOICES",
+                        {} if gemm is None else _AlwaysChoose(gemm))
+    rng = np.random.default_rng(11)
+    a_value = rng.normal(size=(12, 30) if transpose == "a" else (30, 12)).astype(np.float32)
+    b_value = rng.normal(size=(20, 12) if transpose == "b" else (12, 20)).astype(np.float32)
+    a, b = tf.placeholder(tf.float32), tf.Variable(b_value)
+    y = tf.matmul(a, b, transpose_a=transpose == "a", transpose_b=transpose == "b")
+    (grad,) = tf.gradients(tf.reduce_sum(y * y), [b])
+    sess = tf.Session("cpu")
+    sess.run(tf.global_variables_initializer())
+    got, got_grad = sess.run([y, grad], {a: a_value})
+    a_t = a_value.T if transpose == "a" else a_value
+    b_t = torch.tensor(b_value, dtype=torch.float64, requires_grad=True)
+    want = torch.tensor(a_t, dtype=torch.float64) @ (b_t.t() if transpose == "b" else b_t)
+    (want * want).sum().backward()
+    np.testing.assert_allclose(got, want.detach().numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got_grad, b_t.grad.numpy(), rtol=1e-5, atol=1e-4)
+    if gemm is None:  # timed: one choice per shape (y, and the gradient's two), of the three
+        choices = tinyflow_torch_api._MM_CHOICES
+        assert len(choices) >= 2 and set(choices.values()) <= {"mkl", "onednn", "numpy"}
+
+
+class _AlwaysChoose(dict):
+    def __init__(self, name):
+        super().__init__()
+        self.name = name
+
+    def __contains__(self, key):
+        return True
+
+    def __getitem__(self, key):
+        return self.name
