@@ -367,20 +367,20 @@ def addmm(res, m, a, b):
     torch.addmm(m, a, b, out=res)
 
 
-# Three CPU GEMMs, each fastest on some shapes (2 threads, ms): mnist_deep's 50x3136 @ 3136x1024
-# MKL (torch.mm) 2.6-2.8, oneDNN's matmul 1.9-2.1; its weight gradient 3136x50 @ 50x1024 MKL
-# 2.1-5.8, numpy's OpenBLAS 2.3.  Products of at least _TIMED_MACS multiply-adds are timed once
-# per process and shapes (as cuDNN's benchmark mode), on random data of their shapes and strides.
+# Two CPU GEMMs, each fastest on some shapes (2 threads, ms): mnist_deep's 50x3136 @ 3136x1024
+# MKL (torch.mm) 2.6-2.8, oneDNN's matmul 1.9-2.1.  Products of at least _TIMED_MACS
+# multiply-adds are timed once per process and shapes (as cuDNN's benchmark mode), on random
+# data of their shapes and strides.  (numpy's OpenBLAS, faster alone on some, is left out: its
+# own threads spin after each call and took the cores from torch's, LeNet's step 1.8x slower.)
 _TIMED_MACS = 1 << 22
 _MM_CHOICES: dict = {}
 
 
 def mm_function(res, a, b):
     """Setup: a function doing res = a @ b (2-D) with the fastest GEMM for these shapes."""
-    mkl = functools.partial(torch.mm, a, b, out=res)
-    if (res.device.type != "cpu" or res.dtype != torch.float32
+    if (res.device.type != "cpu" or res.dtype != torch.float32 or not _ONEDNN_POINTWISE
             or a.shape[0] * a.shape[1] * b.shape[1] < _TIMED_MACS):
-        return mkl
+        return functools.partial(torch.mm, a, b, out=res)
     key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), torch.get_num_threads())
     if key not in _MM_CHOICES:
         samples = [torch.empty_strided(t.shape, t.stride()).normal_() for t in (res, a, b)]
@@ -396,9 +396,6 @@ def _gemms(res, a, b):
         b_t = b.t()
         gemms["onednn"] = lambda: res.copy_(torch.ops.mkldnn._linear_pointwise(
             a, b_t, None, "none", [], ""))
-    arrays = _numpy_views(a, b, res)
-    if arrays is not None:
-        gemms["numpy"] = functools.partial(np.matmul, arrays[0], arrays[1], out=arrays[2])
     return gemms
 
 
