@@ -432,16 +432,21 @@ def bench(args, workload, out):
     flops, how = FLOPS[workload]()
     peak, _ = peak_flops()
     out(f"\n{workload}: {flops / 1e9:.4f} GFLOP/step ({how}); medians of {args.rounds} "
-        f"alternating rounds x {steps} steps after {args.warmup} warm-up steps")
-    out(f"  {'peer':<10}{'ms/step':>9}{'rounds (ms)':>26}{'tinyflow/peer':>15}"
-        f"{'GFLOP/s':>9}{'% peak':>8}")
-    base = statistics.median(times["tinyflow"]) if "tinyflow" in times else None
+        f"alternating rounds x {steps} steps after {args.warmup} warm-up steps; tinyflow/peer: "
+        f"the median (and range) of the rounds' ratios, each round's peers run back to back")
+    out(f"  {'peer':<10}{'ms/step':>9}{'GFLOP/s':>9}{'% peak':>8}{'tinyflow/peer':>22}"
+        f"   rounds (ms)")
+    base = times.get("tinyflow")
     for peer, ts in times.items():
         ms = statistics.median(ts) * 1e3
-        ratio = f"{base * 1e3 / ms:.2f}x" if base else "-"
+        ratio = "-"
+        if base:  # paired by round: the machine's drift moves both sides of a ratio alike
+            ratios = [b / t for b, t in zip(base, ts)]
+            ratio = (f"{statistics.median(ratios):.2f}x ({min(ratios):.2f}-"
+                     f"{max(ratios):.2f})")
         rounds = " ".join(f"{t * 1e3:.3f}" for t in ts)
-        out(f"  {peer:<10}{ms:>9.3f}{rounds:>26}{ratio:>15}{flops / ms / 1e6:>9.1f}"
-            f"{flops / ms / 1e6 / (peak / 1e9):>8.1%}")
+        out(f"  {peer:<10}{ms:>9.3f}{flops / ms / 1e6:>9.1f}"
+            f"{flops / ms / 1e6 / (peak / 1e9):>8.1%}{ratio:>22}   {rounds}")
     notes = [f"{peer} setup {a:.2f} s" + (f" + first step {b:.2f} s" if b is not None else "")
              for peer, (a, b) in setup.items()]
     out("  " + "; ".join(notes) + " (compile: the first step is the inductor compile, "
@@ -547,8 +552,8 @@ def rss(args, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--steps", type=int, default=20, help="timed steps per round")
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--steps", type=int, default=10, help="timed steps per round")
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--workloads", default=",".join(WORKLOADS))
     parser.add_argument("--skip-peer", default="", help="comma list of " + ",".join(PEERS))
