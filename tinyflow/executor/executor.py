@@ -67,13 +67,6 @@ _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and t
                  "it need its shape before: fetch it directly, or set_shape it fully")
 
 
-# Pure ops whose value comes from their inputs' values (those not in FIgnoreInputs) alone.
-_CONSTANT_OPS = frozenset([
-    "ones_like", "zeros_like", "_constant_like", "negative", "copy", "broadcast_like",
-    "_collapse_sum_like", "elemwise_add", "elemwise_sub", "elemwise_mul", "elemwise_div",
-    "__add_scalar__", "__sub_scalar__", "__rsub_scalar__", "__mul_scalar__", "__div_scalar__"])
-
-
 class Executor:
     """One fetch set of one session, bound to the feed shapes it was built for.
 
@@ -233,14 +226,15 @@ class Executor:
         self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
 
     def _own_constants(self) -> set:
-        """Nodes whose value depends on shapes only (the loss's seed gradient: ones_like, its
-        mean's broadcast, negated...), each given a tensor of its own outside the plan, so
-        they run once at setup instead of every step (not fetched; all have 1 output)."""
+        """Nodes whose value depends on shapes only (TFoldable ops over shape-only inputs: the
+        loss's seed gradient, ones_like, its mean's broadcast, negated...), each given a tensor
+        of its own outside the plan, so they run once at setup instead of every step (not
+        fetched; all have 1 output)."""
         indexed, constant = self.indexed, set()
         for nid in self.op_nodes:
             node, eid = indexed.nodes[nid], indexed.entry_id((nid, 0))
             ignored = node.attr_list("FIgnoreInputs")
-            if node.op.name in _CONSTANT_OPS and eid not in indexed.outputs and all(
+            if node.op.attr("TFoldable") and eid not in indexed.outputs and all(
                     indexed.node_id[e.node] in constant
                     for i, e in enumerate(node.inputs) if i not in ignored):
                 constant.add(nid)

@@ -85,6 +85,10 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     random op with its own generator): ``config='gpu graph'`` runs them between
                     captured segments.  Python ops (FPythonCompute) are never captured.
 TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TFoldable           ``True``: the output is a cheap, pure function of the values of the inputs
+                    the op reads (no state, no randomness): a node whose inputs are all
+                    shape-only or such nodes is computed once when the executor is built (the
+                    loss's seed gradient, ``ones_like`` -> ``broadcast_like``...), not each step.
 TSameShapeIdentity  ``True``: where the output has input 0's shape and dtype, the op is the
                     identity (``_collapse_sum_like`` of an add's gradient): MaterializeShapes
                     lets its readers read input 0 instead.

@@ -107,29 +107,30 @@ def binary_shape(attrs, in_shapes, out_shapes):
 
 
 def _binary(name, doc, gradient, dtypes=None, fuse=None):
-    (register_op(name).describe(doc).set_num_inputs(2)
-     .set_attr("FInferShape", binary_shape)
-     .set_attr("FInferType", dtypes or dtype_rule())
-     .set_attr("FInplaceOption", [(0, 0), (1, 0)])
-     .set_attr("FGradient", gradient)
-     .set_attr("FFuseExpr", fuse))
+    return (register_op(name).describe(doc).set_num_inputs(2)
+            .set_attr("FInferShape", binary_shape)
+            .set_attr("FInferType", dtypes or dtype_rule())
+            .set_attr("FInplaceOption", [(0, 0), (1, 0)])
+            .set_attr("FGradient", gradient)
+            .set_attr("FFuseExpr", fuse))
 
 
 # FFuseExpr (tinyflow/nnvm/attrs.py): (torch expression, CUDA C++ expression) per op
 _binary("elemwise_add", "a + b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(g[0], n.inputs[1])],
-    fuse=("{0} + {1}", "{0} + {1}"))
+    fuse=("{0} + {1}", "{0} + {1}")).set_attr("TFoldable", True)
 _binary("elemwise_sub", "a - b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(-g[0], n.inputs[1])],
-    fuse=("{0} - {1}", "{0} - {1}"))
+    fuse=("{0} - {1}", "{0} - {1}")).set_attr("TFoldable", True)
 _binary("elemwise_mul", "a * b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1], n.inputs[0]),
-    collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])], fuse=("{0} * {1}", "{0} * {1}"))
+    collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])],
+    fuse=("{0} * {1}", "{0} * {1}")).set_attr("TFoldable", True)
 _binary("elemwise_div", "a / b with numpy broadcasting (TF's truediv: integers are divided as "
         "floats, int8/int16/uint8 as float32, int32/int64 as float64).", lambda n, g: [
     collapse_sum_like(g[0] / n.inputs[1], n.inputs[0]),
     collapse_sum_like(-g[0] * n.outputs[0] / n.inputs[1], n.inputs[1])],
-    dtype_rule(result=truediv_type), fuse=("{0} / {1}", "{0} / {1}"))
+    dtype_rule(result=truediv_type), fuse=("{0} / {1}", "{0} / {1}")).set_attr("TFoldable", True)
 _binary("elemwise_pow", "a ** b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1] * n.inputs[0] ** (n.inputs[1] - 1), n.inputs[0]),
     collapse_sum_like(g[0] * n.outputs[0] * create_op("log", n.inputs[0]), n.inputs[1])],
@@ -155,16 +156,16 @@ def _call(python, cuda=None):
 
 # x <op> a Python number: the number takes x's dtype (int_tensor * 2 stays an integer tensor)
 _unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]], _scalar_type(),
-       ("{0} + {scalar}", "{0} + T({scalar})"))
+       ("{0} + {scalar}", "{0} + T({scalar})")).set_attr("TFoldable", True)
 _unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]], _scalar_type(),
-       ("{0} - {scalar}", "{0} - T({scalar})"))
+       ("{0} - {scalar}", "{0} - T({scalar})")).set_attr("TFoldable", True)
 _unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]], _scalar_type(),
-       ("{scalar} - {0}", "T({scalar}) - {0}"))
+       ("{scalar} - {0}", "T({scalar}) - {0}")).set_attr("TFoldable", True)
 _unary("__mul_scalar__", "x * scalar.", lambda n, g: [g[0] * n.attrs["scalar"]],
-       _scalar_type(), ("{0} * {scalar}", "{0} * T({scalar})"))
+       _scalar_type(), ("{0} * {scalar}", "{0} * T({scalar})")).set_attr("TFoldable", True)
 _unary("__div_scalar__", "x / scalar (TF's truediv for integer x).",
        lambda n, g: [g[0] / n.attrs["scalar"]], _scalar_type(divides=True),
-       ("{0} / {scalar}", "{0} / T({scalar})"))
+       ("{0} / {scalar}", "{0} / T({scalar})")).set_attr("TFoldable", True)
 _unary("__rdiv_scalar__", "scalar / x (TF's truediv for integer x).",
        lambda n, g: [-g[0] * n.outputs[0] / n.inputs[0]], _scalar_type(divides=True),
        ("{scalar} / {0}", "T({scalar}) / {0}"))
@@ -175,7 +176,7 @@ _unary("__rpow_scalar__", "scalar ** x.", lambda n, g: [
     g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type(),
        ("torch.pow({scalar}, {0})", "pow(T({scalar}), {0})"))
 FLOAT = dtype_rule(("float",))  # TF defines these for floating types only
-_unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}"))
+_unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}")).set_attr("TFoldable", True)
 _unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]], FLOAT, _call("exp"))
 _unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]], FLOAT, _call("log"))
 _unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]], FLOAT, _call("sqrt"))
@@ -194,11 +195,12 @@ _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])],
        fuse=("torch.relu({0})", "{0} > T(0) ? {0} : T(0)"))
 ANY = dtype_rule(("float", "int", "bool"))
-_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY, ("{0}", "{0}"))
+_unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY,
+       ("{0}", "{0}")).set_attr("TFoldable", True)
 _unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient,
-       ANY).set_attr("FIgnoreInputs", [0])
+       ANY).set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
 _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
-       ANY).set_attr("FIgnoreInputs", [0])
+       ANY).set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
 
 
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
@@ -265,6 +267,7 @@ def _fuse_collapse(attrs, shapes):
  # nothing to sum (the shapes agree, an add's gradient): MaterializeShapes skips the node
  # (its readers read g); where it cannot (fetched), the plan may alias y to g, no copy
  .set_attr("TSameShapeIdentity", True).set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("TFoldable", True)
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
  .set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_collapse))
 
@@ -311,6 +314,7 @@ def _fuse_broadcast(attrs, shapes):
  .set_num_inputs(2).set_attr("FInferShape", _broadcast_like_shape)
  .set_attr("FInferType", first_type)
  .set_attr("FIgnoreInputs", [1]).set_attr("TSameShapeIdentity", True)
+ .set_attr("TFoldable", True)
  .set_attr("FFuseExpr", _fuse_broadcast)
  .set_attr("FGradient", lambda n, g: [
      _unbroadcast(g[0], n.inputs[0], n.attrs.get("axis"), n.attrs.get("mean", False)), None]))

@@ -181,7 +181,8 @@ def _constant_like_type(attrs, in_types, out_types):
            "read for its dtype only).")
  .set_num_inputs(1).set_attr("FInferType", _constant_like_type)
  .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [tuple(attrs["shape"])]))
- .set_attr("FIgnoreInputs", [0]).set_attr("FGradient", no_gradient))
+ .set_attr("FIgnoreInputs", [0]).set_attr("FGradient", no_gradient)
+ .set_attr("TFoldable", True))
 
 
 # -- confusion_matrix ------------------------------------------------------------------------------

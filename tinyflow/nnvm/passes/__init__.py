@@ -9,8 +9,8 @@ from .mirror import MirrorPlan, mirror, op_flops
 from .order_mutation import order_mutation
 from .plan_memory import EXTERNAL, plan_memory
 from .prune_argmax import prune_argmax
-from .swap_pool import pool_before_activation
 from .serialize import load_json, save_json
+from .swap_pool import pool_before_activation
 
 __all__ = [
            "DTYPE_SIZE",
