@@ -105,7 +105,7 @@ function                                    meaning
 ``conv2d_backward_weight(res, g, x, w, ...)``
                                             gradient of conv2d's weight (same arguments, and
                                             buf from conv2d_buffers)
-``max_pool2d_buffers(x, y)``                 scratch buffers of max_pool2d (setup only)
+``max_pool2d_buffers(x, y, argmax)``         scratch buffers of max_pool2d (setup only)
 ``max_pool2d(res, index, x, k, s, p,``
 ``buffers)``                                max over windows, and their argmax (int64) unless
                                             index is nil
@@ -738,14 +738,15 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
     return [_scratch(c) for c in copies] if seconds[1] < 0.8 * seconds[0] else None
 
 
-def max_pool2d_buffers(x, y):
+def max_pool2d_buffers(x, y, argmax=True):
     # On the CPU, PyTorch's max pooling is several times faster on channels-last tensors: pool
-    # channels-last copies there ([x copy, y copy, index copy]); nothing to keep on the GPU.
+    # channels-last copies there ([x copy, y copy, index copy], no index copy without argmax);
+    # nothing to keep on the GPU.
     if x.device.type != "cpu" or _channels_last(x, y):
         return None
     index = torch.empty(y.shape, dtype=torch.int64)  # its size only
     return [_scratch(torch.empty_like(t, memory_format=torch.channels_last))
-            for t in (x, y, index)]
+            for t in ((x, y, index) if argmax else (x, y))]
 
 
 def max_pool2d(res, index, x, kernel, stride, pad, buffers):

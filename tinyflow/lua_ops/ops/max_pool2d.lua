@@ -10,7 +10,7 @@ return function(x, y, kwarg)
   local kernel, stride = kwarg.kernel, kwarg.stride or {1, 1}
   local pad, input, fill_input = torch.window_input(data, out, kernel, stride, -math.huge)
   local pool, buffers = torch.max_pool2d, nil
-  if layout ~= "NHWC" then buffers = torch.max_pool2d_buffers(input, out) end
+  if layout ~= "NHWC" then buffers = torch.max_pool2d_buffers(input, out, index ~= nil) end
   return function()
     if fill_input then fill_input() end
     pool(out, index, input, kernel, stride, pad, buffers)
