@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from .errors import GraphError
 from .symbol import Node, NodeEntry, Symbol
 
-__all__ = ["ENTRY_ATTRS", "Graph", "IndexedGraph", "apply_passes", "list_passes", "node_deps",
-           "register_pass", "rewrite"]
+__all__ = ["ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
+           "carry_entry_attrs", "list_passes", "node_deps", "register_pass", "rewrite"]
 
 
 class IndexedGraph:
@@ -84,6 +84,31 @@ def _dfs_postorder(roots: list[Node], deps=None) -> list[Node]:
                 stack.pop()
                 order.append(node)
     return order
+
+
+class UnionFind:
+    """Disjoint sets of ids (ChooseLayout's entries sharing a layout, FuseElemwise's nodes
+    fused together); ``find`` halves paths as it goes."""
+
+    def __init__(self, items=()):
+        self.parent = {item: item for item in items}
+
+    def add(self, item) -> None:
+        self.parent[item] = item
+
+    def __contains__(self, item) -> bool:
+        return item in self.parent
+
+    def find(self, item):
+        parent = self.parent
+        while parent[item] != item:
+            parent[item] = parent[parent[item]]
+            item = parent[item]
+        return item
+
+    def union(self, item, other) -> None:
+        """Join ``item``'s set to ``other``'s (whose root stays the root)."""
+        self.parent[self.find(item)] = self.find(other)
 
 
 def node_deps(node: Node) -> list[Node]:

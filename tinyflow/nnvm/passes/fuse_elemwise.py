@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 
-from ..graph import Graph, _dfs_postorder, node_deps, register_pass
+from ..graph import Graph, UnionFind, _dfs_postorder, node_deps, register_pass
 from ..op import Op
 from ..symbol import Node, NodeEntry
 
@@ -60,14 +60,8 @@ def _data_inputs(node: Node) -> list[NodeEntry]:
 def _groups(graph: Graph, target: str) -> dict[int, int]:
     """``{node id: group id}`` of the fusable nodes (group ids are union-find roots)."""
     indexed, dtypes, shapes = graph.indexed, graph.attrs["dtype"], graph.attrs["shape"]
-    parent: dict[int, int] = {}
-
-    def find(nid):
-        while parent[nid] != nid:
-            parent[nid] = parent[parent[nid]]
-            nid = parent[nid]
-        return nid
-
+    groups = UnionFind()
+    find = groups.find
     members: dict[int, list[int]] = {}
     upstream: list[set] = []  # per node: the group roots it depends on (its own included)
     for nid, node in enumerate(indexed.nodes):
@@ -76,28 +70,28 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
         entries = [indexed.entry_id(e) for e in node.inputs] + [indexed.entry_rptr[nid]]
         if node.op is not None and fusable(node, [dtypes[e] for e in entries], target,
                                            [shapes[e] for e in entries[:-1]]):
-            parent[nid], members[nid] = nid, [nid]
-            candidates = {find(d) for d in deps if d in parent}
+            groups.add(nid)
+            members[nid] = [nid]
+            candidates = {find(d) for d in deps if d in groups}
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
-                if _can_merge(indexed, members[mine] + members[root], {mine, root}, find,
-                              upstream, parent) and _fits(graph, members[mine] + members[root],
-                                                          target):
-                    parent[root] = mine
+                if _can_merge(indexed, members[mine] + members[root], {mine, root}, groups,
+                              upstream) and _fits(graph, members[mine] + members[root], target):
+                    groups.union(root, mine)
                     members[mine] += members.pop(root)
             ancestry.add(find(nid))
         upstream.append({find(g) for g in ancestry})
-    return {nid: find(nid) for nid in parent}
+    return {nid: find(nid) for nid in groups.parent}
 
 
-def _can_merge(indexed, nodes, roots, find, upstream, parent) -> bool:
+def _can_merge(indexed, nodes, roots, groups, upstream) -> bool:
     """No dependency of ``nodes`` outside ``roots``' groups depends on them (no cycle)."""
     for nid in nodes:
         for dep in node_deps(indexed.nodes[nid]):
             d = indexed.node_id[dep]
-            if d in parent and find(d) in roots:
+            if d in groups and groups.find(d) in roots:
                 continue
-            if {find(g) for g in upstream[d]} & roots:
+            if {groups.find(g) for g in upstream[d]} & roots:
                 return False
     return True
 

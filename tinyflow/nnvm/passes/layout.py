@@ -22,7 +22,7 @@ more than one channel (one channel: both layouts are the same bytes).
 """
 from __future__ import annotations
 
-from ..graph import Graph, register_pass
+from ..graph import Graph, UnionFind, register_pass
 
 __all__ = ["CHANNELS_LAST", "choose_layout"]
 
@@ -36,7 +36,7 @@ _WINDOW_OPS = ("conv2d", "_conv2d_backward_data", "_conv2d_backward_weight", "ma
 def choose_layout(graph: Graph) -> Graph:
     """Give each entry a layout: ``"channels_last"`` or None (contiguous); see the module."""
     indexed, shapes = graph.indexed, graph.attrs["shape"]
-    groups = _Groups(indexed.num_entries)
+    groups = UnionFind(range(indexed.num_entries))
     candidate = [shapes[e] is not None and len(shapes[e]) == 4 and shapes[e][1] > 1
                  for e in range(indexed.num_entries)]
     pinned, wanted = set(indexed.outputs), set()
@@ -70,19 +70,3 @@ def _kind(node):
     if kind == "any" and (node.attrs.get("data_format") or "NCHW") != "NCHW":
         return None  # NHWC tensors are channels-last already, in their own shape
     return kind
-
-
-class _Groups:
-    """Union-find over entry ids."""
-
-    def __init__(self, size: int):
-        self.parent = list(range(size))
-
-    def find(self, item: int) -> int:
-        while self.parent[item] != item:
-            self.parent[item] = self.parent[self.parent[item]]
-            item = self.parent[item]
-        return item
-
-    def union(self, a: int, b: int) -> None:
-        self.parent[self.find(a)] = self.find(b)
