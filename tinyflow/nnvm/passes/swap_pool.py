@@ -36,8 +36,8 @@ _BACKWARD = {"tanh": "_tanh_backward", "sigmoid": "_sigmoid_backward", "relu": "
 def pool_before_activation(graph: Graph) -> Graph:
     """Swap each activation -> max_pool2d pair that qualifies (see the module); ``graph``
     itself when none does."""
-    swaps = _swappable(graph)
-    if not swaps:
+    swap_pools, act_grads, dropped = _swappable(graph)
+    if not swap_pools:
         return graph
     moved: dict[tuple, NodeEntry] = {}  # (old node, output) -> its entry in the new graph
     replaced: dict[Node, Node] = {}  # old node -> the node control dependencies move to
@@ -57,9 +57,9 @@ def pool_before_activation(graph: Graph) -> Graph:
         return node
 
     for node in graph.indexed.nodes:  # execution order: inputs first
-        if node in swaps.dropped:
+        if node in dropped:
             continue
-        if node in swaps.pools:  # q = max_pool2d(z), p = act(q)
+        if node in swap_pools:  # q = max_pool2d(z), p = act(q)
             act = node.inputs[0].node
             pool = new(node, node.op, node.name, node.attrs, [entry(act.inputs[0])],
                        list(node.control_deps) + list(act.control_deps), node.source)
@@ -69,7 +69,7 @@ def pool_before_activation(graph: Graph) -> Graph:
             if node.num_outputs() > 1:
                 moved[(node, 1)] = NodeEntry(pool, 1)
             continue
-        if node in swaps.act_grads:  # g_q = act'(g_p, p), g_z = pool'(g_q, z, argmax)
+        if node in act_grads:  # g_q = act'(g_p, p), g_z = pool'(g_q, z, argmax)
             pool_grad = node.inputs[0].node
             g_p, shape, argmax = pool_grad.inputs  # shape: a shape node of y (and z)
             pool, out = pools[argmax.node]
@@ -91,12 +91,9 @@ def pool_before_activation(graph: Graph) -> Graph:
     return carry_entry_attrs(graph, [entry(e) for e in graph.outputs], origin)
 
 
-class _Swaps:
-    def __init__(self):
-        self.pools, self.act_grads, self.dropped = set(), set(), set()
-
-
-def _swappable(graph: Graph) -> _Swaps:
+def _swappable(graph: Graph) -> tuple[set, set, set]:
+    """The pools to swap, their activations' gradients (rebuilt as the pools' gradients), and
+    the nodes that go (the activations and the pools' old gradients)."""
     indexed = graph.indexed
     shapes = graph.attrs["shape"]
     readers: dict[int, list] = {}
@@ -105,7 +102,7 @@ def _swappable(graph: Graph) -> _Swaps:
             readers.setdefault(indexed.entry_id(e), []).append(node)
     fetched = set(indexed.outputs)
     waited_on = {c for node in indexed.nodes for c in node.control_deps}
-    swaps = _Swaps()
+    pools_swapped, act_grads, dropped = set(), set(), set()
     for act in indexed.nodes:
         if act.op is None or act.op.name not in _BACKWARD or act in waited_on:
             continue
@@ -122,12 +119,12 @@ def _swappable(graph: Graph) -> _Swaps:
         grads = _gradient_pairs(act, pool, readers, indexed, fetched, waited_on)
         if grads is None:
             continue
-        swaps.pools.add(pool)
-        swaps.dropped.add(act)
+        pools_swapped.add(pool)
+        dropped.add(act)
         for pool_grad, act_grad in grads:
-            swaps.dropped.add(pool_grad)
-            swaps.act_grads.add(act_grad)
-    return swaps
+            dropped.add(pool_grad)
+            act_grads.add(act_grad)
+    return pools_swapped, act_grads, dropped
 
 
 def _gradient_pairs(act, pool, readers, indexed, fetched, waited_on):
