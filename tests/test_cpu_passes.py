@@ -437,16 +437,3 @@ class _AlwaysChoose(dict):
 
     def __getitem__(self, key):
         return self.name
-
-
-def test_a_contiguous_pool_without_argmax_keeps_no_index_scratch():
-    # a pool of a fed NCHW tensor stays contiguous (ChooseLayout does not touch feeds) and pools
-    # channels-last copies; a forward-only fetch has no argmax (PruneArgmax), so no index copy
-    x = tf.placeholder(tf.float32, (2, 3, 8, 8))
-    y = tf.nn.max_pool(x, ksize=(2, 2), strides=(2, 2), data_format="NCHW")
-    sess = tf.Session("cpu")
-    images = np.random.default_rng(3).normal(size=(2, 3, 8, 8)).astype(np.float32)
-    report = sess.memory_plan(y, {x: images})
-    assert report.workspace_bytes == (2 * 3 * 8 * 8 + 2 * 3 * 4 * 4) * 4  # x and y copies
-    np.testing.assert_array_equal(sess.run(y, {x: images}),
-                                  F.max_pool2d(torch.tensor(images), 2).numpy())
