@@ -373,7 +373,6 @@ def addmm(res, m, a, b):
 # data of their shapes and strides.  (numpy's OpenBLAS, faster alone on some, is left out: its
 # own threads spin after each call and took the cores from torch's, LeNet's step 1.8x slower.)
 _TIMED_MACS = 1 << 22
-_MM_CHOICES: dict = {}
 
 
 def mm_function(res, a, b):
@@ -381,12 +380,18 @@ def mm_function(res, a, b):
     if (res.device.type != "cpu" or res.dtype != torch.float32 or not _ONEDNN_POINTWISE
             or a.shape[0] * a.shape[1] * b.shape[1] < _TIMED_MACS):
         return functools.partial(torch.mm, a, b, out=res)
-    key = (tuple(a.shape), a.stride(), tuple(b.shape), b.stride(), torch.get_num_threads())
-    if key not in _MM_CHOICES:
-        samples = [torch.empty_strided(t.shape, t.stride()).normal_() for t in (res, a, b)]
-        timed = _gemms(*samples)
-        _MM_CHOICES[key] = builtins.min(timed, key=lambda name: _seconds(timed[name]))
-    return _gemms(res, a, b)[_MM_CHOICES[key]]
+    choice = _gemm_choice(*((tuple(t.shape), t.stride()) for t in (res, a, b)),
+                         torch.get_num_threads())
+    return _gemms(res, a, b)[choice]
+
+
+@functools.lru_cache(maxsize=256)
+def _gemm_choice(res, a, b, threads) -> str:
+    """The name of the faster GEMM for tensors of these ``(shape, strides)``, timed on random
+    data (``threads``: torch's count when timed, part of the key)."""
+    del threads
+    timed = _gemms(*(torch.empty_strided(shape, stride).normal_() for shape, stride in (res, a, b)))
+    return builtins.min(timed, key=lambda name: _seconds(timed[name]))
 
 
 def _gemms(res, a, b):
