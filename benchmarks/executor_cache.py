@@ -13,12 +13,12 @@ by default here (``--torch-threads``): on a busy machine OpenMP's spinning threa
 small model's timing (288 runs/s with 2 threads vs 4865 with 1, measured on 2 loaded cores).
 """
 import argparse
-import statistics
 import threading
 import time
 
 import numpy as np
 import torch
+from common import alternating_medians
 
 import tinyflow as tf
 
@@ -33,14 +33,6 @@ def _rate(fn, runs):
     start = time.perf_counter()
     fn(runs)
     return runs / (time.perf_counter() - start)
-
-
-def _median_rates(variants, runs, rounds):
-    rates = {name: [] for name in variants}
-    for _ in range(rounds):
-        for name, fn in variants.items():
-            rates[name].append(_rate(fn, runs))
-    return {name: statistics.median(r) for name, r in rates.items()}
 
 
 def cache_variants(x, y, feeds):
@@ -96,7 +88,7 @@ def main():
     feeds = [rng.standard_normal((b, args.width)).astype(np.float32) for b in (32, 64)]
     for title, variants in (("executor cache", cache_variants(x, y, feeds)),
                             ("threads", thread_variants(x, y, feeds))):
-        rates = _median_rates(variants, args.runs, args.rounds)
+        rates = alternating_medians(variants, args.rounds, lambda fn: _rate(fn, args.runs))
         print(f"{title} (median of {args.rounds} rounds x {args.runs} runs):")
         for name, rate in rates.items():
             print(f"  {name:<36}{rate:>10.0f} runs/s")

@@ -3,30 +3,22 @@
 Prints microseconds; compare the rows side by side (same run, same machine).
     python benchmarks/lua_overhead.py
 """
-import time
 
 import numpy as np
 import torch
+from common import per_call
 
 import tinyflow as tf
 from tinyflow.lua_ops import torch_api
 from tinyflow.lua_ops.runtime import lua_runtime, runtime_name
 
 
-def per_call(fn, n=20000):
-    fn()
-    start = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - start) / n * 1e6
-
-
 def main():
     torch.set_num_threads(1)
     a, b, out = torch.rand(10), torch.rand(10), torch.empty(10)
     lua = lua_runtime()
-    direct = per_call(lambda: torch.mul(a, b, out=out))
-    via_api = per_call(lambda: torch_api.cmul(out, a, b))
+    direct = per_call(lambda: torch.mul(a, b, out=out), 20000)
+    via_api = per_call(lambda: torch_api.cmul(out, a, b), 20000)
     closure = lua.eval("function(x, y) local cmul, p, q, r = torch.cmul, x[1], x[2], y[1] "
                        "return function() cmul(r, p, q) end end")(lua.table(a, b), lua.table(out))
     n_ops = 100

@@ -26,26 +26,14 @@ import time
 
 import numpy as np
 import torch
+from common import alternating_medians, per_call
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def per_call(fn, calls):
-    """Microseconds per call of ``fn`` (after one warm call)."""
-    fn()
-    start = time.perf_counter()
-    for _ in range(calls):
-        fn()
-    return (time.perf_counter() - start) / calls * 1e6
-
-
 def medians(rows, rounds, calls):
     """``{name: median microseconds}`` of ``rows`` ({name: fn}) timed in alternating rounds."""
-    times = {name: [] for name in rows}
-    for _ in range(rounds):
-        for name, fn in rows.items():
-            times[name].append(per_call(fn, calls))
-    return {name: statistics.median(t) for name, t in times.items()}
+    return alternating_medians(rows, rounds, lambda fn: per_call(fn, calls))
 
 
 def softmax_session(tf):

@@ -259,6 +259,18 @@ class _Stop(BaseException):
     """What a user's own SIGINT handler raises."""
 
 
+def _ctrl_c_stops(name):
+    """Run op ``name`` with a SIGINT sent to this process after 0.5 s; the handler in place
+    must stop it with _Stop."""
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    try:
+        with pytest.raises(_Stop):
+            _run(name)
+    finally:
+        timer.cancel()
+
+
 def test_ctrl_c_goes_through_the_users_own_handler_which_is_put_back():
     # in this process (main thread): the runtime chains to the handler it finds, and the
     # exception that handler raises ends the step, a pure-Lua loop included
@@ -269,14 +281,10 @@ def test_ctrl_c_goes_through_the_users_own_handler_which_is_put_back():
         seen.append(signum)
         raise _Stop()
     previous = signal.signal(signal.SIGINT, handler)
-    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
     try:
-        timer.start()
-        with pytest.raises(_Stop):
-            _run(name)
+        _ctrl_c_stops(name)
         assert signal.getsignal(signal.SIGINT) is handler
     finally:
-        timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert seen == [signal.SIGINT]
 
@@ -298,13 +306,9 @@ def test_ctrl_c_reaches_the_handler_set_after_an_earlier_run():
     try:
         _run(_op(_setup_body("")))  # a run that chains to `first` and finishes
         signal.signal(signal.SIGINT, second)
-        timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
-        timer.start()
-        with pytest.raises(_Stop):
-            _run(name)
+        _ctrl_c_stops(name)
         assert signal.getsignal(signal.SIGINT) is second
     finally:
-        timer.cancel()
         signal.signal(signal.SIGINT, previous)
     assert seen == ["second"]
 
