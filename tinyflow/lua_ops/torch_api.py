@@ -297,20 +297,23 @@ neg, exp, log, sqrt, abs, sign, sigmoid = (
                         torch.sigmoid))
 
 
-# aten's CPU tanh is 3-7x slower per core than numpy's (SVML; within 2 ulp, as aten's): LeNet's
-# 100x20x24x24 tanh takes 1.5-2.7 ms on 2 threads against 0.41 on numpy's one.  With 8 threads
-# or more aten catches up.
 def _numpy_views(*tensors):
-    """numpy arrays sharing the tensors' memory when numpy should compute on them, else None."""
-    if torch.get_num_threads() >= 8 or not builtins.all(
-            t.device.type == "cpu" and t.dtype in (torch.float32, torch.float64)
-            and builtins.min(t.stride(), default=0) >= 0 for t in tensors):
+    """numpy arrays sharing the memory of CPU float tensors, else None."""
+    if not builtins.all(t.device.type == "cpu" and t.dtype in (torch.float32, torch.float64)
+                        for t in tensors):
         return None
     return [t.detach().numpy() for t in tensors]
 
 
+# aten's CPU tanh is 3-7x slower per core than numpy's (SVML; within 2 ulp, as aten's): LeNet's
+# 100x20x24x24 tanh takes 1.5-2.7 ms on 2 threads against 0.41 on numpy's one.  With 8 threads
+# or more aten catches up.
+def _tanh_views(a, res):
+    return _numpy_views(a, res) if torch.get_num_threads() < 8 else None
+
+
 def tanh(res, a):
-    arrays = _numpy_views(a, res) if res.numel() >= 64 else None
+    arrays = _tanh_views(a, res) if res.numel() >= 64 else None
     if arrays is None:
         torch.tanh(a, out=res)
     else:
@@ -319,7 +322,7 @@ def tanh(res, a):
 
 def tanh_function(res, a):
     """Setup: a function doing res = tanh(a) (numpy's, on views made once), or nil."""
-    arrays = _numpy_views(a, res)
+    arrays = _tanh_views(a, res)
     return None if arrays is None else functools.partial(np.tanh, arrays[0], out=arrays[1])
 
 
@@ -357,10 +360,9 @@ def mm(res, a, b):
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
 # MKL (100x784 @ 784x10: 23 us against 32; 784x100 @ 100x10: 18 against 38).
 def blas_mm(res, a, b):  # the numpy views share the planned buffers, which never move
-    if builtins.all(t.device.type == "cpu" and t.dtype in (torch.float32, torch.float64)
-                    for t in (res, a, b)):
-        return functools.partial(np.matmul, a.detach().numpy(), b.detach().numpy(),
-                                 out=res.detach().numpy())
+    arrays = _numpy_views(a, b, res)
+    if arrays is not None:
+        return functools.partial(np.matmul, arrays[0], arrays[1], out=arrays[2])
 
 
 def addmm(res, m, a, b):
@@ -377,8 +379,7 @@ _TIMED_MACS = 1 << 22
 
 def mm_function(res, a, b):
     """Setup: a function doing res = a @ b (2-D) with the fastest GEMM for these shapes."""
-    if (res.device.type != "cpu" or res.dtype != torch.float32 or not _ONEDNN_POINTWISE
-            or a.shape[0] * a.shape[1] * b.shape[1] < _TIMED_MACS):
+    if not _onednn(res) or a.shape[0] * a.shape[1] * b.shape[1] < _TIMED_MACS:
         return functools.partial(torch.mm, a, b, out=res)
     choice = _gemm_choice(*((tuple(t.shape), t.stride()) for t in (res, a, b)),
                          torch.get_num_threads())
@@ -683,7 +684,7 @@ def conv2d_activation(res, x, weight, bias, stride, pad, activation):
 
 def linear_activation(res, x, weight, bias, activation):
     # oneDNN's matmul with the activation as post-op (fc1 + tanh of LeNet: 0.55 -> 0.43 ms)
-    if x.device.type != "cpu" or x.dtype != torch.float32 or not _ONEDNN_POINTWISE:
+    if not _onednn(x):
         if bias is None:
             mm(res, x, weight.t())
         else:

@@ -8,6 +8,7 @@ densely, so per-entry attributes are plain lists indexed by entry id.
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -36,6 +37,11 @@ class IndexedGraph:
             [self.entry_id(e) for e in node.inputs] for node in self.nodes]
         self.outputs: list[int] = [self.entry_id(e) for e in outputs]
         self.input_nodes: list[int] = [i for i, n in enumerate(self.nodes) if n.op is None]
+
+    @functools.cached_property
+    def waited_on(self) -> set[Node]:
+        """The nodes some node has a control dependency on (passes leave them in place)."""
+        return {c for node in self.nodes for c in node.control_deps}
 
     @property
     def num_nodes(self) -> int:

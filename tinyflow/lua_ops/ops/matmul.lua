@@ -1,8 +1,8 @@
 -- matmul: y = a @ b, with a^T / b^T when kwarg.transpose_a / kwarg.transpose_b.
 -- torch's MKL gemm is slow for a y with few columns (784x10 weights: 1.5 to 3 times slower):
 -- there numpy's BLAS computes it (torch.blas_mm, on the CPU), or else y^T = b^T @ a^T goes into
--- a scratch buffer and is copied back.  Larger products take the fastest of three CPU GEMMs
--- for their shapes (torch.mm_function).
+-- a scratch buffer and is copied back.  Larger products take the faster of two CPU GEMMs (MKL,
+-- oneDNN) for their shapes, timed once (torch.mm_function).
 return function(x, y, kwarg)
   local a = kwarg.transpose_a and torch.t(x[1]) or x[1]
   local b = kwarg.transpose_b and torch.t(x[2]) or x[2]

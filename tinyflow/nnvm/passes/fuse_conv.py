@@ -64,7 +64,7 @@ def _fusable(graph: Graph) -> dict:
     readers = [0] * indexed.num_entries
     for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
         readers[eid] += 1
-    waited_on = {c for node in indexed.nodes for c in node.control_deps}
+    waited_on = indexed.waited_on
 
     def alone(entry, op_names):  # the node computing entry, if one of op_names read once
         node = entry.node

@@ -68,7 +68,7 @@ def _identities(graph: Graph) -> set:
     neither fetched nor waited on."""
     indexed, shapes, dtypes = graph.indexed, graph.attrs["shape"], graph.attrs["dtype"]
     kept = set(indexed.outputs)
-    waited_on = {c for node in indexed.nodes for c in node.control_deps}
+    waited_on = indexed.waited_on
     found = set()
     for node in indexed.nodes:
         if node.op is None or not node.op.attr("TSameShapeIdentity") or node in waited_on:

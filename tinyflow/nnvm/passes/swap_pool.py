@@ -101,10 +101,9 @@ def _swappable(graph: Graph) -> tuple[set, set, set]:
         for e in node.inputs:
             readers.setdefault(indexed.entry_id(e), []).append(node)
     fetched = set(indexed.outputs)
-    waited_on = {c for node in indexed.nodes for c in node.control_deps}
     pools_swapped, act_grads, dropped = set(), set(), set()
     for act in indexed.nodes:
-        if act.op is None or act.op.name not in _BACKWARD or act in waited_on:
+        if act.op is None or act.op.name not in _BACKWARD or act in indexed.waited_on:
             continue
         y = indexed.entry_id((act, 0))
         if y in fetched:
@@ -116,7 +115,7 @@ def _swappable(graph: Graph) -> tuple[set, set, set]:
         pooled = math.prod(shapes[indexed.entry_id((pool, 0))])
         if 2 * pooled > math.prod(shapes[y]):
             continue
-        grads = _gradient_pairs(act, pool, readers, indexed, fetched, waited_on)
+        grads = _gradient_pairs(act, pool, readers, indexed, fetched)
         if grads is None:
             continue
         pools_swapped.add(pool)
@@ -127,7 +126,7 @@ def _swappable(graph: Graph) -> tuple[set, set, set]:
     return pools_swapped, act_grads, dropped
 
 
-def _gradient_pairs(act, pool, readers, indexed, fetched, waited_on):
+def _gradient_pairs(act, pool, readers, indexed, fetched):
     """``[(max_pool2d gradient, activation gradient)]`` when every other reader of the
     activation's output y is such an activation gradient, reading y and the gradient of this
     pool's input, read by it alone (as the Gradient pass builds them), else None.  The pool
@@ -144,7 +143,7 @@ def _gradient_pairs(act, pool, readers, indexed, fetched, waited_on):
         g_y = indexed.entry_id(node.inputs[0])
         if (pool_grad.op is None or pool_grad.op.name != "_max_pool2d_backward"
                 or pool_grad.inputs[2] != NodeEntry(pool, 1)
-                or pool_grad in waited_on or g_y in fetched or len(readers[g_y]) != 1):
+                or pool_grad in indexed.waited_on or g_y in fetched or len(readers[g_y]) != 1):
             return None
         pairs.append((pool_grad, node))
     return pairs
