@@ -294,40 +294,6 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
                      name=name or "strided_slice")
 
 
-def _index_int(value, index):
-    if isinstance(value, (int, np.integer)):
-        return int(value)
-    raise TypeError(f"only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) are "
-                    f"valid indices in TinyFlow, got {value!r} in {index!r}")
-
-
-def _slice_helper(tensor, index) -> Symbol:
-    """``tensor[index]`` as TensorFlow reads it (its ``_slice_helper``): each entry of the
-    index is an int (taken, its axis dropped), a slice, ``...`` or ``None`` (a new axis)."""
-    spec = index if isinstance(index, (tuple, list)) else (index,)
-    begin, end, strides, masks = [], [], [], dict.fromkeys(
-        ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0)
-    for i, item in enumerate(spec):
-        bit = 1 << i
-        if isinstance(item, _builtin_slice):
-            for key, bound, values in (("begin_mask", item.start, begin),
-                                       ("end_mask", item.stop, end)):
-                values.append(0 if bound is None else _index_int(bound, index))
-                masks[key] |= bit if bound is None else 0
-            strides.append(1 if item.step is None else _index_int(item.step, index))
-            continue
-        if item is None or item is Ellipsis:
-            begin.append(0)
-            end.append(0)
-            masks["new_axis_mask" if item is None else "ellipsis_mask"] |= bit
-        else:
-            begin.append(_index_int(item, index))
-            end.append(begin[-1] + 1)
-            masks["shrink_axis_mask"] |= bit
-        strides.append(1)
-    return strided_slice(tensor, begin, end, strides, **masks)
-
-
 def slice(input_, begin, size, name=None) -> Symbol:
     """The block of ``input_`` starting at ``begin`` with ``size`` elements along each axis
     (-1: all the rest); it must lie inside ``input_``."""

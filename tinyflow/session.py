@@ -24,27 +24,18 @@ from .executor import (
     release,
 )
 from .nnvm.errors import GraphError, ShapeError
-from .nnvm.symbol import Node, NodeEntry, Symbol, current_context
+from .nnvm.symbol import (
+    Node,
+    NodeEntry,
+    Symbol,
+    current_context,
+    default_session,
+    get_default_session,
+)
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session",
            "memory_option"]
-
-
-class _DefaultSessions(threading.local):
-    """Per thread, the sessions entered with ``with sess:`` / ``sess.as_default()``."""
-
-    def __init__(self):
-        self.stack: list = []
-
-
-_DEFAULT_SESSIONS = _DefaultSessions()
-
-
-def get_default_session():
-    """The innermost session entered in this thread (``with tf.Session() as sess:``), or None."""
-    stack = _DEFAULT_SESSIONS.stack
-    return stack[-1] if stack else None
 
 
 @functools.cache
@@ -290,11 +281,8 @@ class Session:
     @contextlib.contextmanager
     def as_default(self):
         """Make this the default session of this thread inside the ``with`` block."""
-        _DEFAULT_SESSIONS.stack.append(self)
-        try:
+        with default_session(self):
             yield self
-        finally:
-            _DEFAULT_SESSIONS.stack.remove(self)
 
     def __enter__(self):
         self._entered.enter_context(self.graph.as_default())

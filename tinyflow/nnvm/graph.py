@@ -11,9 +11,19 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
 
 from .errors import GraphError
-from .symbol import Node, NodeEntry, Symbol
+
+if TYPE_CHECKING:  # the node type, for annotations only: symbol.py builds on this module
+    from .symbol import Node
+
+
+class NodeEntry(NamedTuple):
+    """Output ``index`` of ``node``: an edge of the graph."""
+
+    node: Node
+    index: int
 
 __all__ = ["ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
            "carry_entry_attrs", "list_passes", "node_deps", "register_pass", "rewrite"]
@@ -153,14 +163,13 @@ def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Grap
     rebuilt: dict[Node, Node] = {}
     for node in indexed.nodes:  # execution order: inputs are rebuilt first
         wanted = change(node)
-        new = wanted if isinstance(wanted, Node) else node
+        new = node if wanted is None or isinstance(wanted, tuple) else wanted  # a new node
         inputs, controls = (wanted if wanted is not None and new is node
                             else (new.inputs, new.control_deps))
         inputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in inputs]
         controls = [rebuilt.get(c, c) for c in controls]
         if new is not node or inputs != node.inputs or controls != node.control_deps:
-            rebuilt[node] = Node(new.op, new.name, new.attrs, inputs, controls,
-                                 source=new.source, graph=new.graph)
+            rebuilt[node] = new.with_edges(inputs, controls)
     if not rebuilt:
         return graph
     outputs = [NodeEntry(rebuilt.get(e.node, e.node), e.index) for e in graph.outputs]
@@ -204,8 +213,7 @@ class Graph:
     """
 
     def __init__(self, outputs, attrs: dict | None = None, indexed: IndexedGraph | None = None):
-        if isinstance(outputs, Symbol):
-            outputs = outputs.outputs
+        outputs = getattr(outputs, "outputs", outputs)  # a Symbol's entries
         self.outputs: list[NodeEntry] = list(outputs)
         self.attrs: dict = dict(attrs or {})
         self._indexed = indexed

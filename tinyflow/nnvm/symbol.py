@@ -16,13 +16,13 @@ import contextlib
 import os
 import sys
 import threading
-from typing import NamedTuple
 
 from .attrs import same_type
 from .dtypes import as_dtype
-from .errors import DTypeError, GraphError
+from .errors import DTypeError, GraphError, TinyflowError
+from .graph import Graph, NodeEntry, apply_passes
 from .op import Op
-from .tensor_shape import TensorShape, static_shape
+from .tensor_shape import _STAND_INS, TensorShape
 
 __all__ = [
     "GraphContext",
@@ -34,7 +34,10 @@ __all__ = [
     "Variable",
     "create_op",
     "current_context",
+    "default_session",
+    "get_default_session",
     "reset_default_graph",
+    "static_shape",
 ]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -90,6 +93,12 @@ class Node:
         entries = [NodeEntry(self, i) for i in range(self.num_outputs())]
         _session_for(session).run(Symbol(entries, is_operation=True), feed_dict)
 
+    def with_edges(self, inputs, control_deps) -> Node:
+        """A copy of this node reading ``inputs`` and waiting on ``control_deps`` (a rewrite
+        never mutates a node)."""
+        return Node(self.op, self.name, self.attrs, inputs, control_deps, source=self.source,
+                    graph=self.graph)
+
     def attr_list(self, key: str) -> list:
         """Op attribute ``key`` given as a list or as ``f(attrs) -> list`` (FMutateInputs,
         FInplaceOption, FIgnoreInputs), for this node; ``[]`` when unset or for a variable."""
@@ -105,13 +114,6 @@ class Node:
 
     def __repr__(self) -> str:
         return f"<Node {self.name} {self.kind}>"
-
-
-class NodeEntry(NamedTuple):
-    """Output ``index`` of ``node``."""
-
-    node: Node
-    index: int
 
 
 class Naming:
@@ -457,8 +459,6 @@ class Symbol:
     @property
     def dtype(self):
         """The element type inference gives (a :class:`~tinyflow.nnvm.dtypes.DType`)."""
-        from .graph import Graph, apply_passes  # graph.py imports this module
-
         graph = apply_passes(Graph(self.outputs[:1]), "InferType")
         return as_dtype(graph.attrs["dtype"][graph.indexed.outputs[0]] or "float32")
 
@@ -489,8 +489,7 @@ class Symbol:
         one tensor (``x[0]``, ``x[:, 1:3]``, ``x[..., ::-1]``, ``x[:, None]``)."""
         if len(self.outputs) > 1:
             return Symbol([self.outputs[index]])
-        from ..array_ops import _slice_helper  # the one way up, as TensorFlow's __getitem__
-        return _slice_helper(self, index)
+        return _slice(self, index)
 
     def __iter__(self):
         """The outputs of a symbol with several; a tensor is not iterable (TensorFlow 1.x in
@@ -555,17 +554,99 @@ class Symbol:
         return True
 
 
+class _DefaultSessions(threading.local):
+    """Per thread, the sessions entered with ``with sess:`` / ``sess.as_default()`` (kept here,
+    as TensorFlow's ops.py keeps them, so ``tensor.eval()`` finds one without importing the
+    session)."""
+
+    def __init__(self):
+        self.stack: list = []
+
+
+_DEFAULT_SESSIONS = _DefaultSessions()
+
+
+def get_default_session():
+    """The innermost session entered in this thread (``with tf.Session() as sess:``), or None."""
+    stack = _DEFAULT_SESSIONS.stack
+    return stack[-1] if stack else None
+
+
+@contextlib.contextmanager
+def default_session(session):
+    """Make ``session`` the default one of this thread inside the ``with`` block."""
+    _DEFAULT_SESSIONS.stack.append(session)
+    try:
+        yield session
+    finally:
+        _DEFAULT_SESSIONS.stack.remove(session)
+
+
 def _session_for(session):
     """``session``, or the default one (``with tf.Session() as sess``, InteractiveSession)."""
     if session is not None:
         return session
-    from ..session import get_default_session  # the one way up: eval() runs in a session
-
     found = get_default_session()
     if found is None:
         raise ValueError("no default session: pass session=, run inside 'with tf.Session() as "
                          "sess:', or use tf.InteractiveSession()")
     return found
+
+
+def _index_int(value, index):
+    if isinstance(value, int) or hasattr(value, "__index__"):
+        return int(value)  # an int or a numpy integer
+    raise TypeError(f"only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) are "
+                    f"valid indices in TinyFlow, got {value!r} in {index!r}")
+
+
+def _slice(tensor, index) -> Symbol:
+    """``tensor[index]`` as TensorFlow reads it (its ``_slice_helper``): each entry of the
+    index is an int (taken, its axis dropped), a slice, ``...`` or ``None`` (a new axis)."""
+    spec = index if isinstance(index, (tuple, list)) else (index,)
+    begin, end, strides, masks = [], [], [], dict.fromkeys(
+        ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0)
+    for i, item in enumerate(spec):
+        bit = 1 << i
+        if isinstance(item, slice):
+            for key, bound, values in (("begin_mask", item.start, begin),
+                                       ("end_mask", item.stop, end)):
+                values.append(0 if bound is None else _index_int(bound, index))
+                masks[key] |= bit if bound is None else 0
+            strides.append(1 if item.step is None else _index_int(item.step, index))
+            continue
+        if item is None or item is Ellipsis:
+            begin.append(0)
+            end.append(0)
+            masks["new_axis_mask" if item is None else "ellipsis_mask"] |= bit
+        else:
+            begin.append(_index_int(item, index))
+            end.append(begin[-1] + 1)
+            masks["shrink_axis_mask"] |= bit
+        strides.append(1)
+    return create_op("strided_slice", tensor, begin=tuple(begin), end=tuple(end),
+                     strides=tuple(strides), **masks)
+
+
+def static_shape(entry) -> TensorShape:
+    """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
+    graph = Graph([entry])
+    runs = []
+    for stand_in in _STAND_INS:
+        known = {}
+        for nid in graph.indexed.input_nodes:
+            node = graph.indexed.nodes[nid]
+            declared = node.attrs.get("shape") if node.kind == "placeholder" else None
+            if declared is not None:
+                known[node] = tuple(stand_in if d is None or d < 0 else d for d in declared)
+        try:
+            inferred = apply_passes(graph.with_attrs(shape_inputs=known), "InferShape")
+        except TinyflowError:
+            return TensorShape(None)
+        runs.append(inferred.attrs["shape"][inferred.indexed.outputs[0]])
+    if runs[0] is None or runs[1] is None or len(runs[0]) != len(runs[1]):
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(*runs)])
 
 
 def __getattr__(name: str):

@@ -2,15 +2,13 @@
 
 Shapes in the graph layer are tuples of ints, or None where inference cannot tell.  TF-1
 programs read static shapes partly known (``[None, 10]`` for a batch fed at run time), so
-:func:`static_shape` infers twice with two different stand-in sizes for every unknown
+:func:`tinyflow.nnvm.symbol.static_shape` infers twice with two different stand-in sizes for every unknown
 placeholder dimension: a dimension that comes out the same both times is known, one that
 differs depends on a fed size and is ``None``.
 """
 from __future__ import annotations
 
-from .errors import TinyflowError
-
-__all__ = ["Dimension", "TensorShape", "static_shape"]
+__all__ = ["Dimension", "TensorShape"]
 
 # Stand-ins for unknown placeholder dimensions: large primes, so a result derived from one
 # (a product, a quotient) differs between the two runs.
@@ -115,27 +113,3 @@ class TensorShape:
             return "<unknown>"
         return "(" + ", ".join(str(d) for d in self.dims) + ("," if len(self.dims) == 1 else "") \
             + ")"
-
-
-def static_shape(entry) -> TensorShape:
-    """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
-    from .graph import Graph, apply_passes  # the graph module imports this one's users
-
-    graph = Graph([entry])
-    runs = []
-    for stand_in in _STAND_INS:
-        known = {}
-        for nid in graph.indexed.input_nodes:
-            node = graph.indexed.nodes[nid]
-            declared = node.attrs.get("shape") if node.kind == "placeholder" else None
-            if declared is not None:
-                known[node] = tuple(stand_in if d is None or d < 0 else d for d in declared)
-        try:
-            inferred = apply_passes(graph.with_attrs(shape_inputs=known), "InferShape")
-        except TinyflowError:
-            return TensorShape(None)
-        runs.append(inferred.attrs["shape"][inferred.indexed.outputs[0]])
-    if runs[0] is None or runs[1] is None or len(runs[0]) != len(runs[1]):
-        return TensorShape(None)
-    return TensorShape([a if a == b else None for a, b in zip(*runs)])
-
