@@ -15,23 +15,13 @@ from typing import NamedTuple
 
 import torch
 
-from ..errors import OpError
-from ..nnvm.errors import ShapeError, TinyflowError
+from ..nnvm.errors import ResourceExhaustedError, ShapeError
 from ..nnvm.passes.infer import DTYPE_SIZE
 
 __all__ = ["Buffer", "ResourceExhaustedError", "available_bytes", "check_fits",
            "check_shape_sizes", "format_bytes"]
 
 _MAX_BYTES = 2 ** 63 - 1  # torch sizes and byte counts are int64
-
-
-class ResourceExhaustedError(TinyflowError, OpError, MemoryError):
-    """A run needs more memory than the device can give (TensorFlow's
-    ``tf.errors.ResourceExhaustedError``): raised before allocating, so nothing ran and every
-    variable keeps its value.  ``op`` is the name of the node whose buffer is the largest."""
-
-    def __init__(self, message, node=None):
-        OpError.__init__(self, None, node.name if node is not None else None, message)
 
 
 class Buffer(NamedTuple):

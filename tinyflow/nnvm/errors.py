@@ -1,6 +1,9 @@
-"""Exceptions raised by the graph layer and the executor."""
+"""Exceptions raised by the graph layer and the executor: TinyFlow's own, and TensorFlow's
+run-time error classes (``tf.errors``), which the engine raises too."""
 
-__all__ = ["BindError", "DTypeError", "GraphError", "ShapeError", "TinyflowError"]
+__all__ = ["AlreadyExistsError", "BindError", "DTypeError", "FailedPreconditionError",
+           "GraphError", "InvalidArgumentError", "NotFoundError", "OpError",
+           "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
 
 
 class TinyflowError(Exception):
@@ -23,3 +26,41 @@ class GraphError(TinyflowError, ValueError):
 class BindError(TinyflowError, ValueError):
     """A graph that cannot be bound to run: an unfed placeholder, a variable read before it is
     initialised, a missing Lua body."""
+
+
+class OpError(Exception):
+    """TensorFlow's base error: ``message``, and the ``node_def`` and ``op`` it came from (None
+    when no op raised it)."""
+
+    def __init__(self, node_def, op, message):
+        super().__init__(message)
+        self.node_def, self.op, self.message = node_def, op, message
+
+
+class NotFoundError(OpError):
+    """A file or directory that does not exist."""
+
+
+class AlreadyExistsError(OpError):
+    """A file or directory that is already there."""
+
+
+class PermissionDeniedError(OpError):
+    """No permission for a file operation."""
+
+
+class InvalidArgumentError(OpError):
+    """A value an op cannot take (a NaN in a histogram, an image of the wrong shape)."""
+
+
+class FailedPreconditionError(OpError):
+    """The system is not in a state the operation needs (a directory that is not empty)."""
+
+
+class ResourceExhaustedError(TinyflowError, OpError, MemoryError):
+    """A run needs more memory than the device can give (TensorFlow's
+    ``tf.errors.ResourceExhaustedError``): raised before allocating, so nothing ran and every
+    variable keeps its value.  ``op`` is the name of the node whose buffer is the largest."""
+
+    def __init__(self, message, node=None):
+        OpError.__init__(self, None, node.name if node is not None else None, message)
