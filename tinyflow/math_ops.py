@@ -241,11 +241,16 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Sym
     return constant(value, dtype=dtype, name=name)
 
 
+def _softplus(x: Symbol, name=None) -> Symbol:
+    # log(1 + exp(x)) = m + log(exp(-m) + exp(x - m)) with m = max(x, 0): no overflow, and the
+    # gradient is sigmoid(x) everywhere, 0 included (m's gradient cancels out)
+    m = create_op("relu", x)
+    return create_op("elemwise_add", m, log(_exp(-m) + _exp(x - m)), name=name)
+
+
 def log_sigmoid(x, name=None) -> Symbol:
     """``log(sigmoid(x)) = -softplus(-x)``, computed stably as TensorFlow does."""
-    from .nn import softplus  # nn builds on this module
-
-    return create_op("negative", softplus(-_float_input(x, "log_sigmoid")), name=name)
+    return create_op("negative", _softplus(-_float_input(x, "log_sigmoid")), name=name)
 
 
 def scalar_mul(scalar, x, name=None) -> Symbol:

@@ -26,8 +26,8 @@ import numbers
 import numpy as np
 
 from . import nn_seed
-from .api import _like, constant, exp, log, matmul, reduce_mean, reduce_sum, sqrt, square
-from .math_ops import l2_normalize
+from .api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
+from .math_ops import _softplus, l2_normalize
 from .nn_seed import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 from .nnvm.symbol import Symbol, create_op
 from .random_ops import get_seed
@@ -73,13 +73,6 @@ def elu(features, name=None) -> Symbol:
     """features where > 0, else exp(features) - 1 (gradient 1 at 0, as TensorFlow)."""
     negative = -relu(-features)  # min(features, 0), exactly
     return create_op("elemwise_add", features - negative, exp(negative) - 1.0, name=name)
-
-
-def _softplus(x: Symbol, name=None) -> Symbol:
-    # log(1 + exp(x)) = m + log(exp(-m) + exp(x - m)) with m = max(x, 0): no overflow, and the
-    # gradient is sigmoid(x) everywhere, 0 included (m's gradient cancels out)
-    m = relu(x)
-    return create_op("elemwise_add", m, log(exp(-m) + exp(x - m)), name=name)
 
 
 def softplus(features, name=None) -> Symbol:
