@@ -43,8 +43,6 @@ __all__ = [
     "truncated_normal",
 ]
 
-DEFAULT_GRAPH_SEED = 87654321
-_MAXINT32 = 2**31 - 1
 _FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
@@ -59,29 +57,8 @@ def set_random_seed(seed) -> None:
 
 def get_seed(op_seed):
     """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and the graph's
-    seed: TensorFlow 1.15's rule.
-
-    =================  ==============  ===================================================
-    graph seed         op seed         seeds
-    =================  ==============  ===================================================
-    set                None            graph seed, the graph's node count (TF's last op id)
-    set                given           graph seed, op seed
-    None               given           87654321 (TF's default graph seed), op seed
-    None               None            None, None: torch's global generator
-    =================  ==============  ===================================================
-
-    Seeds are taken modulo 2**31 - 1, and ``(0, 0)`` becomes ``(0, 2**31 - 1)`` as in TF.
-    """
-    graph = current_context()
-    if graph.seed is not None:
-        if op_seed is None:
-            op_seed = len(graph.nodes_by_name)  # each op made since adds one: distinct seeds
-        seeds = graph.seed % _MAXINT32, int(op_seed) % _MAXINT32
-    elif op_seed is not None:
-        seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
-    else:
-        seeds = None, None
-    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+    seed: TensorFlow 1.15's rule (:meth:`~tinyflow.nnvm.symbol.GraphContext.op_seeds`)."""
+    return current_context().op_seeds(op_seed)
 
 
 def stream_seed(seed: int, seed2: int) -> int:

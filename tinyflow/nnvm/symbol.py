@@ -40,6 +40,8 @@ __all__ = [
     "static_shape",
 ]
 
+DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's, for an op seed given without a graph seed
+_MAXINT32 = 2**31 - 1
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -169,6 +171,31 @@ class GraphContext:
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
+
+    def op_seeds(self, op_seed) -> tuple:
+        """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and this
+        graph's seed: TensorFlow 1.15's rule (``tf.get_seed``).
+
+        =================  ==============  ===================================================
+        graph seed         op seed         seeds
+        =================  ==============  ===================================================
+        set                None            graph seed, the graph's node count (TF's last op id)
+        set                given           graph seed, op seed
+        None               given           87654321 (TF's default graph seed), op seed
+        None               None            None, None: torch's global generator
+        =================  ==============  ===================================================
+
+        Seeds are taken modulo 2**31 - 1, and ``(0, 0)`` becomes ``(0, 2**31 - 1)`` as in TF.
+        """
+        if self.seed is not None:
+            if op_seed is None:
+                op_seed = len(self.nodes_by_name)  # each op made since adds one: distinct seeds
+            seeds = self.seed % _MAXINT32, int(op_seed) % _MAXINT32
+        elif op_seed is not None:
+            seeds = DEFAULT_GRAPH_SEED, int(op_seed) % _MAXINT32
+        else:
+            seeds = None, None
+        return (0, _MAXINT32) if seeds == (0, 0) else seeds
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):

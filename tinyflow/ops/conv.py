@@ -25,8 +25,7 @@ import math
 from ..nnvm.attrs import no_gradient, same_as_input, shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import Op, register_op
-from ..nnvm.symbol import create_op
-from ..random_ops import get_seed
+from ..nnvm.symbol import create_op, current_context
 from ..variables import Variable
 from .matrix import register_view_op
 
@@ -45,7 +44,7 @@ def _initialise_inputs(input_names, **methods):
     def on_compose(attrs, var, index):
         method = methods[input_names[index]]
         # a random method takes seeds as a random op (reproducible under tf.set_random_seed)
-        seed, seed2 = get_seed(None) if method in ("normal", "xavier_uniform") else (None, None)
+        seed, seed2 = current_context().op_seeds(None) if method in ("normal", "xavier_uniform") else (None, None)
         with var.graph.name_scope(var.name + "/"):  # "<variable>/Initializer", as TF
             init = create_op("_variable_init", method=method, seed=seed, seed2=seed2,
                              name="Initializer")
