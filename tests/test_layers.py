@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from op_cases_layers import torch_conv2d_transpose
+from op_cases_conv_transpose import torch_conv2d_transpose
 
 import tinyflow as tf
 from tinyflow.testing import check_gradients

@@ -1,5 +1,5 @@
 """test_ops' table for top_k, lrn, confusion_matrix and their backward ops (see
-tests/test_tf_math_more.py for their TensorFlow semantics: ties, errors, dtypes, float16)."""
+tests/test_tf_math_functions.py for their TensorFlow semantics: ties, errors, dtypes, float16)."""
 import torch
 import torch.nn.functional as F
 

@@ -1,4 +1,4 @@
-"""test_ops' table for the ops the CPU passes of issue 16 build: ``_fused_conv2d`` and
+"""test_ops' table for the ops the CPU passes build: ``_fused_conv2d`` and
 ``_fused_linear`` (FuseConvActivation) against torch's conv2d / linear followed by the
 activation (values, gradients against autograd and finite differences)."""
 import torch

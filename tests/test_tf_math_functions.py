@@ -1,4 +1,4 @@
-"""The rest of TF-1's math and tf.nn names (issue 10): tf.math, tensordot, squared_difference,
+"""The rest of TF-1's math and tf.nn names: tf.math, tensordot, squared_difference,
 reduce_logsumexp, the clipping functions, confusion_matrix, l2_normalize, top_k, lrn,
 xw_plus_b, and dropout on float16 / float64.  Values against numpy / torch and TensorFlow
 1.15's formulas, gradients against torch autograd and finite differences, memory planning on

@@ -1,4 +1,4 @@
-"""Issue 12's smaller items: LoadJSON on malformed text, downloads with a deadline and a size
+"""Bad input, named: LoadJSON on malformed text, downloads with a deadline and a size
 cap leaving no partial file, labels that are not class ids, the gradient of sign."""
 import contextlib
 import hashlib
