@@ -98,7 +98,7 @@ def test_infer_shape_broadcasting_and_reductions():
 
 
 def test_infer_shape_backward_from_assign():
-    var = nnvm.Variable("unshaped")
+    var = nnvm.graph_input("unshaped")
     graph = infer(tf.assign(var, tf.zeros([3, 4])))
     assert shape_of(graph, var) == (3, 4)
 
@@ -106,14 +106,14 @@ def test_infer_shape_backward_from_assign():
 @pytest.mark.parametrize("transpose_b", [False, True])
 def test_infer_shape_backward_through_matmul(transpose_b):
     x = tf.placeholder(shape=(2, 3), name="x")
-    w = nnvm.Variable("W")
-    target = nnvm.Variable("target")
+    w = nnvm.graph_input("W")
+    target = nnvm.graph_input("target")
     product = tf.matmul(x, w, transpose_b=transpose_b)
     graph = infer(tf.assign(target, product), {"target": (2, 5)})
     assert shape_of(graph, product) == (2, 5)
     assert shape_of(graph, w) == ((5, 3) if transpose_b else (3, 5))
     # And the left operand from the right one and the output.
-    v = nnvm.Variable("V")
+    v = nnvm.graph_input("V")
     left = tf.matmul(v, tf.placeholder(shape=(3, 5)), transpose_a=True)
     graph = infer(tf.assign(target, left), {"target": (2, 5)})
     assert shape_of(graph, v) == (3, 2)
@@ -130,7 +130,7 @@ def test_shape_error_names_op_node_and_shapes():
         infer(tf.add(tf.placeholder(shape=(3, 4)), tf.placeholder(shape=(5,))))
     with pytest.raises(ShapeError, match=r"op 'reshape' \(node 'flat'.*\(3, 4\)"):
         infer(tf.reshape(tf.placeholder(shape=(3, 4)), (5, -1), name="flat"))
-    var = nnvm.Variable("W")
+    var = nnvm.graph_input("W")
     with pytest.raises(ShapeError, match=r"op 'assign'.*\(3, 4\).*\(2, 2\)"):
         infer(tf.assign(var, tf.zeros([2, 2])), {"W": (3, 4)})
 
@@ -250,7 +250,7 @@ def assert_plan_valid(graph):
 
 def test_plan_memory_reuses_freed_storage():
     x = tf.placeholder(shape=(4, 4))
-    ws = [nnvm.Variable(f"W{i}") for i in range(4)]
+    ws = [nnvm.graph_input(f"W{i}") for i in range(4)]
     h = x
     for w in ws:
         h = tf.matmul(h, w)  # no in-place option: reuse comes from the refcount
@@ -270,7 +270,7 @@ def test_plan_memory_in_place_on_a_chain():
 
 def test_plan_memory_keeps_fetched_outputs_and_variables():
     x = tf.placeholder(shape=(8,))
-    w = nnvm.Variable("W")
+    w = nnvm.graph_input("W")
     y = tf.exp(x * w)
     z = tf.tanh(-y)
     graph = plan([y, z], {"W": (8,)})
@@ -288,7 +288,7 @@ def test_plan_memory_keeps_fetched_outputs_and_variables():
 
 def test_plan_memory_without_sharing_gives_one_storage_per_entry():
     x = tf.placeholder(shape=(8,))
-    w = nnvm.Variable("W")
+    w = nnvm.graph_input("W")
     y = tf.tanh(tf.exp(x * w) + 1)
     update = tf.assign(w, w - y)
     graph = plan([y, update], {"W": (8,)}, memory_sharing=False)
@@ -303,7 +303,7 @@ def test_plan_memory_without_sharing_gives_one_storage_per_entry():
 
 
 def test_assign_output_aliases_the_variable():
-    w = nnvm.Variable("W")
+    w = nnvm.graph_input("W")
     update = tf.assign(w, tf.exp(w) * 2)
     for sharing in (True, False):
         graph = plan([update], {"W": (3,)}, memory_sharing=sharing)
@@ -316,7 +316,7 @@ def test_assign_output_aliases_the_variable():
 
 def test_plan_memory_on_a_training_graph():
     x, labels = tf.placeholder(shape=(16, 10)), tf.placeholder(shape=(16, 3))
-    w1, w2 = nnvm.Variable("W1"), nnvm.Variable("W2")
+    w1, w2 = nnvm.graph_input("W1"), nnvm.graph_input("W2")
     logits = tf.matmul(tf.nn.relu(tf.matmul(x, w1)), w2)
     loss = tf.reduce_mean(-tf.reduce_sum(labels * tf.nn.log_softmax(logits), axis=1))
     g1, g2 = tf.gradients(loss, [w1, w2])
@@ -437,7 +437,7 @@ def test_deep_chain_has_no_recursion_limit():
 
 @pytest.mark.parametrize("reader_first", [True, False])
 def test_readers_of_a_variable_run_before_its_assign(reader_first):
-    w, g = nnvm.Variable("W"), tf.placeholder(shape=(3,))
+    w, g = nnvm.graph_input("W"), tf.placeholder(shape=(3,))
     update = tf.assign(w, w - g)
     total = tf.reduce_sum(w)
     doubled = tf.exp(w * 2)
@@ -458,7 +458,7 @@ def test_readers_of_a_variable_run_before_its_assign(reader_first):
 
 
 def test_order_mutation_finds_no_order_for_crossed_writes():
-    a, b = nnvm.Variable("a"), nnvm.Variable("b")
+    a, b = nnvm.graph_input("a"), nnvm.graph_input("b")
     swapped = tf.group(tf.assign(a, b * 1), tf.assign(b, a * 1))  # both products run first
     order = [n.kind for n in apply_passes(Graph(swapped.outputs), "OrderMutation").indexed.nodes]
     assert order.index("assign") > max(i for i, k in enumerate(order) if k == "__mul_scalar__")

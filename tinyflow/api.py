@@ -7,8 +7,7 @@ import numpy as np
 
 from .dtypes import as_dtype, float32
 from .nnvm import gradients as nnvm_gradients
-from .nnvm.symbol import NodeEntry, Symbol, create_op, current_context
-from .nnvm.symbol import Variable as _Variable
+from .nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
 from .variables import Initializer, Variable
 
 __all__ = [
@@ -62,7 +61,7 @@ def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
     shape = None if shape is None else tuple(None if d is None or d < 0 else int(d)
                                              for d in shape)
     name = current_context().unique_name(name or "Placeholder")
-    return _Variable(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
+    return graph_input(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
 
 
 def global_variables(scope=None) -> list[Variable]:

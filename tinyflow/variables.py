@@ -21,8 +21,7 @@ from collections.abc import Iterable, Mapping
 from .nnvm.dtypes import as_dtype
 from .nnvm.errors import BindError, TinyflowError
 from .nnvm.graph import Graph, apply_passes
-from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
-from .nnvm.symbol import Variable as _variable_node
+from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context, graph_input
 from .random_ops import RandomStreams
 
 __all__ = ["Initializer", "SessionClosedError", "Variable", "VariableStore", "initial_shapes"]
@@ -77,7 +76,7 @@ class Variable(Symbol):
         value_graph = apply_passes(Graph(initial_value.outputs[:1]), ["InferShape", "InferType"])
         shape = value_graph.attrs["shape"][value_graph.indexed.outputs[0]]
         dtype = dtype or value_graph.attrs["dtype"][value_graph.indexed.outputs[0]] or "float32"
-        node = _variable_node(name, kind="variable", dtype=as_dtype(dtype).name,
+        node = graph_input(name, kind="variable", dtype=as_dtype(dtype).name,
                               **({} if shape is None else {"shape": shape})).node
         self._declare(node, initial_value, bool(trainable), default=False,
                       collections=collections)

@@ -31,11 +31,11 @@ __all__ = [
     "Node",
     "NodeEntry",
     "Symbol",
-    "Variable",
     "create_op",
     "current_context",
     "default_session",
     "get_default_session",
+    "graph_input",
     "reset_default_graph",
     "static_shape",
 ]
@@ -384,7 +384,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
         on_compose = op.attr("FSetInputVarAttrOnCompose")
         input_names = list_names(attrs)
         for index in range(len(entries), num_inputs):
-            var = Variable(graph.claim_name(f"{name}_{input_names[index]}"))
+            var = graph_input(graph.claim_name(f"{name}_{input_names[index]}"))
             if on_compose is not None:  # e.g. registers the variable with an initialiser
                 on_compose(attrs, var.node, index)
             entries.append(var.outputs[0])
@@ -400,9 +400,10 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     return Symbol([NodeEntry(node, i) for i in range(count)])
 
 
-def Variable(name: str, **attrs) -> Symbol:
-    """A variable (a node without op) named ``name`` as it is (make it unique first with
-    ``GraphContext.unique_name``).  ``kind="placeholder"`` marks a fed input."""
+def graph_input(name: str, **attrs) -> Symbol:
+    """A graph input (a node without op: NNVM's ``Variable``) named ``name`` as it is (make it
+    unique first with ``GraphContext.unique_name``).  ``kind="placeholder"`` marks a fed input,
+    ``kind="variable"`` (the default) one a session keeps (``tf.Variable`` declares it)."""
     graph = current_context()
     node = Node(None, name, {k: _normalize_attr(v) for k, v in attrs.items()},
                 source=_user_site(), graph=graph)
