@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
-from tinyflow.contrib import layers
+from tinyflow.frontend.contrib import layers
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

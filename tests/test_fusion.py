@@ -13,13 +13,13 @@ import torch
 import tinyflow as tf
 from tinyflow.config import session_options
 from tinyflow.executor.cuda_graph import segments
+from tinyflow.frontend.viz import to_dot
 from tinyflow.lua_ops.runtime import LuaOpError
 from tinyflow.nnvm import Op, apply_passes
 from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes.fuse_elemwise import fuse_expr
 from tinyflow.nnvm.symbol import create_op
 from tinyflow.ops.elemwise import binary_shape
-from tinyflow.viz import to_dot
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 

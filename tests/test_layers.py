@@ -10,7 +10,7 @@ import torch.nn.functional as F
 from op_cases_conv_transpose import torch_conv2d_transpose
 
 import tinyflow as tf
-from tinyflow.testing import check_gradients
+from tinyflow.frontend.testing import check_gradients
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 F64 = torch.float64

@@ -5,7 +5,7 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
-from tinyflow import losses
+from tinyflow.frontend import losses
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

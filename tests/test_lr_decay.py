@@ -4,7 +4,7 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.learning_rate_decay import (
+from tinyflow.frontend.learning_rate_decay import (
     exponential_decay,
     inverse_time_decay,
     natural_exp_decay,

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
-from tinyflow import viz
+from tinyflow.frontend import viz
 from tinyflow.nnvm import Graph, GraphError, apply_passes
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")

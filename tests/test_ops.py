@@ -3,7 +3,7 @@
 ``CASES`` is the "how to test me" table: each :class:`Case` says how to build the op from
 placeholders, which inputs suit it and its PyTorch twin (float64).  Forward values are compared
 with the twin; gradients with the twin's autograd and with finite differences
-(:func:`tinyflow.testing.check_gradients`).  ``test_every_op_has_a_spec`` walks the registry and
+(:func:`tinyflow.frontend.testing.check_gradients`).  ``test_every_op_has_a_spec`` walks the registry and
 fails for an op without a case, so a new op is covered without anyone remembering.
 """
 import importlib
@@ -22,13 +22,13 @@ import torch.nn.functional as F
 
 import tinyflow as tf
 from tinyflow.executor import Executor
+from tinyflow.frontend.testing import check_gradients, differentiable_ops, random_inputs
 from tinyflow.lua_ops import torch_api as tinyflow_torch_api
 from tinyflow.lua_ops.runtime import lua_runtime
 from tinyflow.nnvm import GraphError, Op, apply_passes, no_gradient
 from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes import EXTERNAL
 from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
-from tinyflow.testing import check_gradients, differentiable_ops, random_inputs
 from tinyflow.variables import VariableStore
 
 F64 = torch.float64

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
-from tinyflow import saver as saver_module
-from tinyflow.saver import CheckpointError, Saver
+from tinyflow.frontend import saver as saver_module
+from tinyflow.frontend.saver import CheckpointError, Saver
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.contrib import rnn
+from tinyflow.frontend.contrib import rnn
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 F64 = torch.float64
@@ -497,7 +497,7 @@ def test_zero_state_static_and_dynamic_batch():
 
 
 def rnn_flatten(structure):
-    from tinyflow.rnn_cell import flatten
+    from tinyflow.frontend.nn.rnn_cell import flatten
     return flatten(structure)
 
 
@@ -521,7 +521,7 @@ def test_concatenated_state_equals_tuple_state(plan_memory):
 
 # -- tf.contrib and the errors -------------------------------------------------------------------
 def test_contrib_rnn_is_tf_contrib_rnn():
-    from tinyflow.contrib import rnn as contrib_rnn
+    from tinyflow.frontend.contrib import rnn as contrib_rnn
     assert tf.contrib.rnn is contrib_rnn
     assert contrib_rnn.BasicLSTMCell is tf.nn.rnn_cell.BasicLSTMCell
     assert contrib_rnn.static_rnn is tf.nn.static_rnn
@@ -652,7 +652,7 @@ def test_a_users_cell_with_get_variable_in_call():
     out, _ = tf.nn.dynamic_rnn(cell, x, dtype=tf.float32)
     assert [v.op.name for v in tf.trainable_variables()] == ["rnn/scaled_cell/w",
                                                             "rnn/scaled_cell/a"]
-    from tinyflow.rnn_cell import _snake_case
+    from tinyflow.frontend.nn.rnn_cell import _snake_case
     assert _snake_case("_Private2DCell") == "private__private2d_cell"  # as Keras
     assert (cell.name, cell.scope_name) == ("scaled_cell", "rnn/scaled_cell")
     xs = _rand(B, T, D)

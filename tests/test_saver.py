@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
-from tinyflow.saver import CheckpointError, Saver
+from tinyflow.frontend.saver import CheckpointError, Saver
 
 RNG = np.random.default_rng(0)
 XS = RNG.standard_normal((8, 4)).astype(np.float32)

@@ -6,9 +6,9 @@ import pytest
 import torch
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import ShapeError
 from tinyflow.nnvm.symbol import create_op
-from tinyflow.testing import check_gradients
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

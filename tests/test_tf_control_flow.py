@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.control_flow_ops import summarize_value
+from tinyflow.frontend.control_flow_ops import summarize_value
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

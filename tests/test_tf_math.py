@@ -6,8 +6,8 @@ import pytest
 import torch
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import BindError, DTypeError
-from tinyflow.testing import check_gradients
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 F64 = torch.float64

@@ -9,9 +9,9 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
-from tinyflow import math_ops
+from tinyflow.frontend import math_ops
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import BindError, ShapeError
-from tinyflow.testing import check_gradients
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 F64 = torch.float64

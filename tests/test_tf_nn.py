@@ -8,8 +8,8 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.lua_ops import torch_api
-from tinyflow.testing import check_gradients
 
 pytestmark = [pytest.mark.usefixtures("fresh_graph", "torch_seed"),
               pytest.mark.filterwarnings("error:An output with one or more elements was resized")]

@@ -16,10 +16,10 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.init_ops import compute_fans
+from tinyflow.frontend.init_ops import compute_fans
+from tinyflow.frontend.random_ops import stream_seed
 from tinyflow.nnvm.symbol import DEFAULT_GRAPH_SEED
 from tinyflow.nnvm.tensor_shape import TensorShape
-from tinyflow.random_ops import stream_seed
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

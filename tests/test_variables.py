@@ -5,8 +5,8 @@ import pytest
 
 import tinyflow as tf
 from tinyflow import nnvm
+from tinyflow.frontend.saver import Saver
 from tinyflow.nnvm import BindError, Graph, GraphError, apply_passes, register_pass
-from tinyflow.saver import Saver
 from tinyflow.variables import Initializer, Variable, VariableStore, initial_shapes
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")

@@ -1,4 +1,4 @@
-"""tinyflow.viz: DOT text for forward and gradient graphs, shapes, memory plan, rendering."""
+"""tinyflow.frontend.viz: DOT text for forward and gradient graphs, shapes, memory plan, rendering."""
 import re
 import shutil
 import subprocess
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import tinyflow as tf
-from tinyflow import viz
+from tinyflow.frontend import viz
 from tinyflow.nnvm import ShapeError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
@@ -105,11 +105,11 @@ def test_building_and_drawing_does_not_import_torch():
     code = (
         "import sys\n"
         "import tinyflow as tf\n"
-        "import tinyflow.viz\n"
+        "import tinyflow.frontend.viz\n"
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "W = tf.Variable(tf.zeros([4, 2]))\n"
         "loss = tf.reduce_sum(tf.nn.softmax(tf.matmul(x, W)))\n"
-        "dot = tinyflow.viz.to_dot(tf.gradients(loss, [W]), shapes={x: (3, 4)}, plan=True)\n"
+        "dot = tinyflow.frontend.viz.to_dot(tf.gradients(loss, [W]), shapes={x: (3, 4)}, plan=True)\n"
         "assert dot.startswith('digraph')\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
     )

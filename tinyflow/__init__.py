@@ -5,31 +5,32 @@
 """
 import importlib
 
-from . import dtypes, nn, nnvm, ops, train  # noqa: F401 - ops registers the built-in ops
-from .api import *
-from .api import __all__ as _api_all
-from .array_ops import *
-from .array_ops import __all__ as _array_ops_all
+from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
 from .config import ConfigProto, GPUOptions, RunMetadata, RunOptions
-from .control_flow_ops import *
-from .control_flow_ops import __all__ as _control_flow_ops_all
-from .dtypes import *
-from .dtypes import __all__ as _dtypes_all
-from .framework import *
-from .framework import __all__ as _framework_all
-from .init_ops import *
-from .init_ops import __all__ as _init_ops_all
+from .frontend import dtypes, nn, train
+from .frontend.api import *
+from .frontend.api import __all__ as _api_all
+from .frontend.array_ops import *
+from .frontend.array_ops import __all__ as _array_ops_all
+from .frontend.control_flow_ops import *
+from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
+from .frontend.dtypes import *
+from .frontend.dtypes import __all__ as _dtypes_all
+from .frontend.framework import *
+from .frontend.framework import __all__ as _framework_all
+from .frontend.init_ops import *
+from .frontend.init_ops import __all__ as _init_ops_all
+from .frontend.math_ops import *
+from .frontend.math_ops import __all__ as _math_ops_all
+from .frontend.random_ops import *
+from .frontend.random_ops import __all__ as _random_ops_all
+from .frontend.shapes import infer_variable_shapes
+from .frontend.variable_scope import *
+from .frontend.variable_scope import __all__ as _variable_scope_all
 from .lua_ops import attach_lua_bodies
-from .math_ops import *
-from .math_ops import __all__ as _math_ops_all
 from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol
 from .nnvm.tensor_shape import Dimension, TensorShape
-from .random_ops import *
-from .random_ops import __all__ as _random_ops_all
-from .shapes import infer_variable_shapes
-from .variable_scope import *
-from .variable_scope import __all__ as _variable_scope_all
 
 attach_lua_bodies()
 
@@ -43,7 +44,10 @@ __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "er
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + ["Dimension", "TensorShape", "contrib", "layers", "math"]
-# tf.<module>: imported on first use; tf.math is tinyflow/tf_math.py, tf.logging tf_logging.py
+
+
+# tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
+# tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py
 _MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "flags",
             "gfile": "gfile", "layers": "layers", "logging": "tf_logging", "losses": "losses",
             "math": "tf_math", "summary": "summary"}
@@ -54,6 +58,6 @@ def __getattr__(name):
         from . import session  # imports torch and lupa: only when a session is made
         return getattr(session, name)
     if name in _MODULES:
-        return importlib.import_module(f".{_MODULES[name]}", __name__)
+        return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
     raise AttributeError(f"tf.{name} is not supported by TinyFlow (module 'tinyflow' has no "
                          f"attribute {name!r})")

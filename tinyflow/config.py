@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar, NamedTuple
 
-from . import events
+from .frontend import events
 
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
            "RunOptions", "SessionOptions", "StepStats", "session_options", "step_stats"]

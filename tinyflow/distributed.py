@@ -39,7 +39,7 @@ import os
 import time
 from dataclasses import dataclass, field
 
-from .train import Optimizer
+from .frontend.train import Optimizer
 
 __all__ = ["DistributedError", "DistributedOptimizer", "allgather", "allreduce", "broadcast",
            "broadcast_global_variables", "broadcast_variables", "comm_stats", "init", "is_initialized", "local_rank",
@@ -323,7 +323,7 @@ def broadcast_variables(variables, root_rank: int):
     -------
     An operation (``sess.run`` gives None).
     """
-    from .api import assign, group
+    from .frontend.api import assign, group
     return group(*[assign(var, broadcast(var, root_rank, name=f"broadcast_{var.op.name}"))
                    for var in variables], name="broadcast_variables")
 
@@ -338,7 +338,7 @@ def broadcast_global_variables(root_rank: int):
     -------
     An operation (``sess.run`` gives None).
     """
-    from .api import global_variables
+    from .frontend.api import global_variables
     return broadcast_variables(global_variables(), root_rank)
 
 
@@ -435,7 +435,7 @@ class DistributedOptimizer(Optimizer):
         """The wrapped optimizer's step, after the reductions of ``grads_and_vars``' buckets
         have started (listed first, in bucket order, so the executor's order starts each one
         as soon as its gradients exist)."""
-        from .api import group
+        from .frontend.api import group
         grads_and_vars = list(grads_and_vars)
         step = self.optimizer.apply_gradients(grads_and_vars, global_step=global_step)
         starts = dict(self._starts[grad.outputs[0].node] for grad, _ in grads_and_vars

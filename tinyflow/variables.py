@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from .frontend.random_ops import RandomStreams
 from .nnvm.dtypes import as_dtype
 from .nnvm.errors import BindError, TinyflowError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context, graph_input
-from .random_ops import RandomStreams
 
 __all__ = ["Initializer", "SessionClosedError", "Variable", "VariableStore", "initial_shapes"]
 
@@ -69,7 +69,7 @@ class Variable(Symbol):
             raise ValueError("tf.Variable needs an initial_value (variable_def and "
                              "validate_shape=False are not supported by TinyFlow)")
         if not isinstance(initial_value, Symbol):
-            from .api import constant  # the front end's converter; api imports this module
+            from .frontend.api import constant  # the front end's converter; api imports this module
             initial_value = constant(initial_value, dtype=dtype)
         name = current_context().unique_name(name or "Variable")
         # a tf.Variable's static shape and dtype are its initial value's (when it needs no feed)
@@ -109,15 +109,15 @@ class Variable(Symbol):
     # TF's methods: ops made with the front end's functions (tinyflow.api imports this module)
     def assign(self, value, use_locking=False, name=None, read_value=True) -> Symbol:
         """``tf.assign(self, value)``."""
-        from .api import assign
+        from .frontend.api import assign
         return assign(self, value, name=name)
 
     def assign_add(self, delta, use_locking=False, name=None, read_value=True) -> Symbol:
-        from .api import assign_add
+        from .frontend.api import assign_add
         return assign_add(self, delta, name=name)
 
     def assign_sub(self, delta, use_locking=False, name=None, read_value=True) -> Symbol:
-        from .api import assign_sub
+        from .frontend.api import assign_sub
         return assign_sub(self, delta, name=name)
 
     def read_value(self) -> Symbol:

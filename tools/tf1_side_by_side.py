@@ -58,7 +58,7 @@ TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()"
 LOADER_IMPORT = "from tinyflow.examples.tutorials.mnist import input_data"
 #: TF 2 has no tf.contrib; TF 1.15's tf.contrib.rnn re-exported tf.nn.rnn_cell's cells and
 #: tf.nn's static rnn functions, which tf.compat.v1 still has: the same names, gathered.
-CONTRIB_RNN_IMPORT = "from tinyflow.contrib import rnn"
+CONTRIB_RNN_IMPORT = "from tinyflow.frontend.contrib import rnn"
 CONTRIB_RNN = ("import types as _types\n"
                "rnn = _types.SimpleNamespace(**{n: getattr(tf.nn.rnn_cell, n) for n in "
                "dir(tf.nn.rnn_cell) if not n.startswith('_')}, static_rnn=tf.nn.static_rnn, "
@@ -129,7 +129,7 @@ def to_tensorflow(source: str, name: str = "<program>") -> str:
     str
         The same source with each ``import tinyflow as tf`` line replaced by
         ``import tensorflow.compat.v1 as tf`` and ``tf.disable_v2_behavior()`` (same indent),
-        and ``from tinyflow.contrib import rnn`` by the same names gathered from
+        and ``from tinyflow.frontend.contrib import rnn`` by the same names gathered from
         ``tf.nn.rnn_cell`` and ``tf.nn`` (TF 2 has no ``tf.contrib``).
 
     Raises

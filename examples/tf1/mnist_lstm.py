@@ -17,7 +17,7 @@ import time
 import numpy as np
 
 import tinyflow as tf
-from tinyflow.contrib import rnn
+from tinyflow.frontend.contrib import rnn
 from tinyflow.examples.tutorials.mnist import input_data
 
 FLAGS = None

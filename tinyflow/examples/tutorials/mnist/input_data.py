@@ -39,8 +39,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from tinyflow import dtypes
 from tinyflow.datasets import formats, sources
+from tinyflow.frontend import dtypes
 
 __all__ = [
     "DEFAULT_SOURCE_URL",

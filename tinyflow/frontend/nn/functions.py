@@ -1,4 +1,4 @@
-"""``tf.nn``: TensorFlow 1.15's functions, and the seed's layers (:mod:`tinyflow.nn_seed`).
+"""``tf.nn``'s functions: TensorFlow 1.15's, and the seed's layers (:mod:`.seed_layers`).
 
 ``conv2d``, ``max_pool``, ``avg_pool`` and ``batch_normalization`` serve both, told apart by
 their arguments:
@@ -25,12 +25,12 @@ import numbers
 
 import numpy as np
 
-from . import nn_seed
-from .api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
-from .math_ops import _softplus, l2_normalize
-from .nn_seed import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
-from .nnvm.symbol import Symbol, create_op
-from .random_ops import get_seed
+from ...nnvm.symbol import Symbol, create_op
+from ..api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
+from ..math_ops import _softplus, l2_normalize
+from ..random_ops import get_seed
+from . import seed_layers
+from .seed_layers import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 
 __all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "dropout", "elu",
            "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "l2_normalize",
@@ -219,7 +219,7 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
         Must be all ones (TensorFlow 1.15's CPU kernels refuse others too).
 
     A call with ``num_filter``, ``ksize``, ``weight``, ``bias`` or ``no_bias`` is the seed's
-    NCHW layer instead (:func:`tinyflow.nn_seed.conv2d`).
+    NCHW layer instead (:func:`tinyflow.seed_layers.conv2d`).
     """
     if seed_args:
         unknown = sorted(set(seed_args) - _SEED_CONV_ARGS)
@@ -228,7 +228,7 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
         if filter is not None and "weight" in seed_args:
             raise TypeError("conv2d: give filter or weight, not both")
         weight = seed_args.pop("weight", filter)
-        return nn_seed.conv2d(input, weight, strides=(1, 1, 1, 1) if strides is None else
+        return seed_layers.conv2d(input, weight, strides=(1, 1, 1, 1) if strides is None else
                               strides, padding="VALID" if padding is None else padding,
                               data_format=data_format or "NCHW", name=name, **seed_args)
     filter = filters if filter is None else filter
@@ -270,8 +270,8 @@ def max_pool(value=None, ksize=None, strides=None, padding=None, data_format=Non
              input=None) -> Symbol:
     """Max over ``ksize`` windows moved by ``strides`` (TensorFlow's: an int, 2 ints, or 4 in
     the data's layout); ``data_format`` 'NHWC' (default) or 'NCHW'.  Without ``padding``: the
-    seed's NCHW pooling (:func:`tinyflow.nn_seed.max_pool`)."""
-    return _pool("max_pool", nn_seed.max_pool, input if value is None else value, ksize,
+    seed's NCHW pooling (:func:`tinyflow.seed_layers.max_pool`)."""
+    return _pool("max_pool", seed_layers.max_pool, input if value is None else value, ksize,
                  strides, padding, data_format, name)
 
 
@@ -279,7 +279,7 @@ def avg_pool(value=None, ksize=None, strides=None, padding=None, data_format=Non
              input=None) -> Symbol:
     """Mean over ``ksize`` windows, SAME padding not counted (as TensorFlow); the arguments as
     :func:`max_pool`'s."""
-    return _pool("avg_pool", nn_seed.avg_pool, input if value is None else value, ksize,
+    return _pool("avg_pool", seed_layers.avg_pool, input if value is None else value, ksize,
                  strides, padding, data_format, name)
 
 
@@ -301,12 +301,12 @@ def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
     (``offset`` / ``scale`` None: left out), all broadcasting against x.
 
     ``batch_normalization(x)``, ``(x, "bn")`` or with ``name``, ``gamma``, ``beta``,
-    ``epsilon`` only is the seed's layer (:func:`tinyflow.nn_seed.batch_normalization`).
+    ``epsilon`` only is the seed's layer (:func:`tinyflow.seed_layers.batch_normalization`).
     """
     if isinstance(mean, str) or (mean is None and variance is None):
         if isinstance(mean, str) and name is not None:
             raise TypeError("batch_normalization: the name is given twice")
-        return nn_seed.batch_normalization(x, name=mean if isinstance(mean, str) else name,
+        return seed_layers.batch_normalization(x, name=mean if isinstance(mean, str) else name,
                                            **seed_args)
     if seed_args or variance is None or variance_epsilon is None:
         raise TypeError("batch_normalization() needs x, mean, variance, offset, scale and "
@@ -424,21 +424,3 @@ def top_k(input, k=1, sorted=True, name=None) -> TopKV2:
         raise ValueError(f"top_k: k must be non-negative, got {k}")
     out = create_op("top_k", _symbol(input), k=int(k), sorted=bool(sorted), name=name)
     return TopKV2(out[0], out[1])
-
-# -- names defined elsewhere, imported on first use ----------------------------------------
-# tf.nn.rnn_cell and the rnn functions (tinyflow/rnn_cell.py, rnn.py), conv2d_transpose
-# (tinyflow/conv_transpose.py): imported when used, since those modules build on this one.
-_ELSEWHERE = {"rnn_cell": None, "dynamic_rnn": "rnn", "static_rnn": "rnn",
-              "static_bidirectional_rnn": "rnn", "bidirectional_dynamic_rnn": "rnn",
-              "conv2d_transpose": "conv_transpose"}
-
-
-def __getattr__(name):
-    import importlib
-
-    if name not in _ELSEWHERE:
-        raise AttributeError(f"tf.nn.{name} is not supported by TinyFlow (module "
-                             f"'tinyflow.nn' has no attribute {name!r})")
-    if _ELSEWHERE[name] is None:
-        return importlib.import_module(f"tinyflow.{name}")
-    return getattr(importlib.import_module(f"tinyflow.{_ELSEWHERE[name]}"), name)

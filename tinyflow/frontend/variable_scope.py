@@ -11,9 +11,9 @@ from __future__ import annotations
 import contextlib
 import enum
 
-from .nnvm.dtypes import as_dtype
-from .nnvm.symbol import Symbol, current_context
-from .variables import Variable
+from ..nnvm.dtypes import as_dtype
+from ..nnvm.symbol import Symbol, current_context
+from ..variables import Variable
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
            "variable_scope"]

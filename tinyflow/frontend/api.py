@@ -5,10 +5,10 @@ import re
 
 import numpy as np
 
+from ..nnvm import gradients as nnvm_gradients
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
+from ..variables import Initializer, Variable
 from .dtypes import as_dtype, float32
-from .nnvm import gradients as nnvm_gradients
-from .nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
-from .variables import Initializer, Variable
 
 __all__ = [
     "Variable",

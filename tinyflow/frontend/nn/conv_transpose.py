@@ -11,9 +11,9 @@ import numbers
 
 import numpy as np
 
-from .nn import _data_format, _padding, _spatial, _symbol
-from .nnvm.symbol import Symbol, create_op
-from .ops.conv import window_size
+from ...nnvm.symbol import Symbol, create_op
+from ...ops.conv import window_size
+from .functions import _data_format, _padding, _spatial, _symbol
 
 __all__ = ["conv2d_transpose"]
 

@@ -35,14 +35,15 @@ import re
 
 import numpy as np
 
-from . import api, array_ops, nn
-from .conv_transpose import conv2d_transpose as _conv2d_transpose
+from ..nnvm.dtypes import as_dtype
+from ..nnvm.symbol import Symbol, current_context
+from ..nnvm.tensor_shape import TensorShape
+from . import api, array_ops
 from .framework import GraphKeys, add_to_collection
 from .init_ops import ones_initializer, zeros_initializer
 from .math_ops import tensordot
-from .nnvm.dtypes import as_dtype
-from .nnvm.symbol import Symbol, current_context
-from .nnvm.tensor_shape import TensorShape
+from .nn import functions as nn
+from .nn.conv_transpose import conv2d_transpose as _conv2d_transpose
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [

@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import re
 
-from .nnvm.symbol import GraphContext, current_context
-from .nnvm.symbol import reset_default_graph as _reset_default_graph
+from ..nnvm.symbol import GraphContext, current_context
+from ..nnvm.symbol import reset_default_graph as _reset_default_graph
 
 __all__ = [
     "Graph",

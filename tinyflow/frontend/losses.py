@@ -9,9 +9,10 @@ collection ``tf.GraphKeys.LOSSES`` (``loss_collection``) that :func:`get_losses`
 """
 from __future__ import annotations
 
-from . import api, array_ops, nn
+from ..nnvm.symbol import Symbol
+from . import api, array_ops
 from .framework import GraphKeys, add_to_collection, get_collection, name_scope
-from .nnvm.symbol import Symbol
+from .nn import functions as nn
 
 __all__ = [
     "Reduction",

@@ -11,10 +11,10 @@ import math
 
 import numpy as np
 
+from ..nnvm.symbol import Symbol, create_op
+from ..nnvm.tensor_shape import TensorShape
 from .api import constant
 from .dtypes import as_dtype, float32, int32
-from .nnvm.symbol import Symbol, create_op
-from .nnvm.tensor_shape import TensorShape
 
 __all__ = [
     "concat",

@@ -28,8 +28,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from ..nnvm.symbol import Symbol, create_op, current_context
 from .dtypes import as_dtype, float32
-from .nnvm.symbol import Symbol, create_op, current_context
 
 __all__ = [
     "get_seed",

@@ -13,11 +13,11 @@ to its dtype before the arithmetic.  The result is a scalar tensor to give an op
 """
 from __future__ import annotations
 
+from ..nnvm.symbol import Symbol
 from . import api
 from .dtypes import as_dtype
 from .framework import name_scope
 from .math_ops import ceil, floor
-from .nnvm.symbol import Symbol
 
 __all__ = [
     "exponential_decay",

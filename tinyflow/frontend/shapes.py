@@ -1,10 +1,10 @@
 """``tf.infer_variable_shapes``: the shapes of a net's variables, given its inputs' shapes."""
 from __future__ import annotations
 
-from .nnvm.errors import ShapeError
-from .nnvm.graph import Graph, apply_passes
-from .nnvm.symbol import NodeEntry, Symbol, current_context
-from .variables import initial_shapes
+from ..nnvm.errors import ShapeError
+from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.symbol import NodeEntry, Symbol, current_context
+from ..variables import initial_shapes
 
 __all__ = ["infer_variable_shapes"]
 

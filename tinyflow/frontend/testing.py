@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..nnvm.attrs import no_gradient
+from ..nnvm.op import Op
+from ..nnvm.symbol import Symbol, create_op
 from .api import gradients, placeholder
-from .nnvm.attrs import no_gradient
-from .nnvm.op import Op
-from .nnvm.symbol import Symbol, create_op
 
 __all__ = ["GradientReport", "check_gradients", "differentiable_ops", "random_inputs"]
 
@@ -142,7 +142,7 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
         Naming the op, the input index, the largest absolute error, where it is, and both
         values there.
     """
-    from .session import Session  # torch and the Lua runtime load only when a check runs
+    from ..session import Session  # torch and the Lua runtime load only when a check runs
 
     name, build = _builder(op, attrs, name)
     if inputs is None:

@@ -26,11 +26,11 @@ import sys
 
 import numpy as np
 
+from ..nnvm.symbol import Symbol, create_op, current_context
+from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
 from .array_ops import ones_like
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
-from .nnvm.symbol import Symbol, create_op, current_context
-from .ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
 
 __all__ = ["Print", "cond", "py_func", "scatter_add", "scatter_sub", "scatter_update"]
 

@@ -16,9 +16,9 @@ import math
 
 import numpy as np
 
+from ..nnvm.symbol import create_op
 from .api import constant, global_variables_initializer, variables_initializer
 from .dtypes import as_dtype, float32
-from .nnvm.symbol import create_op
 from .random_ops import (
     Namespace,
     fully_known_shape,

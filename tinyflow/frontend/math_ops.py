@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from ..nnvm.symbol import Symbol, create_op
 from .api import (
     _like,
     _operands,
@@ -45,7 +46,6 @@ from .api import exp as _exp
 from .array_ops import ones_like, reshape, transpose, zeros_like
 from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
-from .nnvm.symbol import Symbol, create_op
 
 __all__ = [
     "ceil",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numbers
 
-from .nnvm.symbol import Symbol, create_op
+from ...nnvm.symbol import Symbol, create_op
 
 __all__ = ["avg_pool", "batch_normalization", "conv2d", "flatten_layer", "linear", "max_pool",
            "mean_sparse_softmax_cross_entropy_with_logits"]

@@ -9,6 +9,7 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
+from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import (
     Variable,
     assign,
@@ -26,7 +27,6 @@ from .array_ops import zeros
 from .framework import GraphKeys
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
-from .nnvm.symbol import Symbol, create_op, current_context
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
 
 __all__ = [

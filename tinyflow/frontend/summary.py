@@ -20,15 +20,15 @@ import zlib
 
 import numpy as np
 
+from ..nnvm.attrs import no_gradient
+from ..nnvm.errors import TinyflowError
+from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.op import register_op
+from ..nnvm.symbol import NodeEntry, create_op, current_context
+from ..nnvm.tensor_shape import _STAND_INS, TensorShape
 from . import events
 from .errors import InvalidArgumentError
 from .framework import GraphKeys
-from .nnvm.attrs import no_gradient
-from .nnvm.errors import TinyflowError
-from .nnvm.graph import Graph, apply_passes
-from .nnvm.op import register_op
-from .nnvm.symbol import NodeEntry, create_op, current_context
-from .nnvm.tensor_shape import _STAND_INS, TensorShape
 
 __all__ = ["FileWriter", "histogram", "image", "merge", "merge_all", "scalar", "text"]
 

@@ -3,7 +3,7 @@ executor raise them (``except tf.errors.NotFoundError:`` works as in TF-1 progra
 defined in the engine (tinyflow/nnvm/errors.py), which raises them."""
 from __future__ import annotations
 
-from .nnvm.errors import (
+from ..nnvm.errors import (
     AlreadyExistsError,
     FailedPreconditionError,
     InvalidArgumentError,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from ...nnvm.symbol import Symbol
 from ..api import abs as _abs
 from ..api import add_n, constant, matmul, multiply, reduce_sum
 from ..dtypes import as_dtype, float32
@@ -20,8 +21,7 @@ from ..framework import add_to_collection, get_collection, name_scope
 from ..init_ops import zeros_initializer
 from ..layers import flatten as _layers_flatten
 from ..math_ops import convert_to_tensor, tensordot
-from ..nn import bias_add, l2_loss, relu
-from ..nnvm.symbol import Symbol
+from ..nn.functions import bias_add, l2_loss, relu
 from ..random_ops import random_uniform, truncated_normal
 from ..variable_scope import get_variable, variable_scope
 

@@ -68,7 +68,7 @@ from .math_ops import (
     scalar_mul,
     squared_difference,
 )
-from .nn import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "confusion_matrix", "count_nonzero",

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .array_ops import concat, reverse, stack, unstack
-from .nnvm.symbol import Symbol
+from ...nnvm.symbol import Symbol
+from ..array_ops import concat, reverse, stack, unstack
+from ..variable_scope import variable_scope
 from .rnn_cell import assert_like_rnncell, flatten, pack_sequence_as
-from .variable_scope import variable_scope
 
 __all__ = ["bidirectional_dynamic_rnn", "dynamic_rnn", "static_bidirectional_rnn",
            "static_rnn"]
@@ -69,7 +69,7 @@ def _initial_state(cell, first_input, initial_state, dtype, what: str):
         raise ValueError(f"{what}: the inputs' rank must be known, got shape {batch}")
     batch_size = batch[0].value
     if batch_size is None:
-        from .array_ops import shape
+        from ..array_ops import shape
         batch_size = shape(first_input)[0]
     return cell.zero_state(batch_size, dtype)
 

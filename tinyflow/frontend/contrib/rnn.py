@@ -2,8 +2,8 @@
 functions, the same objects as ``tf.nn.rnn_cell.*`` and ``tf.nn.static_rnn`` etc.  Names of
 ``tf.contrib.rnn`` that TinyFlow lacks (``LSTMBlockCell``, ``LayerNormBasicLSTMCell``...) are
 AttributeErrors saying so."""
-from ..rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn
-from ..rnn_cell import (
+from ..nn.rnn import bidirectional_dynamic_rnn, dynamic_rnn, static_bidirectional_rnn, static_rnn
+from ..nn.rnn_cell import (
     BasicLSTMCell,
     BasicRNNCell,
     DropoutWrapper,

@@ -1,0 +1,16 @@
+"""``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
+layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
+functions that run them (:mod:`.rnn`), and ``conv2d_transpose`` (:mod:`.conv_transpose`)."""
+from . import rnn_cell
+from .conv_transpose import conv2d_transpose
+from .functions import *
+from .functions import __all__ as _functions_all
+from .rnn import *
+from .rnn import __all__ as _rnn_all
+
+__all__ = list(_functions_all) + list(_rnn_all) + ["conv2d_transpose", "rnn_cell"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.nn.{name} is not supported by TinyFlow (module 'tinyflow.nn' has "
+                         f"no attribute {name!r})")
