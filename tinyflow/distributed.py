@@ -39,7 +39,9 @@ import os
 import time
 from dataclasses import dataclass, field
 
+from .frontend.api import assign, global_variables, group
 from .frontend.train import Optimizer
+from .nnvm.symbol import create_op
 
 __all__ = ["DistributedError", "DistributedOptimizer", "allgather", "allreduce", "broadcast",
            "broadcast_global_variables", "broadcast_variables", "comm_stats", "init", "is_initialized", "local_rank",
@@ -290,7 +292,6 @@ def allreduce(tensor, average: bool = True, name: str | None = None):
     """``tensor`` summed over every rank (averaged with ``average``), as an op
     (``_allreduce``, in place on its buffer).  Its gradient is the all-reduce of the incoming
     gradient (averaged likewise), as Horovod's."""
-    from .nnvm.symbol import create_op
     return create_op("_allreduce", tensor, average=bool(average),
                      label=_label(name or "allreduce", tensor), name=name or "HorovodAllreduce")
 
@@ -298,7 +299,6 @@ def allreduce(tensor, average: bool = True, name: str | None = None):
 def allgather(tensor, name: str | None = None):
     """Every rank's ``tensor`` concatenated along dim 0 in rank order (each rank must bring the
     same shape).  Its gradient is this rank's rows of the all-reduced (summed) gradient."""
-    from .nnvm.symbol import create_op
     world = _world("allgather")
     return create_op("_allgather", tensor, size=world.size, rank=world.rank,
                      label=_label(name or "allgather", tensor), name=name or "HorovodAllgather")
@@ -307,7 +307,6 @@ def allgather(tensor, name: str | None = None):
 def broadcast(tensor, root_rank: int, name: str | None = None):
     """Rank ``root_rank``'s ``tensor`` on every rank.  Its gradient is the gradients of every
     rank summed at the root, zero elsewhere, as Horovod's."""
-    from .nnvm.symbol import create_op
     world = _world("broadcast")
     if not 0 <= int(root_rank) < world.size:
         raise ValueError(f"broadcast: root rank {root_rank} is not in the world of "
@@ -323,7 +322,6 @@ def broadcast_variables(variables, root_rank: int):
     -------
     An operation (``sess.run`` gives None).
     """
-    from .frontend.api import assign, group
     return group(*[assign(var, broadcast(var, root_rank, name=f"broadcast_{var.op.name}"))
                    for var in variables], name="broadcast_variables")
 
@@ -338,7 +336,6 @@ def broadcast_global_variables(root_rank: int):
     -------
     An operation (``sess.run`` gives None).
     """
-    from .frontend.api import global_variables
     return broadcast_variables(global_variables(), root_rank)
 
 
@@ -411,7 +408,6 @@ class DistributedOptimizer(Optimizer):
     def compute_gradients(self, loss, var_list=None) -> list:
         """``[(averaged gradient, variable), ...]``; None where ``loss`` does not depend on
         the variable (every rank builds the same graph, so the same ones are None)."""
-        from .nnvm.symbol import create_op
         _world("DistributedOptimizer")
         pairs = self.optimizer.compute_gradients(loss, var_list)
         present = [i for i, (grad, _) in enumerate(pairs) if grad is not None]
@@ -435,7 +431,6 @@ class DistributedOptimizer(Optimizer):
         """The wrapped optimizer's step, after the reductions of ``grads_and_vars``' buckets
         have started (listed first, in bucket order, so the executor's order starts each one
         as soon as its gradients exist)."""
-        from .frontend.api import group
         grads_and_vars = list(grads_and_vars)
         step = self.optimizer.apply_gradients(grads_and_vars, global_step=global_step)
         starts = dict(self._starts[grad.outputs[0].node] for grad, _ in grads_and_vars

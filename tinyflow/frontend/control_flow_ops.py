@@ -28,6 +28,7 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
+from .api import _tensor, constant
 from .array_ops import ones_like
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
@@ -175,7 +176,6 @@ def _describe(value) -> str:
 
 
 def _as_tensor(leaf, which) -> Symbol:
-    from .api import constant  # api imports the front end this module is part of
 
     if isinstance(leaf, Symbol):
         if leaf.is_operation or len(leaf.outputs) != 1:
@@ -233,7 +233,6 @@ def Print(input_, data, message=None, first_n=None, summarize=None, name=None) -
     name : str, optional
         The node's name (default ``"Print"``).
     """
-    from .api import _tensor  # api imports the front end this module is part of
 
     if isinstance(data, (Symbol, str)) or not hasattr(data, "__iter__"):
         raise TypeError(f"tf.Print: data must be a list of tensors, got {type(data).__name__}")
@@ -345,7 +344,6 @@ def py_func(func, inp, Tout, stateful=True, name=None):
     in ops that let shape inference find them (see the module docstring).  No gradient flows
     through (``tf.gradients`` gives None for the inputs), as TensorFlow's.
     """
-    from .api import _tensor  # api imports the front end this module is part of
 
     if not callable(func):
         raise TypeError(f"tf.py_func: func must be callable, got {type(func).__name__}")
@@ -419,7 +417,6 @@ def scatter_sub(ref, indices, updates, use_locking=False, name=None) -> Symbol:
 
 
 def _scatter(op_name, ref, indices, updates, name) -> Symbol:
-    from .api import constant  # api imports the front end this module is part of
 
     if not isinstance(ref, Symbol) or ref.node.kind != "variable":
         raise TypeError(f"tf.{op_name} writes to a tf.Variable, got {ref!r}")

@@ -14,6 +14,8 @@ import enum
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
 from ..variables import Variable
+from .api import constant
+from .init_ops import glorot_uniform_initializer
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
            "variable_scope"]
@@ -193,7 +195,6 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
     called with the shape (TF's ``init(shape, dtype=..., partition_info=None)``)."""
     if initializer is not None and not callable(initializer):
         if shape is not None and not isinstance(initializer, Symbol):
-            from .api import constant
             return constant(initializer, dtype=dtype, shape=shape)
         return initializer if isinstance(initializer, Symbol) else _constant(initializer, dtype)
     if shape is None:
@@ -201,11 +202,9 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
                          f"instead was None.")
     shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
     if initializer is None:
-        from .init_ops import glorot_uniform_initializer  # TF's default for get_variable
         initializer = glorot_uniform_initializer()
     return initializer(shape, dtype=as_dtype(dtype), partition_info=None)
 
 
 def _constant(value, dtype):
-    from .api import constant
     return constant(value, dtype=dtype)

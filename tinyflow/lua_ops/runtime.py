@@ -42,6 +42,7 @@ import types
 from typing import NamedTuple
 
 from ..nnvm.errors import TinyflowError
+from ..nnvm.op import Op
 
 __all__ = [
     "HOOK_COUNT",
@@ -539,7 +540,6 @@ def _with_return(source: str) -> str:
 def is_trusted(op_name: str) -> bool:
     """Whether op ``op_name`` opted out of the sandbox (``FLuaTrusted``: its body runs with the
     runtime's full globals, os, io, python and all)."""
-    from ..nnvm.op import Op
     try:
         return bool(Op.get(op_name).attr("FLuaTrusted", False))
     except KeyError:

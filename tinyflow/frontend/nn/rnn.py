@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...nnvm.symbol import Symbol
-from ..array_ops import concat, reverse, stack, unstack
+from ..array_ops import concat, reverse, shape, stack, unstack
 from ..variable_scope import variable_scope
 from .rnn_cell import assert_like_rnncell, flatten, pack_sequence_as
 
@@ -69,7 +69,6 @@ def _initial_state(cell, first_input, initial_state, dtype, what: str):
         raise ValueError(f"{what}: the inputs' rank must be known, got shape {batch}")
     batch_size = batch[0].value
     if batch_size is None:
-        from ..array_ops import shape
         batch_size = shape(first_input)[0]
     return cell.zero_state(batch_size, dtype)
 

@@ -32,11 +32,14 @@ import hashlib
 import re
 
 from ...nnvm.symbol import Symbol, current_context
-from ..api import matmul, sigmoid, tanh
-from ..array_ops import concat, expand_dims, split, tile, zeros, zeros_like
+from ..api import clip_by_value, matmul, sigmoid, tanh
+from ..array_ops import concat, expand_dims, shape, split, tile, zeros, zeros_like
 from ..array_ops import slice as array_slice
 from ..dtypes import as_dtype
+from ..init_ops import constant_initializer, zeros_initializer
 from ..variable_scope import VariableScope, get_variable, variable_scope
+from . import functions as nn
+from .functions import bias_add, dropout
 
 __all__ = ["BasicLSTMCell", "BasicRNNCell", "DropoutWrapper", "GRUCell", "LSTMCell",
            "LSTMStateTuple", "MultiRNNCell", "RNNCell"]
@@ -146,7 +149,6 @@ def _activation(activation):
         return tanh
     if callable(activation):
         return activation
-    from . import functions as nn
     try:
         return getattr(nn, str(activation))
     except AttributeError:
@@ -289,13 +291,11 @@ class RNNCell:
 
 
 def _shape_entry(tensor, axis):
-    from ..array_ops import shape
     return shape(tensor)[axis]
 
 
 def _linear(inputs, state, kernel, bias):
     """``concat([inputs, state], 1) @ kernel + bias``, as TF's cells compute their gates."""
-    from .functions import bias_add
     return bias_add(matmul(concat([inputs, state], 1), kernel), bias)
 
 
@@ -364,7 +364,6 @@ class BasicRNNCell(_LayerCell):
 
 
 def _zeros_init():
-    from ..init_ops import zeros_initializer
     return zeros_initializer()
 
 
@@ -400,7 +399,6 @@ class GRUCell(_LayerCell):
         return self._num_units
 
     def build(self, inputs_shape):
-        from ..init_ops import constant_initializer
         depth = self._start_build(inputs_shape)
         units, bias_init = self._num_units, self._bias_initializer
         self._kernel = self._add_variable("gates/kernel", [depth + units, 2 * units],
@@ -543,7 +541,6 @@ class LSTMCell(_LayerCell):
                 "projection/kernel", [units, self._num_proj], initializer=init)
 
     def call(self, inputs, state):
-        from ..api import clip_by_value
         c_prev, m_prev = _lstm_state(self, state, self._num_units, self.output_size)
         i, j, f, o = split(_linear(inputs, m_prev, self._kernel, self._bias), 4, axis=1)
         peep = self._use_peepholes
@@ -707,7 +704,6 @@ class DropoutWrapper(RNNCell):
         return int(digest[:8], 16) & 0x7FFFFFFF
 
     def _dropout(self, value, salt_prefix, index, keep_prob):
-        from .functions import dropout
         return dropout(value, keep_prob=keep_prob, seed=self._gen_seed(salt_prefix, index))
 
     def _dropout_all(self, values, salt_prefix, keep_prob):
