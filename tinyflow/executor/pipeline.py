@@ -18,6 +18,7 @@ CORE, OPTIMISATION = "core", "optimisation"
 
 
 def always(options, hinted: bool) -> bool:
+    """Whatever the options (an optimisation among these still needs ``optimize``)."""
     return True
 
 
@@ -46,6 +47,7 @@ class Stage(NamedTuple):
 
 PIPELINE = (
     #     pass                    kind          runs when
+    # (Gradient, core, has run already: tf.gradients and minimize build the backward graph)
     Stage("InferShape",           CORE,         always),
     Stage("InferType",            CORE,         always),
     Stage("MaterializeShapes",    CORE,         always),
