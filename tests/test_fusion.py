@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.config import session_options
+from tinyflow.config import SessionOptions, session_options
 from tinyflow.executor.cuda_graph import segments
 from tinyflow.frontend.viz import to_dot
 from tinyflow.lua_ops.runtime import LuaOpError
@@ -287,9 +287,10 @@ def test_closures_and_pictures_show_what_a_node_contains():
 
 
 def test_config_words():
-    assert session_options("gpu fusion graph profile") == ("gpu", True, "compiled", True)
+    assert session_options("gpu fusion graph profile") == SessionOptions(
+        "gpu", profile=True, fusion="compiled", graph=True)
     assert session_options("cpu fusion-eager").fusion == "eager"
-    assert session_options(None) == ("cpu", False, None, False)
+    assert session_options(None) == SessionOptions("cpu", False, None, False)
     with pytest.raises(ValueError, match="exclude each other"):
         session_options("cpu fusion fusion-eager")
     with pytest.raises(ValueError, match="'cpu fusoin'"):

@@ -21,6 +21,7 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
+from tinyflow.config import SessionOptions
 from tinyflow.executor import Executor
 from tinyflow.frontend.testing import check_gradients, differentiable_ops, random_inputs
 from tinyflow.lua_ops import torch_api as tinyflow_torch_api
@@ -933,12 +934,13 @@ def test_inplace_planning_kicks_in_on_a_unary_chain():
     assert len(graph.attrs["inplace_from"]) == 6
     assert len({storage_id[e] for e in op_entries}) == 1
     # The bound executor really computes in one buffer.
-    executor = Executor(y.outputs, {x.node: (64,)}, VariableStore(), torch.device("cpu"),
-                        plan_memory=True)
+    store = VariableStore()
+    executor = Executor(y.outputs, {x.node: (64,)}, store, SessionOptions())
+    executor.allocate(store)
     pointers = {executor.tensors[e].data_ptr() for e in op_entries}
     assert len(executor.storages) == 1 and len(pointers) == 1
-    unplanned = Executor(y.outputs, {x.node: (64,)}, VariableStore(), torch.device("cpu"),
-                          plan_memory=False)
+    unplanned = Executor(y.outputs, {x.node: (64,)}, store, SessionOptions(plan_memory=False))
+    unplanned.allocate(store)
     assert len(unplanned.storages) == 7
 
     value = np.linspace(-2, 2, 64, dtype=np.float32)

@@ -93,6 +93,28 @@ def test_initialiser_that_waits_is_dropped_by_an_assign():
     np.testing.assert_array_equal(sess.run(y, {x: np.ones((1, 3))}), [[3.0, 3.0]])
 
 
+def test_the_store_makes_the_tensors_executors_read(monkeypatch):
+    x = tf.placeholder(tf.float32)
+    y = tf.nn.linear(x, 2, name="fc")
+    (weight,) = tf.all_variables()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())  # waits for fc_weight's shape
+    feed = {x: np.ones((1, 3), np.float32)}
+
+    def fail(executor, variables):
+        raise RuntimeError("a build failing after bind")
+    with monkeypatch.context() as patch:
+        patch.setattr("tinyflow.executor.Executor.allocate", fail)
+        with pytest.raises(RuntimeError, match="after bind"):
+            sess.run(y, feed)
+    assert weight.node not in sess.variable_store  # the failed build left the store as it was
+    sess.run(y, feed)
+    store_tensor = sess.variable_store[weight.node]
+    assert tuple(store_tensor.shape) == (2, 3) and sess.variable_store.is_initialized(weight.node)
+    executor = sess._bind(y, feed)  # the executor reads the store's tensor itself
+    assert any(t is store_tensor for t in executor.tensors)
+
+
 def test_variables_initializer_initialises_only_its_variables():
     a, b = tf.Variable(tf.ones([2]), name="a"), tf.Variable(tf.zeros([2]), name="b")
     sess = tf.Session()

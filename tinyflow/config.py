@@ -2,8 +2,9 @@
 and run options TF-1 programs set, with what each means here.
 
 ``tf.Session(config=...)`` takes a ConfigProto or, as before, a string: ``"cpu"`` or ``"gpu"``,
-optionally followed by ``"profile"``, ``"fusion"`` and ``"graph"`` (:func:`session_options`).  A ConfigProto always gives a CPU session (TinyFlow picks
-CUDA only when asked with ``"gpu"``), so ``device_count={'GPU': 0}`` means what it says and
+optionally followed by ``"profile"``, ``"fusion"`` and ``"graph"``; :func:`session_options`
+parses it with the session's other arguments into one :class:`SessionOptions`.  A ConfigProto
+always gives a CPU session (TinyFlow picks CUDA only when asked with ``"gpu"``), so ``device_count={'GPU': 0}`` means what it says and
 ``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
 ``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
 session's one device.  The thread counts are accepted and leave PyTorch's pool as it is.  A field
@@ -11,12 +12,16 @@ TensorFlow does not have is an error naming it, as protobuf's.
 """
 from __future__ import annotations
 
-from typing import ClassVar, NamedTuple
+import os
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import ClassVar
 
 from .frontend import events
 
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
-           "RunOptions", "SessionOptions", "StepStats", "session_options", "step_stats"]
+           "RunOptions", "SessionOptions", "StepStats", "memory_option", "session_options",
+           "step_stats"]
 
 
 class _Message:
@@ -126,21 +131,36 @@ def step_stats(device_type: str, trace) -> StepStats:
     return StepStats(dev_stats=[DeviceStepStats(device=device, node_stats=stats)])
 
 
-class SessionOptions(NamedTuple):
-    """What a session's config string asks for (see :func:`session_options`)."""
+@dataclass(frozen=True)
+class SessionOptions:
+    """What a session was asked for, parsed once by :func:`session_options` from the arguments
+    of ``tf.Session(...)``; the session keeps it and hands it to each executor it binds."""
 
-    device: str         # "cpu" or "gpu"
-    profile: bool       # time every op
-    fusion: str | None  # None, "compiled" or "eager": the FuseElemwise pass's kernels
-    graph: bool         # run the step as captured CUDA graph segments
+    device: str = "cpu"               # "cpu" or "gpu"
+    profile: bool = False             # time every op
+    fusion: str | None = None         # None, "compiled" or "eager": FuseElemwise's kernels
+    graph: bool = False               # run the step as captured CUDA graph segments
+    plan_memory: bool = True          # False: every entry its own storage (no sharing)
+    memory_policy: str | None = None  # the Mirror pass's: "sqrt", "mirror", "budget" or None
+    memory_budget_bytes: int | None = None  # the "budget" policy's bytes per segment
+    optimize: bool = True             # False: the core passes only (executor/pipeline.py)
+
+    @property
+    def device_type(self) -> str:
+        """torch's name of the device: ``"cpu"`` or ``"cuda"``."""
+        return "cuda" if self.device == "gpu" else "cpu"
 
 
 _WORDS = {"profile", "fusion", "fusion-eager", "graph"}
 
 
-def session_options(config) -> SessionOptions:
-    """The options of a session's ``config``: a ConfigProto or None is a plain CPU session; a
-    string is ``"cpu"`` or ``"gpu"`` followed by any of these words:
+def session_options(config=None, plan_memory: bool = True, memory=None,
+                    optimize: bool = True) -> SessionOptions:
+    """The options of a session, from what ``tf.Session(config, plan_memory, memory=,
+    optimize=)`` was given.
+
+    ``config``: a ConfigProto or None is a plain CPU session; a string is ``"cpu"`` or ``"gpu"``
+    followed by any of these words:
 
     - ``profile``: time every op (``sess.profile()``);
     - ``fusion``: fuse chains of elementwise ops into one compiled kernel each (the
@@ -150,9 +170,28 @@ def session_options(config) -> SessionOptions:
       graph (:mod:`tinyflow.executor.cuda_graph`).  On the CPU there is nothing to capture:
       ``"cpu graph"`` runs the same segments as plain closures, so the segmentation can be seen
       and tested without a GPU.
+
+    ``memory``: see :func:`memory_option`; None takes the environment variable
+    ``TINYFLOW_MEMORY`` when it is set.  ``optimize=False`` runs the core passes only (no
+    optimisation pass: :data:`tinyflow.executor.pipeline.PIPELINE`), so it cannot go with
+    ``fusion`` or ``memory=`` (an environment's policy is then ignored).
     """
+    device, profile, fusion, graph = _config_words(config)
+    if memory is None and optimize:
+        memory = os.environ.get("TINYFLOW_MEMORY") or None
+    memory = memory_option(memory) or {}
+    if not optimize and (fusion or memory):
+        raise ValueError("optimize=False runs the core passes only: it cannot go with "
+                         "'fusion' or memory=, which ask for optimisation passes")
+    return SessionOptions(device, profile, fusion, graph, bool(plan_memory),
+                          memory.get("policy"), memory.get("budget_bytes"), bool(optimize))
+
+
+def _config_words(config) -> tuple:
+    """``(device, profile, fusion, graph)`` of a session's ``config`` (see
+    :func:`session_options`); ValueError naming a bad string."""
     if config is None or isinstance(config, ConfigProto):
-        return SessionOptions("cpu", False, None, False)
+        return "cpu", False, None, False
     words = str(config).split()
     if not words or words[0] not in ("cpu", "gpu") or set(words[1:]) - _WORDS:
         raise ValueError(f"Session config must be a tf.ConfigProto, or 'cpu' or 'gpu' "
@@ -162,4 +201,36 @@ def session_options(config) -> SessionOptions:
         raise ValueError(f"Session config {config!r}: 'fusion' and 'fusion-eager' exclude each "
                          f"other")
     fusion = "compiled" if "fusion" in words else "eager" if "fusion-eager" in words else None
-    return SessionOptions(words[0], "profile" in words, fusion, "graph" in words)
+    return words[0], "profile" in words, fusion, "graph" in words
+
+
+_POLICY_NAMES = MappingProxyType({"sublinear": "sqrt", "sqrt": "sqrt", "mirror": "mirror",
+                                  "budget": "budget"})
+
+
+def memory_option(memory) -> dict | None:
+    """``Session(memory=...)`` as ``{"policy": ..., "budget_bytes": ...}`` (None: keep every
+    activation); ValueError naming what is wrong."""
+    if memory is None:
+        return None
+    if isinstance(memory, str):
+        memory = {"policy": memory}
+    if not isinstance(memory, dict):
+        raise TypeError(f"memory must be None, a policy name or a dict, got "
+                        f"{type(memory).__name__}")
+    unknown = set(memory) - {"policy", "budget_bytes"}
+    if unknown:
+        raise ValueError(f"memory: unknown key(s) {sorted(unknown)}; it takes 'policy' and "
+                         f"'budget_bytes'")
+    policy = _POLICY_NAMES.get(memory.get("policy"))
+    if policy is None:
+        raise ValueError(f"memory policy must be one of {sorted(_POLICY_NAMES)}, got "
+                         f"{memory.get('policy')!r}")
+    budget = memory.get("budget_bytes")
+    if (policy == "budget") != (budget is not None):
+        raise ValueError("memory: budget_bytes goes with the 'budget' policy (and it needs "
+                         "one)")
+    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
+                               or budget <= 0):
+        raise ValueError(f"memory: budget_bytes must be a positive int, got {budget!r}")
+    return {"policy": policy, "budget_bytes": budget}

@@ -4,10 +4,10 @@ from __future__ import annotations
 import contextlib
 import functools
 import numbers
-import os
 import threading
 import time
 import weakref
+from dataclasses import replace
 
 import numpy as np
 import torch
@@ -34,8 +34,7 @@ from .nnvm.symbol import (
 )
 from .variables import Initializer, SessionClosedError, VariableStore
 
-__all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session",
-           "memory_option"]
+__all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
 
 
 @functools.cache
@@ -97,6 +96,14 @@ class Session:
         ``{"policy": "budget", "budget_bytes": N}``: Chen's greedy segmenting with at most
         about N bytes recomputed per segment.  See :mod:`tinyflow.nnvm.passes.mirror` and
         :meth:`memory_plan`.
+    optimize : bool
+        False runs the core passes only (InferShape, InferType, MaterializeShapes,
+        OrderMutation, PlanMemory; the table is :data:`tinyflow.executor.pipeline.PIPELINE`):
+        the teaching engine alone, computing the same values as the optimised one.  It cannot
+        go with ``fusion`` or ``memory=``.
+
+    All of these are parsed once into :attr:`options`, a frozen
+    :class:`tinyflow.config.SessionOptions` that every executor of the session is bound with.
 
     ``with tf.Session() as sess:`` makes it the default session (``tensor.eval()``) and its
     graph the default graph inside the block, and closes it at the end, as in TensorFlow.
@@ -128,19 +135,14 @@ class Session:
     """
 
     def __init__(self, config="cpu", plan_memory: bool = True, graph=None, *,
-                 executor_cache_size: int = 8, memory=None):
-        options = session_options(config)
-        device, profile = options.device, options.profile
-        self.fusion, self.cuda_graph = options.fusion, options.graph
-        if device == "gpu" and not torch.cuda.is_available():
+                 executor_cache_size: int = 8, memory=None, optimize: bool = True):
+        self.options = session_options(config, plan_memory, memory, optimize)
+        if self.options.device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
                                "device here; use config='cpu'")
-        self.device = torch.device("cuda" if device == "gpu" else "cpu")
-        self.plan_memory = plan_memory
-        self.memory = memory_option(memory if memory is not None
-                                    else os.environ.get("TINYFLOW_MEMORY") or None)
+        self.device = torch.device(self.options.device_type)
         self.graph = graph if graph is not None else current_context()
-        self._profile = {} if profile else None
+        self._profile = {} if self.options.profile else None
         self.variable_store = VariableStore()
         self._executors = ExecutorCache(executor_cache_size)
         self._state_lock = threading.RLock()  # builds, waiting initialisers, the store's marks
@@ -388,15 +390,19 @@ class Session:
                 raise
         return executor, signature
 
-    def _build(self, entries, feeds) -> Executor:
+    def _build(self, entries, feeds, options=None) -> Executor:
+        """Bind an executor, have the store make the tensors of the variables it shaped first
+        (so every executor of the session shares one tensor per variable), then allocate."""
         self._check_graph([e.node for e in entries] + list(feeds))
-        feed_shapes = {n: tuple(v.shape) for n, v in feeds.items()}
-        executor = Executor(list(entries), feed_shapes, self.variable_store, self.device,
-                            self.plan_memory, self.memory, self.fusion, self.cuda_graph)
-        # The build succeeded: the store owns the tensors made for variables seen first here,
-        # so every executor binds one tensor per variable (still uninitialised until assigned).
-        self.variable_store.adopt(executor.new_variables)
-        executor.new_variables = {}
+        store = self.variable_store
+        executor = Executor(list(entries), {n: tuple(v.shape) for n, v in feeds.items()},
+                            store, options or self.options)
+        created = store.create(executor.unstored_variables(store), self.device)
+        try:
+            executor.allocate(store)
+        except BaseException:
+            store.discard(created)  # a build that failed leaves the store as it was
+            raise
         return executor
 
     def _check_graph(self, nodes):
@@ -408,7 +414,7 @@ class Session:
 
     def _run_pending(self, executor):
         """Run the waiting initialisers of the variables ``executor`` reads, now that it gave
-        them shapes (and tensors, adopted when it was built)."""
+        them shapes (and the store tensors, when it was built)."""
         store = self.variable_store
         if not store.pending_among(executor.read_variables):  # most runs: no order to work out
             return
@@ -418,8 +424,10 @@ class Session:
         read = sorted((n for n in executor.indexed.nodes if n in executor.read_variables),
                       key=lambda n: created.get(n, len(created)))
         ready = store.pending_among(read)
-        if ready:
-            once = Executor(ready, {}, store, self.device, self.plan_memory)
+        if ready:  # built as any executor, run once, not cached; no fusion or memory policy,
+            # as before: a fused kernel could round an initial value differently
+            once = self._build(ready, {}, replace(self.options, fusion=None, graph=False,
+                                                  memory_policy=None, memory_budget_bytes=None))
             try:
                 once.run({})
             finally:
@@ -438,37 +446,6 @@ class Session:
         if self.closed:
             return f"<tinyflow.Session {self.device.type} closed>"
         return f"<tinyflow.Session {self.device.type} variables={len(self.variable_store)}>"
-
-
-_POLICY_NAMES = {"sublinear": "sqrt", "sqrt": "sqrt", "mirror": "mirror", "budget": "budget"}
-
-
-def memory_option(memory) -> dict | None:
-    """``Session(memory=...)`` as ``{"policy": ..., "budget_bytes": ...}`` (None: keep every
-    activation); ValueError naming what is wrong."""
-    if memory is None:
-        return None
-    if isinstance(memory, str):
-        memory = {"policy": memory}
-    if not isinstance(memory, dict):
-        raise TypeError(f"memory must be None, a policy name or a dict, got "
-                        f"{type(memory).__name__}")
-    unknown = set(memory) - {"policy", "budget_bytes"}
-    if unknown:
-        raise ValueError(f"memory: unknown key(s) {sorted(unknown)}; it takes 'policy' and "
-                         f"'budget_bytes'")
-    policy = _POLICY_NAMES.get(memory.get("policy"))
-    if policy is None:
-        raise ValueError(f"memory policy must be one of {sorted(_POLICY_NAMES)}, got "
-                         f"{memory.get('policy')!r}")
-    budget = memory.get("budget_bytes")
-    if (policy == "budget") != (budget is not None):
-        raise ValueError("memory: budget_bytes goes with the 'budget' policy (and it needs "
-                         "one)")
-    if budget is not None and (not isinstance(budget, int) or isinstance(budget, bool)
-                               or budget <= 0):
-        raise ValueError(f"memory: budget_bytes must be a positive int, got {budget!r}")
-    return {"policy": policy, "budget_bytes": budget}
 
 
 def _free_session(executors, variable_store):

@@ -12,14 +12,14 @@
 - :func:`initial_shapes` finds variables' shapes from their initial values (the session, the
   Saver, ``tf.infer_variable_shapes`` and the pictures all ask it).
 
-Building graphs does not import torch: the store only holds the tensors the session gives it.
+Building graphs does not import torch: the store imports it only to make or restore a tensor.
 """
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
 from .frontend.random_ops import RandomStreams
-from .nnvm.dtypes import as_dtype
+from .nnvm.dtypes import TORCH_NAMES, as_dtype
 from .nnvm.errors import BindError, TinyflowError
 from .nnvm.graph import Graph, apply_passes
 from .nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context, graph_input
@@ -180,8 +180,8 @@ def initial_shapes(variables: Iterable[Variable], known: Mapping | None = None) 
 class VariableStore(Mapping):
     """One session's variables: ``{variable Node: tensor}`` plus what each tensor holds.
 
-    A variable gets a tensor once its shape is known (``adopt``, from the executor that inferred
-    it, or ``restore``); it holds a value once something assigned it (``mark_assigned``).
+    A variable gets a tensor once its shape is known (:meth:`create`, with the shape the
+    session's executor inferred, or :meth:`restore`); executors only read the tensors; it holds a value once something assigned it (``mark_assigned``).
     :attr:`random_streams` holds the session's other run-to-run state: the random streams of its
     seeded random ops (see :mod:`tinyflow.random_ops`).
     """
@@ -256,10 +256,21 @@ class VariableStore(Mapping):
                 now.append(v.initial_assign.outputs[0])
         return Symbol(now, is_operation=True)
 
-    def adopt(self, tensors: Mapping) -> None:
-        """Take the tensors an executor made for variables it gave a shape (no value yet)."""
+    def create(self, specs: Mapping, device) -> list[Node]:
+        """Make a zero tensor (no value yet) for each variable of ``specs``, ``{node: (shape,
+        dtype name)}`` as a bind inferred them; returns the nodes, for :meth:`discard`."""
+        import torch  # only when running: building graphs must not import torch
+
         self._check_open()
-        self._tensors.update(tensors)
+        for node, (shape, dtype) in specs.items():
+            self._tensors[node] = torch.zeros(shape, dtype=getattr(torch, TORCH_NAMES[dtype]),
+                                              device=device)
+        return list(specs)
+
+    def discard(self, nodes: Iterable[Node]) -> None:
+        """Drop the tensors :meth:`create` made, for a build that failed after all."""
+        for node in nodes:
+            self._tensors.pop(node, None)
 
     def mark_assigned(self, nodes: Iterable[Node], by_initializer: Iterable[Node] = ()) -> None:
         """``nodes`` were written by a run; ``by_initializer`` of them by their initialiser."""

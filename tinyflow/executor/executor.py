@@ -2,14 +2,14 @@
 
 Building one takes three steps, each a method below:
 
-1. :meth:`Executor._bind` runs the passes once: InferShape and InferType from the feeds' and
-   variables' shapes, MaterializeShapes, Mirror when the session has a memory policy
-   (recomputation instead of keeping activations, :mod:`tinyflow.nnvm.passes.mirror`),
-   FuseElemwise when the session asks for fusion (elementwise chains as one compiled kernel,
-   :mod:`tinyflow.nnvm.passes.fuse_elemwise`), OrderMutation (a variable's readers before
-   its writers) and PlanMemory.
-2. :meth:`Executor._allocate` turns the plan into PyTorch storage: one byte tensor per storage
-   id, a view of it per entry, a buffer per fed placeholder and the variables' tensors.
+1. :meth:`Executor._bind` runs the passes once, those of the table in
+   :mod:`tinyflow.executor.pipeline` that the session's options ask for (InferShape and
+   InferType from the feeds' and variables' shapes, ..., OrderMutation, PlanMemory), and checks
+   the plan fits the device.  The session's store then makes the tensors of the variables this
+   bind shaped first.
+2. :meth:`Executor._allocate` (from :meth:`Executor.allocate`) turns the plan into PyTorch
+   storage: one byte tensor per storage id, a view of it per entry, a buffer per fed
+   placeholder, and the store's tensor per variable.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
    A seeded random node's body also gets its session's generator for that node
    (``kwarg.generator``, from the store's :class:`~tinyflow.random_ops.RandomStreams`), so its
@@ -48,27 +48,23 @@ from ..nnvm.passes.layout import CHANNELS_LAST
 from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
+from .pipeline import bind_passes
 
 __all__ = ["BindError", "Executor"]
 
 _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
-# After shapes and types are known: cut shape-only edges, pool before monotonic activations
-# (tinyflow/nnvm/passes/swap_pool.py), order mutations, plan (with a memory policy, Mirror
-# recomputes activations after PoolBeforeActivation, before OrderMutation).
-_PLANNING_PASSES = ["MaterializeShapes", "PoolBeforeActivation", "OrderMutation", "PlanMemory"]
-# On the CPU (oneDNN): conv2d + activation as one op (tinyflow/nnvm/passes/fuse_conv.py), no
-# max_pool2d argmax that nothing reads (prune_argmax.py), and
-# channels-last activations between convolutions and pools, decided once before planning
-# (tinyflow/nnvm/passes/layout.py); the GPU keeps today's graph and contiguous tensors.
-_CPU_PASSES = {"OrderMutation": ["FuseConvActivation", "PruneArgmax", "OrderMutation"],
-               "PlanMemory": ["ChooseLayout", "PlanMemory"]}
 _PYTHON_SHAPE = (": its value comes from Python when it runs (tf.py_func), and the ops reading "
                  "it need its shape before: fetch it directly, or set_shape it fully")
 
 
 class Executor:
     """One fetch set of one session, bound to the feed shapes it was built for.
+
+    Built in two calls, so that a variable's tensor comes from the session's store alone:
+    ``Executor(...)`` binds (the passes, the memory check); the session then has the store make
+    the tensors of the variables this bind shaped first (:meth:`unstored_variables`), and
+    :meth:`allocate` takes every variable's tensor from the store.
 
     Parameters
     ----------
@@ -77,71 +73,70 @@ class Executor:
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
     variables : tinyflow.variables.VariableStore
-        The session's variables, and its random streams (``variables.random_streams``).  Every variable the graph reads must hold a value (or have an
-        initialiser waiting); tensors made here for variables whose shape becomes known (e.g. by
-        an ``assign``) are left in :attr:`new_variables` for the session to adopt.
-    device : torch.device
-    plan_memory : bool
-        False gives every entry its own storage (no sharing, no in-place).
-    memory : dict, optional
-        ``{"policy": "sqrt" | "mirror" | "budget", "budget_bytes": N}``: run the Mirror pass
-        (recompute forward activations in the backward graph) before planning; also run, with
-        no policy, when the graph has ``tf.recompute_scope`` hints.  None: plan as before.
-    fusion : str, optional
-        ``"compiled"`` or ``"eager"``: run FuseElemwise before planning, its kernels compiled
-        (inductor, jiterator) or run uncompiled.  None: no fusion.
-    cuda_graph : bool
-        Run the step as captured segments (:class:`~tinyflow.executor.cuda_graph.GraphedStep`).
+        The session's variables.  Every variable the graph reads must hold a value (or have an
+        initialiser waiting).
+    options : tinyflow.config.SessionOptions
+        The session's options: its device, ``plan_memory`` (False: every entry its own storage),
+        the passes to run (:func:`~tinyflow.executor.pipeline.bind_passes`: the memory policy
+        for Mirror, ``fusion`` for FuseElemwise, ``optimize``) and ``graph`` (run the step as
+        captured segments, :class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, device, plan_memory=True, memory=None,
-                 fusion=None, cuda_graph=False):
-        self.device = device
+    def __init__(self, outputs, feed_shapes, variables, options):
+        self.device = torch.device(options.device_type)
         self.feed_shapes = dict(feed_shapes)
-        self.memory = memory
-        self.fusion = fusion
-        self.graph = self._bind(outputs, variables, plan_memory)
+        self.options = options
+        self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
+        self.buffers = self._buffers(variables)
+        check_fits(self.buffers, self.device)  # before torch's allocator, which names no op
+
+    def allocate(self, variables) -> None:
+        """Allocate the plan (every variable the graph reads has its tensor in ``variables``
+        now) and make the closures: the executor can run."""
         self._allocate(variables)
         self._make_closures(variables.random_streams)
-        self.graphed = GraphedStep(self) if cuda_graph else None
+        self.graphed = GraphedStep(self) if self.options.graph else None
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
-    def _bind(self, outputs, variables, plan_memory) -> Graph:
-        graph = Graph(outputs, {"shape_inputs": {**variables.shapes(), **self.feed_shapes},
-                                "memory_sharing": plan_memory})
+    def _bind(self, outputs, variables) -> Graph:
+        options = self.options
+        graph = Graph(outputs, {
+            "shape_inputs": {**variables.shapes(), **self.feed_shapes},
+            "memory_sharing": options.plan_memory, "mirror_policy": options.memory_policy,
+            "mirror_budget_bytes": options.memory_budget_bytes,
+            "fusion_target": self.device.type, "fusion_backend": options.fusion})
         self._check_feeds(graph.indexed, self.feed_shapes)
         # before shapes: a variable without a value explains an unknown shape better
         self.read_variables, self.assigned_variables = self._variable_use(graph.indexed)
         variables.check_initialized(self.read_variables)
-        graph = apply_passes(graph, ["InferShape", "InferType"])
+        hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
+        self.passes = bind_passes(options, hinted)
+        inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
+        graph = apply_passes(graph, self.passes[:inferred])
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
-        memory, passes = self.memory or {}, list(_PLANNING_PASSES)
-        if memory or any(getattr(e.node.graph, "recompute_hints", None) for e in outputs):
-            graph = graph.with_attrs(mirror_policy=memory.get("policy"),
-                                     mirror_budget_bytes=memory.get("budget_bytes"))
-            passes.insert(passes.index("OrderMutation"), "Mirror")
-        if self.fusion is not None:  # after Mirror (recomputed ops fuse too), before planning
-            graph = graph.with_attrs(fusion_target=self.device.type, fusion_backend=self.fusion)
-            passes.insert(passes.index("OrderMutation"), "FuseElemwise")
-        return apply_passes(graph, self._passes(passes))
+        return apply_passes(graph, self.passes[inferred:])
 
-    def _passes(self, names):
-        if self.device.type != "cpu":
-            return names
-        return [name for pass_name in names for name in _CPU_PASSES.get(pass_name, [pass_name])]
+    def unstored_variables(self, variables) -> dict:
+        """``{variable node: (shape, dtype name)}`` of the variables the graph uses that have
+        no tensor in ``variables`` yet (this bind gave them their shape)."""
+        indexed, attrs, unstored = self.indexed, self.graph.attrs, {}
+        for nid in indexed.input_nodes:
+            node, eid = indexed.nodes[nid], indexed.entry_rptr[nid]
+            if node.kind not in ("placeholder", "shape") and node not in variables:
+                unstored[node] = (attrs["shape"][eid], attrs["dtype"][eid])
+        return unstored
 
     # -- 2. allocate: storages, views, feed buffers, variables ---------------------------------
     def _allocate(self, variables):
-        buffers = self._buffers(variables)
-        check_fits(buffers, self.device)  # before torch's allocator, which names no op
         try:
             self._allocate_checked(variables)
         except RuntimeError as err:  # the device refused after all (a limit, fragmentation)
             if "alloc" not in str(err):
                 raise
+            buffers = self.buffers
             largest = max(buffers, key=lambda b: b.nbytes)
             raise ResourceExhaustedError(
                 f"allocating {sum(b.nbytes for b in buffers)} bytes for this run failed "
@@ -150,8 +145,8 @@ class Executor:
                 f"{largest.nbytes} bytes", largest.node) from None
 
     def _buffers(self, variables) -> list[Buffer]:
-        """What :meth:`_allocate_checked` will allocate: one :class:`Buffer` per storage (named
-        by its largest entry), fed placeholder and variable seen first here."""
+        """What binding this plan costs: one :class:`Buffer` per storage (named by its largest
+        entry), fed placeholder and variable seen first here (the store makes its tensor)."""
         indexed, attrs = self.indexed, self.graph.attrs
         shapes, dtypes, storage_id = attrs["shape"], attrs["dtype"], attrs["storage_id"]
         largest = {}  # storage id -> (bytes, entry id)
@@ -180,7 +175,6 @@ class Executor:
         # Storages are bytes: entries of any dtype (max_pool2d's int64 argmax) share them.
         self.storages = [torch.empty(size, dtype=torch.uint8, device=self.device)
                          for size in attrs["storage_size"]]
-        self.new_variables = {}  # variables first given a shape here; the session adopts them
         self.feed_buffers = {}
         tensors: list = [None] * indexed.num_entries
         for nid, node in enumerate(indexed.nodes):
@@ -195,11 +189,8 @@ class Executor:
                 tensors[eid] = self.feed_buffers[node] = self._empty(shapes[eid], dtypes[eid])
             elif node.kind == "shape":  # sizes without data (MaterializeShapes)
                 tensors[eid] = self._empty((), dtypes[eid]).expand(shapes[eid])
-            elif node in variables:
+            else:  # a variable: the store's tensor
                 tensors[eid] = variables[node]
-            else:
-                tensors[eid] = self.new_variables[node] = torch.zeros(
-                    shapes[eid], dtype=_TORCH_DTYPES[dtypes[eid]], device=self.device)
         self.tensors = tensors
         self.output_tensors = [tensors[e] for e in indexed.outputs]
 
@@ -323,7 +314,7 @@ class Executor:
         executor cannot run again."""
         self.closures, self.lua_closures = [], None
         self.storages, self.tensors, self.output_tensors = [], [], []
-        self.feed_buffers, self.new_variables = {}, {}
+        self.feed_buffers = {}
         self.graphed = None  # its segments' Lua tables and CUDA graphs hold the closures too
 
     # -- running ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from ..config import memory_option
 from ..nnvm.attrs import shape_str
 from ..nnvm.errors import ShapeError, TinyflowError
 from ..nnvm.graph import Graph, apply_passes
@@ -85,10 +86,9 @@ def to_dot(fetch, shapes=None, plan=False, memory=None, fusion=False) -> str:
             raise ShapeError(f"cannot plan memory: the shape of {', '.join(unknown)} is not "
                              f"known; give it in shapes=")
     if memory is not None:
-        memory = {"policy": memory} if isinstance(memory, str) else dict(memory)
-        policy = {"sublinear": "sqrt"}.get(memory.get("policy"), memory.get("policy"))
+        memory = memory_option(memory)  # parsed as Session(memory=...) parses it
         graph = apply_passes(graph.with_attrs(
-            mirror_policy=policy, mirror_budget_bytes=memory.get("budget_bytes")),
+            mirror_policy=memory["policy"], mirror_budget_bytes=memory["budget_bytes"]),
             ["InferType", "MaterializeShapes", "Mirror"])
     if fusion:
         before = [] if memory is not None else ["InferType", "MaterializeShapes"]
