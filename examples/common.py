@@ -31,7 +31,7 @@ def parse_args(description, epochs=1, batch_size=100, datasets_allowed=("mnist",
 
 def _config(text):
     """``--config``: a session config string, checked as tf.Session checks it."""
-    from tinyflow.config import session_options
+    from tinyflow.session.options import session_options
     try:
         session_options(text)
     except ValueError as err:

@@ -11,7 +11,6 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.config import SessionOptions, session_options
 from tinyflow.executor.cuda_graph import segments
 from tinyflow.frontend.viz import to_dot
 from tinyflow.lua_ops.runtime import LuaOpError
@@ -20,6 +19,7 @@ from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes.fuse_elemwise import fuse_expr
 from tinyflow.nnvm.symbol import create_op
 from tinyflow.ops.elemwise import binary_shape
+from tinyflow.session.options import SessionOptions, session_options
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
+from tinyflow.session.variables import VariableStore
 
 import tinyflow as tf
-from tinyflow.config import SessionOptions
 from tinyflow.executor import Executor
 from tinyflow.frontend.testing import check_gradients, differentiable_ops, random_inputs
 from tinyflow.lua_ops import torch_api as tinyflow_torch_api
@@ -30,7 +30,7 @@ from tinyflow.nnvm import GraphError, Op, apply_passes, no_gradient
 from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes import EXTERNAL
 from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
-from tinyflow.variables import VariableStore
+from tinyflow.session.options import SessionOptions
 
 F64 = torch.float64
 pytestmark = [

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
-from tinyflow.config import SessionOptions, session_options
 from tinyflow.executor.pipeline import CORE, PIPELINE, bind_passes
+from tinyflow.session.options import SessionOptions, session_options
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

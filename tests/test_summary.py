@@ -23,8 +23,8 @@ from tensorboard.backend.event_processing.event_file_loader import RawEventFileL
 from tensorboard.compat.proto import event_pb2, graph_pb2, summary_pb2
 
 import tinyflow as tf
-from tinyflow.config import DeviceStepStats, NodeExecStats
 from tinyflow.frontend import events
+from tinyflow.session.options import DeviceStepStats, NodeExecStats
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

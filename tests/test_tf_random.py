@@ -17,9 +17,9 @@ import torch
 
 import tinyflow as tf
 from tinyflow.frontend.init_ops import compute_fans
-from tinyflow.frontend.random_ops import stream_seed
 from tinyflow.nnvm.symbol import DEFAULT_GRAPH_SEED
 from tinyflow.nnvm.tensor_shape import TensorShape
+from tinyflow.session.random_streams import stream_seed
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

@@ -6,7 +6,6 @@
 import importlib
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
-from .config import ConfigProto, GPUOptions, RunMetadata, RunOptions
 from .frontend import dtypes, nn, train
 from .frontend.api import *
 from .frontend.api import __all__ as _api_all
@@ -31,6 +30,7 @@ from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
 from .nnvm.symbol import Symbol
 from .nnvm.tensor_shape import Dimension, TensorShape
+from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
 attach_lua_bodies()
 
@@ -55,7 +55,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "fl
 
 def __getattr__(name):
     if name in ("Session", "InteractiveSession", "get_default_session"):
-        from . import session  # imports torch and lupa: only when a session is made
+        from .session import session  # imports torch and lupa: only when a session is made
         return getattr(session, name)
     if name in _MODULES:
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)

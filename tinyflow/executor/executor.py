@@ -12,7 +12,7 @@ Building one takes three steps, each a method below:
    placeholder, and the store's tensor per variable.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
    A seeded random node's body also gets its session's generator for that node
-   (``kwarg.generator``, from the store's :class:`~tinyflow.random_ops.RandomStreams`), so its
+   (``kwarg.generator``, from the store's :class:`~tinyflow.session.random_streams.RandomStreams`), so its
    numbers continue from one executor of the session to the next.
 
 A step (:meth:`Executor.run`) then copies the feeds into their buffers and makes a single call
@@ -72,7 +72,7 @@ class Executor:
         The entries to compute (the fetches).
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
-    variables : tinyflow.variables.VariableStore
+    variables : tinyflow.nnvm.variables.VariableStore
         The session's variables.  Every variable the graph reads must hold a value (or have an
         initialiser waiting).
     options : tinyflow.config.SessionOptions

@@ -7,7 +7,7 @@ import numpy as np
 
 from ..nnvm import gradients as nnvm_gradients
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
-from ..variables import Initializer, Variable
+from ..nnvm.variables import Initializer, Variable, assign, assign_add, assign_sub, constant
 from .dtypes import as_dtype, float32
 
 __all__ = [
@@ -87,63 +87,6 @@ def local_variables(scope=None) -> list[Variable]:
 def _collection(key, scope) -> list:
     values = current_context().get_collection(key)
     return values if scope is None else [v for v in values if re.match(scope, v.name)]
-
-
-def _shape(shape):
-    return tuple(int(d) for d in ([shape] if isinstance(shape, int) else shape))
-
-
-def constant(value, dtype=None, shape=None, name=None) -> Symbol:
-    """A constant tensor from a number, array or string (broadcast to ``shape`` when given).
-
-    ``dtype`` None infers TensorFlow's: Python floats give float32, ints int32 (int64 beyond
-    it), bools bool, numpy arrays keep theirs, ``str``/``bytes`` give a string constant.  A
-    given ``dtype`` is kept: integers stay exact, int64 ones beyond 2**53 too.  As in
-    TensorFlow, an integer or bool dtype refuses Python floats (``tf.constant(1.5, tf.int64)``
-    is a TypeError) while numpy arrays are cast.
-
-    A string constant (``tf.constant("Hello, TensorFlow!")``) is answered by the session
-    itself (``b"Hello, TensorFlow!"``, an object array of bytes for several): it never reaches
-    the executor, and an op given one raises a BindError, as TinyFlow has no string kernels.
-    """
-    dtype = _inferred_dtype(value) if dtype is None else as_dtype(dtype)
-    if dtype.name == "string":
-        array = np.asarray(value, dtype=object)
-        if shape is not None:
-            array = np.broadcast_to(array, _shape(shape))
-        return create_op("constant", value=tuple(_as_bytes(v) for v in array.ravel()),
-                         shape=array.shape, dtype="string", name=name)
-    exact = dtype.is_integer or dtype.is_bool
-    python_floats = (not isinstance(value, (np.ndarray, np.generic))
-                     and np.asarray(value).dtype.kind in "fc")
-    if exact and python_floats:
-        raise TypeError(f"expected {dtype.name}, got {value!r}: Python floats do not convert "
-                        f"to an integer or bool tensor")
-    array = np.asarray(value, dtype=dtype.as_numpy_dtype)
-    if shape is not None:
-        array = np.broadcast_to(array, _shape(shape))
-    cast = int if exact else float
-    return create_op("constant", value=tuple(cast(v) for v in array.ravel()),
-                     shape=array.shape, dtype=dtype.name, name=name)
-
-
-def _inferred_dtype(value):
-    """TensorFlow's dtype for a constant's value given without one."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return as_dtype(value.dtype)
-    array = np.asarray(value)
-    if array.dtype.kind in "USO":
-        return as_dtype("string")
-    if array.dtype.kind in "iu":
-        fits = array.size == 0 or (-2 ** 31 <= array.min() and array.max() < 2 ** 31)
-        return as_dtype("int32" if fits else "int64")
-    if array.dtype.kind not in "bf":
-        raise TypeError(f"cannot make a constant of {value!r} (numpy dtype {array.dtype})")
-    return as_dtype("bool" if array.dtype.kind == "b" else "float32")
-
-
-def _as_bytes(value) -> bytes:
-    return value if isinstance(value, bytes) else str(value).encode()
 
 
 # -- math (TF 1.15 semantics; see tinyflow/ops/math.py for the dtype rules) -------------------
@@ -360,32 +303,6 @@ __all__ += ["control_dependencies", "identity", "local_variables", "local_variab
 # -- end of math --------------------------------------------------------------------------------
 
 
-def assign(ref, value, name=None) -> Symbol:
-    """Write ``value`` into variable ``ref``; the result is the variable's new value.  A number
-    or array becomes a constant of the variable's dtype (``tf.assign(float_var, 2)``)."""
-    return create_op("assign", ref, _update_value(ref, value, "assign"), name=name)
-
-
-def _update_value(ref, value, op_name) -> Symbol:
-    """``value`` as an input of ``op_name`` writing ``ref``: a number becomes a constant of the
-    variable's dtype (so ``tf.assign_add(global_step, 1)`` adds an int64 1)."""
-    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
-        raise TypeError(f"{op_name} writes to a tf.Variable, got {ref!r}")
-    if isinstance(value, Symbol):
-        return value
-    return constant(value, dtype=ref.node.attrs.get("dtype", "float32"))
-
-
-def assign_add(ref, value, name=None) -> Symbol:
-    """``ref <- ref + value`` for a variable ``ref``; the result is its new value."""
-    return create_op("assign_add", ref, _update_value(ref, value, "assign_add"), name=name)
-
-
-def assign_sub(ref, value, name=None) -> Symbol:
-    """``ref <- ref - value`` for a variable ``ref``; the result is its new value."""
-    return create_op("assign_sub", ref, _update_value(ref, value, "assign_sub"), name=name)
-
-
 def group(*inputs, name=None) -> Symbol:
     """An operation (one ``no_op`` node, ``"group_deps"`` by default) that runs after all of
     ``inputs`` (tensors or operations, or lists of them); ``sess.run`` of it returns None."""
@@ -428,7 +345,7 @@ def local_variables_initializer() -> Initializer:
 
 def variables_initializer(var_list, name="init") -> Initializer:
     """An op giving each variable of ``var_list`` its initial value (see
-    :class:`~tinyflow.variables.Initializer`)."""
+    :class:`~tinyflow.nnvm.variables.Initializer`)."""
     return Initializer(var_list)
 
 

@@ -9,13 +9,13 @@ deterministically (map entries sorted by key), as TensorFlow's kernels write the
 """
 from __future__ import annotations
 
-import importlib
 import itertools
 import numbers
 import os
 import socket
 import time
 
+from ..session.options import proto, tensorboard
 from . import errors, gfile
 
 __all__ = ["DATA_TYPES", "attr_value", "data_type", "event", "node_def", "open_event_file", "proto",
@@ -26,27 +26,6 @@ DATA_TYPES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "int32": "DT_INT32"
               "uint8": "DT_UINT8", "int16": "DT_INT16", "int8": "DT_INT8",
               "string": "DT_STRING", "int64": "DT_INT64", "bool": "DT_BOOL",
               "float16": "DT_HALF"}
-
-
-def _tensorboard(module: str):
-    try:
-        return importlib.import_module(module)
-    except ImportError as err:
-        raise ImportError(f"TinyFlow writes TensorBoard's event files with the tensorboard "
-                          f"package, which could not be imported ({err}): pip install "
-                          f"tensorboard") from err
-
-
-def proto(name: str):
-    """The compiled protocol-buffer module ``tensorboard.compat.proto.<name>``
-    (``"summary_pb2"``, ``"event_pb2"``...).
-
-    Raises
-    ------
-    ImportError
-        When the ``tensorboard`` package is not installed, saying how to install it.
-    """
-    return _tensorboard(f"tensorboard.compat.proto.{name}")
 
 
 def serialize(message) -> bytes:
@@ -131,7 +110,7 @@ def open_event_file(logdir: str, suffix: str = ""):
         A ``PermissionDeniedError``, ``NotFoundError``... naming ``logdir`` when the directory
         cannot be made or the file cannot be written there.
     """
-    record_writer = _tensorboard("tensorboard.summary.writer.record_writer")
+    record_writer = tensorboard("tensorboard.summary.writer.record_writer")
     try:
         gfile.MakeDirs(logdir)
         path = os.path.join(logdir, f"events.out.tfevents.{int(time.time()):010d}."

@@ -29,6 +29,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.variables import constant
 from .dtypes import as_dtype, float32
 
 __all__ = [
@@ -59,47 +60,6 @@ def get_seed(op_seed):
     """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and the graph's
     seed: TensorFlow 1.15's rule (:meth:`~tinyflow.nnvm.symbol.GraphContext.op_seeds`)."""
     return current_context().op_seeds(op_seed)
-
-
-def stream_seed(seed: int, seed2: int) -> int:
-    """The 64-bit ``torch.Generator`` seed of a node seeded ``(seed, seed2)``.
-
-    Both seeds are mixed by NumPy's ``SeedSequence``: torch's CPU generator (mt19937) keeps only
-    the low 32 bits of its seed, so ``(seed << 31) + seed2`` would give graph seeds 2 and 4 one
-    stream; mixed, every bit of both seeds reaches those 32.
-    """
-    words = np.random.SeedSequence([int(seed), int(seed2)]).generate_state(2, np.uint32)
-    return int(words[0]) | int(words[1]) << 32
-
-
-class RandomStreams:
-    """One session's random streams: a ``torch.Generator`` per seeded random node.
-
-    The session's ``VariableStore`` holds one; see the module docstring for the whole story.
-    """
-
-    def __init__(self):
-        # node name -> torch.Generator: by name, since a pass that rewrites a node's inputs
-        # (MaterializeShapes cutting a shape-only edge) binds a copy of it, the same op
-        self._generators: dict = {}
-
-    def generator(self, node, device):
-        """The generator of ``node`` (a node with ``seed`` and ``seed2`` attributes) in this
-        session, made and seeded with :func:`stream_seed` on first use."""
-        generator = self._generators.get(node.name)
-        if generator is None:
-            import torch  # building graphs does not import torch
-
-            generator = self._generators[node.name] = torch.Generator(device=device)
-            generator.manual_seed(stream_seed(node.attrs["seed"], node.attrs.get("seed2", 0)))
-        return generator
-
-    def clear(self) -> None:
-        """Forget every stream (a closing session)."""
-        self._generators.clear()
-
-    def __len__(self) -> int:
-        return len(self._generators)
 
 
 def fully_known_shape(shape) -> tuple:
@@ -241,7 +201,6 @@ def multinomial(logits, num_samples, seed=None, name=None, output_dtype=None) ->
     with ``G = -log(-log(U))`` and ``U`` uniform (one per sample and class; a ``-inf`` logit is
     never drawn).  ``seed`` as a random op's (:func:`get_seed`); ``num_samples`` a Python int.
     """
-    from .api import constant  # the front end's converter; api imports this module
 
     logits = logits if isinstance(logits, Symbol) else constant(logits)
     output_dtype = as_dtype(output_dtype or "int64")
@@ -285,7 +244,6 @@ def random_shuffle(value, seed=None, name=None) -> Symbol:
     name : str, optional
         The node's name (default ``"RandomShuffle"``).
     """
-    from .api import constant  # the front end's converter; api imports this module
 
     value = value if isinstance(value, Symbol) else constant(value)
     seed1, seed2 = get_seed(seed)

@@ -65,7 +65,7 @@ import numpy as np
 
 from ..nnvm.errors import TinyflowError
 from ..nnvm.symbol import Symbol, current_context
-from ..variables import Variable, initial_shapes
+from ..session.variables import Variable, initial_shapes
 
 __all__ = ["CheckpointError", "CheckpointState", "Saver", "get_checkpoint_state",
            "latest_checkpoint"]

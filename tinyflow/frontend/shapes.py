@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..nnvm.errors import ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
-from ..variables import initial_shapes
+from ..session.variables import initial_shapes
 
 __all__ = ["infer_variable_shapes"]
 

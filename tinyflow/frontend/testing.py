@@ -142,7 +142,7 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
         Naming the op, the input index, the largest absolute error, where it is, and both
         values there.
     """
-    from ..session import Session  # torch and the Lua runtime load only when a check runs
+    from ..session.session import Session  # torch and the Lua runtime load only when a check runs
 
     name, build = _builder(op, attrs, name)
     if inputs is None:

@@ -13,7 +13,7 @@ import enum
 
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
-from ..variables import Variable
+from ..session.variables import Variable
 from .api import constant
 from .init_ops import glorot_uniform_initializer
 

@@ -17,13 +17,13 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-from ..config import memory_option
 from ..nnvm.attrs import shape_str
 from ..nnvm.errors import ShapeError, TinyflowError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 from ..nnvm.symbol import Symbol, current_context
-from ..variables import initial_shapes
+from ..session.options import memory_option
+from ..session.variables import initial_shapes
 
 __all__ = ["render", "to_dot"]
 

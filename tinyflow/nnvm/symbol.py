@@ -163,7 +163,7 @@ class GraphContext:
     def __init__(self):
         self.naming = Naming()
         self.nodes_by_name: dict[str, Node] = {}
-        self.variables: list = []  # tinyflow.variables.Variable symbols, in creation order
+        self.variables: list = []  # tinyflow.nnvm.variables.Variable symbols, in creation order
         self.collections: dict[str, list] = {}  # TF's graph collections, by key
         self.seed: int | None = None  # the graph-level random seed (tf.set_random_seed)
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)

@@ -12,11 +12,11 @@ nothing is transposed.
 
 Weights, biases, gamma and beta left out of a call are created as variables
 ``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` declares each
-as a default :class:`~tinyflow.variables.Variable` with initial value
+as a default :class:`~tinyflow.nnvm.variables.Variable` with initial value
 ``_variable_init(method=...)``: Glorot-uniform weights, zero biases and beta, unit gamma.
 ``_variable_init`` has no inputs; its shape is the variable's, inferred backward through the
 ``assign`` that initialises it, so the initialiser runs once the variable's shape is known, and
-only when nothing assigned the variable first (see :class:`~tinyflow.variables.Initializer`).
+only when nothing assigned the variable first (see :class:`~tinyflow.nnvm.variables.Initializer`).
 """
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from ..nnvm.attrs import no_gradient, same_as_input, shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op, current_context
-from ..variables import Variable
+from ..nnvm.variables import Variable
 from .matrix import register_view_op
 
 __all__ = ["INIT_METHODS", "window_size"]
@@ -39,7 +39,7 @@ _BN_INPUTS = ("data", "gamma", "beta")
 # -- auto-created variables ------------------------------------------------------------------
 def _initialise_inputs(input_names, **methods):
     """FSetInputVarAttrOnCompose declaring an auto-created input variable as a default
-    :class:`~tinyflow.variables.Variable` of the current graph context, with initial value
+    :class:`~tinyflow.nnvm.variables.Variable` of the current graph context, with initial value
     ``_variable_init(method=methods[its input name])``."""
     def on_compose(attrs, var, index):
         method = methods[input_names[index]]

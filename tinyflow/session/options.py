@@ -4,24 +4,45 @@ and run options TF-1 programs set, with what each means here.
 ``tf.Session(config=...)`` takes a ConfigProto or, as before, a string: ``"cpu"`` or ``"gpu"``,
 optionally followed by ``"profile"``, ``"fusion"`` and ``"graph"``; :func:`session_options`
 parses it with the session's other arguments into one :class:`SessionOptions`.  A ConfigProto
-always gives a CPU session (TinyFlow picks CUDA only when asked with ``"gpu"``), so ``device_count={'GPU': 0}`` means what it says and
-``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
+always gives a CPU session (TinyFlow picks CUDA only when asked with ``"gpu"``), so
+``device_count={'GPU': 0}`` means what it says and ``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
 ``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
 session's one device.  The thread counts are accepted and leave PyTorch's pool as it is.  A field
 TensorFlow does not have is an error naming it, as protobuf's.
 """
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import ClassVar
 
-from .frontend import events
-
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
-           "RunOptions", "SessionOptions", "StepStats", "memory_option", "session_options",
-           "step_stats"]
+           "RunOptions", "SessionOptions", "StepStats", "memory_option", "proto",
+           "session_options", "step_stats", "tensorboard"]
+
+
+def tensorboard(module: str):
+    """The ``tensorboard`` package's module ``module``; ImportError saying how to install it."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as err:
+        raise ImportError(f"TinyFlow writes TensorBoard's event files with the tensorboard "
+                          f"package, which could not be imported ({err}): pip install "
+                          f"tensorboard") from err
+
+
+def proto(name: str):
+    """The compiled protocol-buffer module ``tensorboard.compat.proto.<name>``
+    (``"summary_pb2"``, ``"event_pb2"``...).
+
+    Raises
+    ------
+    ImportError
+        When the ``tensorboard`` package is not installed, saying how to install it.
+    """
+    return tensorboard(f"tensorboard.compat.proto.{name}")
 
 
 class _Message:
@@ -104,12 +125,12 @@ class RunMetadata(_Message):
     def to_proto(self):
         """This record as tensorboard's ``config_pb2.RunMetadata`` (its ``step_stats`` only:
         a partition graph has no meaning here)."""
-        step_stats_pb2 = events.proto("step_stats_pb2")
+        step_stats_pb2 = proto("step_stats_pb2")
         devices = [step_stats_pb2.DeviceStepStats(device=d.device, node_stats=[
             step_stats_pb2.NodeExecStats(**{name: getattr(s, name) for name in
                                             NodeExecStats.FIELDS}) for s in d.node_stats])
                    for d in self.step_stats.dev_stats]
-        return events.proto("config_pb2").RunMetadata(
+        return proto("config_pb2").RunMetadata(
             step_stats=step_stats_pb2.StepStats(dev_stats=devices))
 
     def SerializeToString(self, deterministic=True) -> bytes:

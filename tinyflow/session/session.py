@@ -12,8 +12,7 @@ from dataclasses import replace
 import numpy as np
 import torch
 
-from .config import session_options, step_stats
-from .executor import (
+from ..executor import (
     ClosureReport,
     Executor,
     ExecutorCache,
@@ -23,8 +22,8 @@ from .executor import (
     memory_plan_report,
     release,
 )
-from .nnvm.errors import GraphError, ShapeError
-from .nnvm.symbol import (
+from ..nnvm.errors import GraphError, ShapeError
+from ..nnvm.symbol import (
     Node,
     NodeEntry,
     Symbol,
@@ -32,6 +31,7 @@ from .nnvm.symbol import (
     default_session,
     get_default_session,
 )
+from .options import session_options, step_stats
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
