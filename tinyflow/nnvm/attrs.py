@@ -131,7 +131,7 @@ TFusedWithActivation
 TInternal           ``"<pass>"``: the op is made only by that pass, never by a user
                     (``_fused``: FuseElemwise, which finds the op it builds by this value;
                     ``_fused_conv2d``, ``_fused_linear``: FuseConvActivation).
-TGradientRole       ``"sum"`` | ``"ones"`` | ``"zeros"``: the op the Gradient pass builds to add
+TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass builds to add
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x
                     (``zeros_like``).  One op per role.

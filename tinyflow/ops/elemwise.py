@@ -208,11 +208,13 @@ _unary("relu", "max(x, 0).", lambda n, g: [
 ANY = dtype_rule(("float", "int", "bool"))
 _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY,
        ("{0}", "{0}"), "same").set_attr("TFoldable", True)
-# TGradientRole: the Gradient pass's zeros for an x not reached and ones for the head gradient
+# TGradientRole: the Gradient pass's zeros for an x not reached, ones for the head gradient
 (_unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient, ANY)
- .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True).set_attr("TGradientRole", "zeros"))
+ .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
+ .set_attr("TGradientRole", "zero"))
 (_unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient, ANY)
- .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True).set_attr("TGradientRole", "ones"))
+ .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
+ .set_attr("TGradientRole", "one"))
 
 
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
