@@ -9,12 +9,12 @@ from . import (
            init,
            math,
            matrix,
-           nn,
            nn_tf,
            optim,
            reduce,
+           softmax,
            state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "math",
-           "matrix", "nn", "nn_tf", "optim", "reduce", "state"]
+           "matrix", "nn_tf", "optim", "reduce", "softmax", "state"]
