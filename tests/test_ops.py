@@ -19,7 +19,6 @@ import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
-from tinyflow.session.variables import VariableStore
 
 import tinyflow as tf
 from tinyflow.executor import Executor
@@ -31,6 +30,7 @@ from tinyflow.nnvm.graph import Graph
 from tinyflow.nnvm.passes import EXTERNAL
 from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
 from tinyflow.session.options import SessionOptions
+from tinyflow.session.variables import VariableStore
 
 F64 = torch.float64
 pytestmark = [

@@ -2,13 +2,13 @@
 VariableStore, and the one function finding shapes from initial values."""
 import numpy as np
 import pytest
-from tinyflow.nnvm.variables import Initializer, Variable
-from tinyflow.session.variables import VariableStore, initial_shapes
 
 import tinyflow as tf
 from tinyflow import nnvm
 from tinyflow.frontend.saver import Saver
 from tinyflow.nnvm import BindError, Graph, GraphError, apply_passes, register_pass
+from tinyflow.nnvm.variables import Initializer, Variable
+from tinyflow.session.variables import VariableStore, initial_shapes
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 

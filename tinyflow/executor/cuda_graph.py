@@ -3,7 +3,7 @@
 A static memory plan fixes every buffer's address, which is what a CUDA graph needs: a step's
 kernels are recorded once (``torch.cuda.graph``) and replayed, one launch per segment.  An op
 that cannot be recorded (a Python op, a host sync, a collective, a seeded random op:
-``TUncapturable``, tinyflow/ops/capture.py) runs alone between the captured segments.
+``TUncapturable``, set where the op is registered) runs alone between the captured segments.
 
 The first run of an executor is a plain one on a side stream (the warm-up torch.cuda.graph
 asks for: lazy initialisation, cuBLAS handles); the second captures each segment and replays
@@ -122,6 +122,6 @@ class GraphedStep:
                                                                       failed[0] - 1]]
             raise LuaOpError(f"{node.describe()} failed while being captured in a CUDA graph "
                              f"({failed[1]}): if it syncs with the host, declare its op "
-                             f"TUncapturable (tinyflow/ops/capture.py)")
+                             f"TUncapturable where it is registered (tinyflow/nnvm/attrs.py)")
         self.graphs[i] = graph
         self.captures += 1

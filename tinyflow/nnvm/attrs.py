@@ -2,7 +2,9 @@
 
 Attribute names follow NNVM: ``F*`` attributes are functions, ``T*`` attributes are plain values.
 They are attached with ``register_op(name).set_attr(key, value)`` and read by the passes and the
-executor with ``op.attr(key)`` or ``Op.get_attr(key)``.
+executor with ``op.attr(key)``, ``Op.get_attr(key)`` or ``Op.with_attr(key, value)``.  Every fact
+about an op is set where the op is registered (its family file in tinyflow/ops/); a pass asks the
+op for the attribute and never tests its name.
 
 ==================  ==========================================================================
 attribute           contract
@@ -81,10 +83,15 @@ TOpPattern          NNVM's op pattern, as far as FuseElemwise needs it: ``"reduc
                     reductions that fuse on the CPU with the elementwise ops around them
                     (``reduce_sum``/``mean``/``max``/``min``, ``_collapse_sum_like``); they
                     take only inputs of their output's dtype.  Unset: elementwise.
-TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a collective, a
-                    random op with its own generator): ``config='gpu graph'`` runs them between
-                    captured segments.  Python ops (FPythonCompute) are never captured.
-TIsBackward         ``True`` for ops that only appear in gradient graphs (``_<op>_backward``).
+TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a collective):
+                    ``config='gpu graph'`` runs them between captured segments.  Python ops
+                    (FPythonCompute) and seeded random ops are never captured and need no
+                    declaration.
+TIsBackward         ``True`` for the ops FGradient rules build for a gradient (every
+                    ``_<op>_backward``, ``_collapse_sum_like``...): graph pictures draw them as
+                    backward.  A node of one may still run forward (conv2d_transpose is
+                    ``_conv2d_backward_data``): the Mirror pass tells backward nodes by the
+                    Gradient pass's name scope instead.
 TFoldable           ``True``: the output is a cheap, pure function of the values of the inputs
                     the op reads (no state, no randomness): a node whose inputs are all
                     shape-only or such nodes is computed once when the executor is built (the
@@ -93,11 +100,47 @@ TSameShapeIdentity  ``True``: where the output has input 0's shape and dtype, th
                     identity (``_collapse_sum_like`` of an add's gradient): MaterializeShapes
                     lets its readers read input 0 instead.
 TChannelsLast       ``"any"``: the body takes each 4-d (NCHW) input and output contiguous or
-                    channels-last; ``"same"``: either, one for all its 4-d operands (elementwise,
-                    in place).  Missing: contiguous only.  Read by ChooseLayout.
+                    channels-last; ``"prefer"``: either, and runs faster on channels-last
+                    (oneDNN's convolutions and pooling, their gradients): ChooseLayout makes
+                    their entries channels-last where nothing pins them; ``"same"``: either,
+                    one for all its 4-d operands (elementwise, in place).  Missing: contiguous
+                    only.  Read by ChooseLayout.
 TWriteOnly          ``True`` for ops that overwrite their mutated inputs without reading them
                     (``assign``): such a variable needs no value before.  Other mutating ops
                     (``assign_add``, the optimizer updates) read what they write.
+TActivation         ``"<backward op>"`` on an activation y = f(x) that is elementwise and never
+                    decreases (``tanh``, ``relu``, ``sigmoid``): it commutes with a max over
+                    windows (PoolBeforeActivation); ``_fused_conv2d`` / ``_fused_linear`` apply
+                    it by name (attr ``activation``; FuseConvActivation); the value is the op
+                    its FGradient builds from (g, y).
+TArgmaxOutput       ``int``: the index of an output holding, for each element of output 0, which
+                    input element of its window was the largest (``max_pool2d``'s argmax, kept
+                    for the gradient, which reads it as its input 2).  Output 0 is then a max
+                    over windows (PoolBeforeActivation); the output exists only while the
+                    node's attr ``argmax`` is true (default), which PruneArgmax sets False when
+                    nothing reads it.
+FBiasLayout         ``f(attrs) -> "NCHW" | "NHWC"``: the op adds input 1, when a vector of C
+                    values, to input 0 along its channels in that layout (axis 1 or the last):
+                    ``bias_add``, ``elemwise_add`` (broadcasting).  FuseConvActivation folds
+                    such an add into the layer before it.
+TFusedWithActivation
+                    ``"<op>"``: the op computing this layer, plus a bias and an activation, in
+                    one kernel (``conv2d`` -> ``_fused_conv2d``, ``linear`` ->
+                    ``_fused_linear``), with this op's attributes and ``activation``; built by
+                    FuseConvActivation.
+TInternal           ``"<pass>"``: the op is made only by that pass, never by a user
+                    (``_fused``: FuseElemwise, which finds the op it builds by this value;
+                    ``_fused_conv2d``, ``_fused_linear``: FuseConvActivation).
+TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass builds to add
+                    the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
+                    the head gradient (``ones_like``) and for an unreached x
+                    (``zeros_like``).  One op per role.
+TRandom             ``True``: the op draws random numbers (``dropout``, ``normal``,
+                    ``_variable_init``...): a second run gives other values, so Mirror never
+                    recomputes one.
+FFlops              ``f(attrs, in_shapes, out_shapes) -> int | None``: an estimate of the FLOPs
+                    of one run (matmul, convolutions, linear, pooling); None, or missing: one
+                    per element of the largest input or output.  Read by Mirror's policies.
 ==================  ==========================================================================
 """
 from __future__ import annotations

@@ -82,6 +82,15 @@ class Op:
             raise KeyError(f"no operator named {name!r} is registered") from None
 
     @staticmethod
+    def with_attr(key: str, value) -> Op:
+        """The one op whose attribute ``key`` equals ``value`` (the op a pass builds for a role:
+        ``Op.with_attr("TGradientRole", "sum")``); ``KeyError`` when none or several have it."""
+        found = [op for op, v in Op._columns.get(key, {}).items() if v == value]
+        if len(found) != 1:
+            raise KeyError(f"{len(found)} operators have {key} = {value!r}, not one")
+        return found[0]
+
+    @staticmethod
     def get_attr(key: str) -> dict[Op, object]:
         """The whole column of attribute ``key``, as a new dict ``{op: value}`` (changing it
         does not change the registry)."""

@@ -1,22 +1,20 @@
 """The built-in ops' graph meaning (shape, gradient, in-place); importing registers them."""
 from . import (
     array,
-    capture,
     collective,
     control,
     conv,
     elemwise,
     fused,
     init,
-    layouts,
     math,
     matrix,
-    nn,
     nn_tf,
     optim,
     reduce,
+    softmax,
     state,
 )
 
-__all__ = ["array", "capture", "collective", "control", "conv", "elemwise", "fused", "init",
-           "layouts", "math", "matrix", "nn", "nn_tf", "optim", "reduce", "state"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "math",
+           "matrix", "nn_tf", "optim", "reduce", "softmax", "state"]

@@ -10,6 +10,9 @@ and ``size`` (the world's, when the graph was built).
 Gradients, as Horovod's: allreduce's is the allreduce of the incoming gradient (averaged
 likewise); broadcast's is the gradients of every rank summed at the root (zero elsewhere);
 allgather's is this rank's rows of the summed gradient.
+
+They wait for the other ranks through ``torch.distributed``, which a CUDA graph cannot capture
+(``TUncapturable``).
 """
 from __future__ import annotations
 
@@ -30,7 +33,8 @@ def _allreduce_gradient(node, ograds):
 (register_op("_allreduce")
  .describe("x summed over every rank (divided by their number with attr average), in place.")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
- .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", _allreduce_gradient))
+ .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", _allreduce_gradient)
+ .set_attr("TUncapturable", True))
 
 
 def _broadcast_gradient(node, ograds):
@@ -43,7 +47,8 @@ def _broadcast_gradient(node, ograds):
 (register_op("_broadcast")
  .describe("Rank attr root's x on every rank, in place.")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
- .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", _broadcast_gradient))
+ .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", _broadcast_gradient)
+ .set_attr("TUncapturable", True))
 
 
 def _allgather_shape(attrs, in_shapes, out_shapes):
@@ -68,7 +73,8 @@ def _allgather_gradient(node, ograds):
 (register_op("_allgather")
  .describe("Every rank's x (all of one shape) concatenated along dim 0 in rank order.")
  .set_num_inputs(1).set_attr("FInferShape", _allgather_shape)
- .set_attr("FInferType", same_type).set_attr("FGradient", _allgather_gradient))
+ .set_attr("FInferType", same_type).set_attr("FGradient", _allgather_gradient)
+ .set_attr("TUncapturable", True))
 
 
 # -- the buckets of DistributedOptimizer (tinyflow/distributed.py) ---------------------------
@@ -100,7 +106,7 @@ def _bucket_type(attrs, in_types, out_types):
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", _start_shape).set_attr("FInferType", _bucket_type)
  .set_attr("FInplaceOption", lambda attrs: [(0, 0)] if attrs["num_args"] == 1 else [])
- .set_attr("FGradient", no_gradient))
+ .set_attr("FGradient", no_gradient).set_attr("TUncapturable", True))
 
 
 def _wait_shape(attrs, in_shapes, out_shapes):
@@ -125,4 +131,4 @@ def _wait_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferShape", _wait_shape).set_attr("FInferType", _bucket_type)
  .set_attr("FIgnoreInputs", lambda attrs: list(range(1, attrs["num_args"] + 1)))
  .set_attr("FInplaceOption", lambda attrs: [(0, 0)] if attrs["num_args"] == 1 else [])
- .set_attr("FGradient", no_gradient))
+ .set_attr("FGradient", no_gradient).set_attr("TUncapturable", True))

@@ -64,7 +64,7 @@ def _variable_init_shape(attrs, in_shapes, out_shapes):
            "(U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fans from the shape as in PyTorch); "
            "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
  .set_num_inputs(0).set_attr("FInferShape", _variable_init_shape)
- .set_attr("FGradient", no_gradient))
+ .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -142,8 +142,9 @@ def _output_hw(data, kernel, attrs):
 
 
 def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
-    (register_op(name).describe(doc).set_num_inputs(num_inputs).set_num_outputs(num_outputs)
-     .set_attr("FInferShape", shape_rule).set_attr("TIsBackward", True))
+    return (register_op(name).describe(doc).set_num_inputs(num_inputs)
+            .set_num_outputs(num_outputs).set_attr("FInferShape", shape_rule)
+            .set_attr("TIsBackward", True))
 
 
 def _num_inputs_with_bias(attrs):
@@ -179,18 +180,29 @@ def _linear_grad(node, grads):
 
 def _layer_op(name, doc, shape_rule, gradient):
     """Register a layer taking data, weight and (unless no_bias) bias; a weight or bias left
-    out of a call becomes a default variable (Glorot-uniform weight, zero bias)."""
-    (register_op(name).describe(doc)
-     .set_num_inputs(_num_inputs_with_bias)
-     .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
-     .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
-         _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
-     .set_attr("FInferShape", shape_rule).set_attr("FGradient", gradient))
+    out of a call becomes a default variable (Glorot-uniform weight, zero bias).  Its
+    activation and bias fuse into ``_fused_<name>`` (FuseConvActivation)."""
+    return (register_op(name).describe(doc)
+            .set_num_inputs(_num_inputs_with_bias)
+            .set_attr("FListInputNames", lambda attrs: list(_LAYER_INPUTS))
+            .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
+                _LAYER_INPUTS, weight="xavier_uniform", bias="zeros"))
+            .set_attr("FInferShape", shape_rule).set_attr("FGradient", gradient)
+            .set_attr("TFusedWithActivation", f"_fused_{name}"))
+
+
+def _per_weight_flops(attrs, in_shapes, out_shapes):
+    """FFlops of conv2d and linear: 2 x out x (in channels x kernel), the weight's size over
+    its first axis."""
+    if len(in_shapes) < 2:
+        return None
+    weight = in_shapes[1]
+    return 2 * sum(math.prod(s) for s in out_shapes) * (math.prod(weight) // max(weight[0], 1))
 
 
 _layer_op("linear", "Fully connected layer: y = x @ weight^T (+ bias).  x (batch, in_features), "
           "weight (num_hidden, in_features), bias (num_hidden,); attrs num_hidden, no_bias "
-          "(default True).", _linear_shape, _linear_grad)
+          "(default True).", _linear_shape, _linear_grad).set_attr("FFlops", _per_weight_flops)
 
 
 # -- conv2d ------------------------------------------------------------------------------------
@@ -227,41 +239,48 @@ def _conv2d_grad(node, grads):
     return result
 
 
-_layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_filter, "
-          "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
-          "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
-          "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
-          _conv2d_shape, _conv2d_grad)
+# TChannelsLast "prefer": oneDNN's convolutions and pooling run several times faster on
+# channels-last tensors, and take either (their gradients too)
+(_layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_filter, "
+           "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
+           "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
+           "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
+           _conv2d_shape, _conv2d_grad)
+ .set_attr("FFlops", _per_weight_flops).set_attr("TChannelsLast", "prefer"))
 
 
 # -- conv2d + bias + activation in one op (the FuseConvActivation pass builds it) ---------------
-_ACTIVATION_BACKWARD = {"tanh": "_tanh_backward", "relu": "_relu_backward",
-                        "sigmoid": "_sigmoid_backward"}
+def _activation_backward(activation):
+    """The backward op of an activation (TActivation) the fused ops apply, or None."""
+    activations = {op.name: backward for op, backward in Op.get_attr("TActivation").items()}
+    return activations.get(activation), sorted(activations)
 
 
 def _fused_op(name, layer, shape_rule, gradient):
     """Register ``_fused_<layer>``: act(layer(x, weight) + bias), whose gradient is the
     activation's from y, then the layer's."""
     def fused_shape(attrs, in_shapes, out_shapes):
-        if attrs.get("activation") not in _ACTIVATION_BACKWARD:
-            raise ShapeError(f"activation must be one of {sorted(_ACTIVATION_BACKWARD)}, got "
+        backward, known = _activation_backward(attrs.get("activation"))
+        if backward is None:
+            raise ShapeError(f"activation must be one of {known}, got "
                              f"{attrs.get('activation')!r}")
         return shape_rule(attrs, in_shapes, out_shapes)
 
     def fused_grad(node, grads):
-        pre_activation = create_op(_ACTIVATION_BACKWARD[node.attrs["activation"]], grads[0],
-                                   node.outputs[0])
-        return gradient(node, [pre_activation])
-    (register_op(name)
+        backward, _ = _activation_backward(node.attrs["activation"])
+        return gradient(node, [create_op(backward, grads[0], node.outputs[0])])
+    return (register_op(name)
      .describe(f"act({layer}(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): "
                f"attr activation 'tanh' | 'relu' | 'sigmoid' and {layer}'s attrs.  The "
                f"FuseConvActivation pass (tinyflow/nnvm/passes/fuse_conv.py) puts it where an "
                f"activation alone reads a {layer}.")
      .set_num_inputs(_num_inputs_with_bias)
-     .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad))
+     .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad)
+     .set_attr("TInternal", "FuseConvActivation"))
 
 
-_fused_op("_fused_conv2d", "conv2d", _conv2d_shape, _conv2d_grad)
+(_fused_op("_fused_conv2d", "conv2d", _conv2d_shape, _conv2d_grad)
+ .set_attr("TChannelsLast", "prefer"))
 _fused_op("_fused_linear", "linear", _linear_shape, _linear_grad)
 
 
@@ -319,6 +338,14 @@ def _conv2d_backward_data_grad(node, grads):
     return [grad_g, grad_weight] if len(node.inputs) == 2 else [grad_g, None, grad_weight]
 
 
+def _transposed_flops(attrs, in_shapes, out_shapes):
+    """FFlops of a transposed convolution: 2 x in x (out channels x kernel)."""
+    if len(in_shapes) < 2:
+        return None
+    weight = in_shapes[1]
+    return 2 * math.prod(in_shapes[0]) * (math.prod(weight) // max(weight[0], 1))
+
+
 # Data and weight gradients are separate ops: the data gradient of a first layer is never
 # needed, and the executor only runs the ops a fetch reaches.  Without x (attr input_size
 # instead) the data gradient is conv2d_transpose (tinyflow/conv_transpose.py).
@@ -330,9 +357,11 @@ def _conv2d_backward_data_grad(node, grads):
  .set_num_inputs(lambda attrs: 2 if "input_size" in attrs else 3)
  .set_attr("FIgnoreInputs", lambda attrs: [] if "input_size" in attrs else [1])
  .set_attr("FInferShape", _conv2d_backward_data_shape)
- .set_attr("FGradient", _conv2d_backward_data_grad).set_attr("TIsBackward", True))
+ .set_attr("FGradient", _conv2d_backward_data_grad).set_attr("TIsBackward", True)
+ .set_attr("FFlops", _transposed_flops).set_attr("TChannelsLast", "prefer"))
 _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-             "attrs stride, data_format, filter_format.", 3, same_as_input(2))
+             "attrs stride, data_format, filter_format.", 3,
+             same_as_input(2)).set_attr("TChannelsLast", "prefer")
 
 
 # -- pooling -----------------------------------------------------------------------------------
@@ -366,6 +395,11 @@ def _max_pool_type(attrs, in_types, out_types):
     return [dtype], [dtype, "int64"][:_max_pool_outputs(attrs)]
 
 
+def _pool_flops(attrs, in_shapes, out_shapes):
+    """FFlops of pooling: each window counted once per output element."""
+    return sum(math.prod(s) for s in out_shapes) * math.prod(attrs.get("kernel", (1, 1)))
+
+
 def _max_pool_backward_type(attrs, in_types, out_types):
     dtype = in_types[0] or in_types[1] or out_types[0]
     return [dtype, dtype, "int64"], [dtype]
@@ -373,7 +407,8 @@ def _max_pool_backward_type(attrs, in_types, out_types):
 
 # max_pool2d keeps the argmax of each window as a second, hidden output (int64): the backward
 # scatters g through it instead of pooling x again, and reads x only for its shape.  With
-# argmax=False (the PruneArgmax pass, when nothing reads it) there is no second output.
+# argmax=False (the PruneArgmax pass, when nothing reads it) there is no second output
+# (TArgmaxOutput).
 (register_op("max_pool2d")
  .describe("Max over kernel (kh, kw) windows of x moved by stride (sh, sw); padding 'VALID' | "
            "'SAME', data_format 'NCHW' (default) | 'NHWC'.  A hidden second output holds each "
@@ -383,12 +418,14 @@ def _max_pool_backward_type(attrs, in_types, out_types):
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
+     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
+ .set_attr("TArgmaxOutput", 1).set_attr("FFlops", _pool_flops)
+ .set_attr("TChannelsLast", "prefer"))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride, data_format.", 3,
              same_as_input(1))
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
- .set_attr("FIgnoreInputs", [1]))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TChannelsLast", "prefer"))
 
 (register_op("avg_pool2d")
  .describe("Mean (padding not counted) over kernel (kh, kw) windows of x moved by stride "
@@ -396,7 +433,8 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
  .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))]))
+     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
+ .set_attr("FFlops", _pool_flops))
 _backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
              "kernel, stride, data_format.", 2, same_as_input(1))
 
@@ -473,14 +511,16 @@ def _xent_shape(attrs, in_shapes, out_shapes):
     return [logits, labels], [()]
 
 
+# TUncapturable: the bodies check the class ids on the host (torch.aminmax, then a comparison
+# in Python), as TensorFlow's CPU kernels do: a sync a CUDA graph capture refuses
 _XENT = "mean_sparse_softmax_cross_entropy_with_logits"
 (register_op(_XENT)
  .describe("Mean over the batch of -log softmax(logits)[label]: logits (batch, classes), labels "
            "(batch,) holding class ids as floats.")
- .set_num_inputs(2).set_attr("FInferShape", _xent_shape)
+ .set_num_inputs(2).set_attr("FInferShape", _xent_shape).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None]))
 _backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
-             "logits and labels.", 3, same_as_input(1))
+             "logits and labels.", 3, same_as_input(1)).set_attr("TUncapturable", True)
 
 
 # -- dropout -----------------------------------------------------------------------------------
@@ -506,5 +546,5 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
            "(-1: x's size) gives the mask a shape that broadcasts to x's, as TensorFlow's; "
            "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
- .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("TRandom", True)
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))

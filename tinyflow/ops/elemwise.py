@@ -106,26 +106,32 @@ def binary_shape(attrs, in_shapes, out_shapes):
     return [a, b], [out]
 
 
-def _binary(name, doc, gradient, dtypes=None, fuse=None):
-    return (register_op(name).describe(doc).set_num_inputs(2)
-            .set_attr("FInferShape", binary_shape)
-            .set_attr("FInferType", dtypes or dtype_rule())
-            .set_attr("FInplaceOption", [(0, 0), (1, 0)])
-            .set_attr("FGradient", gradient)
-            .set_attr("FFuseExpr", fuse))
+def _binary(name, doc, gradient, dtypes=None, fuse=None, layout=None):
+    op = (register_op(name).describe(doc).set_num_inputs(2)
+          .set_attr("FInferShape", binary_shape)
+          .set_attr("FInferType", dtypes or dtype_rule())
+          .set_attr("FInplaceOption", [(0, 0), (1, 0)])
+          .set_attr("FGradient", gradient)
+          .set_attr("FFuseExpr", fuse))
+    if layout is not None:
+        op.set_attr("TChannelsLast", layout)
+    return op
 
 
-# FFuseExpr (tinyflow/nnvm/attrs.py): (torch expression, CUDA C++ expression) per op
-_binary("elemwise_add", "a + b with numpy broadcasting.", lambda n, g: [
+# FFuseExpr (tinyflow/nnvm/attrs.py): (torch expression, CUDA C++ expression) per op;
+# layout "same" (TChannelsLast): elementwise, so any layout, one for all 4-d operands
+(_binary("elemwise_add", "a + b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(g[0], n.inputs[1])],
-    fuse=("{0} + {1}", "{0} + {1}")).set_attr("TFoldable", True)
+    fuse=("{0} + {1}", "{0} + {1}"), layout="same").set_attr("TFoldable", True)
+ # a (C,) vector b broadcasts along the last axis: NHWC's channels, linear's features
+ .set_attr("FBiasLayout", lambda attrs: "NHWC"))
 _binary("elemwise_sub", "a - b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0], n.inputs[0]), collapse_sum_like(-g[0], n.inputs[1])],
-    fuse=("{0} - {1}", "{0} - {1}")).set_attr("TFoldable", True)
+    fuse=("{0} - {1}", "{0} - {1}"), layout="same").set_attr("TFoldable", True)
 _binary("elemwise_mul", "a * b with numpy broadcasting.", lambda n, g: [
     collapse_sum_like(g[0] * n.inputs[1], n.inputs[0]),
     collapse_sum_like(g[0] * n.inputs[0], n.inputs[1])],
-    fuse=("{0} * {1}", "{0} * {1}")).set_attr("TFoldable", True)
+    fuse=("{0} * {1}", "{0} * {1}"), layout="same").set_attr("TFoldable", True)
 _binary("elemwise_div", "a / b with numpy broadcasting (TF's truediv: integers are divided as "
         "floats, int8/int16/uint8 as float32, int32/int64 as float64).", lambda n, g: [
     collapse_sum_like(g[0] / n.inputs[1], n.inputs[0]),
@@ -137,15 +143,14 @@ _binary("elemwise_pow", "a ** b with numpy broadcasting.", lambda n, g: [
     fuse=("torch.pow({0}, {1})", "pow({0}, {1})"))
 
 
-def _unary(name, doc, gradient=None, dtypes=None, fuse=None):
+def _unary(name, doc, gradient=None, dtypes=None, fuse=None, layout=None):
     op = (register_op(name).describe(doc).set_num_inputs(1)
           .set_attr("FInferShape", same_shape)
           .set_attr("FInferType", dtypes or dtype_rule())
           .set_attr("FInplaceOption", inplace_first))
-    if gradient is not None:
-        op.set_attr("FGradient", gradient)
-    if fuse is not None:
-        op.set_attr("FFuseExpr", fuse)
+    for key, value in (("FGradient", gradient), ("FFuseExpr", fuse), ("TChannelsLast", layout)):
+        if value is not None:
+            op.set_attr(key, value)
     return op
 
 
@@ -156,13 +161,13 @@ def _call(python, cuda=None):
 
 # x <op> a Python number: the number takes x's dtype (int_tensor * 2 stays an integer tensor)
 _unary("__add_scalar__", "x + scalar.", lambda n, g: [g[0]], _scalar_type(),
-       ("{0} + {scalar}", "{0} + T({scalar})")).set_attr("TFoldable", True)
+       ("{0} + {scalar}", "{0} + T({scalar})"), "same").set_attr("TFoldable", True)
 _unary("__sub_scalar__", "x - scalar.", lambda n, g: [g[0]], _scalar_type(),
-       ("{0} - {scalar}", "{0} - T({scalar})")).set_attr("TFoldable", True)
+       ("{0} - {scalar}", "{0} - T({scalar})"), "same").set_attr("TFoldable", True)
 _unary("__rsub_scalar__", "scalar - x.", lambda n, g: [-g[0]], _scalar_type(),
        ("{scalar} - {0}", "T({scalar}) - {0}")).set_attr("TFoldable", True)
 _unary("__mul_scalar__", "x * scalar.", lambda n, g: [g[0] * n.attrs["scalar"]],
-       _scalar_type(), ("{0} * {scalar}", "{0} * T({scalar})")).set_attr("TFoldable", True)
+       _scalar_type(), ("{0} * {scalar}", "{0} * T({scalar})"), "same").set_attr("TFoldable", True)
 _unary("__div_scalar__", "x / scalar (TF's truediv for integer x).",
        lambda n, g: [g[0] / n.attrs["scalar"]], _scalar_type(divides=True),
        ("{0} / {scalar}", "{0} / T({scalar})")).set_attr("TFoldable", True)
@@ -176,15 +181,20 @@ _unary("__rpow_scalar__", "scalar ** x.", lambda n, g: [
     g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type(),
        ("torch.pow({scalar}, {0})", "pow(T({scalar}), {0})"))
 FLOAT = dtype_rule(("float",))  # TF defines these for floating types only
-_unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}")).set_attr("TFoldable", True)
+_unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}"),
+       layout="same").set_attr("TFoldable", True)
 _unary("exp", "e ** x.", lambda n, g: [g[0] * n.outputs[0]], FLOAT, _call("exp"))
 _unary("log", "Natural logarithm.", lambda n, g: [g[0] / n.inputs[0]], FLOAT, _call("log"))
 _unary("sqrt", "Square root.", lambda n, g: [g[0] * 0.5 / n.outputs[0]], FLOAT, _call("sqrt"))
+# TActivation: non-decreasing (they commute with max pooling), a post-op of _fused_conv2d and
+# _fused_linear, and their gradient is the named op of (g, y)
 _unary("tanh", "Hyperbolic tangent.", lambda n, g: [
-    create_op("_tanh_backward", g[0], n.outputs[0])], FLOAT, _call("tanh"))
+    create_op("_tanh_backward", g[0], n.outputs[0])], FLOAT, _call("tanh"),
+       "same").set_attr("TActivation", "_tanh_backward")
 _unary("sigmoid", "1 / (1 + e ** -x).", lambda n, g: [
     create_op("_sigmoid_backward", g[0], n.outputs[0])], FLOAT,
-       ("torch.sigmoid({0})", "T(1) / (T(1) + exp(-{0}))"))
+       ("torch.sigmoid({0})", "T(1) / (T(1) + exp(-{0}))"),
+       "same").set_attr("TActivation", "_sigmoid_backward")
 _unary("abs", "|x|.", lambda n, g: [g[0] * create_op("sign", n.inputs[0])],
        fuse=("torch.abs({0})", "{0} < T(0) ? -{0} : {0}"))
 # sign is flat where it is defined: its gradient is zeros (TF's SignGrad), not None, so
@@ -193,31 +203,35 @@ _unary("sign", "-1, 0 or 1; gradient zero.", lambda n, g: [create_op("zeros_like
        fuse=("torch.sign({0})", "T(({0} > T(0)) - ({0} < T(0)))"))
 _unary("relu", "max(x, 0).", lambda n, g: [
     create_op("_relu_backward", g[0], n.outputs[0])],
-       fuse=("torch.relu({0})", "{0} > T(0) ? {0} : T(0)"))
+       fuse=("torch.relu({0})", "{0} > T(0) ? {0} : T(0)"),
+       layout="same").set_attr("TActivation", "_relu_backward")
 ANY = dtype_rule(("float", "int", "bool"))
 _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY,
-       ("{0}", "{0}")).set_attr("TFoldable", True)
-_unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient,
-       ANY).set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
-_unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
-       ANY).set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
+       ("{0}", "{0}"), "same").set_attr("TFoldable", True)
+# TGradientRole: the Gradient pass's zeros for an x not reached, ones for the head gradient
+(_unary("zeros_like", "Zeros of x's shape and dtype; no gradient.", no_gradient, ANY)
+ .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
+ .set_attr("TGradientRole", "zero"))
+(_unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient, ANY)
+ .set_attr("FIgnoreInputs", [0]).set_attr("TFoldable", True)
+ .set_attr("TGradientRole", "one"))
 
 
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
- .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_num_inputs(2).set_attr("FInferShape", same_shape).set_attr("TChannelsLast", "same")
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
  .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)")))
 
 # One kernel each instead of three elementwise ops; their own gradients compose primitives.
 (register_op("_tanh_backward").describe("g * (1 - y * y) (y is tanh's output).")
- .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_num_inputs(2).set_attr("FInferShape", same_shape).set_attr("TChannelsLast", "same")
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
  .set_attr("FFuseExpr", ("{0} * (1 - {1} * {1})", "{0} * (T(1) - {1} * {1})"))
  .set_attr("FGradient", lambda n, g: [
      create_op("_tanh_backward", g[0], n.inputs[1]),
      g[0] * n.inputs[0] * n.inputs[1] * -2.0]))
 (register_op("_sigmoid_backward").describe("g * y * (1 - y) (y is sigmoid's output).")
- .set_num_inputs(2).set_attr("FInferShape", same_shape)
+ .set_num_inputs(2).set_attr("FInferShape", same_shape).set_attr("TChannelsLast", "same")
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
  .set_attr("FFuseExpr", ("{0} * (1 - {1}) * {1}", "{0} * (T(1) - {1}) * {1}"))
  .set_attr("FGradient", lambda n, g: [
@@ -225,7 +239,8 @@ _unary("ones_like", "Ones of x's shape and dtype; no gradient.", no_gradient,
      g[0] * n.inputs[0] * (1.0 - n.inputs[1] * 2.0)]))
 
 (register_op("elemwise_sum").describe("Sum of num_args inputs of one shape (gradient sums).")
- .set_num_inputs(lambda attrs: attrs["num_args"])
+ .set_num_inputs(lambda attrs: attrs["num_args"]).set_attr("TChannelsLast", "same")
+ .set_attr("TGradientRole", "sum")
  .set_attr("FInferShape", same_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FFuseExpr", lambda attrs, shapes: (

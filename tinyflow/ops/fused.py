@@ -34,4 +34,6 @@ def _declared(key):
  # any output may take over any input's storage (PlanMemory checks bytes, dtype and that
  # nothing else reads it): the kernel reads all its inputs before the step copies an output
  .set_attr("FInplaceOption", lambda attrs: [(i, j) for j in range(attrs["num_outputs"])
-                                            for i in range(attrs["num_args"])]))
+                                            for i in range(attrs["num_args"])])
+ # its generated torch code takes any strides and its reductions name logical dimensions
+ .set_attr("TChannelsLast", "same").set_attr("TInternal", "FuseElemwise"))

@@ -49,7 +49,7 @@ for _name, _doc in (("normal", "N(mean, stdev^2) samples; attrs mean, stdev, dty
      .set_num_inputs(lambda attrs: 0 if "shape" in attrs else 1)
      .set_attr("FIgnoreInputs", lambda attrs: [] if "shape" in attrs else [0])
      .set_attr("FInferShape", _shape_attr_or_like).set_attr("FInferType", _dtype_attr)
-     .set_attr("FGradient", no_gradient))
+     .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
 
 def _constant_value(node, inputs):
     """A fetched constant's value, from its attributes: never computed in Lua (a string one

@@ -219,9 +219,11 @@ def _confusion_grad(node, grads):
     return [None, None, create_op("reduce_sum", one_hot(labels) * picked, axis=(1,))]
 
 
+# TUncapturable: the body checks the ids on the host, a sync a CUDA graph capture refuses
 (register_op("confusion_matrix")
  .describe("(num_classes, num_classes) matrix of weights' dtype: weights[i] summed at (labels[i], "
            "predictions[i]); inputs labels, predictions (integer ids in [0, num_classes), else "
            "an error, as TF's asserts) and weights, vectors of one length.")
  .set_num_inputs(3).set_attr("FInferShape", _confusion_shape)
- .set_attr("FInferType", _confusion_type).set_attr("FGradient", _confusion_grad))
+ .set_attr("FInferType", _confusion_type).set_attr("FGradient", _confusion_grad)
+ .set_attr("TUncapturable", True))

@@ -48,10 +48,18 @@ def _matmul_grad(node, grads):
     return [mm(b, g, True, True), mm(g, a, True, True)]
 
 
+def _matmul_flops(attrs, in_shapes, out_shapes):
+    """FFlops: 2 m n k, with k^2 = (m k)(k n) / (m n)."""
+    ins, out = [math.prod(s) for s in in_shapes], sum(math.prod(s) for s in out_shapes)
+    if len(ins) != 2 or not out:
+        return None
+    return 2 * out * round(math.sqrt(ins[0] * ins[1] / out))
+
+
 (register_op("matmul").describe("Matrix product of 2-D a and b; transpose_a / transpose_b "
                                 "use a^T / b^T.")
  .set_num_inputs(2).set_attr("FInferShape", _matmul_shape)
- .set_attr("FGradient", _matmul_grad))
+ .set_attr("FGradient", _matmul_grad).set_attr("FFlops", _matmul_flops))
 
 
 def _reshape_shape(attrs, in_shapes, out_shapes):

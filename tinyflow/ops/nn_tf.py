@@ -63,6 +63,7 @@ def _bias_add_shape(attrs, in_shapes, out_shapes):
            "the default) or axis 1 (NCHW).")
  .set_num_inputs(2).set_attr("FInferShape", _bias_add_shape)
  .set_attr("FInplaceOption", inplace_first)
+ .set_attr("FBiasLayout", lambda attrs: attrs.get("data_format") or "NHWC")
  .set_attr("FGradient", lambda n, g: [g[0], create_op(
      "_bias_add_backward", g[0], n.inputs[1], data_format=n.attrs.get("data_format"))]))
 (_backward_op("_bias_add_backward", "Gradient of bias_add's bias: g summed over every axis but "
@@ -118,17 +119,20 @@ def _sparse_xent_shape(attrs, in_shapes, out_shapes):
     return [logits, labels], [labels]
 
 
+# TUncapturable: the bodies of the sparse cross entropy and embedding_lookup check class ids /
+# indices on the host (torch.aminmax, then a comparison in Python), as TensorFlow's CPU
+# kernels do: a sync a CUDA graph capture refuses
 _SPARSE = "sparse_softmax_cross_entropy_with_logits"
 (register_op(_SPARSE)
  .describe("Per-example -log_softmax(logits)[label] along the last axis: logits (..., classes), "
            "labels (...) holding class ids (int32, int64, or float).")
  .set_num_inputs(2).set_attr("FInferShape", _sparse_xent_shape)
- .set_attr("FInferType", _float_and_ids([0], [1]))
+ .set_attr("FInferType", _float_and_ids([0], [1])).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_SPARSE}_backward", g[0], *n.inputs),
                                       None]))
 (_backward_op(f"_{_SPARSE}_backward", "(softmax(logits) - onehot(labels)) * g, from g (per "
               "example), logits and labels.", 3, same_as_input(1))
- .set_attr("FInferType", _float_and_ids([0, 1], [2])))
+ .set_attr("FInferType", _float_and_ids([0, 1], [2])).set_attr("TUncapturable", True))
 
 
 # -- embedding_lookup ------------------------------------------------------------------------
@@ -145,13 +149,14 @@ def _embedding_shape(attrs, in_shapes, out_shapes):
  .describe("Rows of params (axis 0) at ids: output ids.shape + params.shape[1:] (TensorFlow's "
            "gather on axis 0); ids int32, int64 or float.")
  .set_num_inputs(2).set_attr("FInferShape", _embedding_shape)
- .set_attr("FInferType", _float_and_ids([0], [1]))
+ .set_attr("FInferType", _float_and_ids([0], [1])).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda n, g: [create_op("_embedding_lookup_backward", g[0],
                                                 *n.inputs), None]))
 (_backward_op("_embedding_lookup_backward", "Gradient of embedding_lookup's params: zeros of "
               "params' shape with the rows of g added at ids (repeated ids sum); inputs g, "
               "params (for its shape) and ids.", 3, same_as_input(1))
- .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2])))
+ .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2]))
+ .set_attr("TUncapturable", True))
 
 
 # -- in_top_k ---------------------------------------------------------------------------------

@@ -108,6 +108,8 @@ for _name, _doc, _grad, _dtypes in (
 for _name, _call in (("reduce_sum", "torch.sum"), ("reduce_mean", "torch.mean"),
                      ("reduce_max", "torch.amax"), ("reduce_min", "torch.amin")):
     Op.get(_name).set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_reduce(_call))
+# conv2d's bias gradient: torch's sum takes any strides and its body reduces named dimensions
+Op.get("reduce_sum").set_attr("TChannelsLast", "any")
 
 (register_op("_reduce_prod_backward")
  .describe("Gradient of reduce_prod (inputs g, x): g times the product of the other elements "

@@ -57,4 +57,4 @@ for _name, _doc in (("scatter_update", "ref[indices, ...] <- updates"),
  .describe("x with its slices along the first dimension in a random order; attrs seed, "
            "seed2 (tinyflow/random_ops.py).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
- .set_attr("FGradient", no_gradient))
+ .set_attr("FGradient", no_gradient).set_attr("TRandom", True))

@@ -3,11 +3,13 @@
 
 oneDNN applies an activation as a convolution's post-op while the output is still in cache:
 conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_lenet.md).  The
-pass fuses an activation (``tanh``, ``relu``, ``sigmoid``) whose input is a ``conv2d`` output
-that nothing else reads (not fetched, no other reader, no control dependency on the conv2d), or
-such an output plus a bias along its channels (``bias_add``, or ``+ b`` in NHWC: TensorFlow's
-way), the bias added by the fused node.  A bias with no activation after it (PoolBeforeActivation
-moved it past the pool: ``relu(max_pool2d(conv2d(x, w) + b))``) joins the conv2d all the same.
+pass fuses an activation (an op with ``TActivation``: ``tanh``, ``relu``, ``sigmoid``) whose
+input is the output of a layer with ``TFusedWithActivation`` (``conv2d``, ``linear``) that
+nothing else reads (not fetched, no other reader, no control dependency on the layer), or such
+an output plus a bias along its channels (an op with ``FBiasLayout``: ``bias_add``, or ``+ b``
+in NHWC: TensorFlow's way), the bias added by the fused node.  A bias with no activation after
+it joins a layer with a 4-d output (a convolution: PoolBeforeActivation moved the activation
+past the pool, ``relu(max_pool2d(conv2d(x, w) + b))``) all the same.
 
 The gradient needs no change: the backward graph was built before this pass and reads only the
 activation's output y (``_tanh_backward(g, y)``) and the convolution's inputs, never the
@@ -23,9 +25,9 @@ from ..symbol import Node
 
 __all__ = ["fuse_conv_activation"]
 
-_ACTIVATIONS = ("tanh", "relu", "sigmoid")
-_FUSED = {"conv2d": "_fused_conv2d", "linear": "_fused_linear"}
-_BIAS_ADDS = ("elemwise_add", "bias_add")
+
+def _is_activation(node) -> bool:
+    return node.op is not None and node.op.attr("TActivation") is not None
 
 
 @register_pass("FuseConvActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
@@ -46,10 +48,11 @@ def fuse_conv_activation(graph: Graph) -> Graph:
         conv, bias = fused[node]
         attrs, op = dict(conv.attrs), conv.op
         inputs, controls = list(conv.inputs), list(conv.control_deps)
-        if node.op.name in _ACTIVATIONS:
-            attrs["activation"], op = node.op.name, Op.get(_FUSED[conv.op.name])
+        if _is_activation(node):
+            attrs["activation"] = node.op.name
+            op = Op.get(conv.op.attr("TFusedWithActivation"))
         if bias is not None:  # conv2d + bias_add: the bias joins the convolution
-            added = node.inputs[0].node if node.op.name in _ACTIVATIONS else node
+            added = node.inputs[0].node if _is_activation(node) else node
             attrs["no_bias"] = False
             inputs.append(added.inputs[1])
             controls += added.control_deps
@@ -66,19 +69,19 @@ def _fusable(graph: Graph) -> dict:
         readers[eid] += 1
     waited_on = indexed.waited_on
 
-    def alone(entry, op_names):  # the node computing entry, if one of op_names read once
+    def alone(entry, key):  # the node computing entry, if its op has attribute key, read once
         node = entry.node
-        if (node.op is not None and node.op.name in op_names and node not in waited_on
+        if (node.op is not None and node.op.attr(key) is not None and node not in waited_on
                 and readers[indexed.entry_id(entry)] == 1):
             return node
         return None
 
     fused, in_chains = {}, set()
     for node in indexed.nodes:
-        if node.op is None or node.op.name not in _ACTIVATIONS:
+        if not _is_activation(node):
             continue
-        conv = alone(node.inputs[0], _FUSED)
-        added = alone(node.inputs[0], _BIAS_ADDS)
+        conv = alone(node.inputs[0], "TFusedWithActivation")
+        added = alone(node.inputs[0], "FBiasLayout")
         if conv is not None:
             fused[node] = (conv, None)
         elif added is not None:
@@ -86,10 +89,11 @@ def _fusable(graph: Graph) -> dict:
             if chain is not None:
                 fused[node] = chain
                 in_chains.add(added)
+    shapes = graph.attrs["shape"]
     for node in indexed.nodes:  # a bias with no activation after it (pooled first, say)
-        if node.op is not None and node.op.name in _BIAS_ADDS and node not in in_chains:
-            chain = _bias_of(node, alone, graph.attrs["shape"], indexed)
-            if chain is not None and chain[0].op.name == "conv2d":
+        if node.op is not None and node.op.attr("FBiasLayout") and node not in in_chains:
+            chain = _bias_of(node, alone, shapes, indexed)
+            if chain is not None and len(shapes[indexed.entry_id((chain[0], 0))]) == 4:
                 fused[node] = chain
     return fused
 
@@ -99,13 +103,12 @@ def _bias_of(added, alone, shapes, indexed):
     the output of a bias-less one read by it alone (TensorFlow's conv2d + bias_add), else
     None."""
     value, bias = added.inputs
-    conv = alone(value, _FUSED)
+    conv = alone(value, "TFusedWithActivation")
     if conv is None or not conv.attrs.get("no_bias", True):
         return None
-    layout = conv.attrs.get("data_format") or ("NCHW" if conv.op.name == "conv2d" else "NHWC")
-    channels = shapes[indexed.entry_id(value)][1 if layout == "NCHW" else -1]
-    if added.op.name == "bias_add":  # its channel axis: NCHW's 1 or the last
-        along = (added.attrs.get("data_format") or "NHWC") == layout
-    else:  # a (C,) vector broadcasts along the last axis (linear's features, NHWC's channels)
-        along = layout == "NHWC"
+    out_shape = shapes[indexed.entry_id(value)]
+    # a convolution's default layout is NCHW; a 2-d output (linear's) has its features last
+    layout = conv.attrs.get("data_format") or ("NCHW" if len(out_shape) == 4 else "NHWC")
+    channels = out_shape[1 if layout == "NCHW" else -1]
+    along = added.op.attr("FBiasLayout")(added.attrs) == layout
     return (conv, bias) if along and shapes[indexed.entry_id(bias)] == (channels,) else None

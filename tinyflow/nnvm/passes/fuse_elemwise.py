@@ -4,7 +4,7 @@ An op declaring ``FFuseExpr`` (tinyflow/nnvm/attrs.py) that writes no input, wit
 output and inputs of that dtype (or bool), merges with the groups of the fusable ops it reads,
 walking in execution order, unless that makes a cycle (``a -> matmul -> b`` and ``a -> b``).
 On the CPU reductions (``TOpPattern`` "reduce") join too.  Groups of one op stay as they were.
-Each group becomes a ``_fused`` node: its generated code (``source``: Python over torch;
+Each group becomes a ``_fused`` node (the op declaring ``TInternal`` "FuseElemwise"): its generated code (``source``: Python over torch;
 ``cuda_source``: C++ for jiterator), ``members`` (one line per op), ``member_ops`` and
 ``member_shapes`` (for errors).  It runs after Gradient and Mirror, before PlanMemory; why
 each rule is safe: docs/fusion.md.
@@ -22,6 +22,12 @@ __all__ = ["fusable", "fuse_elemwise", "fuse_expr"]
 
 # jiterator's limits: at most 8 tensor inputs and 8 outputs per kernel
 _CUDA_LIMIT = 8
+_PASS = "FuseElemwise"
+
+
+def _fused_op() -> Op:
+    """The op of the nodes this pass makes: the one made by it alone (``TInternal``)."""
+    return Op.with_attr("TInternal", _PASS)
 
 
 def fuse_expr(node: Node, target: str = "cpu", in_shapes=()):
@@ -148,7 +154,7 @@ def generate(nodes: list[Node], inputs: list[NodeEntry], outputs: list[NodeEntry
     return {"source": source, "cuda_source": cuda_source, "members": members}
 
 
-@register_pass("FuseElemwise", requires=("shape", "dtype"),
+@register_pass(_PASS, requires=("shape", "dtype"),
                provides=("shape", "dtype", "fused_groups"))
 def fuse_elemwise(graph: Graph) -> Graph:
     """Replace each group of two or more fusable ops by one ``_fused`` node.
@@ -235,8 +241,9 @@ def _rebuild(graph, groups, order, readers, target) -> Graph:
     result = Graph(outputs, graph.attrs)
     carried = {key: [graph.attrs[key][old] for node in result.indexed.nodes
                      for old in origin[node]] for key in ("shape", "dtype")}
+    fused_op = _fused_op()
     fused = [(node.name, list(node.attrs["member_names"]))
-             for node in result.indexed.nodes if node.kind == "_fused"]
+             for node in result.indexed.nodes if node.op is fused_op]
     drop = ("storage_id", "storage_size", "inplace_from")
     attrs = {k: v for k, v in graph.attrs.items() if k not in drop}
     return Graph(outputs, {**attrs, **carried, "fused_groups": fused}, result.indexed)
@@ -262,7 +269,7 @@ def _fused_node(graph, members, outputs, target, entries, nodes, origin):
              "shapes": [graph.attrs["shape"][e] for e in ids],
              "dtypes": [graph.attrs["dtype"][e] for e in ids],
              "backend": graph.attrs.get("fusion_backend", "compiled")}
-    node = Node(Op.get("_fused"), f"{last.name}/fused", attrs,
+    node = Node(_fused_op(), f"{last.name}/fused", attrs,
                 [entries.get(e, e) for e in inputs], controls, source=last.source,
                 graph=last.graph)
     origin[node] = ids

@@ -3,16 +3,21 @@
 For each node, from the outputs back, the gradients of its outputs are summed (an entry used
 twice gets two contributions, added with ``elemwise_sum``) and the op's ``FGradient`` rule turns
 them into gradients of its inputs.  Rules build graph with ordinary symbols, so the result is an
-ordinary graph that the other passes treat like any other.
+ordinary graph that the other passes treat like any other.  The ops the pass builds itself are
+those declared for the roles it needs (``TGradientRole``): "sum" (``elemwise_sum``), "one" for
+the head gradients (``ones_like``) and "zero" for an x the outputs do not reach
+(``zeros_like``).
 
 The pass names the nodes it builds with a :class:`~tinyflow.nnvm.symbol.Naming` of its own
-(``grad_name_prefix`` and counters local to the call), and each takes the ``source`` (file:line) of the forward node whose
-gradient it computes: the same graph gives the same gradient graph, whatever was built before.
+(``grad_name_prefix`` and counters local to the call), and each takes the ``source``
+(file:line) of the forward node whose gradient it computes: the same graph gives the same
+gradient graph, whatever was built before.
 """
 from __future__ import annotations
 
 from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, register_pass
+from ..op import Op
 from ..symbol import Naming, NodeEntry, Symbol, create_op, current_context
 
 __all__ = ["GradNode", "gradient"]
@@ -30,9 +35,13 @@ class GradNode:
         self.outputs = [Symbol([NodeEntry(node, i)]) for i in range(node.num_outputs())]
 
 
+def _build(role: str, *inputs, **attrs) -> Symbol:
+    """A node of the op declared for ``role`` (``TGradientRole``: "sum", "one", "zero")."""
+    return create_op(Op.with_attr("TGradientRole", role).name, *inputs, **attrs)
+
+
 def _sum(grads: list[Symbol]) -> Symbol:
-    return grads[0] if len(grads) == 1 else create_op(
-        "elemwise_sum", *grads, num_args=len(grads))
+    return grads[0] if len(grads) == 1 else _build("sum", *grads, num_args=len(grads))
 
 
 @register_pass("Gradient", requires=("grad_xs",), provides=("grad_outputs",))
@@ -60,7 +69,7 @@ def _gradient(graph: Graph, naming: Naming) -> Graph:
         head_grads = []
         for y in ys:
             naming.source = y.node.source
-            head_grads.append(create_op("ones_like", Symbol([y])))
+            head_grads.append(_build("one", Symbol([y])))
     order = _dfs_postorder([y.node for y in ys])
     # Only nodes that depend on some x need a gradient.
     x_nodes = {x.node for x in xs}
@@ -89,7 +98,7 @@ def _gradient(graph: Graph, naming: Naming) -> Graph:
             outputs.append(_sum(grads[x]).outputs[0])
             reached.append(True)
         else:
-            outputs.append(create_op("zeros_like", Symbol([x])).outputs[0])
+            outputs.append(_build("zero", Symbol([x])).outputs[0])
             reached.append(False)
     return Graph(outputs, {"grad_outputs": reached})
 
@@ -100,7 +109,7 @@ def _input_grads(node, out_entries, grads) -> list:
     if rule is None:
         raise GraphError(f"{node.describe()} has no gradient (FGradient) but a gradient "
                          f"must flow through it")
-    out_grads = [_sum(grads[e]) if e in grads else create_op("zeros_like", Symbol([e]))
+    out_grads = [_sum(grads[e]) if e in grads else _build("zero", Symbol([e]))
                  for e in out_entries]
     try:
         in_grads = rule(GradNode(node), out_grads)

@@ -7,16 +7,17 @@ this pass decides is how an entry's planned view lays the bytes out: ``layout[ei
 ``_view``) or None (contiguous).  The op bodies then run on the layout they are given instead of
 copying to channels-last and back around every convolution and pooling.
 
-Ops say what they take with ``TChannelsLast`` (tinyflow/ops/layouts.py):
+Ops say what they take with ``TChannelsLast``, set where each op is registered (tinyflow/ops/):
 
-* ``"any"``: every 4-d input and output may have either layout (convolution, pooling and their
-  gradients, reductions), with data_format NCHW;
+* ``"prefer"``: every 4-d input and output may have either layout, and channels-last is faster
+  (convolution, pooling and their gradients), with data_format NCHW;
+* ``"any"``: either layout, no faster channels-last (``reduce_sum``), with data_format NCHW;
 * ``"same"``: either, as long as all its 4-d operands share one (elementwise ops, which may
   compute in place, where two layouts of one buffer would mix elements up);
 * missing: contiguous only (``reshape`` views the bytes, a fetched value goes to numpy).
 
 Entries joined by ``"same"`` ops form groups (union-find); a group goes channels-last when a
-convolution or pooling reads or writes one of its entries and nothing pins it: an entry read or
+``"prefer"`` op (a convolution or pooling) reads or writes one of its entries and nothing pins it: an entry read or
 written by an op without the attribute, an input node's, a fetched one, or one not 4-d with
 more than one channel (one channel: both layouts are the same bytes).
 """
@@ -27,9 +28,6 @@ from ..graph import Graph, UnionFind, register_pass
 __all__ = ["CHANNELS_LAST", "choose_layout"]
 
 CHANNELS_LAST = "channels_last"
-# the ops channels-last speeds up (oneDNN's convolutions, torch's pooling)
-_WINDOW_OPS = ("conv2d", "_conv2d_backward_data", "_conv2d_backward_weight", "max_pool2d",
-               "_max_pool2d_backward", "_fused_conv2d")
 
 
 @register_pass("ChooseLayout", requires=("shape", "dtype"), provides=("layout",))
@@ -51,7 +49,7 @@ def choose_layout(graph: Graph) -> Graph:
         if kind == "same":
             for eid in four_d[1:]:
                 groups.union(four_d[0], eid)
-        elif node.op.name in _WINDOW_OPS:
+        elif kind == "prefer":
             wanted.update(four_d)
     pinned.update(e for e in range(indexed.num_entries) if not candidate[e])
     pinned_roots = {groups.find(e) for e in pinned}
@@ -62,11 +60,11 @@ def choose_layout(graph: Graph) -> Graph:
 
 
 def _kind(node):
-    """``"any"``, ``"same"`` or None (contiguous only) for one node; input nodes' entries are
-    tensors the executor does not plan (variables, feeds): contiguous."""
+    """``"prefer"``, ``"any"``, ``"same"`` or None (contiguous only) for one node; input nodes'
+    entries are tensors the executor does not plan (variables, feeds): contiguous."""
     if node.op is None:
         return None
     kind = node.op.attr("TChannelsLast")
-    if kind == "any" and (node.attrs.get("data_format") or "NCHW") != "NCHW":
+    if kind in ("prefer", "any") and (node.attrs.get("data_format") or "NCHW") != "NCHW":
         return None  # NHWC tensors are channels-last already, in their own shape
     return kind

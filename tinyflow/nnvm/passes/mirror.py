@@ -13,7 +13,7 @@ or a node reading one (an optimizer update), is backward; the other op nodes are
 
 Which forward nodes may be recomputed: those computed by a deterministic Lua body with no side
 effect.  Never an op writing a variable (FMutateInputs) or reading such an op's output, a random
-op (its mask or sample would differ), an op computed in Python (FPythonCompute: tf.Print,
+op (``TRandom``, or a node with a seed: its mask or sample would differ), an op computed in Python (FPythonCompute: tf.Print,
 tf.py_func), or a node with control dependencies (its value depends on when it runs).
 
 Which are kept (the policy, ``graph.attrs["mirror_policy"]``):
@@ -52,10 +52,10 @@ __all__ = ["CHEAP_FLOPS_PER_ELEMENT", "POLICIES", "MirrorPlan", "mirror", "op_fl
 
 POLICIES = ("sqrt", "mirror", "budget")
 CHEAP_FLOPS_PER_ELEMENT = 16  # relu, add, bias, pooling 2x2/3x3: recomputed by "mirror"
+# a node's name, not its op, says it is backward: the Gradient pass's nodes are in this scope
+# (and linear's gradient is a matmul), while an op with TIsBackward may run forward too
+# (conv2d_transpose is _conv2d_backward_data)
 _GRADIENT_SCOPE = re.compile(r"(^|/)gradients(_\d+)?/")
-# ops drawing random numbers: recomputing one would draw new ones (a different dropout mask)
-_RANDOM_OPS = frozenset({"dropout", "normal", "truncated_normal", "uniform", "random_shuffle",
-                         "_variable_init"})
 
 
 @dataclass
@@ -99,23 +99,15 @@ class MirrorPlan:
 
 
 def op_flops(node: Node, in_shapes: list, out_shapes: list) -> int:
-    """An estimate of the FLOPs one run of ``node`` does: ``2 m n k`` for matmul, ``2 x out x
-    (in channels x kernel)`` for convolutions and linear, else one per element of its largest
-    input or output (elementwise ops, reductions, pooling's window counted once)."""
-    out = sum(math.prod(s) for s in out_shapes)
-    ins = [math.prod(s) for s in in_shapes]
-    name = node.op.name
-    if name == "matmul" and len(ins) == 2 and out:
-        return 2 * out * round(math.sqrt(ins[0] * ins[1] / out))  # k^2 = (mk)(kn)/(mn)
-    if name in ("conv2d", "linear", "_conv2d_backward_data") and len(in_shapes) > 1:
-        weight = in_shapes[1]
-        per_output = math.prod(weight) // max(weight[0], 1)
-        if name == "_conv2d_backward_data":  # a transposed convolution: in x (out ch x kernel)
-            return 2 * ins[0] * per_output
-        return 2 * out * per_output
-    if name in ("max_pool2d", "avg_pool2d"):
-        return out * math.prod(node.attrs.get("kernel", (1, 1)))
-    return max(ins + [out])
+    """An estimate of the FLOPs one run of ``node`` does: its op's ``FFlops`` (``2 m n k`` for
+    matmul, ``2 x out x (in channels x kernel)`` for convolutions and linear, pooling's window
+    per output element), else one per element of its largest input or output (elementwise ops,
+    reductions)."""
+    rule = node.op.attr("FFlops")
+    flops = rule(node.attrs, in_shapes, out_shapes) if rule is not None else None
+    if flops is not None:
+        return flops
+    return max([math.prod(s) for s in in_shapes] + [sum(math.prod(s) for s in out_shapes)])
 
 
 @register_pass("Mirror", requires=("shape", "dtype"), provides=("mirror_plan",))
@@ -200,7 +192,7 @@ class _GraphInfo:
         """A forward node whose second run gives the same values and changes nothing."""
         op = node.op
         return not (node.control_deps or node.attr_list("FMutateInputs")
-                    or op.name in _RANDOM_OPS or "seed" in node.attrs
+                    or op.attr("TRandom") or "seed" in node.attrs
                     or op.attr("FLuaCompute") is None or node.num_outputs() == 0
                     or any(e.node.op is not None and e.node.attr_list("FMutateInputs")
                            for e in node.inputs))

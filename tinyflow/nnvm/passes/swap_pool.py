@@ -1,7 +1,8 @@
 """PoolBeforeActivation: ``max_pool2d(tanh(z))`` becomes ``tanh(max_pool2d(z))``.
 
-tanh, sigmoid and relu never decrease, so the largest activation of a window is the activation
-of its largest input: pooling first gives the same values with the activation computed on the
+The activations (ops with ``TActivation``: tanh, sigmoid and relu) never decrease, so the largest
+activation of a window (a max pool: an op with ``TArgmaxOutput``) is the activation of its
+largest input: pooling first gives the same values with the activation computed on the
 pooled tensor, a quarter of the elements for LeNet's 2x2 pools (its conv1 tanh: 1,152,000 ->
 288,000 elements, ~0.4 ms a step; the backward's ``_tanh_backward`` likewise).  The gradient
 swaps too, as the chain rule says for the new order:
@@ -28,8 +29,6 @@ from ..graph import Graph, carry_entry_attrs, register_pass
 from ..symbol import Node, NodeEntry
 
 __all__ = ["pool_before_activation"]
-
-_BACKWARD = {"tanh": "_tanh_backward", "sigmoid": "_sigmoid_backward", "relu": "_relu_backward"}
 
 
 @register_pass("PoolBeforeActivation", requires=("shape", "dtype"), provides=("shape", "dtype"))
@@ -66,17 +65,18 @@ def pool_before_activation(graph: Graph) -> Graph:
             out = new(node, act.op, act.name, act.attrs, [NodeEntry(pool, 0)], [], act.source)
             pools[node] = (pool, out)
             moved[(node, 0)], replaced[node] = NodeEntry(out, 0), out
-            if node.num_outputs() > 1:
+            if node.num_outputs() > 1:  # the argmax output
                 moved[(node, 1)] = NodeEntry(pool, 1)
             continue
         if node in act_grads:  # g_q = act'(g_p, p), g_z = pool'(g_q, z, argmax)
             pool_grad = node.inputs[0].node
             g_p, shape, argmax = pool_grad.inputs  # shape: a shape node of y (and z)
             pool, out = pools[argmax.node]
+            argmax_index = argmax.node.op.attr("TArgmaxOutput")
             act_grad = new(argmax.node, node.op, node.name, node.attrs,
                            [entry(g_p), NodeEntry(out, 0)], node.control_deps, node.source)
             grad = new(node, pool_grad.op, pool_grad.name, pool_grad.attrs,
-                       [NodeEntry(act_grad, 0), entry(shape), NodeEntry(pool, 1)],
+                       [NodeEntry(act_grad, 0), entry(shape), NodeEntry(pool, argmax_index)],
                        pool_grad.control_deps, pool_grad.source)
             moved[(node, 0)], replaced[node] = NodeEntry(grad, 0), grad
             continue
@@ -103,12 +103,12 @@ def _swappable(graph: Graph) -> tuple[set, set, set]:
     fetched = set(indexed.outputs)
     pools_swapped, act_grads, dropped = set(), set(), set()
     for act in indexed.nodes:
-        if act.op is None or act.op.name not in _BACKWARD or act in indexed.waited_on:
+        if act.op is None or act.op.attr("TActivation") is None or act in indexed.waited_on:
             continue
         y = indexed.entry_id((act, 0))
         if y in fetched:
             continue
-        pools = [n for n in readers.get(y, ()) if n.op.name == "max_pool2d"]
+        pools = [n for n in readers.get(y, ()) if n.op.attr("TArgmaxOutput") is not None]
         if len(pools) != 1:
             continue
         pool = pools[0]
@@ -137,12 +137,13 @@ def _gradient_pairs(act, pool, readers, indexed, fetched):
     for node in readers[indexed.entry_id(y)]:
         if node is pool:
             continue
-        if node.op.name != _BACKWARD[act.op.name] or node.inputs[1] != y:
+        if node.op.name != act.op.attr("TActivation") or node.inputs[1] != y:
             return None
         pool_grad = node.inputs[0].node
         g_y = indexed.entry_id(node.inputs[0])
-        if (pool_grad.op is None or pool_grad.op.name != "_max_pool2d_backward"
-                or pool_grad.inputs[2] != NodeEntry(pool, 1)
+        # the pool's gradient is the backward op reading its argmax (as input 2)
+        if (pool_grad.op is None or not pool_grad.op.attr("TIsBackward")
+                or pool_grad.inputs[2:] != [NodeEntry(pool, pool.op.attr("TArgmaxOutput"))]
                 or pool_grad in indexed.waited_on or g_y in fetched or len(readers[g_y]) != 1):
             return None
         pairs.append((pool_grad, node))

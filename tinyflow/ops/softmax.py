@@ -1,4 +1,5 @@
-"""Neural-network ops: softmax, log_softmax.  Bodies in ``lua_ops/ops/<name>.lua``."""
+"""softmax and log_softmax along an axis, and their gradients.  Bodies in
+``lua_ops/ops/<name>.lua``; the softmax cross-entropies are in nn_tf.py and conv.py."""
 from __future__ import annotations
 
 from ..nnvm.attrs import same_shape
