@@ -52,6 +52,7 @@ __all__ = [
     "call_closure",
     "collect_garbage",
     "compile_body",
+    "family_kernels",
     "interruptible",
     "is_trusted",
     "lua_runtime",
@@ -390,7 +391,7 @@ def _runtime() -> _Runtime:
 
 
 @functools.cache
-def _kernels(family: str):
+def family_kernels(family: str):
     """The read-only ``kernels`` table of a family's built-in bodies: the functions named in
     ``<family>/kernels.py``'s ``__all__`` and those ``<family>/kernels.lua`` adds (made once,
     when the family's first body is compiled), or None for a family without kernels."""
@@ -541,7 +542,7 @@ def compile_body(op_name: str, source: str):
             env = runtime.lua.globals()
         else:
             family = kernels_family(op_name, source)
-            env = runtime.host.new_env(_kernels(family) if family is not None else None)
+            env = runtime.host.new_env(family_kernels(family) if family is not None else None)
         result = _call_lua(f"op '{op_name}'", runtime.host.compile, _with_return(source),
                            f"={op_name}.lua", env)
     factory, err = result if isinstance(result, tuple) else (result, None)

@@ -169,12 +169,12 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
               for t in ((y, x, weight) if grad_weight else (x, weight, y))]
     if grad_weight:
         result = torch.empty_like(weight)
-        seconds = [seconds(lambda b=b: conv2d_backward_weight(result, y, x, weight, stride, pad,
+        timings = [seconds(lambda b=b: conv2d_backward_weight(result, y, x, weight, stride, pad,
                                                                b)) for b in (None, copies)]
     else:
-        seconds = [seconds(lambda b=b: conv2d(y, x, weight, None, stride, pad, b))
+        timings = [seconds(lambda b=b: conv2d(y, x, weight, None, stride, pad, b))
                    for b in (None, copies)]
-    return [scratch(c) for c in copies] if seconds[1] < 0.8 * seconds[0] else None
+    return [scratch(c) for c in copies] if timings[1] < 0.8 * timings[0] else None
 
 
 def max_pool2d_buffers(x, y, argmax=True):
