@@ -87,9 +87,8 @@ def test_overwriting_a_builtin_body_loses_the_kernels():
     builtin = op.attr("FLuaCompute")
     try:
         op.set_attr("FLuaCompute", builtin + "\n-- mine", overwrite=True)
-        with pytest.raises(LuaOpError, match="'kernels' .* built-in bodies"):
-            with tf.Session() as sess:
-                sess.run(tf.tanh(tf.constant(np.ones(100, np.float32))))
+        with pytest.raises(LuaOpError, match="'kernels' .* built-in bodies"), tf.Session() as sess:
+            sess.run(tf.tanh(tf.constant(np.ones(100, np.float32))))
     finally:
         op.set_attr("FLuaCompute", builtin, overwrite=True)
     with tf.Session() as sess:  # the built-in body again: its kernels again
@@ -170,21 +169,21 @@ def test_no_module_of_lua_ops_shadows_a_python_builtin():
 # -- arguments are checked: a clean error, never a crash ----------------------------------------
 BAD_CALLS = {
     "index_select, index 1e11": (
-        "local i = torch.tensor_like(torch.index_like(x[1]), {0, 1e11}, {2})\n"
-        "  torch.index_select(torch.empty(x[1], {2}), x[1], 1, i)", "index"),
+        ("local i = torch.tensor_like(torch.index_like(x[1]), {0, 1e11}, {2})\n"
+         "  torch.index_select(torch.empty(x[1], {2}), x[1], 1, i)"), "index"),
     "index_select, float index": (
         "torch.index_select(torch.empty(x[1], {1}), x[1], 1, x[1])", "int32 or int64"),
     "index_add, index 1e11": (
-        "local i = torch.tensor_like(torch.index_like(x[1]), {1e11}, {1})\n"
-        "  torch.index_add(x[1], 1, i, torch.full_like(torch.narrow(x[1], 1, 1, 1), 1))",
+        ("local i = torch.tensor_like(torch.index_like(x[1]), {1e11}, {1})\n"
+         "  torch.index_add(x[1], 1, i, torch.full_like(torch.narrow(x[1], 1, 1, 1), 1))"),
         "out of (range|bounds)"),
     "index_add, negative index": (
-        "local i = torch.tensor_like(torch.index_like(x[1]), {-100}, {1})\n"
-        "  torch.index_add(x[1], 1, i, torch.full_like(torch.narrow(x[1], 1, 1, 1), 1))",
+        ("local i = torch.tensor_like(torch.index_like(x[1]), {-100}, {1})\n"
+         "  torch.index_add(x[1], 1, i, torch.full_like(torch.narrow(x[1], 1, 1, 1), 1))"),
         "out of (range|bounds)"),
     "index_copy, dim 7": (
-        "local i = torch.tensor_like(torch.index_like(x[1]), {0}, {1})\n"
-        "  torch.index_copy(x[1], 7, i, x[1])", "dim 7 is out of range"),
+        ("local i = torch.tensor_like(torch.index_like(x[1]), {0}, {1})\n"
+         "  torch.index_copy(x[1], 7, i, x[1])"), "dim 7 is out of range"),
     "narrow out of range": ("torch.narrow(x[1], 1, 3, 5)", "exceeds dimension size"),
     "narrow, length 1e11": ("torch.narrow(x[1], 1, 1, 1e11)", "exceeds dimension size"),
     "view, wrong sizes": ("torch.view(x[1], {2, 2})", "invalid for input of size 3"),

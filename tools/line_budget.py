@@ -27,22 +27,28 @@ COMPONENTS = {
     # 1900 -> 2000: issue 15's FFuseExpr beside each elementwise op, _fused and TUncapturable;
     # issue 16's _fused_conv2d / _fused_linear and the TChannelsLast table
     "op declarations (tinyflow/ops)": (["ops/*.py"], 2000),
-    # 1000 -> 1100: collectives (issue 13), top_k, lrn, scatter, shuffle, label checks
-    "Lua op bodies (tinyflow/lua_ops/ops/*.lua)": (["lua_ops/ops/*.lua"], 1100),
     # 900 -> 1250 for issue 12's sandbox (an environment per body, read-only torch) and
     # interrupts, and issue 13's torch.distributed functions of the torch table; -> 1350 for
     # issue 16 (oneDNN's fused convolution, batch slices, channels-last bias sums and pooling);
     # -> 1400 with issue 16's in-place relu convolution and numpy-BLAS thin matmuls; -> 1440
     # for its timed choice of CPU GEMM (MKL, oneDNN, OpenBLAS) and numpy's tanh
-    "Lua bridge (tinyflow/lua_ops/*.py)": (["lua_ops/*.py"], 1440),
+    # -> 1640 for the sandbox as a module boundary: +107 moved from executor/kernels.py (the fused
+    # kernels, now lua_ops/fused/kernels.py), ~100 for the family kernels tables, the built-in
+    # body record, the torch table's argument checks and the kernels' one-line docstrings.  (Listed before the bodies: it claims
+    # the families' kernels.lua, Lua kernels that were the runtime's prelude.)
+    "Lua bridge (tinyflow/lua_ops: runtime, torch table, family kernels)": (
+        ["lua_ops/*.py", "lua_ops/*/*.py", "lua_ops/*/kernels.lua"], 1640),
+    # 1000 -> 1100: collectives (issue 13), top_k, lrn, scatter, shuffle, label checks
+    "Lua op bodies (tinyflow/lua_ops/<family>/*.lua)": (["lua_ops/*/*.lua"], 1100),
     # 800 -> 860 for issue 10: operations as fetches, Variable.assign/load/read_value; -> 1400
     # for issue 12 (executor cache per feed shapes, a run per executor for threads, memory
     # given back, allocation checks), Python ops inside a step, issue 14's memory option;
     # -> 1580 for issue 15: fused kernels (executor/kernels.py) and the step as CUDA-graph
     # segments (executor/cuda_graph.py); -> 1590 for issue 16's per-run path (_checkout
     # without a generator, the feed conversion's fast path and _feed_array); -> 1650 with the
-    # review of issue 15 (fused-node errors naming members, meta-tensor checks at bind)
-    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1650),
+    # review of issue 15 (fused-node errors naming members, meta-tensor checks at bind);
+    # -> 1545: the fused kernels (107 lines) moved to the Lua bridge (lua_ops/fused/kernels.py)
+    "executor, session, variables": (["executor/*.py", "session.py", "variables.py"], 1545),
     "checkpoints, pictures, gradient checks (saver, viz, testing)": (
         ["saver.py", "viz.py", "testing.py"], 850),  # 720 -> 850: issue 12's safe saves
     "datasets": (["datasets/*.py"], 800),
@@ -63,11 +69,12 @@ COMPONENTS = {
 }
 # What must stay readable in an afternoon: the graph layer, the executor and the Lua runtime.
 CORE = ("graph layer (tinyflow/nnvm)", "executor, session, variables",
-        "Lua bridge (tinyflow/lua_ops/*.py)")
-CORE_LIMIT = 5780  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
+        "Lua bridge (tinyflow/lua_ops: runtime, torch table, family kernels)")
+CORE_LIMIT = 5900  # 3100 -> 4800 with the graph layer, executor and bridge above; -> 5150 for
 # issue 15 (fusion, CUDA-graph segments); -> 5550 with issue 16's CPU passes and kernels;
 # -> 5570 for issue 16's shape-only nodes computed once at setup (Executor._own_constants);
-# -> 5780 for issue 16's PoolBeforeActivation pass, identities skipped, numpy's tanh
+# -> 5780 for issue 16's PoolBeforeActivation pass, identities skipped, numpy's tanh;
+# -> 5900 with the bridge's family kernels (their Lua part was the prelude) and argument checks
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 

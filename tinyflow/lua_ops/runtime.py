@@ -1,8 +1,9 @@
 """The one Lua runtime: compiles FLuaCompute bodies and runs a step's closures.
 
 The runtime is LuaJIT 2.1 when lupa has it and its binding keeps Python objects apart, Lua 5.4
-otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds
-the functions of :mod:`tinyflow.lua_ops.torch_api` plus a few written in Lua (the prelude).
+otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds the generic functions
+of :mod:`tinyflow.lua_ops.torch_table` plus three written in Lua (the prelude).  The engine's
+kernels are per family (:func:`family_kernels`), each table made on its first use.
 A step is one call into Lua: :func:`run_closures` loops over the closures under ``pcall`` and
 returns the index of the first failing one, so a Lua error never crashes the process.
 
@@ -18,8 +19,17 @@ body) and ``pcall`` / ``xpcall`` that let Ctrl-C through.  Reading ``os io debug
 require load loadstring loadfile dofile collectgarbage python rawset coroutine print ...`` is an
 error naming it.  Globals a body sets live in its environment, one per node.  Python objects are
 opaque to Lua: lupa's attribute filter refuses every attribute but a module's public ones, so
-no body walks ``torch.mm.__globals__`` to ``os``.  An op with ``FLuaTrusted`` gets the real
-globals instead (its body can do anything the process can).
+no body walks ``torch.mm.__globals__`` to ``os``.  Reading a name ``torch`` lacks is an error
+naming it.
+
+A built-in body, one whose source is exactly the one :mod:`tinyflow.lua_ops` attached to its op
+at import (:func:`tinyflow.lua_ops.kernels_family`; not an op attribute, so a user cannot set
+it), gets one more global: ``kernels``, a read-only view of its family's engine kernels
+(``lua_ops/<family>/kernels.py``'s ``__all__`` and ``kernels.lua``: fused code, GEMM choice,
+oneDNN, collectives...).  Every other body reading ``kernels`` gets an error saying so; the
+choice is made when the body is compiled, so steps pay nothing for it.  An op with
+``FLuaTrusted`` gets the real globals instead (its body can do anything the process can), and
+no ``kernels``: those globals are shared by every trusted body, whatever its family.
 
 Ctrl-C
 ------

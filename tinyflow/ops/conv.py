@@ -1,6 +1,6 @@
 """Layer ops: linear, conv2d, pooling, batch_norm, flatten, dropout, softmax cross-entropy.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.  Windowed ops (conv2d, pooling) take
+Bodies: ``tinyflow/lua_ops/conv/<name>.lua``.  Windowed ops (conv2d, pooling) take
 ``kernel=(kh, kw)``, ``stride=(sh, sw)`` and ``padding="VALID" | "SAME"`` with TensorFlow's
 rule: SAME gives ``ceil(size / stride)`` outputs and puts an odd padding pixel after the data.
 Their backward ops recover the padding from the input and gradient shapes, so they only need the

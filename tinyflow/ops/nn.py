@@ -1,4 +1,4 @@
-"""Neural-network ops: softmax, log_softmax.  Bodies in ``lua_ops/ops/<name>.lua``."""
+"""Neural-network ops: softmax, log_softmax.  Bodies in ``lua_ops/nn/<name>.lua``."""
 from __future__ import annotations
 
 from ..nnvm.attrs import same_shape
