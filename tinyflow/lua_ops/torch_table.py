@@ -6,8 +6,12 @@ allocated per step.  Dimensions are 1-based as in Torch7/Lua (negative ones coun
 ``dims`` may be a number, a Lua array of numbers, or nil for "all".  No function here runs code
 it is given: the engine's own kernels (convolution, GEMM choice, collectives, fused kernels...)
 live with the family of built-in bodies that use them (``lua_ops/<family>/kernels.py``), out of
-a user body's reach.  Arguments are checked (integral sizes, index dtypes and devices; torch
-checks dims, shapes and CPU index ranges), so a bad one is a Lua error, never a crash.
+a user body's reach.  Arguments are checked, so a bad one is a Lua error, never a crash: sizes,
+dims, starts and lengths must be integral numbers (checked here: ``int(2.5)`` would be 2), and
+every function calls a public torch function, which checks dims, shapes, dtypes, devices and,
+on the CPU, index ranges (``index_select`` with an index of 1e11 is an IndexError).  Checking
+index ranges on CUDA would be a host sync per step (refused inside a CUDA graph's capture); an
+index out of range there is torch's device assert.
 
 ==========================================  =================================================
 function                                    meaning
@@ -96,10 +100,11 @@ PRELUDE_FUNCTIONS = ("shape", "dim_of", "dims_of")
 # -- arguments from Lua: dims, sizes, indices ----------------------------------------------------
 def _integer(value, what: str) -> int:
     """A Lua number that must be an integer (2.5 or NaN for a size is an error, not 2)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) \
-            or not math.isfinite(value) or int(value) != value:
-        raise ValueError(f"{what} must be an integer, got {value!r}")
-    return int(value)
+    if value.__class__ is int:  # Lua 5.4's integers; LuaJIT's numbers are all floats
+        return value
+    if value.__class__ is float and value.is_integer():
+        return int(value)
+    raise ValueError(f"{what} must be an integer, got {value!r}")
 
 
 def lua_dim(d) -> int:
@@ -121,19 +126,6 @@ def lua_sizes(sizes):
     """A Lua array of sizes (or one number) as a tuple of ints."""
     values = sizes.values() if hasattr(sizes, "values") else (sizes,)
     return tuple(_integer(s, "a size") for s in values)
-
-
-def _index(index, x, dims):
-    """x's 0-based dim, the index checked to be a 1-D int32/int64 tensor on x's device.  Its
-    range torch's CPU kernels check; on CUDA a check here would be a host sync each step (which
-    a CUDA graph's capture refuses), so an index out of range is torch's device assert there."""
-    if not isinstance(index, torch.Tensor) or index.dtype not in (torch.int32, torch.int64) \
-            or index.dim() > 1 or index.device != x.device:
-        raise TypeError(f"an index must be a 1-D int32 or int64 tensor on {x.device}")
-    dim = lua_dim(dims)
-    if not -max(x.dim(), 1) <= dim < max(x.dim(), 1):
-        raise IndexError(f"dim {dims} is out of range for a tensor of {x.dim()} dims")
-    return dim
 
 
 # -- elementwise ---------------------------------------------------------------------------------
@@ -392,15 +384,15 @@ def randperm(res, gen=None):
 
 
 def index_select(res, x, dim, index):
-    torch.index_select(x, _index(index, x, dim), index, out=res)
+    torch.index_select(x, lua_dim(dim), index, out=res)
 
 
 def index_add(res, dim, index, src, alpha=None):
-    res.index_add_(_index(index, res, dim), index, src, alpha=1 if alpha is None else alpha)
+    res.index_add_(lua_dim(dim), index, src, alpha=1 if alpha is None else alpha)
 
 
 def index_copy(res, dim, index, src):
-    res.index_copy_(_index(index, res, dim), index, src)
+    res.index_copy_(lua_dim(dim), index, src)
 
 
 def masked_fill(res, mask, value):
