@@ -7,7 +7,7 @@ Their backward ops recover the padding from the input and gradient shapes, so th
 kernel and stride.  ``data_format`` is ``"NCHW"`` (the seed's layout, the default) or
 ``"NHWC"`` (TensorFlow's); conv2d's ``filter_format`` is ``"OIHW"`` (default) or ``"HWIO"``
 (TensorFlow's ``[kh, kw, in, out]``).  The shape rules work in NCHW / OIHW and translate; the
-bodies see NHWC tensors as NCHW views with channels-last strides (``torch.nchw_view``), so
+bodies see NHWC tensors as NCHW views with channels-last strides (``kernels.nchw_view``), so
 nothing is transposed.
 
 Weights, biases, gamma and beta left out of a call are created as variables
