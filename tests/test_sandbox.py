@@ -203,3 +203,14 @@ def test_bad_arguments_are_a_clean_lua_op_error(code, message):
         _run(name)
     assert f"op '{name}'" in str(err.value)
     np.testing.assert_array_equal(_run(_op(_setup_body(""))), [1.0, 2.0, 3.0])  # still alive
+
+
+def test_a_trusted_body_gets_the_real_globals_and_no_kernels():
+    # FLuaTrusted: the runtime's globals, shared by every trusted body whatever its family, so
+    # no family's kernels are among them
+    name = _op("""function(x, y, kwarg)
+      local has_kernels = kernels ~= nil
+      return function() torch.fill(y[1], has_kernels and 1 or 0) end
+    end""")
+    nnvm.Op.get(name).set_attr("FLuaTrusted", True)
+    np.testing.assert_array_equal(_run(name), [0.0, 0.0, 0.0])
