@@ -74,6 +74,7 @@ __all__ = [
 
 log = logging.getLogger("tinyflow")
 
+# Generic helpers of the torch table written in Lua (torch_table.PRELUDE_FUNCTIONS names them).
 _PRELUDE = """
 local torch = ...
 function torch.shape(x)
@@ -97,7 +98,8 @@ end
 """
 
 # The host side, run once after the prelude with the real globals; bodies never see it.  It
-# returns the functions Python calls: ``run_closures``, ``new_env`` and ``compile``.
+# returns the functions Python calls: ``run_closures``, ``new_env``, ``compile`` and
+# ``kernels_view``.
 _HOST = """
 local torch, check_interrupt, is_interrupt, hook_count = ...
 local load, setfenv, loadstring, jit = load, setfenv, loadstring, jit
