@@ -7,7 +7,8 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
-from tinyflow.lua_ops import torch_api as tinyflow_torch_api
+from tinyflow.lua_ops.conv import kernels as conv_kernels
+from tinyflow.lua_ops.matrix import kernels as matrix_kernels
 from tinyflow.nnvm import Graph, apply_passes
 from tinyflow.nnvm.passes.layout import CHANNELS_LAST
 
@@ -234,7 +235,7 @@ def test_lenet_adam_steps_match_torch(plan_memory):
 def test_the_cpu_executor_runs_the_fused_channels_last_graph(plan_memory, slice_bytes,
                                                              monkeypatch):
     if slice_bytes is not None:  # convolutions and pooling by slices of a few images
-        monkeypatch.setattr(tinyflow_torch_api, "_CHUNK_BYTES", slice_bytes)
+        monkeypatch.setattr(conv_kernels, "_CHUNK_BYTES", slice_bytes)
     x, logits, params = lenet()
     sess = tf.Session("cpu", plan_memory=plan_memory)
     sess.run(tf.global_variables_initializer())
@@ -391,8 +392,7 @@ def test_conv2d_activation_writes_every_element_of_its_result(activation, layout
         x = x.contiguous(memory_format=torch.channels_last)
     if layouts != "nchw":
         res = res.contiguous(memory_format=torch.channels_last)
-    tinyflow_torch_api.conv2d_activation(res, x, weight, bias, {1: 1, 2: 1}, {1: 1, 2: 1},
-                                         activation)
+    conv_kernels.conv2d_activation(res, x, weight, bias, {1: 1, 2: 1}, {1: 1, 2: 1}, activation)
     want = F.conv2d(x, weight, bias, padding=1)
     if activation is not None:
         want = getattr(torch, activation)(want)
@@ -404,11 +404,11 @@ def test_conv2d_activation_writes_every_element_of_its_result(activation, layout
 def test_matmul_takes_either_of_the_timed_gemms(gemm, transpose, monkeypatch):
     # above _TIMED_MACS the matmul body runs the GEMM timed faster for its shapes; each one
     # (forced here; None: timed) on transposed views too
-    monkeypatch.setattr(tinyflow_torch_api, "_TIMED_MACS", 1000)
-    timed = tinyflow_torch_api._gemm_choice
+    monkeypatch.setattr(matrix_kernels, "_TIMED_MACS", 1000)
+    timed = matrix_kernels._gemm_choice
     timed.cache_clear()
     if gemm is not None:
-        monkeypatch.setattr(tinyflow_torch_api, "_gemm_choice", lambda *key: gemm)
+        monkeypatch.setattr(matrix_kernels, "_gemm_choice", lambda *key: gemm)
     rng = np.random.default_rng(11)
     a_value = rng.normal(size=(12, 30) if transpose == "a" else (30, 12)).astype(np.float32)
     b_value = rng.normal(size=(20, 12) if transpose == "b" else (12, 20)).astype(np.float32)

@@ -1,5 +1,5 @@
 """FuseElemwise (tinyflow/nnvm/passes/fuse_elemwise.py), the ``_fused`` kernels
-(tinyflow/executor/kernels.py) and the CUDA-graph segments (tinyflow/executor/cuda_graph.py).
+(tinyflow/lua_ops/fused/kernels.py) and the CUDA-graph segments (tinyflow/executor/cuda_graph.py).
 
 The pass is tested alone on graphs; every op declaring FFuseExpr runs inside a fused group
 against the unfused session (values and gradients, memory planning on and off) with the eager
@@ -338,7 +338,7 @@ def test_fusion_and_graphs_on_cuda():
 
 
 def test_kernel_errors_say_what_to_do(monkeypatch):
-    from tinyflow.executor import kernels
+    from tinyflow.lua_ops.fused import kernels
     signature = (((2,), (1,), "torch.float32"),)
     source = "def fused(x0):\n    return (x0 * 2.0, )\n"
     with pytest.raises(ValueError, match="backend must be 'compiled' or 'eager', got 'jit'"):
@@ -422,7 +422,7 @@ def test_two_threads_compile_one_kernel():
     # inductor's compile is not thread-safe: one of two threads failed (CURRENT_PATCHER)
     import threading
 
-    from tinyflow.executor import kernels
+    from tinyflow.lua_ops.fused import kernels
     source = ("def fused(x0):\n    v0 = torch.tanh(x0) * 1.5\n"
               "    v1 = torch.sum(v0, dim=(1,), keepdim=True)\n    return (v0 * v1, )\n")
     signature = (((8, 4), (4, 1), "torch.float32"),)
@@ -508,7 +508,7 @@ def test_a_compiled_kernel_failing_as_a_whole_names_every_member(monkeypatch):
         def kernel(*inputs):
             raise RuntimeError("the kernel failed")
         return kernel
-    monkeypatch.setattr("tinyflow.executor.kernels.compile_kernel", failing)
+    monkeypatch.setattr("tinyflow.lua_ops.fused.kernels.compile_kernel", failing)
     x = tf.placeholder(tf.float32, [3])
     y = tf.exp(x) * 2.0
     with pytest.raises(LuaOpError, match="in the fused ops op 'exp' \\(node 'exp', created at "

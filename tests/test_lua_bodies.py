@@ -1,6 +1,6 @@
-"""The Lua ``torch`` table's helpers behind the op bodies: the window padding of conv2d and
-pooling (``torch.window_input`` / ``torch.window_grad`` in the runtime's prelude) and the
-softmax backward functions of torch_api, against PyTorch."""
+"""The kernels behind the built-in op bodies: the window padding of conv2d and pooling
+(``kernels.window_input`` / ``kernels.window_grad`` in lua_ops/conv/kernels.lua) and the
+softmax backward functions of lua_ops/softmax/kernels.py, against PyTorch."""
 import math
 
 import numpy as np
@@ -9,8 +9,9 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
-from tinyflow.lua_ops import torch_api
-from tinyflow.lua_ops.runtime import lua_runtime
+from tinyflow.lua_ops.runtime import family_kernels, lua_runtime
+from tinyflow.lua_ops.scratch import scratch_scope
+from tinyflow.lua_ops.softmax import kernels as softmax_kernels
 
 pytestmark = [
     # An op body must write into the buffer the plan gave it, never have torch resize it.
@@ -32,7 +33,7 @@ def test_softmax_backward_in_float64(name, lua_dim, device):
     g = torch.randn_like(y)
     y.backward(g)
     res = torch.empty_like(x)
-    getattr(torch_api, f"{name}_backward")(res, g, y.detach(), lua_dim)
+    getattr(softmax_kernels, f"{name}_backward")(res, g, y.detach(), lua_dim)
     assert res.dtype == torch.float64
     torch.testing.assert_close(res, x.grad, rtol=1e-12, atol=1e-12)
 
@@ -53,13 +54,14 @@ def _tf_same_pad(x, kernel, stride, value=0.0):
                          ids=["even", "uneven", "none"])
 def test_window_helpers(size, kernel, stride):
     lua = lua_runtime()
-    window_input, window_grad = lua.globals().torch.window_input, lua.globals().torch.window_grad
+    conv = family_kernels("conv")
+    window_input, window_grad = conv.window_input, conv.window_grad
     x = torch.randn(2, 3, size, size)
     out = -(-size // stride)
     y, grad_x = torch.empty(2, 3, out, out), torch.empty_like(x)
     top, bottom = _same_pads(size, kernel, stride)
     kernel, stride = lua.table(kernel, kernel), lua.table(stride, stride)
-    with torch_api.scratch_scope() as scratch:
+    with scratch_scope() as scratch:
         pad, tensor, fill = window_input(x, y, kernel, stride, -math.inf)
         grad_pad, grad_tensor, take_inside = window_grad(x, y, grad_x, kernel, stride)
     if top == bottom:  # torch pads by itself: the kernel runs on x (and grad_x) as they are

@@ -23,7 +23,7 @@ import torch.nn.functional as F
 import tinyflow as tf
 from tinyflow.executor import Executor
 from tinyflow.frontend.testing import check_gradients, differentiable_ops, random_inputs
-from tinyflow.lua_ops import torch_api as tinyflow_torch_api
+from tinyflow.lua_ops.conv import kernels as conv_kernels
 from tinyflow.lua_ops.runtime import lua_runtime
 from tinyflow.nnvm import GraphError, Op, apply_passes, no_gradient
 from tinyflow.nnvm.graph import Graph
@@ -1011,16 +1011,17 @@ def test_conv2d_channels_last_path_matches_plain():
     plain, fast = torch.empty(4, 5, 7, 7), torch.empty(4, 5, 7, 7)
     lua_stride, lua_pad = lua_runtime().table(1, 1), lua_runtime().table(0, 0)
     copies = [torch.empty_like(t, memory_format=torch.channels_last) for t in (x, weight, plain)]
-    tinyflow_torch_api.conv2d(plain, x, weight, bias, lua_stride, lua_pad)
-    tinyflow_torch_api.conv2d(fast, x, weight, bias, lua_stride, lua_pad, copies)
+    conv_kernels.conv2d(plain, x, weight, bias, lua_stride, lua_pad)
+    conv_kernels.conv2d(fast, x, weight, bias, lua_stride, lua_pad, copies)
     torch.testing.assert_close(fast, plain, rtol=1e-5, atol=1e-5)
     torch.testing.assert_close(plain, F.conv2d(x, weight, bias), rtol=1e-5, atol=1e-5)
     plain_w, fast_w = torch.empty_like(weight), torch.empty_like(weight)
     copies = [torch.empty_like(t, memory_format=torch.channels_last) for t in (g, x, weight)]
-    tinyflow_torch_api.conv2d_backward_weight(plain_w, g, x, weight, lua_stride, lua_pad)
-    tinyflow_torch_api.conv2d_backward_weight(fast_w, g, x, weight, lua_stride, lua_pad, copies)
+    conv_kernels.conv2d_backward_weight(plain_w, g, x, weight, lua_stride, lua_pad)
+    conv_kernels.conv2d_backward_weight(fast_w, g, x, weight, lua_stride, lua_pad, copies)
     torch.testing.assert_close(fast_w, plain_w, rtol=1e-4, atol=1e-4)
     for grad_weight in (False, True):
-        chosen = tinyflow_torch_api.conv2d_buffers(x, weight, plain, lua_stride, lua_pad, grad_weight)
+        chosen = conv_kernels.conv2d_buffers(x, weight, plain, lua_stride, lua_pad,
+                                             grad_weight)
         assert chosen is None or all(
             b.is_contiguous(memory_format=torch.channels_last) for b in chosen)

@@ -9,7 +9,7 @@ import torch.nn.functional as F
 
 import tinyflow as tf
 from tinyflow.frontend.testing import check_gradients
-from tinyflow.lua_ops import torch_api
+from tinyflow.lua_ops.conv import kernels as conv_kernels
 
 pytestmark = [pytest.mark.usefixtures("fresh_graph", "torch_seed"),
               pytest.mark.filterwarnings("error:An output with one or more elements was resized")]
@@ -120,13 +120,13 @@ def test_pools_nhwc(case, plan_memory, config):
 
 def test_nhwc_is_a_channels_last_view_not_a_copy():
     x = torch.randn(2, 5, 4, 3)
-    view = torch_api.nchw_view(x, "NHWC")
+    view = conv_kernels.nchw_view(x, "NHWC")
     assert view.shape == (2, 3, 5, 4) and view.data_ptr() == x.data_ptr()
     assert view.is_contiguous(memory_format=torch.channels_last)
     w = torch.randn(3, 3, 3, 8)
-    assert torch_api.oihw_view(w, "HWIO").shape == (8, 3, 3, 3)
-    assert torch_api.oihw_view(w, "HWIO").data_ptr() == w.data_ptr()
-    assert torch_api.nchw_view(x, None) is x
+    assert conv_kernels.oihw_view(w, "HWIO").shape == (8, 3, 3, 3)
+    assert conv_kernels.oihw_view(w, "HWIO").data_ptr() == w.data_ptr()
+    assert conv_kernels.nchw_view(x, None) is x
 
 
 def test_layout_that_cannot_be_right_names_op_and_shape():

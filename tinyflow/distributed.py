@@ -171,7 +171,7 @@ def _first_line(err) -> str:
     return text[0] if text else type(err).__name__
 
 
-# -- what the ``torch`` table's collective functions call (tinyflow/lua_ops/torch_api.py) ----
+# -- what the collective bodies' kernels call (tinyflow/lua_ops/collective/kernels.py) -----
 def _failure(world: _World, kind: str, label: str, err, started: float) -> DistributedError:
     """The error for collective ``kind`` ``label`` failing on this rank after ``err``; it is
     also reported to the other ranks through the store."""

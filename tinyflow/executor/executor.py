@@ -40,7 +40,7 @@ from ..lua_ops.runtime import (
     make_closure,
     run_closures,
 )
-from ..lua_ops.torch_api import scratch_scope
+from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
 from ..nnvm.graph import Graph, apply_passes

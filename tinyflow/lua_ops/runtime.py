@@ -1,8 +1,9 @@
 """The one Lua runtime: compiles FLuaCompute bodies and runs a step's closures.
 
 The runtime is LuaJIT 2.1 when lupa has it and its binding keeps Python objects apart, Lua 5.4
-otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds
-the functions of :mod:`tinyflow.lua_ops.torch_api` plus a few written in Lua (the prelude).
+otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds the generic functions
+of :mod:`tinyflow.lua_ops.torch_table` plus three written in Lua (the prelude).  The engine's
+kernels are per family (:func:`family_kernels`), each table made on its first use.
 A step is one call into Lua: :func:`run_closures` loops over the closures under ``pcall`` and
 returns the index of the first failing one, so a Lua error never crashes the process.
 
@@ -18,8 +19,17 @@ body) and ``pcall`` / ``xpcall`` that let Ctrl-C through.  Reading ``os io debug
 require load loadstring loadfile dofile collectgarbage python rawset coroutine print ...`` is an
 error naming it.  Globals a body sets live in its environment, one per node.  Python objects are
 opaque to Lua: lupa's attribute filter refuses every attribute but a module's public ones, so
-no body walks ``torch.mm.__globals__`` to ``os``.  An op with ``FLuaTrusted`` gets the real
-globals instead (its body can do anything the process can).
+no body walks ``torch.mm.__globals__`` to ``os``.  Reading a name ``torch`` lacks is an error
+naming it.
+
+A built-in body, one whose source is exactly the one :mod:`tinyflow.lua_ops` attached to its op
+at import (:func:`tinyflow.lua_ops.kernels_family`; not an op attribute, so a user cannot set
+it), gets one more global: ``kernels``, a read-only view of its family's engine kernels
+(``lua_ops/<family>/kernels.py``'s ``__all__`` and ``kernels.lua``: fused code, GEMM choice,
+oneDNN, collectives...).  Every other body reading ``kernels`` gets an error saying so; the
+choice is made when the body is compiled, so steps pay nothing for it.  An op with
+``FLuaTrusted`` gets the real globals instead (its body can do anything the process can), and
+no ``kernels``: those globals are shared by every trusted body, whatever its family.
 
 Ctrl-C
 ------
@@ -35,14 +45,17 @@ from __future__ import annotations
 import _signal
 import contextlib
 import functools
+import importlib
 import logging
 import signal
 import threading
 import types
+from importlib import resources
 from typing import NamedTuple
 
 from ..nnvm.errors import TinyflowError
 from ..nnvm.op import Op
+from . import KERNELS_LUA, kernels_family
 
 __all__ = [
     "HOOK_COUNT",
@@ -50,6 +63,7 @@ __all__ = [
     "call_closure",
     "collect_garbage",
     "compile_body",
+    "family_kernels",
     "interruptible",
     "is_trusted",
     "lua_runtime",
@@ -61,6 +75,7 @@ __all__ = [
 
 log = logging.getLogger("tinyflow")
 
+# Generic helpers of the torch table written in Lua (torch_table.PRELUDE_FUNCTIONS names them).
 _PRELUDE = """
 local torch = ...
 function torch.shape(x)
@@ -81,72 +96,11 @@ function torch.dims_of(axis)
   for i, a in ipairs(axis) do dims[i] = torch.dim_of(a) end
   return dims
 end
--- concat / split: the stretch of ``whole`` along 1-based dim each of ``parts`` takes (as many
--- elements as the part has), and each part viewed in that stretch's shape: (stretches, views)
-function torch.stretches(whole, parts, dim)
-  local total, size = torch.numel(whole), torch.size(whole, dim)
-  local stretches, views, start = {}, {}, 1
-  for i = 1, #parts do
-    local share = total == 0 and 0 or torch.numel(parts[i]) / total
-    local length = math.floor(share * size + 0.5)
-    stretches[i] = torch.narrow(whole, dim, start, length)
-    views[i] = torch.view(parts[i], torch.shape(stretches[i]))
-    start = start + length
-  end
-  return stretches, views
-end
--- scatter_update / _add / _sub: indices flattened, and updates as one row of var per index
--- (updates of shape indices.shape + the row shape, or a scalar, expanded)
-function torch.scatter_rows(var, indices, updates)
-  local count = torch.numel(indices)
-  local sizes = torch.shape(var)
-  sizes[1] = count
-  local rows = torch.dim(updates) == 0 and torch.expand(updates, sizes)
-    or torch.view(updates, sizes)
-  return torch.view(indices, {count}), rows
-end
--- Window padding (convolution, pooling): the padding of NCHW x that gives y's sizes.  TensorFlow's
--- SAME padding puts an odd pixel after the data, which torch's kernels cannot; there the kernel
--- runs without padding on a buffer with x's pixels inside a border (made once, in the setup).
--- window_input and window_grad both return the padding {top, left} to give the kernel, the
--- tensor it runs on, and the copy to make every step, or nil where torch pads by itself.
-local copy = torch.copy
-local function window_buffer(x, y, kernel, stride, fill)
-  local top, bottom, left, right = torch.window_pads(x, y, kernel, stride)
-  if top == bottom and left == right then return {top, left} end
-  return {0, 0}, torch.pad_buffer(x, top, bottom, left, right, fill)
-end
--- For a kernel reading x: x, or a copy of x bordered with fill (the copy fills it, first).
-function torch.window_input(x, y, kernel, stride, fill)
-  local pad, padded, inside = window_buffer(x, y, kernel, stride, fill)
-  if padded == nil then return pad, x, nil end
-  return pad, padded, function() copy(inside, x) end
-end
--- For a kernel writing grad_x, x's gradient: grad_x, or a zero-bordered buffer whose inside
--- the copy takes into grad_x (after the kernel).
-function torch.window_grad(x, y, grad_x, kernel, stride)
-  local pad, padded, inside = window_buffer(x, y, kernel, stride, 0)
-  if padded == nil then return pad, grad_x, nil end
-  return pad, padded, function() copy(grad_x, inside) end
-end
--- Sparse cross entropy: run(), rephrasing torch's "label ... outside the valid range" as what
--- labels must be (a NaN label reads as -9223372036854775808 once converted to an int64 id).
-local pcall, error, tostring, find = pcall, error, tostring, string.find
-function torch.label_checked(run, classes)
-  return function()
-    local ok, err = pcall(run)
-    if ok then return end
-    if find(tostring(err), "outside the valid range", 1, true) then
-      error("labels must be class ids in [0, " .. classes .. "), integers (not NaN): "
-            .. tostring(err), 0)
-    end
-    error(err, 0)
-  end
-end
 """
 
 # The host side, run once after the prelude with the real globals; bodies never see it.  It
-# returns the functions Python calls: ``run_closures``, ``new_env`` and ``compile``.
+# returns the functions Python calls: ``run_closures``, ``new_env``, ``compile`` and
+# ``kernels_view``.
 _HOST = """
 local torch, check_interrupt, is_interrupt, hook_count = ...
 local load, setfenv, loadstring, jit = load, setfenv, loadstring, jit
@@ -177,12 +131,19 @@ end
 
 -- Read-only views: writes raise, nested tables are views too, the metatable is hidden (so
 -- neither setmetatable nor getmetatable reaches the table behind).  ``hidden`` keys stay out.
-local function readonly(t, name, hidden)
+-- With ``missing``, reading a name the table lacks is an error saying so (``missing`` says
+-- what the table holds): the lookup of a present name costs what a plain table's does.
+local function readonly(t, name, hidden, missing)
   local shadow = {}
   for k, v in pairs(t) do
     if not (hidden and hidden[k]) then
       shadow[k] = type(v) == "table" and readonly(v, name .. "." .. tostring(k)) or v
     end
+  end
+  if missing then
+    setmetatable(shadow, {__index = function(_, k)
+      error(name .. "." .. tostring(k) .. " is nil: no such function (" .. missing .. ")", 2)
+    end})
   end
   local function refuse(_, k)
     error(name .. " is read-only: an op body cannot set " .. name .. "." .. tostring(k), 2)
@@ -191,7 +152,14 @@ local function readonly(t, name, hidden)
   return setmetatable({}, {__index = shadow, __newindex = refuse, __metatable = false,
                            __pairs = function(view) return iterate, view, nil end})
 end
-local torch_view = readonly(torch, "torch", {run_closures = true})
+local torch_view = readonly(torch, "torch", {run_closures = true},
+                            "the torch table is documented in tinyflow/lua_ops/torch_table.py")
+
+-- A family's kernels (tinyflow/lua_ops/<family>/kernels.py and kernels.lua), read-only.
+function host.kernels_view(kernels, family)
+  return readonly(kernels, "kernels", nil, "the kernels of the " .. family
+                  .. " family: tinyflow/lua_ops/" .. family .. "/kernels.*")
+end
 
 local function copy(t, without)
   local c = {}
@@ -225,14 +193,20 @@ local env_meta = {__metatable = false, __index = function(_, name)
     error("'" .. tostring(name) .. "' is not available to op bodies (they see torch, math, "
           .. "string, table and the safe base functions; see FLuaTrusted)", 2)
   end
+  if name == "kernels" then
+    error("'kernels' (the engine's kernels) is available to the built-in bodies tinyflow "
+          .. "attached only, not to this op's body", 2)
+  end
 end}
 
 -- A fresh environment for one node's body: its own globals and its own copies of math,
--- string and table; torch read-only.
-function host.new_env()
+-- string and table; torch read-only; a built-in body's family kernels (a read-only view made
+-- by kernels_view) when given.
+function host.new_env(kernels)
   local env = copy(SAFE)
   env.torch, env.math, env.table = torch_view, copy(math), copy(table)
   env.string = copy(string, "dump")
+  env.kernels = kernels
   env._G = env
   return setmetatable(env, env_meta)
 end
@@ -288,7 +262,6 @@ def _choose_lua():
 
     ``TINYFLOW_LUA=lua54`` or ``=luajit21`` forces one.
     """
-    import importlib
     import os
     names = {"luajit21": "LuaJIT 2.1", "lua54": "Lua 5.4"}
     forced = os.environ.get("TINYFLOW_LUA")
@@ -399,8 +372,9 @@ class _Runtime(NamedTuple):
     lua: object
     name: str
     error: type           # the binding's LuaError
-    host: object          # the host table: run_closures, new_env, compile
+    host: object          # the host table: run_closures, new_env, compile, kernels_view
     interrupts: _Interrupts
+    torch: object         # the torch table itself (bodies see a read-only view of it)
 
 
 def _python_attribute(obj, name, is_setting):
@@ -416,17 +390,36 @@ def _python_attribute(obj, name, is_setting):
 @functools.cache
 def _runtime() -> _Runtime:
     lupa_module, name = _choose_lua()
-    from . import torch_api
+    from . import torch_table  # imports torch: when Lua first runs, not with the package
     lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False,
                                  attribute_filter=_python_attribute)
-    table = lua.table_from(torch_api.FUNCTIONS)
+    table = lua.table_from(torch_table.FUNCTIONS)
     lua.globals().torch = table
     lua.execute(_PRELUDE, table)
     interrupts = _Interrupts()
     host = lua.execute(_HOST, table, interrupts.check, interrupts.is_interrupt, HOOK_COUNT)
     table.run_closures = run_closures
     log.info("Lua runtime: %s", name)
-    return _Runtime(lua, name, lupa_module.LuaError, host, interrupts)
+    return _Runtime(lua, name, lupa_module.LuaError, host, interrupts, table)
+
+
+@functools.cache
+def family_kernels(family: str):
+    """The read-only ``kernels`` table of a family's built-in bodies: the functions named in
+    ``<family>/kernels.py``'s ``__all__`` and those ``<family>/kernels.lua`` adds (made once,
+    when the family's first body is compiled), or None for a family without kernels."""
+    runtime = _runtime()
+    folder = resources.files(__package__).joinpath(family)
+    functions = {}
+    if folder.joinpath("kernels.py").is_file():
+        module = importlib.import_module(f"{__package__}.{family}.kernels")
+        functions = {name: getattr(module, name) for name in module.__all__}
+    table = runtime.lua.table_from(functions)
+    if folder.joinpath(KERNELS_LUA).is_file():  # built-in code: it runs with the real globals
+        runtime.lua.execute(folder.joinpath(KERNELS_LUA).read_text(), runtime.torch, table)
+    if not functions and not folder.joinpath(KERNELS_LUA).is_file():
+        return None
+    return runtime.host.kernels_view(table, family)
 
 
 def lua_runtime():
@@ -550,12 +543,18 @@ def compile_body(op_name: str, source: str):
     """Compile an FLuaCompute source into its factory ``function(x, y, kwarg)``.
 
     The body gets a fresh environment of its own (the module's docstring says what it holds),
-    or the runtime's full globals when the op sets ``FLuaTrusted``.  ``LuaOpError`` on a syntax error or a body
-    that does not give a function.
+    with its family's ``kernels`` when ``source`` is the built-in body tinyflow attached to op
+    ``op_name`` (:func:`tinyflow.lua_ops.kernels_family`), or the runtime's full globals when
+    the op sets ``FLuaTrusted``.  ``LuaOpError`` on a syntax error or a body that does not give
+    a function.
     """
     runtime = _runtime()
     with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
-        env = runtime.lua.globals() if is_trusted(op_name) else runtime.host.new_env()
+        if is_trusted(op_name):
+            env = runtime.lua.globals()
+        else:
+            family = kernels_family(op_name, source)
+            env = runtime.host.new_env(family_kernels(family) if family is not None else None)
         result = _call_lua(f"op '{op_name}'", runtime.host.compile, _with_return(source),
                            f"={op_name}.lua", env)
     factory, err = result if isinstance(result, tuple) else (result, None)

@@ -47,10 +47,14 @@ FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function()
                     in an environment of its own: ``torch`` (read-only), copies of ``math``,
                     ``string`` and ``table``, and the safe base functions (no ``os``, ``io``,
                     ``debug``, ``package``, ``require``, ``load*``, ``dofile``, ``python``);
-                    globals it sets stay its own.  See tinyflow/lua_ops/runtime.py.
+                    globals it sets stay its own.  ``torch`` is the generic table of
+                    tinyflow/lua_ops/torch_table.py; a built-in body (the very source tinyflow
+                    attached) also sees ``kernels``, its family's engine kernels
+                    (tinyflow/lua_ops/<family>/kernels.*).  See tinyflow/lua_ops/runtime.py.
 FLuaTrusted         ``True``: the op's body runs with the Lua runtime's full globals instead of
                     a sandbox (``os``, ``io``, ``debug``, ``python``...; globals shared with
-                    every trusted body, ``torch`` writable).  Only for bodies you wrote: such a
+                    every trusted body, ``torch`` writable, no ``kernels``).  Only for bodies
+                    you wrote: such a
                     body can read and write files, run programs and break other ops.
 FPythonCompute      ``f(node, inputs) -> value``: the node's value (a list of values for an op
                     with several outputs), built in Python from its inputs' values (numpy

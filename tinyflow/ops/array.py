@@ -1,7 +1,7 @@
 """Array ops of TensorFlow 1.x: transpose, expand_dims, squeeze, concat, stack, split, unstack,
 strided slices, gather, one_hot, tile, reverse, shape/size/rank, fill and range.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``; ops laying pieces end to end share ``concat``'s
+Bodies: ``tinyflow/lua_ops/array/<name>.lua``; ops laying pieces end to end share ``concat``'s
 body (``stack``) and ops cutting them apart share ``split``'s (``unstack``,
 ``_concat_backward``).  Axes are 0-based and may be negative, as in TensorFlow.
 """
@@ -219,8 +219,8 @@ def _concat_backward_shape(attrs, in_shapes, out_shapes):
 # -- strided slices (x[1:3, ..., None, ::-1]) ------------------------------------------------
 def slice_index(attrs) -> tuple:
     """A strided_slice's attrs (TensorFlow's begin, end, strides and five masks) as the Python
-    index it stands for: ints, slices, Ellipsis and None.  torch_api.strided_view decodes the
-    same attrs for the body."""
+    index it stands for: ints, slices, Ellipsis and None.  strided_view (lua_ops/array/kernels.py)
+    decodes the same attrs for the body."""
     index = []
     for i, (b, e, s) in enumerate(zip(attrs["begin"], attrs["end"], attrs["strides"])):
         bit = 1 << i

@@ -1,7 +1,7 @@
 """Collectives over the ranks of ``tinyflow.distributed``: graph ops like every other, so the
 memory planner gives them their buffers and the executor runs them in its order.  Bodies
-(``tinyflow/lua_ops/ops/<name>.lua``) call the ``torch`` table's collective functions, which run
-``torch.distributed`` on the planned buffer in place.
+(``tinyflow/lua_ops/collective/<name>.lua``) call their family's kernels (kernels.py there),
+which run ``torch.distributed`` on the planned buffer in place.
 
 Every body checks at setup that all ranks bring the same collective (kind, name, shape, dtype)
 before it first runs.  Attrs: ``label`` (the name errors give), ``average``, ``root``, ``rank``

@@ -2,7 +2,7 @@
 ``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print)
 and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua`` (none for the Python ones).
+Bodies: ``tinyflow/lua_ops/control/<name>.lua`` (none for the Python ones).
 """
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
 """Layer ops: linear, conv2d, pooling, batch_norm, flatten, dropout, softmax cross-entropy.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.  Windowed ops (conv2d, pooling) take
+Bodies: ``tinyflow/lua_ops/conv/<name>.lua``.  Windowed ops (conv2d, pooling) take
 ``kernel=(kh, kw)``, ``stride=(sh, sw)`` and ``padding="VALID" | "SAME"`` with TensorFlow's
 rule: SAME gives ``ceil(size / stride)`` outputs and puts an odd padding pixel after the data.
 Their backward ops recover the padding from the input and gradient shapes, so they only need the
 kernel and stride.  ``data_format`` is ``"NCHW"`` (the seed's layout, the default) or
 ``"NHWC"`` (TensorFlow's); conv2d's ``filter_format`` is ``"OIHW"`` (default) or ``"HWIO"``
 (TensorFlow's ``[kh, kw, in, out]``).  The shape rules work in NCHW / OIHW and translate; the
-bodies see NHWC tensors as NCHW views with channels-last strides (``torch.nchw_view``), so
+bodies see NHWC tensors as NCHW views with channels-last strides (``kernels.nchw_view``), so
 nothing is transposed.
 
 Weights, biases, gamma and beta left out of a call are created as variables

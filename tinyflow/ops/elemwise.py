@@ -1,7 +1,7 @@
 """Elementwise ops: binary (numpy broadcasting), with a scalar, unary, and their gradients; the
 dtype rules (FInferType) every math op uses.
 
-Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+Bodies: ``tinyflow/lua_ops/elemwise/<name>.lua``.
 """
 from __future__ import annotations
 

@@ -4,9 +4,9 @@ the FuseElemwise pass (tinyflow/nnvm/passes/fuse_elemwise.py) at bind time, neve
 Its attributes hold the generated code (``source``: a Python function over torch;
 ``cuda_source``: a jiterator C++ function or None), ``members`` (one line per op it contains)
 and its outputs' ``shapes`` and ``dtypes``, known when the pass ran.  The body
-(``lua_ops/ops/_fused.lua``) gets the compiled kernel once, in its setup.  Its outputs may take
+(``lua_ops/fused/_fused.lua``) gets the compiled kernel once, in its setup.  Its outputs may take
 over its inputs' storage (FInplaceOption): the kernel returns new tensors, copied into the
-outputs once it has read every input (tinyflow/executor/kernels.py).  It has no gradient:
+outputs once it has read every input (tinyflow/lua_ops/fused/kernels.py).  It has no gradient:
 fusion runs after the Gradient pass, on the backward graph too.
 """
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """TensorFlow's math ops beyond elemwise.py: comparisons and logic (bool results), maximum,
 minimum, floordiv, mod, rsqrt, log1p, floor, ceil, round, cast, where, confusion_matrix, and the
-constant a Python number becomes beside a tensor.  Bodies in ``lua_ops/ops/<name>.lua``.
+constant a Python number becomes beside a tensor.  Bodies in ``lua_ops/math/<name>.lua``.
 
 Dtypes follow TensorFlow 1.15: inputs of a binary op share one dtype (``DTypeError`` naming
 both otherwise), comparisons give bool, logic takes bool.  One extension is kept for the seed's

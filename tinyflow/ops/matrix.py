@@ -1,4 +1,4 @@
-"""Matrix and shape ops: matmul, reshape, pad.  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``."""
+"""Matrix and shape ops: matmul, reshape, pad.  Bodies: ``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math

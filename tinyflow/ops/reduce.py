@@ -1,6 +1,6 @@
 """Reductions over axes (sum, mean, max, min, prod, any, all) and argmax / argmin.
 
-Bodies in ``lua_ops/ops/<name>.lua``.  Dtypes as in TensorFlow: a reduction keeps its input's
+Bodies in ``lua_ops/reduce/<name>.lua``.  Dtypes as in TensorFlow: a reduction keeps its input's
 dtype (an integer mean truncates, as TF's), argmax / argmin give ``output_type`` (int64).  One
 extension kept for the seed's programs: ``reduce_sum`` / ``reduce_mean`` of a bool tensor count
 its True values as 1.0 and give float32 (``reduce_mean(equal(...))`` is the accuracy; TF would

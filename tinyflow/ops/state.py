@@ -6,7 +6,7 @@ mutated (FMutateInputs) so OrderMutation runs the variable's other readers first
 output is the variable itself (FInplaceOption (0, 0)), holding the new value.  Inputs: the
 variable ``ref`` of shape ``(N, ...)``, ``indices`` (int32 or int64, any shape ``I``) and
 ``updates`` of shape ``I + ref.shape[1:]`` or a scalar (broadcast), as TensorFlow 1.15's
-``ScatterUpdateShape``.  Bodies: ``tinyflow/lua_ops/ops/<name>.lua``.
+``ScatterUpdateShape``.  Bodies: ``tinyflow/lua_ops/state/<name>.lua``.
 """
 from __future__ import annotations
 

@@ -1,0 +1,43 @@
+"""Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view."""
+from __future__ import annotations
+
+__all__ = ["strided_view"]
+
+
+def _mask_index(kwarg):
+    """A strided_slice's attrs as a Python index (tinyflow.ops.array.slice_index in Lua terms)."""
+    begin, end, strides = (tuple(int(v) for v in kwarg[k].values())
+                           for k in ("begin", "end", "strides"))
+    masks = [int(kwarg[k] or 0) for k in ("begin_mask", "end_mask", "ellipsis_mask",
+                                          "new_axis_mask", "shrink_axis_mask")]
+    index = []
+    for i, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << i
+        if masks[2] & bit:
+            index.append(Ellipsis)
+        elif masks[3] & bit:
+            index.append(None)
+        elif masks[4] & bit:
+            index.append(b)
+        else:
+            index.append(slice(None if masks[0] & bit else b, None if masks[1] & bit else e, s))
+    return index
+
+
+def strided_view(x, kwarg):
+    """View of x for a strided_slice's attrs (TensorFlow's begin, end, strides and masks), and
+    the dims to flip, or nil (negative strides: torch views cannot have them; setup only)."""
+    index = _mask_index(kwarg)
+    used = sum(1 for i in index if i is not None and i is not Ellipsis)
+    if Ellipsis in index:
+        at = index.index(Ellipsis)
+        index[at:at + 1] = [slice(None)] * (x.dim() - used)
+    flips, out_dim, dim = [], 0, 0
+    for k, item in enumerate(index):
+        if isinstance(item, slice) and (item.step or 1) < 0:  # same elements, torch's order
+            picked = range(*item.indices(x.shape[dim]))
+            index[k] = slice(picked[-1], picked[0] + 1, -item.step) if picked else slice(0, 0)
+            flips.append(out_dim)
+        out_dim += not isinstance(item, int)
+        dim += item is not None
+    return x[tuple(index)], tuple(flips) or None

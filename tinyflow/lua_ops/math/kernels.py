@@ -1,0 +1,17 @@
+"""Kernels of the math bodies (tinyflow/ops/math.py): tf.confusion_matrix."""
+from __future__ import annotations
+
+from ..nn_tf.kernels import ids_buffer, read_ids
+
+__all__ = ["confusion_matrix", "ids_buffer"]
+
+
+def confusion_matrix(res, labels, predictions, weights, rows, cols):
+    """res (n, n) = zeros with weights[i] added at (labels[i], predictions[i]); rows, cols: flat
+    int64 scratch from ``ids_buffer``."""
+    classes = res.shape[0]
+    read_ids(rows, labels, classes, "label")
+    read_ids(cols, predictions, classes, "prediction")
+    rows.mul_(classes).add_(cols)
+    res.zero_()
+    res.view(-1).index_add_(0, rows, weights.reshape(-1))

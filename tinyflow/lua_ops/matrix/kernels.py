@@ -1,0 +1,57 @@
+"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes."""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import torch
+
+from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
+
+__all__ = ["blas_mm", "mm_function"]
+
+
+# CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
+# MKL (100x784 @ 784x10: 23 us against 32; 784x100 @ 100x10: 18 against 38).
+def blas_mm(res, a, b):  # the numpy views share the planned buffers, which never move
+    """Setup: a function doing res = a @ b in numpy, or nil."""
+    arrays = numpy_views(a, b, res)
+    if arrays is not None:
+        return functools.partial(np.matmul, arrays[0], arrays[1], out=arrays[2])
+    return None
+
+
+# Two CPU GEMMs, each fastest on some shapes (2 threads, ms): mnist_deep's 50x3136 @ 3136x1024
+# MKL (torch.mm) 2.6-2.8, oneDNN's matmul 1.9-2.1.  Products of at least _TIMED_MACS
+# multiply-adds are timed once per process and shapes (as cuDNN's benchmark mode), on random
+# data of their shapes and strides.  (numpy's OpenBLAS, faster alone on some, is left out: its
+# own threads spin after each call and took the cores from torch's, LeNet's step 1.8x slower.)
+_TIMED_MACS = 1 << 22
+
+
+def mm_function(res, a, b):
+    """Setup: a function doing res = a @ b (2-D) with the fastest GEMM for these shapes."""
+    if not onednn(res) or a.shape[0] * a.shape[1] * b.shape[1] < _TIMED_MACS:
+        return functools.partial(torch.mm, a, b, out=res)
+    choice = _gemm_choice(*((tuple(t.shape), t.stride()) for t in (res, a, b)),
+                          torch.get_num_threads())
+    return _gemms(res, a, b)[choice]
+
+
+@functools.lru_cache(maxsize=256)
+def _gemm_choice(res, a, b, threads) -> str:
+    """The name of the faster GEMM for tensors of these ``(shape, strides)``, timed on random
+    data (``threads``: torch's count when timed, part of the key)."""
+    del threads
+    timed = _gemms(*(torch.empty_strided(shape, stride).normal_() for shape, stride in (res, a, b)))
+    return min(timed, key=lambda name: seconds(timed[name]))
+
+
+def _gemms(res, a, b):
+    """{name: function doing res = a @ b} of the GEMMs that can run on these tensors."""
+    gemms = {"mkl": functools.partial(torch.mm, a, b, out=res)}
+    if ONEDNN_POINTWISE:  # a fresh result, copied
+        b_t = b.t()
+        gemms["onednn"] = lambda: res.copy_(torch.ops.mkldnn._linear_pointwise(
+            a, b_t, None, "none", [], ""))
+    return gemms

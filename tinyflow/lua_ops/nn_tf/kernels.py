@@ -1,0 +1,143 @@
+"""Kernels of the tf.nn bodies (tinyflow/ops/nn_tf.py): ids and labels read as TensorFlow's CPU
+kernels check them, sparse cross entropy, embedding_lookup, in_top_k, top_k and lrn's sums."""
+from __future__ import annotations
+
+import torch
+
+from ..scratch import scratch
+
+__all__ = ["bias_view", "column_view", "embedding_lookup", "embedding_lookup_backward",
+           "ids_buffer", "in_top_k", "in_top_k_buffers", "sparse_xent",
+           "sparse_xent_backward", "top_k", "top_k_backward", "top_k_buffers", "window_sum"]
+
+
+def bias_view(bias, value, data_format=None):
+    """bias (C,) viewed to broadcast along value's channel axis: 1 for NCHW, else the last."""
+    if data_format == "NCHW":
+        return bias.view((-1,) + (1,) * (value.dim() - 2))
+    return bias
+
+
+def column_view(x):
+    """x with a trailing axis of size 1 (a view)."""
+    return x.unsqueeze(-1)
+
+
+def ids_buffer(ids, trailing_one=False):
+    """int64 scratch for ids: flat, or ids' shape + (1,)."""
+    shape = tuple(ids.shape) + (1,) if trailing_one else (ids.numel(),)
+    return scratch(torch.empty(shape, dtype=torch.int64, device=ids.device))
+
+
+def read_ids(index, ids, size, what):
+    """Class ids / indices of any dtype into the int64 buffer, checked as TensorFlow's CPU
+    kernels check them (an index out of range would be a device assert on a GPU)."""
+    index.copy_(ids.reshape(index.shape))
+    if index.numel():
+        low, high = torch.aminmax(index)
+        if low < 0 or high >= size:
+            bad = int(low) if low < 0 else int(high)
+            raise IndexError(f"{what} {bad} is outside the valid range [0, {size})")
+
+
+def _read_labels(index, labels, classes):
+    # a NaN label reads as -9223372036854775808 once converted to an int64 id
+    try:
+        read_ids(index, labels, classes, "label")
+    except IndexError as err:
+        raise IndexError(f"labels must be class ids in [0, {classes}), integers (not NaN): "
+                         f"{err}") from None
+
+
+def sparse_xent(res, logits, labels, log_probs, index):
+    """res = -log_softmax(logits)[labels] along the last dim; index from ids_buffer(l, true)."""
+    _read_labels(index, labels, logits.shape[-1])
+    torch.log_softmax(logits, -1, out=log_probs)
+    torch.gather(log_probs, -1, index, out=res.unsqueeze(-1))
+    res.neg_()
+
+
+def sparse_xent_backward(res, g_column, logits, labels, index, minus_ones):
+    """res = (softmax(logits) - onehot(labels)) * g_column."""
+    _read_labels(index, labels, logits.shape[-1])
+    torch.softmax(logits, -1, out=res)
+    res.scatter_add_(-1, index, minus_ones)
+    res.mul_(g_column)
+
+
+def embedding_lookup(res, params, ids, index):
+    """Rows of params at ids (gather along dim 1)."""
+    read_ids(index, ids, params.shape[0], "id")
+    torch.index_select(params, 0, index, out=res.view((-1,) + tuple(params.shape[1:])))
+
+
+def embedding_lookup_backward(res, g, ids, index):
+    """Rows of g summed into zeros at ids."""
+    read_ids(index, ids, res.shape[0], "id")
+    res.zero_()
+    res.index_add_(0, index, g.reshape((-1,) + tuple(res.shape[1:])))
+
+
+def in_top_k_buffers(predictions):
+    batch, classes = predictions.shape
+    device = predictions.device
+    return [scratch(t) for t in (
+        torch.empty((batch, 1), dtype=torch.int64, device=device),      # target ids
+        torch.empty((batch, 1), dtype=predictions.dtype, device=device),  # their predictions
+        torch.empty((batch, classes), dtype=torch.bool, device=device),   # beats the target
+        torch.empty((batch,), dtype=torch.int64, device=device),          # how many beat it
+        torch.empty((batch, 1), dtype=torch.bool, device=device),         # valid target
+        torch.empty((batch, 1), dtype=torch.bool, device=device))]
+
+
+def in_top_k(res, predictions, targets, k, buffers):
+    # TensorFlow's rule: true when fewer than k classes score strictly higher than the target
+    # (ties straddling the boundary count as in); false for a target out of range or whose
+    # prediction is not finite
+    index, target, beats, count, valid, check = buffers
+    classes = predictions.shape[1]
+    index.copy_(targets.view(-1, 1))
+    torch.ge(index, 0, out=valid)
+    valid.logical_and_(torch.lt(index, classes, out=check))
+    index.clamp_(0, classes - 1)
+    torch.gather(predictions, 1, index, out=target)
+    valid.logical_and_(torch.lt(torch.abs(target, out=target), float("inf"), out=check))
+    torch.gather(predictions, 1, index, out=target)  # again: abs overwrote it
+    torch.gt(predictions, target, out=beats)
+    torch.sum(beats, 1, out=count)
+    torch.lt(count, int(k), out=res)
+    res.logical_and_(valid.view(-1))
+
+
+def top_k_buffers(x):
+    """A sorted copy of x and its int64 order (setup only)."""
+    return [scratch(torch.empty_like(x)),
+            scratch(torch.empty(x.shape, dtype=torch.int64, device=x.device))]
+
+
+def top_k(values, indices, x, k, buffers):
+    # a stable descending sort gives TensorFlow's order for ties (the lower index first), which
+    # torch.topk does not promise
+    ordered, order = buffers
+    torch.sort(x, dim=-1, descending=True, stable=True, out=(ordered, order))
+    k = int(k)
+    values.copy_(ordered[..., :k])
+    indices.copy_(order[..., :k])
+
+
+def top_k_backward(res, g, indices, index):
+    """Zeros with g put at indices along the last dim; index: int64 scratch like indices."""
+    index.copy_(indices)
+    res.zero_()
+    res.scatter_(-1, index, g)
+
+
+def window_sum(res, x, radius):
+    # one avg_pool2d over rows (1, depth) with divisor 1: a sum over 2 * radius + 1 elements,
+    # zero padding radius on both sides (its limit of half the window holds)
+    radius, depth = int(radius), x.shape[-1]
+    if x.numel() == 0:
+        return
+    rows = (-1, 1, 1, depth)
+    torch.ops.aten.avg_pool2d.out(x.reshape(rows), (1, 2 * radius + 1), (1, 1), (0, radius),
+                                  False, True, 1, out=res.view(rows))

@@ -1,9 +1,0 @@
--- sparse_softmax_cross_entropy_with_logits: y = -log_softmax(logits)[label] per example, logits
--- x[1] (..., classes), labels x[2] (...) holding class ids of any dtype, in [0, classes)
-return function(x, y, kwarg)
-  local logits, labels, out = x[1], x[2], y[1]
-  local log_probs, index = torch.empty_like(logits), torch.ids_buffer(labels, true)
-  local xent = torch.sparse_xent
-  return torch.label_checked(function() xent(out, logits, labels, log_probs, index) end,
-                             torch.size(logits, -1))
-end
