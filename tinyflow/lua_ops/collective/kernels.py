@@ -1,48 +1,39 @@
 """Kernels of the collective bodies (tinyflow/ops/collective.py): ``torch.distributed`` through
-:mod:`tinyflow.distributed`, after ``tinyflow.distributed.init()``.  ``label`` names the
+:mod:`.world`, after ``tinyflow.distributed.init()``.  ``label`` names the
 collective in errors; a failure or a timeout is a ``DistributedError`` naming it and the ranks.
 """
 from __future__ import annotations
 
-import functools
-
 from ..runtime import lua_table
 from ..torch_table import same_memory
+from . import world
 
 __all__ = ["all_gather", "all_reduce", "all_reduce_start", "all_reduce_wait", "broadcast",
            "bucket_views", "collective_check", "world_size"]
 
 
-@functools.cache
-def _distributed():
-    # an upward import, deferred: tinyflow.distributed owns the process group the front end
-    # set up (init()); lua_ops cannot import it at load time without a cycle through tinyflow
-    from ... import distributed
-    return distributed
-
-
 def collective_check(kind, label, x):
     """Every rank brings kind/label with x's shape and dtype (setup; once per signature)."""
-    _distributed().check_signature(str(kind), str(label), x)
+    world.check_signature(str(kind), str(label), x)
 
 
 def all_reduce(res, x, average, label):
     """res = sum of x over the ranks (/ their number with average); res may be x itself."""
     if not same_memory(res, x):
         res.copy_(x)
-    _distributed().tensor_all_reduce(res, str(label))
+    world.tensor_all_reduce(res, str(label))
     if average:
-        res.div_(_distributed().size())
+        res.div_(world.size())
 
 
 def all_reduce_start(flat, label):
     """Start summing flat over the ranks, not waiting."""
-    _distributed().tensor_all_reduce_start(flat, str(label))
+    world.tensor_all_reduce_start(flat, str(label))
 
 
 def all_reduce_wait(flat, label):
     """Wait for flat's reduction (started above)."""
-    _distributed().tensor_all_reduce_wait(flat, str(label))
+    world.tensor_all_reduce_wait(flat, str(label))
 
 
 def bucket_views(flat, likes):
@@ -58,16 +49,16 @@ def bucket_views(flat, likes):
 
 def world_size():
     """The number of ranks."""
-    return _distributed().size()
+    return world.size()
 
 
 def broadcast(res, x, root, label):
     """res = x of rank root; res may be x itself."""
     if not same_memory(res, x):
         res.copy_(x)
-    _distributed().tensor_broadcast(res, int(root), str(label))
+    world.tensor_broadcast(res, int(root), str(label))
 
 
 def all_gather(res, x, label):
     """res = every rank's x along dim 1, in rank order."""
-    _distributed().tensor_all_gather(res, x.contiguous(), str(label))
+    world.tensor_all_gather(res, x.contiguous(), str(label))
