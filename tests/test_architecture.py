@@ -179,3 +179,13 @@ def test_a_deferred_import_only_defers_torch():
 def test_the_checks_see_imports(probe):
     """The walk finds the imports it judges (a check that finds nothing proves nothing)."""
     assert any(module == probe for module, *_ in IMPORTS)
+
+
+def test_the_core_stands_without_the_optimisations():
+    """No core module imports an optimisation pass: the optimisations are optional, run by name
+    from the executor's pipeline (``Session(optimize=False)`` runs without them)."""
+    optional = "tinyflow.nnvm.optimizations"
+    wrong = [f"{module}:{line} imports {target}" for module, target, line, _, _ in IMPORTS
+             if target.startswith(optional) and not module.startswith(optional)
+             and module != "tinyflow.nnvm"]
+    assert not wrong, "\n".join(wrong)

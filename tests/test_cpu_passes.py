@@ -10,7 +10,7 @@ import tinyflow as tf
 from tinyflow.lua_ops.conv import kernels as conv_kernels
 from tinyflow.lua_ops.matrix import kernels as matrix_kernels
 from tinyflow.nnvm import Graph, apply_passes
-from tinyflow.nnvm.passes.layout import CHANNELS_LAST
+from tinyflow.nnvm.graph import CHANNELS_LAST
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 

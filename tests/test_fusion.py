@@ -1,4 +1,4 @@
-"""FuseElemwise (tinyflow/nnvm/passes/fuse_elemwise.py), the ``_fused`` kernels
+"""FuseElemwise (tinyflow/nnvm/optimizations/fuse_elemwise.py), the ``_fused`` kernels
 (tinyflow/lua_ops/fused/kernels.py) and the CUDA-graph segments (tinyflow/executor/cuda_graph.py).
 
 The pass is tested alone on graphs; every op declaring FFuseExpr runs inside a fused group
@@ -16,7 +16,7 @@ from tinyflow.frontend.viz import to_dot
 from tinyflow.lua_ops.runtime import LuaOpError
 from tinyflow.nnvm import Op, apply_passes
 from tinyflow.nnvm.graph import Graph
-from tinyflow.nnvm.passes.fuse_elemwise import fuse_expr
+from tinyflow.nnvm.optimizations.fuse_elemwise import fuse_expr
 from tinyflow.nnvm.symbol import create_op
 from tinyflow.ops.elemwise import binary_shape
 from tinyflow.session.options import SessionOptions, session_options

@@ -11,7 +11,8 @@ from tinyflow.nnvm import attrs
 from tinyflow.nnvm.op import Op, list_ops
 
 _PACKAGE = pathlib.Path(tinyflow.__file__).parent
-_PASSES = sorted((_PACKAGE / "nnvm" / "passes").glob("*.py"))
+_PASSES = sorted([*(_PACKAGE / "nnvm" / "passes").glob("*.py"),
+                  *(_PACKAGE / "nnvm" / "optimizations").glob("*.py")])
 # strings in the passes that happen to spell an op's name but are not one
 _NOT_OP_NAMES = {("mirror.py", "sqrt"): "a mirror policy (tf.Session(memory='sqrt'))",
                  ("prune_argmax.py", "argmax"): "the node attribute TArgmaxOutput depends on"}

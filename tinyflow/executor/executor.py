@@ -43,8 +43,7 @@ from ..lua_ops.runtime import (
 from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, ShapeError
-from ..nnvm.graph import Graph, apply_passes
-from ..nnvm.passes.layout import CHANNELS_LAST
+from ..nnvm.graph import CHANNELS_LAST, Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes

@@ -3,7 +3,7 @@
 Nothing here imports torch: graphs are built, differentiated, shape-inferred, planned and saved
 without it.
 """
-from . import attrs, passes, symbol
+from . import attrs, optimizations, passes, symbol
 from .attrs import broadcast_shapes, inplace_first, no_gradient, same_shape, same_type
 from .errors import BindError, DTypeError, GraphError, ShapeError, TinyflowError
 from .graph import Graph, IndexedGraph, apply_passes, list_passes, register_pass
@@ -43,6 +43,7 @@ __all__ = [
     "list_ops",
     "list_passes",
     "no_gradient",
+    "optimizations",
     "passes",
     "register_op",
     "register_pass",

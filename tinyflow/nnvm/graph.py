@@ -25,7 +25,7 @@ class NodeEntry(NamedTuple):
     node: Node
     index: int
 
-__all__ = ["ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
+__all__ = ["CHANNELS_LAST", "ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
            "carry_entry_attrs", "list_passes", "node_deps", "register_pass", "rewrite"]
 
 
@@ -136,6 +136,9 @@ def node_deps(node: Node) -> list[Node]:
 # memory plan's are dropped instead (plan after rewriting).
 ENTRY_ATTRS = ("shape", "dtype")
 _PER_ENTRY = ENTRY_ATTRS + ("storage_id", "storage_size", "inplace_from", "layout")
+# The value of the per-entry ``layout`` attribute for an NCHW-shaped entry the executor lays out
+# channels-last (ChooseLayout sets it; None: contiguous)
+CHANNELS_LAST = "channels_last"
 
 
 def rewrite(graph: Graph, change, carried=ENTRY_ATTRS, new_entries=None) -> Graph:

@@ -272,7 +272,7 @@ def _fused_op(name, layer, shape_rule, gradient):
     return (register_op(name)
      .describe(f"act({layer}(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): "
                f"attr activation 'tanh' | 'relu' | 'sigmoid' and {layer}'s attrs.  The "
-               f"FuseConvActivation pass (tinyflow/nnvm/passes/fuse_conv.py) puts it where an "
+               f"FuseConvActivation pass (tinyflow/nnvm/optimizations/fuse_conv.py) puts it where an "
                f"activation alone reads a {layer}.")
      .set_num_inputs(_num_inputs_with_bias)
      .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad)

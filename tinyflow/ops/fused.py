@@ -1,5 +1,5 @@
 """``_fused``: a group of elementwise ops (and, on the CPU, reductions) as one node, made by
-the FuseElemwise pass (tinyflow/nnvm/passes/fuse_elemwise.py) at bind time, never by a user.
+the FuseElemwise pass (tinyflow/nnvm/optimizations/fuse_elemwise.py) at bind time, never by a user.
 
 Its attributes hold the generated code (``source``: a Python function over torch;
 ``cuda_source``: a jiterator C++ function or None), ``members`` (one line per op it contains)

@@ -94,7 +94,7 @@ class Session:
         checkpointing, segments of about sqrt(n) layers recomputed in the backward pass;
         ``"mirror"``: recompute cheap elementwise ops, keep matmul / convolution outputs;
         ``{"policy": "budget", "budget_bytes": N}``: Chen's greedy segmenting with at most
-        about N bytes recomputed per segment.  See :mod:`tinyflow.nnvm.passes.mirror` and
+        about N bytes recomputed per segment.  See :mod:`tinyflow.nnvm.optimizations.mirror` and
         :meth:`memory_plan`.
     optimize : bool
         False runs the core passes only (InferShape, InferType, MaterializeShapes,

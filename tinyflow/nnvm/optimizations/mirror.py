@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 
 from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, node_deps, register_pass
+from ..passes.infer import DTYPE_SIZE
 from ..symbol import Node, NodeEntry
-from .infer import DTYPE_SIZE
 
 __all__ = ["CHEAP_FLOPS_PER_ELEMENT", "POLICIES", "MirrorPlan", "mirror", "op_flops"]
 

@@ -23,11 +23,9 @@ more than one channel (one channel: both layouts are the same bytes).
 """
 from __future__ import annotations
 
-from ..graph import Graph, UnionFind, register_pass
+from ..graph import CHANNELS_LAST, Graph, UnionFind, register_pass
 
-__all__ = ["CHANNELS_LAST", "choose_layout"]
-
-CHANNELS_LAST = "channels_last"
+__all__ = ["choose_layout"]
 
 
 @register_pass("ChooseLayout", requires=("shape", "dtype"), provides=("layout",))
