@@ -293,7 +293,7 @@ def _argmax_of(op, pooled):
 
 
 def _tf_nn_cases(add):
-    """tf.nn's ops of tinyflow/ops/nn_tf.py (class ids and indices given as floats)."""
+    """tf.nn's ops of tinyflow/ops/nn.py (class ids and indices given as floats)."""
     add("bias_add", "NHWC", tf.nn.bias_add, [(2, 3, 4), (4,)], lambda x, b: x + b)
     add("bias_add", "NCHW", lambda x, b: tf.nn.bias_add(x, b, data_format="NCHW"),
         [(2, 3, 4, 5), (3,)], lambda x, b: x + b.view(3, 1, 1))

@@ -9,7 +9,7 @@ from . import (
     init,
     math,
     matrix,
-    nn_tf,
+    nn,
     optim,
     reduce,
     softmax,
@@ -17,4 +17,4 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "math",
-           "matrix", "nn_tf", "optim", "reduce", "softmax", "state"]
+           "matrix", "nn", "optim", "reduce", "softmax", "state"]

@@ -1,5 +1,5 @@
 """softmax and log_softmax along an axis, and their gradients.  Bodies in
-``lua_ops/softmax/<name>.lua``; the softmax cross-entropies are in nn_tf.py and conv.py."""
+``lua_ops/softmax/<name>.lua``; the softmax cross-entropies are in nn.py and conv.py."""
 from __future__ import annotations
 
 from ..nnvm.attrs import same_shape

@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 
 from ..cpu import channels_last, onednn, seconds
-from ..nn_tf.kernels import ids_buffer, sparse_xent, sparse_xent_backward
+from ..nn.kernels import ids_buffer, sparse_xent, sparse_xent_backward
 from ..scratch import scratch
 from ..torch_table import addmm, mm
 from ..torch_table import lua_sizes as _sizes  # (the name every kernel here calls)

@@ -1,7 +1,7 @@
 """Kernels of the math bodies (tinyflow/ops/math.py): tf.confusion_matrix."""
 from __future__ import annotations
 
-from ..nn_tf.kernels import ids_buffer, read_ids
+from ..nn.kernels import ids_buffer, read_ids
 
 __all__ = ["confusion_matrix", "ids_buffer"]
 

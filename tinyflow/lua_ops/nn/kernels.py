@@ -1,4 +1,4 @@
-"""Kernels of the tf.nn bodies (tinyflow/ops/nn_tf.py): ids and labels read as TensorFlow's CPU
+"""Kernels of the tf.nn bodies (tinyflow/ops/nn.py): ids and labels read as TensorFlow's CPU
 kernels check them, sparse cross entropy, embedding_lookup, in_top_k, top_k and lrn's sums."""
 from __future__ import annotations
 

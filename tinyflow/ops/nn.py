@@ -1,6 +1,6 @@
 """TensorFlow 1.x's ``tf.nn`` ops that are not compositions of others: bias_add, the softmax
 cross-entropies, embedding_lookup, in_top_k, top_k and lrn.
-Bodies: ``tinyflow/lua_ops/nn_tf/<name>.lua``.
+Bodies: ``tinyflow/lua_ops/nn/<name>.lua``.
 
 Class ids and indices (labels, ids, targets) may have any dtype (TensorFlow's int32 / int64, or
 the seed's float class ids); the bodies read them into int64 scratch and check their range as
