@@ -71,10 +71,10 @@ class Executor:
         The entries to compute (the fetches).
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
-    variables : tinyflow.nnvm.variables.VariableStore
+    variables : tinyflow.session.variables.VariableStore
         The session's variables.  Every variable the graph reads must hold a value (or have an
         initialiser waiting).
-    options : tinyflow.config.SessionOptions
+    options : tinyflow.session.options.SessionOptions
         The session's options: its device, ``plan_memory`` (False: every entry its own storage),
         the passes to run (:func:`~tinyflow.executor.pipeline.bind_passes`: the memory policy
         for Mirror, ``fusion`` for FuseElemwise, ``optimize``) and ``graph`` (run the step as
@@ -303,7 +303,7 @@ class Executor:
                 raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
             return python_closure(node, compute, inputs, outputs)
         kwarg = node.attrs
-        if kwarg.get("seed") is not None:  # one stream per node and session (random_ops.py)
+        if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
 

@@ -67,7 +67,7 @@ def bind_passes(options, hinted: bool = False) -> list[str]:
 
     Parameters
     ----------
-    options : tinyflow.config.SessionOptions
+    options : tinyflow.session.options.SessionOptions
         The session's options (``device_type``, ``fusion``, ``memory_policy``, ``optimize``).
     hinted : bool
         The graph has ``tf.recompute_scope`` hints (the Mirror pass runs without a policy).

@@ -42,7 +42,7 @@ FLuaCompute         Lua source ``function(x, y, kwarg) <setup> return function()
                     end`` (a leading ``return`` is allowed).  ``x`` and ``y`` are 1-based arrays
                     of input and output tensors, already allocated by the memory plan; ``kwarg``
                     holds the node's attributes, and for a node with a ``seed`` its session's
-                    ``generator`` (tinyflow/random_ops.py).  The setup runs once per executor,
+                    ``generator`` (session/random_streams.py).  The setup runs once per executor,
                     the inner closure every step and allocates nothing.  Each node's body runs
                     in an environment of its own: ``torch`` (read-only), copies of ``math``,
                     ``string`` and ``table``, and the safe base functions (no ``os``, ``io``,

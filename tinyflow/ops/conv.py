@@ -62,7 +62,7 @@ def _variable_init_shape(attrs, in_shapes, out_shapes):
  .describe("Initial value of the variable it is assigned to; the shape is that variable's.  "
            "method: zeros, ones, normal (attr stdev, default 0.01) or xavier_uniform "
            "(U(-a, a), a = sqrt(6 / (fan_in + fan_out)), fans from the shape as in PyTorch); "
-           "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
+           "attrs seed, seed2 as the random ops' (tinyflow/frontend/random_ops.py).")
  .set_num_inputs(0).set_attr("FInferShape", _variable_init_shape)
  .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
 
@@ -544,7 +544,7 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
  .describe("Training-time dropout: outputs y = x * mask and mask, where mask is 1 / keep_prob "
            "with probability keep_prob (input 1, a scalar) and 0 otherwise; attr noise_shape "
            "(-1: x's size) gives the mask a shape that broadcasts to x's, as TensorFlow's; "
-           "attrs seed, seed2 as the random ops' (tinyflow/random_ops.py).")
+           "attrs seed, seed2 as the random ops' (tinyflow/frontend/random_ops.py).")
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TRandom", True)
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))

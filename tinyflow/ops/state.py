@@ -55,6 +55,6 @@ for _name, _doc in (("scatter_update", "ref[indices, ...] <- updates"),
 # TensorFlow's RandomShuffle has no gradient (ops.NotDifferentiable): neither has this one.
 (register_op("random_shuffle")
  .describe("x with its slices along the first dimension in a random order; attrs seed, "
-           "seed2 (tinyflow/random_ops.py).")
+           "seed2 (tinyflow/frontend/random_ops.py).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
  .set_attr("FGradient", no_gradient).set_attr("TRandom", True))

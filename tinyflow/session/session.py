@@ -76,7 +76,7 @@ class Session:
         ``"cpu"`` or ``"gpu"`` (CUDA), optionally followed by ``"profile"`` to time every op
         (see :meth:`profile`), ``"fusion"`` (elementwise chains compiled into one kernel) and
         ``"graph"`` (the step replayed as CUDA graphs): see
-        :func:`tinyflow.config.session_options`; a ``tf.ConfigProto`` or None: ``"cpu"``.
+        :func:`tinyflow.session.options.session_options`; a ``tf.ConfigProto`` or None: ``"cpu"``.
     plan_memory : bool
         False gives every entry its own storage (no sharing, no in-place): for tests and
         teaching.
@@ -103,7 +103,7 @@ class Session:
         go with ``fusion`` or ``memory=``.
 
     All of these are parsed once into :attr:`options`, a frozen
-    :class:`tinyflow.config.SessionOptions` that every executor of the session is bound with.
+    :class:`~tinyflow.session.options.SessionOptions` every executor of the session takes.
 
     ``with tf.Session() as sess:`` makes it the default session (``tensor.eval()``) and its
     graph the default graph inside the block, and closes it at the end, as in TensorFlow.
