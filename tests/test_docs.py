@@ -70,9 +70,8 @@ def test_graph_pictures_show_the_dot_text_they_print(tmp_path):
     result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
                             text=True, timeout=300, check=False, env=_env())
     assert result.returncode == 0, result.stderr
-    printed = result.stdout.split("=" * 8)[0].strip()
-    shown = "\n".join(block.strip() for block in re.findall(r"```dot\n(.*?)```", text,
-                                                            flags=re.DOTALL))
+    printed = result.stdout.split("=" * 8)[0].split()
+    shown = "".join(re.findall(r"```dot\n(.*?)```", text, flags=re.DOTALL)).split()
     assert printed == shown, "docs/graph_pictures.md's ```dot blocks are not what it prints"
 
 
