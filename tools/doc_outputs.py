@@ -7,8 +7,9 @@ after a change that alters what a page prints (an op's body, the memory planner.
     python tools/doc_outputs.py docs/training_step.md          # rewrite the page
     python tools/doc_outputs.py --check docs/training_step.md  # exit 1 if it is out of date
 
-Pages whose output is random (docs/new_operator.md trains from random weights) differ on every
-run: refresh those by hand.
+tests/test_docs.py runs ``--check`` on every page whose output is the same on every run, so a
+change that alters one fails until the page is refreshed.  Pages whose output is random
+(docs/new_operator.md trains from random weights) differ on every run: refresh those by hand.
 """
 import argparse
 import contextlib
