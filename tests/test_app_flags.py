@@ -59,8 +59,9 @@ def test_tf_exposes_app_flags_and_logging():
 
 
 def test_import_tinyflow_loads_none_of_them():
-    code = ("import sys, tinyflow; print(sorted(m for m in ('tinyflow.frontend.app', 'tinyflow.frontend.flags', "
-            "'tinyflow.frontend.tf_logging', 'tinyflow.examples') if m in sys.modules))")
+    code = ("import sys, tinyflow; print(sorted(m for m in ('tinyflow.frontend.app', "
+            "'tinyflow.frontend.flags', 'tinyflow.frontend.tf_logging', 'tinyflow.examples') "
+            "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, check=True).stdout
     assert out.strip() == "[]"

@@ -220,7 +220,8 @@ def test_automatic_variable_names_and_shapes():
 def test_default_names_count_up():
     x = tf.placeholder(tf.float32)
     tf.nn.linear(tf.nn.linear(x, 3), 2)
-    assert [v.op.name for v in tf.all_variables()] == ["linear_weight", "linear_1_weight"]  # TF names
+    # TF's names
+    assert [v.op.name for v in tf.all_variables()] == ["linear_weight", "linear_1_weight"]
 
 
 def test_infer_variable_shapes_names_the_undetermined_variable():

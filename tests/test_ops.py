@@ -3,8 +3,8 @@
 ``CASES`` is the "how to test me" table: each :class:`Case` says how to build the op from
 placeholders, which inputs suit it and its PyTorch twin (float64).  Forward values are compared
 with the twin; gradients with the twin's autograd and with finite differences
-(:func:`tinyflow.frontend.testing.check_gradients`).  ``test_every_op_has_a_spec`` walks the registry and
-fails for an op without a case, so a new op is covered without anyone remembering.
+(:func:`tinyflow.frontend.testing.check_gradients`).  ``test_every_op_has_a_spec`` walks the
+registry and fails for an op without a case, so a new op is covered without anyone remembering.
 """
 import importlib
 import itertools
@@ -601,7 +601,8 @@ GRADIENT_CASES = [c for c in CASES if c.op in differentiable_ops() and c.check_g
 SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"],
                  "normal": ["test_random_statistics"], "uniform": ["test_random_statistics"],
                  "truncated_normal": ["test_random_statistics"],  # more: test_tf_random.py
-                 "dropout": ["test_dropout"], "no_op": ["test_no_op"], "_variable_init": ["test_variable_init"],
+                 "dropout": ["test_dropout"], "no_op": ["test_no_op"],
+                 "_variable_init": ["test_variable_init"],
                  "sgd_update": ["test_update_ops"], "momentum_update": ["test_update_ops"],
                  "adam_update": ["test_update_ops"],
                  "assign_add": ["test_assign_add_sub"], "assign_sub": ["test_assign_add_sub"],

@@ -63,7 +63,8 @@ def test_to_tensorflow_changes_only_the_import(tool):
 
 
 @pytest.mark.parametrize("line", ["from tinyflow import nn", "import tinyflow",
-                                  "import tinyflow.frontend.nn.functions as nn", "from tinyflow.frontend.nn.functions import relu"])
+                                  "import tinyflow.frontend.nn.functions as nn",
+                                  "from tinyflow.frontend.nn.functions import relu"])
 def test_to_tensorflow_refuses_other_tinyflow_imports(tool, line):
     with pytest.raises(ValueError, match=r"prog\.py:2: .*imports TinyFlow"):
         tool.to_tensorflow(f"import os\n{line}\n", "prog.py")

@@ -157,7 +157,8 @@ def test_shape_from_a_tensor(plan_memory):
             values, low_values = sess.run([noise, shifted], feed)
             expected = torch.empty(batch, 3).normal_(generator=generator).numpy()
             np.testing.assert_array_equal(values, expected)
-            assert low_values.shape == (batch, 3)  # minval 3 * batch > maxval: TF's u * (max - min) + min
+            # minval 3 * batch > maxval: TF's u * (max - min) + min
+            assert low_values.shape == (batch, 3)
             assert low_values.min() > 5.0 and low_values.max() <= 3.0 * batch
         assert sess.run(cut).shape == (2, 5)
 

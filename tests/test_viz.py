@@ -1,4 +1,5 @@
-"""tinyflow.frontend.viz: DOT text for forward and gradient graphs, shapes, memory plan, rendering."""
+"""tinyflow.frontend.viz: DOT text for forward and gradient graphs, shapes, memory plan,
+rendering."""
 import re
 import shutil
 import subprocess
@@ -109,7 +110,8 @@ def test_building_and_drawing_does_not_import_torch():
         "x = tf.placeholder(tf.float32, [None, 4])\n"
         "W = tf.Variable(tf.zeros([4, 2]))\n"
         "loss = tf.reduce_sum(tf.nn.softmax(tf.matmul(x, W)))\n"
-        "dot = tinyflow.frontend.viz.to_dot(tf.gradients(loss, [W]), shapes={x: (3, 4)}, plan=True)\n"
+        "dot = tinyflow.frontend.viz.to_dot(tf.gradients(loss, [W]), shapes={x: (3, 4)},\n"
+        "                                   plan=True)\n"
         "assert dot.startswith('digraph')\n"
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
     )

@@ -43,7 +43,8 @@ __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "er
             "gfile", "logging", "losses", "summary"]
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
-__all__ += list(_math_ops_all) + list(_control_flow_ops_all) + ["Dimension", "TensorShape", "contrib", "layers", "math"]
+__all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
+    "Dimension", "TensorShape", "contrib", "layers", "math"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

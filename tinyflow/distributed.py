@@ -11,10 +11,10 @@
 
 The engine is PyTorch's: one process group (gloo for CPU tensors, NCCL for CUDA ones), formed
 from the environment ``torchrun`` sets, held by the engine
-(:mod:`tinyflow.lua_ops.collective.world`, re-exported here: ``init``, ``rank``, ``size``...).  Collectives are graph ops
-(:mod:`tinyflow.ops.collective`) whose built-in Lua bodies call their family's kernels, which run
-them through that world: the memory planner gives them their buffers and the executor runs them
-in its order like any op.
+(:mod:`tinyflow.lua_ops.collective.world`, re-exported here: ``init``, ``rank``, ``size``...).
+Collectives are graph ops (:mod:`tinyflow.ops.collective`) whose built-in Lua bodies call their
+family's kernels, which run them through that world: the memory planner gives them their buffers
+and the executor runs them in its order like any op.
 
 :class:`DistributedOptimizer` averages the gradients across ranks before the wrapped optimizer
 applies them.  Small gradients are fused into flat buckets (Horovod's tensor fusion, PyTorch

@@ -1,4 +1,5 @@
-"""Run the TF-1 tutorial programs of examples/tf1/ under TinyFlow and under TensorFlow, side by side.
+"""Run the TF-1 tutorial programs of examples/tf1/ under TinyFlow and under TensorFlow, side by
+side.
 
 Each program runs twice with the same flags (``--data_dir``, the step count, a fresh
 ``--log_dir`` where it has one): once as it is, with this interpreter (TinyFlow), and once

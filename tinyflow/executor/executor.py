@@ -12,8 +12,8 @@ Building one takes three steps, each a method below:
    placeholder, and the store's tensor per variable.
 3. :meth:`Executor._make_closures` runs each op body's setup and keeps its per-step closure.
    A seeded random node's body also gets its session's generator for that node
-   (``kwarg.generator``, from the store's :class:`~tinyflow.session.random_streams.RandomStreams`), so its
-   numbers continue from one executor of the session to the next.
+   (``kwarg.generator``, from the store's :class:`~tinyflow.session.random_streams.RandomStreams`),
+   so its numbers continue from one executor of the session to the next.
 
 A step (:meth:`Executor.run`) then copies the feeds into their buffers and makes a single call
 into Lua that runs the closures in order.  An executor's storage serves one step at a time: the

@@ -323,7 +323,8 @@ def no_op(name=None) -> Symbol:
 def control_dependencies(control_inputs):
     """``with tf.control_dependencies([a, b]):`` ops made inside run after ``a`` and ``b``
     (tensors or operations); ``None`` clears the enclosing blocks' (see
-    :meth:`tf.Graph.control_dependencies <tinyflow.nnvm.symbol.GraphContext.control_dependencies>`)."""
+    :meth:`tf.Graph.control_dependencies
+    <tinyflow.nnvm.symbol.GraphContext.control_dependencies>`)."""
     return current_context().control_dependencies(control_inputs)
 
 

@@ -1,4 +1,4 @@
-"""TF-1 control flow and state ops beyond :mod:`tinyflow.api`: ``tf.cond``, ``tf.Print``,
+"""TF-1 control flow and state ops beyond :mod:`tinyflow.frontend.api`: ``tf.cond``, ``tf.Print``,
 ``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
 
 ``tf.cond`` without a branching executor

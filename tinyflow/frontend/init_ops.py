@@ -4,7 +4,7 @@ An initializer is an object called as ``init(shape, dtype=None, partition_info=N
 returns a tensor (a Symbol) of that shape: what ``tf.get_variable(name, shape,
 initializer=init)`` calls to make a variable's initial value.  ``dtype`` None means the
 initializer's own (float32 unless given).  The random ones take ``seed`` as the random ops do
-(:func:`tinyflow.random_ops.get_seed`).
+(:func:`tinyflow.frontend.random_ops.get_seed`).
 
 The variance-scaling family counts fans TensorFlow's way: a matrix ``[in, out]`` has
 ``fan_in = in`` and ``fan_out = out``; a convolution kernel ``[kh, kw, in, out]`` has

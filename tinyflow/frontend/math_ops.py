@@ -1,4 +1,4 @@
-"""TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.api`, composed from
+"""TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.frontend.api`, composed from
 them as TensorFlow 1.15 composes it (so gradients come from the primitives' rules):
 tensordot, squared_difference, reduce_logsumexp, the clipping functions and global_norm,
 confusion_matrix (its own op), l2_normalize, is_finite / is_nan / is_inf, reciprocal,
@@ -6,7 +6,7 @@ log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm r
 
 ``__all__`` is what TensorFlow 1.15 has as ``tf.*``; :data:`MATH_ONLY` lists the functions it has
 only as ``tf.math.*`` (and ``tf.nn.l2_normalize``), which :mod:`tinyflow.tf_math` and
-:mod:`tinyflow.nn` import from here.
+:mod:`tinyflow.frontend.nn` import from here.
 """
 from __future__ import annotations
 

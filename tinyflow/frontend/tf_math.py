@@ -1,7 +1,7 @@
 """``tf.math``: the names of TensorFlow 1.15's ``tf.math`` that TinyFlow has, the very functions
-``tf.*`` and ``tf.nn.*`` give (defined in :mod:`tinyflow.api`, :mod:`tinyflow.math_ops` and
-:mod:`tinyflow.nn`).  Any other ``tf.math.X`` is an AttributeError saying TinyFlow does not
-support it.
+``tf.*`` and ``tf.nn.*`` give (defined in :mod:`tinyflow.frontend.api`,
+:mod:`tinyflow.frontend.math_ops` and :mod:`tinyflow.frontend.nn`).  Any other ``tf.math.X`` is an
+AttributeError saying TinyFlow does not support it.
 """
 from __future__ import annotations
 
@@ -72,7 +72,8 @@ from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, to
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "confusion_matrix", "count_nonzero",
-    "divide", "equal", "exp", "floor", "floordiv", "floormod", "greater", "greater_equal", "in_top_k", "is_finite",
+    "divide", "equal", "exp", "floor", "floordiv", "floormod", "greater", "greater_equal",
+    "in_top_k", "is_finite",
     "is_inf", "is_nan", "l2_normalize", "less", "less_equal", "log", "log1p", "log_sigmoid",
     "log_softmax", "logical_and", "logical_not", "logical_or", "logical_xor", "maximum",
     "minimum", "mod", "multiply", "negative", "not_equal", "pow", "reciprocal", "reduce_all",

@@ -10,7 +10,8 @@ in-place on x`` when it reuses an input's memory, ``variable`` for an assign's o
 sharing memory can be spotted by their id.  ``memory="sublinear"`` (a ``Session(memory=...)``
 policy) runs the Mirror pass first and draws the ops it recomputes in the backward pass as
 dashed green boxes labelled ``recomputed``.  ``fusion=True`` runs the FuseElemwise pass and
-draws each fused node as a yellow box listing the code generated for the ops it contains.  Only the graph layer is used: no torch import.
+draws each fused node as a yellow box listing the code generated for the ops it contains.  Only the
+graph layer is used: no torch import.
 """
 from __future__ import annotations
 

@@ -73,14 +73,14 @@ FSetInputVarAttrOnCompose
                     for a left-out input (NNVM's hook); layers use it to record the variable in
                     the graph context with its initial value (Glorot weights, zero biases...).
 FFuseExpr           ``(python, cuda)``, or ``f(attrs, in_shapes) -> (python, cuda) | None``: the op
-                    as one expression of an elementwise kernel, for the FuseElemwise pass.  Both are ``str.format``
-                    templates: ``{0}``, ``{1}``... are the inputs' values, ``{scalar}`` and other
-                    names the node's attributes (numbers written as literals).  ``python`` is
-                    a torch expression (compiled by inductor), ``cuda`` a C++ one over ``T`` (a
-                    jiterator kernel), or None when the op is not fused on CUDA.  Only ops that
-                    compute each output element from the same element of their (broadcast)
-                    inputs may declare it (or, through the function, where its inputs' shapes
-                    make it so: ``_collapse_sum_like`` when nothing was broadcast), and the
+                    as one expression of an elementwise kernel, for the FuseElemwise pass.  Both
+                    are ``str.format`` templates: ``{0}``, ``{1}``... are the inputs' values,
+                    ``{scalar}`` and other names the node's attributes (numbers written as
+                    literals).  ``python`` is a torch expression (compiled by inductor), ``cuda`` a
+                    C++ one over ``T`` (a jiterator kernel), or None when the op is not fused on
+                    CUDA.  Only ops that compute each output element from the same element of their
+                    (broadcast) inputs may declare it (or, through the function, where its inputs'
+                    shapes make it so: ``_collapse_sum_like`` when nothing was broadcast), and the
                     reductions (``TOpPattern`` "reduce", CPU only); a fused op keeps its dtype
                     (float in, float out).
 TOpPattern          NNVM's op pattern, as far as FuseElemwise needs it: ``"reduce"`` for the

@@ -2,8 +2,8 @@
 
 Shapes in the graph layer are tuples of ints, or None where inference cannot tell.  TF-1
 programs read static shapes partly known (``[None, 10]`` for a batch fed at run time), so
-:func:`tinyflow.nnvm.symbol.static_shape` infers twice with two different stand-in sizes for every unknown
-placeholder dimension: a dimension that comes out the same both times is known, one that
+:func:`tinyflow.nnvm.symbol.static_shape` infers twice with two different stand-in sizes for every
+unknown placeholder dimension: a dimension that comes out the same both times is known, one that
 differs depends on a fed size and is ``None``.
 """
 from __future__ import annotations

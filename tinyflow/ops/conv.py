@@ -44,7 +44,8 @@ def _initialise_inputs(input_names, **methods):
     def on_compose(attrs, var, index):
         method = methods[input_names[index]]
         # a random method takes seeds as a random op (reproducible under tf.set_random_seed)
-        seed, seed2 = current_context().op_seeds(None) if method in ("normal", "xavier_uniform") else (None, None)
+        random = method in ("normal", "xavier_uniform")
+        seed, seed2 = current_context().op_seeds(None) if random else (None, None)
         with var.graph.name_scope(var.name + "/"):  # "<variable>/Initializer", as TF
             init = create_op("_variable_init", method=method, seed=seed, seed2=seed2,
                              name="Initializer")
@@ -272,8 +273,8 @@ def _fused_op(name, layer, shape_rule, gradient):
     return (register_op(name)
      .describe(f"act({layer}(x, weight) + bias) in one kernel (oneDNN's post-op on the CPU): "
                f"attr activation 'tanh' | 'relu' | 'sigmoid' and {layer}'s attrs.  The "
-               f"FuseConvActivation pass (tinyflow/nnvm/optimizations/fuse_conv.py) puts it where an "
-               f"activation alone reads a {layer}.")
+               f"FuseConvActivation pass (tinyflow/nnvm/optimizations/fuse_conv.py) puts it "
+               f"where an activation alone reads a {layer}.")
      .set_num_inputs(_num_inputs_with_bias)
      .set_attr("FInferShape", fused_shape).set_attr("FGradient", fused_grad)
      .set_attr("TInternal", "FuseConvActivation"))

@@ -4,8 +4,9 @@ variable writes (assign, assign_add, assign_sub).
 The random ops (normal, truncated_normal, uniform) take TensorFlow's ``seed`` and ``seed2``
 attributes (``tf.get_seed``: :meth:`tinyflow.nnvm.symbol.GraphContext.op_seeds`): with them a
 node draws from its session's generator for it, so a new session repeats the numbers and each run
-draws new ones; without them from torch's global generator (see :mod:`tinyflow.random_ops`).  Without a ``shape`` attribute
-they take one input, read only for its shape (``tf.random_normal(tf.shape(x))``)."""
+draws new ones; without them from torch's global generator (see
+:mod:`tinyflow.frontend.random_ops`). Without a ``shape`` attribute they take one input, read only
+for its shape (``tf.random_normal(tf.shape(x))``)."""
 from __future__ import annotations
 
 import numpy as np

@@ -49,9 +49,10 @@ class VariableStore(Mapping):
     """One session's variables: ``{variable Node: tensor}`` plus what each tensor holds.
 
     A variable gets a tensor once its shape is known (:meth:`create`, with the shape the
-    session's executor inferred, or :meth:`restore`); executors only read the tensors; it holds a value once something assigned it (``mark_assigned``).
-    :attr:`random_streams` holds the session's other run-to-run state: the random streams of its
-    seeded random ops (see :mod:`tinyflow.random_ops`).
+    session's executor inferred, or :meth:`restore`); executors only read the tensors; it holds a
+    value once something assigned it (``mark_assigned``). :attr:`random_streams` holds the
+    session's other run-to-run state: the random streams of its seeded random ops (see
+    :mod:`tinyflow.frontend.random_ops`).
     """
 
     def __init__(self):

@@ -129,10 +129,11 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
     ``1 / keep_prob``.
 
     Give ``keep_prob`` or ``rate``, a number (taken in x's dtype) or a scalar symbol of x's
-    dtype (a placeholder fed 1.0 at test time).  ``noise_shape`` (None entries: x's size) draws one mask that broadcasts to x, as
-    TensorFlow's.  ``seed`` is the op-level seed of the mask's uniform draws, taken with the
-    graph's seed as a random op's (:func:`tinyflow.random_ops.get_seed`): with either, the masks
-    repeat from session to session.
+    dtype (a placeholder fed 1.0 at test time).  ``noise_shape`` (None entries: x's size) draws one
+    mask that broadcasts to x, as TensorFlow's.  ``seed`` is the op-level seed of the mask's
+    uniform draws, taken with the graph's seed as a random op's
+    (:func:`tinyflow.frontend.random_ops.get_seed`): with either, the masks repeat from session to
+    session.
     """
     if keep_prob is not None and rate is not None:
         raise ValueError("dropout: give keep_prob or rate, not both")

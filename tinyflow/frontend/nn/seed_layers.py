@@ -5,8 +5,8 @@ inferred from the data when the graph runs, and an initial value for
 ``tf.global_variables_initializer()`` (Glorot-uniform weights, zero biases and beta, unit gamma;
 see :mod:`tinyflow.ops.conv`).
 
-:mod:`tinyflow.nn` (``tf.nn``) exports them, and tells a seed call of ``conv2d``, ``max_pool``,
-``avg_pool`` and ``batch_normalization`` from TensorFlow's by its arguments.
+:mod:`tinyflow.frontend.nn` (``tf.nn``) exports them, and tells a seed call of ``conv2d``,
+``max_pool``, ``avg_pool`` and ``batch_normalization`` from TensorFlow's by its arguments.
 """
 from __future__ import annotations
 

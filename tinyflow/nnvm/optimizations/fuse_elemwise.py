@@ -4,10 +4,10 @@ An op declaring ``FFuseExpr`` (tinyflow/nnvm/attrs.py) that writes no input, wit
 output and inputs of that dtype (or bool), merges with the groups of the fusable ops it reads,
 walking in execution order, unless that makes a cycle (``a -> matmul -> b`` and ``a -> b``).
 On the CPU reductions (``TOpPattern`` "reduce") join too.  Groups of one op stay as they were.
-Each group becomes a ``_fused`` node (the op declaring ``TInternal`` "FuseElemwise"): its generated code (``source``: Python over torch;
-``cuda_source``: C++ for jiterator), ``members`` (one line per op), ``member_ops`` and
-``member_shapes`` (for errors).  It runs after Gradient and Mirror, before PlanMemory; why
-each rule is safe: docs/fusion.md.
+Each group becomes a ``_fused`` node (the op declaring ``TInternal`` "FuseElemwise"): its generated
+code (``source``: Python over torch; ``cuda_source``: C++ for jiterator), ``members`` (one line per
+op), ``member_ops`` and ``member_shapes`` (for errors).  It runs after Gradient and Mirror, before
+PlanMemory; why each rule is safe: docs/fusion.md.
 """
 from __future__ import annotations
 

@@ -17,9 +17,9 @@ Ops say what they take with ``TChannelsLast``, set where each op is registered (
 * missing: contiguous only (``reshape`` views the bytes, a fetched value goes to numpy).
 
 Entries joined by ``"same"`` ops form groups (union-find); a group goes channels-last when a
-``"prefer"`` op (a convolution or pooling) reads or writes one of its entries and nothing pins it: an entry read or
-written by an op without the attribute, an input node's, a fetched one, or one not 4-d with
-more than one channel (one channel: both layouts are the same bytes).
+``"prefer"`` op (a convolution or pooling) reads or writes one of its entries and nothing pins it:
+an entry read or written by an op without the attribute, an input node's, a fetched one, or one not
+4-d with more than one channel (one channel: both layouts are the same bytes).
 """
 from __future__ import annotations
 

@@ -13,8 +13,9 @@ or a node reading one (an optimizer update), is backward; the other op nodes are
 
 Which forward nodes may be recomputed: those computed by a deterministic Lua body with no side
 effect.  Never an op writing a variable (FMutateInputs) or reading such an op's output, a random
-op (``TRandom``, or a node with a seed: its mask or sample would differ), an op computed in Python (FPythonCompute: tf.Print,
-tf.py_func), or a node with control dependencies (its value depends on when it runs).
+op (``TRandom``, or a node with a seed: its mask or sample would differ), an op computed in Python
+(FPythonCompute: tf.Print, tf.py_func), or a node with control dependencies (its value depends on
+when it runs).
 
 Which are kept (the policy, ``graph.attrs["mirror_policy"]``):
 
