@@ -159,10 +159,12 @@ def _mutated(draw):
     for _ in range(draw(st.integers(1, 4))):
         node = draw(st.sampled_from(doc["nodes"]))
         choice = draw(st.sampled_from(["attr", "op", "input", "field", "heads"]))
-        if choice == "attr":
+        if choice == "attr" and isinstance(node.get("attrs"), dict):
             key = draw(st.sampled_from(sorted(node["attrs"]) + ["num", "num_args", "sizes",
                                                                 "num_outputs", "axis"]))
             node["attrs"][key] = draw(JSON_VALUES)
+        elif choice == "attr":
+            node["attrs"] = draw(JSON_VALUES)
         elif choice == "op":
             node["op"] = draw(OP_NAMES)
         elif choice == "input":
