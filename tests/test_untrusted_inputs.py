@@ -1,6 +1,7 @@
 """Untrusted feeds, checkpoints and event-file paths (issue 23): sizes are checked from shape x
 itemsize before anything is copied or allocated, with errors naming the placeholder or the
 variable; bad files are a CheckpointError; nothing is changed by a refused input."""
+import errno
 import os
 import tracemalloc
 import zipfile
@@ -11,6 +12,7 @@ import torch
 
 import tinyflow as tf
 from tinyflow.executor import ResourceExhaustedError, memory
+from tinyflow.frontend import events
 from tinyflow.frontend.saver import CheckpointError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
@@ -142,3 +144,38 @@ def test_a_name_with_a_nul_is_refused_before_anything_is_written(tmp_path):
     with pytest.raises(ValueError, match="holds a NUL"):
         tf.train.Saver([tf.Variable(3.0, name="c\0d")])
     assert not list(tmp_path.iterdir())
+
+
+# -- event files ---------------------------------------------------------------------------------
+class _FullDisk:
+    """A file whose writes fail as on a full disk."""
+
+    def __init__(self, file):
+        self.file, self.name, self.closed = file, file.name, False
+
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    flush = close = lambda self: self.write(b"")
+
+
+def test_a_full_disk_names_the_event_file_and_close_then_succeeds(tmp_path):
+    writer = tf.summary.FileWriter(str(tmp_path))
+    inner = writer._writer._writer
+    writer._writer._writer = _FullDisk(inner)
+    writer.add_event(_an_event())
+    with pytest.raises(OSError, match="FileWriter cannot write its event file") as err:
+        writer.flush()
+    assert err.value.errno == errno.ENOSPC and err.value.filename == inner.name
+    assert str(tmp_path) in str(err.value)
+    writer.close()
+    writer.close()  # idempotent
+    inner.close()
+    writer.reopen()  # a new file works again
+    writer.add_event(_an_event())
+    writer.close()
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+def _an_event():
+    return events.event(1, file_version="brain.Event:2")
