@@ -60,6 +60,14 @@ def test_a_feed_is_sized_before_it_is_copied(small_host, make):
     assert list(session.run(y, {x: np.ones(2, np.float32)})) == [2.0, 2.0]  # still usable
 
 
+def test_a_device_tensor_is_sized_before_it_is_copied_to_the_host(small_host):
+    x = tf.placeholder(tf.float32, shape=(None,), name="device_feed")
+    value = torch.empty(10 ** 12, device="meta")  # stands for a CUDA tensor: not on the host
+    with pytest.raises(ResourceExhaustedError, match="placeholder 'device_feed'.*copied to the "
+                                                     "host"):
+        tf.Session().run(x * 2.0, {x: value})
+
+
 def test_a_list_too_big_for_memory_names_the_placeholder(monkeypatch):
     x = tf.placeholder(tf.float32, shape=(None, None), name="rows")
 

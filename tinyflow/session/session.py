@@ -48,6 +48,9 @@ def _feed_array(node, value, dtype) -> np.ndarray:
     """A feed for placeholder ``node`` as a C-order array of ``dtype`` (converted as
     TensorFlow does; 0-d feeds stay 0-d), or TypeError / ValueError naming the placeholder."""
     if isinstance(value, torch.Tensor):
+        if value.device.type != "cpu":  # .cpu() copies it to the host: sized first
+            check_fits([Buffer(value.numel() * value.element_size(), node, tuple(value.shape),
+                               dtype, "feed, copied to the host")], torch.device("cpu"))
         value = value.detach().cpu().numpy()
     if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
             isinstance(value, (str, bytes))
