@@ -6,9 +6,11 @@ A failure or a timeout is a :class:`DistributedError` naming the collective, thi
 the other ranks reported (a rank whose collective fails says so through the rendezvous store).
 Before a collective first runs, the ranks compare its kind, name, shape and dtype over a side
 group, so ranks with different graphs or shapes get a clear error instead of gloo aborting.
-Every step then checks the same agreement cheaply (:func:`agree`: one max-reduce of two int64
-over the side group), since a rank may run an executor cached for one signature while another
-runs one for another (shapes (4, 3) and (2, 6) hold the same bytes: summed silently otherwise).
+Once a collective has agreed on two signatures or more, every step checks the agreement again
+(:func:`agree`: one max-reduce of two int64 over the side group), since a rank may then run an
+executor cached for one while another runs one for another (shapes (4, 3) and (2, 6) hold the
+same bytes: summed silently otherwise).  The ranks agree on signatures together, so they all
+know alike whether a collective has several; one that has a single signature costs nothing.
 """
 from __future__ import annotations
 
@@ -45,6 +47,7 @@ class _World:
     pending: dict = field(default_factory=dict)   # flat buffer address -> (work, label, start)
     checked: set = field(default_factory=set)     # signatures all ranks agreed on
     signatures: dict = field(default_factory=dict)  # fingerprint -> signature, for errors
+    variants: dict = field(default_factory=dict)    # (kind, label) -> how many signatures agreed
     stats: dict = field(default_factory=lambda: {
         "collectives": 0, "bytes": 0, "overlap_s": 0.0, "blocked_s": 0.0})
 
@@ -188,6 +191,7 @@ def check_signature(kind: str, label: str, tensor, parts=()) -> int:
     if signature not in world.checked and world.size > 1:
         _compare(world, signature, "the ranks did not all set it up")
         world.checked.add(signature)
+        world.variants[signature[:2]] = world.variants.get(signature[:2], 0) + 1
     return fingerprint
 
 
@@ -213,15 +217,16 @@ def _compare(world: _World, signature: tuple, failing: str) -> None:
 
 def agree(fingerprint: int) -> None:
     """At every step, before the collective whose :func:`check_signature` gave
-    ``fingerprint``: every rank must bring that one.  One max-reduce of ``[f, -f]`` over the
+    ``fingerprint``: every rank must bring that one (checked where the collective has agreed on
+    several signatures).  One max-reduce of ``[f, -f]`` over the
     side group (every rank sees the same result); where they differ, the ranks gather their
     signatures and each raises DistributedError naming the collective and every rank's."""
     import torch
     import torch.distributed as dist
     world = joined("a collective")
-    if world.size == 1:
-        return
     kind, label = world.signatures[fingerprint][:2]
+    if world.variants.get((kind, label), 0) < 2:  # one signature: every rank runs that one
+        return
     pair = torch.tensor([fingerprint, -fingerprint], dtype=torch.int64)
     _run(kind, label, lambda: dist.all_reduce(pair, op=dist.ReduceOp.MAX,
                                               group=world.check_group))
