@@ -7,7 +7,8 @@ _DIST = "test_distributed.py::"
 
 SPECIAL_TESTS = {
     "_allreduce": [_DIST + "test_collective_values_and_gradients",
-                   _DIST + "test_ranks_disagreeing_on_a_shape_get_a_clear_error"],
+                   _DIST + "test_ranks_disagreeing_on_a_shape_get_a_clear_error",
+                   _DIST + "test_ranks_running_executors_cached_for_other_shapes_get_a_clear_error"],
     "_allgather": [_DIST + "test_collective_values_and_gradients"],
     "_broadcast": [_DIST + "test_collective_values_and_gradients",
                    _DIST + "test_broadcast_global_variables_makes_ranks_equal"],

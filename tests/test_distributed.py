@@ -117,6 +117,23 @@ def _mismatch(hvd, rank):
     return "no error"
 
 
+def _cached_mismatch(hvd, rank):
+    """Both ranks run (4, 3), then (2, 6) (both signatures agreed, both executors cached), then
+    rank 0 runs (4, 3) while rank 1 runs (2, 6): the same bytes, which must not be summed."""
+    tf.reset_default_graph()
+    x = tf.placeholder(tf.float32, [None, None])
+    total = hvd.allreduce(x, average=False, name="cached")
+    sess = tf.Session()
+    a, b = np.ones((4, 3), np.float32), np.ones((2, 6), np.float32)
+    agreed = [sess.run(total, {x: a}).sum(), sess.run(total, {x: b}).sum()]
+    try:
+        value = sess.run(total, {x: a if rank == 0 else b})
+    except (LuaOpError, DistributedError) as err:
+        return {"agreed": [float(v) for v in agreed], "error": str(err),
+                "after": float(sess.run(total, {x: b}).sum())}  # the world still works
+    return {"agreed": [float(v) for v in agreed], "error": None, "value": value.tolist()}
+
+
 def _train_then_fault(hvd, rank, fault):
     """One good step, then rank 1 dies or raises in an op (labels out of range) and stays
     alive past the timeout; rank 0's next step must fail."""
@@ -163,6 +180,7 @@ def _worker(scenario, outdir):
             result = {name: _trajectory(name, True, rank, hvd.size()) for name in OPTIMIZERS}
             result["values"] = _collective_values(hvd, rank)
             result["broadcast"] = _broadcast_variables(hvd, rank)
+            result["cached_mismatch"] = _cached_mismatch(hvd, rank)
             result["mismatch"] = _mismatch(hvd, rank)
         else:
             result = _train_then_fault(hvd, rank, scenario)
@@ -251,6 +269,18 @@ def test_ranks_disagreeing_on_a_shape_get_a_clear_error(trained):
         assert "ranks disagree" in result["mismatch"], result["mismatch"]
         assert "rank 0: allreduce 'mismatched of" in result["mismatch"]
         assert "shape (3,)" in result["mismatch"] and "shape (4,)" in result["mismatch"]
+
+
+def test_ranks_running_executors_cached_for_other_shapes_get_a_clear_error(trained):
+    for result in trained:
+        got = result["cached_mismatch"]
+        assert got["agreed"] == [24.0, 24.0], got
+        error = got["error"]
+        assert error is not None, f"summed silently: {got}"
+        assert "allreduce 'cached" in error and "ranks disagree" in error, error
+        assert "rank 0: allreduce" in error and "shape (4, 3)" in error, error
+        assert "rank 1: allreduce" in error and "shape (2, 6)" in error, error
+        assert got["after"] == 24.0
 
 
 @pytest.mark.parametrize("fault", ["dies", "raises"])

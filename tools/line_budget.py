@@ -43,11 +43,13 @@ COMPONENTS = {
          "frontend/nn/rnn.py", "frontend/contrib/*.py"], 1950),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
+    # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,
+    # NUL names refused, a FileWriter naming its file and closing after a failed write)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/learning_rate_decay.py", "frontend/app.py",
          "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py", "frontend/viz.py",
-         "frontend/testing.py", "examples/**/*.py"], 2700),
+         "frontend/testing.py", "examples/**/*.py"], 2750),
     FRONT_END: ([], 3200),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted

@@ -46,18 +46,24 @@ Restoring reads the members of the saver's variables only (``<name>.npy`` exactl
 and ``a.npy`` are two members) and checks them before writing any variable: every variable of
 the saver must be in the file with the variable's shape.  Each member's size in the ZIP
 directory is checked against its ``.npy`` header and the variable's shape before its data is
-read, so a member claiming more bytes than its array (a zip bomb) costs nothing.  Names in the
+read, so a member claiming more bytes than its array (a zip bomb) costs nothing; and what the
+restore allocates (each array read, and the variable's tensor where the session holds none yet)
+is counted from the headers' shapes and dtypes before it is allocated: over the Saver's
+``max_restore_bytes`` (default: the memory available now, as the allocation check sees it) is a
+CheckpointError naming the variable, so a small compressed file cannot restore a huge tensor.  Names in the
 file that the saver does not hold are ignored (never decompressed), as in TensorFlow, so a saver
 over some variables can restore them from a checkpoint of all of them.
 """
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
 import stat
 import tempfile
 import time
+import tokenize
 import zipfile
 from typing import NamedTuple
 
@@ -91,9 +97,12 @@ class Saver:
     max_to_keep : int or None
         How many of its newest checkpoints the saver keeps (5); saving one more deletes the
         oldest.  None or 0 keeps them all.
+    max_restore_bytes : int or None
+        The most bytes a restore may allocate (arrays read, new variable tensors); None: the
+        host's available memory when the restore starts.
     """
 
-    def __init__(self, var_list=None, max_to_keep=5):
+    def __init__(self, var_list=None, max_to_keep=5, max_restore_bytes=None):
         if var_list is None:
             var_list = list(current_context().variables)
         if isinstance(var_list, dict):
@@ -108,6 +117,10 @@ class Saver:
             name = var.op.name if name is None else name
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
+            if "\0" in name:  # a ZIP member name ends at a NUL: it would restore another name
+                raise ValueError(f"checkpoint name {name!r} holds a NUL character, which a "
+                                 f"checkpoint member's name cannot hold; name the variable "
+                                 f"without it, or pass var_list as a dict {{name: variable}}")
             if name in self._variables:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
@@ -116,6 +129,7 @@ class Saver:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
         self.max_to_keep = max_to_keep
+        self.max_restore_bytes = max_restore_bytes
         self._last_checkpoints: list[str] = []  # paths this saver wrote and keeps, oldest first
 
     @property
@@ -233,13 +247,21 @@ class Saver:
         """
         import torch  # only here: building graphs (and this module) must not import torch
 
+        from ..executor.memory import available_bytes  # imports torch: only here, as above
+
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         path = os.fspath(save_path)
         if not os.path.isfile(path):
             path = _checkpoint_file(path)
         expected = self._expected_shapes(sess)
-        arrays = _read_npz(path, expected)
+        limit, source = ((self.max_restore_bytes, "the Saver's max_restore_bytes")
+                         if self.max_restore_bytes is not None
+                         else available_bytes(torch.device("cpu")))
+        held = sess.variable_store.shapes()
+        budget = _RestoreBudget(limit, source, {name for name, v in self._variables.items()
+                                                if v.node not in held})
+        arrays = _read_npz(path, expected, budget)
         problems = []
         for name in self._variables:
             array = arrays.get(name)
@@ -456,23 +478,43 @@ def _write_npz(file, arrays: dict) -> None:
                                           allow_pickle=False)
 
 
-def _read_npz(path: str, expected: dict) -> dict:
+class _RestoreBudget:
+    """The bytes a restore may still allocate: each array it reads, and the tensor of a
+    variable the session holds none of yet (``new``: their names)."""
+
+    def __init__(self, limit: int, source: str, new: set):
+        self.left, self.limit, self.source, self.new = limit, limit, source, new
+
+    def take(self, name: str, nbytes: int) -> str | None:
+        """Count ``nbytes`` read for ``name``; what is wrong when they do not fit."""
+        needed = nbytes * (2 if name in self.new else 1)
+        if needed > self.left:
+            return (f"needs {needed} bytes to restore, more than the restore may still "
+                    f"allocate ({self.left} of {self.limit} bytes: {self.source}); nothing "
+                    f"was read into it (Saver(max_restore_bytes=...) sets the limit)")
+        self.left -= needed
+        return None
+
+
+def _read_npz(path: str, expected: dict, budget: _RestoreBudget) -> dict:
     """``{name: array, or a str saying what is wrong with its member}`` for the names of
     ``expected`` (``{name: shape or None}``) found in the checkpoint file; only those members
-    are read, each after its size in the ZIP directory is checked."""
+    are read, each after its size in the ZIP directory and ``budget`` are checked."""
     if not os.path.isfile(path):
         raise FileNotFoundError(f"no checkpoint file at '{path}'")
     try:
         with zipfile.ZipFile(path) as archive:
             members = {info.filename: info for info in archive.infolist()}
-            return {name: _read_member(archive, members[f"{name}.npy"], shape)
+            return {name: _read_member(archive, members[f"{name}.npy"], shape,
+                                       lambda nbytes, name=name: budget.take(name, nbytes))
                     for name, shape in expected.items() if f"{name}.npy" in members}
     except zipfile.BadZipFile as err:
         if _is_npy(path):
             raise CheckpointError(f"cannot read checkpoint '{path}': it holds one array, not "
                                   f"a .npz archive of named arrays") from None
         raise CheckpointError(f"cannot read checkpoint '{path}': {err}") from None
-    except (OSError, ValueError, EOFError, MemoryError, zipfile.LargeZipFile) as err:
+    except (OSError, ValueError, EOFError, MemoryError, zipfile.LargeZipFile,
+            tokenize.TokenError, SyntaxError) as err:  # the last two: a header's broken text
         raise CheckpointError(f"cannot read checkpoint '{path}': {type(err).__name__}: "
                               f"{err}") from None
 
@@ -486,10 +528,10 @@ def _is_npy(path: str) -> bool:
         return False
 
 
-def _read_member(archive, info, shape):
+def _read_member(archive, info, shape, take):
     """The array of one ``.npy`` member, or a str saying what is wrong with it.  Its header is
-    read first; the data only when the member's size is the header's plus the array's bytes and
-    the array has ``shape`` (when known)."""
+    read first; the data only when the member's size is the header's plus the array's bytes,
+    the array has ``shape`` (when known) and ``take(nbytes)`` finds nothing wrong."""
     with archive.open(info) as member:
         version = np.lib.format.read_magic(member)
         header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
@@ -499,11 +541,15 @@ def _read_member(archive, info, shape):
             return f"has dtype {dtype} in the file, not a number type"
         if shape is not None and tuple(file_shape) != tuple(shape):
             return f"has shape {tuple(file_shape)} in the file but {tuple(shape)} in the graph"
-        array = np.empty(file_shape, dtype=dtype, order="F" if fortran else "C")
-        if info.file_size != member.tell() + array.nbytes:
+        nbytes = math.prod(file_shape) * dtype.itemsize
+        if info.file_size != member.tell() + nbytes:
             return (f"is corrupt in the file: its member '{info.filename}' says it holds "
-                    f"{info.file_size} bytes, not the {member.tell() + array.nbytes} of a "
+                    f"{info.file_size} bytes, not the {member.tell() + nbytes} of a "
                     f"{dtype} array of shape {tuple(file_shape)}")
+        problem = take(nbytes)
+        if problem:
+            return f"has shape {tuple(file_shape)} {dtype} in the file: it {problem}"
+        array = np.empty(file_shape, dtype=dtype, order="F" if fortran else "C")
         buffer, filled = memoryview(array.reshape(-1, order="A")).cast("B"), 0
         while filled < array.nbytes:
             count = member.readinto(buffer[filled:])

@@ -12,6 +12,7 @@ compiled protos, and event files are written with its record writer (``tinyflow/
 """
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 import sys
@@ -402,12 +403,29 @@ class FileWriter:
         self.add_event(events.event(global_step, tagged_run_metadata=tagged))
 
     def flush(self):
-        """Write the waiting events to disk."""
+        """Write the waiting events to disk.  An OSError (a full disk) names the event file;
+        the waiting events are dropped and the file closed (:meth:`close` then does nothing,
+        :meth:`reopen` starts a new file)."""
         if not self._closed:
-            for record in self._queue:
-                self._writer.write(record)
-            self._writer.flush()
+            try:
+                for record in self._queue:
+                    self._writer.write(record)
+                self._writer.flush()
+            except OSError as err:
+                self._abandon()
+                raise OSError(err.errno, f"FileWriter cannot write its event file "
+                              f"({err.strerror or err}); its waiting events were dropped and "
+                              f"the file closed", self._path()) from err
             self._queue, self._last = [], time.time()
+
+    def _path(self) -> str:
+        return str(getattr(getattr(self._writer, "_writer", None), "name", self._logdir))
+
+    def _abandon(self):
+        """Close after a failed write: closing flushes what is buffered, which fails again."""
+        self._closed, self._queue = True, []
+        with contextlib.suppress(OSError):
+            self._writer.close()
 
     def close(self):
         """Flush and close the file."""

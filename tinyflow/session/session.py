@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import math
 import numbers
 import threading
 import time
@@ -22,6 +23,7 @@ from ..executor import (
     memory_plan_report,
     release,
 )
+from ..executor.memory import Buffer, ResourceExhaustedError, check_fits
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.symbol import (
     Node,
@@ -46,6 +48,9 @@ def _feed_array(node, value, dtype) -> np.ndarray:
     """A feed for placeholder ``node`` as a C-order array of ``dtype`` (converted as
     TensorFlow does; 0-d feeds stay 0-d), or TypeError / ValueError naming the placeholder."""
     if isinstance(value, torch.Tensor):
+        if value.device.type != "cpu":  # .cpu() copies it to the host: sized first
+            check_fits([Buffer(value.numel() * value.element_size(), node, tuple(value.shape),
+                               dtype, "feed, copied to the host")], torch.device("cpu"))
         value = value.detach().cpu().numpy()
     if not isinstance(value, np.ndarray) and (  # arrays first: the usual feed
             isinstance(value, (str, bytes))
@@ -55,10 +60,25 @@ def _feed_array(node, value, dtype) -> np.ndarray:
         array = np.asarray(value)
     except ValueError as err:
         raise ValueError(f"{_feed_of(node)} is not a regular array: {err}") from None
+    except MemoryError:  # nested lists sharing one row: numpy's error names no placeholder
+        raise ResourceExhaustedError(f"{_feed_of(node)} does not fit in memory as an array",
+                                     node) from None
     if array.dtype.kind not in "biuf":
         raise TypeError(f"{_feed_of(node)} must be numeric, got dtype {array.dtype} "
                         f"(shape {array.shape})")
+    _check_copy(node, array, _numpy_dtype(dtype))
     return np.asarray(array, dtype=dtype, order="C")
+
+
+def _check_copy(node, array: np.ndarray, dtype: np.dtype) -> None:
+    """ResourceExhaustedError naming the placeholder when the C-order copy of ``array`` in
+    ``dtype`` a feed needs (a view, a zero-stride one too, or another dtype) does not fit in
+    the host's memory: checked from shape x itemsize, before anything is copied."""
+    if array.dtype == dtype and array.flags.c_contiguous:
+        return  # no copy: the feed is used as it is
+    nbytes = math.prod(array.shape) * dtype.itemsize
+    check_fits([Buffer(nbytes, node, array.shape, dtype.name, "feed, as a C-order copy")],
+               torch.device("cpu"))
 
 
 def _feed_of(node) -> str:
@@ -342,9 +362,11 @@ class Session:
             node = key.node
             dtype = node.attrs.get("dtype", "float32")
             # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
-            value = (np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
-                     if type(value) is np.ndarray and value.dtype.kind in "biuf"
-                     else _feed_array(node, value, dtype))
+            if type(value) is np.ndarray and value.dtype.kind in "biuf":
+                _check_copy(node, value, _numpy_dtype(dtype))
+                value = np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
+            else:
+                value = _feed_array(node, value, dtype)
             declared = node.attrs.get("shape")
             if declared is not None and (len(declared) != value.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, value.shape))):

@@ -3,6 +3,6 @@
 return function(x, y, kwarg)
   local all_reduce, res, src = kernels.all_reduce, y[1], x[1]
   local average, label = kwarg.average, kwarg.label
-  kernels.collective_check("allreduce", label, res)
-  return function() all_reduce(res, src, average, label) end
+  local fingerprint = kernels.collective_check("allreduce", label, res)
+  return function() all_reduce(res, src, average, label, fingerprint) end
 end

@@ -12,13 +12,17 @@ __all__ = ["all_gather", "all_reduce", "all_reduce_start", "all_reduce_wait", "b
            "bucket_views", "collective_check", "world_size"]
 
 
-def collective_check(kind, label, x):
-    """Every rank brings kind/label with x's shape and dtype (setup; once per signature)."""
-    world.check_signature(str(kind), str(label), x)
+def collective_check(kind, label, x, parts=None):
+    """Every rank brings kind/label with x's shape and dtype, and the shapes of a bucket's
+    parts (setup; once per signature): its fingerprint, which each step passes to the
+    collective below to check again (world.agree)."""
+    parts = list(parts.values()) if parts is not None else ()
+    return world.check_signature(str(kind), str(label), x, parts)
 
 
-def all_reduce(res, x, average, label):
+def all_reduce(res, x, average, label, fingerprint):
     """res = sum of x over the ranks (/ their number with average); res may be x itself."""
+    world.agree(fingerprint)
     if not same_memory(res, x):
         res.copy_(x)
     world.tensor_all_reduce(res, str(label))
@@ -26,8 +30,9 @@ def all_reduce(res, x, average, label):
         res.div_(world.size())
 
 
-def all_reduce_start(flat, label):
+def all_reduce_start(flat, label, fingerprint):
     """Start summing flat over the ranks, not waiting."""
+    world.agree(fingerprint)
     world.tensor_all_reduce_start(flat, str(label))
 
 
@@ -52,13 +57,15 @@ def world_size():
     return world.size()
 
 
-def broadcast(res, x, root, label):
+def broadcast(res, x, root, label, fingerprint):
     """res = x of rank root; res may be x itself."""
+    world.agree(fingerprint)
     if not same_memory(res, x):
         res.copy_(x)
     world.tensor_broadcast(res, int(root), str(label))
 
 
-def all_gather(res, x, label):
+def all_gather(res, x, label, fingerprint):
     """res = every rank's x along dim 1, in rank order."""
+    world.agree(fingerprint)
     world.tensor_all_gather(res, x.contiguous(), str(label))

@@ -6,16 +6,22 @@ A failure or a timeout is a :class:`DistributedError` naming the collective, thi
 the other ranks reported (a rank whose collective fails says so through the rendezvous store).
 Before a collective first runs, the ranks compare its kind, name, shape and dtype over a side
 group, so ranks with different graphs or shapes get a clear error instead of gloo aborting.
+Once a collective has agreed on two signatures or more, every step checks the agreement again
+(:func:`agree`: one max-reduce of two int64 over the side group), since a rank may then run an
+executor cached for one while another runs one for another (shapes (4, 3) and (2, 6) hold the
+same bytes: summed silently otherwise).  The ranks agree on signatures together, so they all
+know alike whether a collective has several; one that has a single signature costs nothing.
 """
 from __future__ import annotations
 
 import contextlib
 import datetime
+import hashlib
 import os
 import time
 from dataclasses import dataclass, field
 
-__all__ = ["DistributedError", "check_signature", "comm_stats", "init", "is_initialized",
+__all__ = ["DistributedError", "agree", "check_signature", "comm_stats", "init", "is_initialized",
            "joined", "local_rank", "rank", "shutdown", "size", "tensor_all_gather", "tensor_all_reduce",
            "tensor_all_reduce_start", "tensor_all_reduce_wait", "tensor_broadcast"]
 
@@ -40,6 +46,8 @@ class _World:
     check_group: object                    # gloo side group for signature checks
     pending: dict = field(default_factory=dict)   # flat buffer address -> (work, label, start)
     checked: set = field(default_factory=set)     # signatures all ranks agreed on
+    signatures: dict = field(default_factory=dict)  # fingerprint -> signature, for errors
+    variants: dict = field(default_factory=dict)    # (kind, label) -> how many signatures agreed
     stats: dict = field(default_factory=lambda: {
         "collectives": 0, "bytes": 0, "overlap_s": 0.0, "blocked_s": 0.0})
 
@@ -168,29 +176,62 @@ def _failure(world: _World, kind: str, label: str, err, started: float) -> Distr
     return DistributedError(message + "; " + "; ".join(reports))
 
 
-def check_signature(kind: str, label: str, tensor) -> None:
+def check_signature(kind: str, label: str, tensor, parts=()) -> int:
     """Before collective ``kind`` ``label`` first runs: every rank must bring one of the same
-    shape and dtype (else gloo aborts the process).  Compared once per signature, over the side
-    group, so a rank that builds a new executor for other feed shapes is not held up."""
-    import torch.distributed as dist
+    shape and dtype (and, for a bucket, the same ``parts``' shapes), else gloo aborts the
+    process.  Compared once per signature, over the side group, so a rank that builds a new
+    executor for other feed shapes is not held up.  Returns the signature's fingerprint, for
+    :func:`agree` at every step."""
     world = joined(f"{kind} '{label}'")
-    signature = (kind, label, tuple(tensor.shape), str(tensor.dtype).replace("torch.", ""))
-    if signature in world.checked or world.size == 1:
-        return
+    signature = (kind, label, tuple(tensor.shape), str(tensor.dtype).replace("torch.", ""),
+                 tuple(tuple(p.shape) for p in parts))
+    digest = hashlib.blake2b(repr(signature).encode(), digest_size=8).digest()
+    fingerprint = int.from_bytes(digest, "little") >> 1  # an int64, as -fingerprint is
+    world.signatures[fingerprint] = signature
+    if signature not in world.checked and world.size > 1:
+        _compare(world, signature, "the ranks did not all set it up")
+        world.checked.add(signature)
+        world.variants[signature[:2]] = world.variants.get(signature[:2], 0) + 1
+    return fingerprint
+
+
+def _compare(world: _World, signature: tuple, failing: str) -> None:
+    """Gather every rank's ``signature`` over the side group; DistributedError naming each
+    rank's when they differ."""
+    import torch.distributed as dist
+    kind, label = signature[:2]
     gathered = [None] * world.size
     started = time.perf_counter()
     try:
         dist.all_gather_object(gathered, signature, group=world.check_group)
     except RuntimeError as err:
-        raise _failure(world, kind, label, f"the ranks did not all set it up (another rank "
-                       f"failed, or runs a different graph): {_first_line(err)}",
-                       started) from None
+        raise _failure(world, kind, label, f"{failing} (another rank failed, or runs a "
+                       f"different graph): {_first_line(err)}", started) from None
     if any(other != signature for other in gathered):
         ranks = "; ".join(f"rank {r}: {s[0]} '{s[1]}' shape {s[2]} {s[3]}"
+                          + (f" of parts {list(s[4])}" if s[4] else "")
                           for r, s in enumerate(gathered))
         raise DistributedError(f"{kind} '{label}': the ranks disagree (different graphs or "
                                f"shapes on rank {world.rank} of {world.size}): {ranks}")
-    world.checked.add(signature)
+
+
+def agree(fingerprint: int) -> None:
+    """At every step, before the collective whose :func:`check_signature` gave
+    ``fingerprint``: every rank must bring that one (checked where the collective has agreed on
+    several signatures).  One max-reduce of ``[f, -f]`` over the
+    side group (every rank sees the same result); where they differ, the ranks gather their
+    signatures and each raises DistributedError naming the collective and every rank's."""
+    import torch
+    import torch.distributed as dist
+    world = joined("a collective")
+    kind, label = world.signatures[fingerprint][:2]
+    if world.variants.get((kind, label), 0) < 2:  # one signature: every rank runs that one
+        return
+    pair = torch.tensor([fingerprint, -fingerprint], dtype=torch.int64)
+    _run(kind, label, lambda: dist.all_reduce(pair, op=dist.ReduceOp.MAX,
+                                              group=world.check_group))
+    if pair[0].item() != -pair[1].item():
+        _compare(world, world.signatures[fingerprint], "the ranks did not all run it")
 
 
 def _run(kind: str, label: str, call):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import numbers
 
+from ..generated_code import seal
 from ..graph import Graph, UnionFind, _dfs_postorder, node_deps, register_pass
 from ..op import Op
 from ..symbol import Node, NodeEntry
@@ -268,7 +269,8 @@ def _fused_node(graph, members, outputs, target, entries, nodes, origin):
              "num_args": len(inputs), "num_outputs": len(outputs),
              "shapes": [graph.attrs["shape"][e] for e in ids],
              "dtypes": [graph.attrs["dtype"][e] for e in ids],
-             "backend": graph.attrs.get("fusion_backend", "compiled")}
+             "backend": graph.attrs.get("fusion_backend", "compiled"),
+             "code_seal": seal(code["source"], code["cuda_source"])}  # compiled only if so
     node = Node(_fused_op(), f"{last.name}/fused", attrs,
                 [entries.get(e, e) for e in inputs], controls, source=last.source,
                 graph=last.graph)

@@ -12,6 +12,12 @@ __all__ = ["load_json", "save_json"]
 
 # Per-entry graph attributes worth keeping in the file (plain lists of JSON values).
 _SAVED_ATTRS = ("shape", "dtype", "storage_id", "storage_size")
+# Node attributes holding code (a _fused node's): never taken from a document
+CODE_ATTRS = ("source", "cuda_source", "code_seal")
+# At most this many inputs or outputs per node, and entries per document: a bind keeps a
+# shape, dtype, storage and tensor per entry (about a KiB), so a document's bookkeeping stays
+# under about a GiB however its counts are written (split num=10**9 is 30 bytes of JSON)
+MAX_ENTRIES = 1 << 20
 
 
 def _to_json_value(value):
@@ -55,7 +61,10 @@ def load_json(graph: Graph) -> Graph:
 
     Malformed text (not JSON, nested too deeply, a field missing or of the wrong type, an input
     naming a node not before it or an output it does not have, an unknown op) is a GraphError
-    saying ``bad graph JSON`` and where."""
+    saying ``bad graph JSON`` and where.  So are an op made only by a pass (``TInternal``:
+    ``_fused``...), a node attribute holding code (``CODE_ATTRS``: nothing in a document is
+    ever run; an op's Lua body is its registration's), and counts of inputs or outputs that
+    are not ints, not what the node lists, or over ``MAX_ENTRIES``."""
     try:
         doc = json.loads(graph.attrs["json"])
     except (ValueError, TypeError, RecursionError) as err:
@@ -72,25 +81,29 @@ def _build(doc, graph: Graph) -> Graph:
     specs = doc.get("nodes")
     _check(isinstance(specs, list), "'nodes'", "a list")
     nodes: list[Node] = []
+    entries = 0
     for i, spec in enumerate(specs):
         where = f"node {i}"
         _check(isinstance(spec, dict), where, "an object")
         where = f"node {i} ({spec.get('name')!r})"
         _check(isinstance(spec.get("name"), str), f"{where} 'name'", "a string")
         _check(isinstance(spec.get("op"), str), f"{where} 'op'", "a string")
-        try:
-            op = None if spec["op"] == "null" else Op.get(spec["op"])
-        except KeyError as err:
-            raise GraphError(f"bad graph JSON at {where}: {err.args[0]}") from None
+        op = _op(spec["op"], where)
         inputs = [_entry(nodes, e, f"{where} input") for e in _list(spec, "inputs", where)]
         deps = [nodes[_index(n, len(nodes), f"{where} control_dep {n!r}")]
                 for n in _list(spec, "control_deps", where)]
         attrs = spec.get("attrs", {})
         _check(isinstance(attrs, dict), f"{where} 'attrs'", "an object")
+        code = sorted(set(attrs) & set(CODE_ATTRS))
+        _check(not code, f"{where} attribute {code[0] if code else ''!r}",
+               "absent (it holds code, which is never taken from a document)")
         source = spec.get("source", "<json>")
         _check(isinstance(source, str), f"{where} 'source'", "a string")
-        nodes.append(Node(op, spec["name"], {k: _from_json_value(v) for k, v in attrs.items()},
-                          inputs, deps, source))
+        attrs = {k: _from_json_value(v) for k, v in attrs.items()}
+        entries += _counts(op, attrs, len(inputs), where)
+        _check(entries <= MAX_ENTRIES, f"the document's entries (to {where})",
+               f"at most {MAX_ENTRIES}")
+        nodes.append(Node(op, spec["name"], attrs, inputs, deps, source))
     heads = [_entry(nodes, e, "head") for e in _list(doc, "heads", "the document")]
     attrs = {k: v for k, v in graph.attrs.items() if k != "json"}
     saved = doc.get("attrs", {})
@@ -100,6 +113,39 @@ def _build(doc, graph: Graph) -> Graph:
         attrs[key] = [_from_json_value(v) if isinstance(v, list) else v for v in value] \
             if key == "shape" else value
     return Graph(heads, attrs)
+
+
+def _op(name: str, where: str):
+    """The registered op ``name`` (None for "null"): one a user may write, not a pass's own."""
+    try:
+        op = None if name == "null" else Op.get(name)
+    except KeyError as err:
+        raise GraphError(f"bad graph JSON at {where}: {err.args[0]}") from None
+    made_by = None if op is None else op.attr("TInternal")
+    _check(made_by is None, f"{where} op {name!r}",
+           f"one a user may write (it is made only by the {made_by} pass)")
+    return op
+
+
+def _counts(op, attrs: dict, listed: int, where: str) -> int:
+    """The node's number of outputs, checked with its number of inputs against what its
+    attributes say, before anything of that size is built."""
+    if op is None:
+        return 1
+    try:
+        num_inputs, num_outputs = op.num_inputs(attrs), op.num_outputs(attrs)
+    # an attribute missing or of the wrong type: the op's own rule says so
+    except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as err:
+        raise GraphError(f"bad graph JSON at {where}: its attributes do not give its numbers "
+                         f"of inputs and outputs ({type(err).__name__}: "
+                         f"{str(err)[:200]})") from None
+    for what, count in (("number of inputs", num_inputs), ("number of outputs", num_outputs)):
+        _check(isinstance(count, int) and not isinstance(count, bool)
+               and 0 <= count <= MAX_ENTRIES, f"{where} {what} {str(count)[:50]}",
+               f"an int from 0 to {MAX_ENTRIES}")
+    _check(listed == num_inputs, f"{where} 'inputs' ({listed})",
+           f"as many as its attributes say ({num_inputs})")
+    return num_outputs
 
 
 def _check(condition: bool, what: str, expected: str) -> None:
