@@ -50,9 +50,9 @@ read, so a member claiming more bytes than its array (a zip bomb) costs nothing;
 restore allocates (each array read, and the variable's tensor where the session holds none yet)
 is counted from the headers' shapes and dtypes before it is allocated: over the Saver's
 ``max_restore_bytes`` (default: the memory available now, as the allocation check sees it) is a
-CheckpointError naming the variable, so a small compressed file cannot restore a huge tensor.  Names in the
-file that the saver does not hold are ignored (never decompressed), as in TensorFlow, so a saver
-over some variables can restore them from a checkpoint of all of them.
+CheckpointError naming the variable, so a small compressed file cannot restore a huge tensor.
+Names in the file that the saver does not hold are ignored (never decompressed), as in TensorFlow,
+so a saver over some variables can restore them from a checkpoint of all of them.
 """
 from __future__ import annotations
 

@@ -22,8 +22,9 @@ import time
 from dataclasses import dataclass, field
 
 __all__ = ["DistributedError", "agree", "check_signature", "comm_stats", "init", "is_initialized",
-           "joined", "local_rank", "rank", "shutdown", "size", "tensor_all_gather", "tensor_all_reduce",
-           "tensor_all_reduce_start", "tensor_all_reduce_wait", "tensor_broadcast"]
+           "joined", "local_rank", "rank", "shutdown", "size", "tensor_all_gather",
+           "tensor_all_reduce", "tensor_all_reduce_start", "tensor_all_reduce_wait",
+           "tensor_broadcast"]
 
 _FAILED_KEY = "tinyflow/failed/"
 
