@@ -112,22 +112,36 @@ local setmetatable, getmetatable, rawget = setmetatable, getmetatable, rawget
 local unpack = table.unpack or unpack
 local host = {}
 
+-- A table raised as an error, as text made here, where Ctrl-C reaches a looping __tostring
+-- (Python would call it where nothing can stop it); other errors as they are.
+local function message(err)
+  if type(err) ~= "table" then return err end
+  local ok, text = pcall(tostring, err)
+  if ok then return text end
+  if is_interrupt(text) then return text end
+  return "an error object (a table) whose __tostring failed: "
+         .. (type(text) == "string" and text or type(text))
+end
+
 -- Run closures fs[1..n] in order; return 0, or the index of the first failure and its error.
 function host.run_closures(fs, n)
   for i = 1, n do
     local ok, err = pcall(fs[i])
-    if not ok then return i, err end
+    if not ok then return i, message(err) end
   end
   return 0
 end
 
 -- One closure under pcall (an op timed alone).
-function host.call(f) return pcall(f) end
+function host.call(f)
+  local ok, err = pcall(f)
+  return ok, message(err)
+end
 
 -- A body's setup: true, its closure and the closure's type, or false and the error.
 function host.setup(factory, x, y, kwarg)
   local ok, closure = pcall(factory, x, y, kwarg)
-  if not ok then return false, closure, nil end
+  if not ok then return false, message(closure), nil end
   return true, closure, type(closure)
 end
 
@@ -169,18 +183,57 @@ local function copy(t, without)
   return c
 end
 
+-- Lua's pattern matching runs in C, out of the hook's reach, in time up to n^(k+1) for a
+-- subject of n characters and a pattern of k repetitions (".-.-b"): bodies get find, match,
+-- gmatch and gsub refusing a pattern whose bound passes PATTERN_WORK.
+local PATTERN_WORK = 1e8
+local gsub, sub = string.gsub, string.sub
+local function bounded(name, find)
+  return function(subject, pattern, ...)
+    if type(subject) == "string" and type(pattern) == "string" then
+      local plain = gsub(gsub(pattern, "%%.", "x"), "%[[^%]]*%]", "x")
+      local _, repeats = gsub(plain, "[%*%+%-]", "")
+      if repeats > 0 and (#subject + 1) ^ (repeats + 1) > PATTERN_WORK then
+        error("string." .. name .. ": pattern '" .. sub(pattern, 1, 40) .. "' with " .. repeats
+              .. " repetitions over " .. #subject .. " characters could run for hours "
+              .. "(Ctrl-C cannot stop a match): match a shorter string", 2)
+      end
+    end
+    return find(subject, pattern, ...)
+  end
+end
+-- strings' methods (("").find, shared by every body) and bodies' string: no dump
+local safe_string = copy(string, "dump")
+for _, name in ipairs({"find", "match", "gmatch", "gsub"}) do
+  safe_string[name] = bounded(name, string[name])
+end
+
 -- An error that is a Ctrl-C passes through a body's own pcall: bodies cannot swallow it.
 local function passed(ok, ...)
   if not ok and is_interrupt((...)) then error((...), 0) end
   return ok, ...
 end
+-- A finalizer runs inside Lua's collector, where the hook cannot stop it: no __gc for bodies.
+local function set_metatable(t, mt)
+  if type(mt) == "table" and rawget(mt, "__gc") ~= nil then
+    error("setmetatable: a metatable with __gc is not available to op bodies (a finalizer "
+          .. "runs where Ctrl-C cannot stop it)", 2)
+  end
+  return setmetatable(t, mt)
+end
 local SAFE = {
   assert = assert, error = error, ipairs = ipairs, pairs = pairs, next = next, select = select,
   tonumber = tonumber, tostring = tostring, type = type, unpack = unpack,
-  rawequal = rawequal, rawlen = rawlen, rawget = rawget, setmetatable = setmetatable,
+  rawequal = rawequal, rawlen = rawlen, rawget = rawget, setmetatable = set_metatable,
   _VERSION = _VERSION,
   pcall = function(f, ...) return passed(pcall(f, ...)) end,
-  xpcall = function(f, handler, ...) return passed(xpcall(f, handler, ...)) end,
+  -- the handler gets no interrupt: an error inside it would call it again, and again
+  xpcall = function(f, handler, ...)
+    return passed(xpcall(f, function(e)
+      if is_interrupt(e) then return e end
+      return handler(e)
+    end, ...))
+  end,
   -- tables' metatables only: those of strings and of Python objects are shared by everyone
   getmetatable = function(v) if type(v) == "table" then return getmetatable(v) end end,
 }
@@ -207,7 +260,7 @@ end}
 function host.new_env(kernels)
   local env = copy(SAFE)
   env.torch, env.math, env.table = torch_view, copy(math), copy(table)
-  env.string = copy(string, "dump")
+  env.string = copy(safe_string)
   env.kernels = kernels
   env._G = env
   return setmetatable(env, env_meta)
@@ -233,7 +286,9 @@ function host.compile(source, chunkname, env)
   return factory
 end
 
--- Keep strings' shared metatable out of every body's reach (trusted ones included).
+-- Keep strings' shared metatable out of every body's reach (trusted ones included), and
+-- their methods the bodies' safe ones.
+getmetatable("").__index = safe_string
 getmetatable("").__metatable = false
 -- Every hook_count Lua instructions, ask Python whether Ctrl-C was pressed: a pure-Lua loop
 -- in a body never returns to Python otherwise.
