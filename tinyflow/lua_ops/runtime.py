@@ -67,11 +67,13 @@ __all__ = [
     "compile_body",
     "family_kernels",
     "interruptible",
+    "is_python_step",
     "is_trusted",
     "lua_runtime",
     "lua_table",
     "make_closure",
     "run_closures",
+    "run_deadline",
     "runtime_name",
 ]
 
@@ -219,7 +221,11 @@ local function set_metatable(t, mt)
     error("setmetatable: a metatable with __gc is not available to op bodies (a finalizer "
           .. "runs where Ctrl-C cannot stop it)", 2)
   end
-  return setmetatable(t, mt)
+  local ok, result = pcall(setmetatable, t, mt)
+  if not ok then  -- the caller's line, not this one's
+    error((string.gsub(tostring(result), "^%[string [^%]]*%]:%d+: ", "")), 2)
+  end
+  return result
 end
 local SAFE = {
   assert = assert, error = error, ipairs = ipairs, pairs = pairs, next = next, select = select,
@@ -653,6 +659,18 @@ def call_closure(closure):
         ok, err = result if isinstance(result, tuple) else (result, None)
         runtime.interrupts.raise_if_interrupt(None if ok else err)
     return ok, err
+
+
+def run_deadline(timeout_ms):
+    """A context manager: this thread's calls into Lua inside it stop with
+    DeadlineExceededError once ``timeout_ms`` milliseconds have passed."""
+    return _runtime().interrupts.deadline(timeout_ms)
+
+
+def is_python_step(closure) -> bool:
+    """Whether an op's step is a Python function (a tf.py_func's), run outside Lua so that it
+    may wait for another thread's run."""
+    return isinstance(closure, types.FunctionType)
 
 
 def interruptible():
