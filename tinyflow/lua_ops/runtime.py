@@ -12,10 +12,15 @@ Sandbox
 Each node's body is compiled into an environment of its own (``load`` with an env in Lua 5.4,
 ``setfenv`` in LuaJIT) holding ``torch`` (a read-only view: assigning a field, ``rawset`` and
 ``setmetatable`` on it fail; nested tables are views too), its own copies of ``math``,
-``string`` (less ``dump``) and ``table``, and the safe base functions: ``assert error ipairs
-pairs next select tonumber tostring type unpack rawequal rawlen rawget setmetatable``,
-``getmetatable`` for tables only (strings' and Python objects' metatables are shared by every
-body) and ``pcall`` / ``xpcall`` that let Ctrl-C through.  Reading ``os io debug package
+``string`` (less ``dump``; ``find match gmatch gsub`` refuse a pattern that could run for
+hours in C, out of Ctrl-C's reach: ``k`` repetitions over ``n`` characters, ``(n+1)^(k+1)``
+above 1e8; strings' methods are these too) and ``table``, and the safe base functions:
+``assert error ipairs pairs next select tonumber tostring type unpack rawequal rawlen rawget``,
+``setmetatable`` refusing ``__gc`` (a finalizer runs inside the collector, where Ctrl-C cannot
+stop it), ``getmetatable`` for tables only (strings' and Python objects' metatables are shared
+by every body) and ``pcall`` / ``xpcall`` that let Ctrl-C through (xpcall's handler never sees
+it).  A table raised as an error is made text inside Lua, where Ctrl-C reaches its
+``__tostring``.  Reading ``os io debug package
 require load loadstring loadfile dofile collectgarbage python rawset coroutine print ...`` is an
 error naming it.  Globals a body sets live in its environment, one per node.  Python objects are
 opaque to Lua: lupa's attribute filter refuses every attribute but a module's public ones, so
@@ -39,6 +44,13 @@ while the main thread runs Lua) has kept the KeyboardInterrupt it raised; the ho
 again until the run leaves Lua, and the runtime's callers raise it: a step is interrupted
 between two Lua instructions or Python calls, and what ran before keeps its effect, as for any
 failing op.  Under LuaJIT, whose compiled traces skip hooks, bodies run interpreted.
+The bookkeeping around calls into Lua keeps no counter an interrupt could leave wrong (see
+:class:`_Interrupts`): after a Ctrl-C at any instruction the next run works.  One thread runs
+Lua at a time (a lock another thread waits for, interruptibly); another thread's step stops
+with KeyboardInterrupt when the main thread gets Ctrl-C inside TinyFlow (waiting for that
+lock, say) or exits, and any thread's with DeadlineExceededError after its run's timeout
+(:func:`run_deadline`, TF's ``RunOptions.timeout_in_ms``).  A Python step (a ``tf.py_func``
+read by other ops) runs outside Lua, so it may wait for another thread's run.
 """
 from __future__ import annotations
 
