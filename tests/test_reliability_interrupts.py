@@ -242,7 +242,7 @@ def _run_body(body, value=(1.0, 2.0)):
 
 
 @pytest.mark.parametrize("tostring, says", [
-    ("function() return {} end", "'__tostring' must return a string"),
+    ("function() return {} end", "__tostring"),
     ("function() error('boom') end", "boom")])
 def test_an_error_object_with_a_bad_tostring_is_a_lua_op_error(tostring, says):
     body = (f"function(x, y, kwarg) return function() error(setmetatable({{}}, "

@@ -131,8 +131,12 @@ local host = {}
 local function message(err)
   if type(err) ~= "table" then return err end
   local ok, text = pcall(tostring, err)
-  if ok then return text end
-  if is_interrupt(text) then return text end
+  if ok and type(text) == "string" then return text end
+  if ok then  -- LuaJIT's tostring passes on what __tostring gave
+    text = "it gave a " .. type(text)
+  elseif is_interrupt(text) then
+    return text
+  end
   return "an error object (a table) whose __tostring failed: "
          .. (type(text) == "string" and text or type(text))
 end
