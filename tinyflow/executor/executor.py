@@ -36,9 +36,11 @@ from ..lua_ops.runtime import (
     LuaOpError,
     call_closure,
     interruptible,
+    is_python_step,
     lua_table,
     make_closure,
     run_closures,
+    run_deadline,
 )
 from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
@@ -214,6 +216,23 @@ class Executor:
             self.closures = [self.closures[i] for i in kept]
         self.lua_closures = lua_table(self.closures)
         self.run_closures = run_closures  # Ctrl-C inside: KeyboardInterrupt (lua_ops/runtime.py)
+        self.segments = self._segments()
+
+    def _segments(self):
+        """With Python steps (tf.py_func, tf.Print read by other ops): ``(start, stop, part)``
+        runs of the closures, ``part`` a Lua array or one Python step, which runs outside Lua
+        so that it may wait for another thread's run.  None without (one call into Lua)."""
+        python = [i for i, c in enumerate(self.closures) if is_python_step(c)]
+        if not python:
+            return None
+        segments, start = [], 0
+        for i in python + [len(self.closures)]:
+            if i > start:
+                segments.append((start, i, lua_table(self.closures[start:i])))
+            if i < len(self.closures):
+                segments.append((i, i + 1, self.closures[i]))
+            start = i + 1
+        return segments
 
     def _own_constants(self) -> set:
         """Nodes whose value depends on shapes only (TFoldable ops over shape-only inputs: the
@@ -317,14 +336,19 @@ class Executor:
         self.graphed = None  # its segments' Lua tables and CUDA graphs hold the closures too
 
     # -- running ---------------------------------------------------------------------------
-    def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None):
+    def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None,
+            timeout_ms: int = 0):
         """Copy ``feeds`` ({placeholder Node: array}; others ignored) in, run every closure,
         return outputs.
 
         ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
         ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
-        the closures one by one, timed.  One thread at a time: the outputs are views of this
-        executor's storage, overwritten by its next run."""
+        the closures one by one, timed.  ``timeout_ms``: DeadlineExceededError once the run
+        took that long (TF's ``RunOptions.timeout_in_ms``).  One thread at a time: the outputs
+        are views of this executor's storage, overwritten by its next run."""
+        if timeout_ms:
+            with run_deadline(timeout_ms):
+                return self.run(feeds, profile, trace)
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
@@ -337,13 +361,25 @@ class Executor:
                     buffers[node].copy_(value)
         if profile is None and trace is None:
             failed = self.graphed.run() if self.graphed is not None else \
-                self.run_closures(self.lua_closures, len(self.closures))
+                self.run_closures(self.lua_closures, len(self.closures)) \
+                if self.segments is None else self._run_segments()
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)
         else:
             self._run_timed(profile, trace)
         return self.output_tensors
+
+    def _run_segments(self):
+        for start, stop, part in self.segments:
+            if stop == start + 1 and is_python_step(part):
+                try:
+                    part()
+                except Exception as err:  # noqa: BLE001 - any op's error, as a Lua closure's
+                    return start + 1, err
+            elif failed := run_closures(part, stop - start):
+                return start + failed[0], failed[1]
+        return 0
 
     def _run_timed(self, profile, trace):
         sync = torch.cuda.synchronize if self.device.type == "cuda" else (lambda: None)
@@ -353,7 +389,7 @@ class Executor:
 
     def _run_one_timed(self, i, closure, sync, profile, trace):
         wall, start = time.time(), time.perf_counter()
-        ok, err = call_closure(closure)
+        ok, err = call_closure(closure) if not is_python_step(closure) else _call(closure)
         sync()
         elapsed = time.perf_counter() - start
         if not ok:
@@ -371,7 +407,24 @@ class Executor:
         in_shapes = ", ".join(str(shapes[e]) for e in self.indexed.input_entries[
             self.op_nodes[index]])
         raise LuaOpError(f"{node.describe()} failed while running (input shapes {in_shapes}): "
-                         f"{err}")
+                         f"{_text(err)}") from (err if isinstance(err, BaseException) else None)
+
+
+def _text(err) -> str:
+    """An op's error as text; one whose ``__str__`` fails is named by its type."""
+    try:
+        return str(err)
+    except Exception:  # noqa: BLE001 - any failure of a user's __str__
+        return f"{type(err).__name__} (its message could not be printed)"
+
+
+def _call(step):
+    """A Python step timed alone: ``(True, None)`` or ``(False, error)``, as call_closure."""
+    try:
+        step()
+    except Exception as err:  # noqa: BLE001 - any op's error, as a Lua closure's
+        return False, err
+    return True, None
 
 
 def python_closure(node, compute, inputs, outputs):

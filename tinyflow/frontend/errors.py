@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..nnvm.errors import (
     AlreadyExistsError,
+    DeadlineExceededError,
     FailedPreconditionError,
     InvalidArgumentError,
     NotFoundError,
@@ -13,5 +14,5 @@ from ..nnvm.errors import (
     ResourceExhaustedError,
 )
 
-__all__ = ["AlreadyExistsError", "FailedPreconditionError", "InvalidArgumentError",
+__all__ = ["AlreadyExistsError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
            "NotFoundError", "OpError", "PermissionDeniedError", "ResourceExhaustedError"]

@@ -1,7 +1,8 @@
 """Exceptions raised by the graph layer and the executor: TinyFlow's own, and TensorFlow's
 run-time error classes (``tf.errors``), which the engine raises too."""
 
-__all__ = ["AlreadyExistsError", "BindError", "DTypeError", "FailedPreconditionError",
+__all__ = ["AlreadyExistsError", "BindError", "DTypeError", "DeadlineExceededError",
+           "FailedPreconditionError",
            "GraphError", "InvalidArgumentError", "NotFoundError", "OpError",
            "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
 
@@ -51,6 +52,11 @@ class PermissionDeniedError(OpError):
 
 class InvalidArgumentError(OpError):
     """A value an op cannot take (a NaN in a histogram, an image of the wrong shape)."""
+
+
+class DeadlineExceededError(OpError):
+    """A run that took longer than its ``tf.RunOptions(timeout_in_ms=...)``: its step was
+    stopped between two Lua instructions (what ran before keeps its effect)."""
 
 
 class FailedPreconditionError(OpError):

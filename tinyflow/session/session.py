@@ -190,15 +190,16 @@ class Session:
         self._check_open()
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
-        results = self._run_symbols(symbols, feed_dict, trace)
+        results = self._run_symbols(symbols, feed_dict, trace,
+                                    timeout_ms=getattr(options, "timeout_in_ms", 0))
         if trace is not None:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)
 
-    def _run_symbols(self, symbols, feed_dict, trace=None, python=True) -> list:
+    def _run_symbols(self, symbols, feed_dict, trace=None, python=True, timeout_ms=0) -> list:
         python_nodes = _python_nodes(symbols) if python else []
         if python_nodes:
-            return self._run_python(symbols, python_nodes, feed_dict, trace)
+            return self._run_python(symbols, python_nodes, feed_dict, trace, timeout_ms)
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
         store = self.variable_store
         run_symbols = symbols
@@ -212,7 +213,8 @@ class Session:
         # _checkout, not the _checked_out generator: this runs every step
         executor, signature = self._checkout(entries, feeds)
         try:
-            outputs = executor.run(feeds, self._profile, trace)  # feeds it does not read: skipped
+            # feeds it does not read: skipped
+            outputs = executor.run(feeds, self._profile, trace, timeout_ms)
             results, position = [], 0
             for s, ran in zip(symbols, run_symbols):
                 # an operation (an optimizer step) gives None: its outputs are not copied out
@@ -229,7 +231,7 @@ class Session:
                 store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         return results
 
-    def _run_python(self, symbols, python_nodes, feed_dict, trace) -> list:
+    def _run_python(self, symbols, python_nodes, feed_dict, trace, timeout_ms) -> list:
         """The executor runs the other fetches and what ``python_nodes`` (inputs first) read,
         then each one's FPythonCompute builds its value from its inputs' values."""
         self._check_graph(python_nodes[::-1])  # fetched ones last in python_nodes
@@ -243,7 +245,8 @@ class Session:
              if _python_compute(e.node) is None or e.node in inside]
             + [s.outputs[0] for s in symbols if _is_python(s) and s.outputs[0].node in inside]))
         engine = direct + [Symbol([e]) for e in reads]
-        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace, False)
+        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace, False,
+                                                            timeout_ms)
                           if engine else []))  # by fetched symbol, and by entry read
         for node in python_nodes:
             start, clock = time.time(), time.perf_counter()
