@@ -41,6 +41,8 @@ SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape",
 
 # the per-family file of Lua kernels, which is no op's body
 KERNELS_LUA = "kernels.lua"
+# the sandbox and host functions of the runtime (lua_ops/runtime.py), one Lua file beside it
+SANDBOX_LUA = "sandbox.lua"
 
 
 class Body(NamedTuple):
