@@ -1,4 +1,4 @@
-"""Issue 16's CPU passes: FuseConvActivation, PruneArgmax and ChooseLayout alone (no executor),
+"""The CPU passes: FuseConvActivation, PruneArgmax and ChooseLayout alone (no executor),
 then a LeNet-shaped network through a session against PyTorch autograd (values, gradients and
 Adam steps), memory planning on and off, on every device."""
 import numpy as np

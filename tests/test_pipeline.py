@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from test_cpu_passes import lenet
 
 import tinyflow as tf
 from tinyflow.executor.pipeline import CORE, PIPELINE, bind_passes
@@ -96,16 +97,8 @@ def _compare(loss, step, feed):
 
 def test_lenet_trains_to_the_same_losses_with_the_core_alone():
     rng = np.random.default_rng(0)
-    x = tf.placeholder(tf.float32, (8, 1, 12, 12))
+    x, logits, _ = lenet((8, 1, 12, 12))  # test_cpu_passes' LeNet-shaped network
     label = tf.placeholder(tf.float32, (8,))
-    w1, b1, w2, b2, w3 = (tf.Variable(value.astype(np.float32)) for value in (
-        rng.normal(0, 0.3, (4, 1, 3, 3)), np.full(4, 0.1), rng.normal(0, 0.3, (6, 4, 3, 3)),
-        np.full(6, -0.1), rng.normal(0, 0.3, (5, 6))))
-    conv1 = tf.nn.conv2d(x, weight=w1, bias=b1, strides=(1, 1), padding="VALID")
-    pool1 = tf.nn.max_pool(tf.tanh(conv1), ksize=(2, 2), strides=(2, 2), data_format="NCHW")
-    conv2 = tf.nn.conv2d(pool1, weight=w2, bias=b2, strides=(1, 1), padding="VALID")
-    pool2 = tf.nn.max_pool(tf.tanh(conv2), ksize=(3, 3), strides=(3, 3), data_format="NCHW")
-    logits = tf.nn.linear(tf.nn.flatten_layer(pool2), 5, weight=w3)
     loss = tf.nn.mean_sparse_softmax_cross_entropy_with_logits(logits, label)
     step = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
     feed = {x: rng.uniform(-1, 1, (8, 1, 12, 12)).astype(np.float32),
