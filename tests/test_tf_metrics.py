@@ -120,3 +120,193 @@ def test_batches_of_unknown_size_and_scalar_weights():
     np.testing.assert_allclose(got, [0.0, 0.5, 0.5, 0.625, 0.625, 0.0])
     got = _stream(lambda r, w: M.mean(r, weights=w), [REALS, WEIGHTS], shape=(None,))
     np.testing.assert_allclose(got[4], 1.3421052694, rtol=1e-6)
+
+
+RNG = np.random.default_rng(0)
+BATCHES = 3
+
+
+def _random_batches(kind):
+    """Three batches of 6: class ids in [0, 4), scores in (0, 1), reals, weights in {0, ...}."""
+    if kind == "ids":
+        return [RNG.integers(0, 4, 6) for _ in range(BATCHES)]
+    if kind == "binary":
+        return [RNG.integers(0, 2, 6) for _ in range(BATCHES)]
+    if kind == "weights":
+        return [RNG.choice([0.0, 0.5, 1.0, 2.5], 6).astype(np.float32) for _ in range(BATCHES)]
+    return [RNG.standard_normal(6).astype(np.float32) for _ in range(BATCHES)]
+
+
+def _mean_iou(cm):
+    row, col, diag = cm.sum(0), cm.sum(1), np.diag(cm)
+    present = row + col - diag != 0
+    return (diag[present] / (row + col - diag)[present]).sum() / max(present.sum(), 1)
+
+
+def _confusion(labels, predictions, weights, n=4):
+    cm = np.zeros((n, n))
+    np.add.at(cm, (labels, predictions), weights)
+    return cm
+
+
+# metric -> (build, feed kinds, numpy formula of the concatenated batches and weights)
+NUMPY_FORMULAS = {
+    "accuracy": (M.accuracy, ["ids", "ids"], lambda l, p, w: (w * (l == p)).sum() / w.sum()),
+    "mean": (M.mean, ["reals"], lambda r, w: (w * r).sum() / w.sum()),
+    "mean_squared_error": (M.mean_squared_error, ["reals", "reals"],
+                           lambda l, p, w: (w * (l - p) ** 2).sum() / w.sum()),
+    "mean_absolute_error": (M.mean_absolute_error, ["reals", "reals"],
+                            lambda l, p, w: (w * abs(p - l)).sum() / w.sum()),
+    "precision": (M.precision, ["binary", "binary"],
+                  lambda l, p, w: (w * l * p).sum() / (w * p).sum()),
+    "recall": (M.recall, ["binary", "binary"],
+               lambda l, p, w: (w * l * p).sum() / (w * l).sum()),
+    "mean_iou": (lambda l, p, weights: M.mean_iou(l, p, 4, weights=weights), ["ids", "ids"],
+                 lambda l, p, w: _mean_iou(_confusion(l, p, w))),
+}
+
+
+@pytest.mark.parametrize("metric", sorted(NUMPY_FORMULAS))
+@pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])
+def test_streams_as_numpy_formulas(metric, weighted, plan_memory):
+    build, kinds, formula = NUMPY_FORMULAS[metric]
+    feeds = [_random_batches(kind) for kind in kinds]
+    weights = _random_batches("weights") if weighted else [np.ones(6, np.float32)] * BATCHES
+    placeholders = [_placeholder(f[0], (6,)) for f in feeds]
+    weight_input = tf.placeholder(tf.float32, [6]) if weighted else None
+    value, update_op = build(*placeholders, weights=weight_input)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.local_variables_initializer())
+        for i in range(BATCHES):
+            feed = {p: f[i] for p, f in zip(placeholders, feeds)}
+            if weighted:
+                feed[weight_input] = weights[i]
+            sess.run(update_op, feed)
+            seen = [np.concatenate(f[:i + 1]).astype(np.float64) for f in feeds]
+            if metric == "mean_iou":
+                seen = [s.astype(int) for s in seen]
+            expected = formula(*seen, np.concatenate(weights[:i + 1]))
+            np.testing.assert_allclose(sess.run(value), np.nan_to_num(expected), rtol=1e-5,
+                                       atol=1e-6, err_msg=f"{metric} after batch {i + 1}")
+
+
+def test_auc_with_many_thresholds_is_the_rank_statistic(plan_memory):
+    # with scores apart by more than the thresholds' spacing, the trapezoids give the exact
+    # ROC AUC: the fraction of (positive, negative) pairs ordered right (Mann-Whitney)
+    scores = RNG.permutation(np.linspace(0.01, 0.99, 40)).astype(np.float32)
+    labels = (RNG.random(40) < scores).astype(np.int64)
+    label_input, score_input = tf.placeholder(tf.int64, [20]), tf.placeholder(tf.float32, [20])
+    value, update_op = M.auc(label_input, score_input, num_thresholds=1000)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.local_variables_initializer())
+        for half in (slice(0, 20), slice(20, 40)):
+            sess.run(update_op, {label_input: labels[half], score_input: scores[half]})
+        got = sess.run(value)
+    positive, negative = scores[labels == 1], scores[labels == 0]
+    expected = (positive[:, None] > negative[None, :]).mean()
+    np.testing.assert_allclose(got, expected, atol=1e-5)
+
+
+def test_reinitialising_starts_the_totals_over():
+    labels, predictions = tf.placeholder(tf.int64, [4]), tf.placeholder(tf.int64, [4])
+    value, update_op = M.accuracy(labels, predictions)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        sess.run(update_op, {labels: LABELS[0], predictions: PREDICTIONS[0]})
+        sess.run(tf.local_variables_initializer())
+        assert sess.run(value) == 0.0
+        assert sess.run(update_op, {labels: LABELS[1], predictions: PREDICTIONS[1]}) == 0.75
+        assert sess.run(value) == 0.75
+
+
+def test_variables_names_and_collections_as_tensorflow():
+    # names printed by tf.compat.v1 (tensorflow-cpu 2.21) for the same graph
+    labels, predictions = tf.placeholder(tf.int64, [4]), tf.placeholder(tf.int64, [4])
+    first = M.accuracy(labels, predictions)
+    named = M.accuracy(labels, predictions, name="acc", metrics_collections=["mc"],
+                       updates_collections=["uc"])
+    with tf.name_scope("outer"):
+        scoped = [M.precision(labels, predictions), M.recall(labels, predictions)]
+        M.mean_iou(labels, predictions, 3)
+    expected = ["accuracy/total:0", "accuracy/count:0", "acc/total:0", "acc/count:0",
+                "outer/precision/true_positives/count:0",
+                "outer/precision/false_positives/count:0",
+                "outer/recall/true_positives/count:0", "outer/recall/false_negatives/count:0",
+                "outer/mean_iou/total_confusion_matrix:0"]
+    assert [v.name for v in tf.local_variables()] == expected
+    assert [v.name for v in tf.get_collection(tf.GraphKeys.METRIC_VARIABLES)] == expected
+    assert tf.global_variables() == [] and tf.trainable_variables() == []
+    assert [t.name for t in first] == ["accuracy/value:0", "accuracy/update_op:0"]
+    assert [t.name for t in named] == ["acc/value:0", "acc/update_op:0"]
+    assert [[t.name for t in pair] for pair in scoped] == [
+        ["outer/precision/value:0", "outer/precision/update_op:0"],
+        ["outer/recall/value:0", "outer/recall/update_op:0"]]
+    assert tf.get_collection("mc") == [named[0]] and tf.get_collection("uc") == [named[1]]
+    assert M.accuracy(labels, predictions)[0].name == "accuracy_1/value:0"  # "acc" is apart
+    M.auc(labels, tf.cast(predictions, tf.float32))
+    auc_vars = [(v.name, v.dtype.name, list(v.get_shape().as_list()))
+                for v in tf.local_variables() if v.name.startswith("auc/")]
+    assert auc_vars == [(f"auc/{n}:0", "float32", [200]) for n in
+                        ("true_positives", "false_negatives", "true_negatives", "false_positives")]
+    cm = tf.get_collection(tf.GraphKeys.METRIC_VARIABLES)[8]
+    assert cm.dtype == tf.float64 and cm.get_shape().as_list() == [3, 3]
+
+
+def test_a_size_one_last_dimension_is_squeezed():
+    labels, predictions = tf.placeholder(tf.int64, [4, 1]), tf.placeholder(tf.int64, [4])
+    _, update_op = M.accuracy(labels, predictions)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        got = sess.run(update_op, {labels: LABELS[0][:, None], predictions: PREDICTIONS[0]})
+    assert got == 0.5
+
+
+# messages as TF 1.15 raises them when the graph is built
+@pytest.mark.parametrize("build, message", [
+    (lambda l, p: M.accuracy(l, tf.placeholder(tf.int64, [5])),
+     r"Shapes \(5,\) and \(4,\) are incompatible"),
+    (lambda l, p: M.accuracy(l, p, weights=tf.placeholder(tf.float32, [3])),
+     (r"weights can not be broadcast to values. Mismatch at dim 0. values.shape=\[4\], "
+      r"weights.shape=\[3\]")),
+    (lambda l, p: M.mean(tf.constant([1., 2.]), weights=tf.constant([1., 2., 3.])),
+     "weights can not be broadcast to values. Mismatch at dim 0"),
+    (lambda l, p: M.auc(l, tf.constant([.1, .2, .3])), r"Shapes \(3,\) and \(4,\)"),
+    (lambda l, p: M.auc(l, tf.cast(p, tf.float32), curve="XY"),
+     "Curve must be either ROC or PR. Curve XY is unknown."),
+    (lambda l, p: M.auc(l, tf.cast(p, tf.float32), summation_method="simpson"),
+     "Invalid summation_method: simpson"),
+    (lambda l, p: M.mean_iou(l, tf.placeholder(tf.int64, [3]), 3), r"Shapes \(3,\) and \(4,\)"),
+    (lambda l, p: M.precision(l, tf.placeholder(tf.int64, [2])), r"Shapes \(2,\) and \(4,\)"),
+    (lambda l, p: M.recall(l, p, weights=tf.ones([2, 4])),
+     "Can not squeeze dim\\[1\\], expected a dimension of 1, got 4"),
+    (lambda l, p: M.accuracy(l, p, weights=tf.ones([2, 4])),
+     "Can not squeeze dim\\[1\\], expected a dimension of 1, got 4"),
+    (lambda l, p: M.mean_iou(l, p, 3, weights=tf.ones([3])), r"Shapes \(4,\) and \(3,\)"),
+    (lambda l, p: M.auc(l, tf.cast(p, tf.float32), weights=tf.ones([3])),
+     "weights can not be broadcast to values. Mismatch at dim 0"),
+    (lambda l, p: M.recall(l, p, weights=tf.ones([3])),
+     "Dimensions must be equal, but are 4 and 3"),
+], ids=["accuracy", "weights", "mean_weights", "auc", "curve", "summation", "mean_iou",
+        "precision", "recall_weights_rank", "accuracy_weights_rank", "mean_iou_weights",
+        "auc_weights", "recall_weights"])
+def test_incompatible_static_shapes_raise_value_error(build, message):
+    labels, predictions = tf.placeholder(tf.int64, [4]), tf.placeholder(tf.int64, [4])
+    with pytest.raises(ValueError, match=message):
+        build(labels, predictions)
+
+
+def test_an_unsupported_metric_is_named():
+    with pytest.raises(AttributeError, match="tf.metrics.mean_cosine_distance is not supported "
+                                             "by TinyFlow"):
+        tf.metrics.mean_cosine_distance  # noqa: B018
+    assert "metrics" in tf.__all__ and tf.metrics.__name__ == "tinyflow.frontend.metrics"
+
+
+def test_inputs_of_unknown_rank_are_accepted(plan_memory):
+    labels, predictions = tf.placeholder(tf.int64), tf.placeholder(tf.int64)
+    weights = tf.placeholder(tf.float32)
+    value, update_op = M.recall(labels, predictions, weights=weights)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.local_variables_initializer())
+        sess.run(update_op, {labels: BINARY[0], predictions: PREDICTIONS[0], weights: WEIGHTS[0]})
+        assert sess.run(value) == pytest.approx(0.75)

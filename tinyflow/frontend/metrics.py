@@ -96,6 +96,11 @@ def _remove_squeezable_dimensions(predictions, labels, weights):
     weights_rank, rank = _shape(weights).ndims, _shape(predictions).ndims
     if weights_rank not in (0, None) and rank is not None:
         if weights_rank - rank == 1:
+            last = _shape(weights).as_list()[-1]
+            if last not in (1, None):
+                raise ValueError(f"Can not squeeze dim[{weights_rank - 1}], expected a "
+                                 f"dimension of 1, got {last} (weights of shape "
+                                 f"{_shape(weights)})")
             weights = array_ops.squeeze(weights, [-1])
         elif rank - weights_rank == 1:
             weights = array_ops.expand_dims(weights, -1)
@@ -209,6 +214,16 @@ def mean_absolute_error(labels, predictions, weights=None, metrics_collections=N
 
 
 # -- precision and recall ----------------------------------------------------------------------
+def _check_multipliable(values: Symbol, weights: Symbol) -> None:
+    """TF's static check of ``values * weights``: dimensions from the right equal or 1."""
+    if _shape(values).ndims is None or _shape(weights).ndims is None:
+        return
+    for a, b in zip(reversed(_shape(values).as_list()), reversed(_shape(weights).as_list())):
+        if a is not None and b is not None and a != b and 1 not in (a, b):
+            raise ValueError(f"Dimensions must be equal, but are {a} and {b} (values of shape "
+                             f"{_shape(values)}, weights of shape {_shape(weights)})")
+
+
 def _count(condition, weights, scope):
     """TF's ``_count_condition`` in scope ``scope``: a ``count`` variable summing the weights
     where ``condition`` holds; returns the variable and its update."""
@@ -216,7 +231,9 @@ def _count(condition, weights, scope):
         count = _metric_variable([], "float32", "count")
         values = api.cast(condition, "float32")
         if weights is not None:
-            values = values * api.cast(weights, "float32")
+            weights = api.cast(weights, "float32")
+            _check_multipliable(values, weights)
+            values = values * weights
         return count, api.assign_add(count, api.reduce_sum(values))
 
 
@@ -434,6 +451,9 @@ def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections
         labels, predictions = (array_ops.reshape(api.cast(t, "int64"), [-1])
                                for t in (labels, predictions))
         if weights is not None:
+            weights = math_ops.convert_to_tensor(weights)
+            if _shape(weights).ndims != 0:
+                _check_compatible(labels, weights)
             weights = array_ops.reshape(_broadcast_weights(weights, labels), [-1])
         current = math_ops.confusion_matrix(labels, predictions, num_classes, weights=weights,
                                             dtype="float64")
