@@ -310,3 +310,19 @@ def test_inputs_of_unknown_rank_are_accepted(plan_memory):
         sess.run(tf.local_variables_initializer())
         sess.run(update_op, {labels: BINARY[0], predictions: PREDICTIONS[0], weights: WEIGHTS[0]})
         assert sess.run(value) == pytest.approx(0.75)
+
+
+def test_a_name_used_twice_and_a_collection_named_by_a_string():
+    # as tf.compat.v1 (tensorflow-cpu 2.21) names them: the second "acc" scope is acc_1
+    labels, predictions = tf.placeholder(tf.int64, [4]), tf.placeholder(tf.int64, [4])
+    first = M.accuracy(labels, predictions, name="acc", metrics_collections="mc")
+    second = M.accuracy(labels, predictions, name="acc")
+    with tf.variable_scope("vs"):
+        third = M.mean(tf.constant([1., 2.]))
+    assert [v.name for v in tf.local_variables()] == [
+        "acc/total:0", "acc/count:0", "acc_1/total:0", "acc_1/count:0", "vs/mean/total:0",
+        "vs/mean/count:0"]
+    assert [t.name for t in first + second + third] == [
+        "acc/value:0", "acc/update_op:0", "acc_1/value:0", "acc_1/update_op:0",
+        "vs/mean/value:0", "vs/mean/update_op:0"]
+    assert tf.get_collection("mc") == [first[0]]

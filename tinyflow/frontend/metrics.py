@@ -54,10 +54,9 @@ def _ratio(numerator, denominator, name) -> Symbol:
 
 def _finish(value, update_op, metrics_collections, updates_collections):
     """Add the value and the update op to the collections asked for; return them."""
-    for key in metrics_collections or ():
-        add_to_collection(key, value)
-    for key in updates_collections or ():
-        add_to_collection(key, update_op)
+    for keys, item in ((metrics_collections, value), (updates_collections, update_op)):
+        for key in [keys] if isinstance(keys, str) else keys or ():  # one name, as TF's
+            add_to_collection(key, item)
     return value, update_op
 
 
