@@ -120,8 +120,10 @@ def _static_bool(value):
 
 def _select(training: Symbol, if_true: Symbol, if_false: Symbol) -> Symbol:
     """``if_true`` where the bool scalar ``training`` holds, else ``if_false``: a blend by
-    training as 1.0 / 0.0 (tf.where takes no scalar condition; both values are finite)."""
-    on = api.cast(training, "float32")
+    training as 1.0 / 0.0 (tf.where takes no scalar condition; both values are finite).  The
+    reshape to a scalar keeps the static shapes when ``training`` is ``tf.placeholder(tf.bool)``
+    of no declared shape, as TensorFlow's cond does."""
+    on = array_ops.reshape(api.cast(training, "float32"), [])
     return if_true * on + if_false * (1.0 - on)
 
 
