@@ -114,8 +114,23 @@ class Node:
         return f"{self.kind} '{self.name}' (created at {self.source})" if self.op is None else \
             f"op '{self.op.name}' (node '{self.name}', created at {self.source})"
 
+    @property
+    def control_inputs(self) -> list:
+        """The nodes this one waits for (TensorFlow's ``op.control_inputs``)."""
+        return list(self.control_deps)
+
+    def values(self) -> tuple:
+        """The outputs as a tuple (TensorFlow's ``op.values()``)."""
+        return tuple(self.outputs)
+
+    def get_attr(self, name: str):
+        """Attribute ``name`` of this node; ValueError naming it when there is none, as TF's."""
+        if name not in self.attrs:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'")
+        return self.attrs[name]
+
     def __repr__(self) -> str:
-        return f"<Node {self.name} {self.kind}>"
+        return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
 class Naming:
@@ -260,6 +275,11 @@ class GraphContext:
     def get_collection(self, key: str) -> list:
         """A copy of the collection ``key`` (empty when there is none)."""
         return list(self.collections.get(key, ()))
+
+    def get_operations(self) -> list:
+        """Every node of this graph, ops and inputs, in the order they were made (TensorFlow's
+        ``graph.get_operations()``)."""
+        return list(self.nodes_by_name.values())
 
     def get_tensor_by_name(self, name: str) -> Symbol:
         """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
@@ -569,8 +589,30 @@ class Symbol:
         return [e.node.name if e.node.num_outputs() == 1 else f"{e.node.name}_output{e.index}"
                 for e in self.outputs]
 
+    def _shape_and_dtype(self) -> tuple:
+        """What printing shows of the static shape and dtype (None for what cannot be told)."""
+        try:
+            return self.get_shape(), self.dtype.name
+        except TinyflowError:  # a graph that does not infer still prints
+            return TensorShape(None), None
+
+    def __str__(self) -> str:
+        """TensorFlow 1.15's ``Tensor("dense/BiasAdd:0", shape=(?, 10), dtype=float32)``."""
+        if self.is_operation or len(self.outputs) != 1:
+            return repr(self)
+        shape, dtype = self._shape_and_dtype()
+        shown = "" if shape.ndims is None else f", shape={shape}"
+        return f'Tensor("{self.name}"{shown}{"" if dtype is None else f", dtype={dtype}"})'
+
     def __repr__(self) -> str:
-        return f"<Symbol {', '.join(self.list_output_names())}>"
+        """``<tf.Tensor 'x:0' shape=(?, 10) dtype=float32>``; an operation (``tf.group``, a
+        train step) as its node, ``<tf.Operation 'train' type=no_op>``."""
+        if self.is_operation:
+            return repr(self.outputs[0].node)
+        if len(self.outputs) != 1:
+            return f"<Symbol {', '.join(self.list_output_names())}>"
+        shape, dtype = self._shape_and_dtype()
+        return f"<tf.Tensor '{self.name}' shape={shape} dtype={dtype}>"
 
     # -- operators ----------------------------------------------------------------------------
     __add__ = _scalar_op("elemwise_add", "__add_scalar__")
