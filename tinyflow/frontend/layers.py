@@ -44,6 +44,7 @@ from .init_ops import ones_initializer, zeros_initializer
 from .math_ops import tensordot
 from .nn import functions as nn
 from .nn.conv_transpose import conv2d_transpose as _conv2d_transpose
+from .unsupported import unsupported
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [
@@ -737,5 +738,4 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.layers.{name} is not supported by TinyFlow (module "
-                         f"'tinyflow.layers' has no attribute {name!r})")
+    raise unsupported("tf.layers.", "tinyflow.layers", name, {"tf.layers.": __all__})

@@ -28,6 +28,7 @@ from .framework import GraphKeys
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
+from .unsupported import unsupported
 
 __all__ = [
     "AdadeltaOptimizer",
@@ -381,5 +382,4 @@ class ExponentialMovingAverage:
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.train.{name} is not supported by TinyFlow (module "
-                         f"'tinyflow.train' has no attribute {name!r})")
+    raise unsupported("tf.train.", "tinyflow.train", name, {"tf.train.": __all__})
