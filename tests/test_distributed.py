@@ -314,5 +314,23 @@ def test_world_of_one_and_errors():
         hvd.DistributedOptimizer(object())
 
 
+def test_horovod_start_broadcasts_adam_slots_before_any_step():
+    # sess.run(init); sess.run(hvd.broadcast_global_variables(0)) before the first train step:
+    # the slots of a variable of known shape have that shape when made, as in TensorFlow
+    import tinyflow.distributed as hvd
+    hvd.init()
+    x = tf.placeholder(tf.float32, [None, 3])
+    weight = tf.Variable(tf.ones([3, 2]))
+    train = hvd.DistributedOptimizer(tf.train.AdamOptimizer(0.1)).minimize(
+        tf.reduce_sum(tf.matmul(x, weight)))
+    slots = [v for v in tf.global_variables() if v.op.name.startswith("Variable_adam")]
+    assert [v.get_shape().as_list() for v in slots] == [[3, 2], [3, 2]]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(hvd.broadcast_global_variables(0))
+        sess.run(train, {x: np.ones((4, 3), np.float32)})
+        np.testing.assert_allclose(sess.run(weight), np.full((3, 2), 0.9), rtol=1e-6)
+
+
 if __name__ == "__main__":
     _worker(sys.argv[1], sys.argv[2])

@@ -81,8 +81,27 @@ def test_the_pass_alone_gives_the_same_message():
                  f"created at {site}")
 
 
+def test_static_shapes_that_cannot_fit_are_refused_when_the_op_is_made():
+    # TF 1.15 raises ValueError as the op is built, not at run
+    site = f"{__file__}:{inspect.currentframe().f_lineno + 2}"
+    with pytest.raises(ValueError) as err:
+        tf.matmul(tf.zeros([3, 4]), tf.zeros([5, 6]), name="bad_matmul")
+    assert_names(err, "op 'matmul'", "node 'bad_matmul'", "(3, 4)", "(5, 6)",
+                 f"created at {site}")
+    with pytest.raises(ValueError) as err:
+        tf.constant([1., 2, 3]) + tf.constant([1., 2, 3, 4])
+    assert_names(err, "op 'elemwise_add'", "(3,)", "(4,)")
+    assert isinstance(err.value, tf.ShapeError)
+    # what a feed could still make fit is accepted, as in TF
+    a = tf.placeholder(tf.float32, [None, 4])
+    assert tf.matmul(a, tf.zeros([4, 6])).get_shape().as_list() == [None, 6]
+    tf.matmul(tf.placeholder(tf.float32), tf.zeros([5, 6]))
+    tf.add(tf.placeholder(tf.float32, [None, 3]), tf.zeros([4, 3]))
+    assert (tf.zeros([3, 1]) + tf.zeros([1, 4])).get_shape().as_list() == [3, 4]
+
+
 def test_elemwise_add_of_shapes_that_do_not_broadcast(model):
-    a = tf.placeholder(tf.float32, [2, 3], name="a")
+    a = tf.placeholder(tf.float32, [None, 3], name="a")  # known only when fed: found at run
     b = tf.placeholder(tf.float32, [4, 3], name="b")
     y, site = tf.add(a, b, name="bad_add"), here()
     with pytest.raises(tf.ShapeError) as err:
@@ -93,7 +112,7 @@ def test_elemwise_add_of_shapes_that_do_not_broadcast(model):
 
 
 def test_reshape_to_a_different_size(model):
-    a = tf.placeholder(tf.float32, [2, 3], name="a")
+    a = tf.placeholder(tf.float32, [None, 3], name="a")
     y, site = tf.reshape(a, [5], name="bad_reshape"), here()
     with pytest.raises(tf.ShapeError) as err:
         model.sess.run(y, {a: np.ones((2, 3))})
@@ -103,7 +122,7 @@ def test_reshape_to_a_different_size(model):
 
 
 def test_conv2d_on_the_wrong_rank(model):
-    images = tf.placeholder(tf.float32, [2, 3, 8], name="images")  # no height axis
+    images = tf.placeholder(tf.float32, name="images")  # fed without a height axis
     kernel = tf.placeholder(tf.float32, [4, 3, 3, 3], name="kernel")
     y, site = tf.nn.conv2d(images, weight=kernel, name="bad_conv"), here()
     with pytest.raises(tf.ShapeError) as err:

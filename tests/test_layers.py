@@ -481,3 +481,17 @@ def test_initializers_and_enclosing_scope_default():
     kernel = sess.run(tf.variables_initializer([c.kernel])) or sess.run(c.kernel)
     assert np.abs(kernel).max() <= limit and np.abs(kernel).max() > 0.95 * limit
     assert abs(kernel.std() - limit / np.sqrt(3)) < 0.01 * limit
+
+
+def test_batch_norm_with_a_bool_placeholder_of_no_shape_keeps_the_static_shape():
+    # TF 1.15: is_training = tf.placeholder(tf.bool) (no shape) then a dense on the result
+    x = tf.placeholder(tf.float32, [None, 5])
+    is_training = tf.placeholder(tf.bool)
+    normed = tf.layers.batch_normalization(x, training=is_training)
+    assert normed.get_shape().as_list() == [None, 5]
+    out = tf.layers.dense(normed, 3)
+    assert out.get_shape().as_list() == [None, 3]
+    sess = _session(True)
+    value = _rand(4, 5)
+    assert sess.run(out, {x: value, is_training: True}).shape == (4, 3)
+    assert sess.run(out, {x: value, is_training: False}).shape == (4, 3)

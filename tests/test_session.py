@@ -143,10 +143,11 @@ def test_rejected_run_changes_no_variable():
 
 def test_failed_build_leaves_no_variable_behind():
     v = tf.Variable(tf.zeros([3]), name="v")
-    bad = tf.assign(v, tf.zeros([3])) + tf.zeros([4])
+    extra = tf.placeholder(tf.float32, [None])  # (4,) only when fed: the build fails at run
+    bad = tf.assign(v, tf.zeros([3])) + extra
     sess = tf.Session()
     with pytest.raises(tf.ShapeError):
-        sess.run(bad)
+        sess.run(bad, {extra: np.zeros(4)})
     assert len(sess.variable_store) == 0 and not sess.variable_store.is_initialized(v.node)
 
 

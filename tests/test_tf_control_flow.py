@@ -312,7 +312,12 @@ def test_scatter_reads_before_the_write(plan_memory):
 
 def test_scatter_errors():
     v = tf.Variable(tf.zeros([4, 2]))
-    bad_shape = tf.scatter_update(v, [0, 1], tf.zeros([2, 3]))
+    with pytest.raises(ValueError, match=r"op 'scatter_update' .*updates must have "
+                                         r"shape indices.shape \+ ref.shape\[1:\] = "
+                                         r"\(2, 2\).*got \(2, 3\)"):
+        tf.scatter_update(v, [0, 1], tf.zeros([2, 3]))  # as TF: when the op is made
+    updates = tf.placeholder(tf.float32, [None, 3])
+    bad_shape = tf.scatter_update(v, [0, 1], updates)
     with pytest.raises(Exception, match="indices must be int32 or int64, got float32"):
         tf.scatter_add(v, tf.constant([0.0]), tf.zeros([1, 2]))
     with pytest.raises(Exception, match="updates must have the variable's dtype float32, got "
@@ -326,6 +331,6 @@ def test_scatter_errors():
         with pytest.raises(tf.ShapeError, match=r"op 'scatter_update' .*updates must have "
                                                 r"shape indices.shape \+ ref.shape\[1:\] = "
                                                 r"\(2, 2\).*got \(2, 3\)"):
-            sess.run(bad_shape)
+            sess.run(bad_shape, {updates: np.zeros((2, 3))})
         with pytest.raises(Exception, match="scatter_add' .*ScatterAdd.*index"):
             sess.run(out_of_range)

@@ -128,3 +128,25 @@ def test_tensor_static_shape_dtype_and_op():
     assert tf.placeholder(tf.float32).get_shape().ndims is None
     assert y.dtype == tf.float32 and y.op.name == "y" and y.op.type == "matmul"
     assert y.graph is tf.get_default_graph()
+
+
+def test_tensors_and_operations_print_and_list_as_tf():
+    x = tf.placeholder(tf.float32, [None, 10], name="x")
+    unknown = tf.placeholder(tf.float32)
+    y = tf.matmul(x, tf.zeros([10, 3]), name="y")
+    assert str(x) == 'Tensor("x:0", shape=(?, 10), dtype=float32)'
+    assert repr(x) == "<tf.Tensor 'x:0' shape=(?, 10) dtype=float32>"
+    assert str(unknown) == 'Tensor("Placeholder:0", dtype=float32)'
+    assert repr(unknown) == "<tf.Tensor 'Placeholder:0' shape=<unknown> dtype=float32>"
+    assert repr(y.op) == "<tf.Operation 'y' type=matmul>"
+    step = tf.group(y, name="step")
+    assert repr(step) == "<tf.Operation 'step' type=no_op>"
+    operations = tf.get_default_graph().get_operations()
+    assert [op.name for op in operations] == ["x", "Placeholder", "zeros", "y", "step"]
+    assert operations[3] is y.op and y.op.type == "matmul"
+    assert [t.name for t in y.op.inputs] == ["x:0", "zeros:0"]
+    assert [t.name for t in y.op.outputs] == ["y:0"] and y.op.values()[0].name == "y:0"
+    assert y.op.inputs[0].op is x.op and step.op.control_inputs == [y.op]
+    assert tuple(operations[2].get_attr("shape")) == (10, 3)
+    with pytest.raises(ValueError, match="no attr named 'nope'"):
+        y.op.get_attr("nope")

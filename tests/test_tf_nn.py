@@ -167,6 +167,26 @@ def test_seed_calls_keep_their_meaning():
         assert sess.run(bn, {x: _rand(2, 1, 10, 10)}).shape == (2, 4, 4, 4)
 
 
+def test_pooling_the_seed_layers_nchw_data_follows_the_data():
+    # the seed's mnist/cifar scripts: TF-style padding on the seed conv's NCHW output
+    x = tf.placeholder(tf.float32, [2, 3, 9, 9])
+    conv = tf.nn.relu(tf.nn.conv2d(x, num_filter=4, ksize=[1, 3, 3, 1], name="c"))
+    pooled = tf.nn.max_pool(conv, ksize=[1, 2, 2, 1], strides=[1, 2, 2, 1], padding="VALID")
+    averaged = tf.nn.avg_pool(conv, ksize=2, strides=2, padding="SAME")
+    assert pooled.get_shape().as_list() == [2, 4, 3, 3]
+    assert averaged.get_shape().as_list() == [2, 4, 4, 4]
+    said = tf.nn.max_pool(conv, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", data_format="NHWC")
+    assert said.get_shape().as_list() == [2, 2, 3, 7]  # data_format given: as told
+    nhwc = tf.placeholder(tf.float32, [2, 9, 9, 3])
+    assert tf.nn.max_pool(nhwc, [1, 2, 2, 1], [1, 2, 2, 1], "VALID").get_shape().as_list() == [
+        2, 4, 4, 3]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        features, got = sess.run([conv, pooled], {x: _rand(2, 3, 9, 9)})
+    want = F.max_pool2d(torch.tensor(features), 2, 2).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
 # -- activations, bias_add, softmax ---------------------------------------------------------
 ACTIVATIONS = {
     "relu6": (tf.nn.relu6, lambda x: torch.clamp(x, 0, 6)),

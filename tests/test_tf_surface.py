@@ -107,3 +107,35 @@ def test_tensor_shape_of_an_unknown_shape_stays_unknown():
     assert tf.TensorShape(unknown)[-1].value is None
     with pytest.raises(ValueError, match=r"last dimension of the inputs to `Dense`"):
         tf.layers.dense(tf.placeholder(tf.float32), 3)  # was an IndexError
+
+
+def test_compat_v1_is_the_same_surface():
+    import tinyflow.compat.v1 as tf1
+    from tinyflow.compat.v1 import placeholder
+    assert tf.compat.v1 is tf1 and placeholder is tf.placeholder
+    assert tf1.nn is tf.nn and tf1.train.AdamOptimizer is tf.train.AdamOptimizer
+    assert tf1.disable_v2_behavior() is None and tf1.disable_eager_execution() is None
+    assert tf.disable_v2_behavior is tf1.disable_v2_behavior and not tf1.executing_eagerly()
+    x = tf1.placeholder(tf1.float32, [None, 2])
+    with tf1.Session() as sess:
+        assert sess.run(x * 2.0, {x: np.ones((1, 2))}).tolist() == [[2.0, 2.0]]
+
+
+@pytest.mark.parametrize("expr, parts", [
+    ("tf.relu", ["did you mean tf.nn.relu"]),
+    ("tf.nn.rleu", ["did you mean tf.nn.relu?"]),
+    ("tf.placeholdr", ["did you mean tf.placeholder?"]),
+    ("tf.train.AdamOptimzer", ["did you mean tf.train.AdamOptimizer"]),
+    ("tf.compat.v1.nn.rleu", ["did you mean tf.nn.relu?"]),
+    ("tf.nn.ctc_loss", ["tf.nn.ctc_loss is TensorFlow 1.15's, but TinyFlow does not have it"]),
+    ("tf.py_function", ["TensorFlow 1.15's", "did you mean tf.py_func?"]),
+])
+def test_a_missing_name_says_what_is_close_and_whether_tf_has_it(expr, parts):
+    with pytest.raises(AttributeError) as err:
+        eval(expr, {"tf": tf})
+    assert "is not supported by TinyFlow" in str(err.value)
+    for part in parts:
+        assert part in str(err.value)
+    with pytest.raises(AttributeError) as err:
+        _ = tf.zzz_not_a_name
+    assert "TensorFlow" not in str(err.value) and "did you mean" not in str(err.value)

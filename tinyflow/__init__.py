@@ -24,6 +24,7 @@ from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
 from .lua_ops import attach_lua_bodies
@@ -44,7 +45,7 @@ __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "er
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all)
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
-    "Dimension", "TensorShape", "contrib", "layers", "math"]
+    "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -60,5 +61,9 @@ def __getattr__(name):
         return getattr(session, name)
     if name in _MODULES:
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
-    raise AttributeError(f"tf.{name} is not supported by TinyFlow (module 'tinyflow' has no "
-                         f"attribute {name!r})")
+    if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)
+        return importlib.import_module(".compat", __name__)
+    layers, math = __getattr__("layers"), __getattr__("math")
+    raise unsupported("tf.", "tinyflow", name, {
+        "tf.": [*__all__, *_MODULES, "compat"], "tf.nn.": nn.__all__,
+        "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__})

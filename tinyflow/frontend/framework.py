@@ -18,6 +18,9 @@ __all__ = [
     "GraphKeys",
     "add_to_collection",
     "device",
+    "disable_eager_execution",
+    "disable_v2_behavior",
+    "executing_eagerly",
     "get_collection",
     "get_default_graph",
     "name_scope",
@@ -54,6 +57,19 @@ def get_default_graph() -> Graph:
 def reset_default_graph() -> Graph:
     """Start a new, empty default graph (names, variables and collections start over)."""
     return _reset_default_graph()
+
+
+def disable_v2_behavior() -> None:
+    """Nothing to do: TinyFlow is TensorFlow 1.x (graphs and sessions) already."""
+
+
+def disable_eager_execution() -> None:
+    """Nothing to do: TinyFlow builds graphs and never runs eagerly."""
+
+
+def executing_eagerly() -> bool:
+    """False: ops build graph, a session runs it."""
+    return False
 
 
 _DEVICE = re.compile(r"(/job:[\w-]+|/replica:\d+|/task:\d+|/device:[A-Za-z_]+:(\d+|\*)"

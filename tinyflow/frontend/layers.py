@@ -44,6 +44,7 @@ from .init_ops import ones_initializer, zeros_initializer
 from .math_ops import tensordot
 from .nn import functions as nn
 from .nn.conv_transpose import conv2d_transpose as _conv2d_transpose
+from .unsupported import unsupported
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [
@@ -120,8 +121,10 @@ def _static_bool(value):
 
 def _select(training: Symbol, if_true: Symbol, if_false: Symbol) -> Symbol:
     """``if_true`` where the bool scalar ``training`` holds, else ``if_false``: a blend by
-    training as 1.0 / 0.0 (tf.where takes no scalar condition; both values are finite)."""
-    on = api.cast(training, "float32")
+    training as 1.0 / 0.0 (tf.where takes no scalar condition; both values are finite).  The
+    reshape to a scalar keeps the static shapes when ``training`` is ``tf.placeholder(tf.bool)``
+    of no declared shape, as TensorFlow's cond does."""
+    on = array_ops.reshape(api.cast(training, "float32"), [])
     return if_true * on + if_false * (1.0 - on)
 
 
@@ -735,5 +738,4 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.layers.{name} is not supported by TinyFlow (module "
-                         f"'tinyflow.layers' has no attribute {name!r})")
+    raise unsupported("tf.layers.", "tinyflow.layers", name, {"tf.layers.": __all__})

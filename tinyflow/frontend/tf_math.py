@@ -69,6 +69,7 @@ from .math_ops import (
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .unsupported import unsupported
 
 __all__ = [
     "abs", "add", "add_n", "argmax", "argmin", "ceil", "confusion_matrix", "count_nonzero",
@@ -85,5 +86,4 @@ __all__ = [
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.math.{name} is not supported by TinyFlow (module "
-                         f"'tinyflow.tf_math' has no attribute {name!r})")
+    raise unsupported("tf.math.", "tinyflow.tf_math", name, {"tf.math.": __all__})

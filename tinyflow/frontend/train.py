@@ -23,11 +23,12 @@ from .api import (
     minimum,
     trainable_variables,
 )
-from .array_ops import zeros
+from .array_ops import ones, zeros
 from .framework import GraphKeys
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
+from .unsupported import unsupported
 
 __all__ = [
     "AdadeltaOptimizer",
@@ -121,15 +122,21 @@ def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
     ``initial`` (TensorFlow's slots start at 0, RMSProp's ``rms`` at 1, Adagrad's at
     ``initial_accumulator_value``).
 
-    Its initial value takes the shape of the variable it is assigned to (``_variable_init``),
-    so the slot of a weight whose shape is known only from the feeds is initialised by the
+    A variable of known static shape gives its slot that shape when it is made, as in
+    TensorFlow (``hvd.broadcast_global_variables`` reads it before any step).  Otherwise its
+    initial value takes the shape of the variable it is assigned to (``_variable_init``), so
+    the slot of a weight whose shape is known only from the feeds is initialised by the
     session at the first run that infers that shape.
     """
     # made outside any tf.control_dependencies block (TF's init_scope): a train op built under
     # control_dependencies(UPDATE_OPS) must not make its slots' initialisers wait for the
     # batch-norm updates, which read the feeds
     with current_context().control_dependencies(None):
-        value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
+        shape = var.get_shape()
+        if shape.is_fully_defined():
+            value = (zeros if initial == 0 else ones)(shape.as_list(), var.dtype)
+        else:
+            value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
         if initial not in (0, 1):
             value = value * float(initial)
         return Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
@@ -375,5 +382,4 @@ class ExponentialMovingAverage:
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.train.{name} is not supported by TinyFlow (module "
-                         f"'tinyflow.train' has no attribute {name!r})")
+    raise unsupported("tf.train.", "tinyflow.train", name, {"tf.train.": __all__})

@@ -127,6 +127,10 @@ FBiasLayout         ``f(attrs) -> "NCHW" | "NHWC"``: the op adds input 1, when a
                     values, to input 0 along its channels in that layout (axis 1 or the last):
                     ``bias_add``, ``elemwise_add`` (broadcasting).  FuseConvActivation folds
                     such an add into the layer before it.
+FDataLayout         ``f(attrs) -> "NCHW" | "NHWC"``: the layout of the op's 4-d output 0 (the
+                    convolutions, pooling, ``batch_norm``, ``bias_add``).  ``tf.nn.max_pool``
+                    given no data_format pools data whose layer made it NCHW (through
+                    elementwise ops) as NCHW.
 TFusedWithActivation
                     ``"<op>"``: the op computing this layer, plus a bias and an activation, in
                     one kernel (``conv2d`` -> ``_fused_conv2d``, ``linear`` ->

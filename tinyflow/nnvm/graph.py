@@ -25,6 +25,16 @@ class NodeEntry(NamedTuple):
     node: Node
     index: int
 
+    @property
+    def name(self) -> str:
+        """``"<node>:<index>"``, the name TensorFlow gives the tensor (``op.inputs[0].name``)."""
+        return f"{self.node.name}:{self.index}"
+
+    @property
+    def op(self) -> Node:
+        """The node making this entry (TensorFlow's ``tensor.op``)."""
+        return self.node
+
 __all__ = ["CHANNELS_LAST", "ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
            "carry_entry_attrs", "list_passes", "node_deps", "register_pass", "rewrite"]
 

@@ -17,9 +17,9 @@ import os
 import sys
 import threading
 
-from .attrs import same_type
+from .attrs import same_type, shape_str
 from .dtypes import as_dtype
-from .errors import DTypeError, GraphError, TinyflowError
+from .errors import DTypeError, GraphError, ShapeError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
 from .op import Op
 from .tensor_shape import _STAND_INS, TensorShape
@@ -114,8 +114,23 @@ class Node:
         return f"{self.kind} '{self.name}' (created at {self.source})" if self.op is None else \
             f"op '{self.op.name}' (node '{self.name}', created at {self.source})"
 
+    @property
+    def control_inputs(self) -> list:
+        """The nodes this one waits for (TensorFlow's ``op.control_inputs``)."""
+        return list(self.control_deps)
+
+    def values(self) -> tuple:
+        """The outputs as a tuple (TensorFlow's ``op.values()``)."""
+        return tuple(self.outputs)
+
+    def get_attr(self, name: str):
+        """Attribute ``name`` of this node; ValueError naming it when there is none, as TF's."""
+        if name not in self.attrs:
+            raise ValueError(f"Operation '{self.name}' has no attr named '{name}'")
+        return self.attrs[name]
+
     def __repr__(self) -> str:
-        return f"<Node {self.name} {self.kind}>"
+        return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
 class Naming:
@@ -169,6 +184,7 @@ class GraphContext:
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
         self.control_inputs: list[Node] = []  # what every op made now waits for
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
+        self.entry_shapes: dict = {}  # NodeEntry -> fully known shape, as create_op found it
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
 
@@ -259,6 +275,11 @@ class GraphContext:
     def get_collection(self, key: str) -> list:
         """A copy of the collection ``key`` (empty when there is none)."""
         return list(self.collections.get(key, ()))
+
+    def get_operations(self) -> list:
+        """Every node of this graph, ops and inputs, in the order they were made (TensorFlow's
+        ``graph.get_operations()``)."""
+        return list(self.nodes_by_name.values())
 
     def get_tensor_by_name(self, name: str) -> Symbol:
         """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
@@ -351,6 +372,40 @@ def _check_dtypes(node: Node) -> None:
     known.update({NodeEntry(node, i): t for i, t in enumerate(outs) if t is not None})
 
 
+def _known_shape(entry: NodeEntry):
+    """``entry``'s shape as a tuple when fully known before anything is fed, else None."""
+    node = entry.node
+    if node.op is None:
+        declared = node.attrs.get("shape")
+        if declared is None or any(d is None or d < 0 for d in declared):
+            return None
+        return tuple(int(d) for d in declared)
+    known = node.graph.entry_shapes.get(entry)
+    hint = node.graph.shape_hints.get(entry) if known is None else None
+    return tuple(hint.as_list()) if hint is not None and hint.is_fully_defined() else known
+
+
+def _check_shapes(node: Node) -> None:
+    """Raise a shape mismatch where the op is made, as TensorFlow does (``matmul`` of [3, 4]
+    and [5, 6]): the op's FInferShape on its inputs' fully known shapes, an input not fully
+    known passed as None, so the rule refuses only what no feed could make fit; the InferShape
+    pass still checks the whole graph when it is bound."""
+    rule = node.op.attr("FInferShape")
+    in_shapes = [_known_shape(e) for e in node.inputs]
+    if rule is None or (in_shapes and all(s is None for s in in_shapes)):
+        return
+    try:
+        _, outs = rule(node.attrs, list(in_shapes), [None] * node.num_outputs())
+    except ShapeError as err:
+        raise ShapeError(f"{node.describe()}: {err}; input shapes "
+                         f"{', '.join(shape_str(s) for s in in_shapes)}") from None
+    except Exception:  # noqa: BLE001 - a rule that needs more than it has here; bind says
+        return
+    known = node.graph.entry_shapes
+    known.update({NodeEntry(node, i): tuple(s) for i, s in enumerate(outs or ())
+                  if s is not None})
+
+
 def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
@@ -394,6 +449,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     node = Node(op, name, attrs, entries, graph.control_inputs,
                 source=graph.naming.source or _user_site(), graph=graph)
     _check_dtypes(node)
+    _check_shapes(node)
     graph.nodes_by_name[name] = node
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
@@ -533,8 +589,30 @@ class Symbol:
         return [e.node.name if e.node.num_outputs() == 1 else f"{e.node.name}_output{e.index}"
                 for e in self.outputs]
 
+    def _shape_and_dtype(self) -> tuple:
+        """What printing shows of the static shape and dtype (None for what cannot be told)."""
+        try:
+            return self.get_shape(), self.dtype.name
+        except TinyflowError:  # a graph that does not infer still prints
+            return TensorShape(None), None
+
+    def __str__(self) -> str:
+        """TensorFlow 1.15's ``Tensor("dense/BiasAdd:0", shape=(?, 10), dtype=float32)``."""
+        if self.is_operation or len(self.outputs) != 1:
+            return repr(self)
+        shape, dtype = self._shape_and_dtype()
+        shown = "" if shape.ndims is None else f", shape={shape}"
+        return f'Tensor("{self.name}"{shown}{"" if dtype is None else f", dtype={dtype}"})'
+
     def __repr__(self) -> str:
-        return f"<Symbol {', '.join(self.list_output_names())}>"
+        """``<tf.Tensor 'x:0' shape=(?, 10) dtype=float32>``; an operation (``tf.group``, a
+        train step) as its node, ``<tf.Operation 'train' type=no_op>``."""
+        if self.is_operation:
+            return repr(self.outputs[0].node)
+        if len(self.outputs) != 1:
+            return f"<Symbol {', '.join(self.list_output_names())}>"
+        shape, dtype = self._shape_and_dtype()
+        return f"<tf.Tensor '{self.name}' shape={shape} dtype={dtype}>"
 
     # -- operators ----------------------------------------------------------------------------
     __add__ = _scalar_op("elemwise_add", "__add_scalar__")

@@ -129,6 +129,11 @@ def _from_oihw(shape, filter_format):
     return (shape[2], shape[3], shape[1], shape[0])
 
 
+def _data_layout(attrs):
+    """FDataLayout of the convolutions and pooling: their data_format, NCHW by default."""
+    return attrs.get("data_format") or "NCHW"
+
+
 def _layout_attrs(node):
     """The layout attributes a backward op takes from its forward node."""
     return {key: node.attrs[key] for key in ("data_format", "filter_format")
@@ -247,7 +252,8 @@ def _conv2d_grad(node, grads):
            "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
            "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
            _conv2d_shape, _conv2d_grad)
- .set_attr("FFlops", _per_weight_flops).set_attr("TChannelsLast", "prefer"))
+ .set_attr("FFlops", _per_weight_flops).set_attr("TChannelsLast", "prefer")
+ .set_attr("FDataLayout", _data_layout))
 
 
 # -- conv2d + bias + activation in one op (the FuseConvActivation pass builds it) ---------------
@@ -359,7 +365,8 @@ def _transposed_flops(attrs, in_shapes, out_shapes):
  .set_attr("FIgnoreInputs", lambda attrs: [] if "input_size" in attrs else [1])
  .set_attr("FInferShape", _conv2d_backward_data_shape)
  .set_attr("FGradient", _conv2d_backward_data_grad).set_attr("TIsBackward", True)
- .set_attr("FFlops", _transposed_flops).set_attr("TChannelsLast", "prefer"))
+ .set_attr("FFlops", _transposed_flops).set_attr("TChannelsLast", "prefer")
+ .set_attr("FDataLayout", _data_layout))
 _backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
              "attrs stride, data_format, filter_format.", 3,
              same_as_input(2)).set_attr("TChannelsLast", "prefer")
@@ -421,7 +428,7 @@ def _max_pool_backward_type(attrs, in_types, out_types):
      "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
      stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
  .set_attr("TArgmaxOutput", 1).set_attr("FFlops", _pool_flops)
- .set_attr("TChannelsLast", "prefer"))
+ .set_attr("TChannelsLast", "prefer").set_attr("FDataLayout", _data_layout))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride, data_format.", 3,
              same_as_input(1))
@@ -435,7 +442,7 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
  .set_attr("FGradient", lambda n, g: [create_op(
      "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
      stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
- .set_attr("FFlops", _pool_flops))
+ .set_attr("FFlops", _pool_flops).set_attr("FDataLayout", _data_layout))
 _backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
              "kernel, stride, data_format.", 2, same_as_input(1))
 
@@ -469,7 +476,8 @@ def _batch_norm_grad(node, grads):
  .set_attr("FListInputNames", lambda attrs: list(_BN_INPUTS))
  .set_attr("FSetInputVarAttrOnCompose", _initialise_inputs(
      _BN_INPUTS, gamma="ones", beta="zeros"))
- .set_attr("FInferShape", _batch_norm_shape).set_attr("FGradient", _batch_norm_grad))
+ .set_attr("FInferShape", _batch_norm_shape).set_attr("FGradient", _batch_norm_grad)
+ .set_attr("FDataLayout", lambda attrs: "NCHW"))
 
 
 def _batch_norm_backward_shape(attrs, in_shapes, out_shapes):

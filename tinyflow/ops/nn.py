@@ -65,6 +65,7 @@ def _bias_add_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _bias_add_shape)
  .set_attr("FInplaceOption", inplace_first)
  .set_attr("FBiasLayout", lambda attrs: attrs.get("data_format") or "NHWC")
+ .set_attr("FDataLayout", lambda attrs: attrs.get("data_format") or "NHWC")
  .set_attr("FGradient", lambda n, g: [g[0], create_op(
      "_bias_add_backward", g[0], n.inputs[1], data_format=n.attrs.get("data_format"))]))
 (_backward_op("_bias_add_backward", "Gradient of bias_add's bias: g summed over every axis but "

@@ -1,6 +1,7 @@
 """``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
 functions that run them (:mod:`.rnn`), and ``conv2d_transpose`` (:mod:`.conv_transpose`)."""
+from ..unsupported import unsupported
 from . import rnn_cell
 from .conv_transpose import conv2d_transpose
 from .functions import *
@@ -12,5 +13,4 @@ __all__ = list(_functions_all) + list(_rnn_all) + ["conv2d_transpose", "rnn_cell
 
 
 def __getattr__(name):
-    raise AttributeError(f"tf.nn.{name} is not supported by TinyFlow (module 'tinyflow.nn' has "
-                         f"no attribute {name!r})")
+    raise unsupported("tf.nn.", "tinyflow.nn", name, {"tf.nn.": __all__})

@@ -254,7 +254,26 @@ def _seed_window(ksize, data_format) -> bool:
             and ksize[1] != 1 and ksize[3] == 1)
 
 
+def _data_layout(value) -> str | None:
+    """The layout of 4-d ``value`` as the layer that made it tells (FDataLayout), looking
+    through elementwise ops (FFuseExpr: ``relu(conv + b)``); None when no layer says."""
+    stack, seen = [value.outputs[0].node], set()
+    while stack and len(seen) < 64:  # a layer is a few ops up, not the whole graph
+        node = stack.pop()
+        if node.op is None or node in seen:
+            continue
+        seen.add(node)
+        layout = node.op.attr("FDataLayout")
+        if layout is not None:
+            return layout(node.attrs)
+        if node.op.attr("FFuseExpr") is not None:
+            stack.extend(entry.node for entry in reversed(node.inputs))
+    return None
+
+
 def _pool(op, seed_pool, value, ksize, strides, padding, data_format, name):
+    if data_format is None and isinstance(value, Symbol) and _data_layout(value) == "NCHW":
+        data_format = "NCHW"  # the seed's layers' data: never read as NHWC without being told
     if (padding is None and data_format in (None, "NCHW")  # TF requires padding: the seed's
             or _seed_window(ksize, data_format)):
         return seed_pool(value, ksize, (1, 1, 1, 1) if strides is None else strides,
