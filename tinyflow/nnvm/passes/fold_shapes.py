@@ -12,6 +12,8 @@ none is left; one whose value depends on a fed value (or a variable's) is a Bind
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ..errors import BindError, TinyflowError
@@ -80,6 +82,10 @@ def shape_argument(value: np.ndarray, what: str) -> tuple:
     return tuple(int(v) for v in array.reshape(-1))
 
 
+def _inferred_shape(graph: Graph, entry: NodeEntry):
+    return graph.attrs["shape"][graph.indexed.entry_id(entry)]
+
+
 def _describe(node) -> str:
     return (f"op '{node.attrs['target']}' (node '{node.name}', created at {node.source})")
 
@@ -102,11 +108,11 @@ def fold_shape_arguments(graph: Graph) -> Graph:
         if not pending:
             return graph
         inferred = apply_passes(graph, "InferShape")
-        indexed, shapes = inferred.indexed, inferred.attrs["shape"]
+        shape_of = functools.partial(_inferred_shape, inferred)
         resolved, waiting = {}, None
         for node in pending:
             try:
-                value = fold_value(node.inputs[-1], lambda e: shapes[indexed.entry_id(e)])
+                value = fold_value(node.inputs[-1], shape_of)
             except NotFoldable as err:
                 if not err.waiting:
                     raise BindError(
