@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm.errors import BindError, DTypeError, ShapeError
 from tinyflow.nnvm.graph import Graph, apply_passes
 from tinyflow.nnvm.passes.fold_shapes import NotFoldable, fold_value
@@ -236,3 +237,13 @@ def test_fold_value_alone():
     assert info.value.waiting
     with pytest.raises(NotFoldable, match="placeholder"):
         fold_value((x * 2).outputs[0], lambda e: (5, 3))
+
+
+@pytest.mark.parametrize("plan_memory", [True, False], ids=["planned", "unplanned"])
+def test_shaped_by_value_gradients_against_finite_differences(plan_memory):
+    # op shaped_by_value's gradient rule: its target's FShapeValueGradient (reshape, tile)
+    def build(x):
+        flat = tf.reshape(x, tf.stack([tf.shape(x)[1], -1]))
+        return tf.tile(flat, tf.stack([2, tf.shape(x)[0] - 1]))
+    check_gradients(build, inputs=[np.random.default_rng(2).normal(size=(3, 4))],
+                    plan_memory=plan_memory)

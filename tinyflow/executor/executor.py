@@ -115,13 +115,14 @@ class Executor:
             "fed_entries": self.fed_entries})
         hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
         self.passes = bind_passes(options, hinted)
-        graph = apply_passes(graph, self.passes[:1])  # CutFeeds: what fed tensors cut off is out
+        cut = self.passes.index("CutFeeds") + 1  # first: what fed tensors cut off is not checked
+        graph = apply_passes(graph, self.passes[:cut])
         self._check_feeds(graph.indexed, self.feed_shapes)
         # before shapes: a variable without a value explains an unknown shape better
         self.read_variables, self.assigned_variables = self._variable_use(graph.indexed)
         variables.check_initialized(self.read_variables)
         inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
-        graph = apply_passes(graph, self.passes[1:inferred])
+        graph = apply_passes(graph, self.passes[cut:inferred])
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)

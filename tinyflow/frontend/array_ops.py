@@ -272,8 +272,12 @@ def tile(input, multiples, name=None) -> Symbol:
     tensor computed from shapes, computed when a session binds the graph."""
     multiples = _static_shape(multiples, "tile", allow_like=False)
     if isinstance(multiples, ShapeValue):
-        return shaped_by_value("tile", [_tensor(input)], multiples, name or "Tile",
-                               shape_attr="multiples")
+        input = _tensor(input)
+        result = shaped_by_value("tile", [input], multiples, name or "Tile",
+                                 shape_attr="multiples")
+        rank = input.get_shape().ndims  # the rank is known, as in TF
+        result.set_shape(TensorShape(None if rank is None else [None] * rank))
+        return result
     return create_op("tile", _tensor(input), multiples=multiples, name=name)
 
 
