@@ -225,12 +225,16 @@ def test_shape_tensors_known_at_bind_time(plan_memory):
     np.testing.assert_array_equal(run(grad, feeds), np.full((4, 6), 3.0))
 
 
-def test_a_shape_needs_a_static_value():
-    x = tf.placeholder(shape=(2, 6))
-    with pytest.raises(ValueError, match="reshape needs a static shape.*op 'strided_slice'"):
-        tf.reshape(x, tf.shape(tf.placeholder(shape=(None, 3)))[::-1])
-    with pytest.raises(ValueError, match="every entry"):
-        tf.zeros([tf.size(tf.placeholder()), 3])
+def test_a_shape_computed_from_shapes_is_folded_at_bind():
+    # refused before issue 24; now computed when the session binds the feeds' shapes
+    x, y, z = tf.placeholder(shape=(2, 6)), tf.placeholder(shape=(None, 3)), tf.placeholder()
+    reshaped = tf.reshape(x, tf.shape(y)[::-1])
+    zeros = tf.zeros([tf.size(z), 3])
+    with tf.Session() as sess:
+        got = sess.run([reshaped, zeros], {x: np.arange(12.0).reshape(2, 6), y: np.ones((4, 3)),
+                                           z: np.ones((2, 2))})
+    np.testing.assert_array_equal(got[0], np.arange(12.0).reshape(3, 4))
+    assert got[1].shape == (4, 3)
 
 
 @pytest.mark.parametrize("build, dtype, expected", [

@@ -73,6 +73,10 @@ class Executor:
         The entries to compute (the fetches).
     feed_shapes : dict
         ``{placeholder Node: shape}`` of this run's feeds.
+    fed_entries : dict, optional
+        ``{NodeEntry: input Node}``: fed tensors that are not placeholders, each with the
+        placeholder-like node standing for it (a key of ``feed_shapes``); the CutFeeds pass
+        makes their readers read it.
     variables : tinyflow.session.variables.VariableStore
         The session's variables.  Every variable the graph reads must hold a value (or have an
         initialiser waiting).
@@ -83,9 +87,10 @@ class Executor:
         captured segments, :class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, options):
+    def __init__(self, outputs, feed_shapes, variables, options, fed_entries=None):
         self.device = torch.device(options.device_type)
         self.feed_shapes = dict(feed_shapes)
+        self.fed_entries = dict(fed_entries or {})
         self.options = options
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
@@ -106,15 +111,18 @@ class Executor:
             "shape_inputs": {**variables.shapes(), **self.feed_shapes},
             "memory_sharing": options.plan_memory, "mirror_policy": options.memory_policy,
             "mirror_budget_bytes": options.memory_budget_bytes,
-            "fusion_target": self.device.type, "fusion_backend": options.fusion})
+            "fusion_target": self.device.type, "fusion_backend": options.fusion,
+            "fed_entries": self.fed_entries})
+        hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
+        self.passes = bind_passes(options, hinted)
+        cut = self.passes.index("CutFeeds") + 1  # first: what fed tensors cut off is not checked
+        graph = apply_passes(graph, self.passes[:cut])
         self._check_feeds(graph.indexed, self.feed_shapes)
         # before shapes: a variable without a value explains an unknown shape better
         self.read_variables, self.assigned_variables = self._variable_use(graph.indexed)
         variables.check_initialized(self.read_variables)
-        hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
-        self.passes = bind_passes(options, hinted)
         inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
-        graph = apply_passes(graph, self.passes[:inferred])
+        graph = apply_passes(graph, self.passes[cut:inferred])
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)

@@ -1,7 +1,8 @@
 """The passes binding a graph runs, declared once: :data:`PIPELINE`, in the order they run.
 
 Each stage is a registered pass, its kind and when it runs.  *Core* stages are the engine a
-reader learns from: shapes and types, shape-only inputs cut (MaterializeShapes), every reader
+reader learns from: fed tensors made inputs (CutFeeds), shape arguments folded
+(FoldShapeArguments), shapes and types, shape-only inputs cut (MaterializeShapes), every reader
 of a variable before its writers (OrderMutation), storage planned (PlanMemory).  The others are
 *optimisations*: the same values for less time or memory; ``tf.Session(optimize=False)`` runs
 the core alone.  Gradient is core too, but it runs when the graph is built
@@ -48,6 +49,8 @@ class Stage(NamedTuple):
 PIPELINE = (
     #     pass                    kind          runs when
     # (Gradient, core, has run already: tf.gradients and minimize build the backward graph)
+    Stage("CutFeeds",             CORE,         always),  # first: the checks see the cut graph
+    Stage("FoldShapeArguments",   CORE,         always),
     Stage("InferShape",           CORE,         always),
     Stage("InferType",            CORE,         always),
     Stage("MaterializeShapes",    CORE,         always),

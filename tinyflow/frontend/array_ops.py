@@ -1,8 +1,14 @@
 """TensorFlow 1.x's array functions: shapes, joining and cutting, slicing, gathering, filling.
 
-Shapes and axes are static, as the ops take them as attributes: Python ints and lists, or a
-tensor whose value is known when the graph is built — a ``tf.constant``, or ``tf.shape(t)``
-(``tf.reshape(x, tf.shape(y))`` reshapes x to y's shape, whatever it turns out to be).
+Shapes and axes are attributes of the ops: Python ints and lists, or a tensor whose value is
+known when the graph is built — a ``tf.constant``, or ``tf.shape(t)`` (``tf.reshape(x,
+tf.shape(y))`` reshapes x to y's shape, whatever it turns out to be).  The shape of
+:func:`reshape`, :func:`zeros`, :func:`ones`, :func:`fill`, :func:`tile` and the random
+functions may also be an int tensor computed from shapes and constants (``tf.stack([tf.shape(
+x)[0], n])``, a list mixing ints and such scalars, slices, arithmetic): a session computes it
+when it binds the graph to its feeds' shapes (op ``shaped_by_value``, folded by the
+FoldShapeArguments pass).  One computed from a fed value or a variable is an error there:
+TinyFlow fixes every shape at bind.
 ``tensor[...]`` (``Symbol.__getitem__``) is :func:`strided_slice` with TensorFlow's rules.
 """
 from __future__ import annotations
@@ -11,7 +17,8 @@ import math
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol, create_op
+from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
+from ..nnvm.symbol import Symbol, create_op, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from .api import constant
 from .dtypes import as_dtype, float32, int32
@@ -31,6 +38,7 @@ __all__ = [
     "reshape",
     "reverse",
     "shape",
+    "shape_value",
     "size",
     "slice",
     "split",
@@ -62,18 +70,71 @@ def _tensor(value) -> Symbol:
     return value if isinstance(value, Symbol) else constant(value, dtype=_dtype_of(value))
 
 
+class ShapeValue:
+    """A shape argument known only when a session binds the graph: the int tensor ``value``
+    (see the module docstring) and what is known of it now (``static``, a TensorShape)."""
+
+    def __init__(self, value: Symbol, static: TensorShape):
+        self.value, self.static = value, static
+
+
+def _known_shape(entry):
+    known = static_shape(entry)
+    return tuple(known.as_list()) if known.is_fully_defined() else None
+
+
+def _folded(value: Symbol):
+    """The value of an int tensor computed from shapes known now and constants, or None."""
+    try:
+        return tuple(int(v) for v in np.asarray(
+            fold_value(value.outputs[0], _known_shape)).reshape(-1))
+    except (NotFoldable, TypeError, ValueError):
+        return None
+
+
+def shape_value(shape, what) -> ShapeValue | None:
+    """A shape argument that is, or holds, a tensor (``tf.stack([tf.shape(x)[0], 10])``, or
+    ``[tf.shape(x)[0], 10]``, which TensorFlow stacks too), as a :class:`ShapeValue`; None for
+    one of Python ints."""
+    if isinstance(shape, (list, tuple)) and any(isinstance(d, Symbol) for d in shape):
+        shape = stack([d if isinstance(d, Symbol) else constant(int(d), dtype=int32)
+                       for d in shape], name=f"{what}/shape")
+    if not isinstance(shape, Symbol):
+        return None
+    dims = shape.get_shape()
+    if dims.ndims is not None and dims.ndims > 1:
+        raise ValueError(f"{what}: a shape must be a 1-D tensor, got one of shape {dims}")
+    node = shape.node
+    if node.kind == "stack" and node.attrs.get("axis") == 0:  # what is known of each entry
+        parts = [_folded(Symbol([e])) for e in node.inputs]
+        static = TensorShape([None if p is None or p[0] < 0 else p[0] for p in parts])
+    else:
+        static = TensorShape(None if dims.ndims is None or dims[0].value is None
+                             else [None] * dims[0].value)
+    return ShapeValue(shape, static)
+
+
+def shaped_by_value(target, inputs, shape: ShapeValue, name, shape_attr="shape", **attrs):
+    """Op ``target`` over ``inputs`` whose attribute ``shape_attr`` is ``shape``'s value,
+    computed when a session binds the graph (op ``shaped_by_value``)."""
+    return create_op("shaped_by_value", *inputs, shape.value, target=target,
+                     shape_attr=shape_attr, num_args=len(inputs), name=name, **attrs)
+
+
 def _static_shape(shape, what, allow_like=True):
     """A shape argument as a tuple of ints, or (``allow_like``) as the symbol whose shape it is
-    (``tf.shape(y)`` of a y whose shape is known only when the graph is bound)."""
+    (``tf.shape(y)`` of a y whose shape is known only when the graph is bound), or as a
+    :class:`ShapeValue` computed at bind."""
     if isinstance(shape, Symbol):
         node = shape.node
         if node.kind == "constant":
             return tuple(int(v) for v in node.attrs["value"])
         if node.kind == "shape_of" and allow_like:
             return Symbol([node.inputs[0]])
-        raise ValueError(f"{what} needs a static shape (a list of ints, a tf.constant or "
-                         f"tf.shape(t)); got the output of op '{node.kind}' (node "
-                         f"'{node.name}'), whose value is known only when it runs")
+    value = shape_value(shape, what)
+    if value is not None:
+        folded = _folded(value.value)
+        return value if folded is None else folded
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
     if any(isinstance(d, Symbol) or d is None for d in shape):
@@ -90,11 +151,16 @@ def _ints(values) -> tuple:
 def reshape(tensor, shape, name=None) -> Symbol:
     """``tensor``'s elements in ``shape`` (one -1 is inferred); shares its memory.
 
-    ``shape`` may be ``tf.shape(y)``: the result then has y's shape.
+    ``shape`` may be ``tf.shape(y)``: the result then has y's shape; or an int tensor computed
+    from shapes (``tf.stack([tf.shape(x)[0], -1])``), computed when a session binds the graph.
     """
     target = _static_shape(shape, "reshape")
     if isinstance(target, Symbol):
         return create_op("reshape_like", _tensor(tensor), target, name=name)
+    if isinstance(target, ShapeValue):
+        result = shaped_by_value("reshape", [_tensor(tensor)], target, name or "Reshape")
+        result.set_shape(target.static)
+        return result
     result = create_op("reshape", _tensor(tensor), shape=target, name=name)
     # the static shape is the target's, the -1 unknown, even where the input's rank is not
     # known (TF: reshape(placeholder(), [-1, 10]).shape is (?, 10))
@@ -194,13 +260,24 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split") -> list:
         out = create_op("split", value, num=int(num_or_size_splits), axis=int(axis), name=name)
     else:
         sizes = _static_shape(num_or_size_splits, "split", allow_like=False)
+        if isinstance(sizes, ShapeValue):
+            raise TypeError("split: TinyFlow takes size_splits as ints or a tf.constant, not "
+                             "a tensor computed from shapes")
         out = create_op("split", value, sizes=sizes, axis=int(axis), name=name)
     return _outputs(out)
 
 
 def tile(input, multiples, name=None) -> Symbol:
-    """``input`` repeated ``multiples[i]`` times along each axis i."""
+    """``input`` repeated ``multiples[i]`` times along each axis i; ``multiples`` may be an int
+    tensor computed from shapes, computed when a session binds the graph."""
     multiples = _static_shape(multiples, "tile", allow_like=False)
+    if isinstance(multiples, ShapeValue):
+        input = _tensor(input)
+        result = shaped_by_value("tile", [input], multiples, name or "Tile",
+                                 shape_attr="multiples")
+        rank = input.get_shape().ndims  # the rank is known, as in TF
+        result.set_shape(TensorShape(None if rank is None else [None] * rank))
+        return result
     return create_op("tile", _tensor(input), multiples=multiples, name=name)
 
 
@@ -345,24 +422,33 @@ def _filled(shape, value, dtype, what, name):
     value = bool(value) if dtype.is_bool else int(value) if dtype.is_integer else float(value)
     if isinstance(target, Symbol):
         return create_op("fill_like", target, value=value, dtype=dtype.name, name=name)
+    if isinstance(target, ShapeValue):
+        result = shaped_by_value(what if what in ("zeros", "ones") else "fill", [], target,
+                                 name or what, dtype=dtype.name,
+                                 **({} if what in ("zeros", "ones") else {"value": value}))
+        result.set_shape(target.static)
+        return result
     if what in ("zeros", "ones"):
         return create_op(what, shape=target, dtype=dtype.name, name=name)
     return create_op("fill", shape=target, value=value, dtype=dtype.name, name=name)
 
 
 def zeros(shape, dtype=float32, name=None) -> Symbol:
-    """Zeros of ``shape`` (a list, or ``tf.shape(t)``) and ``dtype``."""
+    """Zeros of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
+    and ``dtype``."""
     return _filled(shape, 0, dtype, "zeros", name)
 
 
 def ones(shape, dtype=float32, name=None) -> Symbol:
-    """Ones of ``shape`` (a list, or ``tf.shape(t)``) and ``dtype``."""
+    """Ones of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
+    and ``dtype``."""
     return _filled(shape, 1, dtype, "ones", name)
 
 
 def fill(dims, value, name=None) -> Symbol:
-    """``value`` in the shape ``dims``; the dtype is ``value``'s (Python ints int32, floats
-    float32).  A scalar tensor ``value`` is broadcast (and gets gradients)."""
+    """``value`` in the shape ``dims`` (a list, ``tf.shape(t)``, or an int tensor computed
+    from shapes); the dtype is ``value``'s (Python ints int32, floats float32).  A scalar
+    tensor ``value`` is broadcast (and gets gradients)."""
     if isinstance(value, Symbol):
         like = _filled(dims, 0, value.dtype, "fill", None)
         return create_op("broadcast_like", value, like, name=name or "Fill")

@@ -30,6 +30,8 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..nnvm.variables import constant
+from .array_ops import ShapeValue, shaped_by_value
+from .array_ops import _static_shape as static_shape_argument
 from .dtypes import as_dtype, float32
 
 __all__ = [
@@ -73,18 +75,13 @@ def fully_known_shape(shape) -> tuple:
 
 
 def _shape_or_like(shape):
-    """A random op's shape: a tuple of ints, or the tensor whose shape it is (``tf.shape(x)``,
-    known when a session binds the graph)."""
-    if not isinstance(shape, Symbol):
+    """A random op's shape: a tuple of ints, the tensor whose shape it is (``tf.shape(x)``,
+    known when a session binds the graph), or a ShapeValue (an int tensor computed from shapes,
+    folded at bind)."""
+    if not isinstance(shape, Symbol) and not (isinstance(shape, (list, tuple)) and any(
+            isinstance(d, Symbol) for d in shape)):
         return fully_known_shape(shape)
-    node = shape.node
-    if node.kind == "constant":
-        return tuple(int(v) for v in node.attrs["value"])
-    if node.kind == "shape_of":
-        return Symbol([node.inputs[0]])
-    raise ValueError(f"a random tensor's shape must be a list of ints, a tf.constant or "
-                     f"tf.shape(t); got the output of op '{node.kind}' (node '{node.name}'), "
-                     f"whose value is known only when it runs")
+    return static_shape_argument(shape, "a random tensor's shape")
 
 
 def _draw(op_name, shape, dtype, seed, name, like=None, **params) -> Symbol:
@@ -92,6 +89,11 @@ def _draw(op_name, shape, dtype, seed, name, like=None, **params) -> Symbol:
     tensor's that ``tf.shape`` was given) and ``dtype`` with ``params``."""
     seed1, seed2 = get_seed(seed)
     shape = like if like is not None else _shape_or_like(shape)
+    if isinstance(shape, ShapeValue):
+        result = shaped_by_value(op_name, [], shape, name, dtype=dtype.name, seed=seed1,
+                                 seed2=seed2, **params)
+        result.set_shape(shape.static)
+        return result
     inputs, shape_attr = ([shape], {}) if isinstance(shape, Symbol) else ([], {"shape": shape})
     return create_op(op_name, *inputs, dtype=dtype.name, seed=seed1, seed2=seed2, name=name,
                      **shape_attr, **params)

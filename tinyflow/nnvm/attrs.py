@@ -100,6 +100,17 @@ TFoldable           ``True``: the output is a cheap, pure function of the values
                     the op reads (no state, no randomness): a node whose inputs are all
                     shape-only or such nodes is computed once when the executor is built (the
                     loss's seed gradient, ``ones_like`` -> ``broadcast_like``...), not each step.
+FFoldValue          ``f(attrs, in_values, in_shapes) -> [value, ...]``: the outputs' values as
+                    numpy arrays, from the inputs' values (None for FIgnoreInputs ones) and
+                    shapes: the small int ops a shape argument is computed with (``shape_of``,
+                    ``constant``, ``stack``, ``strided_slice``, arithmetic...), which
+                    FoldShapeArguments folds at bind (``tf.zeros(tf.stack([tf.shape(x)[0], 3]))``).
+TShapedByValue      ``True`` on ``shaped_by_value``, the op standing for op attr ``target`` whose
+                    attribute ``shape_attr`` is its last input's value: FoldShapeArguments
+                    rebuilds each such node as its target once that value is folded.
+FShapeValueGradient ``f(node, out_grads) -> [grad, ...]``: the op's gradient when it is the
+                    target of a ``shaped_by_value`` node (its attribute not known yet):
+                    ``reshape``'s and ``tile``'s.  Missing: no gradient.
 TSameShapeIdentity  ``True``: where the output has input 0's shape and dtype, the op is the
                     identity (``_collapse_sum_like`` of an add's gradient): MaterializeShapes
                     lets its readers read input 0 instead.

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 
-from ..nnvm.attrs import no_gradient
+import numpy as np
+
+from ..nnvm.attrs import no_gradient, same_type
 from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import Symbol, create_op
 from .matrix import register_view_op
 
@@ -191,6 +193,11 @@ def _num_splits(attrs):
  .set_attr("FInferShape", lambda attrs, i, o: _concat_shape({**attrs, "stack": True}, i, o))
  .set_attr("FGradient", lambda n, g: _outputs(create_op(
      "unstack", g[0], num=len(n.inputs), axis=n.attrs["axis"]))))
+# FFoldValue: shape arguments computed from tf.shape are folded at bind (passes/fold_shapes.py)
+register_op("concat").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.concatenate(v, axis=attrs["axis"])])
+register_op("stack").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.stack(v, axis=attrs["axis"])])
 (register_op("split").describe("x cut along axis into num equal parts, or parts of sizes "
                                "(one -1 takes the rest).")
  .set_num_inputs(1).set_num_outputs(_num_splits).set_attr("FInferShape", _split_shape)
@@ -283,6 +290,10 @@ def _index_str(index):
      create_op("_strided_slice_backward", g[0], n.inputs[0], **n.attrs)]))
 
 
+register_op("strided_slice").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    v[0][slice_index(attrs)]])
+
+
 def _strided_slice_backward_shape(attrs, in_shapes, out_shapes):
     g, like = in_shapes
     if like is not None:
@@ -368,7 +379,10 @@ def _tile_shape(attrs, in_shapes, out_shapes):
 (register_op("tile").describe("x repeated multiples[i] times along each axis i.")
  .set_num_inputs(1).set_attr("FInferShape", _tile_shape)
  .set_attr("FGradient", lambda n, g: [
-     create_op("_tile_backward", g[0], n.inputs[0], multiples=n.attrs["multiples"])]))
+     create_op("_tile_backward", g[0], n.inputs[0], multiples=n.attrs["multiples"])])
+ .set_attr("FShapeValueGradient", lambda n, g: [create_op(
+     "shaped_by_value", g[0], n.inputs[0], n.inputs[1], target="_tile_backward",
+     shape_attr="multiples", num_args=2)]))
 (register_op("_tile_backward").describe("g summed over its tiles, to the shape of input 1 "
                                         "(shape-only).")
  .set_num_inputs(2).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
@@ -386,6 +400,15 @@ for _name, _doc, _shape in (
      .set_attr("FInferType", _out_dtype("int32"))
      .set_attr("FInferShape", lambda attrs, i, o, f=_shape: (
          i, [None if i[0] is None else f(i[0])])))
+
+register_op("shape_of").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.array(shapes[0], dtype=attrs.get("out_type", "int32"))])
+register_op("size_of").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.array(math.prod(shapes[0]), dtype=attrs.get("out_type", "int32"))])
+register_op("rank_of").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.array(len(shapes[0]), dtype="int32")])
+register_op("expand_dims").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    np.expand_dims(v[0], attrs["axis"])])
 
 (register_op("fill").describe("A tensor of shape filled with value (attrs shape, value, dtype).")
  .set_num_inputs(0).set_attr("FInferShape", _no_input_shape(lambda a: a["shape"]))
@@ -407,3 +430,29 @@ def range_length(start, limit, delta) -> int:
  .set_attr("FInferShape", _no_input_shape(
      lambda a: (range_length(a["start"], a["limit"], a["delta"]),)))
  .set_attr("FInferType", _out_dtype("float32")))
+
+
+# -- shape arguments given as int tensors ----------------------------------------------------
+def _shaped_type(attrs, in_types, out_types):
+    kind = in_types[-1]
+    if kind is not None and not kind.startswith(("int", "uint")):
+        raise TypeError(f"the shape argument of {attrs['target']} must be an integer tensor "
+                        f"(int32 or int64), got {kind}")
+    rule = Op.get(attrs["target"]).attr("FInferType", same_type)
+    ins, outs = rule(attrs, list(in_types[:-1]), out_types)
+    return list(ins) + [in_types[-1]], outs
+
+
+def _shaped_gradient(node, out_grads):
+    rule = Op.get(node.attrs["target"]).attr("FShapeValueGradient", no_gradient)
+    return list(rule(node, out_grads))[:len(node.inputs) - 1] + [None]
+
+
+(register_op("shaped_by_value")
+ .describe("Op attr target over inputs 0..num_args-1, its attribute shape_attr the value of the "
+           "last input (an int tensor computed from shapes and constants), folded when a session "
+           "binds the graph (FoldShapeArguments); target's FShapeValueGradient is its gradient.")
+ .set_num_inputs(lambda attrs: attrs["num_args"] + 1)
+ .set_num_outputs(lambda attrs: Op.get(attrs["target"]).num_outputs(attrs))
+ .set_attr("FInferType", _shaped_type).set_attr("FGradient", _shaped_gradient)
+ .set_attr("TShapedByValue", True))

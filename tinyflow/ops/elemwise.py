@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..nnvm.attrs import broadcast_shapes, inplace_first, no_gradient, same_shape
 from ..nnvm.errors import DTypeError, ShapeError
 from ..nnvm.op import register_op
@@ -180,6 +182,16 @@ _unary("__pow_scalar__", "x ** scalar.", lambda n, g: [
 _unary("__rpow_scalar__", "scalar ** x.", lambda n, g: [
     g[0] * n.outputs[0] * math.log(n.attrs["scalar"])], _scalar_type(),
        ("torch.pow({scalar}, {0})", "pow(T({scalar}), {0})"))
+# FFoldValue: shape arguments computed from tf.shape are folded at bind (passes/fold_shapes.py)
+for _name, _fold in (("elemwise_add", np.add), ("elemwise_sub", np.subtract),
+                     ("elemwise_mul", np.multiply), ("elemwise_div", np.true_divide)):
+    register_op(_name).set_attr("FFoldValue", lambda attrs, v, shapes, f=_fold: [f(*v)])
+for _name, _fold in (("__add_scalar__", lambda x, c: x + c), ("__sub_scalar__", lambda x, c: x - c),
+                     ("__rsub_scalar__", lambda x, c: c - x), ("__mul_scalar__", lambda x, c: x * c),
+                     ("__div_scalar__", lambda x, c: x / c), ("__rdiv_scalar__", lambda x, c: c / x)):
+    register_op(_name).set_attr("FFoldValue", lambda attrs, v, shapes, f=_fold: [
+        f(v[0], attrs["scalar"])])
+register_op("negative").set_attr("FFoldValue", lambda attrs, v, shapes: [np.negative(v[0])])
 FLOAT = dtype_rule(("float",))  # TF defines these for floating types only
 _unary("negative", "-x.", lambda n, g: [-g[0]], fuse=("-{0}", "-{0}"),
        layout="same").set_attr("TFoldable", True)

@@ -9,6 +9,8 @@ draws new ones; without them from torch's global generator (see
 for its shape (``tf.random_normal(tf.shape(x))``)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from ..nnvm.attrs import no_gradient, same_shape
@@ -62,6 +64,8 @@ def _constant_value(node, inputs):
 
 
 register_op("constant").set_attr("FPythonCompute", _constant_value)
+register_op("constant").set_attr("FFoldValue", lambda attrs, values, shapes: [np.asarray(
+    _constant_value(SimpleNamespace(attrs=attrs), []))])
 
 for _name, _doc in (("assign", "Write value into variable var"),
                     ("assign_add", "var <- var + value"),

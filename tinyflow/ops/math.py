@@ -9,6 +9,8 @@ programs: a comparison between an integer and a float tensor compares their valu
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import DTypeError, ShapeError
@@ -79,6 +81,12 @@ _binary("floordiv", "floor(a / b), numpy broadcasting (TF's floordiv: Python's /
         "gradient.", dtype_rule())
 _binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python's %, the sign "
         "of b).", dtype_rule(), _mod_grad)
+# FFoldValue: shape arguments computed from tf.shape are folded at bind (passes/fold_shapes.py)
+for _name, _fold in (("maximum", np.maximum), ("minimum", np.minimum),
+                     ("floordiv", np.floor_divide), ("mod", np.mod)):
+    register_op(_name).set_attr("FFoldValue", lambda attrs, v, shapes, f=_fold: [f(*v)])
+register_op("cast").set_attr("FFoldValue", lambda attrs, v, shapes: [
+    v[0].astype(attrs["dtype"])])
 
 
 # -- unary on floats ------------------------------------------------------------------------------

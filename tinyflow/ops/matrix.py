@@ -91,6 +91,9 @@ def register_view_op(name, doc, shape_rule):
 
 register_view_op("reshape", "x with a new shape (one -1 is inferred); shares memory.",
                  _reshape_shape)
+# reshape(x, tf.stack([...])) (op shaped_by_value, folded at bind): the same gradient
+register_op("reshape").set_attr("FShapeValueGradient", lambda n, g: [
+    create_op("reshape_like", g[0], n.inputs[0])])
 
 
 def _reshape_like_shape(attrs, in_shapes, out_shapes):

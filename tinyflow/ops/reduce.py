@@ -8,6 +8,8 @@ raise).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import Op, register_op
@@ -108,6 +110,11 @@ for _name, _doc, _grad, _dtypes in (
 for _name, _call in (("reduce_sum", "torch.sum"), ("reduce_mean", "torch.mean"),
                      ("reduce_max", "torch.amax"), ("reduce_min", "torch.amin")):
     Op.get(_name).set_attr("TOpPattern", "reduce").set_attr("FFuseExpr", _fuse_reduce(_call))
+# FFoldValue: tf.reduce_prod(tf.shape(x)[1:]) folded at bind (passes/fold_shapes.py)
+for _name, _fold in (("reduce_sum", np.sum), ("reduce_prod", np.prod)):
+    Op.get(_name).set_attr("FFoldValue", lambda attrs, v, shapes, f=_fold: [f(
+        v[0], axis=None if attrs.get("axis") is None else normalize_axis(
+            attrs["axis"], v[0].ndim), keepdims=bool(attrs.get("keepdims", False)))])
 # conv2d's bias gradient: torch's sum takes any strides and its body reduces named dimensions
 Op.get("reduce_sum").set_attr("TChannelsLast", "any")
 

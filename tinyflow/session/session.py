@@ -82,8 +82,29 @@ def _check_copy(node, array: np.ndarray, dtype: np.dtype) -> None:
 
 
 def _feed_of(node) -> str:
-    """How feed errors name the placeholder (built only when one is raised)."""
-    return f"feed for placeholder '{node.name}' (created at {node.source})"
+    """How feed errors name the placeholder, or the tensor a fed input stands for (built only
+    when one is raised)."""
+    what = "tensor" if node.attrs.get("fed_tensor") else "placeholder"
+    return f"feed for {what} '{node.name}' (created at {node.source})"
+
+
+def _flat_feeds(feed_dict):
+    """``(key, value)`` pairs of ``feed_dict``, a tuple key (``LSTMStateTuple(c, h)``, any
+    tuple, list or namedtuple of tensors) paired element by element with its value, as TF."""
+    pairs = []
+    for key, value in feed_dict.items():
+        stack = [(key, value)]
+        while stack:
+            key, value = stack.pop()
+            if not isinstance(key, (tuple, list)):
+                pairs.append((key, value))
+                continue
+            if not isinstance(value, (tuple, list)) or len(value) != len(key):
+                raise ValueError(f"a feed_dict key that is a tuple of {len(key)} tensors needs "
+                                 f"a tuple or list of {len(key)} values, got "
+                                 f"{type(value).__name__}")
+            stack.extend(zip(key, value))
+    return pairs
 
 
 class Session:
@@ -165,6 +186,7 @@ class Session:
         self._profile = {} if self.options.profile else None
         self.variable_store = VariableStore()
         self._executors = ExecutorCache(executor_cache_size)
+        self._fed_inputs = {}  # NodeEntry of a fed tensor -> the input node standing for it
         self._state_lock = threading.RLock()  # builds, waiting initialisers, the store's marks
         self._entered = contextlib.ExitStack()
         # frees the tensors when the session is closed or becomes garbage (not self: it would
@@ -179,7 +201,12 @@ class Session:
         ``fetches`` is a symbol, a tensor or operation name (``"accuracy:0"``, ``"train"``), or
         a list, tuple, namedtuple or dict of those, nested as deep as wanted; the result has
         the same structure, with a numpy array per tensor and ``None`` per operation (``tf.group``,
-        an optimizer's ``minimize``).  ``feed_dict`` keys are placeholders or their names.
+        an optimizer's ``minimize``).  ``feed_dict`` keys are tensors or their names
+        (``"x:0"``), or tuples of them (an ``LSTMStateTuple``) with a tuple of values.  A fed
+        tensor that is not a placeholder (an LSTM's state, ``x / 255.``, a ``tf.Variable``)
+        takes the fed value for this run: what only its producers needed does not run (nor
+        need feeding), a fed variable keeps its stored value, and fetching it gives the fed
+        value, as in TensorFlow.
         Feeds, shapes and variable state are all checked before the first op runs; a run
         rejected then changes nothing.  An error inside an op body stops the run there: ops that
         ran before it (including assigns) keep their effect.  ``tf.global_variables_initializer()``
@@ -190,17 +217,18 @@ class Session:
         self._check_open()
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
-        results = self._run_symbols(symbols, feed_dict, trace,
+        feeds = self._convert_feeds(feed_dict) if feed_dict else {}
+        results = self._run_symbols(symbols, feeds, trace,
                                     timeout_ms=getattr(options, "timeout_in_ms", 0))
         if trace is not None:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)
 
-    def _run_symbols(self, symbols, feed_dict, trace=None, python=True, timeout_ms=0) -> list:
-        python_nodes = _python_nodes(symbols) if python else []
+    def _run_symbols(self, symbols, feeds, trace=None, python=True, timeout_ms=0) -> list:
+        fed = self._fed_among(feeds) if feeds else {}
+        python_nodes = _python_nodes(symbols, fed) if python else []
         if python_nodes:
-            return self._run_python(symbols, python_nodes, feed_dict, trace, timeout_ms)
-        feeds = self._convert_feeds(feed_dict) if feed_dict else {}
+            return self._run_python(symbols, python_nodes, feeds, trace, timeout_ms, fed)
         store = self.variable_store
         run_symbols = symbols
         if any(isinstance(s, Initializer) for s in symbols):  # the state lock only for them
@@ -231,21 +259,22 @@ class Session:
                 store.mark_assigned(executor.assigned_variables, by_initializer=initialised)
         return results
 
-    def _run_python(self, symbols, python_nodes, feed_dict, trace, timeout_ms) -> list:
+    def _run_python(self, symbols, python_nodes, feeds, trace, timeout_ms, fed) -> list:
         """The executor runs the other fetches and what ``python_nodes`` (inputs first) read,
         then each one's FPythonCompute builds its value from its inputs' values."""
         self._check_graph(python_nodes[::-1])  # fetched ones last in python_nodes
-        direct = [s for s in symbols if not _is_python(s)]
+        direct = [s for s in symbols if not _is_python(s, fed)]
         # one the executor runs anyway (the other fetches read it) is taken from it, so its
         # function (a tf.Print's, a tf.py_func's) runs once a run
         inside = _ancestors(e.node for s in direct for e in s.outputs)
         python_nodes = [n for n in python_nodes if n not in inside]
         reads = list(dict.fromkeys(
             [e for n in python_nodes for e in n.inputs
-             if _python_compute(e.node) is None or e.node in inside]
-            + [s.outputs[0] for s in symbols if _is_python(s) and s.outputs[0].node in inside]))
+             if _python_compute(e.node) is None or e in fed or e.node in inside]
+            + [s.outputs[0] for s in symbols if _is_python(s, fed)
+               and s.outputs[0].node in inside]))
         engine = direct + [Symbol([e]) for e in reads]
-        values = dict(zip(direct + reads, self._run_symbols(engine, feed_dict, trace, False,
+        values = dict(zip(direct + reads, self._run_symbols(engine, feeds, trace, False,
                                                             timeout_ms)
                           if engine else []))  # by fetched symbol, and by entry read
         for node in python_nodes:
@@ -256,7 +285,7 @@ class Session:
                               [value] if count == 1 else value))
             if trace is not None:
                 trace.append((node, start, time.perf_counter() - clock))
-        return [None if s.is_operation else values[s.outputs[0] if _is_python(s) else s]
+        return [None if s.is_operation else values[s.outputs[0] if _is_python(s, fed) else s]
                 for s in symbols]
 
     def memory_plan(self, fetch, feed_dict=None) -> MemoryPlanReport:
@@ -357,12 +386,11 @@ class Session:
         return fetch
 
     def _convert_feeds(self, feed_dict) -> dict:
+        """``{input Node: tensor}``: each fed value checked and converted as TensorFlow does,
+        keyed by its placeholder, or by the input node standing for a fed tensor."""
         feeds = {}
-        for key, value in feed_dict.items():
-            key = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
-            if not isinstance(key, Symbol) or key.node.kind != "placeholder":
-                raise TypeError(f"feed_dict keys must be placeholders, got {key!r}")
-            node = key.node
+        for key, value in _flat_feeds(feed_dict):
+            node = self._feed_node(key)
             dtype = node.attrs.get("dtype", "float32")
             # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
             if type(value) is np.ndarray and value.dtype.kind in "biuf":
@@ -374,10 +402,43 @@ class Session:
             if declared is not None and (len(declared) != value.ndim or any(
                     d is not None and d >= 0 and d != s for d, s in zip(declared, value.shape))):
                 shown = ", ".join("?" if d is None or d < 0 else str(d) for d in declared)
-                raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but the "
-                                 f"placeholder was declared with shape ({shown})")
+                what = ("the tensor has" if node.attrs.get("fed_tensor")
+                        else "the placeholder was declared with")
+                raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but {what} "
+                                 f"shape ({shown})")
             feeds[node] = torch.from_numpy(value)
         return feeds
+
+    def _feed_node(self, key) -> Node:
+        """The input node a feed_dict key is fed through: a placeholder's own node, else the
+        one standing for the tensor (made once per tensor and session, so executors bound
+        with it are cached under it)."""
+        key = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
+        if not isinstance(key, Symbol) or key.is_operation or len(key.outputs) != 1:
+            raise TypeError(f"feed_dict keys must be tensors (a placeholder, any tensor, a "
+                            f"tf.Variable), tensor names ('x:0') or tuples of them, got {key!r}")
+        entry = key.outputs[0]
+        if entry.node.kind == "placeholder":
+            return entry.node
+        node = self._fed_inputs.get(entry)
+        if node is None:
+            static = key.get_shape()
+            shape = None if static.ndims is None else tuple(
+                -1 if d is None else d for d in static.as_list())
+            dtype = (entry.node.attrs.get("dtype", "float32") if entry.node.op is None
+                     else key.dtype.name)
+            node = self._fed_inputs.setdefault(entry, Node(
+                None, f"{entry.node.name}:{entry.index}",
+                {"kind": "placeholder", "dtype": dtype, "shape": shape, "fed_tensor": True},
+                source=entry.node.source, graph=entry.node.graph))
+        return node
+
+    def _fed_among(self, feeds) -> dict:
+        """``{NodeEntry: input Node}`` of the fed tensors among ``feeds`` that are not
+        placeholders."""
+        if not self._fed_inputs:
+            return {}
+        return {entry: node for entry, node in self._fed_inputs.items() if node in feeds}
 
     def _bind(self, fetch, feed_dict) -> Executor:
         """The executor a run of ``fetch`` with these feeds' shapes takes (bound now if none
@@ -421,7 +482,7 @@ class Session:
         self._check_graph([e.node for e in entries] + list(feeds))
         store = self.variable_store
         executor = Executor(list(entries), {n: tuple(v.shape) for n, v in feeds.items()},
-                            store, options or self.options)
+                            store, options or self.options, self._fed_among(feeds))
         created = store.create(executor.unstored_variables(store), self.device)
         try:
             executor.allocate(store)
@@ -486,8 +547,10 @@ def _python_compute(node):
     return node.op.attr("FPythonCompute") if node.op is not None else None
 
 
-def _is_python(symbol) -> bool:
-    return len(symbol.outputs) == 1 and _python_compute(symbol.outputs[0].node) is not None
+def _is_python(symbol, fed=()) -> bool:
+    """A fetch computed in Python (not one fed: the executor gives it its fed value)."""
+    return (len(symbol.outputs) == 1 and _python_compute(symbol.outputs[0].node) is not None
+            and symbol.outputs[0] not in fed)
 
 
 def _ancestors(nodes) -> set:
@@ -502,10 +565,11 @@ def _ancestors(nodes) -> set:
     return seen
 
 
-def _python_nodes(symbols) -> list:
-    """The fetched nodes computed in Python and the ones they read, inputs first."""
+def _python_nodes(symbols, fed=()) -> list:
+    """The fetched nodes computed in Python and the ones they read, inputs first (fed entries
+    come from the executor)."""
     order, seen = [], set()
-    stack = [(s.outputs[0].node, False) for s in reversed(symbols) if _is_python(s)]
+    stack = [(s.outputs[0].node, False) for s in reversed(symbols) if _is_python(s, fed)]
     while stack:
         node, inputs_done = stack.pop()
         if inputs_done:
@@ -514,7 +578,7 @@ def _python_nodes(symbols) -> list:
             seen.add(node)
             stack.append((node, True))
             stack.extend((e.node, False) for e in reversed(node.inputs)
-                         if _python_compute(e.node) is not None)
+                         if _python_compute(e.node) is not None and e not in fed)
     return order
 
 

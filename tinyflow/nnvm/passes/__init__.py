@@ -1,6 +1,7 @@
 """The core passes: what every graph goes through to be differentiated, typed, shaped, ordered
 and planned (and saved or loaded); importing this package registers them by name.  The
 optimisation passes are in tinyflow/nnvm/optimizations/."""
+from . import feeds, fold_shapes  # noqa: F401 - registers CutFeeds, FoldShapeArguments
 from .gradient import GradNode, gradient
 from .infer import DTYPE_SIZE, infer_shape, infer_type
 from .materialize import materialize_shapes
