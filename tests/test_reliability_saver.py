@@ -52,6 +52,7 @@ else:
     sess.run(tf.global_variables_initializer())
 while True:
     sess.run(step)
+    print("saving", flush=True)
     saver.save(sess, path)
     print("saved", flush=True)
 """
@@ -81,10 +82,12 @@ def test_kill_9_during_saves_keeps_a_readable_checkpoint_and_no_growing_temps(tm
         process, lines = _start_saving(script, path)
         try:
             for _ in range(2):  # a save done by this process, then into the next one
+                assert lines.get(timeout=120) == "saving"
                 assert lines.get(timeout=120) == "saved"
             # this process's first save removed the temp files killed processes left
             assert len(_temps(tmp_path)) <= 1
-            time.sleep(0.03 * (kill + 1))  # into the next save
+            assert lines.get(timeout=120) == "saving"
+            time.sleep(0.005 * (kill + 1))  # into that save (a save takes ~30 ms)
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=30)
         finally:
