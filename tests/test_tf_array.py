@@ -349,3 +349,34 @@ def test_bad_arguments_at_build_time():
         tf.slice(x, [0, 1], [1, 3])
     with pytest.raises(ValueError, match="one entry per axis"):
         tf.slice(x, [0], [1])
+
+
+# -- placeholder_with_default (TF 1.15's values, checked there) ---------------------------------
+def test_placeholder_with_default_is_its_input_unless_fed(plan_memory):
+    default = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = tf.placeholder_with_default(default, shape=[None, 3])
+    assert x.shape.as_list() == [None, 3] and x.name == "PlaceholderWithDefault:0"
+    assert x.dtype == tf.float32
+    y = x * 2.0
+    np.testing.assert_array_equal(run(y, plan_memory=plan_memory), default * 2)
+    fed = np.ones((4, 3), np.float32)
+    np.testing.assert_array_equal(run(y, {x: fed}, plan_memory), fed * 2)
+    np.testing.assert_array_equal(run(x, {x: fed}, plan_memory), fed)
+
+
+def test_placeholder_with_default_of_a_tensor_and_a_scalar(plan_memory):
+    p = tf.placeholder(tf.int32, [3])
+    z = tf.placeholder_with_default(tf.constant(2.0), [], name="z")
+    total = tf.reduce_sum(tf.cast(p, tf.float32)) * z
+    assert z.shape.as_list() == [] and z.name == "z:0"
+    assert run(total, {p: [1, 2, 3]}, plan_memory) == 12.0
+    assert run(total, {p: [1, 2, 3], z: 0.5}, plan_memory) == 3.0
+
+
+def test_placeholder_with_default_shape_must_fit_its_input():
+    with pytest.raises(ValueError, match="does not fit shape"):
+        tf.placeholder_with_default([[1, 2, 3]], shape=[2, 3])
+    with pytest.raises(ValueError, match="does not fit shape"):
+        tf.placeholder_with_default([1, 2, 3], shape=[None, 3])
+    assert tf.placeholder_with_default([1, 2], shape=None).shape.ndims is None
+

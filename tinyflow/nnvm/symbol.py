@@ -186,6 +186,8 @@ class GraphContext:
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
         self.entry_shapes: dict = {}  # NodeEntry -> fully known shape, as create_op found it
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
+        # NodeEntry -> the static shape it declares whatever its input's (placeholder_with_default)
+        self.declared_shapes: dict = {}
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
 
     def op_seeds(self, op_seed) -> tuple:
@@ -380,8 +382,10 @@ def _known_shape(entry: NodeEntry):
         if declared is None or any(d is None or d < 0 for d in declared):
             return None
         return tuple(int(d) for d in declared)
-    known = node.graph.entry_shapes.get(entry)
-    hint = node.graph.shape_hints.get(entry) if known is None else None
+    graph = node.graph
+    known = None if entry in graph.declared_shapes else graph.entry_shapes.get(entry)
+    hint = graph.shape_hints.get(entry, graph.declared_shapes.get(entry)) if known is None \
+        else None
     return tuple(hint.as_list()) if hint is not None and hint.is_fully_defined() else known
 
 
@@ -549,8 +553,10 @@ class Symbol:
     def get_shape(self) -> TensorShape:
         """The static shape: what inference knows before anything is fed (``[None, 10]``),
         merged with what :meth:`set_shape` said."""
-        hint = self.graph.shape_hints.get(self.outputs[0])
-        known = static_shape(self.outputs[0])
+        entry = self.outputs[0]
+        hint = self.graph.shape_hints.get(entry)
+        known = self.graph.declared_shapes.get(entry)
+        known = static_shape(entry) if known is None else known
         return known if hint is None else known.merge_with(hint)
 
     def set_shape(self, shape) -> None:
