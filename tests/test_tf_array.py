@@ -351,7 +351,7 @@ def test_bad_arguments_at_build_time():
         tf.slice(x, [0], [1])
 
 
-# -- placeholder_with_default (TF 1.15's values, checked there) ---------------------------------
+# -- placeholder_with_default and sequence_mask (TF 1.15's values, checked there) --------------
 def test_placeholder_with_default_is_its_input_unless_fed(plan_memory):
     default = np.arange(6, dtype=np.float32).reshape(2, 3)
     x = tf.placeholder_with_default(default, shape=[None, 3])
@@ -380,3 +380,34 @@ def test_placeholder_with_default_shape_must_fit_its_input():
         tf.placeholder_with_default([1, 2, 3], shape=[None, 3])
     assert tf.placeholder_with_default([1, 2], shape=None).shape.ndims is None
 
+
+def _sequence_mask_numpy(lengths, maxlen):
+    lengths = np.asarray(lengths)
+    return np.arange(maxlen) < lengths[..., None]
+
+
+@pytest.mark.parametrize("lengths, maxlen", [
+    ([1, 3, 2], 5), ([1, 3, 2], None), ([[1, 3], [2, 0]], None), ([-1, 7], 3), ([0, 0], None),
+])
+def test_sequence_mask_against_numpy(lengths, maxlen, plan_memory):
+    mask = tf.sequence_mask(lengths, maxlen)
+    want = _sequence_mask_numpy(lengths, max(np.ravel(lengths)) if maxlen is None else maxlen)
+    assert mask.dtype == tf.bool and mask.shape.as_list() == list(want.shape)
+    np.testing.assert_array_equal(run(mask, plan_memory=plan_memory), want)
+
+
+def test_sequence_mask_of_fed_lengths_dtype_and_tensor_maxlen(plan_memory):
+    lengths = tf.placeholder(tf.int32, [None])
+    mask = tf.sequence_mask(lengths, 4, dtype=tf.float32, name="mask")
+    assert mask.dtype == tf.float32 and mask.shape.as_list() == [None, 4]
+    assert mask.name.startswith("mask/")
+    np.testing.assert_array_equal(run(mask, {lengths: [0, 4, 2]}, plan_memory),
+                                  _sequence_mask_numpy([0, 4, 2], 4).astype(np.float32))
+    wide = tf.sequence_mask(tf.constant([1, 2], tf.int64), tf.constant(3))
+    np.testing.assert_array_equal(run(wide, plan_memory=plan_memory),
+                                  _sequence_mask_numpy([1, 2], 3))
+
+
+def test_sequence_mask_needs_maxlen_for_fed_lengths():
+    with pytest.raises(ValueError, match="sequence_mask: maxlen=None needs lengths known"):
+        tf.sequence_mask(tf.placeholder(tf.int32, [None]))
