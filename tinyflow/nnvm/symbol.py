@@ -188,6 +188,7 @@ class GraphContext:
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
         # NodeEntry -> the static shape it declares whatever its input's (placeholder_with_default)
         self.declared_shapes: dict = {}
+        self.finalized: bool = False  # tf.Graph.finalized: no op may be added (finalize())
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
 
     def op_seeds(self, op_seed) -> tuple:
@@ -214,6 +215,17 @@ class GraphContext:
         else:
             seeds = None, None
         return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+    def finalize(self) -> None:
+        """Make this graph read-only (``tf.Graph.finalize``): creating an op in it from now on
+        raises RuntimeError, as TensorFlow's, which catches a training loop that keeps adding
+        nodes at every step."""
+        self.finalized = True
+
+    def check_open(self) -> None:
+        """RuntimeError when the graph is finalized (TensorFlow's message)."""
+        if self.finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
@@ -421,6 +433,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
     graph = current_context()
+    graph.check_open()
     name = graph.unique_name(name or op_name)
     entries = []
     for i, x in enumerate(inputs):
@@ -465,6 +478,7 @@ def graph_input(name: str, **attrs) -> Symbol:
     unique first with ``GraphContext.unique_name``).  ``kind="placeholder"`` marks a fed input,
     ``kind="variable"`` (the default) one a session keeps (``tf.Variable`` declares it)."""
     graph = current_context()
+    graph.check_open()
     node = Node(None, name, {k: _normalize_attr(v) for k, v in attrs.items()},
                 source=_user_site(), graph=graph)
     graph.nodes_by_name[name] = node
