@@ -170,3 +170,21 @@ def test_finalized_graph_refuses_new_ops_as_tf():
             assert sess.run(a) == 1.0
     tf.constant(3.0)  # the default graph is not finalized
 
+
+def test_operation_run_runs_the_op_in_the_default_session():
+    v = tf.Variable(0.0)
+    update = tf.assign_add(v, 2.0)
+    with tf.Session() as sess:
+        v.initializer.run()
+        assert update.op.run() is None
+        assert update.op.run(session=sess) is None
+        assert v.eval() == 4.0
+    x = tf.placeholder(tf.float32, [])
+    fed_update = tf.assign(v, x)
+    sess = tf.Session()
+    sess.run(v.initializer)
+    fed_update.op.run({x: 7.0}, session=sess)
+    assert sess.run(v) == 7.0
+    with pytest.raises(ValueError, match="no default session"):
+        fed_update.op.run({x: 1.0})
+    sess.close()
