@@ -358,6 +358,7 @@ def test_placeholder_with_default_is_its_input_unless_fed(plan_memory):
     assert x.shape.as_list() == [None, 3] and x.name == "PlaceholderWithDefault:0"
     assert x.dtype == tf.float32
     y = x * 2.0
+    assert y.shape.as_list() == [None, 3] and tf.reduce_sum(y, 1).shape.as_list() == [None]
     np.testing.assert_array_equal(run(y, plan_memory=plan_memory), default * 2)
     fed = np.ones((4, 3), np.float32)
     np.testing.assert_array_equal(run(y, {x: fed}, plan_memory), fed * 2)
@@ -378,7 +379,8 @@ def test_placeholder_with_default_shape_must_fit_its_input():
         tf.placeholder_with_default([[1, 2, 3]], shape=[2, 3])
     with pytest.raises(ValueError, match="does not fit shape"):
         tf.placeholder_with_default([1, 2, 3], shape=[None, 3])
-    assert tf.placeholder_with_default([1, 2], shape=None).shape.ndims is None
+    unknown = tf.placeholder_with_default([1, 2], shape=None)
+    assert unknown.shape.ndims is None and (unknown + 1).shape.ndims is None
 
 
 def _sequence_mask_numpy(lengths, maxlen):

@@ -756,7 +756,7 @@ def _slice(tensor, index) -> Symbol:
 
 def static_shape(entry) -> TensorShape:
     """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
-    graph = Graph([entry])
+    graph = _cut_declared(Graph([entry]))
     runs = []
     for stand_in in _STAND_INS:
         known = {}
@@ -773,6 +773,23 @@ def static_shape(entry) -> TensorShape:
     if runs[0] is None or runs[1] is None or len(runs[0]) != len(runs[1]):
         return TensorShape(None)
     return TensorShape([a if a == b else None for a, b in zip(*runs)])
+
+
+def _cut_declared(graph: Graph) -> Graph:
+    """``graph`` with each entry that declares its static shape (placeholder_with_default)
+    read as a placeholder of that shape, as a feed of it would be (CutFeeds)."""
+    if not any(e.node.graph.declared_shapes for e in graph.outputs):  # the usual case, cheap
+        return graph
+    declared = {}
+    for node in graph.indexed.nodes:
+        for entry in (NodeEntry(node, i) for i in range(node.num_outputs())):
+            shape = node.graph.declared_shapes.get(entry)
+            if shape is not None:
+                dims = None if shape.dims is None else tuple(d.value for d in shape.dims)
+                declared[entry] = Node(None, node.name, {"kind": "placeholder", "shape": dims},
+                                       source=node.source, graph=node.graph)
+    return apply_passes(graph.with_attrs(fed_entries=declared), "CutFeeds") if declared \
+        else graph
 
 
 def __getattr__(name: str):
