@@ -349,3 +349,67 @@ def test_bad_arguments_at_build_time():
         tf.slice(x, [0, 1], [1, 3])
     with pytest.raises(ValueError, match="one entry per axis"):
         tf.slice(x, [0], [1])
+
+
+# -- placeholder_with_default and sequence_mask (TF 1.15's values, checked there) --------------
+def test_placeholder_with_default_is_its_input_unless_fed(plan_memory):
+    default = np.arange(6, dtype=np.float32).reshape(2, 3)
+    x = tf.placeholder_with_default(default, shape=[None, 3])
+    assert x.shape.as_list() == [None, 3] and x.name == "PlaceholderWithDefault:0"
+    assert x.dtype == tf.float32
+    y = x * 2.0
+    assert y.shape.as_list() == [None, 3] and tf.reduce_sum(y, 1).shape.as_list() == [None]
+    np.testing.assert_array_equal(run(y, plan_memory=plan_memory), default * 2)
+    fed = np.ones((4, 3), np.float32)
+    np.testing.assert_array_equal(run(y, {x: fed}, plan_memory), fed * 2)
+    np.testing.assert_array_equal(run(x, {x: fed}, plan_memory), fed)
+
+
+def test_placeholder_with_default_of_a_tensor_and_a_scalar(plan_memory):
+    p = tf.placeholder(tf.int32, [3])
+    z = tf.placeholder_with_default(tf.constant(2.0), [], name="z")
+    total = tf.reduce_sum(tf.cast(p, tf.float32)) * z
+    assert z.shape.as_list() == [] and z.name == "z:0"
+    assert run(total, {p: [1, 2, 3]}, plan_memory) == 12.0
+    assert run(total, {p: [1, 2, 3], z: 0.5}, plan_memory) == 3.0
+
+
+def test_placeholder_with_default_shape_must_fit_its_input():
+    with pytest.raises(ValueError, match="does not fit shape"):
+        tf.placeholder_with_default([[1, 2, 3]], shape=[2, 3])
+    with pytest.raises(ValueError, match="does not fit shape"):
+        tf.placeholder_with_default([1, 2, 3], shape=[None, 3])
+    unknown = tf.placeholder_with_default([1, 2], shape=None)
+    assert unknown.shape.ndims is None and (unknown + 1).shape.ndims is None
+
+
+def _sequence_mask_numpy(lengths, maxlen):
+    lengths = np.asarray(lengths)
+    return np.arange(maxlen) < lengths[..., None]
+
+
+@pytest.mark.parametrize("lengths, maxlen", [
+    ([1, 3, 2], 5), ([1, 3, 2], None), ([[1, 3], [2, 0]], None), ([-1, 7], 3), ([0, 0], None),
+])
+def test_sequence_mask_against_numpy(lengths, maxlen, plan_memory):
+    mask = tf.sequence_mask(lengths, maxlen)
+    want = _sequence_mask_numpy(lengths, max(np.ravel(lengths)) if maxlen is None else maxlen)
+    assert mask.dtype == tf.bool and mask.shape.as_list() == list(want.shape)
+    np.testing.assert_array_equal(run(mask, plan_memory=plan_memory), want)
+
+
+def test_sequence_mask_of_fed_lengths_dtype_and_tensor_maxlen(plan_memory):
+    lengths = tf.placeholder(tf.int32, [None])
+    mask = tf.sequence_mask(lengths, 4, dtype=tf.float32, name="mask")
+    assert mask.dtype == tf.float32 and mask.shape.as_list() == [None, 4]
+    assert mask.name.startswith("mask/")
+    np.testing.assert_array_equal(run(mask, {lengths: [0, 4, 2]}, plan_memory),
+                                  _sequence_mask_numpy([0, 4, 2], 4).astype(np.float32))
+    wide = tf.sequence_mask(tf.constant([1, 2], tf.int64), tf.constant(3))
+    np.testing.assert_array_equal(run(wide, plan_memory=plan_memory),
+                                  _sequence_mask_numpy([1, 2], 3))
+
+
+def test_sequence_mask_needs_maxlen_for_fed_lengths():
+    with pytest.raises(ValueError, match="sequence_mask: maxlen=None needs lengths known"):
+        tf.sequence_mask(tf.placeholder(tf.int32, [None]))

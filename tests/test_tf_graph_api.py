@@ -150,3 +150,41 @@ def test_tensors_and_operations_print_and_list_as_tf():
     assert tuple(operations[2].get_attr("shape")) == (10, 3)
     with pytest.raises(ValueError, match="no attr named 'nope'"):
         y.op.get_attr("nope")
+
+
+def test_finalized_graph_refuses_new_ops_as_tf():
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.constant(1.0, name="a")
+    assert not g.finalized
+    g.finalize()
+    assert g.finalized
+    message = "Graph is finalized and cannot be modified."
+    with g.as_default():
+        for make in (lambda: tf.constant(2.0), lambda: tf.placeholder(tf.float32),
+                     lambda: tf.Variable(1.0), lambda: a * 2.0):
+            with pytest.raises(RuntimeError, match=message):
+                make()
+        assert g.get_tensor_by_name("a:0").name == "a:0"
+        with tf.Session() as sess:
+            assert sess.run(a) == 1.0
+    tf.constant(3.0)  # the default graph is not finalized
+
+
+def test_operation_run_runs_the_op_in_the_default_session():
+    v = tf.Variable(0.0)
+    update = tf.assign_add(v, 2.0)
+    with tf.Session() as sess:
+        v.initializer.run()
+        assert update.op.run() is None
+        assert update.op.run(session=sess) is None
+        assert v.eval() == 4.0
+    x = tf.placeholder(tf.float32, [])
+    fed_update = tf.assign(v, x)
+    sess = tf.Session()
+    sess.run(v.initializer)
+    fed_update.op.run({x: 7.0}, session=sess)
+    assert sess.run(v) == 7.0
+    with pytest.raises(ValueError, match="no default session"):
+        fed_update.op.run({x: 1.0})
+    sess.close()

@@ -61,7 +61,9 @@ COMPONENTS = {
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/viz.py", "frontend/testing.py", "examples/**/*.py"], 3130),
-    FRONT_END: ([], 3200),
+    # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
+    # with its numpy-style docstring, composed from existing ops)
+    FRONT_END: ([], 3260),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

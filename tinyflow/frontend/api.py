@@ -7,6 +7,7 @@ import numpy as np
 
 from ..nnvm import gradients as nnvm_gradients
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
+from ..nnvm.tensor_shape import TensorShape
 from ..nnvm.variables import Initializer, Variable, assign, assign_add, assign_sub, constant
 from .dtypes import as_dtype, float32
 
@@ -34,6 +35,7 @@ __all__ = [
     "multiply",
     "negative",
     "placeholder",
+    "placeholder_with_default",
     "reduce_max",
     "reduce_mean",
     "reduce_sum",
@@ -62,6 +64,36 @@ def placeholder(dtype=float32, shape=None, name=None) -> Symbol:
                                              for d in shape)
     name = current_context().unique_name(name or "Placeholder")
     return graph_input(name, kind="placeholder", shape=shape, dtype=as_dtype(dtype).name)
+
+
+def placeholder_with_default(input, shape, name=None) -> Symbol:
+    """A tensor that is ``input`` unless fed (``feed_dict={t: value}``).
+
+    Parameters
+    ----------
+    input : tensor or array
+        The value when nothing is fed.
+    shape : list of int or None
+        The static shape of the result, which may be less specific than ``input``'s
+        (``[None, 3]``): a feed of any shape compatible with it is accepted.
+    name : str, optional
+        The node's name, ``"PlaceholderWithDefault"`` by default.
+
+    Raises
+    ------
+    ValueError
+        When ``input``'s static shape is not compatible with ``shape``, as TensorFlow does.
+    """
+    value = _as_symbol(input)
+    declared = TensorShape(None if shape is None else
+                           [None if d is None or d < 0 else int(d) for d in shape])
+    if not value.get_shape().is_compatible_with(declared):
+        raise ValueError(f"placeholder_with_default: input of shape {value.get_shape()} does "
+                         f"not fit shape {declared}")
+    # a copy that a feed replaces (CutFeeds); its static shape is the one declared
+    result = create_op("copy", value, name=name or "PlaceholderWithDefault")
+    result.graph.declared_shapes[result.outputs[0]] = declared
+    return result
 
 
 def global_variables(scope=None) -> list[Variable]:

@@ -18,9 +18,9 @@ import math
 import numpy as np
 
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
-from ..nnvm.symbol import Symbol, create_op, static_shape
+from ..nnvm.symbol import Symbol, create_op, current_context, static_shape
 from ..nnvm.tensor_shape import TensorShape
-from .api import constant
+from .api import cast, constant, less
 from .dtypes import as_dtype, float32, int32
 
 __all__ = [
@@ -37,6 +37,7 @@ __all__ = [
     "rank",
     "reshape",
     "reverse",
+    "sequence_mask",
     "shape",
     "shape_value",
     "size",
@@ -494,3 +495,46 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:
     cast = int if dtype.is_integer else float
     return create_op("range", start=cast(start), limit=cast(limit), delta=cast(delta),
                      dtype=dtype.name, name=name)
+
+
+def sequence_mask(lengths, maxlen=None, dtype=bool, name=None) -> Symbol:
+    """``mask[..., j] = j < lengths[...]``: for lengths of any shape, a tensor of shape
+    ``lengths.shape + [maxlen]`` (TF 1.15's ``tf.sequence_mask``).
+
+    Parameters
+    ----------
+    lengths : int tensor or array
+        The length of each row.
+    maxlen : int or scalar int tensor, optional
+        The length of the last axis; None means ``max(lengths)``.  TinyFlow fixes every shape
+        when a session binds, so then ``lengths`` (and a tensor ``maxlen``) must be known when
+        the graph is built: a constant, or computed from constants and static shapes.
+    dtype : DType, optional
+        The mask's type, bool by default; another is the mask cast to it.
+    name : str, optional
+        The name scope, ``"SequenceMask"`` by default.
+
+    Raises
+    ------
+    ValueError
+        When ``maxlen`` is None and ``lengths`` is fed or computed at run time.
+    """
+    lengths = lengths if isinstance(lengths, Symbol) else constant(lengths)
+    if isinstance(maxlen, Symbol):
+        maxlen = _folded(maxlen)
+        if maxlen is None or len(maxlen) != 1:
+            raise ValueError("sequence_mask: a tensor maxlen must be a scalar known when the "
+                             "graph is built (a constant) in TinyFlow")
+        maxlen = maxlen[0]
+    if maxlen is None:
+        known = _folded(lengths)
+        if known is None:
+            raise ValueError("sequence_mask: maxlen=None needs lengths known when the graph "
+                             "is built (a constant); pass maxlen for fed lengths, as TinyFlow "
+                             "fixes every shape when the graph is bound")
+        maxlen = max(known, default=0)
+    with current_context().name_scope(name or "SequenceMask"):
+        # composed from primitives: a row of 0..maxlen-1 broadcast against each length
+        columns = range(int(maxlen), dtype=lengths.dtype)
+        mask = less(columns, expand_dims(lengths, -1))
+        return mask if as_dtype(dtype) == as_dtype(bool) else cast(mask, dtype)

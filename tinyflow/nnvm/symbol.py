@@ -186,6 +186,9 @@ class GraphContext:
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
         self.entry_shapes: dict = {}  # NodeEntry -> fully known shape, as create_op found it
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
+        # NodeEntry -> the static shape it declares whatever its input's (placeholder_with_default)
+        self.declared_shapes: dict = {}
+        self.finalized: bool = False  # tf.Graph.finalized: no op may be added (finalize())
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
 
     def op_seeds(self, op_seed) -> tuple:
@@ -212,6 +215,17 @@ class GraphContext:
         else:
             seeds = None, None
         return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+    def finalize(self) -> None:
+        """Make this graph read-only (``tf.Graph.finalize``): creating an op in it from now on
+        raises RuntimeError, as TensorFlow's, which catches a training loop that keeps adding
+        nodes at every step."""
+        self.finalized = True
+
+    def check_open(self) -> None:
+        """RuntimeError when the graph is finalized (TensorFlow's message)."""
+        if self.finalized:
+            raise RuntimeError("Graph is finalized and cannot be modified.")
 
     @contextlib.contextmanager
     def control_dependencies(self, control_inputs):
@@ -380,8 +394,10 @@ def _known_shape(entry: NodeEntry):
         if declared is None or any(d is None or d < 0 for d in declared):
             return None
         return tuple(int(d) for d in declared)
-    known = node.graph.entry_shapes.get(entry)
-    hint = node.graph.shape_hints.get(entry) if known is None else None
+    graph = node.graph
+    known = None if entry in graph.declared_shapes else graph.entry_shapes.get(entry)
+    hint = graph.shape_hints.get(entry, graph.declared_shapes.get(entry)) if known is None \
+        else None
     return tuple(hint.as_list()) if hint is not None and hint.is_fully_defined() else known
 
 
@@ -417,6 +433,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
     graph = current_context()
+    graph.check_open()
     name = graph.unique_name(name or op_name)
     entries = []
     for i, x in enumerate(inputs):
@@ -461,6 +478,7 @@ def graph_input(name: str, **attrs) -> Symbol:
     unique first with ``GraphContext.unique_name``).  ``kind="placeholder"`` marks a fed input,
     ``kind="variable"`` (the default) one a session keeps (``tf.Variable`` declares it)."""
     graph = current_context()
+    graph.check_open()
     node = Node(None, name, {k: _normalize_attr(v) for k, v in attrs.items()},
                 source=_user_site(), graph=graph)
     graph.nodes_by_name[name] = node
@@ -549,8 +567,10 @@ class Symbol:
     def get_shape(self) -> TensorShape:
         """The static shape: what inference knows before anything is fed (``[None, 10]``),
         merged with what :meth:`set_shape` said."""
-        hint = self.graph.shape_hints.get(self.outputs[0])
-        known = static_shape(self.outputs[0])
+        entry = self.outputs[0]
+        hint = self.graph.shape_hints.get(entry)
+        known = self.graph.declared_shapes.get(entry)
+        known = static_shape(entry) if known is None else known
         return known if hint is None else known.merge_with(hint)
 
     def set_shape(self, shape) -> None:
@@ -736,7 +756,7 @@ def _slice(tensor, index) -> Symbol:
 
 def static_shape(entry) -> TensorShape:
     """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
-    graph = Graph([entry])
+    graph = _cut_declared(Graph([entry]))
     runs = []
     for stand_in in _STAND_INS:
         known = {}
@@ -753,6 +773,23 @@ def static_shape(entry) -> TensorShape:
     if runs[0] is None or runs[1] is None or len(runs[0]) != len(runs[1]):
         return TensorShape(None)
     return TensorShape([a if a == b else None for a, b in zip(*runs)])
+
+
+def _cut_declared(graph: Graph) -> Graph:
+    """``graph`` with each entry that declares its static shape (placeholder_with_default)
+    read as a placeholder of that shape, as a feed of it would be (CutFeeds)."""
+    if not any(e.node.graph.declared_shapes for e in graph.outputs):  # the usual case, cheap
+        return graph
+    declared = {}
+    for node in graph.indexed.nodes:
+        for entry in (NodeEntry(node, i) for i in range(node.num_outputs())):
+            shape = node.graph.declared_shapes.get(entry)
+            if shape is not None:
+                dims = None if shape.dims is None else tuple(d.value for d in shape.dims)
+                declared[entry] = Node(None, node.name, {"kind": "placeholder", "shape": dims},
+                                       source=node.source, graph=node.graph)
+    return apply_passes(graph.with_attrs(fed_entries=declared), "CutFeeds") if declared \
+        else graph
 
 
 def __getattr__(name: str):
