@@ -495,5 +495,5 @@ def read_table(data: bytes) -> dict:
                                          "a data block"):
             if last is not None and key <= last:
                 raise FormatError(f"keys out of order: {key[:80]!r} after {last[:80]!r}")
-            table[key] = last = value
+            table[key], last = value, key
     return table
