@@ -230,13 +230,15 @@ class Saver:
         except OSError as err:
             raise CheckpointError(f"cannot save checkpoint '{path}': cannot create its folder "
                                   f"'{folder}': {err}") from err
-        with _replacing(fmt.data_file(path)) as data:
+        # both files written and synced before either is renamed, the data file first: an old
+        # index naming new data is caught by the entries' checksums
+        with _replacing(path + ".index") as index_file, _replacing(fmt.data_file(path)) as data:
             try:
-                index = fmt.write_index(arrays, data)
+                index_file.write(fmt.write_index(arrays, data))
             except TypeError as err:
                 raise CheckpointError(f"cannot save checkpoint '{path}': {err}") from None
-        with _replacing(path + ".index") as file:
-            file.write(index)
+            index_file.flush()
+            os.fsync(index_file.fileno())
         if write_state:
             self._keep(path, latest_filename)
         return path
