@@ -6,6 +6,7 @@ restore them to the values TensorFlow's session held (``expected.npz``, also Ten
 its own save of those values must be the same bytes.  crc32c is checked against the standard's
 test vectors and a plain byte-at-a-time reference.
 """
+import json
 import os
 import shutil
 import struct
@@ -16,6 +17,7 @@ import pytest
 import tinyflow as tf
 from tinyflow.frontend import checkpoint_format as fmt
 from tinyflow.frontend.saver import CheckpointError, Saver
+from tinyflow.nnvm.errors import GraphError
 
 GOLDEN = os.path.join(os.path.dirname(__file__), "data", "tf_checkpoint")
 EXPECTED = dict(np.load(os.path.join(GOLDEN, "expected.npz")))
@@ -290,3 +292,87 @@ def test_missing_data_file_and_snappy_blocks(tmp_path):
     table += handles + bytes(40 - len(handles)) + struct.pack("<Q", fmt.MAGIC)
     with pytest.raises(fmt.FormatError, match="snappy"):
         fmt.read_table(table)
+
+
+# -- a LeNet-like model: save, then a new graph from the .meta file, restore, train on ---------------
+def _lenet():
+    x = tf.placeholder(tf.float32, [None, 8, 8, 1], name="x")
+    labels = tf.placeholder(tf.float32, [None, 3], name="labels")
+    h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu, name="conv1")
+    h = tf.layers.max_pooling2d(h, 2, 2)
+    h = tf.layers.dense(tf.reshape(h, [-1, 3 * 3 * 4]), 8, activation=tf.nn.relu, name="fc1")
+    logits = tf.layers.dense(h, 3, name="fc2")
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits_v2(labels=labels,
+                                                                      logits=logits), name="loss")
+    step = tf.train.get_or_create_global_step()
+    train = tf.train.AdamOptimizer(0.01).minimize(loss, global_step=step)
+    tf.add_to_collection("train_op", train)
+    return x, labels, loss, train
+
+
+def test_lenet_with_adam_restored_from_its_meta_graph_trains_on_identically(tmp_path):
+    rng = np.random.default_rng(6)
+    xs = rng.standard_normal((16, 8, 8, 1)).astype(np.float32)
+    ys = np.eye(3, dtype=np.float32)[rng.integers(0, 3, 16)]
+    x, labels, loss, train = _lenet()
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    for _ in range(3):
+        sess.run(train, {x: xs, labels: ys})
+    path = Saver().save(sess, tmp_path / "lenet", global_step=tf.train.get_global_step())
+    names = sorted(tf.train.NewCheckpointReader(path).get_variable_to_shape_map())
+    assert names == sorted(["beta1_power", "beta2_power", "global_step"] + [
+        f"{layer}/{kind}{slot}" for layer in ("conv1", "fc1", "fc2")
+        for kind in ("kernel", "bias") for slot in ("", "/Adam", "/Adam_1")])
+    uninterrupted = [sess.run([loss, train], {x: xs, labels: ys})[0] for _ in range(3)]
+    weights = {v.op.name: sess.run(v) for v in tf.global_variables()}
+
+    tf.reset_default_graph()
+    saver = tf.train.import_meta_graph(path + ".meta")
+    graph = tf.get_default_graph()
+    fresh = tf.Session()
+    saver.restore(fresh, path)
+    x, labels = graph.get_tensor_by_name("x:0"), graph.get_tensor_by_name("labels:0")
+    loss, train = graph.get_tensor_by_name("loss:0"), tf.get_collection("train_op")[0]
+    resumed = [fresh.run([loss, train], {x: xs, labels: ys})[0] for _ in range(3)]
+    assert resumed == uninterrupted  # bit for bit
+    for v in tf.global_variables():
+        np.testing.assert_array_equal(fresh.run(v), weights[v.op.name], err_msg=v.op.name)
+    assert fresh.run(tf.train.get_global_step()) == 6
+
+
+def test_a_graph_with_a_python_function_saves_without_a_meta_graph(tmp_path):
+    v = tf.Variable([1.0, 2.0], name="v")
+    tf.py_func(lambda a: a * 2, [v], tf.float32)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    path = Saver().save(sess, tmp_path / "model")
+    assert not os.path.exists(path + ".meta")
+    assert tf.train.list_variables(path) == [("v", [2])]
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda doc: "not json {", "cannot read"),
+    (lambda doc: {**doc, "tinyflow_meta_graph": 2}, "not a TinyFlow meta graph"),
+    (lambda doc: {**doc, "graph": "[1, 2"}, "bad graph JSON"),
+    (lambda doc: {**doc, "variables": [{"name": "nowhere"}]}, "names no variable node"),
+    (lambda doc: {**doc, "variables": [{**doc["variables"][0], "initial_value": ["w", 7]}]},
+     "not an output of a node"),
+    (lambda doc: {**doc, "collections": {"train_op": [{"entries": [["w", -1]]}]}},
+     "not an output of a node"),
+    (lambda doc: {**doc, "collections": {"variables": [{"variable": "ghost"}]}},
+     "names no variable"),
+])
+def test_a_malformed_meta_graph_is_a_clear_error_and_changes_nothing(tmp_path, edit, message):
+    tf.Variable([1.0, 2.0], name="w")
+    doc = tf.train.export_meta_graph()
+    tf.reset_default_graph()
+    bad = edit(doc)
+    (tmp_path / "bad.meta").write_text(bad if isinstance(bad, str) else json.dumps(bad))
+    graph = tf.get_default_graph()
+    with pytest.raises(GraphError, match=message):
+        tf.train.import_meta_graph(str(tmp_path / "bad.meta"))
+    assert graph.get_operations() == [] and tf.global_variables() == []
+    tf.train.import_meta_graph(doc)  # the good one imports; twice is a clash of names
+    with pytest.raises(GraphError, match="already has a node named"):
+        tf.train.import_meta_graph(doc)

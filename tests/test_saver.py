@@ -221,7 +221,7 @@ def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
     monkeypatch.undo()
     # no temporary file left, and the index untouched
     assert sorted(p.name for p in tmp_path.iterdir()) == files == [
-        "checkpoint", "model.data-00000-of-00001", "model.index"]
+        "checkpoint", "model.data-00000-of-00001", "model.index", "model.meta"]
     assert (tmp_path / "checkpoint").read_text() == index
     np.testing.assert_array_equal(_checkpoint(path)["W"], saved[0])
     np.testing.assert_array_equal(_checkpoint(path)["b"], saved[1])
@@ -285,9 +285,9 @@ def test_save_path_with_a_step_and_the_files_it_writes(tmp_path, monkeypatch):
     path = saver.save(sess, tmp_path / "model.npz", global_step=step)
     assert path == str(tmp_path / "model.npz-12")  # TensorFlow's rule: the step at the end
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "checkpoint", "model-7.data-00000-of-00001", "model-7.index",
-        "model.ckpt.data-00000-of-00001", "model.ckpt.index",
-        "model.npz-12.data-00000-of-00001", "model.npz-12.index"]
+        "checkpoint", "model-7.data-00000-of-00001", "model-7.index", "model-7.meta",
+        "model.ckpt.data-00000-of-00001", "model.ckpt.index", "model.ckpt.meta",
+        "model.npz-12.data-00000-of-00001", "model.npz-12.index", "model.npz-12.meta"]
     assert tf.train.checkpoint_exists(str(tmp_path / "model-7"))
     assert not tf.train.checkpoint_exists(str(tmp_path / "model-8"))
     fresh = tf.Session()
@@ -313,8 +313,8 @@ def test_max_to_keep_deletes_the_oldest_and_the_index_lists_the_kept(tmp_path):
     paths = [saver.save(sess, tmp_path / "model", global_step=step) for step in (10, 20, 30)]
     assert saver.last_checkpoints == paths[1:]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "checkpoint", "model-20.data-00000-of-00001", "model-20.index",
-        "model-30.data-00000-of-00001", "model-30.index"]
+        "checkpoint", "model-20.data-00000-of-00001", "model-20.index", "model-20.meta",
+        "model-30.data-00000-of-00001", "model-30.index", "model-30.meta"]
     assert (tmp_path / "checkpoint").read_text() == (  # absolute paths for an absolute folder
         f'model_checkpoint_path: "{tmp_path}/model-30"\n'
         f'all_model_checkpoint_paths: "{tmp_path}/model-20"\n'

@@ -17,8 +17,9 @@ TensorFlow's text format::
 
 listing the checkpoints this saver keeps, oldest first (paths relative to the folder when the
 saved path was relative, else absolute); :func:`latest_checkpoint` reads it.  A saver keeps its
-``max_to_keep`` newest checkpoints and deletes the files of older ones it wrote.  No ``.meta``
-graph file is written (``write_meta_graph`` is accepted and ignored).
+``max_to_keep`` newest checkpoints and deletes the files of older ones it wrote.  With
+``write_meta_graph`` (the default) a save also writes ``<prefix>.meta``, the graph with its
+variables and collections in TinyFlow's own format, which :func:`import_meta_graph` reads.
 
 Names in the checkpoint
 -----------------------
@@ -67,6 +68,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import json
 import math
 import os
 import re
@@ -80,10 +82,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..nnvm.dtypes import as_dtype
-from ..nnvm.errors import NotFoundError, TinyflowError
+from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
+from . import tf_logging
+from .checkpoint_format import AdamPowers
+from .meta_graph import export_meta_graph, import_graph
 
 __all__ = [
     "AdamPowers",
@@ -94,6 +99,7 @@ __all__ = [
     "Saver",
     "checkpoint_exists",
     "get_checkpoint_state",
+    "import_meta_graph",
     "latest_checkpoint",
     "list_variables",
     "load_checkpoint",
@@ -195,6 +201,13 @@ class Saver:
             Appended to the path: ``<save_path>-<step>``.
         latest_filename : str, optional
             The index file's name in the folder (``checkpoint``).
+        meta_graph_suffix : str
+            The meta graph file's extension (``<path>.meta``).
+        write_meta_graph : bool
+            Write the current graph, its variables and collections to ``<path>.meta`` (for
+            :func:`import_meta_graph`; TinyFlow's own format, not TensorFlow's MetaGraphDef).
+            A graph holding a Python object (a ``tf.py_func``'s function) gets none, with a
+            warning; the checkpoint is saved.
         write_state : bool
             Update the index file and delete the checkpoints beyond ``max_to_keep``.
 
@@ -239,9 +252,23 @@ class Saver:
                 raise CheckpointError(f"cannot save checkpoint '{path}': {err}") from None
             index_file.flush()
             os.fsync(index_file.fileno())
+        if write_meta_graph:
+            try:
+                meta = json.dumps(export_meta_graph()).encode()
+            except GraphError as err:  # a node with a Python object (tf.py_func's function)
+                tf_logging.warning("no meta graph written beside checkpoint '%s': %s", path, err)
+            else:
+                with _replacing(f"{path}.{meta_graph_suffix}") as file:
+                    file.write(meta)
         if write_state:
             self._keep(path, latest_filename)
         return path
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
+                          **kwargs) -> dict:
+        """Write the current graph, its variables and collections to ``filename`` (TinyFlow's
+        meta graph: :mod:`tinyflow.frontend.meta_graph`); return what was written."""
+        return export_meta_graph(filename, collection_list)
 
     def _values(self, sess) -> dict:
         """``{name: numpy array}`` of the variables in ``sess``; CheckpointError naming those
@@ -389,6 +416,16 @@ class Saver:
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
 
 
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
+                      **kwargs) -> Saver | None:
+    """``tf.train.import_meta_graph``: rebuild the graph a ``.meta`` file holds (TinyFlow's,
+    :mod:`tinyflow.frontend.meta_graph`) in the current graph, with its variables and
+    collections; return a Saver over its variables (None when it has none).  A malformed file
+    is a GraphError naming it, and the current graph is left as it was."""
+    variables = import_graph(meta_graph_or_file, import_scope)
+    return Saver(variables) if variables else None
+
+
 class CheckpointState(NamedTuple):
     """What an index file ``checkpoint`` says: the newest checkpoint's path and those kept,
     oldest first (relative paths joined to the folder)."""
@@ -430,51 +467,6 @@ def checkpoint_exists(checkpoint_prefix) -> bool:
     TinyFlow ``.npz`` file, at the path or ``<path>.npz``)."""
     path = os.fspath(checkpoint_prefix)
     return any(os.path.isfile(p) for p in (path + ".index", path + ".npz", path))
-
-
-class AdamPowers:
-    """How Adam's step count ``t`` (a float32 scalar variable) is stored: as TensorFlow's
-    ``beta1_power`` and ``beta2_power``, which after ``t`` steps hold ``beta ** (t + 1)`` (the
-    next step's), and read back as the ``t`` they give (from ``beta1_power`` while it has not
-    underflowed; rounded when within 1e-3 of a whole step).
-
-    The powers are TensorFlow's float32 products ``beta * beta * ...`` bit for bit up to
-    ``2**20`` steps (numpy's running product, one rounding per step as TensorFlow's
-    ``beta_power * beta``); past that, ``beta ** (t + 1)`` rounded once.
-
-    Parameters
-    ----------
-    beta1, beta2 : float
-        The optimizer's.
-    names : tuple of str
-        The two names in the checkpoint.
-    """
-
-    dtype = "float32"
-    EXACT_STEPS = 2**20
-
-    def __init__(self, beta1: float, beta2: float, names: tuple):
-        self.betas, self.names = (np.float32(beta1), np.float32(beta2)), tuple(names)
-
-    def encode(self, step: np.ndarray) -> list:
-        step = float(step)
-        if step.is_integer() and 0 <= step <= self.EXACT_STEPS:
-            return [np.multiply.accumulate(np.full(int(step) + 1, beta))[-1].reshape(())
-                    for beta in self.betas]
-        return [np.asarray(beta ** np.float32(step + 1), dtype=np.float32)
-                for beta in self.betas]
-
-    def decode(self, powers: list) -> np.ndarray | str:
-        """The step count, or a str saying why the powers give none."""
-        for beta, power in zip(self.betas, powers):
-            power = float(power)
-            if 0 < beta < 1 and 1e-30 < power <= 1:
-                step = math.log(power) / math.log(float(beta)) - 1
-                step = round(step) if abs(step - round(step)) < 1e-3 else step
-                return np.asarray(max(step, 0), dtype=np.float32)
-        return (f"cannot be read from {self.names[0]} = {float(powers[0])!r} and "
-                f"{self.names[1]} = {float(powers[1])!r}: no power of this optimizer's betas "
-                f"{float(self.betas[0])}, {float(self.betas[1])} in (1e-30, 1]")
 
 
 @contextlib.contextmanager

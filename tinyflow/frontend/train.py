@@ -27,12 +27,14 @@ from .array_ops import ones, zeros
 from .framework import GraphKeys
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
+from .meta_graph import export_meta_graph
 from .saver import (
     AdamPowers,
     NewCheckpointReader,
     Saver,
     checkpoint_exists,
     get_checkpoint_state,
+    import_meta_graph,
     latest_checkpoint,
     list_variables,
     load_checkpoint,
@@ -53,10 +55,12 @@ __all__ = [
     "Saver",
     "checkpoint_exists",
     "create_global_step",
+    "export_meta_graph",
     "get_checkpoint_state",
     "get_global_step",
     "get_or_create_global_step",
     "global_step",
+    "import_meta_graph",
     "latest_checkpoint",
     "list_variables",
     "load_checkpoint",
