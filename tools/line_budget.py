@@ -56,11 +56,20 @@ COMPONENTS = {
     # NUL names refused, a FileWriter naming its file and closing after a failed write)
     # (2750 -> 3130: tf.metrics, issue 24 item 4: eight streaming metrics over local variables,
     # TF 1.15's shape checks and its AUC summation methods; they sit beside tf.losses)
+    # (3130 -> 3520: issue 24 item 6: the Saver on TensorFlow's V2 checkpoints, with TF's names
+    # for slots and Adam's beta powers, every entry of an untrusted file checked, the reader
+    # functions (NewCheckpointReader, list_variables...), the earlier .npz still read; .meta
+    # graphs and import_meta_graph, meta_graph.py)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
-         "frontend/viz.py", "frontend/testing.py", "examples/**/*.py"], 3130),
+         "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
+         "examples/**/*.py"], 3520),
+    # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
+    # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
+    "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
+        ["frontend/checkpoint_format.py"], 470),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops)
     FRONT_END: ([], 3260),
