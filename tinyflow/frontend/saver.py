@@ -204,7 +204,7 @@ class Saver:
         meta_graph_suffix : str
             The meta graph file's extension (``<path>.meta``).
         write_meta_graph : bool
-            Write the current graph, its variables and collections to ``<path>.meta`` (for
+            Write the saver's graph, its variables and collections to ``<path>.meta`` (for
             :func:`import_meta_graph`; TinyFlow's own format, not TensorFlow's MetaGraphDef).
             A graph holding a Python object (a ``tf.py_func``'s function) gets none, with a
             warning; the checkpoint is saved.
@@ -254,7 +254,7 @@ class Saver:
             os.fsync(index_file.fileno())
         if write_meta_graph:
             try:
-                meta = json.dumps(export_meta_graph()).encode()
+                meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
             except GraphError as err:  # a node with a Python object (tf.py_func's function)
                 tf_logging.warning("no meta graph written beside checkpoint '%s': %s", path, err)
             else:
@@ -266,9 +266,13 @@ class Saver:
 
     def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
                           **kwargs) -> dict:
-        """Write the current graph, its variables and collections to ``filename`` (TinyFlow's
+        """Write the saver's graph, its variables and collections to ``filename`` (TinyFlow's
         meta graph: :mod:`tinyflow.frontend.meta_graph`); return what was written."""
-        return export_meta_graph(filename, collection_list)
+        return export_meta_graph(filename, collection_list, graph=self._graph())
+
+    def _graph(self):
+        """The graph of the saver's variables (whichever graph is the default now)."""
+        return next(iter(self._variables.values())).graph
 
     def _values(self, sess) -> dict:
         """``{name: numpy array}`` of the variables in ``sess``; CheckpointError naming those
