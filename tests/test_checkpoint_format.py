@@ -172,6 +172,19 @@ def test_tinyflows_save_is_tensorflows_checkpoint(tmp_path):
         np.testing.assert_array_equal(reader.get_tensor(name), _expected(name))
 
 
+def test_tensorflow_2s_object_checkpoint_restores_by_its_keys():
+    v = tf.Variable(np.zeros(3, np.float32), name="v")
+    prefix = os.path.join(GOLDEN, "object-1")
+    entries = fmt.read_index(_golden("object-1.index"))[1]
+    assert "DataType" in entries["_CHECKPOINTABLE_OBJECT_GRAPH"]  # a string: not read...
+    sess = tf.Session()
+    Saver({"v/.ATTRIBUTES/VARIABLE_VALUE": v}).restore(sess, prefix)  # ...nor needed
+    np.testing.assert_array_equal(sess.run(v), [1.5, -2.0, 3.25])  # tools/checkpoint_golden.py
+    with pytest.raises(CheckpointError, match="_CHECKPOINTABLE_OBJECT_GRAPH.*dtype code 7"):
+        tf.train.load_variable(prefix, "_CHECKPOINTABLE_OBJECT_GRAPH")
+    assert tf.train.list_variables(prefix) == [("v/.ATTRIBUTES/VARIABLE_VALUE", [3])]
+
+
 def test_reader_and_list_variables(tmp_path):
     _copy_golden(tmp_path)
     listed = tf.train.list_variables(str(tmp_path))
@@ -237,6 +250,14 @@ def _hostile(kind, index: bytes, data: bytes):
     if kind == "bad protobuf":
         return _corrupt_index(index, "layer/w", lambda e: e[:-3] + b"\x12\xff"), data, \
             "layer/w"
+    if kind == "bool not 0 or 1":
+        flags = entries["flags"]
+        changed = bytearray(data)
+        changed[flags.offset] = 7
+        crc = fmt.mask_crc(fmt.crc32c(bytes(changed[flags.offset:flags.offset + 3])))
+        return _corrupt_index(index, "flags", lambda _: _entry(
+            dtype=10, shape=(3,), offset=flags.offset, size=3, crc=crc)), bytes(changed), \
+            "flags.*neither 0 nor 1"
     if kind == "missing variable":
         table = fmt.read_table(index)
         del table[b"layer/w"]
@@ -247,7 +268,7 @@ def _hostile(kind, index: bytes, data: bytes):
 @pytest.mark.parametrize("kind", [
     "truncated index", "wrong magic", "block checksum", "data checksum", "truncated data",
     "offset past the end", "huge size", "size not the shape's", "dtype mismatch",
-    "shape mismatch", "bad protobuf", "missing variable"])
+    "shape mismatch", "bad protobuf", "bool not 0 or 1", "missing variable"])
 def test_a_hostile_checkpoint_is_a_clear_error_and_changes_nothing(tmp_path, kind):
     _variables, _ = _golden_graph()
     sess = tf.Session()

@@ -15,7 +15,11 @@ TensorFlow's ``tf.compat.v1.train.Saver`` (graph mode) saves, into tests/data/tf
   ``/`` as ``|``), the inputs ``x`` and ``y``, and ``w_step3`` / ``b_step3``, the weights after
   a third Adam step;
 * ``plain.index``, ``plain.data-00000-of-00001``: a Saver over the variables without the
-  optimizer's (what TinyFlow's save of the same values must reproduce byte for byte).
+  optimizer's (what TinyFlow's save of the same values must reproduce byte for byte);
+* ``object-1.index``, ``object-1.data-00000-of-00001``: TensorFlow 2's object-based
+  ``tf.train.Checkpoint(v=tf.Variable([1.5, -2.0, 3.25]))`` (eager), whose index also holds the
+  string tensor ``_CHECKPOINTABLE_OBJECT_GRAPH`` TinyFlow does not read (the variable's key is
+  ``v/.ATTRIBUTES/VARIABLE_VALUE``).
 """
 import os
 import shutil
@@ -28,7 +32,15 @@ OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "d
                    "tf_checkpoint")
 
 
+def object_checkpoint():
+    """TensorFlow 2's object-based checkpoint (eager), before graph mode is switched on."""
+    tf.train.Checkpoint(v=tf.Variable([1.5, -2.0, 3.25])).write(os.path.join(OUT, "object-1"))
+
+
 def main():
+    shutil.rmtree(OUT, ignore_errors=True)
+    os.makedirs(OUT)
+    object_checkpoint()
     v1.disable_eager_execution()
     rng = np.random.default_rng(24)
     x = rng.standard_normal((5, 3)).astype(np.float32)
@@ -45,8 +57,6 @@ def main():
              v1.Variable(np.array([0.5, -65504, 1e-3], np.float16), name="half")]
     loss = v1.reduce_sum(v1.square(v1.matmul(x, w) + b - y))
     train = v1.train.AdamOptimizer(0.1).minimize(loss, global_step=plain[4])
-    shutil.rmtree(OUT, ignore_errors=True)
-    os.makedirs(OUT)
     os.chdir(OUT)  # relative paths in the file "checkpoint"
     with v1.Session() as sess:
         sess.run(v1.global_variables_initializer())

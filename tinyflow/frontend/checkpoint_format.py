@@ -318,8 +318,11 @@ def write_index(arrays: dict, data) -> bytes:
 
 
 def read_index(data: bytes) -> tuple[int, dict]:
-    """``(number of shards, {name: BundleEntry})`` of an index file's bytes, its header
-    checked (little-endian, a version this reader knows); FormatError on anything wrong."""
+    """``(number of shards, {name: BundleEntry, or a str saying why its entry cannot be
+    read}``) of an index file's bytes, its header checked (little-endian, a version this reader
+    knows); FormatError on anything wrong with the file as a whole.  An entry TinyFlow does not
+    read (a string tensor, such as TensorFlow 2's ``_CHECKPOINTABLE_OBJECT_GRAPH``) matters
+    only to whoever asks for it."""
     table = read_table(data)
     if b"" not in table:
         raise FormatError("no header entry (key \"\")")
@@ -338,11 +341,14 @@ def read_index(data: bytes) -> tuple[int, dict]:
             name = key.decode("utf-8")
         except UnicodeDecodeError:
             raise FormatError(f"a key that is not UTF-8: {key[:80]!r}") from None
-        entry = _parse_entry(name, value)
-        if not 0 <= entry.shard_id < shards:
-            raise FormatError(f"the index entry of '{name}': shard {entry.shard_id} of "
-                              f"{shards}")
-        entries[name] = entry
+        try:
+            entry = _parse_entry(name, value)
+            if not 0 <= entry.shard_id < shards:
+                raise FormatError(f"the index entry of '{name}': shard {entry.shard_id} of "
+                                  f"{shards}")
+            entries[name] = entry
+        except FormatError as err:
+            entries[name] = str(err)
     return shards, entries
 
 

@@ -721,7 +721,7 @@ def _read_entries(prefix: str, wanted: dict, budget: _RestoreBudget | None) -> d
                 if entry is None:
                     found[name] = f"is not in the file '{prefix}.index'"
                     continue
-                path = fmt.data_file(prefix, entry.shard_id, shards)
+                path = fmt.data_file(prefix, getattr(entry, "shard_id", 0), shards)
                 if path not in files:
                     files[path] = (stack.enter_context(open(path, "rb"))
                                    if os.path.isfile(path) else None)
@@ -735,6 +735,8 @@ def _read_entries(prefix: str, wanted: dict, budget: _RestoreBudget | None) -> d
 def _read_entry(entry, path: str, file, dtype, shape, budget, name):
     """One entry's array from its data file ``file`` (None: missing), or a str saying what is
     wrong with it."""
+    if isinstance(entry, str):  # what the index's reader found wrong
+        return f"cannot be read: {entry}"
     if dtype is not None and entry.dtype != dtype:
         return f"has dtype {entry.dtype} in the file but {dtype} in the graph"
     if shape is not None and tuple(entry.shape) != tuple(shape):
@@ -755,11 +757,14 @@ def _read_entry(entry, path: str, file, dtype, shape, budget, name):
         return f"is corrupt in the file: '{path}' is cut short"
     if fmt.crc32c(raw) != fmt.unmask_crc(entry.crc32c):
         return f"is corrupt in the file: its bytes in '{path}' do not match their checksum"
+    if array.dtype == bool and array.size and array.view(np.uint8).max() > 1:
+        return f"is corrupt in the file: a bool in '{path}' is neither 0 nor 1"
     return array
 
 
 class CheckpointReader:
-    """The tensors of a checkpoint, by name (``tf.train.NewCheckpointReader``).
+    """The tensors of a checkpoint, by name (``tf.train.NewCheckpointReader``).  Tensors of a
+    dtype TinyFlow does not read (strings) are left out of its maps.
 
     Parameters
     ----------
@@ -772,7 +777,9 @@ class CheckpointReader:
         if not os.path.isfile(self.prefix + ".index"):
             raise FileNotFoundError(f"no checkpoint at '{self.prefix}': no file "
                                     f"'{self.prefix}.index'")
-        _, self._entries = _read_index(self.prefix, None)
+        _, entries = _read_index(self.prefix, None)
+        self._entries = {n: e for n, e in entries.items() if not isinstance(e, str)}
+        self._unreadable = {n: e for n, e in entries.items() if isinstance(e, str)}
 
     def has_tensor(self, name: str) -> bool:
         return name in self._entries
@@ -788,6 +795,9 @@ class CheckpointReader:
     def get_tensor(self, name: str) -> np.ndarray:
         """The tensor ``name`` as a numpy array (its bytes checked against their crc32c);
         NotFoundError when the checkpoint has none of that name."""
+        if name in self._unreadable:
+            raise CheckpointError(f"cannot read '{name}' from '{self.prefix}': "
+                                  f"{self._unreadable[name]}")
         if name not in self._entries:
             raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
         array = _read_entries(self.prefix, {name: (None, None)}, None)[name]
