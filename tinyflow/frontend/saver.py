@@ -76,6 +76,7 @@ import stat
 import tempfile
 import time
 import tokenize
+import warnings
 import zipfile
 from typing import NamedTuple
 
@@ -86,7 +87,6 @@ from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
-from . import tf_logging
 from .checkpoint_format import AdamPowers
 from .meta_graph import export_meta_graph, import_graph
 
@@ -256,7 +256,8 @@ class Saver:
             try:
                 meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
             except GraphError as err:  # a node with a Python object (tf.py_func's function)
-                tf_logging.warning("no meta graph written beside checkpoint '%s': %s", path, err)
+                warnings.warn(f"no meta graph written beside checkpoint '{path}': {err}",
+                              stacklevel=2)
             else:
                 with _replacing(f"{path}.{meta_graph_suffix}") as file:
                     file.write(meta)
