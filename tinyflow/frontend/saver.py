@@ -143,6 +143,7 @@ class Saver:
         self._variables: dict[str, Symbol] = {}
         self._codecs: dict[str, AdamPowers] = {}  # name -> how the variable is stored
         self._legacy_names: dict[str, str] = {}
+        taken: set[str] = set()  # every name in the checkpoint so far
         for key, var in pairs:
             name = key
             if not (isinstance(var, Symbol) and len(var.outputs) == 1
@@ -154,12 +155,12 @@ class Saver:
                                                      or var.op.name)
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
-            stored = codec.names if codec else (name,)
-            taken = {n for key in self._variables for n in self._stored_names(key)}
-            if name in self._variables or taken & set(stored):
+            stored = set(codec.names if codec else (name,)) | {name}
+            if taken & stored:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
             self._variables[name] = var
+            taken |= stored
             self._legacy_names[name] = var.op.name if key is None else name  # .npz files'
             if codec:
                 self._codecs[name] = codec
