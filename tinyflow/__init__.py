@@ -19,6 +19,8 @@ from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
 from .frontend.init_ops import *
 from .frontend.init_ops import __all__ as _init_ops_all
+from .frontend.loops import *
+from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.random_ops import *
@@ -43,7 +45,7 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
 __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
             "gfile", "logging", "losses", "metrics", "summary"]
 __all__ += list(_array_ops_all)
-__all__ += list(_init_ops_all) + list(_random_ops_all)
+__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all)
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]
 

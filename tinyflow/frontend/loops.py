@@ -1,0 +1,224 @@
+"""``tf.while_loop`` (TensorFlow 1.15's semantics) as one graph node holding its cond and body.
+
+The loop is TensorFlow 2's functional While: ``cond`` and ``body`` are called once, on
+placeholders of the loop variables' structure, and what they build becomes two subgraphs of
+one ``while_loop`` node (:mod:`tinyflow.ops.loop`).  Tensors of the enclosing graph they read
+become extra inputs of the node (captures), and so do variables read inside; a variable the
+body writes is written by the session every iteration.  At run time the node's Lua body loops
+over the body's closures inside one call into Lua (``docs/control_flow.md``).
+"""
+from __future__ import annotations
+
+from ..nnvm.subgraph import Subgraph, close_over, placeholder_like
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ..nnvm.tensor_shape import TensorShape
+from .api import _tensor
+from .control_flow_ops import _describe, _flatten, _pack, _shape_of_structure
+
+__all__ = ["while_loop"]
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10,
+               back_prop=True, swap_memory=False, maximum_iterations=None, name=None,
+               return_same_structure=False):
+    """Repeat ``body`` while ``cond`` is true, as TensorFlow 1.15's ``tf.while_loop``.
+
+    Parameters
+    ----------
+    cond : callable
+        ``cond(*loop_vars)`` -> a scalar bool tensor.
+    body : callable
+        ``body(*loop_vars)`` -> the next loop variables, of ``loop_vars``' structure (a list
+        or tuple of one element, or one tensor, for a single loop variable).
+    loop_vars : tensor, or (nested) list, tuple, namedtuple or dict of tensors
+        The first values (numbers become constants).  A single tensor, or one not in a list,
+        is passed to ``cond`` and ``body`` as their one argument.
+    shape_invariants : structure of TensorShape, optional
+        Per loop variable, the shape it may take (None where a dimension may vary).  Without
+        one, a loop variable whose static shape an iteration changes is a ValueError.
+        TinyFlow binds every shape before a run: a shape that changes while the loop runs is
+        an error when the graph is bound.
+    parallel_iterations, swap_memory : int, bool
+        Accepted; TinyFlow runs one iteration after the other, in memory.
+    back_prop : bool
+        False: no gradient flows through the loop.
+    maximum_iterations : int, optional
+        Stop after that many iterations even if ``cond`` is still true.
+    name : str, optional
+        The name scope (default ``"while"``).
+    return_same_structure : bool
+        False (TF 1.15's default): a single loop variable comes back as a tensor.
+
+    Returns
+    -------
+    The loop variables after the last iteration, in ``loop_vars``' structure.
+
+    Raises
+    ------
+    TypeError
+        ``cond`` or ``body`` not callable, ``cond`` not giving a bool, a loop variable's dtype
+        changed by the body.
+    ValueError
+        No loop variables, ``cond`` not giving a scalar, ``body`` giving another structure, or
+        a loop variable's shape changed without a shape invariant allowing it (naming it).
+    """
+    if not callable(cond):
+        raise TypeError("cond must be callable.")
+    if not callable(body):
+        raise TypeError("body must be callable.")
+    if parallel_iterations < 1:
+        raise TypeError("parallel_iterations must be a positive integer.")
+    leaves = [_tensor(v) for v in _flatten(loop_vars)]
+    if not leaves:
+        raise ValueError("No loop variables provided")
+    invariants = _invariants(loop_vars, leaves, shape_invariants)
+    limit = -1 if maximum_iterations is None else _limit(maximum_iterations)
+    graph = current_context()
+    with graph.name_scope(name or "while"):
+        outputs = _build(graph, cond, body, loop_vars, leaves, invariants, limit, back_prop)
+    result = _pack(loop_vars, iter(outputs)) if isinstance(loop_vars, (list, tuple, dict)) \
+        else outputs[0]
+    if not return_same_structure and len(outputs) == 1:
+        return outputs[0]
+    return result
+
+
+def _limit(maximum_iterations) -> int:
+    if isinstance(maximum_iterations, Symbol):
+        raise TypeError("tf.while_loop: TinyFlow takes maximum_iterations as a Python int, got "
+                        f"the tensor '{maximum_iterations.name}'")
+    limit = int(maximum_iterations)
+    if limit < 0:
+        raise ValueError(f"maximum_iterations must be non-negative, got {limit}")
+    return limit
+
+
+def _invariants(loop_vars, leaves, shape_invariants) -> list:
+    """Per leaf, its TensorShape invariant or None; checked against the first values."""
+    if shape_invariants is None:
+        return [None] * len(leaves)
+    if isinstance(loop_vars, (list, tuple, dict)) and _shape_of_structure(
+            _as_leaf_structure(shape_invariants)) != _shape_of_structure(loop_vars):
+        raise ValueError("The two structures don't have the same nested structure: "
+                         f"loop_vars {_describe(loop_vars)} and shape_invariants "
+                         f"{_describe(_as_leaf_structure(shape_invariants))}")
+    shapes = [TensorShape(s) if not isinstance(s, TensorShape) else s
+              for s in _flatten(_as_leaf_structure(shape_invariants))]
+    for leaf, shape in zip(leaves, shapes):
+        if not leaf.get_shape().is_compatible_with(shape) or not _at_most(leaf.get_shape(),
+                                                                           shape):
+            raise ValueError(f"The shape invariant specified for {leaf.name} is not compatible "
+                             f"with the initial shape of the loop variable. It enters the loop "
+                             f"with shape {leaf.get_shape()}, but the specified shape "
+                             f"invariant is {shape}.")
+    return shapes
+
+
+def _as_leaf_structure(invariants):
+    """Shape invariants with each TensorShape (or list of dims) as one leaf."""
+    if isinstance(invariants, TensorShape) or invariants is None:
+        return _Leaf(invariants)
+    if isinstance(invariants, dict):
+        return type(invariants)((k, _as_leaf_structure(v)) for k, v in invariants.items())
+    if isinstance(invariants, (list, tuple)):
+        if all(isinstance(d, int) or d is None for d in invariants):  # a shape as a list
+            return _Leaf(invariants)
+        items = [_as_leaf_structure(v) for v in invariants]
+        return type(invariants)(*items) if hasattr(invariants, "_fields") else \
+            type(invariants)(items)
+    return _Leaf(invariants)
+
+
+class _Leaf:
+    """A shape invariant, kept whole by the structure helpers."""
+
+    def __init__(self, shape):
+        self.shape = shape
+
+
+def _at_most(shape: TensorShape, invariant: TensorShape) -> bool:
+    """TF's _ShapeLessThanOrEqual: ``shape`` at least as specific as ``invariant``."""
+    if invariant.ndims is None:
+        return True
+    if shape.ndims != invariant.ndims:
+        return False
+    return all(i is None or s == i for s, i in zip(shape.as_list(), invariant.as_list()))
+
+
+def _build(graph, cond, body, loop_vars, leaves, invariants, limit, back_prop) -> list:
+    placeholders = [
+        placeholder_like(graph, "loop_var", _shape_list(inv if inv is not None else
+                                                        leaf.get_shape()), leaf.dtype.name)
+        for leaf, inv in zip(leaves, invariants)]
+    args = _pack(loop_vars, iter(Symbol([NodeEntry(p, 0)]) for p in placeholders)) \
+        if isinstance(loop_vars, (list, tuple, dict)) else Symbol([NodeEntry(placeholders[0],
+                                                                             0)])
+    call_args = list(args) if isinstance(args, (list, tuple, dict)) else [args]
+    before = set(graph.nodes_by_name.values())
+    pred = _condition(cond(*call_args))
+    result = body(*call_args)
+    outs = _body_outputs(result, call_args, leaves, invariants)
+    made = set(graph.nodes_by_name.values()) - before
+    captures: dict = {}
+    describe = _static
+    cond_out = close_over(graph, placeholders, [pred.outputs[0]], made, captures, describe)
+    body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs], made, captures,
+                          describe)
+    inputs = tuple(placeholders) + tuple(captures.values())
+    node = create_op(
+        "while_loop", *leaves, *[Symbol([e]) for e in captures],
+        cond=Subgraph(inputs, tuple(cond_out)), body=Subgraph(inputs, tuple(body_out)),
+        num_vars=len(leaves), num_captured=len(captures), maximum_iterations=limit,
+        back_prop=bool(back_prop), names=tuple(f"'{leaf.name}'" for leaf in leaves),
+        invariant=tuple(inv is not None for inv in invariants), name="while")
+    return [node[i] for i in range(len(leaves))] if len(leaves) > 1 else [node]
+
+
+def _shape_list(shape: TensorShape):
+    return None if shape.ndims is None else shape.as_list()
+
+
+def _static(entry: NodeEntry):
+    symbol = Symbol([entry])
+    return _shape_list(symbol.get_shape()), symbol.dtype.name
+
+
+def _condition(pred) -> Symbol:
+    """What cond gave, checked: a bool scalar tensor (TF's LoopCond input)."""
+    if not isinstance(pred, Symbol):
+        pred = _tensor(pred)
+    if pred.dtype.name != "bool":
+        raise TypeError(f"tf.while_loop: cond must return a bool tensor, got {pred.dtype.name} "
+                        f"('{pred.name}') (the input of TF's LoopCond)")
+    if pred.get_shape().ndims not in (None, 0):
+        raise ValueError(f"tf.while_loop: cond must return a scalar, got shape "
+                         f"{pred.get_shape()} ('{pred.name}')")
+    return pred
+
+
+def _body_outputs(result, call_args, leaves, invariants) -> list:
+    """The body's results as one fresh tensor per loop variable, checked as TF checks them:
+    the structure, each dtype, each static shape against the loop variable's invariant."""
+    if not isinstance(result, (list, tuple, dict)):
+        result = [result]
+    if _shape_of_structure(list(result)) != _shape_of_structure(call_args):
+        raise ValueError(f"The two structures don't have the same nested structure: the loop "
+                         f"variables {_describe(call_args)}, body returned {_describe(result)}")
+    outs = []
+    for leaf, inv, value in zip(leaves, invariants, _flatten(result)):
+        out = _tensor(value)
+        if out.dtype.name != leaf.dtype.name:
+            raise TypeError(f"tf.while_loop: body returned {out.dtype.name} for the loop "
+                            f"variable {leaf.name}, which enters the loop as "
+                            f"{leaf.dtype.name}")
+        wanted = inv if inv is not None else leaf.get_shape()
+        if not _at_most(out.get_shape(), wanted):
+            raise ValueError(
+                f"Input tensor '{leaf.name}' enters the loop with shape {wanted}, but has "
+                f"shape {out.get_shape()} after one iteration. To allow the shape to vary "
+                f"across iterations, use the `shape_invariants` argument of tf.while_loop to "
+                f"specify a less-specific shape.")
+        if out.node.op is None or out.node.op.attr("FMutateInputs"):
+            out = create_op("copy", out, name="body_output")  # a fresh tensor per iteration
+        outs.append(out)
+    return outs

@@ -1,0 +1,135 @@
+"""Loops as one node holding subgraphs: ``while_loop`` and its gradient ``_while_loop_backward``
+(TensorFlow 2's functional While; ``tf.while_loop`` in :mod:`tinyflow.frontend.loops`).
+
+``while_loop``
+    inputs: the ``num_vars`` loop variables (flat), then the tensors its subgraphs capture;
+    outputs: the loop variables after the last iteration.  Attributes ``cond`` and ``body``
+    are :class:`~tinyflow.nnvm.subgraph.Subgraph` s over one input list (the node's inputs, by
+    position): ``cond`` gives one bool scalar, ``body`` the next values of the loop variables.
+    ``maximum_iterations`` (-1: none) stops it there; ``names`` (the loop variables' for
+    errors), ``invariant`` (per variable, whether ``shape_invariants`` let its shape vary).
+``_while_loop_backward``
+    inputs: the forward's outputs (``num_vars``; their node's state holds the loop variables of
+    every iteration: ``TStateOfInput`` 0), the captured tensors (``num_captured``), the
+    gradients of the outputs; outputs: the gradients of the loop variables' first values, then
+    of the captured tensors.  ``grad_body``: a subgraph over the body's inputs then the
+    gradients of its outputs, giving the gradients of its inputs (the body's forward recomputed
+    from the kept loop variables, then its gradient: one iteration's backward).
+
+Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
+``tinyflow/executor/subgraphs.py``.
+"""
+from __future__ import annotations
+
+from ..nnvm.attrs import shape_str
+from ..nnvm.errors import ShapeError
+from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.op import register_op
+from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+
+__all__: list[str] = []
+
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _while_shape(attrs, in_shapes, out_shapes):
+    """The loop variables keep their shapes: the body's outputs are inferred from its inputs'
+    shapes, and a variable whose shape an iteration changes is an error (its shape after the
+    loop would depend on the trip count, and every shape is bound before a run)."""
+    n = attrs["num_vars"]
+    ins = [s if s is not None else o for s, o in zip(in_shapes[:n], out_shapes)]
+    ins = ins + list(in_shapes[n:])
+    if any(s is None for s in ins):
+        return ins, list(out_shapes)
+    body_out = infer_shapes(attrs["body"], ins)
+    for index, (before, after) in enumerate(zip(ins, body_out)):
+        if after is not None and tuple(after) != tuple(before):
+            name = attrs["names"][index]
+            if not attrs["invariant"][index]:
+                raise ShapeError(f"loop variable {name} enters the loop with shape "
+                                 f"{shape_str(before)}, but has shape {shape_str(after)} after "
+                                 f"one iteration (use shape_invariants to let it vary)")
+            raise ShapeError(f"loop variable {name} changes shape from {shape_str(before)} to "
+                             f"{shape_str(after)} in one iteration: its shape_invariants allow "
+                             f"it, but TinyFlow binds every shape before a run, so a loop "
+                             f"variable's shape after the loop must not depend on the trip "
+                             f"count")
+    return ins, ins[:n]
+
+
+def _while_type(attrs, in_types, out_types):
+    n = attrs["num_vars"]
+    ins = [t or o for t, o in zip(in_types[:n], out_types)] + list(in_types[n:])
+    return ins, ins[:n]
+
+
+def _while_gradient(node, ograds):
+    """One backward node: the body's gradient subgraph run over the kept iterations in
+    reverse.  Integer loop variables and captures get no gradient."""
+    n = node.attrs["num_vars"]
+    if not node.attrs.get("back_prop", True):
+        return [None] * len(node.inputs)
+    body = node.attrs["body"]
+    grad_body = _gradient_subgraph(body, n)
+    captured = node.inputs[n:]
+    out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds,
+                    grad_body=grad_body, num_vars=n, num_captured=len(captured),
+                    name=f"{node.name}_grad")
+    types = [p.attrs.get("dtype", "float32") for p in body.inputs]
+    return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
+
+
+def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
+    """``body``'s inputs and one gradient placeholder per loop variable in; the gradients of
+    all the body's inputs out (zeros for integer ones and those the outputs do not reach)."""
+    graph = current_context()
+    heads, ys, head_grads = [], [], []
+    for index, entry in enumerate(body.outputs):
+        placeholder = body.inputs[index]
+        dtype = placeholder.attrs.get("dtype", "float32")
+        head = placeholder_like(graph, "grad_ys", placeholder.attrs.get("shape"), dtype)
+        heads.append(head)
+        if dtype in FLOATS:
+            ys.append(entry)
+            head_grads.append(Symbol([NodeEntry(head, 0)]))
+    xs = [NodeEntry(p, 0) for p in body.inputs]
+    if ys:
+        grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
+                                        "grad_name_prefix": "while_grad/"}), ["Gradient"])
+        outputs = grads.outputs
+    else:
+        outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+    return Subgraph(tuple(body.inputs) + tuple(heads), tuple(outputs))
+
+
+def _backward_shape(attrs, in_shapes, out_shapes):
+    count = attrs["num_vars"] + attrs["num_captured"]
+    return list(in_shapes), [s if s is not None else o for s, o in
+                             zip(in_shapes[:count], out_shapes)]
+
+
+def _backward_type(attrs, in_types, out_types):
+    count = attrs["num_vars"] + attrs["num_captured"]
+    return list(in_types), [t or o for t, o in zip(in_types[:count], out_types)]
+
+
+(register_op("while_loop")
+ .describe("The loop variables (inputs 0 .. num_vars-1) through subgraph body while subgraph "
+           "cond gives true, at most maximum_iterations times (tf.while_loop); the other "
+           "inputs are the tensors the subgraphs capture.")
+ .set_num_inputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: attrs["num_vars"])
+ .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
+ .set_attr("FGradient", _while_gradient)
+ .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("TUncapturable", True))
+
+(register_op("_while_loop_backward")
+ .describe("The gradients of a while_loop's first loop variables and captured tensors: "
+           "subgraph grad_body over the iterations the forward kept, last first.")
+ .set_num_inputs(lambda attrs: 2 * attrs["num_vars"] + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
+ .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
+ .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
