@@ -26,6 +26,7 @@ from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
@@ -45,7 +46,8 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
 __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
             "gfile", "logging", "losses", "metrics", "summary"]
 __all__ += list(_array_ops_all)
-__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all)
+__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + [
+    "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]
 

@@ -14,6 +14,7 @@ from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from .api import _tensor
 from .control_flow_ops import _describe, _flatten, _pack, _shape_of_structure
+from .tensor_array import TensorArray
 
 __all__ = ["while_loop"]
 
@@ -68,14 +69,17 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
-    leaves = [_tensor(v) for v in _flatten(loop_vars)]
+    protos = [v if isinstance(v, TensorArray) else None for v in _flatten(loop_vars)]
+    leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
+              for v in _flatten(loop_vars)]  # None: an array whose element shape is unknown
     if not leaves:
         raise ValueError("No loop variables provided")
     invariants = _invariants(loop_vars, leaves, shape_invariants)
     limit = -1 if maximum_iterations is None else _limit(maximum_iterations)
     graph = current_context()
     with graph.name_scope(name or "while"):
-        outputs = _build(graph, cond, body, loop_vars, leaves, invariants, limit, back_prop)
+        outputs = _build(graph, cond, body, loop_vars, (leaves, protos), invariants, limit,
+                         back_prop)
     result = _pack(loop_vars, iter(outputs)) if isinstance(loop_vars, (list, tuple, dict)) \
         else outputs[0]
     if not return_same_structure and len(outputs) == 1:
@@ -105,6 +109,8 @@ def _invariants(loop_vars, leaves, shape_invariants) -> list:
     shapes = [TensorShape(s) if not isinstance(s, TensorShape) else s
               for s in _flatten(_as_leaf_structure(shape_invariants))]
     for leaf, shape in zip(leaves, shapes):
+        if leaf is None:
+            continue
         if not leaf.get_shape().is_compatible_with(shape) or not _at_most(leaf.get_shape(),
                                                                            shape):
             raise ValueError(f"The shape invariant specified for {leaf.name} is not compatible "
@@ -145,25 +151,29 @@ def _at_most(shape: TensorShape, invariant: TensorShape) -> bool:
     return all(i is None or s == i for s, i in zip(shape.as_list(), invariant.as_list()))
 
 
-def _build(graph, cond, body, loop_vars, leaves, invariants, limit, back_prop) -> list:
-    placeholders = [
-        placeholder_like(graph, "loop_var", _shape_list(inv if inv is not None else
-                                                        leaf.get_shape()), leaf.dtype.name)
-        for leaf, inv in zip(leaves, invariants)]
-    args = _pack(loop_vars, iter(Symbol([NodeEntry(p, 0)]) for p in placeholders)) \
-        if isinstance(loop_vars, (list, tuple, dict)) else Symbol([NodeEntry(placeholders[0],
-                                                                             0)])
+def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -> list:
+    leaves, protos = values
+    placeholders = [placeholder_like(graph, "loop_var", _shape_list(
+        inv if inv is not None else leaf.get_shape() if leaf is not None else TensorShape(None)),
+        (leaf if leaf is not None else proto).dtype.name)
+        for leaf, inv, proto in zip(leaves, invariants, protos)]
+    symbols = [Symbol([NodeEntry(p, 0)]) for p in placeholders]
+    symbols = [s if proto is None else proto._like(s, proto.element_shape)
+               for s, proto in zip(symbols, protos)]
+    args = _pack(loop_vars, iter(symbols)) if isinstance(loop_vars, (list, tuple, dict)) \
+        else symbols[0]
     call_args = list(args) if isinstance(args, (list, tuple, dict)) else [args]
     before = set(graph.nodes_by_name.values())
     pred = _condition(cond(*call_args))
     result = body(*call_args)
-    outs = _body_outputs(result, call_args, leaves, invariants)
+    outs, out_protos = _body_outputs(result, call_args, leaves, protos, invariants)
     made = set(graph.nodes_by_name.values()) - before
     captures: dict = {}
-    describe = _static
-    cond_out = close_over(graph, placeholders, [pred.outputs[0]], made, captures, describe)
+    cond_out = close_over(graph, placeholders, [pred.outputs[0]], made, captures, _static)
     body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs], made, captures,
-                          describe)
+                          _static)
+    leaves = [leaf if leaf is not None else out._zeros(out.element_shape)  # first written
+              for leaf, out in zip(leaves, out_protos)]
     inputs = tuple(placeholders) + tuple(captures.values())
     node = create_op(
         "while_loop", *leaves, *[Symbol([e]) for e in captures],
@@ -171,7 +181,9 @@ def _build(graph, cond, body, loop_vars, leaves, invariants, limit, back_prop) -
         num_vars=len(leaves), num_captured=len(captures), maximum_iterations=limit,
         back_prop=bool(back_prop), names=tuple(f"'{leaf.name}'" for leaf in leaves),
         invariant=tuple(inv is not None for inv in invariants), name="while")
-    return [node[i] for i in range(len(leaves))] if len(leaves) > 1 else [node]
+    results = [node[i] for i in range(len(leaves))] if len(leaves) > 1 else [node]
+    return [r if proto is None else proto._like(r, proto.element_shape)
+            for r, proto in zip(results, out_protos)]
 
 
 def _shape_list(shape: TensorShape):
@@ -196,22 +208,30 @@ def _condition(pred) -> Symbol:
     return pred
 
 
-def _body_outputs(result, call_args, leaves, invariants) -> list:
-    """The body's results as one fresh tensor per loop variable, checked as TF checks them:
-    the structure, each dtype, each static shape against the loop variable's invariant."""
+def _body_outputs(result, call_args, leaves, protos, invariants):
+    """The body's results as one fresh tensor per loop variable (and the TensorArrays it gave,
+    None for tensors), checked as TF checks them: the structure, each dtype, each static
+    shape against the loop variable's invariant."""
     if not isinstance(result, (list, tuple, dict)):
         result = [result]
     if _shape_of_structure(list(result)) != _shape_of_structure(call_args):
         raise ValueError(f"The two structures don't have the same nested structure: the loop "
                          f"variables {_describe(call_args)}, body returned {_describe(result)}")
-    outs = []
-    for leaf, inv, value in zip(leaves, invariants, _flatten(result)):
-        out = _tensor(value)
-        if out.dtype.name != leaf.dtype.name:
+    outs, out_protos = [], []
+    for leaf, proto, inv, value in zip(leaves, protos, invariants, _flatten(result)):
+        if (proto is None) != (not isinstance(value, TensorArray)):
+            raise TypeError(f"tf.while_loop: body returned {type(value).__name__} for a loop "
+                            f"variable that enters the loop as "
+                            f"{'a TensorArray' if proto is not None else 'a tensor'}")
+        out = value._stacked("return from a loop body") if proto is not None else _tensor(value)
+        out_protos.append(value if proto is not None else None)
+        dtype = (leaf if leaf is not None else proto).dtype.name
+        if out.dtype.name != dtype:
             raise TypeError(f"tf.while_loop: body returned {out.dtype.name} for the loop "
-                            f"variable {leaf.name}, which enters the loop as "
-                            f"{leaf.dtype.name}")
-        wanted = inv if inv is not None else leaf.get_shape()
+                            f"variable {leaf.name if leaf is not None else 'TensorArray'}, "
+                            f"which enters the loop as {dtype}")
+        wanted = inv if inv is not None else leaf.get_shape() if leaf is not None else \
+            TensorShape(None)
         if not _at_most(out.get_shape(), wanted):
             raise ValueError(
                 f"Input tensor '{leaf.name}' enters the loop with shape {wanted}, but has "
@@ -221,4 +241,4 @@ def _body_outputs(result, call_args, leaves, invariants) -> list:
         if out.node.op is None or out.node.op.attr("FMutateInputs"):
             out = create_op("copy", out, name="body_output")  # a fresh tensor per iteration
         outs.append(out)
-    return outs
+    return outs, out_protos

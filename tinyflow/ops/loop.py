@@ -133,3 +133,36 @@ def _backward_type(attrs, in_types, out_types):
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
+
+
+# -- TensorArray's write: a copy of the rows with some replaced (tf.TensorArray, frontend) -------
+def _write_shape(attrs, in_shapes, out_shapes):
+    buffer, index, value = in_shapes
+    buffer = buffer if buffer is not None else out_shapes[0]
+    if buffer is not None and index is not None and value is not None:
+        rows = () if len(index) == 0 else (index[0],)
+        if len(index) > 1 or tuple(value) != rows + tuple(buffer[1:]):
+            raise ShapeError(f"writing a value of shape {shape_str(value)} at indices of shape "
+                             f"{shape_str(index)} into a TensorArray of elements of shape "
+                             f"{shape_str(buffer[1:])}")
+    return [buffer, index, value], [buffer]
+
+
+def _write_type(attrs, in_types, out_types):
+    dtype = in_types[0] or in_types[2] or out_types[0]
+    return [dtype, in_types[1], dtype], [dtype]
+
+
+def _write_gradient(node, ograds):
+    """The rows written get their gradient from the value; the rows kept, from the buffer."""
+    _, index, value = node.inputs
+    kept = create_op("tensor_array_write", ograds[0], index, create_op("zeros_like", value))
+    return [kept, None, create_op("gather", ograds[0], index, axis=0)]
+
+
+(register_op("tensor_array_write")
+ .describe("A copy of input 0 (rows: a TensorArray's elements) with rows at int indices "
+           "input 1 (a scalar or a vector) replaced by input 2 (TensorArray.write, scatter).")
+ .set_num_inputs(3)
+ .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
