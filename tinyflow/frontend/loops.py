@@ -106,8 +106,7 @@ def _invariants(loop_vars, leaves, shape_invariants) -> list:
         raise ValueError("The two structures don't have the same nested structure: "
                          f"loop_vars {_describe(loop_vars)} and shape_invariants "
                          f"{_describe(_as_leaf_structure(shape_invariants))}")
-    shapes = [TensorShape(s) if not isinstance(s, TensorShape) else s
-              for s in _flatten(_as_leaf_structure(shape_invariants))]
+    shapes = [TensorShape(s.shape) for s in _flatten(_as_leaf_structure(shape_invariants))]
     for leaf, shape in zip(leaves, shapes):
         if leaf is None:
             continue
@@ -182,6 +181,9 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
         back_prop=bool(back_prop), names=tuple(f"'{leaf.name}'" for leaf in leaves),
         invariant=tuple(inv is not None for inv in invariants), name="while")
     results = [node[i] for i in range(len(leaves))] if len(leaves) > 1 else [node]
+    for result, inv in zip(results, invariants):
+        if inv is not None:  # TF's static shape after the loop: the invariant
+            graph.declared_shapes[result.outputs[0]] = inv
     return [r if proto is None else proto._like(r, proto.element_shape)
             for r, proto in zip(results, out_protos)]
 
