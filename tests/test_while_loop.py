@@ -237,3 +237,20 @@ def test_ctrl_c_and_deadlines_stop_an_endless_loop():
         sess.run(endless)
     timer.join()
     assert sess.run(tf.while_loop(lambda x: x < 3, lambda x: x + 1, [tf.constant(0)])) == 3
+
+
+def test_the_memory_plan_shows_what_the_backward_keeps(plan_memory):
+    x = tf.placeholder(tf.float32, [3])
+    _, y = tf.while_loop(lambda i, y: i < 5, lambda i, y: (i + 1, y * x), (tf.constant(0), x))
+    (grad,) = tf.gradients(tf.reduce_sum(y), x)
+    sess = _session(plan_memory)
+    feed = {x: [1.0, 2.0, 3.0]}
+    forward_only = sess.memory_plan(y, feed)
+    assert [row[2] for row in forward_only.loops] == [0]  # no backward: nothing kept
+    np.testing.assert_allclose(sess.run(grad, feed), [6.0, 192.0, 1458.0])  # x^6: 6 x^5
+    report = sess.memory_plan(grad, feed)
+    loop, backward = report.loops
+    # one iteration keeps the loop variables: an int32 counter and 3 float32
+    assert loop[0] == "while/while" and loop[2:] == (4 + 3 * 4, 5)
+    assert report.kept_by_loops == 16 * 5 and loop[1] > 0 and backward[1] > 0
+    assert "kept for the backward 16 bytes per iteration x 5 trips = 80 bytes" in str(report)
