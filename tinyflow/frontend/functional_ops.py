@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from .api import _tensor, constant
 from .array_ops import shape
-from .control_flow_ops import _flatten, _pack
 from .loops import while_loop
+from .nest import flatten, pack
 from .tensor_array import TensorArray
 
 __all__ = ["foldl", "foldr", "map_fn", "scan"]
@@ -31,17 +31,17 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     -------
     ``fn``'s results stacked, in ``dtype``'s structure (``elems``' without it).
     """
-    flat = [_tensor(e) for e in _flatten(elems)]
+    flat = [_tensor(e) for e in flatten(elems)]
     size = _length(flat, "map_fn")
     inputs = [TensorArray(e.dtype, size=size).unstack(e) for e in flat]
     out_structure = elems if dtype is None else dtype
     outputs = [TensorArray(d if dtype is not None else e.dtype, size=size, infer_shape=infer_shape)
-               for d, e in zip(_flatten(out_structure) if dtype is not None else flat, flat)]
+               for d, e in zip(flatten(out_structure) if dtype is not None else flat, flat)]
 
     def body(i, *arrays):
-        element = _pack(elems, iter(ta.read(i) for ta in inputs)) \
+        element = pack(elems, iter(ta.read(i) for ta in inputs)) \
             if isinstance(elems, (list, tuple, dict)) else inputs[0].read(i)
-        results = [_tensor(r) for r in _flatten(fn(element))]
+        results = [_tensor(r) for r in flatten(fn(element))]
         if len(results) != len(arrays):
             raise ValueError(f"map_fn: fn returned {len(results)} tensors where its dtype "
                              f"structure has {len(arrays)} (pass dtype= for a result of "
@@ -50,7 +50,7 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     _, *arrays = while_loop(lambda i, *a: i < size, body, (constant(0),) + tuple(outputs),
                             back_prop=back_prop, name=name or "map", return_same_structure=True)
     stacked = [ta.stack() for ta in arrays]
-    return _pack(out_structure, iter(stacked)) \
+    return pack(out_structure, iter(stacked)) \
         if isinstance(out_structure, (list, tuple, dict)) else stacked[0]
 
 
@@ -79,19 +79,19 @@ def foldr(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,
 
 def _accumulate(fn, elems, initializer, reverse, back_prop, name, keep_all):
     """scan (keep_all) or a fold: a while_loop carrying the accumulators."""
-    flat = [_tensor(e) for e in _flatten(elems)]
+    flat = [_tensor(e) for e in flatten(elems)]
     size = _length(flat, name)
     inputs = [TensorArray(e.dtype, size=size).unstack(e) for e in flat]
     first = (size - 1) if reverse else 0
 
     def element(i):
-        return _pack(elems, iter(ta.read(i) for ta in inputs)) \
+        return pack(elems, iter(ta.read(i) for ta in inputs)) \
             if isinstance(elems, (list, tuple, dict)) else inputs[0].read(i)
     if initializer is None:
         start, structure, accumulators = 1, elems, [ta.read(first) for ta in inputs]
     else:
         start, structure = 0, initializer
-        accumulators = [_tensor(a) for a in _flatten(initializer)]
+        accumulators = [_tensor(a) for a in flatten(initializer)]
     outputs = [TensorArray(a.dtype, size=size) for a in accumulators] if keep_all else []
     if keep_all and initializer is None:
         outputs = [ta.write(first, a) for ta, a in zip(outputs, accumulators)]
@@ -99,16 +99,16 @@ def _accumulate(fn, elems, initializer, reverse, back_prop, name, keep_all):
 
     def body(step, *carried):
         index = (size - 1 - step) if reverse else step
-        accumulated = _pack(structure, iter(carried[:n])) \
+        accumulated = pack(structure, iter(carried[:n])) \
             if isinstance(structure, (list, tuple, dict)) else carried[0]
-        new = [_tensor(a) for a in _flatten(fn(accumulated, element(index)))]
+        new = [_tensor(a) for a in flatten(fn(accumulated, element(index)))]
         arrays = [ta.write(index, a) for ta, a in zip(carried[n:], new)]
         return (step + 1,) + tuple(new) + tuple(arrays)
     _, *carried = while_loop(lambda step, *c: step < size, body,
                              (constant(start),) + tuple(accumulators) + tuple(outputs),
                              back_prop=back_prop, name=name, return_same_structure=True)
     results = [ta.stack() for ta in carried[n:]] if keep_all else carried[:n]
-    return _pack(structure, iter(results)) if isinstance(structure, (list, tuple, dict)) \
+    return pack(structure, iter(results)) if isinstance(structure, (list, tuple, dict)) \
         else results[0]
 
 
