@@ -254,3 +254,19 @@ def test_the_memory_plan_shows_what_the_backward_keeps(plan_memory):
     assert loop[0] == "while/while" and loop[2:] == (4 + 3 * 4, 5)
     assert report.kept_by_loops == 16 * 5 and loop[1] > 0 and backward[1] > 0
     assert "kept for the backward 16 bytes per iteration x 5 trips = 80 bytes" in str(report)
+
+
+def test_viz_draws_the_loop_with_its_cond_body_and_nested_loop_as_clusters():
+    from tinyflow.frontend import viz
+
+    def body(i, y):
+        inner = tf.while_loop(lambda j: j < i, lambda j: j + 1, [tf.constant(0)])
+        return i + 1, y * tf.cast(inner, tf.float32)
+    _, y = tf.while_loop(lambda i, y: i < 3, body, (tf.constant(0), tf.constant(2.0)))
+    dot = viz.to_dot(y)
+    for cluster in ("cluster_n2_cond_", "cluster_n2_body_"):
+        assert f"subgraph {cluster} {{" in dot
+    assert ': body"; style=rounded' in dot and "[style=dotted, label=\"body\"]" in dot
+    nested = [line for line in dot.splitlines() if "subgraph cluster_n2_body_" in line
+              and "_body_" in line.split("cluster_n2_body_")[1]]
+    assert len(nested) == 2  # the inner loop's cond and body, inside the outer body
