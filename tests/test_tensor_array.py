@@ -65,7 +65,7 @@ def test_write_gradient_by_finite_differences():
     check_gradients(build, [(3, 2), (2,)])
 
 
-def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory):
+def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory, config):
     # out[t] = 2 * (x[0] + ... + x[t]): an array read inside the loop, one written
     x = tf.placeholder(tf.float32, [5, 3])
     inputs = tf.TensorArray(tf.float32, size=5).unstack(x)
@@ -80,7 +80,7 @@ def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory):
     result = outputs.stack()
     (grad,) = tf.gradients(tf.reduce_sum(result * result), x)
     values = np.random.default_rng(0).normal(size=(5, 3)).astype(np.float32)
-    sess = tf.Session(plan_memory=plan_memory)
+    sess = tf.Session(config, plan_memory=plan_memory)
     got, got_grad = sess.run([result, grad], {x: values})
     reference = torch.tensor(values, requires_grad=True)
     expected = torch.cumsum(reference, 0) * 2

@@ -69,6 +69,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
+    if isinstance(maximum_iterations, Symbol):  # TF 1.15's way: a counter beside the loop
+        return _counted(cond, body, loop_vars, shape_invariants, back_prop,
+                        maximum_iterations, name, return_same_structure)
     protos = [v if isinstance(v, TensorArray) else None for v in flatten(loop_vars)]
     leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
               for v in flatten(loop_vars)]  # None: an array whose element shape is unknown
@@ -87,10 +90,29 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return result
 
 
+def _counted(cond, body, loop_vars, shape_invariants, back_prop, limit, name, same):
+    """A loop stopped by an int scalar tensor: a counter as one more loop variable, and cond
+    ``counter < limit and cond(...)``, as TensorFlow 1.15 builds it."""
+    def args(values):
+        return list(values) if isinstance(loop_vars, (list, tuple, dict)) else [values]
+
+    def counted_cond(counter, values):
+        return create_op("logical_and", counter < limit, cond(*args(values)))
+
+    def counted_body(counter, values):
+        result = body(*args(values))
+        if not isinstance(loop_vars, (list, tuple, dict)) and isinstance(result, (list, tuple)):
+            result = result[0]  # a single loop variable given alone
+        return counter + 1, result
+    invariants = None if shape_invariants is None else (TensorShape([]), shape_invariants)
+    counter = create_op("cast", _tensor(0), dtype=limit.dtype.name)
+    _, result = while_loop(counted_cond, counted_body, (counter, loop_vars), invariants,
+                           back_prop=back_prop, name=name, return_same_structure=True)
+    flat = flatten(result)
+    return flat[0] if not same and len(flat) == 1 else result
+
+
 def _limit(maximum_iterations) -> int:
-    if isinstance(maximum_iterations, Symbol):
-        raise TypeError("tf.while_loop: TinyFlow takes maximum_iterations as a Python int, got "
-                        f"the tensor '{maximum_iterations.name}'")
     limit = int(maximum_iterations)
     if limit < 0:
         raise ValueError(f"maximum_iterations must be non-negative, got {limit}")
