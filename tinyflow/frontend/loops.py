@@ -191,11 +191,19 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
     made = set(graph.nodes_by_name.values()) - before
     captures: dict = {}
     cond_out = close_over(graph, placeholders, [pred.outputs[0]], made, captures, _static)
-    body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs], made, captures,
-                          _static)
-    leaves = [leaf if leaf is not None else out._zeros(out.element_shape)  # first written
+    probes = [_written_value(out) if leaf is None else None
               for leaf, out in zip(leaves, out_protos)]
+    body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs] + [
+        p.outputs[0] for p in probes if p is not None], made, captures, _static)
+    probe_out = iter(body_out[len(outs):])
+    body_out = body_out[:len(outs)]
     inputs = tuple(placeholders) + tuple(captures.values())
+    known = [(i, leaf) for i, leaf in enumerate(leaves) if leaf is not None] + [
+        (len(leaves) + k, Symbol([e])) for k, e in enumerate(captures)]
+    leaves = [leaf if leaf is not None else  # an array the body writes first
+              out._zeros(out.element_shape) if out.element_shape.is_fully_defined() else
+              out._zeros_before_loop(Subgraph(inputs, (next(probe_out),)), known, len(inputs))
+              for leaf, out, probe in zip(leaves, out_protos, probes)]
     node = create_op(
         "while_loop", *leaves, *[Symbol([e]) for e in captures],
         cond=Subgraph(inputs, tuple(cond_out)), body=Subgraph(inputs, tuple(body_out)),
@@ -208,6 +216,15 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
             graph.declared_shapes[result.outputs[0]] = inv
     return [r if proto is None else proto._like(r, proto.element_shape)
             for r, proto in zip(results, out_protos)]
+
+
+def _written_value(array: TensorArray) -> Symbol:
+    """The element a loop's body last wrote into ``array`` (whose shape its elements take)."""
+    if array._value_written is None:
+        raise ValueError(f"tf.while_loop: the TensorArray '{array._name}' enters the loop "
+                         f"without an element shape, and the body does not write one element "
+                         f"into it (give element_shape)")
+    return array._value_written
 
 
 def _shape_list(shape: TensorShape):
