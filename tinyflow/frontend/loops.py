@@ -103,6 +103,8 @@ def _counted(cond, body, loop_vars, shape_invariants, back_prop, limit, name, sa
         result = body(*args(values))
         if not isinstance(loop_vars, (list, tuple, dict)) and isinstance(result, (list, tuple)):
             result = result[0]  # a single loop variable given alone
+        elif type(loop_vars) in (list, tuple) and type(result) in (list, tuple):
+            result = type(loop_vars)(result)  # a list's body may give a tuple, as without
         return counter + 1, result
     invariants = None if shape_invariants is None else (TensorShape([]), shape_invariants)
     counter = create_op("cast", _tensor(0), dtype=limit.dtype.name)
