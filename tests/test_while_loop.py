@@ -279,3 +279,13 @@ def test_viz_draws_the_loop_with_its_cond_body_and_nested_loop_as_clusters():
     nested = [line for line in dot.splitlines()
               if re.fullmatch(r"\s*subgraph cluster_n2_body_\d+_(cond|body)_ \{", line)]
     assert len(nested) == 2  # the inner loop's cond and body, inside the outer body
+
+
+def test_gradients_through_a_loop_by_finite_differences(plan_memory):
+    from tinyflow.frontend.testing import check_gradients
+
+    def looped(x, w):  # a captured tensor, a loop variable, a matmul per iteration
+        return tf.while_loop(lambda i, h: i < 3,
+                             lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w)) * 0.5 + h),
+                             (tf.constant(0), x))[1]
+    check_gradients(looped, [(2, 3), (3, 3)], plan_memory=plan_memory)
