@@ -22,12 +22,21 @@ FRONT_END = "TF-1 surface (tinyflow/frontend: the rest)"
 # file counts in the first component naming it, the front end's is the rest.  The limits were
 # set a little above the counts when the packages took the layers' shape (2026-11-26).
 COMPONENTS = {
+    # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
+    # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
+    # executors, the TF-1 functions; counted apart so the teaching core stays the same size
+    "control flow (while_loop, TensorArray, map_fn/scan/fold)": (
+        ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
+         "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
+         "frontend/nest.py"], 1150),
+    # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
+    # the variables they read count as the node's)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3500),
+            "session/session.py", "session/variables.py"], 3520),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains
     "TF-1 feed and shape passes (nnvm/passes/feeds.py, fold_shapes.py)": (

@@ -50,6 +50,7 @@ from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
+from .subgraphs import subgraph_kwargs, subgraph_variables
 
 __all__ = ["BindError", "Executor"]
 
@@ -92,6 +93,7 @@ class Executor:
         self.feed_shapes = dict(feed_shapes)
         self.fed_entries = dict(fed_entries or {})
         self.options = options
+        self.loop_states = {}  # looping node -> LoopState (subgraphs.py)
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
         self.buffers = self._buffers(variables)
@@ -101,6 +103,7 @@ class Executor:
         """Allocate the plan (every variable the graph reads has its tensor in ``variables``
         now) and make the closures: the executor can run."""
         self._allocate(variables)
+        self.store = variables  # nested executors (a loop's body) take their variables from it
         self._make_closures(variables.random_streams)
         self.graphed = GraphedStep(self) if self.options.graph else None
 
@@ -312,6 +315,9 @@ class Executor:
                         assigned.add(entry.node)
                     if i not in mutate or not write_only:
                         read.add(entry.node)
+            inner_read, inner_written = subgraph_variables(node)  # a loop's body's
+            read |= inner_read
+            assigned |= inner_written
         for eid in indexed.outputs:
             node = indexed.nodes[indexed.entry_node(eid)[0]]
             if node.op is None and node.kind != "placeholder":
@@ -330,6 +336,8 @@ class Executor:
                 raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
             return python_closure(node, compute, inputs, outputs)
         kwarg = node.attrs
+        if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
+            kwarg = subgraph_kwargs(self, nid, self.store)
         if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
@@ -339,6 +347,9 @@ class Executor:
         store).  The tensors go once Lua's collector has run (``cache.release`` runs it); the
         executor cannot run again."""
         self.closures, self.lua_closures = [], None
+        for state in self.loop_states.values():
+            for inner in state.executors:
+                inner.free()
         self.storages, self.tensors, self.output_tensors = [], [], []
         self.feed_buffers = {}
         self.graphed = None  # its segments' Lua tables and CUDA graphs hold the closures too

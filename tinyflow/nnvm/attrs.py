@@ -91,6 +91,17 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     ``config='gpu graph'`` runs them between captured segments.  Python ops
                     (FPythonCompute) and seeded random ops are never captured and need no
                     declaration.
+TSubgraphs          ``(attr name, ...)``: the node's attributes holding a
+                    :class:`~tinyflow.nnvm.subgraph.Subgraph` it runs itself (``while_loop``'s
+                    ``cond`` and ``body``), whose inputs are the node's inputs by position.  The
+                    executor binds each as an executor of its own (its own passes and memory
+                    plan, allocated once) and gives the body ``kwarg[name]`` = ``{closures,
+                    count, names, inputs, outputs}`` and ``kwarg.state``, a Lua table of the
+                    node's (tinyflow/executor/subgraphs.py).  Variables the subgraphs read count
+                    as read by the node.
+TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
+                    ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
+                    reads the loop variables its forward kept per iteration.
 TIsBackward         ``True`` for the ops FGradient rules build for a gradient (every
                     ``_<op>_backward``, ``_collapse_sum_like``...): graph pictures draw them as
                     backward.  A node of one may still run forward (conv2d_transpose is
