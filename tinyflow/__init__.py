@@ -17,6 +17,8 @@ from .frontend.dtypes import *
 from .frontend.dtypes import __all__ as _dtypes_all
 from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
+from .frontend.functional_ops import *
+from .frontend.functional_ops import __all__ as _functional_ops_all
 from .frontend.init_ops import *
 from .frontend.init_ops import __all__ as _init_ops_all
 from .frontend.loops import *
@@ -46,7 +48,7 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
 __all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
             "gfile", "logging", "losses", "metrics", "summary"]
 __all__ += list(_array_ops_all)
-__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + [
+__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]

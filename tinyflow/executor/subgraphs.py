@@ -97,4 +97,5 @@ def _state(executor, node, indexed) -> LoopState:
     state.bytes_per_iteration = sum(
         math.prod(shapes[e]) * DTYPE_SIZE[dtypes[e]]
         for e in range(first, first + forward.num_outputs()))
-    return LoopState(state.table)
+    states[node] = LoopState(state.table)  # its own executors; what it reads counts above
+    return states[node]

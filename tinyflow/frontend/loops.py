@@ -13,7 +13,7 @@ from ..nnvm.subgraph import Subgraph, close_over, placeholder_like
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from .api import _tensor
-from .control_flow_ops import _describe, _flatten, _pack, _shape_of_structure
+from .nest import describe_structure, flatten, pack, structure_of
 from .tensor_array import TensorArray
 
 __all__ = ["while_loop"]
@@ -69,9 +69,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
-    protos = [v if isinstance(v, TensorArray) else None for v in _flatten(loop_vars)]
+    protos = [v if isinstance(v, TensorArray) else None for v in flatten(loop_vars)]
     leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
-              for v in _flatten(loop_vars)]  # None: an array whose element shape is unknown
+              for v in flatten(loop_vars)]  # None: an array whose element shape is unknown
     if not leaves:
         raise ValueError("No loop variables provided")
     invariants = _invariants(loop_vars, leaves, shape_invariants)
@@ -80,7 +80,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     with graph.name_scope(name or "while"):
         outputs = _build(graph, cond, body, loop_vars, (leaves, protos), invariants, limit,
                          back_prop)
-    result = _pack(loop_vars, iter(outputs)) if isinstance(loop_vars, (list, tuple, dict)) \
+    result = pack(loop_vars, iter(outputs)) if isinstance(loop_vars, (list, tuple, dict)) \
         else outputs[0]
     if not return_same_structure and len(outputs) == 1:
         return outputs[0]
@@ -101,13 +101,12 @@ def _invariants(loop_vars, leaves, shape_invariants) -> list:
     """Per leaf, its TensorShape invariant or None; checked against the first values."""
     if shape_invariants is None:
         return [None] * len(leaves)
-    if isinstance(loop_vars, (list, tuple, dict)) and _shape_of_structure(
-            _as_leaf_structure(shape_invariants)) != _shape_of_structure(loop_vars):
+    if isinstance(loop_vars, (list, tuple, dict)) and structure_of(
+            _as_leaf_structure(shape_invariants)) != structure_of(loop_vars):
         raise ValueError("The two structures don't have the same nested structure: "
-                         f"loop_vars {_describe(loop_vars)} and shape_invariants "
-                         f"{_describe(_as_leaf_structure(shape_invariants))}")
-    shapes = [TensorShape(s) if not isinstance(s, TensorShape) else s
-              for s in _flatten(_as_leaf_structure(shape_invariants))]
+                         f"loop_vars {describe_structure(loop_vars)} and shape_invariants "
+                         f"{describe_structure(_as_leaf_structure(shape_invariants))}")
+    shapes = [TensorShape(s.shape) for s in flatten(_as_leaf_structure(shape_invariants))]
     for leaf, shape in zip(leaves, shapes):
         if leaf is None:
             continue
@@ -160,7 +159,7 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
     symbols = [Symbol([NodeEntry(p, 0)]) for p in placeholders]
     symbols = [s if proto is None else proto._like(s, proto.element_shape)
                for s, proto in zip(symbols, protos)]
-    args = _pack(loop_vars, iter(symbols)) if isinstance(loop_vars, (list, tuple, dict)) \
+    args = pack(loop_vars, iter(symbols)) if isinstance(loop_vars, (list, tuple, dict)) \
         else symbols[0]
     call_args = list(args) if isinstance(args, (list, tuple, dict)) else [args]
     before = set(graph.nodes_by_name.values())
@@ -182,6 +181,9 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
         back_prop=bool(back_prop), names=tuple(f"'{leaf.name}'" for leaf in leaves),
         invariant=tuple(inv is not None for inv in invariants), name="while")
     results = [node[i] for i in range(len(leaves))] if len(leaves) > 1 else [node]
+    for result, inv in zip(results, invariants):
+        if inv is not None:  # TF's static shape after the loop: the invariant
+            graph.declared_shapes[result.outputs[0]] = inv
     return [r if proto is None else proto._like(r, proto.element_shape)
             for r, proto in zip(results, out_protos)]
 
@@ -214,11 +216,11 @@ def _body_outputs(result, call_args, leaves, protos, invariants):
     shape against the loop variable's invariant."""
     if not isinstance(result, (list, tuple, dict)):
         result = [result]
-    if _shape_of_structure(list(result)) != _shape_of_structure(call_args):
+    if structure_of(list(result)) != structure_of(call_args):
         raise ValueError(f"The two structures don't have the same nested structure: the loop "
-                         f"variables {_describe(call_args)}, body returned {_describe(result)}")
+                         f"variables {describe_structure(call_args)}, body returned {describe_structure(result)}")
     outs, out_protos = [], []
-    for leaf, proto, inv, value in zip(leaves, protos, invariants, _flatten(result)):
+    for leaf, proto, inv, value in zip(leaves, protos, invariants, flatten(result)):
         if (proto is None) != (not isinstance(value, TensorArray)):
             raise TypeError(f"tf.while_loop: body returned {type(value).__name__} for a loop "
                             f"variable that enters the loop as "
@@ -242,3 +244,27 @@ def _body_outputs(result, call_args, leaves, protos, invariants):
             out = create_op("copy", out, name="body_output")  # a fresh tensor per iteration
         outs.append(out)
     return outs, out_protos
+
+
+def branch_node(pred: Symbol, true_leaves: list, false_leaves: list, made: set) -> list:
+    """tf.cond's outputs as one ``if`` node holding each branch as a subgraph, so only the
+    taken branch runs (what the branches made: ``made``; what they read outside it becomes
+    the node's inputs, written variables stay themselves)."""
+    graph = current_context()
+    branches = []
+    for leaves in (true_leaves, false_leaves):
+        fresh = []
+        for leaf in leaves:
+            if leaf.node not in made or leaf.node.op is None:  # a fresh tensor per run
+                leaf = create_op("copy", leaf, name="branch_output")
+                made.add(leaf.node)
+            fresh.append(leaf.outputs[0])
+        branches.append(fresh)
+    captures: dict = {}
+    outputs = [close_over(graph, [], fresh, made, captures, _static) for fresh in branches]
+    inputs = (placeholder_like(graph, "pred", [], "bool"),) + tuple(captures.values())
+    node = create_op("if", pred, *[Symbol([e]) for e in captures],
+                     then_branch=Subgraph(inputs, outputs[0]),
+                     else_branch=Subgraph(inputs, outputs[1]), num_captured=len(captures),
+                     Tout=tuple(leaf.dtype.name for leaf in true_leaves), name="If")
+    return [node[i] for i in range(len(true_leaves))] if len(true_leaves) > 1 else [node]

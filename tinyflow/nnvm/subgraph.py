@@ -93,6 +93,10 @@ def close_over(graph, inputs, outputs, made: set, captures: dict, describe) -> l
         controls = [rebuilt.get(c, c) for c in node.control_deps if c in made]
         if inputs_now != node.inputs or controls != node.control_deps:
             rebuilt[node] = node.with_edges(inputs_now, controls)
+            for index in range(node.num_outputs()):  # what set_shape said of it
+                hint = graph.shape_hints.get(NodeEntry(node, index))
+                if hint is not None:
+                    graph.shape_hints[NodeEntry(rebuilt[node], index)] = hint
     return [entry(e) for e in outputs]
 
 

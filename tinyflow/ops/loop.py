@@ -166,3 +166,29 @@ def _write_gradient(node, ograds):
  .set_num_inputs(3)
  .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
+
+
+# -- if: tf.cond whose branches have side effects (frontend/control_flow_ops.py) -----------------
+def _if_shape(attrs, in_shapes, out_shapes):
+    if any(s is None for s in in_shapes[1:]):
+        return list(in_shapes), list(out_shapes)
+    taken = infer_shapes(attrs["then_branch"], in_shapes)
+    other = infer_shapes(attrs["else_branch"], in_shapes)
+    for index, (a, b) in enumerate(zip(taken, other)):
+        if a is not None and b is not None and tuple(a) != tuple(b):
+            raise ShapeError(f"output {index} has shape {shape_str(a)} from true_fn and "
+                             f"{shape_str(b)} from false_fn: they must have one shape")
+    return list(in_shapes), [a if a is not None else b for a, b in zip(taken, other)]
+
+
+(register_op("if")
+ .describe("The outputs of subgraph then_branch if input 0 (a bool scalar) is true, else of "
+           "else_branch; only that one runs (tf.cond whose branches write variables or run "
+           "Python).  The other inputs are the tensors the branches capture; attr Tout: the "
+           "outputs' dtypes.  No gradient flows through it.")
+ .set_num_inputs(lambda attrs: 1 + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: len(attrs["Tout"]))
+ .set_attr("FInferShape", _if_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
+ .set_attr("FGradient", lambda node, ograds: [None] * len(node.inputs))
+ .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True))
