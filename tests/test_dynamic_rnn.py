@@ -7,9 +7,9 @@ the copy-through of TF's _rnn_step); memory planning on and off."""
 import numpy as np
 import pytest
 import torch
+from tf_numbers_dynamic_rnn import REFERENCE
 
 import tinyflow as tf
-from tf_numbers_dynamic_rnn import REFERENCE
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 F64 = torch.float64

@@ -148,7 +148,7 @@ def test_greedy_decoding_stops_when_every_example_ended():
     """Every example emits END at its first step (a projection whose bias favours it): the
     loop runs once, lengths are 1, and the rows after it are zeros."""
     feeds, _, results = build(tf.contrib.seq2seq)
-    bias = [v for v in tf.trainable_variables() if v.op.name.endswith("projection/bias")][0]
+    bias = next(v for v in tf.trainable_variables() if v.op.name.endswith("projection/bias"))
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         bias.load(np.where(np.arange(V) == END, 100.0, 0.0).astype(np.float32), sess)
