@@ -62,7 +62,7 @@ def test_side_tables_are_gone_and_their_facts_kept():
                  "embedding_lookup", "_embedding_lookup_backward", "confusion_matrix"}
     collectives = {"_allreduce", "_broadcast", "_allgather", "_allreduce_start",
                    "_allreduce_wait"}
-    loops = {"while_loop", "_while_loop_backward"}  # read their condition on the host
+    loops = {"while_loop", "_while_loop_backward", "if"}  # read their condition on the host
     assert _values("TUncapturable") == dict.fromkeys(check_ids | collectives | loops, True)
     window = {"conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",
               "max_pool2d", "_max_pool2d_backward"}

@@ -65,7 +65,7 @@ def test_write_gradient_by_finite_differences():
     check_gradients(build, [(3, 2), (2,)])
 
 
-def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory):
+def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory, config):
     # out[t] = 2 * (x[0] + ... + x[t]): an array read inside the loop, one written
     x = tf.placeholder(tf.float32, [5, 3])
     inputs = tf.TensorArray(tf.float32, size=5).unstack(x)
@@ -80,7 +80,7 @@ def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory):
     result = outputs.stack()
     (grad,) = tf.gradients(tf.reduce_sum(result * result), x)
     values = np.random.default_rng(0).normal(size=(5, 3)).astype(np.float32)
-    sess = tf.Session(plan_memory=plan_memory)
+    sess = tf.Session(config, plan_memory=plan_memory)
     got, got_grad = sess.run([result, grad], {x: values})
     reference = torch.tensor(values, requires_grad=True)
     expected = torch.cumsum(reference, 0) * 2
@@ -104,3 +104,37 @@ def test_errors_name_the_array():
     late = ta.write(index, tf.constant([3.0, 4.0]))
     with pytest.raises(tf.TinyflowError, match="steps_write"):
         tf.Session().run(late.stack(), {index: 5})
+
+
+def test_an_rnn_of_unknown_batch_and_length_against_torch(plan_memory):
+    # what dynamic_rnn builds: arrays sized by a tensor, the output array's element shape
+    # learnt from the body's first write only when the graph is bound
+    x = tf.placeholder(tf.float32, [None, None, 3])  # time, batch, features
+    steps = tf.shape(x)[0]
+    inputs = tf.TensorArray(tf.float32, size=steps).unstack(x)
+    w = tf.Variable(np.random.default_rng(2).normal(0, 0.5, (3, 3)).astype(np.float32))
+
+    def body(t, h, outputs):
+        h = tf.tanh(tf.matmul(inputs.read(t), w) + h)
+        return t + 1, h, outputs.write(t, h * 2.0)
+    _, last, outputs = tf.while_loop(
+        lambda t, h, outputs: t < steps, body,
+        (tf.constant(0), tf.zeros_like(inputs.read(0)), tf.TensorArray(tf.float32, size=steps)))
+    stacked = outputs.stack()
+    (grad,) = tf.gradients(tf.reduce_sum(stacked * stacked), w)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    weights = sess.run(w)
+    for shape in ((4, 2, 3), (2, 5, 3)):
+        values = np.random.default_rng(shape[0]).normal(size=shape).astype(np.float32)
+        got, got_last, got_grad = sess.run([stacked, last, grad], {x: values})
+        tw = torch.tensor(weights, requires_grad=True)
+        h, rows = torch.zeros(shape[1:]), []
+        for step in torch.tensor(values):
+            h = torch.tanh(step @ tw + h)
+            rows.append(h * 2.0)
+        reference = torch.stack(rows)
+        (reference * reference).sum().backward()
+        np.testing.assert_allclose(got, reference.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got_last, h.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got_grad, tw.grad.numpy(), rtol=1e-4, atol=1e-5)

@@ -16,15 +16,15 @@ import tinyflow as tf
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
 
-def _session(plan_memory):
-    return tf.Session(plan_memory=plan_memory)
+def _session(plan_memory, config="cpu"):
+    return tf.Session(config, plan_memory=plan_memory)
 
 
-def test_counter_and_doubling(plan_memory):
+def test_counter_and_doubling(plan_memory, config):
     i, x = tf.while_loop(lambda i, x: i < 5, lambda i, x: (i + 1, x * 2.0),
                          (tf.constant(0), tf.constant(1.5)))
     assert i.get_shape() == tf.TensorShape([]) and x.dtype == tf.float32
-    assert _session(plan_memory).run([i, x]) == [5, 48.0]
+    assert _session(plan_memory, config).run([i, x]) == [5, 48.0]
 
 
 def test_structures_come_back_as_they_went_in(plan_memory):
@@ -62,14 +62,14 @@ def test_a_data_dependent_trip_count(plan_memory):
     assert sess.run(grad, {x: 100.0, limit: 1.0}) == pytest.approx(2.0 ** -7)
 
 
-def test_x_to_the_n_and_its_gradient_against_torch(plan_memory):
+def test_x_to_the_n_and_its_gradient_against_torch(plan_memory, config):
     x = tf.placeholder(tf.float32, [3])
     n = tf.placeholder(tf.int32, [])
     _, power = tf.while_loop(lambda i, p: i < n, lambda i, p: (i + 1, p * x),
                              (tf.constant(0), tf.ones([3])))
     (grad,) = tf.gradients(tf.reduce_sum(power), x)
     values = np.array([0.5, -1.5, 2.0], np.float32)
-    sess = _session(plan_memory)
+    sess = _session(plan_memory, config)
     for exponent in (0, 1, 4):
         reference = torch.tensor(values, requires_grad=True)
         unrolled = torch.ones(3) + 0 * reference  # x^0: a gradient of zeros
@@ -155,7 +155,15 @@ def test_loops_inside_loops(plan_memory):
 def test_maximum_iterations_stops_an_endless_loop(plan_memory):
     x = tf.while_loop(lambda x: tf.constant(True), lambda x: x + 1.0, [tf.constant(0.0)],
                       maximum_iterations=7)
-    assert _session(plan_memory).run(x) == 7.0
+    limit = tf.placeholder(tf.int32, [])
+    tripled = tf.while_loop(lambda v: v < 100, lambda v: v * 3, tf.constant(1.0),
+                            maximum_iterations=limit)
+    pair = tf.while_loop(lambda a, b: a < 100, lambda a, b: (a * 3, b + 1),
+                         (tf.constant(1.0), tf.constant(0)), maximum_iterations=limit)
+    sess = _session(plan_memory)
+    assert sess.run(x) == 7.0
+    assert [sess.run(tripled, {limit: n}) for n in (0, 2, 10)] == [1.0, 9.0, 243.0]
+    assert sess.run(pair, {limit: 3}) == (27.0, 3)
 
 
 def test_an_assignment_in_the_body_runs_every_iteration(plan_memory):
@@ -271,3 +279,13 @@ def test_viz_draws_the_loop_with_its_cond_body_and_nested_loop_as_clusters():
     nested = [line for line in dot.splitlines()
               if re.fullmatch(r"\s*subgraph cluster_n2_body_\d+_(cond|body)_ \{", line)]
     assert len(nested) == 2  # the inner loop's cond and body, inside the outer body
+
+
+def test_gradients_through_a_loop_by_finite_differences(plan_memory):
+    from tinyflow.frontend.testing import check_gradients
+
+    def looped(x, w):  # a captured tensor, a loop variable, a matmul per iteration
+        return tf.while_loop(lambda i, h: i < 3,
+                             lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w)) * 0.5 + h),
+                             (tf.constant(0), x))[1]
+    check_gradients(looped, [(2, 3), (3, 3)], plan_memory=plan_memory)

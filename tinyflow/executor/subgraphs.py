@@ -17,7 +17,9 @@ import dataclasses
 import math
 
 from ..lua_ops.runtime import lua_table
+from ..nnvm.errors import BindError
 from ..nnvm.passes.infer import DTYPE_SIZE
+from ..nnvm.subgraph import Subgraph
 
 __all__ = ["LoopState", "subgraph_kwargs", "subgraph_variables"]
 
@@ -41,7 +43,7 @@ def subgraph_variables(node) -> tuple[set, set]:
     read, and those they assign."""
     read, written = set(), set()
     for name in (node.op.attr("TSubgraphs") or ()) if node.op is not None else ():
-        for inner in node.attrs[name].nodes():
+        for inner in _subgraph(node, name).nodes():
             for i, entry in enumerate(inner.inputs):
                 if entry.node.op is None and entry.node.kind != "placeholder":
                     read.add(entry.node)
@@ -64,7 +66,7 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
     options = dataclasses.replace(executor.options, graph=False)
     kwarg = dict(node.attrs)
     for name in node.op.attr("TSubgraphs"):
-        subgraph = node.attrs[name]
+        subgraph = _subgraph(node, name)
         feeds = {p: shape for p, shape in zip(subgraph.inputs, shapes)}
         inner = type(executor)(list(subgraph.outputs), feeds, variables, options)
         inner.allocate(variables)
@@ -78,6 +80,17 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
             "outputs": lua_table(inner.output_tensors)})
     kwarg["state"] = state.table
     return kwarg
+
+
+def _subgraph(node, name) -> Subgraph:
+    """Attribute ``name`` of ``node``, which must be a subgraph (one loaded from JSON is not:
+    subgraphs do not serialise)."""
+    value = node.attrs.get(name)
+    if not isinstance(value, Subgraph):
+        raise BindError(f"{node.describe()}: attribute {name!r} must be a subgraph, got "
+                        f"{type(value).__name__} (tf.while_loop and tf.cond build them; they "
+                        f"do not serialise)")
+    return value
 
 
 def _state(executor, node, indexed) -> LoopState:

@@ -69,6 +69,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     if parallel_iterations < 1:
         raise TypeError("parallel_iterations must be a positive integer.")
+    if isinstance(maximum_iterations, Symbol):  # TF 1.15's way: a counter beside the loop
+        return _counted(cond, body, loop_vars, shape_invariants, back_prop,
+                        maximum_iterations, name, return_same_structure)
     protos = [v if isinstance(v, TensorArray) else None for v in flatten(loop_vars)]
     leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
               for v in flatten(loop_vars)]  # None: an array whose element shape is unknown
@@ -87,10 +90,31 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     return result
 
 
+def _counted(cond, body, loop_vars, shape_invariants, back_prop, limit, name, same):
+    """A loop stopped by an int scalar tensor: a counter as one more loop variable, and cond
+    ``counter < limit and cond(...)``, as TensorFlow 1.15 builds it."""
+    def args(values):
+        return list(values) if isinstance(loop_vars, (list, tuple, dict)) else [values]
+
+    def counted_cond(counter, values):
+        return create_op("logical_and", counter < limit, cond(*args(values)))
+
+    def counted_body(counter, values):
+        result = body(*args(values))
+        if not isinstance(loop_vars, (list, tuple, dict)) and isinstance(result, (list, tuple)):
+            result = result[0]  # a single loop variable given alone
+        elif type(loop_vars) in (list, tuple) and type(result) in (list, tuple):
+            result = type(loop_vars)(result)  # a list's body may give a tuple, as without
+        return counter + 1, result
+    invariants = None if shape_invariants is None else (TensorShape([]), shape_invariants)
+    counter = create_op("cast", _tensor(0), dtype=limit.dtype.name)
+    _, result = while_loop(counted_cond, counted_body, (counter, loop_vars), invariants,
+                           back_prop=back_prop, name=name, return_same_structure=True)
+    flat = flatten(result)
+    return flat[0] if not same and len(flat) == 1 else result
+
+
 def _limit(maximum_iterations) -> int:
-    if isinstance(maximum_iterations, Symbol):
-        raise TypeError("tf.while_loop: TinyFlow takes maximum_iterations as a Python int, got "
-                        f"the tensor '{maximum_iterations.name}'")
     limit = int(maximum_iterations)
     if limit < 0:
         raise ValueError(f"maximum_iterations must be non-negative, got {limit}")
@@ -169,11 +193,19 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
     made = set(graph.nodes_by_name.values()) - before
     captures: dict = {}
     cond_out = close_over(graph, placeholders, [pred.outputs[0]], made, captures, _static)
-    body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs], made, captures,
-                          _static)
-    leaves = [leaf if leaf is not None else out._zeros(out.element_shape)  # first written
+    probes = [_written_value(out) if leaf is None else None
               for leaf, out in zip(leaves, out_protos)]
+    body_out = close_over(graph, placeholders, [o.outputs[0] for o in outs] + [
+        p.outputs[0] for p in probes if p is not None], made, captures, _static)
+    probe_out = iter(body_out[len(outs):])
+    body_out = body_out[:len(outs)]
     inputs = tuple(placeholders) + tuple(captures.values())
+    known = [(i, leaf) for i, leaf in enumerate(leaves) if leaf is not None] + [
+        (len(leaves) + k, Symbol([e])) for k, e in enumerate(captures)]
+    leaves = [leaf if leaf is not None else  # an array the body writes first
+              out._zeros(out.element_shape) if out.element_shape.is_fully_defined() else
+              out._zeros_before_loop(Subgraph(inputs, (next(probe_out),)), known, len(inputs))
+              for leaf, out, probe in zip(leaves, out_protos, probes)]
     node = create_op(
         "while_loop", *leaves, *[Symbol([e]) for e in captures],
         cond=Subgraph(inputs, tuple(cond_out)), body=Subgraph(inputs, tuple(body_out)),
@@ -186,6 +218,15 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
             graph.declared_shapes[result.outputs[0]] = inv
     return [r if proto is None else proto._like(r, proto.element_shape)
             for r, proto in zip(results, out_protos)]
+
+
+def _written_value(array: TensorArray) -> Symbol:
+    """The element a loop's body last wrote into ``array`` (whose shape its elements take)."""
+    if array._value_written is None:
+        raise ValueError(f"tf.while_loop: the TensorArray '{array._name}' enters the loop "
+                         f"without an element shape, and the body does not write one element "
+                         f"into it (give element_shape)")
+    return array._value_written
 
 
 def _shape_list(shape: TensorShape):

@@ -17,10 +17,11 @@ reading an element twice gives it twice.
 """
 from __future__ import annotations
 
+from ..nnvm.subgraph import Subgraph
 from ..nnvm.symbol import Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
 from .api import _tensor, constant
-from .array_ops import concat, gather, reshape, shape, zeros
+from .array_ops import concat, gather, reshape, shape, shape_value, shaped_by_value, zeros
 from .dtypes import as_dtype
 
 __all__ = ["TensorArray"]
@@ -59,7 +60,8 @@ class TensorArray:
         self._element_shape = TensorShape(element_shape)
         self._name = name or tensor_array_name or "TensorArray"
         self._buffer = None
-        if self._element_shape.is_fully_defined() and not isinstance(size, Symbol):
+        self._value_written = None
+        if self._element_shape.is_fully_defined():
             self._buffer = self._zeros(self._element_shape)
 
     # -- what it is -----------------------------------------------------------------------
@@ -156,6 +158,20 @@ class TensorArray:
         return zeros([size] + element_shape.as_list(), dtype=self._dtype,
                      name=f"{self._name}_zeros")
 
+    def _zeros_before_loop(self, value: Subgraph, inputs: list, num_body_inputs: int):
+        """The elements before a loop whose body first writes them: zeros of ``[size] +`` the
+        shape of ``value`` (the body's value written), inferred when the graph is bound from
+        ``inputs`` (``(body input position, tensor)``: the loop's other inputs)."""
+        attrs = {"positions": tuple(p for p, _ in inputs), "num_body_inputs": num_body_inputs,
+                 "value": value, "dtype": self._dtype.name}
+        tensors = [t for _, t in inputs]
+        if isinstance(self._size, Symbol):
+            return shaped_by_value("tensor_array_zeros", tensors, shape_value([self._size],
+                                                                             self._name),
+                                   f"{self._name}_zeros", shape_attr="rows", **attrs)
+        return create_op("tensor_array_zeros", *tensors, rows=(int(self._size),),
+                         name=f"{self._name}_zeros", **attrs)
+
     def _stacked(self, what) -> Symbol:
         if self._buffer is None:
             raise ValueError(f"TensorArray '{self._name}': {what} before the element shape is "
@@ -185,12 +201,16 @@ class TensorArray:
         if buffer is None:
             if not element_shape.is_fully_defined():
                 raise ValueError(f"TensorArray '{self._name}': the element shape "
-                                 f"{element_shape} must be fully known to write")
+                                 f"{element_shape} must be fully known to write outside a "
+                                 f"loop (give element_shape, or unstack first)")
             buffer = self._zeros(element_shape)
         buffer = self._grown(buffer, static_index, element_shape)
         written = create_op("tensor_array_write", buffer, index, value,
                             name=f"{self._name}_write")
-        return self._like(written, element_shape)
+        result = self._like(written, element_shape)
+        result._value_written = value if static_index is not None or index.get_shape().ndims \
+            == 0 else None  # an element: what a loop's first write gives the shape of
+        return result
 
     def _grown(self, buffer, static_index, element_shape) -> Symbol:
         """A dynamic array grown to hold ``static_index`` (a Python int)."""

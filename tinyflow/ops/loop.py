@@ -192,3 +192,30 @@ def _if_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
  .set_attr("FGradient", lambda node, ograds: [None] * len(node.inputs))
  .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True))
+
+
+# -- the first elements of a TensorArray a loop writes, its element shape known at bind ----------
+def _zeros_shape(attrs, in_shapes, out_shapes):
+    """``rows`` + the shape of the value the loop's body writes (subgraph ``value``), from the
+    shapes of the loop's other inputs (this op's inputs, at body input ``positions``)."""
+    body_ins = [None] * attrs["num_body_inputs"]
+    for position, shape in zip(attrs["positions"], in_shapes):
+        body_ins[position] = shape
+    if any(shape is None for shape in in_shapes):
+        return list(in_shapes), list(out_shapes)
+    (value,) = infer_shapes(attrs["value"], body_ins)
+    if value is None:
+        return list(in_shapes), list(out_shapes)
+    return list(in_shapes), [tuple(attrs["rows"]) + tuple(value)]
+
+
+(register_op("tensor_array_zeros")
+ .describe("Zeros of shape attr rows + the shape of subgraph value's output when its inputs "
+           "at attr positions have the shapes of this op's inputs (read for their shapes "
+           "only): a TensorArray a loop writes, before its first write.")
+ .set_num_inputs(lambda attrs: len(attrs["positions"]))
+ .set_attr("FInferShape", _zeros_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
+ .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
+ .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
+     node.inputs)))
