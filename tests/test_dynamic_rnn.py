@@ -221,3 +221,42 @@ def test_errors_name_the_problem():
                           dtype=tf.float32)
     with pytest.raises(ValueError, match="dtype must be specified"):
         tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(2), x)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_the_loop_keeps_for_the_backward_only_what_it_reads(plan_memory):
+    """Per iteration the forward keeps the step counter and the state (c, h) for the
+    gradient, not the [time, batch, units] output buffer the gradient never reads; the memory
+    plan reports bytes per iteration x trips."""
+    batch, steps, units = 2, 5, 4
+    x = tf.placeholder(tf.float32, [None, None, 3])
+    out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(units), x, dtype=tf.float32)
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(out))
+    feeds = {x: np.ones((batch, steps, 3), np.float32)}
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(train, feeds)
+        loops = sess.memory_plan(train, feeds).loops
+    forward = next(row for row in loops if not row[0].startswith("gradients/"))
+    assert forward[2:] == (4 + 2 * batch * units * 4, steps)  # int32 time, float32 c and h
+
+
+def test_a_variable_made_inside_a_loop_body_gets_its_gradient():
+    """A variable the body makes (a cell's first call inside dynamic_rnn's loop) is captured
+    like one made outside: d/dw of sum(tanh(tanh(x w) w)) against torch."""
+    x = tf.placeholder(tf.float32, [2, 3])
+
+    def body(i, h):
+        w = tf.get_variable("w", [3, 3], initializer=tf.constant_initializer(
+            np.arange(9).reshape(3, 3) * 0.1))
+        return i + 1, tf.tanh(tf.matmul(h, w))
+    _, h = tf.while_loop(lambda i, h: i < 2, body, [tf.constant(0), x])
+    [w] = tf.trainable_variables()
+    grad = tf.gradients(tf.reduce_sum(h), w)[0]
+    xv = _rand(2, 3, seed=3)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(grad, {x: xv})
+    tw = _t(np.arange(9).reshape(3, 3) * 0.1, True)
+    torch.tanh(torch.tanh(_t(xv) @ tw) @ tw).sum().backward()
+    np.testing.assert_allclose(got, tw.grad.numpy(), rtol=1e-5, atol=1e-6)
