@@ -57,6 +57,13 @@ def _multi(x):
                              time_major=True)
 
 
+def _static_bi(x):
+    outputs, fw, bw = tf.nn.static_bidirectional_rnn(
+        tf.nn.rnn_cell.GRUCell(H), tf.nn.rnn_cell.BasicRNNCell(H), tf.unstack(x, T, 1),
+        sequence_length=[4, 3, 1], dtype=tf.float32)
+    return tf.stack(outputs, 1), (fw, bw)
+
+
 def _flat(structure):
     if isinstance(structure, (list, tuple)):
         return [leaf for item in structure for leaf in _flat(item)]
@@ -65,10 +72,11 @@ def _flat(structure):
 
 @pytest.mark.parametrize("plan_memory", [True, False])
 @pytest.mark.parametrize("case, build", [("lstm", _lstm), ("bigru", _bigru),
-                                         ("multi", _multi)])
+                                         ("multi", _multi), ("static_bi", _static_bi)])
 def test_against_tensorflow(case, build, plan_memory):
     want = REFERENCE[case]
-    x = tf.placeholder(tf.float32, [None, None, D])  # the time steps: known when it runs
+    # the time steps known when it runs (static_rnn takes a list: known when built)
+    x = tf.placeholder(tf.float32, [B, T, D] if case == "static_bi" else [None, None, D])
     outputs, states = build(tf.transpose(x, [1, 0, 2]) if case == "multi" else x)
     outputs, states = _flat(outputs), _flat(states)
     fixed = [tf.reshape(o, ([T, B] if case == "multi" else [B, T]) + [o.get_shape()[-1].value])
