@@ -138,3 +138,10 @@ def test_an_rnn_of_unknown_batch_and_length_against_torch(plan_memory):
         np.testing.assert_allclose(got, reference.detach().numpy(), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(got_last, h.detach().numpy(), rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(got_grad, tw.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_tensorflows_methods_beyond_one_tensor_say_so():
+    ta = tf.TensorArray(tf.float32, size=2)
+    for name in ("split", "grad", "handle"):
+        with pytest.raises(AttributeError, match=f"TensorArray.{name} is not supported"):
+            getattr(ta, name)

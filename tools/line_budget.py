@@ -25,12 +25,10 @@ COMPONENTS = {
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
-    # (1100 -> 1140: the forward keeps per iteration only the loop variables the backward
-    # reads, which dynamic_rnn's output buffer needs; the loops branch was at 1108 already)
     "control flow (while_loop, TensorArray, map_fn/scan/fold)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py"], 1140),
+         "frontend/nest.py"], 1150),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",

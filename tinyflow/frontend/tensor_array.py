@@ -134,16 +134,18 @@ class TensorArray:
         result = self._like(value, shape[1:] if shape.ndims is not None else TensorShape(None))
         return result
 
-    def split(self, value, lengths, name=None) -> TensorArray:
-        raise NotImplementedError("TensorArray.split is not supported by TinyFlow (its "
-                                  "elements would differ in shape)")
-
     def identity(self) -> TensorArray:
         return self
 
     def close(self, name=None):
         """Nothing to free: a no-op operation."""
         return create_op("no_op", name=name or "TensorArrayClose")
+
+    def __getattr__(self, name):
+        if name in ("split", "grad", "handle"):  # TF 1.15's, beyond one tensor of elements
+            raise AttributeError(f"TensorArray.{name} is not supported by TinyFlow (its "
+                                 f"TensorArray is one tensor of elements of one shape)")
+        raise AttributeError(f"'TensorArray' object has no attribute {name!r}")
 
     # -- helpers ----------------------------------------------------------------------------
     def _like(self, buffer, element_shape) -> TensorArray:
