@@ -56,6 +56,10 @@ COMPONENTS = {
         ["executor/*.py", "session/*.py"], 560),
     "datasets": (["datasets/*.py"], 800),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # issue 25: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
+    # tf.contrib.seq2seq's decoders on tf.while_loop; counted apart from the unrolled RNNs
+    "dynamic RNN loop and seq2seq (nn/rnn_loop.py, contrib/seq2seq.py)": (
+        ["frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 470),
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
          "frontend/nn/rnn.py", "frontend/contrib/*.py"], 1950),

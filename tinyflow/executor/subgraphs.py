@@ -79,7 +79,26 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
                                  if p in inner.feed_buffers}),
             "outputs": lua_table(inner.output_tensors)})
     kwarg["state"] = state.table
+    if node.op.attr("TStateOfInput") is not None:
+        _keep_only_what_is_read(executor, node, kwarg)
     return kwarg
+
+
+def _keep_only_what_is_read(executor, node, kwarg) -> None:
+    """The forward keeps per iteration only the loop variables this backward's subgraph
+    reads (``state.needed``; a dynamic_rnn's output buffer is written, never read, by the
+    gradient), and its bytes per iteration count those alone."""
+    name = node.op.attr("TSubgraphs")[0]
+    n = node.attrs["num_vars"]
+    read = kwarg[name].inputs
+    needed = [j for j in range(1, n + 1) if read[j] is not None]
+    forward = node.inputs[node.op.attr("TStateOfInput")].node
+    state = executor.loop_states[forward]
+    state.table.needed = lua_table({j: True for j in needed})
+    shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
+    first = executor.indexed.entry_rptr[executor.indexed.node_id[forward]]
+    state.bytes_per_iteration = sum(math.prod(shapes[first + j - 1]) *
+                                    DTYPE_SIZE[dtypes[first + j - 1]] for j in needed)
 
 
 def _subgraph(node, name) -> Subgraph:

@@ -78,8 +78,9 @@ def close_over(graph, inputs, outputs, made: set, captures: dict, describe) -> l
     def entry(e: NodeEntry) -> NodeEntry:
         if e.node in rebuilt:
             return NodeEntry(rebuilt[e.node], e.index)
-        if e.node in made or e.node in own or e.node in written:
-            return e
+        if e.node in own or e.node in written or (e.node in made and (
+                e.node.op is not None or e.node.kind == "placeholder")):
+            return e  # a variable made inside but only read is captured, as one made outside
         if e not in captures:  # read from outside: a capture, through a placeholder
             shape, dtype = describe(e)
             captures[e] = placeholder_like(graph, "capture", shape, dtype)

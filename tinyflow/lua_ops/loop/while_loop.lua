@@ -3,7 +3,8 @@
 -- executors of their own (tinyflow/executor/subgraphs.py): {closures, count, names, inputs,
 -- outputs}, inputs by position (nil where the subgraph does not read that input).  The
 -- current values live in y; kwarg.state.record (set when a backward node reads this loop)
--- keeps each iteration's loop variables in kwarg.state.history for it.
+-- keeps each iteration's loop variables in kwarg.state.history for it (those in
+-- kwarg.state.needed only, when the backward says which it reads).
 return function(x, y, kwarg)
   local cond, body, state = kwarg.cond, kwarg.body, kwarg.state
   local n, limit = kwarg.num_vars, kwarg.maximum_iterations
@@ -22,10 +23,12 @@ return function(x, y, kwarg)
       if b ~= nil then copy(b, src[i + offset]) end
     end
   end
-  local function remember(trip)  -- this iteration's loop variables, for the backward
+  local function remember(trip, needed)  -- the loop variables the backward reads (all: nil)
     local kept = state.history[trip]
     if kept == nil then kept = {}; state.history[trip] = kept end
-    for j = 1, n do kept[j] = keep(kept[j], y[j]) end
+    for j = 1, n do
+      if needed == nil or needed[j] then kept[j] = keep(kept[j], y[j]) end
+    end
   end
   return function()
     for j = 1, n do copy(y[j], x[j]) end
@@ -37,7 +40,7 @@ return function(x, y, kwarg)
       run(cond)
       if not truth(pred) then break end
       trips = trips + 1
-      if record then remember(trips) end
+      if record then remember(trips, state.needed) end
       load(body_in, 1, n, y, 0)
       run(body)
       for j = 1, n do copy(y[j], body_out[j]) end
