@@ -232,7 +232,10 @@ _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY,
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape).set_attr("TChannelsLast", "same")
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
- .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)")))
+ .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)"))
+ # linear in g (the same mask); flat in y where it is defined (TF's ReluGradGrad: zeros)
+ .set_attr("FGradient", lambda n, g: [create_op("_relu_backward", g[0], n.inputs[1]),
+                                      create_op("zeros_like", n.inputs[1])]))
 
 # One kernel each instead of three elementwise ops; their own gradients compose primitives.
 (register_op("_tanh_backward").describe("g * (1 - y * y) (y is tanh's output).")
