@@ -75,8 +75,12 @@ class Node:
 
     @property
     def type(self) -> str:
-        """The op name, or ``"placeholder"`` / ``"variable"`` (TensorFlow's ``op.type``)."""
-        return self.kind
+        """TensorFlow's ``op.type``: the op's ``TTFType`` (``"MatMul"``, ``"Add"``...), else its
+        name in CamelCase; ``"Placeholder"`` or ``"VariableV2"`` for a graph input."""
+        if self.op is None:
+            return "Placeholder" if self.kind == "placeholder" else "VariableV2"
+        return self.op.attr("TTFType") or "".join(
+            part[:1].upper() + part[1:] for part in self.op.name.split("_"))
 
     @property
     def kind(self) -> str:
@@ -296,6 +300,10 @@ class GraphContext:
         ``graph.get_operations()``)."""
         return list(self.nodes_by_name.values())
 
+    def tensor(self, entry: NodeEntry) -> Symbol:
+        """The tensor an entry of this graph is (TensorFlow's ``op.inputs[i]``)."""
+        return Symbol([entry])
+
     def get_tensor_by_name(self, name: str) -> Symbol:
         """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
         node_name, _, index = name.rpartition(":")
@@ -402,6 +410,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     name = graph.unique_name(name or op_name)
     entries = []
     for i, x in enumerate(inputs):
+        x = Symbol([x]) if isinstance(x, NodeEntry) else x  # an op.inputs[i]
         if not isinstance(x, Symbol):
             raise TypeError(f"input {i} of op '{op_name}' (node '{name}') must be a Symbol, "
                             f"got {type(x).__name__}")

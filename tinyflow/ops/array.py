@@ -468,3 +468,11 @@ def _shaped_gradient(node, out_grads):
  .set_num_outputs(lambda attrs: Op.get(attrs["target"]).num_outputs(attrs))
  .set_attr("FInferType", _shaped_type).set_attr("FGradient", _shaped_gradient)
  .set_attr("TShapedByValue", True))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("concat", "ConcatV2"), ("stack", "Pack"), ("unstack", "Unpack"), ("split",
+        "SplitV"), ("gather", "GatherV2"), ("reverse", "ReverseV2"), ("shape_of", "Shape"),
+        ("size_of", "Size"), ("rank_of", "Rank"), ("fill_like", "Fill"),
+        ("_strided_slice_backward", "StridedSliceGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

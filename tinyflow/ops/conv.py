@@ -679,3 +679,12 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TRandom", True)
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("conv2d", "Conv2D"), ("_conv2d_backward_data", "Conv2DBackpropInput"),
+        ("_conv2d_backward_weight", "Conv2DBackpropFilter"), ("max_pool2d", "MaxPool"),
+        ("_max_pool2d_backward", "MaxPoolGrad"), ("_max_pool2d_backward_backward",
+        "MaxPoolGradGrad"), ("avg_pool2d", "AvgPool"), ("_avg_pool2d_backward", "AvgPoolGrad"),
+        ("batch_norm", "FusedBatchNorm"), ("_batch_norm_backward", "FusedBatchNormGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..nnvm.attrs import inplace_first, no_gradient, same_as_input, same_shape, shape_str
 from ..nnvm.errors import GraphError, ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from .elemwise import dtype_rule
 
@@ -303,3 +303,10 @@ def _lrn_backward_grad(node, h, radius, bias, alpha, beta):
     return [h * norm ** -beta + (y / norm) * hx * scale,
             h * _window_sum(g * y / norm, radius) * scale
             + x * _window_sum(grad_norm, radius) * (2.0 * alpha), (g / norm) * hx * scale]
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("bias_add", "BiasAdd"), ("_bias_add_backward", "BiasAddGrad"),
+        ("embedding_lookup", "GatherV2"), ("in_top_k", "InTopKV2"), ("top_k", "TopKV2"), ("lrn",
+        "LRN"), ("_lrn_backward", "LRNGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

@@ -160,3 +160,10 @@ for _name, _what in (("argmax", "largest"), ("argmin", "smallest")):
                f"output_type (int64 or int32, as TF).")
      .set_num_inputs(1).set_attr("FInferShape", _arg_shape).set_attr("FInferType", _arg_type)
      .set_attr("FGradient", no_gradient))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("reduce_sum", "Sum"), ("reduce_mean", "Mean"), ("reduce_max", "Max"),
+        ("reduce_min", "Min"), ("reduce_prod", "Prod"), ("reduce_any", "Any"), ("reduce_all",
+        "All"), ("argmax", "ArgMax"), ("argmin", "ArgMin")):
+    Op.get(_name).set_attr("TTFType", _type)

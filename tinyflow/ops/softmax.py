@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..nnvm.attrs import same_shape
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 
 __all__ = []
@@ -37,3 +37,9 @@ for _name, _grad in (("softmax", _softmax_backward_grad),
     (register_op(f"_{_name}_backward").describe(f"Gradient of {_name} from g and its output.")
      .set_num_inputs(2).set_attr("FInferShape", same_shape)
      .set_attr("TIsBackward", True).set_attr("FGradient", _grad))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("_softmax_backward", "SoftmaxGrad"), ("_log_softmax_backward",
+        "LogSoftmaxGrad")):
+    Op.get(_name).set_attr("TTFType", _type)
