@@ -120,6 +120,10 @@ def test_an_unknown_dim_that_some_feed_fits_is_accepted():
     a, b = tf.placeholder(tf.float32, [None, 3]), tf.placeholder(tf.float32, [None, None])
     assert tf.reshape(a, [-1, 7]).get_shape().as_list() == [None, 7]
     tf.reshape(a, [5, 6])  # a feed of 10 rows fits
+    tf.reshape(a, [7, 9])  # 21 rows
+    c = tf.placeholder(tf.float32, [None, None, None])
+    tf.reshape(tf.placeholder(tf.float32, [None, 8]), tf.shape(c))  # (2, 1, 8) for one
+    tf.gradients(tf.reduce_sum(tf.reshape(c, [-1, 8])), c)
     tf.concat([b, tf.zeros([5, 6])], 0)  # b of 6 columns fits
     tf.matmul(b, tf.zeros([5, 6]))
     b + tf.zeros([5, 6])

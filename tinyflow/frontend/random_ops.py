@@ -258,6 +258,42 @@ def normal(shape, stdev=1.0, mean=0.0, name=None, seed=None) -> Symbol:
     return random_normal(shape, mean=mean, stddev=stdev, seed=seed, name=name or "normal")
 
 
+def _candidate_sampler(op_name, true_classes, num_true, num_sampled, unique, range_max, seed,
+                       name):
+    classes = true_classes if isinstance(true_classes, Symbol) else constant(
+        np.asarray(true_classes, np.int64))
+    seed1, seed2 = get_seed(seed)
+    out = create_op(op_name, classes, num_true=int(num_true), num_sampled=int(num_sampled),
+                    unique=bool(unique), range_max=int(range_max), seed=seed1, seed2=seed2,
+                    name=name)
+    return tuple(Symbol([entry]) for entry in out.outputs)
+
+
+def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                  seed=None, name=None) -> tuple:
+    """TensorFlow's Zipfian sampler: ``num_sampled`` classes of ``[0, range_max)`` drawn with
+    ``P(c) = log((c + 2) / (c + 1)) / log(range_max + 1)`` (distinct with ``unique``),
+    a new draw at every run.
+
+    Returns
+    -------
+    (sampled_candidates, true_expected_count, sampled_expected_count): int64
+    ``[num_sampled]``, float32 ``[batch, num_true]`` and ``[num_sampled]``: how many times
+    each true and each sampled class is expected among the draws (``P(c) * num_sampled``;
+    with ``unique``, ``1 - (1 - P(c)) ** tries``, tries the draws it took).
+    """
+    return _candidate_sampler("log_uniform_candidate_sampler", true_classes, num_true,
+                              num_sampled, unique, range_max, seed, name)
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                              seed=None, name=None) -> tuple:
+    """As :func:`log_uniform_candidate_sampler`, every class with probability
+    ``1 / range_max``."""
+    return _candidate_sampler("uniform_candidate_sampler", true_classes, num_true, num_sampled,
+                              unique, range_max, seed, name)
+
+
 class Namespace(SimpleNamespace):
     """TF functions under a dotted name (``tf.random``); a missing one is an AttributeError
     saying TinyFlow does not support it."""
@@ -274,4 +310,6 @@ class Namespace(SimpleNamespace):
 random = Namespace("random", normal=random_normal, truncated_normal=truncated_normal,
                    uniform=random_uniform, categorical=categorical, multinomial=multinomial,
                    shuffle=random_shuffle,
-                   set_random_seed=set_random_seed, get_seed=get_seed)
+                   set_random_seed=set_random_seed, get_seed=get_seed,
+                   log_uniform_candidate_sampler=log_uniform_candidate_sampler,
+                   uniform_candidate_sampler=uniform_candidate_sampler)

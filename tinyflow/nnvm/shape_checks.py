@@ -4,12 +4,14 @@ naming it and its inputs' static shapes, not at run.
 
 An unknown dim stands for any value: the op's FInferShape runs with the unknown dims set to two
 stand-ins (the dims they change are unknown in what it records of the outputs), and where it
-refuses them, with other values (each known dim, 1..16, their common multiple 720720): the op
-is refused only when none fits.  The InferShape pass still checks the whole graph at bind.
+refuses them, with other values for one or two unknown dims (1..16, the known dims, the
+quotients that equal sizes need): the op is refused only when none fits (with more unknown
+dims, not at all).  The InferShape pass still checks the whole graph at bind.
 """
 from __future__ import annotations
 
 import itertools
+import math
 
 from .errors import ShapeError
 from .graph import NodeEntry
@@ -61,14 +63,26 @@ def _filled(dims, unknown, values):
     return [tuple(d) if d is not None else None for d in filled]
 
 
+def _candidates(node, dims) -> list:
+    """Values to try for an unknown dim: 1..16, 720720 (their common multiple), each known dim
+    and attr int, and for the products of each input's known dims and of each attr's ints,
+    one over the other's common part (what a reshape's equal sizes need)."""
+    attr_ints = [tuple(v) for v in node.attrs.values() if isinstance(v, (tuple, list))
+                 and v and all(isinstance(d, int) and d > 0 for d in v)]
+    products = [math.prod(d for d in shape if d is not None) for shape in dims if shape]
+    products += [math.prod(ints) for ints in attr_ints]
+    values = set(range(1, 17)) | {720720} | {d for ints in attr_ints for d in ints}
+    values |= {d for shape in dims if shape for d in shape if d is not None}
+    values |= {b // math.gcd(a, b) for a in products for b in products if a and b}
+    return sorted(values)
+
+
 def _fits_some_feed(rule, node, dims, unknown) -> bool:
-    """Whether some values of the unknown dims make the rule accept the shapes: each of the
-    known dims, 1..16 and their common multiple 720720 for all of them alike, and each
-    combination of those for one or two unknown dims."""
-    candidates = sorted({d for shape in dims if shape for d in shape if d is not None}
-                        | set(range(1, 17)) | {720720})
-    tries = (itertools.product(candidates, repeat=len(unknown)) if len(unknown) <= 2
-             else ([v] * len(unknown) for v in candidates))
+    """Whether some values of one or two unknown dims make the rule accept the shapes (each
+    combination of the candidates); more unknown dims: assumed so (a search too wide)."""
+    if len(unknown) > 2:
+        return True
+    tries = itertools.product(_candidates(node, dims), repeat=len(unknown))
     return any(not isinstance(_try_rule(rule, node, _filled(dims, unknown, values)),
                               ShapeError) for values in tries)
 

@@ -305,6 +305,40 @@ def _lrn_backward_grad(node, h, radius, bias, alpha, beta):
             + x * _window_sum(grad_norm, radius) * (2.0 * alpha), (g / norm) * hx * scale]
 
 
+# -- candidate samplers (sampled losses: nce_loss, sampled_softmax_loss) ------------------
+def _sampler_shape(attrs, in_shapes, out_shapes):
+    classes, count = in_shapes[0], attrs["num_sampled"]
+    if attrs.get("unique", True) and count > attrs["range_max"]:
+        raise ShapeError(f"cannot draw {count} distinct classes of {attrs['range_max']} "
+                         f"(num_sampled > range_max with unique=True)")
+    if classes is not None and (len(classes) != 2 or classes[1] != attrs["num_true"]):
+        raise ShapeError(f"true_classes must be [batch, num_true={attrs['num_true']}], got "
+                         f"shape {shape_str(classes)}")
+    return in_shapes, [(count,), classes, (count,)]
+
+
+def _sampler_type(attrs, in_types, out_types):
+    kind = in_types[0]
+    if kind is not None and not kind.startswith(("int", "uint")):
+        raise TypeError(f"true_classes must be an integer tensor (int64), got {kind}")
+    return in_types, ["int64", "float32", "float32"]
+
+
+# TensorFlow's samplers (candidate_sampling_ops.cc): num_sampled classes of [0, range_max)
+# (distinct with unique, redrawn until so), and the expected count of each true and sampled
+# class among them; random, no gradient (TF's are NotDifferentiable)
+_LOG_UNIFORM = "P(c) = log((c + 2) / (c + 1)) / log(range_max + 1)"
+for _name, _law in (("log_uniform_candidate_sampler", _LOG_UNIFORM),
+                    ("uniform_candidate_sampler", "P(c) = 1 / range_max")):
+    (register_op(_name)
+     .describe(f"num_sampled classes drawn from [0, range_max), {_law}, and the expected counts "
+               f"of the true classes (input, int64 [batch, num_true]) and of the sampled ones: "
+               f"p * num_sampled, or 1 - (1 - p) ** tries with unique; attrs num_sampled, "
+               f"num_true, unique, range_max, seed, seed2.")
+     .set_num_inputs(1).set_num_outputs(3).set_attr("FInferShape", _sampler_shape)
+     .set_attr("FInferType", _sampler_type)
+     .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
+
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
 for _name, _type in (("bias_add", "BiasAdd"), ("_bias_add_backward", "BiasAddGrad"),
         ("embedding_lookup", "GatherV2"), ("in_top_k", "InTopKV2"), ("top_k", "TopKV2"), ("lrn",
