@@ -109,7 +109,7 @@ def test_sampled_loss_gradients_against_finite_differences(loss):
 
 
 def test_sampled_values_get_no_gradient_and_sharded_weights_are_refused():
-    weights, biases, inputs, labels, sampled, true, sampled_count = _data()
+    weights, biases, inputs, labels, sampled, true, _ = _data()
     counts = tf.placeholder(tf.float32, [5])
     loss = tf.nn.nce_loss(weights, biases, labels[1], inputs, 5, 8,
                           sampled_values=(sampled, true[1], counts))
