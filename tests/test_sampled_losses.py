@@ -166,8 +166,9 @@ def test_log_uniform_frequencies_and_seeds():
 
 # -- word2vec -------------------------------------------------------------------------------
 def test_skip_gram_word2vec_trains_with_nce():
-    corpus = ("the quick brown fox jumps over the lazy dog the dog sleeps the fox runs "
-              "a quick fox and a lazy dog").split() * 8
+    text = ("the quick brown fox jumps over the lazy dog the dog sleeps the fox runs "
+            "a quick fox and a lazy dog")
+    corpus = text.split(" ") * 8
     vocab = sorted(set(corpus))
     ids = np.array([vocab.index(w) for w in corpus])
     pairs = [(ids[i], ids[j]) for i in range(len(ids))
