@@ -67,6 +67,9 @@ COMPONENTS = {
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/viz.py", "frontend/testing.py", "examples/**/*.py"], 3130),
+    # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
+    # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt)
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
