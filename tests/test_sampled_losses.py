@@ -151,6 +151,31 @@ def test_samplers_draw_as_tensorflow(sampler):
     np.testing.assert_allclose(tries, np.round(np.median(tries)), atol=0.05)
 
 
+def test_fixed_unigram_sampler_as_tensorflow():
+    classes = np.array([[0], [3], [5]], np.int64)
+    sampled, true_count, sampled_count = tf.nn.fixed_unigram_candidate_sampler(
+        classes, 1, 4, False, 6, distortion=0.75, num_reserved_ids=1, unigrams=[1, 2, 3, 4, 10],
+        seed=1)
+    ids, counts, sample_counts = tf.Session().run([sampled, true_count, sampled_count])
+    # from real TensorFlow as above: the reserved id 0 is never drawn, P(c) ~ unigram ** 0.75
+    np.testing.assert_allclose(counts.ravel(), [0.0, 0.679783284664154, 1.6769863367080688],
+                               rtol=1e-6)
+    law = np.array([0, 1, 2, 3, 4, 10]) ** 0.75 * np.array([0, 1, 1, 1, 1, 1])
+    np.testing.assert_allclose(sample_counts, law[ids] / law.sum() * 4, rtol=1e-6)
+    assert ids.min() >= 1 and ids.max() <= 5
+    distinct = tf.nn.fixed_unigram_candidate_sampler(classes, 1, 5, True, 6, num_reserved_ids=1,
+                                                     unigrams=[1, 2, 3, 4, 10])
+    assert sorted(tf.Session().run(distinct[0]).tolist()) == [1, 2, 3, 4, 5]
+    with pytest.raises(ValueError, match="range_max 7 must be the number of class "
+                                         "probabilities, 5"):
+        tf.nn.fixed_unigram_candidate_sampler(classes, 1, 4, False, 7, unigrams=[1, 2, 3, 4, 10])
+    with pytest.raises(ValueError, match="cannot draw 6 distinct classes of the 5"):
+        tf.nn.fixed_unigram_candidate_sampler(classes, 1, 6, True, 6, num_reserved_ids=1,
+                                              unigrams=[1, 2, 3, 4, 10])
+    with pytest.raises(ValueError, match="vocab_file and sharding"):
+        tf.nn.fixed_unigram_candidate_sampler(classes, 1, 4, False, 6, vocab_file="v.txt")
+
+
 def test_log_uniform_frequencies_and_seeds():
     classes = np.zeros((1, 1), np.int64)
     sampled, _, _ = tf.nn.log_uniform_candidate_sampler(classes, 1, 20000, False, 50, seed=4)

@@ -308,6 +308,13 @@ def _lrn_backward_grad(node, h, radius, bias, alpha, beta):
 # -- candidate samplers (sampled losses: nce_loss, sampled_softmax_loss) ------------------
 def _sampler_shape(attrs, in_shapes, out_shapes):
     classes, count = in_shapes[0], attrs["num_sampled"]
+    table = attrs.get("probabilities")
+    if table is not None and len(table) != attrs["range_max"]:
+        raise ShapeError(f"range_max {attrs['range_max']} must be the number of class "
+                         f"probabilities, {len(table)}")
+    if table is not None and attrs.get("unique", True) and count > sum(p > 0 for p in table):
+        raise ShapeError(f"cannot draw {count} distinct classes of the "
+                         f"{sum(p > 0 for p in table)} of probability > 0")
     if attrs.get("unique", True) and count > attrs["range_max"]:
         raise ShapeError(f"cannot draw {count} distinct classes of {attrs['range_max']} "
                          f"(num_sampled > range_max with unique=True)")
@@ -329,7 +336,8 @@ def _sampler_type(attrs, in_types, out_types):
 # class among them; random, no gradient (TF's are NotDifferentiable)
 _LOG_UNIFORM = "P(c) = log((c + 2) / (c + 1)) / log(range_max + 1)"
 for _name, _law in (("log_uniform_candidate_sampler", _LOG_UNIFORM),
-                    ("uniform_candidate_sampler", "P(c) = 1 / range_max")):
+                    ("uniform_candidate_sampler", "P(c) = 1 / range_max"),
+                    ("fixed_unigram_candidate_sampler", "P(c) = probabilities[c] (attr)")):
     (register_op(_name)
      .describe(f"num_sampled classes drawn from [0, range_max), {_law}, and the expected counts "
                f"of the true classes (input, int64 [batch, num_true]) and of the sampled ones: "

@@ -1,6 +1,6 @@
 """TensorFlow 1.15's sampled losses, ``tf.nn.nce_loss`` and ``tf.nn.sampled_softmax_loss``
 (word2vec's), and the candidate samplers they draw with (``tf.nn.log_uniform_candidate_sampler``,
-the default, and ``uniform_candidate_sampler``).
+the default, ``uniform_candidate_sampler`` and ``fixed_unigram_candidate_sampler``).
 
 Both losses are TF's ``_compute_sampled_logits`` (python/ops/nn_impl.py) built from ordinary
 ops: the logits of the true classes and of the sampled ones (``inputs @ weights[ids]^T +
@@ -16,7 +16,11 @@ import numpy as np
 from ...nnvm.symbol import Symbol
 from ..api import cast, equal, log, matmul, reduce_any, reduce_sum, stop_gradient
 from ..array_ops import concat, expand_dims, ones_like, reshape, shape, zeros_like
-from ..random_ops import log_uniform_candidate_sampler, uniform_candidate_sampler
+from ..random_ops import (
+    fixed_unigram_candidate_sampler,
+    log_uniform_candidate_sampler,
+    uniform_candidate_sampler,
+)
 from .functions import (
     _symbol,
     embedding_lookup,
@@ -24,8 +28,8 @@ from .functions import (
     softmax_cross_entropy_with_logits_v2,
 )
 
-__all__ = ["log_uniform_candidate_sampler", "nce_loss", "sampled_softmax_loss",
-           "uniform_candidate_sampler"]
+__all__ = ["fixed_unigram_candidate_sampler", "log_uniform_candidate_sampler", "nce_loss",
+           "sampled_softmax_loss", "uniform_candidate_sampler"]
 
 _FLT_MAX = float(np.finfo(np.float32).max)  # TF's compute_accidental_hits weight: -FLT_MAX
 
