@@ -332,7 +332,9 @@ def test_scatter_errors():
                                          r"shape indices.shape \+ ref.shape\[1:\] = "
                                          r"\(2, 2\).*got \(2, 3\)"):
         tf.scatter_update(v, [0, 1], tf.zeros([2, 3]))  # as TF: when the op is made
-    updates = tf.placeholder(tf.float32, [None, 3])
+    with pytest.raises(ValueError, match=r"updates must have .*got \(\?, 3\)"):
+        tf.scatter_update(v, [0, 1], tf.placeholder(tf.float32, [None, 3]))  # no ? fits
+    updates = tf.placeholder(tf.float32)  # shape unknown until fed: found at run
     bad_shape = tf.scatter_update(v, [0, 1], updates)
     with pytest.raises(Exception, match="indices must be int32 or int64, got float32"):
         tf.scatter_add(v, tf.constant([0.0]), tf.zeros([1, 2]))

@@ -34,7 +34,9 @@ from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
+from .nnvm.symbol import Node as Operation  # TF's names of a tensor and an operation
 from .nnvm.symbol import Symbol
+from .nnvm.symbol import Symbol as Tensor
 from .nnvm.tensor_shape import Dimension, TensorShape
 from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
@@ -51,7 +53,7 @@ __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
-    "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]
+    "Dimension", "TensorShape", "compat", "contrib", "layers", "math", "Operation", "Tensor"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

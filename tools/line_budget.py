@@ -30,22 +30,29 @@ COMPONENTS = {
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
          "frontend/nest.py"], 1150),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
-    # the variables they read count as the node's)
+    # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
+    # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType))
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3520),
+            "session/session.py", "session/variables.py"], 3540),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains
     "TF-1 feed and shape passes (nnvm/passes/feeds.py, fold_shapes.py)": (
         ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py"], 160),
+    # TF-1's shape errors as an op is made, unknown dims included (issue 24 item 7): beyond
+    # what the teaching core needs, which checks shapes at bind
+    "TF-1 shape checks as ops are made (nnvm/shape_checks.py)": (["nnvm/shape_checks.py"], 105),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 480),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
-    # the shaped_by_value op)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2060),
+    # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
+    # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
+    # item 7.5, TTFType, the TF op type name where it is not our name in CamelCase; 2260 ->
+    # 2290: item 7.2, the two candidate samplers)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2290),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
@@ -84,9 +91,15 @@ COMPONENTS = {
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
         ["frontend/checkpoint_format.py"], 470),
+    # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
+    # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt)
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
+    # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
+    "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
-    # with its numpy-style docstring, composed from existing ops)
-    FRONT_END: ([], 3260),
+    # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
+    # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are)
+    FRONT_END: ([], 3300),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

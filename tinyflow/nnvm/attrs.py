@@ -165,6 +165,10 @@ TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x
                     (``zeros_like``).  One op per role.
+TTFType             ``"<type>"``: TensorFlow's name of the op's type, what ``op.type`` and the
+                    graph TensorBoard shows say (``matmul`` -> ``"MatMul"``, ``elemwise_add``
+                    -> ``"AddV2"``, ``constant`` -> ``"Const"``); missing: the op's name in
+                    CamelCase (``tanh`` -> ``"Tanh"``).
 TRandom             ``True``: the op draws random numbers (``dropout``, ``normal``,
                     ``_variable_init``...): a second run gives other values, so Mirror never
                     recomputes one.
