@@ -247,7 +247,8 @@ class LoggingTensorHook(SessionRunHook):
             if self._formatter:
                 info(self._formatter(values))
             else:
-                stats = ", ".join(f"{tag} = {values[tag]}" for tag in self._tag_order)
+                stats = ", ".join("%s = %s" % (tag, values[tag])  # noqa: UP031 - str(), as TF
+                                  for tag in self._tag_order)
                 if elapsed is not None:
                     info("%s (%.3f sec)", stats, elapsed)
                 else:
