@@ -43,4 +43,4 @@ def get_output_classes(dataset_or_iterator):
 
 
 def __getattr__(name):
-    raise unsupported("tf.data.", "tinyflow", name, {"tf.data.": __all__})
+    raise unsupported("tf.data.", "tinyflow.data", name, {"tf.data.": __all__})

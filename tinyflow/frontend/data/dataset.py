@@ -168,7 +168,7 @@ class Dataset:
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
-        raise unsupported("tf.data.Dataset.", "tinyflow", name, {
+        raise unsupported("tf.data.Dataset.", "tinyflow.data.Dataset", name, {
             "tf.data.Dataset.": [n for n in dir(Dataset) if not n.startswith("_")]})
 
     def __repr__(self):
@@ -367,16 +367,18 @@ class _PaddedBatch(_Batch):
         self._padded = [tuple(d.value for d in s.dims) for s in shapes]
         values = ([0] * len(flat) if padding_values is None else
                   _per_component(padding_values, dataset._specs, "padding_values"))
-        self._padding = [np.asarray(v, dtype=s.dtype.as_numpy_dtype)
+        self._padding = [v if isinstance(v, Symbol) else np.asarray(v, s.dtype.as_numpy_dtype)
                          for v, s in zip(values, flat)]
         super().__init__(dataset, batch_size, drop_remainder)
+        self._own_captures += [v for v in self._padding if isinstance(v, Symbol)]
         size = self._size if self._drop and isinstance(self._size, int) else None
         self._specs = pack(dataset._specs, [Spec(s.dtype, TensorShape([size] + list(p)))
                                             for s, p in zip(flat, self._padded)])
 
     def _elements(self, context):
+        padding = [context.value(v) if isinstance(v, Symbol) else v for v in self._padding]
         for batch in self._batches(context):
-            yield pipeline.pad_batch(batch, self._padded, self._padding, self._what)
+            yield pipeline.pad_batch(batch, self._padded, padding, self._what)
 
 
 def _per_component(values, specs, argument) -> list:

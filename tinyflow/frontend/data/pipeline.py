@@ -96,16 +96,16 @@ def check_element(values: tuple, specs: list, what: str, position: int) -> tuple
             f"{len(specs)}"))
     out = []
     for value, spec in zip(values, specs):
-        try:
+        try:  # TF's from_generator: both errors reach the run as InvalidArgumentError
             array = np.asarray(value, dtype=spec.dtype.as_numpy_dtype)
         except (TypeError, ValueError):
-            raise TypeError(f"{what}: `generator` yielded an element that could not be "
-                            f"converted to the expected type. The expected type was "
-                            f"{spec.dtype.name}, but element {position} was {value!r}."
-                            ) from None
+            raise InvalidArgumentError(None, None, (
+                f"{what}: TypeError: `generator` yielded an element that could not be "
+                f"converted to the expected type. The expected type was {spec.dtype.name}, "
+                f"but element {position} was {value!r}.")) from None
         if not spec.shape.is_compatible_with(array.shape):
             raise InvalidArgumentError(None, None, (
-                f"{what}: `generator` yielded element {position} of shape {array.shape} where "
-                f"an element of shape {spec.shape} was expected."))
+                f"{what}: TypeError: `generator` yielded element {position} of shape "
+                f"{array.shape} where an element of shape {spec.shape} was expected."))
         out.append(array)
     return tuple(out)
