@@ -16,4 +16,5 @@ from ..nnvm.errors import (
 )
 
 __all__ = ["AlreadyExistsError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
-           "NotFoundError", "OpError", "OutOfRangeError", "PermissionDeniedError", "ResourceExhaustedError"]
+           "NotFoundError", "OpError",
+           "OutOfRangeError", "PermissionDeniedError", "ResourceExhaustedError"]

@@ -60,7 +60,7 @@ class DeadlineExceededError(OpError):
 
 
 class OutOfRangeError(OpError):
-    """The end of an input: an iterator of a ``tf.data`` dataset with nothing left."""
+    """The end of a sequence: an iterator's ``get_next`` past its last element (tf.data)."""
 
 
 class FailedPreconditionError(OpError):
