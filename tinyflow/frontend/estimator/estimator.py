@@ -287,7 +287,7 @@ class Estimator:
         with Graph().as_default() as graph:
             self._new_graph(graph)
             features, _, input_hooks = self._input(input_fn, ModeKeys.PREDICT)
-            if not input_hooks and not _reads_a_dataset(features):
+            if not input_hooks and not graph.pulls_outputs:  # no tf.data iterator
                 warning("Input graph does not use tf.data.Dataset or contain a QueueRunner. "
                         "That means predict yields forever. This is probably a mistake.")
             spec = self._call_model_fn(features, None, ModeKeys.PREDICT, self.config)
@@ -350,10 +350,6 @@ class Estimator:
             with Session(graph=graph) as session:
                 Saver([step]).restore(session, path)
                 return int(session.run(step))
-
-
-def _reads_a_dataset(features) -> bool:
-    return False
 
 
 def _extract_keys(predictions, predict_keys):
