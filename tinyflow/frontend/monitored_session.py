@@ -35,7 +35,7 @@ from ..session.options import RunMetadata, RunOptions
 from . import summary as summary_lib
 from .api import global_variables, global_variables_initializer, local_variables_initializer
 from .framework import GraphKeys
-from .saver import Saver, latest_checkpoint
+from .saver import Saver, get_checkpoint_state, latest_checkpoint
 from .session_run_hooks import (
     CheckpointSaverHook,
     SessionRunArgs,
@@ -195,6 +195,9 @@ class ChiefSessionCreator(SessionCreator):
                 raise ValueError(f"cannot restore '{path}': the graph has no variables to save")
             info("Restoring parameters from %s", path)
             scaffold.saver.restore(sess, path)
+            if not self._checkpoint_path:  # TF: the saver keeps on counting those kept there
+                scaffold.saver.recover_last_checkpoints(
+                    get_checkpoint_state(self._checkpoint_dir).all_model_checkpoint_paths)
         else:
             if scaffold.init_op is not None:
                 sess.run(scaffold.init_op, feed_dict=scaffold.init_feed_dict)

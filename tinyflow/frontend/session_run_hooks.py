@@ -194,11 +194,24 @@ class _NeverTriggerTimer(SecondOrStepTimer):
 
 
 def _global_step(hook_name: str):
-    """The global step, which ``hook_name`` needs (RuntimeError, TF's, when there is none)."""
+    """A read of the global step, which ``hook_name`` needs (RuntimeError, TF's, when there is
+    none): ``global_step + 0``, one per graph (TF's ``_get_or_create_global_step_read``).  Being
+    an op that reads the variable, it runs before the step's increment (OrderMutation), so a
+    hook fetching it with the train op gets the value before the step, as TF's hooks expect."""
+    graph = current_context()
+    cached = graph.get_collection(_GLOBAL_STEP_READ_KEY)
+    if cached:
+        return cached[0]
     step = get_global_step()
     if step is None:
         raise RuntimeError(f"Global step should be created to use {hook_name}.")
-    return step
+    with graph.name_scope(None), graph.name_scope(step.op.name + "/"):
+        read = step + 0
+    graph.add_to_collection(_GLOBAL_STEP_READ_KEY, read)
+    return read
+
+
+_GLOBAL_STEP_READ_KEY = "global_step_read_op_cache"  # TF's collection of that read
 
 
 def _as_graph_element(tensor):
@@ -410,7 +423,7 @@ class StepCounterHook(SessionRunHook):
         if self._writer is None and self._output_dir:
             self._writer = SummaryWriterCache.get(self._output_dir)
         self._global_step = _global_step("StepCounterHook")
-        self._tag = self._global_step.op.name + "/sec"
+        self._tag = get_global_step().op.name + "/sec"
 
     def before_run(self, run_context):
         return SessionRunArgs(self._global_step)
