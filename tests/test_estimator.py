@@ -262,7 +262,7 @@ def test_errors_are_tensorflows(tmp_path):
 
 
 def test_compat_v1_names():
-    import tinyflow.compat.v1 as v1
+    from tinyflow.compat import v1
 
     assert v1.estimator.inputs.numpy_input_fn is tf.estimator.inputs.numpy_input_fn
     assert v1.estimator.Estimator is tf.estimator.Estimator
