@@ -267,3 +267,34 @@ def test_compat_v1_names():
     assert v1.estimator.inputs.numpy_input_fn is tf.estimator.inputs.numpy_input_fn
     assert v1.estimator.Estimator is tf.estimator.Estimator
     assert tf.estimator.ModeKeys.PREDICT == "infer"
+
+
+def test_numpy_input_fn_batches_as_tensorflow():
+    x, y = np.arange(10, dtype=np.float32).reshape(5, 2), np.arange(5)
+    # an array x gives a tensor; 2 epochs of 5 rows in batches of 3 run on into each other
+    fn = tf.estimator.inputs.numpy_input_fn(x, y, batch_size=3, num_epochs=2, shuffle=False)
+    features, labels = fn().make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        batches = [sess.run([features, labels]) for _ in range(4)]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(features)
+    assert [len(b[1]) for b in batches] == [3, 3, 3, 1]
+    np.testing.assert_array_equal(np.concatenate([b[1] for b in batches]), np.tile(y, 2))
+    np.testing.assert_array_equal(np.concatenate([b[0] for b in batches]), np.tile(x, (2, 1)))
+
+    # dicts: features and labels keep their keys; shuffling permutes the rows within an epoch
+    fn = tf.estimator.inputs.numpy_input_fn({"a": x, "b": y}, {"label": y * 10},
+                                            batch_size=5, num_epochs=1, shuffle=True)
+    features, labels = fn().make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        got_features, got_labels = sess.run([features, labels])
+    assert set(got_features) == {"a", "b"} and set(got_labels) == {"label"}
+    assert sorted(got_features["b"]) == list(y)
+    np.testing.assert_array_equal(got_labels["label"], got_features["b"] * 10)
+    np.testing.assert_array_equal(got_features["a"], x[got_features["b"]])
+    only_x = tf.estimator.inputs.numpy_input_fn({"a": x}, batch_size=2, shuffle=False)()
+    assert set(only_x.make_one_shot_iterator().get_next()) == {"a"}  # features alone
+    with pytest.raises(ValueError, match="1 duplicate keys are found in both x and y"):
+        tf.estimator.inputs.numpy_input_fn({"a": x}, {"a": y}, shuffle=False)()
+    with pytest.raises(TypeError, match="x must be a dict or array; got list"):
+        tf.estimator.inputs.numpy_input_fn([1, 2], shuffle=False)()

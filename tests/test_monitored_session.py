@@ -162,6 +162,27 @@ def test_the_end_of_the_input_ends_the_with_block_quietly():
     assert sess.should_stop()
 
 
+def test_the_end_of_a_dataset_ends_the_training_loop(tmp_path):
+    step = tf.train.get_or_create_global_step()
+    batch = tf.data.Dataset.from_tensor_slices(np.arange(5, dtype=np.float32)).batch(2).make_one_shot_iterator()
+    total = tf.Variable(0.0)
+    train = tf.group(tf.assign_add(total, tf.reduce_sum(batch.get_next())),
+                     tf.assign_add(step, 1))
+    recorder = Recorder([], step)
+    runs = 0
+    with tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path),
+                                           hooks=[recorder]) as sess:
+        while not sess.should_stop():
+            sess.run(train)
+            runs += 1
+    assert runs == 3  # batches [0, 1], [2, 3], [4]; the fourth run ends the input
+    # TF: that run's before_run, no after_run, then end; the last checkpoint is saved at end
+    assert recorder.calls == (["begin", "after_create_session"]
+                              + ["before_run", "after_run"] * 3 + ["before_run", "end"])
+    saved = np.load(tf.train.latest_checkpoint(str(tmp_path)) + ".npz")
+    assert saved["global_step"] == 3 and saved[total.op.name] == 10.0
+
+
 def test_an_error_in_the_block_skips_end_and_propagates():
     step = tf.train.get_or_create_global_step()
     recorder = Recorder([], step)
