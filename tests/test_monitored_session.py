@@ -307,3 +307,13 @@ def test_scaffold_init_fn_and_saver_collection(tmp_path):
             tmp_path / "model.ckpt")) as sess:
         assert sess.run(w) == 1.0
     assert seen == [(True, 1.0)]  # restored: no init_fn
+
+
+def test_a_failed_restore_leaves_the_graph_as_it_was(tmp_path):
+    tf.train.get_or_create_global_step()
+    (tmp_path / "model.ckpt-3.npz").write_bytes(b"not a checkpoint")
+    (tmp_path / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-3"\n')
+    with pytest.raises(ValueError, match="model.ckpt-3"):  # the Saver's CheckpointError
+        tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path))
+    assert not tf.get_default_graph().finalized
+

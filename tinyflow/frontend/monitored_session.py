@@ -224,11 +224,18 @@ class _MonitoredSession:
         self._hooks = list(hooks or [])
         for hook in self._hooks:
             hook.begin()
-        with self._graph.as_default():
-            self._tf_sess = (session_creator or ChiefSessionCreator()).create_session()
-        for hook in self._hooks:
-            hook.after_create_session(self._tf_sess, None)
-        self._stop = False
+        self._tf_sess, self._stop = None, False
+        try:
+            with self._graph.as_default():
+                self._tf_sess = (session_creator or ChiefSessionCreator()).create_session()
+            for hook in self._hooks:
+                hook.after_create_session(self._tf_sess, None)
+        except BaseException:  # a failed restore: the graph can be changed again, as before
+            if self._tf_sess is not None:
+                self._tf_sess.close()
+                self._tf_sess = None
+            self._graph.finalized = self._graph_was_finalized
+            raise
 
     @property
     def graph(self):

@@ -420,8 +420,9 @@ def _write_dict_to_summary(output_dir, results: dict, global_step) -> None:
     scalars = {key: value for key, value in results.items()
                if isinstance(value, (int, float, np.integer, np.floating))
                or (isinstance(value, np.ndarray) and value.ndim == 0)}
-    info("Saving dict for global step %d: %s", global_step,
-         ", ".join(f"{key} = {results[key]}" for key in sorted(scalars)))
+    info("Saving dict for global step %d: %s", global_step, ", ".join(
+        "%s = %s" % (key, value)  # noqa: UP031 - str() of numpy scalars, as TF
+        for key, value in sorted(results.items()) if not isinstance(value, bytes)))
     writer = SummaryWriterCache.get(output_dir)
     for key in sorted(results):
         if key == GraphKeys.GLOBAL_STEP:
