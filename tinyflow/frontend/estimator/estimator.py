@@ -268,7 +268,8 @@ class Estimator:
             results = _evaluate_once(checkpoint_path, spec.scaffold, updates, values,
                                      input_hooks + hooks + list(spec.evaluation_hooks), steps,
                                      self._config.session_config)
-        _write_dict_to_summary(self.eval_dir(name), results, results[GraphKeys.GLOBAL_STEP])
+            _write_dict_to_summary(self.eval_dir(name), results,
+                                   results[GraphKeys.GLOBAL_STEP])
         return results
 
     # -- predict -------------------------------------------------------------------------------
