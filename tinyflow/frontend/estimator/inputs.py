@@ -140,3 +140,8 @@ def _split(data: dict, x, feature_keys, target_keys):
     if isinstance(target_keys, str):
         return features, data[target_keys]
     return features, {key: data[key] for key in target_keys}
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.estimator.inputs.{name} is not supported by TinyFlow (it has "
+                         f"numpy_input_fn)")
