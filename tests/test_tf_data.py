@@ -350,3 +350,41 @@ def test_shuffle_buffer_statistics():
     second = np.bincount(order[:, 1], minlength=6) / epochs
     np.testing.assert_allclose(first, [1 / 3] * 3 + [0] * 3, atol=0.04)
     np.testing.assert_allclose(second, [2 / 9] * 3 + [1 / 3, 0, 0], atol=0.04)
+
+
+# -- captured tensors, feeds, and the initializer inside a group -----------------------------
+def test_captured_tensors_batch_size_and_map_over_partial_batches():
+    rows = tf.placeholder(tf.float32, [None, 2])
+    batch_size = tf.placeholder(tf.int64, [])
+    scale = tf.constant(3.0) * 2.0  # graph ops on constants: a one-shot iterator computes them
+    ds = tf.data.Dataset.from_tensor_slices(rows).batch(batch_size) \
+        .map(lambda x: tf.reduce_sum(x, axis=1), num_parallel_calls=tf.data.experimental.AUTOTUNE)
+    assert ds.output_shapes.as_list() == [None]
+    iterator = ds.make_initializable_iterator()
+    sums = iterator.get_next()
+    data = np.arange(20, dtype=np.float32).reshape(10, 2)
+    with tf.Session() as sess:
+        sess.run(iterator.initializer, {rows: data, batch_size: 4})
+        got = _drain(sess, sums)
+        assert [len(g) for g in got] == [4, 4, 2]  # the partial batch mapped too
+        np.testing.assert_allclose(np.concatenate(got), data.sum(1))
+        one_shot = tf.data.Dataset.from_tensors(scale).make_one_shot_iterator().get_next()
+        assert sess.run(one_shot) == 6.0
+    w = tf.Variable(2.0)
+    with pytest.raises(ValueError, match="reads variable 'Variable' .* of the program's graph"):
+        tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32) * w)
+
+
+def test_initializer_in_a_group_and_a_fed_get_next():
+    values = tf.placeholder(tf.float32, [None])
+    iterator = tf.data.Dataset.from_tensor_slices(values).make_initializable_iterator()
+    element = iterator.get_next()
+    counter = tf.Variable(0.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        # the initializer run by the engine, as a control dependency of a group
+        assert sess.run(tf.group(iterator.initializer, tf.assign_add(counter, 1.0)),
+                        {values: [5.0, 6.0, 7.0]}) is None
+        assert sess.run(counter) == 1.0 and sess.run(element) == 5.0
+        assert sess.run(element, {element: 100.0}) == 100.0  # fed: the iterator stays
+        assert sess.run(element) == 6.0

@@ -13,8 +13,26 @@ from ..unsupported import unsupported
 from .dataset import Dataset
 from .iterator import Iterator
 
-__all__ = ["Dataset", "Iterator", "get_output_classes", "get_output_shapes",
+__all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "get_output_classes",
+           "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
+
+
+AUTOTUNE = -1  # tf.data.experimental.AUTOTUNE: TinyFlow pulls one element at a time anyway
+
+
+class _Experimental:
+    """``tf.data.experimental``: ``AUTOTUNE`` only (for ``num_parallel_calls`` and
+    ``prefetch``)."""
+
+    AUTOTUNE = AUTOTUNE
+
+    def __getattr__(self, name):
+        raise unsupported("tf.data.experimental.", "tinyflow.data.experimental", name,
+                          {"tf.data.experimental.": ["AUTOTUNE"]})
+
+
+experimental = _Experimental()
 
 
 def make_one_shot_iterator(dataset) -> Iterator:

@@ -247,6 +247,8 @@ class _Range(Dataset):
     def __init__(self, args, dtype):
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Dataset.range takes 1 to 3 arguments, got {len(args)}")
+        if any(isinstance(a, Symbol) for a in args):
+            raise TypeError("Dataset.range takes Python ints in TinyFlow, not tensors")
         self._range = range(*[_integer(a, "range", "argument") for a in args])
         self._dtype = dtype
         super().__init__(Spec(dtype, TensorShape([])))

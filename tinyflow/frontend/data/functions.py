@@ -45,9 +45,32 @@ class TracedFunction:
             args = self.inputs if type(self.inputs) is tuple else (self.inputs,)
             self.outputs = _tensors(func(*args), what)
         flat = flatten(self.outputs)
+        self._check_captures(flat)
         self.output_specs = pack(self.outputs, [Spec(t.dtype, t.get_shape()) for t in flat])
         self._flat_inputs, self._flat_outputs = flatten(self.inputs), flat
         self._session = None
+
+    def _check_captures(self, outputs):
+        """A tensor of the program's graph the function reads is computed by the private
+        session (a constant, an op on constants); a placeholder, variable or iterator there
+        is refused: their values live in the program's session, not in this one."""
+        seen, stack = set(), [e.node for t in outputs for e in t.outputs]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node.graph is not self.graph and (
+                    node.op is None or node.op.attr("FPullOutputs") is not None):
+                what = node.kind if node.op is None else "iterator's get_next"
+                raise ValueError(
+                    f"the function passed to {self.what} reads {what} '{node.name}' (created "
+                    f"at {node.source}) of the program's graph: TinyFlow traces it in a graph "
+                    f"of its own, which can capture constants but not placeholders, variables "
+                    f"or iterators; put the value in the dataset instead (from_tensor_slices, "
+                    f"zip)")
+            stack.extend(e.node for e in node.inputs)
+            stack.extend(node.control_deps)
 
     def __call__(self, flat_values) -> list:
         """The function's outputs (flat, numpy arrays) on one element (flat numpy arrays)."""
