@@ -81,8 +81,8 @@ def main(_):
 
     logging_hook = tf.train.LoggingTensorHook(
         tensors={"probabilities": "softmax_tensor"}, every_n_iter=500,
-        formatter=lambda values: "max probability of the first image: %.3f"
-        % values["probabilities"][0].max())
+        formatter=lambda values: f"max probability of the first image: "
+                                 f"{values['probabilities'][0].max():.3f}")
     classifier.train(input_fn=lambda: train_input_fn(train_images, train_labels, 50),
                      steps=FLAGS.steps, hooks=[logging_hook])
 

@@ -37,7 +37,7 @@ class _StubFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
 
 def _attach_estimator():
-    import tensorflow.compat.v1 as v1
+    import tensorflow.compat.v1 as v1  # noqa: PLR0402 - the module itself, not compat.v1
     from tensorflow.python.util import tf_export
 
     tf_export.ESTIMATOR_API_NAME = "estimator"
@@ -52,7 +52,7 @@ def _attach_estimator():
             try:  # past TF's module wrapper's __setattr__, onto the wrapped module itself
                 object.__setattr__(module, "estimator", estimator)
             except (AttributeError, TypeError):
-                setattr(module, "estimator", estimator)
+                module.estimator = estimator
 
 
 sys.meta_path.insert(0, _StubFinder())
