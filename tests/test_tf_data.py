@@ -388,3 +388,15 @@ def test_initializer_in_a_group_and_a_fed_get_next():
         assert sess.run(counter) == 1.0 and sess.run(element) == 5.0
         assert sess.run(element, {element: 100.0}) == 100.0  # fed: the iterator stays
         assert sess.run(element) == 6.0
+
+
+def test_a_fed_tensor_cuts_the_iterator_off():
+    iterator = tf.data.Dataset.range(5).make_one_shot_iterator()
+    element = iterator.get_next()
+    doubled = element * 2
+    tripled = doubled + element
+    with tf.Session() as sess:
+        assert sess.run(tripled) == 0
+        # only the fed tensor needed the element: the iterator does not advance (TF's rule)
+        assert sess.run(doubled * 10, {doubled: 7}) == 70
+        assert sess.run([doubled, element]) == [2, 1]
