@@ -388,3 +388,28 @@ def test_initializer_in_a_group_and_a_fed_get_next():
         assert sess.run(counter) == 1.0 and sess.run(element) == 5.0
         assert sess.run(element, {element: 100.0}) == 100.0  # fed: the iterator stays
         assert sess.run(element) == 6.0
+
+
+def test_a_fed_tensor_cuts_the_iterator_off():
+    iterator = tf.data.Dataset.range(5).make_one_shot_iterator()
+    element = iterator.get_next()
+    doubled = element * 2
+    tripled = doubled + element
+    with tf.Session() as sess:
+        assert sess.run(tripled) == 0
+        # only the fed tensor needed the element: the iterator does not advance (TF's rule)
+        assert sess.run(doubled * 10, {doubled: 7}) == 70
+        assert sess.run([doubled, element]) == [2, 1]
+
+
+def test_batches_of_slices_drop_the_remainder_and_keep_the_data_as_made():
+    data = np.arange(7, dtype=np.float32)
+    ds = tf.data.Dataset.from_tensor_slices(data)
+    kept = ds.batch(3, drop_remainder=True)
+    whole = ds.shuffle(1).batch(3, drop_remainder=True)  # batched element by element
+    data[:] = -1  # as TF, the dataset holds the values it was made with
+    for batched in (kept, whole):
+        got = _drain(tf.Session(), batched.make_one_shot_iterator().get_next())
+        np.testing.assert_array_equal(got, [[0, 1, 2], [3, 4, 5]])
+    with pytest.raises(ValueError, match="batch_size must be at least 1"):
+        ds.batch(0)

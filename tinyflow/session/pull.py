@@ -20,33 +20,34 @@ __all__ = ["pull_feeds"]
 
 def pull_feeds(session, symbols, feeds: dict) -> dict:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
-    needs, each output fed through its input node (``session._feed_node``)."""
+    needs, each output fed through its input node (``session._feed_node``).  What only a fed
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow."""
     entries = tuple(e for s in symbols for e in s.outputs)
-    nodes = session._pulled.get(entries)
+    fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
+    nodes = session._pulled.get((entries, fed))
     if nodes is None:
-        nodes = session._pulled[entries] = _pulled_nodes(entries)
+        nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)
     if not nodes:
         return feeds
     feeds = dict(feeds)
     resources = session.variable_store.resources
     for node in nodes:
-        fed = [session._feed_node(Symbol([NodeEntry(node, i)]))
-               for i in range(node.num_outputs())]
-        if all(f in feeds for f in fed):  # the user fed every output: nothing is pulled
-            continue
         values = node.op.attr("FPullOutputs")(node, resources, session.run)
-        for feed_node, value in zip(fed, values):
-            if feed_node not in feeds:
+        for index, value in enumerate(values):
+            feed_node = session._feed_node(Symbol([NodeEntry(node, index)]))
+            if feed_node not in feeds:  # an output the user fed keeps the fed value
                 array = np.asarray(value)  # a 0-d element stays 0-d
                 feeds[feed_node] = torch.from_numpy(
                     array if array.flags.c_contiguous else array.copy())
     return feeds
 
 
-def _pulled_nodes(entries) -> list:
+def _pulled_nodes(entries, fed) -> list:
     """The nodes with FPullOutputs among what ``entries`` depend on (inputs and control
-    dependencies), in the order a depth-first walk from the first fetch meets them."""
-    found, seen, stack = [], set(), [e.node for e in reversed(entries)]
+    dependencies, not through the ``fed`` entries), in the order a depth-first walk from the
+    first fetch meets them."""
+    found, seen = [], set()
+    stack = [e.node for e in reversed(entries) if e not in fed]
     while stack:
         node = stack.pop()
         if node in seen:
@@ -54,5 +55,6 @@ def _pulled_nodes(entries) -> list:
         seen.add(node)
         if node.op is not None and node.op.attr("FPullOutputs") is not None:
             found.append(node)
-        stack.extend(reversed([e.node for e in node.inputs] + list(node.control_deps)))
+        stack.extend(reversed([e.node for e in node.inputs if e not in fed]
+                              + list(node.control_deps)))
     return found

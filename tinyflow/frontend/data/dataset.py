@@ -220,16 +220,21 @@ class _Slices(Dataset):
         return Spec(as_dtype(value.dtype), TensorShape(list(value.shape)))
 
     def _elements(self, context):
-        values = [context.value(v) if isinstance(v, Symbol) else v for v in self._values]
         if not self._slices:
-            yield tuple(values)
+            yield tuple(context.value(v) if isinstance(v, Symbol) else v for v in self._values)
             return
+        yield from self._row_blocks(context, 1, squeeze=True)
+
+    def _row_blocks(self, context, size, squeeze=False):
+        """Rows ``size`` at a time, as views (``batch`` over slices takes them whole); one row
+        without its first dimension when ``squeeze``."""
+        values = [context.value(v) if isinstance(v, Symbol) else v for v in self._values]
         rows = {v.shape[0] for v in values}
         if len(rows) > 1:
             raise InvalidArgumentError(None, None, (
                 f"{self._what}: dimension 0 differs between components: {sorted(rows)}"))
-        for row in range(rows.pop()):
-            yield tuple(v[row] for v in values)
+        for start in range(0, rows.pop(), size):
+            yield tuple(v[start] if squeeze else v[start:start + size] for v in values)
 
 
 def _array(value, kind) -> np.ndarray:
@@ -238,7 +243,7 @@ def _array(value, kind) -> np.ndarray:
     if not (dtype.is_floating or dtype.is_integer or dtype.is_bool):
         raise TypeError(f"{kind}: TinyFlow's tf.data takes numeric tensors only, got {value!r} "
                         f"({dtype.name})")
-    return np.asarray(value, dtype=dtype.as_numpy_dtype)
+    return np.array(value, dtype=dtype.as_numpy_dtype)  # a copy: later writes do not reach it
 
 
 class _Range(Dataset):
@@ -331,11 +336,15 @@ class _Batch(Dataset):
         return map_structure(lambda s: Spec(s.dtype, TensorShape(
             [size] + s.shape.dims if s.shape.dims is not None else None)), dataset._specs)
 
-    def _batches(self, context):
-        size, batch = context.integer(self._size), []
+    def _checked_size(self, context) -> int:
+        size = context.integer(self._size)
         if size < 1:
             raise InvalidArgumentError(None, None, f"{self._what}: Batch size must be greater "
                                                    f"than zero, got {size}")
+        return size
+
+    def _batches(self, context):
+        size, batch = self._checked_size(context), []
         for element in self._inputs[0]._elements(context):
             batch.append(element)
             if len(batch) == size:
@@ -345,6 +354,13 @@ class _Batch(Dataset):
             yield batch
 
     def _elements(self, context):
+        source = self._inputs[0]
+        if isinstance(source, _Slices) and source._slices:  # whole rows: nothing to stack
+            size = self._checked_size(context)
+            for block in source._row_blocks(context, size):
+                if len(block[0]) == size or not self._drop:
+                    yield block
+            return
         for batch in self._batches(context):
             yield pipeline.stack_batch(batch, self._what)
 

@@ -76,8 +76,13 @@ def shuffled(elements, buffer_size: int, rng):
         buffer.append(element)
         if len(buffer) == buffer_size:
             break
+    uniform = iter(())
     while buffer:
-        index = int(rng.integers(len(buffer)))
+        draw = next(uniform, None)
+        if draw is None:  # drawn 1024 at a time: one numpy call per element costs more
+            uniform = iter(rng.random(1024).tolist())
+            draw = next(uniform)
+        index = int(draw * len(buffer))
         yield buffer[index]
         following = next(source, None)
         if following is not None:
