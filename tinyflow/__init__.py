@@ -47,8 +47,22 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
-__all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
-            "gfile", "logging", "losses", "metrics", "summary"]
+__all__ += [
+    "ConfigProto",
+    "GPUOptions",
+    "RunMetadata",
+    "RunOptions",
+    "app",
+    "data",
+    "errors",
+    "estimator",
+    "flags",
+    "gfile",
+    "logging",
+    "losses",
+    "metrics",
+    "summary",
+]
 __all__ += list(_array_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
@@ -58,9 +72,10 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py
-_MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "flags",
-            "gfile": "gfile", "layers": "layers", "logging": "tf_logging", "losses": "losses",
-            "math": "tf_math", "metrics": "metrics", "summary": "summary"}
+_MODULES = {"app": "app", "contrib": "contrib", "data": "data", "errors": "errors",
+            "estimator": "estimator", "flags": "flags", "gfile": "gfile", "layers": "layers",
+            "logging": "tf_logging", "losses": "losses", "math": "tf_math", "metrics": "metrics",
+            "summary": "summary"}
 
 
 def __getattr__(name):

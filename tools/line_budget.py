@@ -31,13 +31,16 @@ COMPONENTS = {
          "frontend/nest.py"], 1150),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
-    # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType))
+    # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
+    # issue 24 item 3, tf.data: ops whose outputs are pulled from Python before a run
+    # (FPullOutputs) and Python ops given the session's resources (TSessionState), documented in
+    # attrs.py, and the session's resources dict the executor hands them)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3540),
+            "session/session.py", "session/variables.py"], 3570),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains
     "TF-1 feed and shape passes (nnvm/passes/feeds.py, fold_shapes.py)": (
@@ -46,7 +49,8 @@ COMPONENTS = {
     # what the teaching core needs, which checks shapes at bind
     "TF-1 shape checks as ops are made (nnvm/shape_checks.py)": (["nnvm/shape_checks.py"], 105),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 480),
+    # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 485),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -59,9 +63,13 @@ COMPONENTS = {
     # engine kernels only built-in bodies reach
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
         ["lua_ops/**/*.py", "lua_ops/*.lua"], 1700),
+    # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 560),
+        ["executor/*.py", "session/*.py"], 590),
     "datasets": (["datasets/*.py"], 800),
+    # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
+    # and iterators whose get_next is a graph op; a component of its own, the input pipeline
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # issue 25: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
     # tf.contrib.seq2seq's decoders on tf.while_loop; counted apart from the unrolled RNNs
@@ -96,6 +104,11 @@ COMPONENTS = {
     "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
+    # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
+    # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
+    "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (
+        ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
+         "frontend/estimator/*.py"], 1560),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are)

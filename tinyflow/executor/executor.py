@@ -26,6 +26,7 @@ Before allocating, the shapes are checked (no negative dimension, at most 2**63 
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -104,7 +105,7 @@ class Executor:
         now) and make the closures: the executor can run."""
         self._allocate(variables)
         self.store = variables  # nested executors (a loop's body) take their variables from it
-        self._make_closures(variables.random_streams)
+        self._make_closures(variables.random_streams, variables.resources)
         self.graphed = GraphedStep(self) if self.options.graph else None
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
@@ -210,11 +211,12 @@ class Executor:
         return torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=self.device)
 
     # -- 3. closures: each body's setup, once ----------------------------------------------------
-    def _make_closures(self, random_streams):
+    def _make_closures(self, random_streams, resources):
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         constant = self._own_constants()
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
-            self.closures = [self._closure(nid, random_streams) for nid in self.op_nodes]
+            self.closures = [self._closure(nid, random_streams, resources)
+                             for nid in self.op_nodes]
         scratch = list(scratch) + [self.tensors[self.indexed.entry_id((n, 0))] for n in constant]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
                                     for t in scratch}.values())
@@ -324,7 +326,7 @@ class Executor:
                 read.add(node)
         return read, assigned
 
-    def _closure(self, nid, random_streams):
+    def _closure(self, nid, random_streams, resources):
         node = self.indexed.nodes[nid]
         source = node.op.attr("FLuaCompute")
         first = self.indexed.entry_rptr[nid]
@@ -334,6 +336,8 @@ class Executor:
             compute = node.op.attr("FPythonCompute")
             if compute is None:
                 raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
+            if node.op.attr("TSessionState"):  # f(node, inputs, resources) (nnvm/attrs.py)
+                compute = functools.partial(_with_resources, compute, resources)
             return python_closure(node, compute, inputs, outputs)
         kwarg = node.attrs
         if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
@@ -435,6 +439,10 @@ def _text(err) -> str:
         return str(err)
     except Exception:  # noqa: BLE001 - any failure of a user's __str__
         return f"{type(err).__name__} (its message could not be printed)"
+
+
+def _with_resources(compute, resources, node, inputs):
+    return compute(node, inputs, resources)
 
 
 def _call(step):

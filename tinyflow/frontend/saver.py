@@ -186,6 +186,13 @@ class Saver:
         """The paths of the checkpoints this saver keeps, oldest first."""
         return list(self._last_checkpoints)
 
+    def recover_last_checkpoints(self, checkpoint_paths) -> None:
+        """Take ``checkpoint_paths`` (oldest first, as an index file lists them) as the
+        checkpoints this saver keeps, those whose file is gone left out: a saver made after a
+        restart deletes the old ones beyond ``max_to_keep`` too (TF's)."""
+        self._last_checkpoints = [os.fspath(p) for p in checkpoint_paths
+                                  if os.path.isfile(_checkpoint_file(os.fspath(p)))]
+
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
              strip_default_attrs=False, save_debug_info=False) -> str:

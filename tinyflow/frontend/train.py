@@ -9,6 +9,8 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
+import importlib
+
 from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import (
     Variable,
@@ -410,5 +412,21 @@ class ExponentialMovingAverage:
         return names
 
 
+# tf.train's monitored sessions and hooks: their modules load on first use (importlib, as
+# tinyflow/__init__.py's _MODULES: they import this one)
+_LAZY = {"monitored_session": ["ChiefSessionCreator", "MonitoredSession",
+                               "MonitoredTrainingSession", "Scaffold", "SessionCreator",
+                               "SingularMonitoredSession"],
+         "session_run_hooks": ["CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",
+                               "FinalOpsHook", "LoggingTensorHook", "NanLossDuringTrainingError",
+                               "NanTensorHook", "SecondOrStepTimer", "SessionRunArgs",
+                               "SessionRunContext", "SessionRunHook", "SessionRunValues",
+                               "StepCounterHook", "StopAtStepHook", "SummarySaverHook"]}
+__all__ += [name for names in _LAZY.values() for name in names]
+
+
 def __getattr__(name):
+    for module, names in _LAZY.items():
+        if name in names:
+            return getattr(importlib.import_module(f"{__package__}.{module}"), name)
     raise unsupported("tf.train.", "tinyflow.train", name, {"tf.train.": __all__})

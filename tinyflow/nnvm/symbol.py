@@ -195,6 +195,7 @@ class GraphContext:
         self.declared_shapes: dict = {}
         self.finalized: bool = False  # tf.Graph.finalized: no op may be added (finalize())
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
+        self.pulls_outputs: bool = False  # holds a node whose op has FPullOutputs (get_next)
 
     def op_seeds(self, op_seed) -> tuple:
         """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and this
@@ -442,6 +443,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     _check_dtypes(node)
     check_shapes(node)
     graph.nodes_by_name[name] = node
+    graph.pulls_outputs = graph.pulls_outputs or op.attr("FPullOutputs") is not None
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
     return Symbol([NodeEntry(node, i) for i in range(count)])
