@@ -191,7 +191,7 @@ class Saver:
         checkpoints this saver keeps, those whose file is gone left out: a saver made after a
         restart deletes the old ones beyond ``max_to_keep`` too (TF's)."""
         self._last_checkpoints = [os.fspath(p) for p in checkpoint_paths
-                                  if os.path.isfile(_checkpoint_file(os.fspath(p)))]
+                                  if checkpoint_exists(os.fspath(p))]
 
     def save(self, sess, save_path, global_step=None, latest_filename=None,
              meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
