@@ -71,9 +71,9 @@ def numpy_descent(steps, batch_size=8, w=None, b=None):
 
 
 def checkpoint_values(model_dir):
-    """The variables of the latest checkpoint (TinyFlow's are .npz files of named arrays)."""
-    with np.load(tf.train.latest_checkpoint(str(model_dir)) + ".npz") as values:
-        return {name: values[name] for name in values.files}
+    """The variables of the latest checkpoint (TensorFlow's format, read by its reader)."""
+    reader = tf.train.load_checkpoint(str(model_dir))
+    return {name: reader.get_tensor(name) for name in reader.get_variable_to_shape_map()}
 
 
 def test_train_reaches_the_solution_and_a_second_train_resumes(tmp_path):
@@ -94,11 +94,12 @@ def test_train_reaches_the_solution_and_a_second_train_resumes(tmp_path):
     np.testing.assert_allclose(saved["w"], w, rtol=1e-4, atol=1e-5)
     np.testing.assert_allclose(saved["w"], TRUE_W, atol=1e-4)
     np.testing.assert_allclose(saved["b"], [TRUE_B], atol=1e-4)
-    names = sorted(f for f in os.listdir(tmp_path) if f.startswith("model.ckpt"))
+    names = sorted(f for f in os.listdir(tmp_path)
+                   if f.startswith("model.ckpt") and f.endswith(".index"))
     # TF: at the start of each train (30), every 20 steps (50... 290), and at the end; the
     # newest 5 kept, those of the first train counted too
-    assert names == ["model.ckpt-230.npz", "model.ckpt-250.npz", "model.ckpt-270.npz",
-                     "model.ckpt-290.npz", "model.ckpt-300.npz"]
+    assert names == ["model.ckpt-230.index", "model.ckpt-250.index", "model.ckpt-270.index",
+                     "model.ckpt-290.index", "model.ckpt-300.index"]
 
     est.train(train_fn(), max_steps=300)  # there already: nothing runs
     assert checkpoint_values(tmp_path)["global_step"] == 300

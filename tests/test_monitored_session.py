@@ -84,9 +84,10 @@ def test_checkpoints_are_saved_and_a_new_session_restores_them(tmp_path):
     assert final.final_ops_values[1] == 5
     np.testing.assert_allclose(final.final_ops_values[0], 0.8 ** 5, rtol=1e-6)
     # TF: saved at the session's creation, every 2 steps, and at the end
-    saved = sorted(f for f in os.listdir(tmp_path) if f.startswith("model.ckpt"))
-    assert saved == ["model.ckpt-0.npz", "model.ckpt-2.npz", "model.ckpt-4.npz",
-                     "model.ckpt-5.npz"]
+    saved = sorted(f for f in os.listdir(tmp_path)
+                   if f.startswith("model.ckpt") and f.endswith(".index"))
+    assert saved == ["model.ckpt-0.index", "model.ckpt-2.index", "model.ckpt-4.index",
+                     "model.ckpt-5.index"]
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith("model.ckpt-5")
 
     # a new session restores step 5 and w, and the step goes on from there
@@ -179,8 +180,8 @@ def test_the_end_of_a_dataset_ends_the_training_loop(tmp_path):
     # TF: that run's before_run, no after_run, then end; the last checkpoint is saved at end
     assert recorder.calls == (["begin", "after_create_session"]
                               + ["before_run", "after_run"] * 3 + ["before_run", "end"])
-    saved = np.load(tf.train.latest_checkpoint(str(tmp_path)) + ".npz")
-    assert saved["global_step"] == 3 and saved[total.op.name] == 10.0
+    saved = tf.train.load_checkpoint(str(tmp_path))
+    assert saved.get_tensor("global_step") == 3 and saved.get_tensor(total.op.name) == 10.0
 
 
 def test_an_error_in_the_block_skips_end_and_propagates():
@@ -311,7 +312,7 @@ def test_scaffold_init_fn_and_saver_collection(tmp_path):
 
 def test_a_failed_restore_leaves_the_graph_as_it_was(tmp_path):
     tf.train.get_or_create_global_step()
-    (tmp_path / "model.ckpt-3.npz").write_bytes(b"not a checkpoint")
+    (tmp_path / "model.ckpt-3.index").write_bytes(b"not a checkpoint")
     (tmp_path / "checkpoint").write_text('model_checkpoint_path: "model.ckpt-3"\n')
     with pytest.raises(ValueError, match="model.ckpt-3"):  # the Saver's CheckpointError
         tf.train.MonitoredTrainingSession(checkpoint_dir=str(tmp_path))
