@@ -367,7 +367,7 @@ def test_a_graph_with_a_python_function_saves_without_a_meta_graph(tmp_path):
     tf.py_func(lambda a: a * 2, [v], tf.float32)
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
-    with pytest.warns(UserWarning, match="no meta graph written beside checkpoint"):
+    with pytest.warns(UserWarning, match="no meta graph .* written beside"):
         path = Saver().save(sess, tmp_path / "model")
     assert not os.path.exists(path + ".meta")
     assert tf.train.list_variables(path) == [("v", [2])]

@@ -264,8 +264,9 @@ class Saver:
             try:
                 meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
             except GraphError as err:  # a node with a Python object (tf.py_func's function)
-                warnings.warn(f"no meta graph written beside checkpoint '{path}': {err}",
-                              stacklevel=2)
+                # no path in the text: Python shows one warning per graph and line, not per save
+                warnings.warn(f"no meta graph (.meta) written beside this graph's checkpoints: "
+                              f"{err}", stacklevel=2)
             else:
                 with _replacing(f"{path}.{meta_graph_suffix}") as file:
                     file.write(meta)
