@@ -560,7 +560,7 @@ def test_unknown_time_steps_and_lengths_loop_and_bad_lengths_are_errors():
     x = tf.placeholder(tf.float32, [None, None, D])
     loop, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32)
     assert loop.get_shape().as_list() == [None, None, H]
-    assert [op.type for op in tf.get_default_graph().get_operations()].count("while_loop") == 1
+    assert [op.type for op in tf.get_default_graph().get_operations()].count("While") == 1
     x = tf.placeholder(tf.float32, [B, T, D])
     lengths = tf.placeholder(tf.int32, [B])
     fed, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=lengths, dtype=tf.float32,

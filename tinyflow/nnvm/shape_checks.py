@@ -98,6 +98,8 @@ def check_shapes(node) -> None:
         return
     unknown = [(i, j) for i, shape in enumerate(dims) if shape is not None
                for j, d in enumerate(shape) if d is None]
+    if unknown and node.op.attr("TSubgraphs"):  # a loop's rule infers its body: bind decides
+        return
     runs = [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
             for v in (_STAND_INS if unknown else _STAND_INS[:1])]
     error = next((r for r in runs if isinstance(r, ShapeError)), None)

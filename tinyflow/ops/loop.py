@@ -24,7 +24,7 @@ from __future__ import annotations
 from ..nnvm.attrs import shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.graph import Graph, apply_passes
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 
@@ -219,3 +219,8 @@ def _zeros_shape(attrs, in_shapes, out_shapes):
  .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
  .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
      node.inputs)))
+
+
+# TTFType: TensorFlow's op type (op.type), TF's functional While and If
+for _name, _type in (("while_loop", "While"), ("if", "If")):
+    Op.get(_name).set_attr("TTFType", _type)
