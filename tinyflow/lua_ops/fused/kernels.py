@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import threading
 import traceback
+import warnings
 
 import torch
 
@@ -123,7 +124,12 @@ def _compile_kernel(source, cuda_source, backend, device, signature, num_outputs
     function = _function(source)
     if backend == "eager":
         return function
-    from torch._inductor import compile as inductor_compile
+    with warnings.catch_warnings():
+        # importing inductor defines torch.utils.mkldnn's scripted modules, 14 uses of the
+        # deprecated torch.jit.script_method inside torch itself, none of ours to change
+        warnings.filterwarnings("ignore", "`torch.jit.script_method` is deprecated",
+                                DeprecationWarning)
+        from torch._inductor import compile as inductor_compile
     from torch.fx.experimental.proxy_tensor import make_fx
     examples = [torch.empty_strided(shape, stride, dtype=getattr(torch, name[6:]),
                                     device=device).zero_() for shape, stride, name in signature]
