@@ -25,8 +25,10 @@ DOCS = ROOT / "docs"
 SHOWN = re.compile(r"```python\n.*?```\n\n(?:<!-- output: [^>]*-->\n)?```text\n", re.DOTALL)
 RUNNABLE = re.compile(r"(?<!-->\n)```python\n")  # a block with no "not run" marker before it
 PAGES = sorted(p.name for p in DOCS.glob("*.md") if RUNNABLE.search(p.read_text()))
-# pages showing what their code prints: run by doc_outputs.py --check, which runs them whole
-CHECKED_OUTPUT = sorted(p.name for p in DOCS.glob("*.md") if SHOWN.search(p.read_text()))
+# pages showing what their code prints (graph_pictures.md: the DOT text, and pictures drawn
+# with Graphviz): run by doc_outputs.py --check, which runs them whole
+CHECKED_OUTPUT = sorted(p.name for p in DOCS.glob("*.md")
+                        if SHOWN.search(p.read_text()) or "```dot\n" in p.read_text())
 
 
 def _env() -> dict:
@@ -47,9 +49,14 @@ def runnable_blocks(text: str) -> list[str]:
 def test_every_tutorial_page_is_run():
     tutorial = ["first_graph.md", "new_operator.md", "graph_pictures.md", "training_step.md",
                 "gradients.md", "tf1_programs.md"]
-    assert set(tutorial) - {"tf1_programs.md"} <= set(PAGES)
-    assert {"training_step.md", "fusion.md", "first_graph.md", "gradients.md"} <= set(
-        CHECKED_OUTPUT)
+    assert set(tutorial) <= set(PAGES)
+    assert {"first_graph.md", "training_step.md", "gradients.md", "tf1_programs.md",
+            "fusion.md", "index.md"} <= set(CHECKED_OUTPUT)
+
+
+def _skip_without_graphviz(page):
+    if page == "graph_pictures.md" and shutil.which("dot") is None:
+        pytest.skip("graph_pictures.md draws with Graphviz's `dot`, which is not on PATH")
 
 
 @pytest.mark.parametrize("page", sorted(set(PAGES) - set(CHECKED_OUTPUT)))
@@ -75,8 +82,7 @@ def _check_output(path: Path, tmp_path: Path):
 
 @pytest.mark.parametrize("page", CHECKED_OUTPUT)
 def test_page_shows_what_it_prints(page, tmp_path):
-    if page == "graph_pictures.md" and shutil.which("dot") is None:
-        pytest.skip("graph_pictures.md draws with Graphviz's `dot`, which is not on PATH")
+    _skip_without_graphviz(page)
     _check_output(DOCS / page, tmp_path)
 
 
@@ -168,5 +174,16 @@ def test_tutorial_op_is_as_short_as_the_page_says():
 
 def test_readme_links_the_pages():
     readme = (DOCS.parent / "README.md").read_text()
-    for page in PAGES:
+    for page in set(PAGES) - {"index.md"}:  # the site's home page says what the README does
         assert f"docs/{page}" in readme, f"README.md does not link docs/{page}"
+
+
+def test_ci_builds_the_docs_then_runs_readmes_test_command():
+    ci = [line for line in (ROOT / ".ci" / "run").read_text().splitlines()
+          if line.strip() and not line.startswith("#")]
+    readme = (ROOT / "README.md").read_text()
+    setup = re.search(r"```bash\n(.*?)\n```", readme, flags=re.DOTALL)[1]
+    test_command = setup.split(" && ")[-1]
+    assert ci[-1] == test_command, f".ci/run ends with {ci[-1]!r}, README runs {test_command!r}"
+    assert ci[-2].startswith("mkdocs build --strict"), ci[-2]
+    assert any('".[test,docs]"' in line for line in ci)
