@@ -55,7 +55,7 @@ class VariableStore(Mapping):
     :mod:`tinyflow.frontend.random_ops`).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._tensors: dict[Node, object] = {}
         self._initialized: set[Node] = set()
         self._set_by_user: set[Node] = set()   # an assign or restore other than its initialiser

@@ -84,7 +84,7 @@ def _run_cell(cell, step_inputs, state, varscope):
     return outputs, state
 
 
-def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
+def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None) -> tuple:
     """Run ``cell`` over ``inputs``, a list of ``[batch, depth]`` tensors (one per time step).
 
     Parameters
@@ -121,7 +121,7 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
 
 def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
                              initial_state_bw=None, dtype=None, sequence_length=None,
-                             scope=None):
+                             scope=None) -> tuple:
     """``cell_fw`` over ``inputs`` and ``cell_bw`` over them in reverse, under
     ``<scope or "bidirectional_rnn">/fw`` and ``/bw``.
 
@@ -173,7 +173,7 @@ def _time_steps(inputs, time_axis: int, what: str) -> int:
 
 
 def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None,
-                parallel_iterations=None, swap_memory=False, time_major=False, scope=None):
+                parallel_iterations=None, swap_memory=False, time_major=False, scope=None) -> tuple:
     """Run ``cell`` over the time axis of ``inputs``, unrolled when the graph is built.
 
     Parameters
@@ -219,7 +219,7 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
 def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                               initial_state_fw=None, initial_state_bw=None, dtype=None,
                               parallel_iterations=None, swap_memory=False, time_major=False,
-                              scope=None):
+                              scope=None) -> tuple:
     """:func:`dynamic_rnn` with ``cell_fw`` over ``inputs`` and ``cell_bw`` over them reversed
     in time, under ``<scope or "bidirectional_rnn">/fw`` and ``/bw``.
 
