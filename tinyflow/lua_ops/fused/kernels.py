@@ -125,11 +125,17 @@ def _compile_kernel(source, cuda_source, backend, device, signature, num_outputs
     if backend == "eager":
         return function
     with warnings.catch_warnings():
-        # importing inductor defines torch.utils.mkldnn's scripted modules, 14 uses of the
-        # deprecated torch.jit.script_method inside torch itself, none of ours to change
+        # inductor's first compile imports torch.utils.mkldnn, whose scripted modules use the
+        # deprecated torch.jit.script_method 14 times inside torch itself, none of ours to change
+        # (compiles run one at a time, so the filter is changed by one thread at a time)
         warnings.filterwarnings("ignore", "`torch.jit.script_method` is deprecated",
                                 DeprecationWarning)
-        from torch._inductor import compile as inductor_compile
+        return _inductor(function, device, signature)
+
+
+def _inductor(function, device, signature):
+    """``function`` compiled by TorchInductor's C++ backend for ``signature``'s tensors."""
+    from torch._inductor import compile as inductor_compile
     from torch.fx.experimental.proxy_tensor import make_fx
     examples = [torch.empty_strided(shape, stride, dtype=getattr(torch, name[6:]),
                                     device=device).zero_() for shape, stride, name in signature]
