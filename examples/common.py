@@ -15,18 +15,38 @@ LOADERS = {"mnist": datasets.get_mnist, "fashion-mnist": datasets.get_fashion_mn
 
 def parse_args(description, epochs=1, batch_size=100, datasets_allowed=("mnist",
                                                                          "fashion-mnist")):
-    parser = argparse.ArgumentParser(description=description)
-    parser.add_argument("--dataset", choices=datasets_allowed, default=datasets_allowed[0])
+    parser = argparse.ArgumentParser(description=description, formatter_class=_HelpFormatter)
+    parser.add_argument("--dataset", choices=datasets_allowed, default=datasets_allowed[0],
+                        help="the data set to train and test on")
     parser.add_argument("--epochs", type=float, default=epochs,
                         help="passes over the training set (fractions allowed)")
-    parser.add_argument("--batch-size", type=int, default=batch_size)
+    parser.add_argument("--batch-size", type=int, default=batch_size,
+                        help="examples per training step")
     parser.add_argument("--config", type=_config, default="cpu",
                         help='the session config: "cpu" or "gpu", then any of fusion, '
                              'fusion-eager, graph, profile (e.g. "cpu fusion")')
-    parser.add_argument("--data-dir", default=None, help="folder holding the dataset files")
+    parser.add_argument("--profile", action="store_true",
+                        help="time every op and print the per-op table of the training "
+                             "steps at the end (adds profile to --config)")
+    parser.add_argument("--data-dir", default=None,
+                        help="folder holding the dataset files (default: downloaded into "
+                             "~/.cache/tinyflow, or found in $TINYFLOW_DATA)")
     parser.add_argument("--distributed", action="store_true",
                         help="data-parallel over the ranks torchrun starts (tinyflow.distributed)")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if args.profile and "profile" not in args.config.split():
+        args.config += " profile"
+    return args
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """The docstring as written, and each flag's default after its help (on/off flags and
+    those whose help says what their absence means show none)."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False, argparse.SUPPRESS):
+            return action.help
+        return f"{action.help} (default: %(default)s)"
 
 
 def _config(text):
@@ -73,7 +93,18 @@ def shard(data, hvd):
 
 
 def load(args, flatten=False, onehot=False):
-    return LOADERS[args.dataset](flatten=flatten, onehot=onehot, data_dir=args.data_dir)
+    """The data set ``--dataset`` names; without its files (offline, say) one short message
+    saying what to do instead of a traceback."""
+    try:
+        return LOADERS[args.dataset](flatten=flatten, onehot=onehot, data_dir=args.data_dir)
+    except datasets.DatasetError as err:
+        first = str(err).splitlines()[0]
+        if "missing file" not in first:  # a corrupt file: its own message says which
+            raise SystemExit(f"error: {err}") from None
+        hint = ("run with --dataset fashion-mnist (Debian's dataset-fashion-mnist package "
+                "needs no download), or " if args.dataset == "mnist" else "")
+        raise SystemExit(f"{first}\nCould not download it (no internet?): {hint}put the "
+                         "files in a folder and pass --data-dir FOLDER.") from None
 
 
 def train(sess, train_step, loss, data, args, feed, hvd=None):
@@ -93,7 +124,10 @@ def train(sess, train_step, loss, data, args, feed, hvd=None):
 
 
 def test_accuracy(sess, accuracy, data, feed, batch_size=1000, hvd=None):
-    """Accuracy over the whole test set, in batches; prints (rank 0 only) and returns it."""
+    """Accuracy over the whole test set, in batches; prints (rank 0 only) and returns it.
+    With ``--profile``, then prints the per-op time of the training steps."""
+    profiled = sess.options.profile
+    table = sess.profile(reset=True) if profiled else None  # training only, not the test
     images, labels = data.test.images, data.test.labels
     total = 0.0
     for start in range(0, len(images), batch_size):
@@ -103,6 +137,9 @@ def test_accuracy(sess, accuracy, data, feed, batch_size=1000, hvd=None):
     result = total / len(images)
     if hvd is None or hvd.rank() == 0:
         print(f"test accuracy: {result:.4f}")
+        if profiled:
+            print("\nper-op time of the training steps (--profile):")
+            print(table)
     return result
 
 

@@ -80,3 +80,37 @@ def test_tf1_example_runs(example, tf1_data_dir):
         capture_output=True, text=True, timeout=300, env=env, check=False)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "test accuracy:" in result.stdout.strip().splitlines()[-1], result.stdout[-500:]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_profiles(example, data_dir):
+    # --profile: the per-op table of the training steps after the accuracy, every op of the
+    # step timed (the table's header, then a row per op with its calls)
+    result = run_example(example, data_dir, "--profile")
+    assert result.returncode == 0, result.stderr[-3000:]
+    tail = result.stdout.split("test accuracy: ", 1)[1].splitlines()
+    assert "per-op time of the training steps" in tail[2], result.stdout[-2000:]
+    assert len(tail) > 5, result.stdout[-2000:]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_flags_show_their_defaults(example):
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / example), "--help"],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stderr
+    flags = result.stdout.split("options:", 1)[1]
+    for flag in ("--epochs", "--batch-size", "--config", "--dataset"):
+        entry = flags.split(flag, 1)[1].split("\n  --", 1)[0]
+        assert "(default: " in entry, f"{example} --help: {flag} shows no default"
+
+
+def test_mnist_offline_says_what_to_do(tmp_path):
+    # no files anywhere and no network (a mirror that refuses at once): a short message
+    env = {**os.environ, "TINYFLOW_DATA": str(tmp_path / "none"), "HOME": str(tmp_path),
+           "https_proxy": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9"}
+    result = subprocess.run([sys.executable, str(ROOT / "examples" / "mnist_softmax.py")],
+                            capture_output=True, text=True, timeout=300, env=env, check=False)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert "--dataset fashion-mnist" in result.stderr and "--data-dir" in result.stderr
+    assert len(result.stderr.strip().splitlines()) <= 3, result.stderr

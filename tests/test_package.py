@@ -35,6 +35,7 @@ def test_wheel_ships_the_lua_bodies(tmp_path):
     expected = {f"tinyflow/lua_ops/{p.parent.name}/{p.name}"
                 for p in (ROOT / "tinyflow" / "lua_ops").glob("*/*.lua")}
     assert expected and expected <= set(names)
+    assert "tinyflow/py.typed" in names  # PEP 561: type checkers read the package's hints
 
 
 def _readme_python_blocks():
@@ -62,3 +63,15 @@ def test_readme_prints_the_line_budget_as_it_is():
     table = subprocess.run([sys.executable, str(ROOT / "tools" / "line_budget.py")],
                            capture_output=True, text=True, check=True).stdout
     assert table in (ROOT / "README.md").read_text(), "refresh README: tools/line_budget.py"
+
+
+def test_version_is_pyprojects():
+    written = re.search(r'^version = "([^"]+)"', (ROOT / "pyproject.toml").read_text(),
+                        flags=re.MULTILINE)[1]
+    assert tf.__version__ == written and re.fullmatch(r"\d+\.\d+\.\d+", written)
+
+
+def test_package_ships_its_type_hints():
+    # PEP 561: py.typed inside the package, and package data so the wheel has it
+    assert (ROOT / "tinyflow" / "py.typed").is_file()
+    assert '"tinyflow" = ["py.typed"]' in (ROOT / "pyproject.toml").read_text()

@@ -444,7 +444,7 @@ def test_file_writer_on_an_unwritable_logdir_names_it(tmp_path):
 
 def test_missing_tensorboard_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "tensorboard.compat.proto.summary_pb2", None)
-    with pytest.raises(ImportError, match="pip install tensorboard"):
+    with pytest.raises(ImportError, match=r"tinyflow\[tensorboard\]"):
         events.proto("summary_pb2")
     code = "import sys, tinyflow; print(sorted(m for m in sys.modules if 'tensorboard' in m " \
            "or 'protobuf' in m))"
@@ -508,3 +508,12 @@ def test_gfile(tmp_path):
     with pytest.raises(tf.errors.NotFoundError, match="No such file"):
         gfile.DeleteRecursively(root)
     assert issubclass(tf.errors.NotFoundError, tf.errors.OpError)
+
+
+def test_file_writer_without_tensorboard_names_the_extra(monkeypatch, tmp_path):
+    # tensorboard is an extra: a FileWriter (the first thing writing an event file) says which
+    for name in [m for m in sys.modules if m == "tensorboard" or m.startswith("tensorboard.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.setitem(sys.modules, "tensorboard", None)
+    with pytest.raises(ImportError, match=r'pip install "tinyflow\[tensorboard\]"'):
+        tf.summary.FileWriter(str(tmp_path / "logs"))

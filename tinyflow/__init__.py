@@ -42,7 +42,27 @@ from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
 attach_lua_bodies()
 
-__version__ = "0.1.0"
+
+
+def _version() -> str:
+    """pyproject.toml's version, the one place it is written: read from the file in a checkout
+    (an installed copy of another checkout may be on the path too), else from the installed
+    package's metadata, which pip took from that file."""
+    import re
+    from importlib import metadata
+    from pathlib import Path
+    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+    if pyproject.is_file():
+        found = re.search(r'^version = "([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
+        if found:
+            return found[1]
+    try:
+        return metadata.version("tinyflow")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+__version__ = _version()
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",

@@ -47,7 +47,7 @@ from .lua_ops.collective.world import (
     shutdown,
     size,
 )
-from .nnvm.symbol import create_op
+from .nnvm.symbol import Symbol, create_op
 
 __all__ = ["DistributedError", "DistributedOptimizer", "allgather", "allreduce", "broadcast",
            "broadcast_global_variables", "broadcast_variables", "comm_stats", "init",
@@ -59,7 +59,7 @@ def _label(what: str, tensor) -> str:
     return f"{what} of {tensor.name}"
 
 
-def allreduce(tensor, average: bool = True, name: str | None = None):
+def allreduce(tensor, average: bool = True, name: str | None = None) -> Symbol:
     """``tensor`` summed over every rank (averaged with ``average``), as an op
     (``_allreduce``, in place on its buffer).  Its gradient is the all-reduce of the incoming
     gradient (averaged likewise), as Horovod's."""
@@ -67,7 +67,7 @@ def allreduce(tensor, average: bool = True, name: str | None = None):
                      label=_label(name or "allreduce", tensor), name=name or "HorovodAllreduce")
 
 
-def allgather(tensor, name: str | None = None):
+def allgather(tensor, name: str | None = None) -> Symbol:
     """Every rank's ``tensor`` concatenated along dim 0 in rank order (each rank must bring the
     same shape).  Its gradient is this rank's rows of the all-reduced (summed) gradient."""
     world = joined("allgather")
@@ -75,7 +75,7 @@ def allgather(tensor, name: str | None = None):
                      label=_label(name or "allgather", tensor), name=name or "HorovodAllgather")
 
 
-def broadcast(tensor, root_rank: int, name: str | None = None):
+def broadcast(tensor, root_rank: int, name: str | None = None) -> Symbol:
     """Rank ``root_rank``'s ``tensor`` on every rank.  Its gradient is the gradients of every
     rank summed at the root, zero elsewhere, as Horovod's."""
     world = joined("broadcast")
@@ -86,7 +86,7 @@ def broadcast(tensor, root_rank: int, name: str | None = None):
                      label=_label(name or "broadcast", tensor), name=name or "HorovodBroadcast")
 
 
-def broadcast_variables(variables, root_rank: int):
+def broadcast_variables(variables, root_rank: int) -> Symbol:
     """An op setting each of ``variables`` to rank ``root_rank``'s value (one broadcast each).
 
     Returns
@@ -168,7 +168,7 @@ class DistributedOptimizer(Optimizer):
     """
 
     def __init__(self, optimizer, name: str | None = None, bucket_bytes: int = 1 << 20,
-                 average: bool = True):
+                 average: bool = True) -> None:
         if not isinstance(optimizer, Optimizer):
             raise TypeError(f"DistributedOptimizer wraps a tf.train optimizer, got "
                             f"{type(optimizer).__name__}")
@@ -198,7 +198,7 @@ class DistributedOptimizer(Optimizer):
                 self._starts[reduced[present[i]].outputs[0].node] = (number, start)
         return [(reduced.get(i), var) for i, (_, var) in enumerate(pairs)]
 
-    def apply_gradients(self, grads_and_vars, global_step=None, name=None):
+    def apply_gradients(self, grads_and_vars, global_step=None, name=None) -> Symbol:
         """The wrapped optimizer's step, after the reductions of ``grads_and_vars``' buckets
         have started (listed first, in bucket order, so the executor's order starts each one
         as soon as its gradients exist)."""

@@ -54,7 +54,8 @@ __all__ = [
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "tf1"
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
-TF_PYTHON = "/work/venvs/tf/bin/python"
+TF_VENV = "~/venvs/tf"  # TensorFlow's own venv, outside the repository
+TF_PYTHON = str(Path(TF_VENV).expanduser() / "bin" / "python")
 TF_IMPORT = "import tensorflow.compat.v1 as tf\ntf.disable_v2_behavior()"
 LOADER_IMPORT = "from tinyflow.examples.tutorials.mnist import input_data"
 #: TF 2 has no tf.contrib; TF 1.15's tf.contrib.rnn re-exported tf.nn.rnn_cell's cells and
@@ -361,7 +362,7 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"TensorFlow is not usable through --tf-python {args.tf_python}: {problem}\n"
               "Make it outside the repository (never a TinyFlow dependency):\n"
-              f"  python -m venv /work/venvs/tf && /work/venvs/tf/bin/pip install "
+              f"  python -m venv {TF_VENV} && {TF_VENV}/bin/pip install "
               "tensorflow-cpu==2.21.0 tf-keras==2.21.0 numpy", file=sys.stderr)
         return 2
     programs = selected_programs(args.programs)

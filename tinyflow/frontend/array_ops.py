@@ -118,7 +118,7 @@ def shape_value(shape, what) -> ShapeValue | None:
     return ShapeValue(shape, static)
 
 
-def shaped_by_value(target, inputs, shape: ShapeValue, name, shape_attr="shape", **attrs):
+def shaped_by_value(target, inputs, shape: ShapeValue, name, shape_attr="shape", **attrs) -> Symbol:
     """Op ``target`` over ``inputs`` whose attribute ``shape_attr`` is ``shape``'s value,
     computed when a session binds the graph (op ``shaped_by_value``)."""
     return create_op("shaped_by_value", *inputs, shape.value, target=target,
@@ -325,7 +325,7 @@ def _mirror(tensor, axis, before, after, edge, name):
     return concat(parts, axis, name=name) if len(parts) > 1 else tensor
 
 
-def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=0, **seed_args):
+def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=0, **seed_args) -> Symbol:
     """``tensor`` with ``paddings[d] = [before, after]`` elements added along each axis d:
     ``constant_values`` (mode 'CONSTANT'), or its mirror image without ('REFLECT') or with
     ('SYMMETRIC') the edge element.  ``tf.pad(x, dim=d, pad=p)`` (or ``tf.pad(x, d, p)``) is the
@@ -394,7 +394,7 @@ def slice(input_, begin, size, name=None) -> Symbol:
     return strided_slice(input_, begin, end, end_mask=end_mask, name=name or "Slice")
 
 
-def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0):
+def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0) -> Symbol:
     """The slices of ``params`` along ``axis`` (default 0) at ``indices`` (int32 or int64, any
     shape): ``out.shape == params.shape[:axis] + indices.shape + params.shape[axis + 1:]``.
     An index outside the axis is an error when the graph runs."""
@@ -404,7 +404,7 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
                      name=name or "GatherV2")
 
 
-def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None):
+def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:
     """A one-hot encoding of ``indices``: ``on_value`` (1) at each index along a new axis
     ``axis`` (-1: last) of size ``depth``, ``off_value`` (0) elsewhere; an index outside
     ``[0, depth)`` gives a row of ``off_value``.  ``dtype``: float32, or ``on_value``'s type."""

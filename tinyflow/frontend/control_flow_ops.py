@@ -289,7 +289,7 @@ def _element(value) -> str:
 
 
 # -- tf.py_func --------------------------------------------------------------------------------
-def py_func(func, inp, Tout, stateful=True, name=None):
+def py_func(func, inp, Tout, stateful=True, name=None) -> Symbol | list[Symbol]:
     """Wrap the Python function ``func`` as an op, as TensorFlow 1.15's ``tf.py_func``.
 
     Parameters

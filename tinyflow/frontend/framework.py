@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections.abc import Iterator
 
 from ..nnvm.symbol import GraphContext, current_context
 from ..nnvm.symbol import reset_default_graph as _reset_default_graph
@@ -81,7 +82,7 @@ _DEVICE = re.compile(r"(/job:[\w-]+|/replica:\d+|/task:\d+|/device:[A-Za-z_]+:(\
 
 
 @contextlib.contextmanager
-def device(device_name_or_function):
+def device(device_name_or_function) -> Iterator[None]:
     """``with tf.device("/cpu:0"):``: accepted, and a placement TensorFlow could not parse is a
     ValueError; every op of a session runs on the session's one device (``Session("gpu")``
     or the CPU), as TensorFlow does with ``allow_soft_placement``."""
@@ -92,7 +93,7 @@ def device(device_name_or_function):
 
 
 @contextlib.contextmanager
-def name_scope(name, default_name=None, values=None):
+def name_scope(name, default_name=None, values=None) -> Iterator[str]:
     """``with tf.name_scope("conv1") as scope:``: ops made inside are named ``conv1/...``; a
     second ``conv1`` scope is ``conv1_1/``.  Yields the scope string (``"conv1/"``)."""
     with current_context().name_scope(name or default_name) as scope:

@@ -93,7 +93,7 @@ class Initializer:
 class Zeros(Initializer):
     """A tensor of zeros (``tf.zeros_initializer``)."""
 
-    def __init__(self, dtype=float32):
+    def __init__(self, dtype=float32) -> None:
         self.dtype = as_dtype(dtype)
 
     def __call__(self, shape, dtype=None, partition_info=None):
@@ -120,7 +120,7 @@ class Constant(Initializer):
     ValueError, and ``verify_shape=True`` asks for the shape exactly (TypeError otherwise).
     """
 
-    def __init__(self, value=0, dtype=float32, verify_shape=False):
+    def __init__(self, value=0, dtype=float32, verify_shape=False) -> None:
         if not (np.isscalar(value) or isinstance(value, (list, tuple, np.ndarray))):
             raise TypeError(f"Invalid type for initial value: {type(value)} (expected Python "
                             f"scalar, list or tuple of values, or numpy.ndarray).")
@@ -156,7 +156,7 @@ class RandomUniform(Initializer):
     for a floating dtype, and needed for an integer one (see
     :func:`~tinyflow.random_ops.random_uniform`)."""
 
-    def __init__(self, minval=0, maxval=None, seed=None, dtype=float32):
+    def __init__(self, minval=0, maxval=None, seed=None, dtype=float32) -> None:
         self.minval, self.maxval, self.seed = minval, maxval, seed
         self.dtype = as_dtype(dtype)
 
@@ -174,7 +174,7 @@ class RandomNormal(Initializer):
 
     _sample = staticmethod(random_normal)
 
-    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=float32):
+    def __init__(self, mean=0.0, stddev=1.0, seed=None, dtype=float32) -> None:
         self.mean, self.stddev, self.seed = mean, stddev, seed
         self.dtype = _float_dtype(dtype)
 
@@ -199,7 +199,7 @@ class UniformUnitScaling(Initializer):
     of every dimension but the last (``tf.uniform_unit_scaling_initializer``, deprecated in
     TF for :class:`VarianceScaling`)."""
 
-    def __init__(self, factor=1.0, seed=None, dtype=float32):
+    def __init__(self, factor=1.0, seed=None, dtype=float32) -> None:
         self.factor, self.seed = factor, seed
         self.dtype = _float_dtype(dtype)
 
@@ -231,7 +231,7 @@ class VarianceScaling(Initializer):
     """
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None,
-                 dtype=float32):
+                 dtype=float32) -> None:
         if scale <= 0.0:
             raise ValueError("`scale` must be positive float.")
         if mode not in ("fan_in", "fan_out", "fan_avg"):
@@ -264,7 +264,7 @@ class GlorotUniform(VarianceScaling):
     """U(-a, a) with ``a = sqrt(6 / (fan_in + fan_out))`` (``tf.glorot_uniform_initializer``,
     the default initializer of ``tf.get_variable``)."""
 
-    def __init__(self, seed=None, dtype=float32):
+    def __init__(self, seed=None, dtype=float32) -> None:
         super().__init__(1.0, "fan_avg", "uniform", seed, dtype)
 
     def get_config(self) -> dict:
@@ -275,7 +275,7 @@ class GlorotNormal(VarianceScaling):
     """A truncated normal with standard deviation ``sqrt(2 / (fan_in + fan_out))``
     (``tf.glorot_normal_initializer``)."""
 
-    def __init__(self, seed=None, dtype=float32):
+    def __init__(self, seed=None, dtype=float32) -> None:
         super().__init__(1.0, "fan_avg", "truncated_normal", seed, dtype)
 
     def get_config(self) -> dict:

@@ -132,7 +132,7 @@ def _select(training: Symbol, if_true: Symbol, if_false: Symbol) -> Symbol:
 class InputSpec:
     """What a layer accepts: ``ndim``, ``min_ndim``, and ``axes`` {axis: size}."""
 
-    def __init__(self, ndim=None, min_ndim=None, axes=None):
+    def __init__(self, ndim=None, min_ndim=None, axes=None) -> None:
         self.ndim, self.min_ndim, self.axes = ndim, min_ndim, dict(axes or {})
 
     def check(self, inputs: Symbol, layer: str) -> None:
@@ -170,7 +170,7 @@ class Layer:
         ``f(output)`` -> a loss added, divided by the batch size, to the regularization losses.
     """
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs) -> None:
         scope, self._reuse = kwargs.pop("_scope", None), kwargs.pop("_reuse", None)
         self.activity_regularizer = kwargs.pop("activity_regularizer", None)
         if kwargs:
@@ -231,7 +231,7 @@ class Layer:
 
     # -- for build and call ------------------------------------------------------------------
     def add_weight(self, name, shape, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, constraint=None):
+                   trainable=True, constraint=None) -> Symbol:
         """``get_variable(name, shape, ...)`` in the layer's scope; the regularizer's loss is
         added only for a variable made now, not for one reused."""
         _no_constraints(self, constraint=constraint)
@@ -261,7 +261,7 @@ class Layer:
         """Make the variables for inputs of ``input_shape`` (a TensorShape)."""
         self.built = True
 
-    def call(self, inputs, **kwargs):
+    def call(self, inputs, **kwargs) -> Symbol:
         return inputs
 
     # -- calling -------------------------------------------------------------------------------
@@ -301,7 +301,7 @@ class Layer:
         if self.input_spec is not None:
             self.input_spec.check(inputs, self.name)
 
-    def apply(self, inputs, *args, **kwargs):
+    def apply(self, inputs, *args, **kwargs) -> Symbol:
         """``layer(inputs, ...)``."""
         return self.__call__(inputs, *args, **kwargs)
 
@@ -318,7 +318,7 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer=None,
                  bias_initializer=None, kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
-                 trainable=True, name=None, **kwargs):
+                 trainable=True, name=None, **kwargs) -> None:
         super().__init__(trainable=trainable, name=name,
                          activity_regularizer=activity_regularizer, **kwargs)
         _no_constraints(self, kernel_constraint=kernel_constraint,
@@ -344,7 +344,7 @@ class Dense(Layer):
                                         regularizer=self.bias_regularizer)
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs) -> Symbol:
         shape = inputs.get_shape().as_list()
         if len(shape) > 2:  # TF's tensordot over the last axis
             if shape[:-1].count(None) > 1:
@@ -371,7 +371,7 @@ class Conv2D(Layer):
                  use_bias=True, kernel_initializer=None, bias_initializer=None,
                  kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
-                 **kwargs):
+                 **kwargs) -> None:
         super().__init__(trainable=trainable, name=name,
                          activity_regularizer=activity_regularizer, **kwargs)
         _no_constraints(self, kernel_constraint=kernel_constraint,
@@ -417,7 +417,7 @@ class Conv2D(Layer):
         return nn.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding.upper(),
                          data_format=self._nn_format, name="Conv2D")
 
-    def call(self, inputs):
+    def call(self, inputs) -> Symbol:
         outputs = self._convolve(inputs)
         if self.use_bias:
             outputs = nn.bias_add(outputs, self.bias, data_format=self._nn_format,
@@ -441,7 +441,7 @@ class Conv2DTranspose(Conv2D):
                  data_format="channels_last", activation=None, use_bias=True,
                  kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
-                 bias_constraint=None, trainable=True, name=None, **kwargs):
+                 bias_constraint=None, trainable=True, name=None, **kwargs) -> None:
         super().__init__(filters, kernel_size, strides, padding, data_format, (1, 1),
                          activation, use_bias, kernel_initializer, bias_initializer,
                          kernel_regularizer, bias_regularizer, activity_regularizer,
@@ -495,11 +495,11 @@ class Flatten(Layer):
     """Inputs ``[batch, ...]`` as ``[batch, everything else]`` (channels_first inputs are put
     channels-last first, as Keras does)."""
 
-    def __init__(self, data_format=None, **kwargs):
+    def __init__(self, data_format=None, **kwargs) -> None:
         super().__init__(**kwargs)
         self.data_format = _data_format(data_format)
 
-    def call(self, inputs):
+    def call(self, inputs) -> Symbol:
         shape = inputs.get_shape()
         if self.data_format == "channels_first" and shape.ndims and shape.ndims > 2:
             inputs = array_ops.transpose(inputs, [0, *range(2, shape.ndims), 1])
@@ -514,11 +514,11 @@ class Dropout(Layer):
     """When ``training``, ``nn.dropout(inputs, rate=rate)``; else the inputs.  A ``training``
     tensor gives dropout at rate ``rate * training`` (a rate of 0 keeps every value as it is)."""
 
-    def __init__(self, rate=0.5, noise_shape=None, seed=None, name=None, **kwargs):
+    def __init__(self, rate=0.5, noise_shape=None, seed=None, name=None, **kwargs) -> None:
         super().__init__(name=name, **kwargs)
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=False) -> Symbol:
         known = _static_bool(training)
         if known is False:
             return api.identity(inputs)
@@ -539,7 +539,7 @@ class BatchNormalization(Layer):
                  gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
                  renorm=False, renorm_clipping=None, renorm_momentum=0.99, fused=None,
                  trainable=True, virtual_batch_size=None, adjustment=None, name=None,
-                 **kwargs):
+                 **kwargs) -> None:
         super().__init__(trainable=trainable, name=name, **kwargs)
         _no_constraints(self, beta_constraint=beta_constraint,
                         gamma_constraint=gamma_constraint)
@@ -606,7 +606,7 @@ class BatchNormalization(Layer):
         count = api.cast(array_ops.size(inputs), "float32") / float(channels)
         return count / api.maximum(count - 1.0, 1.0)
 
-    def call(self, inputs, training=False):
+    def call(self, inputs, training=False) -> Symbol:
         known = _static_bool(training)
         if known is False:
             return self._normalize(inputs, self.moving_mean, self.moving_variance)

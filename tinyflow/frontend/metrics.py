@@ -124,7 +124,7 @@ def _broadcast_weights(weights, values: Symbol) -> Symbol:
 
 
 # -- means -------------------------------------------------------------------------------------
-def mean(values, weights=None, metrics_collections=None, updates_collections=None, name=None):
+def mean(values, weights=None, metrics_collections=None, updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """The (weighted) mean of every value seen: ``total / count`` over two local variables.
 
     Parameters
@@ -163,7 +163,7 @@ def mean(values, weights=None, metrics_collections=None, updates_collections=Non
 
 
 def accuracy(labels, predictions, weights=None, metrics_collections=None,
-             updates_collections=None, name=None):
+             updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """How often ``predictions`` equals ``labels``: the weighted mean of the matches.
 
     Parameters
@@ -195,7 +195,7 @@ def accuracy(labels, predictions, weights=None, metrics_collections=None,
 
 
 def mean_squared_error(labels, predictions, weights=None, metrics_collections=None,
-                       updates_collections=None, name=None):
+                       updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """The weighted mean of ``(labels - predictions) ** 2`` (scope ``mean_squared_error``);
     arguments and results as :func:`accuracy`."""
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
@@ -204,7 +204,7 @@ def mean_squared_error(labels, predictions, weights=None, metrics_collections=No
 
 
 def mean_absolute_error(labels, predictions, weights=None, metrics_collections=None,
-                        updates_collections=None, name=None):
+                        updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """The weighted mean of ``|predictions - labels|`` (scope ``mean_absolute_error``);
     arguments and results as :func:`accuracy`."""
     predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
@@ -249,7 +249,7 @@ def _binary_counts(labels, predictions, weights, second):
 
 
 def precision(labels, predictions, weights=None, metrics_collections=None,
-              updates_collections=None, name=None):
+              updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """``tp / (tp + fp)`` of boolean labels and predictions (nonzero is True), 0 while there
     are no predicted positives.
 
@@ -277,7 +277,7 @@ def precision(labels, predictions, weights=None, metrics_collections=None,
 
 
 def recall(labels, predictions, weights=None, metrics_collections=None,
-           updates_collections=None, name=None):
+           updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """``tp / (tp + fn)`` of boolean labels and predictions, 0 while there are no positive
     labels; arguments as :func:`precision` (scope ``recall``: ``recall/true_positives/count``,
     ``recall/false_negatives/count``)."""
@@ -363,7 +363,7 @@ def _area(counts, curve, summation_method, name) -> Symbol:
 
 def auc(labels, predictions, weights=None, num_thresholds=200, metrics_collections=None,
         updates_collections=None, curve="ROC", name=None, summation_method="trapezoidal",
-        thresholds=None):
+        thresholds=None) -> tuple[Symbol, Symbol]:
     """The area under the ROC (or precision-recall) curve, as TF 1.15's streaming confusion
     counts at fixed thresholds.
 
@@ -422,7 +422,7 @@ def _mean_iou_value(total_cm: Symbol, num_classes: int) -> Symbol:
 
 
 def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections=None,
-             updates_collections=None, name=None):
+             updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """The mean intersection-over-union of class ids, over a streaming confusion matrix.
 
     Parameters

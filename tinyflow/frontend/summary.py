@@ -25,7 +25,7 @@ from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import TinyflowError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.op import register_op
-from ..nnvm.symbol import NodeEntry, create_op, current_context
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import _STAND_INS, TensorShape
 from . import events
 from .errors import InvalidArgumentError
@@ -200,18 +200,18 @@ def _summary(op_name, name, tensor, collections, family, **attrs):
     return summary
 
 
-def scalar(name, tensor, collections=None, family=None):
+def scalar(name, tensor, collections=None, family=None) -> Symbol:
     """A summary of the scalar ``tensor`` (cast to float), tagged with its node's name."""
     return _summary("scalar_summary", name, tensor, collections, family)
 
 
-def histogram(name, values, collections=None, family=None):
+def histogram(name, values, collections=None, family=None) -> Symbol:
     """A summary of the histogram of ``values`` in TensorFlow's buckets (NaN or inf is an
     InvalidArgumentError when it runs)."""
     return _summary("histogram_summary", name, values, collections, family)
 
 
-def image(name, tensor, max_outputs=3, collections=None, family=None):
+def image(name, tensor, max_outputs=3, collections=None, family=None) -> Symbol:
     """A summary of up to ``max_outputs`` PNG images from ``tensor`` [batch, height, width,
     1 | 3 | 4]: uint8 as it is, floats scaled as TensorFlow does; tagged ``<tag>/image`` when
     ``max_outputs`` is 1, else ``<tag>/image/<i>``."""
@@ -219,12 +219,12 @@ def image(name, tensor, max_outputs=3, collections=None, family=None):
                     max_outputs=int(max_outputs))
 
 
-def text(name, tensor, collections=None):
+def text(name, tensor, collections=None) -> Symbol:
     """A summary of a string tensor for TensorBoard's text dashboard."""
     return _summary("text_summary", name, tensor, collections, None)
 
 
-def merge(inputs, collections=None, name=None):
+def merge(inputs, collections=None, name=None) -> Symbol:
     """One summary holding every value of ``inputs`` (node ``Merge/MergeSummary``)."""
     name = _clean_tag(name)
     with current_context().name_scope(name or "Merge"):
@@ -235,7 +235,7 @@ def merge(inputs, collections=None, name=None):
     return merged
 
 
-def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None):
+def merge_all(key=GraphKeys.SUMMARIES, scope=None, name=None) -> Symbol | None:
     """:func:`merge` of the summaries in collection ``key`` (whose names start with
     ``scope``), or None when there is none."""
     summaries = [s for s in current_context().get_collection(key)
@@ -342,7 +342,7 @@ class FileWriter:
     """
 
     def __init__(self, logdir, graph=None, max_queue=10, flush_secs=120, graph_def=None,
-                 filename_suffix=None):
+                 filename_suffix=None) -> None:
         self._logdir, self._suffix = str(logdir), filename_suffix or ""
         self._max_queue, self._flush_secs = max_queue, flush_secs
         self._closed, self._run_tags, self._seen_tags = True, set(), set()
@@ -354,7 +354,7 @@ class FileWriter:
         """The directory the event files go to."""
         return self._logdir
 
-    def reopen(self):
+    def reopen(self) -> None:
         """Start a new event file (after :meth:`close`); nothing when open."""
         if not self._closed:
             return
@@ -363,7 +363,7 @@ class FileWriter:
         self.add_event(events.event(file_version="brain.Event:2"))
         self.flush()
 
-    def add_event(self, event):
+    def add_event(self, event) -> None:
         """Write an ``Event`` protobuf (or its serialized bytes)."""
         if self._closed:
             return
@@ -371,7 +371,7 @@ class FileWriter:
         if len(self._queue) >= self._max_queue or time.time() - self._last >= self._flush_secs:
             self.flush()
 
-    def add_summary(self, summary, global_step=None):
+    def add_summary(self, summary, global_step=None) -> None:
         """Write a ``Summary``: the bytes a summary op gives, or a ``Summary`` protobuf.  As
         TensorFlow's, a plugin's metadata (the text dashboard's) is kept only on a tag's first
         value."""
@@ -383,7 +383,7 @@ class FileWriter:
                 self._seen_tags.add(value.tag)
         self.add_event(events.event(global_step, summary=summary))
 
-    def add_graph(self, graph, global_step=None, graph_def=None):
+    def add_graph(self, graph, global_step=None, graph_def=None) -> None:
         """Write ``graph`` (a ``tf.Graph``) as a GraphDef for TensorBoard's graph dashboard
         (see ``_graph_def``), or ``graph_def`` (a GraphDef protobuf or its bytes) as it is."""
         if graph_def is None:
@@ -391,7 +391,7 @@ class FileWriter:
         data = graph_def if isinstance(graph_def, bytes) else events.serialize(graph_def)
         self.add_event(events.event(global_step, graph_def=data))
 
-    def add_run_metadata(self, run_metadata, tag, global_step=None):
+    def add_run_metadata(self, run_metadata, tag, global_step=None) -> None:
         """Write a traced run's ``tf.RunMetadata`` (or a RunMetadata protobuf) under ``tag``
         (each tag once): TensorBoard's graph dashboard shows each op's compute time."""
         if tag in self._run_tags:
@@ -401,7 +401,7 @@ class FileWriter:
             tag=tag, run_metadata=run_metadata.SerializeToString())
         self.add_event(events.event(global_step, tagged_run_metadata=tagged))
 
-    def flush(self):
+    def flush(self) -> None:
         """Write the waiting events to disk.  An OSError (a full disk) names the event file;
         the waiting events are dropped and the file closed (:meth:`close` then does nothing,
         :meth:`reopen` starts a new file)."""
@@ -426,7 +426,7 @@ class FileWriter:
         with contextlib.suppress(OSError):
             self._writer.close()
 
-    def close(self):
+    def close(self) -> None:
         """Flush and close the file."""
         self.flush()
         if not self._closed:

@@ -170,7 +170,7 @@ def _slot(var: Symbol, suffix: str, optimizer: str, initial: float = 0.0) -> Sym
 class GradientDescentOptimizer(Optimizer):
     """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
 
-    def __init__(self, learning_rate=0.01, use_locking=False, name="GradientDescent"):
+    def __init__(self, learning_rate=0.01, use_locking=False, name="GradientDescent") -> None:
         self.learning_rate = _learning_rate(learning_rate)
         self._name = name
 
@@ -188,7 +188,7 @@ class MomentumOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate, momentum: float, use_locking=False, name="Momentum",
-                 use_nesterov: bool = False):
+                 use_nesterov: bool = False) -> None:
         self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.momentum = float(momentum)
         self.use_nesterov = bool(use_nesterov)
@@ -213,7 +213,7 @@ class AdamOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
-                 epsilon: float = 1e-8, use_locking=False, name="Adam"):
+                 epsilon: float = 1e-8, use_locking=False, name="Adam") -> None:
         self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.beta1, self.beta2 = float(beta1), float(beta2)
         self.epsilon = float(epsilon)
@@ -251,7 +251,7 @@ class RMSPropOptimizer(Optimizer):
 
     def __init__(self, learning_rate, decay: float = 0.9, momentum: float = 0.0,
                  epsilon: float = 1e-10, use_locking=False, centered: bool = False,
-                 name="RMSProp"):
+                 name="RMSProp") -> None:
         self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.decay, self.momentum = float(decay), float(momentum)
         self.epsilon, self.centered = float(epsilon), bool(centered)
@@ -281,7 +281,7 @@ class AdagradOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate, initial_accumulator_value: float = 0.1, use_locking=False,
-                 name="Adagrad"):
+                 name="Adagrad") -> None:
         if initial_accumulator_value <= 0:
             raise ValueError(f"initial_accumulator_value must be positive: "
                              f"{initial_accumulator_value}")
@@ -308,7 +308,7 @@ class AdadeltaOptimizer(Optimizer):
     """
 
     def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-8,
-                 use_locking=False, name="Adadelta"):
+                 use_locking=False, name="Adadelta") -> None:
         self.learning_rate, self._name = _learning_rate(learning_rate), name
         self.rho, self.epsilon = float(rho), float(epsilon)
 
@@ -320,7 +320,7 @@ class AdadeltaOptimizer(Optimizer):
 
 
 # -- the global step ------------------------------------------------------------------------------
-def get_global_step(graph=None):
+def get_global_step(graph=None) -> Symbol | None:
     """The global step variable of ``graph`` (default: the current graph): the one in its
     collection ``"global_step"``, else a variable named ``global_step``; None if there is none.
     """
@@ -369,7 +369,7 @@ class ExponentialMovingAverage:
     """
 
     def __init__(self, decay, num_updates=None, zero_debias=False,
-                 name="ExponentialMovingAverage"):
+                 name="ExponentialMovingAverage") -> None:
         if zero_debias:
             raise ValueError("ExponentialMovingAverage(zero_debias=True) is not supported by "
                              "TinyFlow")
@@ -394,7 +394,7 @@ class ExponentialMovingAverage:
             updates.append(assign_sub(shadow, (shadow - var) * (1.0 - decay)))
         return group(*updates, name=self.name)
 
-    def average(self, var):
+    def average(self, var) -> Symbol | None:
         """The shadow variable of ``var`` (None before :meth:`apply` made one)."""
         return self._averages.get(var.node)
 

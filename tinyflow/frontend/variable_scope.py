@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+from collections.abc import Iterator
 
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
@@ -33,7 +34,7 @@ class VariableScope:
     or AUTO_REUSE), the default ``initializer`` and ``dtype`` for ``get_variable``."""
 
     def __init__(self, name="", reuse=False, initializer=None, dtype="float32",
-                 name_scope=""):
+                 name_scope="") -> None:
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
@@ -72,7 +73,7 @@ def get_variable_scope() -> VariableScope:
 
 @contextlib.contextmanager
 def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
-                   reuse=None, dtype=None, auxiliary_name_scope=True, **unsupported):
+                   reuse=None, dtype=None, auxiliary_name_scope=True, **unsupported) -> Iterator[VariableScope]:
     """``with tf.variable_scope("conv1", reuse=...) as scope:`` (see the module doc).
 
     ``name_or_scope`` is a name or a :class:`VariableScope` (re-entered); None takes

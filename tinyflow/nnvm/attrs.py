@@ -207,7 +207,7 @@ def shape_str(shape) -> str:
     return "?" if shape is None else str(tuple(shape))
 
 
-def same_shape(attrs, in_shapes, out_shapes):
+def same_shape(attrs, in_shapes, out_shapes) -> tuple[list, list]:
     """FInferShape for ops whose inputs and outputs all have one shape."""
     known = [s for s in list(in_shapes) + list(out_shapes) if s is not None]
     if not known:
@@ -232,7 +232,7 @@ def same_as_input(index):
     return rule
 
 
-def same_type(attrs, in_types, out_types):
+def same_type(attrs, in_types, out_types) -> tuple[list, list]:
     """FInferType for ops whose inputs and outputs all have one dtype (the default)."""
     known = [t for t in list(in_types) + list(out_types) if t is not None]
     if not known:
@@ -240,7 +240,7 @@ def same_type(attrs, in_types, out_types):
     return [known[0]] * len(in_types), [known[0]] * len(out_types)
 
 
-def broadcast_shapes(a, b):
+def broadcast_shapes(a, b) -> tuple:
     """Numpy broadcasting of two shapes; ``ShapeError`` when they do not broadcast."""
     a, b = tuple(a), tuple(b)
     n = max(len(a), len(b))
@@ -253,11 +253,11 @@ def broadcast_shapes(a, b):
     return tuple(out)
 
 
-def inplace_first(attrs):
+def inplace_first(attrs) -> list[tuple[int, int]]:
     """FInplaceOption: output 0 may reuse input 0's memory."""
     return [(0, 0)]
 
 
-def no_gradient(node, out_grads):
+def no_gradient(node, out_grads) -> list[None]:
     """FGradient of ops through which no gradient flows (argmax, equal, zeros_like...)."""
     return [None] * len(node.inputs)

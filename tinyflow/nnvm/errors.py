@@ -33,7 +33,7 @@ class OpError(Exception):
     """TensorFlow's base error: ``message``, and the ``node_def`` and ``op`` it came from (None
     when no op raised it)."""
 
-    def __init__(self, node_def, op, message):
+    def __init__(self, node_def, op, message) -> None:
         super().__init__(message)
         self.node_def, self.op, self.message = node_def, op, message
 
@@ -72,5 +72,5 @@ class ResourceExhaustedError(TinyflowError, OpError, MemoryError):
     ``tf.errors.ResourceExhaustedError``): raised before allocating, so nothing ran and every
     variable keeps its value.  ``op`` is the name of the node whose buffer is the largest."""
 
-    def __init__(self, message, node=None):
+    def __init__(self, message, node=None) -> None:
         OpError.__init__(self, None, node.name if node is not None else None, message)

@@ -155,7 +155,7 @@ class UnionFind:
     """Disjoint sets of ids (ChooseLayout's entries sharing a layout, FuseElemwise's nodes
     fused together); ``find`` halves paths as it goes."""
 
-    def __init__(self, items=()):
+    def __init__(self, items=()) -> None:
         self.parent = {item: item for item in items}
 
     def add(self, item) -> None:
@@ -264,7 +264,7 @@ class Graph:
         Graph attributes (``shape``, ``dtype``, ``storage_id``, pass parameters...).
     """
 
-    def __init__(self, outputs, attrs: dict | None = None, indexed: IndexedGraph | None = None):
+    def __init__(self, outputs, attrs: dict | None = None, indexed: IndexedGraph | None = None) -> None:
         outputs = getattr(outputs, "outputs", outputs)  # a Symbol's entries
         self.outputs: list[NodeEntry] = list(outputs)
         self.attrs: dict = dict(attrs or {})

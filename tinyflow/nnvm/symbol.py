@@ -16,6 +16,7 @@ import contextlib
 import os
 import sys
 import threading
+from typing import Any
 
 from .attrs import same_type
 from .dtypes import as_dtype
@@ -64,7 +65,7 @@ class Node:
                  "source")
 
     def __init__(self, op, name, attrs=None, inputs=(), control_deps=(), source=None,
-                 graph=None):
+                 graph=None) -> None:
         self.op: Op | None = op
         self.name: str = name
         self.attrs: dict = dict(attrs or {})
@@ -180,7 +181,7 @@ class GraphContext:
     such block, that is the process's default graph (:func:`reset_default_graph`).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.naming = Naming()
         self.nodes_by_name: dict[str, Node] = {}
         self.variables: list = []  # tinyflow.nnvm.variables.Variable symbols, in creation order
@@ -501,7 +502,7 @@ class Symbol:
 
     __array_ufunc__ = None  # numpy scalars on the left defer to our reflected operators
 
-    def __init__(self, outputs, is_operation: bool = False):
+    def __init__(self, outputs, is_operation: bool = False) -> None:
         self.outputs: list[NodeEntry] = list(outputs)
         self.is_operation = is_operation
 
@@ -556,7 +557,7 @@ class Symbol:
 
     shape = property(get_shape)
 
-    def eval(self, feed_dict=None, session=None):
+    def eval(self, feed_dict=None, session=None) -> Any:
         """``session.run(self, feed_dict)``; the default session when ``session`` is None."""
         return _session_for(session).run(self, feed_dict)
 
@@ -668,7 +669,7 @@ class _DefaultSessions(threading.local):
 _DEFAULT_SESSIONS = _DefaultSessions()
 
 
-def get_default_session():
+def get_default_session() -> Any:
     """The innermost session entered in this thread (``with tf.Session() as sess:``), or None."""
     stack = _DEFAULT_SESSIONS.stack
     return stack[-1] if stack else None

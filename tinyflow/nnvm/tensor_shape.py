@@ -20,7 +20,7 @@ class Dimension:
 
     __slots__ = ("value",)
 
-    def __init__(self, value):
+    def __init__(self, value) -> None:
         self.value = None if value is None else int(value)
 
     def __int__(self) -> int:
@@ -48,14 +48,14 @@ class TensorShape:
     """A static shape: ``dims`` is a list of :class:`Dimension`, or None when even the rank is
     unknown."""
 
-    def __init__(self, dims):
+    def __init__(self, dims) -> None:
         if isinstance(dims, TensorShape):  # a copy; an unknown rank stays unknown
             dims = dims.dims
         self.dims = None if dims is None else [d if isinstance(d, Dimension) else Dimension(d)
                                                for d in dims]
 
     @property
-    def ndims(self):
+    def ndims(self) -> int | None:
         return None if self.dims is None else len(self.dims)
 
     def as_list(self) -> list:

@@ -140,7 +140,7 @@ class Variable(Symbol):
     """
 
     def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
-                 caching_device=None, name=None, variable_def=None, dtype=None):
+                 caching_device=None, name=None, variable_def=None, dtype=None) -> None:
         if initial_value is None or variable_def is not None or not validate_shape:
             raise ValueError("tf.Variable needs an initial_value (variable_def and "
                              "validate_shape=False are not supported by TinyFlow)")

@@ -29,8 +29,9 @@ def tensorboard(module: str):
         return importlib.import_module(module)
     except ImportError as err:
         raise ImportError(f"TinyFlow writes TensorBoard's event files with the tensorboard "
-                          f"package, which could not be imported ({err}): pip install "
-                          f"tensorboard") from err
+                          f"package, which could not be imported ({err}): install TinyFlow's "
+                          f"tensorboard extra, pip install \"tinyflow[tensorboard]\" (from a "
+                          f"checkout: pip install -e \".[tensorboard]\")") from err
 
 
 def proto(name: str):

@@ -33,7 +33,7 @@ class RandomStreams:
     The session's ``VariableStore`` holds one; see the module docstring for the whole story.
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         # node name -> torch.Generator: by name, since a pass that rewrites a node's inputs
         # (MaterializeShapes cutting a shape-only edge) binds a copy of it, the same op
         self._generators: dict = {}

@@ -8,6 +8,7 @@ import numbers
 import threading
 import time
 import weakref
+from collections.abc import Iterator
 from dataclasses import replace
 
 import numpy as np
@@ -177,7 +178,7 @@ class Session:
     """
 
     def __init__(self, config="cpu", plan_memory: bool = True, graph=None, *,
-                 executor_cache_size: int = 8, memory=None, optimize: bool = True):
+                 executor_cache_size: int = 8, memory=None, optimize: bool = True) -> None:
         self.options = session_options(config, plan_memory, memory, optimize)
         if self.options.device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
@@ -320,7 +321,7 @@ class Session:
             self._profile.clear()
         return "\n".join(lines)
 
-    def close(self):
+    def close(self) -> None:
         """Free the variables' tensors and the executors' storage now (and stop being the
         default session); any later use raises :class:`SessionClosedError`.  A run going on
         in another thread meanwhile fails with that error or finishes."""
@@ -339,7 +340,7 @@ class Session:
                                      "executors; create a new session")
 
     @contextlib.contextmanager
-    def as_default(self):
+    def as_default(self) -> Iterator[Session]:
         """Make this the default session of this thread inside the ``with`` block."""
         with default_session(self):
             yield self
@@ -592,6 +593,6 @@ class InteractiveSession(Session):
     """A session that makes itself the default one when created (for shells and notebooks),
     until :meth:`close`: ``tensor.eval()`` works without a ``with`` block."""
 
-    def __init__(self, config="cpu", plan_memory: bool = True, graph=None):
+    def __init__(self, config="cpu", plan_memory: bool = True, graph=None) -> None:
         super().__init__(config, plan_memory, graph)
         self._entered.enter_context(self.as_default())

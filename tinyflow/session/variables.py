@@ -57,7 +57,7 @@ class VariableStore(Mapping):
     FPullOutputs and TSessionState).
     """
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._tensors: dict[Node, object] = {}
         self._initialized: set[Node] = set()
         self._set_by_user: set[Node] = set()   # an assign or restore other than its initialiser

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
 
 from ...nnvm.symbol import Symbol
 from ..api import abs as _abs
@@ -52,7 +53,7 @@ def _fans(shape) -> tuple[float, float]:
 
 
 def variance_scaling_initializer(factor=2.0, mode="FAN_IN", uniform=False, seed=None,
-                                 dtype=float32):
+                                 dtype=float32) -> Callable:
     """An initializer of variance about ``factor / n``, ``n`` being the fan in, the fan out or
     their mean (``mode``): ``U(-a, a)`` with ``a = sqrt(3 factor / n)`` when ``uniform``, else a
     normal of standard deviation ``sqrt(1.3 factor / n)`` cut at two deviations (contrib's
@@ -100,7 +101,7 @@ def variance_scaling_initializer(factor=2.0, mode="FAN_IN", uniform=False, seed=
     return _initializer
 
 
-def xavier_initializer(uniform=True, seed=None, dtype=float32):
+def xavier_initializer(uniform=True, seed=None, dtype=float32) -> Callable:
     """Glorot's initializer: ``U(-a, a)`` with ``a = sqrt(6 / (fan_in + fan_out))`` (as
     ``tf.glorot_uniform_initializer``), or with ``uniform=False`` a normal of standard
     deviation ``sqrt(2.6 / (fan_in + fan_out))`` cut at two deviations.
@@ -251,7 +252,7 @@ def _regularizer(scale, kind, penalty):
     return regularize
 
 
-def l1_regularizer(scale, scope=None):
+def l1_regularizer(scale, scope=None) -> Callable:
     """``weights -> scale * sum(|weights|)``; a zero ``scale`` gives a function returning None.
 
     Raises
@@ -262,7 +263,7 @@ def l1_regularizer(scale, scope=None):
     return _regularizer(scale, "l1", lambda w: reduce_sum(_abs(w)))
 
 
-def l2_regularizer(scale, scope=None):
+def l2_regularizer(scale, scope=None) -> Callable:
     """``weights -> scale * tf.nn.l2_loss(weights)`` (``scale * sum(weights ** 2) / 2``); a zero
     ``scale`` gives a function returning None.
 

@@ -81,7 +81,7 @@ def _run_cell(cell, step_inputs, state, varscope, lengths=None):
     return outputs, state
 
 
-def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None):
+def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=None, scope=None) -> tuple:
     """Run ``cell`` over ``inputs``, a list of ``[batch, depth]`` tensors (one per time step).
 
     Parameters
@@ -119,7 +119,7 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
 
 def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,
                              initial_state_bw=None, dtype=None, sequence_length=None,
-                             scope=None):
+                             scope=None) -> tuple:
     """``cell_fw`` over ``inputs`` and ``cell_bw`` over them in reverse, under
     ``<scope or "bidirectional_rnn">/fw`` and ``/bw``.
 
@@ -196,7 +196,7 @@ def _batch_time_swapped(structure):
 
 
 def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=None,
-                parallel_iterations=None, swap_memory=False, time_major=False, scope=None):
+                parallel_iterations=None, swap_memory=False, time_major=False, scope=None) -> tuple:
     """Run ``cell`` over the time axis of ``inputs`` (TF 1.15's ``tf.nn.dynamic_rnn``).
 
     Parameters
@@ -253,7 +253,7 @@ def _unrolled(cell, inputs, steps, time_axis, initial_state, dtype, varscope):
 def bidirectional_dynamic_rnn(cell_fw, cell_bw, inputs, sequence_length=None,
                               initial_state_fw=None, initial_state_bw=None, dtype=None,
                               parallel_iterations=None, swap_memory=False, time_major=False,
-                              scope=None):
+                              scope=None) -> tuple:
     """:func:`dynamic_rnn` with ``cell_fw`` over ``inputs`` and ``cell_bw`` over them reversed
     in time (each example's first ``sequence_length`` steps, when given), under
     ``<scope or "bidirectional_rnn">/fw`` and ``/bw``.

@@ -171,7 +171,7 @@ class RNNCell:
         The variables' dtype (default: the first inputs').
     """
 
-    def __init__(self, trainable=True, name=None, dtype=None, reuse=None):
+    def __init__(self, trainable=True, name=None, dtype=None, reuse=None) -> None:
         self._base_name = name or _snake_case(type(self).__name__)
         self._reuse = reuse
         self._dtype = None if dtype is None else as_dtype(dtype).name
@@ -208,7 +208,7 @@ class RNNCell:
 
     variables = trainable_weights = trainable_variables = weights
 
-    def zero_state(self, batch_size, dtype):
+    def zero_state(self, batch_size, dtype) -> Symbol | tuple:
         """Zeros in the state's structure, each ``[batch_size, size]``.
 
         ``batch_size`` is an int, or ``tf.shape(x)[0]`` of an input whose batch size is known
@@ -218,7 +218,7 @@ class RNNCell:
             return map_structure(lambda size: _batch_zeros(batch_size, size, dtype),
                                  self.state_size)
 
-    def get_initial_state(self, inputs=None, batch_size=None, dtype=None):
+    def get_initial_state(self, inputs=None, batch_size=None, dtype=None) -> Symbol | tuple:
         """The zero state for ``inputs``' batch size and dtype (or the ones given)."""
         if inputs is not None:
             batch = inputs.get_shape()[0].value
@@ -232,7 +232,7 @@ class RNNCell:
     def build(self, inputs_shape) -> None:
         """Make the cell's variables for inputs of ``inputs_shape`` (none here)."""
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         """One step: ``(output, new_state)``."""
         raise NotImplementedError(f"{type(self).__name__} does not define call")
 
@@ -339,7 +339,7 @@ class BasicRNNCell(_LayerCell):
         Default ``tanh``.
     """
 
-    def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None):
+    def __init__(self, num_units, activation=None, reuse=None, name=None, dtype=None) -> None:
         super().__init__(name=name, dtype=dtype, reuse=reuse)
         self._num_units = int(num_units)
         self._activation = _activation(activation)
@@ -352,13 +352,13 @@ class BasicRNNCell(_LayerCell):
     def output_size(self):
         return self._num_units
 
-    def build(self, inputs_shape):
+    def build(self, inputs_shape) -> None:
         depth = self._start_build(inputs_shape)
         units = self._num_units
         self._kernel = self._add_variable("kernel", [depth + units, units])
         self._bias = self._add_variable("bias", [units], initializer=_zeros_init())
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         output = self._activation(_linear(inputs, state, self._kernel, self._bias))
         return output, output
 
@@ -383,7 +383,7 @@ class GRUCell(_LayerCell):
     """
 
     def __init__(self, num_units, activation=None, reuse=None, kernel_initializer=None,
-                 bias_initializer=None, name=None, dtype=None):
+                 bias_initializer=None, name=None, dtype=None) -> None:
         super().__init__(name=name, dtype=dtype, reuse=reuse)
         self._num_units = int(num_units)
         self._activation = _activation(activation)
@@ -398,7 +398,7 @@ class GRUCell(_LayerCell):
     def output_size(self):
         return self._num_units
 
-    def build(self, inputs_shape):
+    def build(self, inputs_shape) -> None:
         depth = self._start_build(inputs_shape)
         units, bias_init = self._num_units, self._bias_initializer
         self._kernel = self._add_variable("gates/kernel", [depth + units, 2 * units],
@@ -410,7 +410,7 @@ class GRUCell(_LayerCell):
         self._candidate_bias = self._add_variable("candidate/bias", [units],
                                                   initializer=bias_init or _zeros_init())
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         r, u = split(sigmoid(_linear(inputs, state, self._kernel, self._gate_bias)), 2, axis=1)
         c = self._activation(_linear(inputs, r * state, self._candidate_kernel,
                                      self._candidate_bias))
@@ -446,7 +446,7 @@ class BasicLSTMCell(_LayerCell):
     """
 
     def __init__(self, num_units, forget_bias=1.0, state_is_tuple=True, activation=None,
-                 reuse=None, name=None, dtype=None):
+                 reuse=None, name=None, dtype=None) -> None:
         super().__init__(name=name, dtype=dtype, reuse=reuse)
         self._num_units = int(num_units)
         self._forget_bias = float(forget_bias)
@@ -462,12 +462,12 @@ class BasicLSTMCell(_LayerCell):
     def output_size(self):
         return self._num_units
 
-    def build(self, inputs_shape):
+    def build(self, inputs_shape) -> None:
         depth, units = self._start_build(inputs_shape), self._num_units
         self._kernel = self._add_variable("kernel", [depth + units, 4 * units])
         self._bias = self._add_variable("bias", [4 * units], initializer=_zeros_init())
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         c, h = _lstm_state(self, state, self._num_units, self._num_units)
         i, j, f, o = split(_linear(inputs, h, self._kernel, self._bias), 4, axis=1)
         new_c = c * sigmoid(f + self._forget_bias) + sigmoid(i) * self._activation(j)
@@ -501,7 +501,7 @@ class LSTMCell(_LayerCell):
     def __init__(self, num_units, use_peepholes=False, cell_clip=None, initializer=None,
                  num_proj=None, proj_clip=None, num_unit_shards=None, num_proj_shards=None,
                  forget_bias=1.0, state_is_tuple=True, activation=None, reuse=None, name=None,
-                 dtype=None):
+                 dtype=None) -> None:
         super().__init__(name=name, dtype=dtype, reuse=reuse)
         for arg, value in (("num_unit_shards", num_unit_shards),
                            ("num_proj_shards", num_proj_shards)):
@@ -526,7 +526,7 @@ class LSTMCell(_LayerCell):
     def output_size(self):
         return self._num_proj or self._num_units
 
-    def build(self, inputs_shape):
+    def build(self, inputs_shape) -> None:
         depth, units = self._start_build(inputs_shape), self._num_units
         init = self._initializer
         self._kernel = self._add_variable("kernel", [depth + self.output_size, 4 * units],
@@ -540,7 +540,7 @@ class LSTMCell(_LayerCell):
             self._proj_kernel = self._add_variable(
                 "projection/kernel", [units, self._num_proj], initializer=init)
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         c_prev, m_prev = _lstm_state(self, state, self._num_units, self.output_size)
         i, j, f, o = split(_linear(inputs, m_prev, self._kernel, self._bias), 4, axis=1)
         peep = self._use_peepholes
@@ -570,7 +570,7 @@ class MultiRNNCell(RNNCell):
     state_is_tuple : bool
     """
 
-    def __init__(self, cells, state_is_tuple=True):
+    def __init__(self, cells, state_is_tuple=True) -> None:
         super().__init__()
         if not isinstance(cells, (list, tuple)):
             raise TypeError(f"cells must be a list or tuple, but saw: {cells}.")
@@ -599,13 +599,13 @@ class MultiRNNCell(RNNCell):
 
     variables = trainable_weights = trainable_variables = weights
 
-    def zero_state(self, batch_size, dtype):
+    def zero_state(self, batch_size, dtype) -> Symbol | tuple:
         if not self._state_is_tuple:
             return super().zero_state(batch_size, dtype)
         with current_context().name_scope("MultiRNNCellZeroState"):
             return tuple(cell.zero_state(batch_size, dtype) for cell in self._cells)
 
-    def call(self, inputs, state):
+    def call(self, inputs, state) -> tuple:
         if self._state_is_tuple and (not isinstance(state, (tuple, list))
                                      or len(state) != len(self._cells)):
             raise ValueError(f"MultiRNNCell '{self.scope_name}': expected state to be a tuple of "
@@ -657,7 +657,7 @@ class DropoutWrapper(RNNCell):
 
     def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
                  variational_recurrent=False, input_size=None, dtype=None, seed=None,
-                 dropout_state_filter_visitor=None):
+                 dropout_state_filter_visitor=None) -> None:
         super().__init__()
         assert_like_rnncell("cell", cell)
         if variational_recurrent:
@@ -693,7 +693,7 @@ class DropoutWrapper(RNNCell):
 
     variables = trainable_weights = trainable_variables = weights
 
-    def zero_state(self, batch_size, dtype):
+    def zero_state(self, batch_size, dtype) -> Symbol | tuple:
         with current_context().name_scope("DropoutWrapperZeroState"):
             return self._cell.zero_state(batch_size, dtype)
 

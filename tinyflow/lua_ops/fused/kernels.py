@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import threading
 import traceback
+import warnings
 
 import torch
 
@@ -123,6 +124,17 @@ def _compile_kernel(source, cuda_source, backend, device, signature, num_outputs
     function = _function(source)
     if backend == "eager":
         return function
+    with warnings.catch_warnings():
+        # inductor's first compile imports torch.utils.mkldnn, whose scripted modules use the
+        # deprecated torch.jit.script_method 14 times inside torch itself, none of ours to change
+        # (compiles run one at a time, so the filter is changed by one thread at a time)
+        warnings.filterwarnings("ignore", "`torch.jit.script_method` is deprecated",
+                                DeprecationWarning)
+        return _inductor(function, device, signature)
+
+
+def _inductor(function, device, signature):
+    """``function`` compiled by TorchInductor's C++ backend for ``signature``'s tensors."""
     from torch._inductor import compile as inductor_compile
     from torch.fx.experimental.proxy_tensor import make_fx
     examples = [torch.empty_strided(shape, stride, dtype=getattr(torch, name[6:]),
