@@ -25,10 +25,12 @@ COMPONENTS = {
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
-    "control flow (while_loop, TensorArray, map_fn/scan/fold)": (
+    # (1150 -> 1620: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
+    # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs)
+    "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py"], 1150),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1620),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -42,12 +44,11 @@ COMPONENTS = {
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
             "session/session.py", "session/variables.py"], 3570),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
-    # passes every bind runs, beyond the six the teaching core explains
-    "TF-1 feed and shape passes (nnvm/passes/feeds.py, fold_shapes.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py"], 160),
-    # TF-1's shape errors as an op is made, unknown dims included (issue 24 item 7): beyond
-    # what the teaching core needs, which checks shapes at bind
-    "TF-1 shape checks as ops are made (nnvm/shape_checks.py)": (["nnvm/shape_checks.py"], 105),
+    # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
+    # shape errors as an op is made, unknown dims included (issue 24 item 7)
+    "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
+    "fold_shapes.py, nnvm/shape_checks.py)": (
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 265),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator)
     "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 485),
@@ -73,10 +74,6 @@ COMPONENTS = {
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
-    # issue 25: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
-    # tf.contrib.seq2seq's decoders on tf.while_loop; counted apart from the unrolled RNNs
-    "dynamic RNN loop and seq2seq (nn/rnn_loop.py, contrib/seq2seq.py)": (
-        ["frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 470),
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
          "frontend/nn/rnn.py", "frontend/contrib/*.py"], 1950),
