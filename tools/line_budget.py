@@ -38,6 +38,10 @@ COMPONENTS = {
     # the shaped_by_value op)
     "op declarations (tinyflow/ops)": (["ops/*.py"], 2060),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
+    # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
+    # another process holds a core): a mechanism of its own, beside the kernels it serves
+    "CPU threads (lua_ops/threads.py, executor/threads.py)": (
+        ["lua_ops/threads.py", "executor/threads.py"], 130),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach

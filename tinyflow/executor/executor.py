@@ -50,6 +50,7 @@ from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
+from .threads import ThreadChoice
 
 __all__ = ["BindError", "Executor"]
 
@@ -92,6 +93,8 @@ class Executor:
         self.feed_shapes = dict(feed_shapes)
         self.fed_entries = dict(fed_entries or {})
         self.options = options
+        # CPU runs: torch's threads or one, by timing (threads.py); CUDA's launches: untouched
+        self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" else None
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
         self.buffers = self._buffers(variables)
@@ -368,9 +371,15 @@ class Executor:
                 if node in buffers:  # a feed of a placeholder this graph does not read: ignored
                     buffers[node].copy_(value)
         if profile is None and trace is None:
-            failed = self.graphed.run() if self.graphed is not None else \
-                self.run_closures(self.lua_closures, len(self.closures)) \
-                if self.segments is None else self._run_segments()
+            if self.threads is not None:
+                self.threads.begin()
+            try:
+                failed = self.graphed.run() if self.graphed is not None else \
+                    self.run_closures(self.lua_closures, len(self.closures)) \
+                    if self.segments is None else self._run_segments()
+            finally:
+                if self.threads is not None:
+                    self.threads.end()
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)
