@@ -35,7 +35,7 @@ class ThreadChoice:
         self.fixed = fixed
         self.seconds = {"all": None, "one": None}   # moving average of a run, per choice
         self.current = self.using = "all"
-        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 1
+        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
         self.ceiling, self.started = 1, 0.0
 
     def count(self, choice: str) -> int:
