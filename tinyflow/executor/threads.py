@@ -64,9 +64,10 @@ class ThreadChoice:
         if self.using == self.current and average is not None \
                 and elapsed > self.SLOWER * average:
             self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # the load changed
-        self.seconds[self.using] = elapsed if average is None else \
+        probe = self.using != self.current  # its count's average is stale: the probe's time
+        self.seconds[self.using] = elapsed if average is None or probe else \
             average + self.SMOOTHING * (elapsed - average)
-        if self.using != self.current:  # a probe: switch, or probe less often
+        if probe:  # switch, or probe less often
             other = self.seconds[self.current]
             if other is None or self.seconds[self.using] < other:
                 self.current = self.using
