@@ -27,13 +27,15 @@ class ThreadChoice:
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
-    SMOOTHING = 0.3       # weight of a new run in a count's moving average
-    SLOWER = 1.5          # a run this much slower than its count's average: probe now
+    KEEP = 3              # runs remembered per count: a count's time is their least (spikes
+    #                       from other processes only add time, so the least is its speed)
+    PROBE_RUNS = 2        # runs of the other count per probe
+    SLOWER = 1.5          # two runs this much slower than their count's time: probe now
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
 
     def __init__(self, fixed: int | None = None):
         self.fixed = fixed
-        self.seconds = {"all": None, "one": None}   # moving average of a run, per choice
+        self.recent = {"all": [], "one": []}   # the last KEEP runs' seconds, per choice
         self.current = self.using = "all"
         self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
         self.ceiling, self.started = 1, 0.0
@@ -46,8 +48,9 @@ class ThreadChoice:
         """Set torch's thread count for the run about to start."""
         self.ceiling = torch.get_num_threads()
         self.runs += 1
+        probing = self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS
         self.using = self.current
-        if self.runs >= self.next_probe and self.fixed is None and self.ceiling > 1:
+        if probing and self.fixed is None and self.ceiling > 1:
             self.using = "one" if self.current == "all" else "all"
         if self.count(self.using) != self.ceiling:
             torch.set_num_threads(self.count(self.using))
@@ -60,16 +63,18 @@ class ThreadChoice:
             torch.set_num_threads(self.ceiling)
         if self.runs <= self.WARMUP or self.fixed is not None or self.ceiling == 1:
             return
-        average = self.seconds[self.using]
-        if self.using == self.current and average is not None \
-                and elapsed > self.SLOWER * average:
-            self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # the load changed
-        probe = self.using != self.current  # its count's average is stale: the probe's time
-        self.seconds[self.using] = elapsed if average is None or probe else \
-            average + self.SMOOTHING * (elapsed - average)
-        if probe:  # switch, or probe less often
-            other = self.seconds[self.current]
-            if other is None or self.seconds[self.using] < other:
+        recent = self.recent[self.using]
+        if self.using == self.current:
+            if len(recent) >= 2 and min(recent[-1], elapsed) > self.SLOWER * min(recent):
+                self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # load changed
+                recent[:] = recent[-1:]  # its time is now the slow runs'
+            recent[:] = [*recent, elapsed][-self.KEEP:]
+            return
+        if self.runs == self.next_probe:  # a probe's first run: the count's old runs are stale
+            recent.clear()
+        recent.append(elapsed)
+        if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # switch, or probe less often
+            if not self.recent[self.current] or min(recent) < min(self.recent[self.current]):
                 self.current = self.using
             else:
                 self.gap = min(2 * self.gap, self.PROBE_MOST)

@@ -13,6 +13,8 @@ import functools
 import os
 import sys
 
+import numpy  # noqa: F401 - loads its BLAS library, whose path _openblas_local reads
+
 __all__ = ["WAIT_POLICY_VARIABLES", "numpy_blas_single", "prepare_openmp"]
 
 # a user's choice of how OpenMP threads wait (libgomp's, Intel's): TinyFlow then sets nothing
@@ -39,7 +41,6 @@ def prepare_openmp(environ=os.environ, modules=sys.modules) -> str | None:
 def _openblas_local():
     """numpy's OpenBLAS ``openblas_set_num_threads_local`` (OpenBLAS 0.3.27 on: the calling
     thread's count, returning the previous one), or None where it cannot be found."""
-    import numpy  # noqa: F401 - loads its BLAS library, whose path is then in the maps
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "openblas" in line.lower()}
