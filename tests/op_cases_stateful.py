@@ -1,5 +1,6 @@
 """test_ops' table for the ops of tinyflow/ops/state.py (scatter_update, scatter_add,
-scatter_sub, random_shuffle) and the ops computed in Python (print, py_func): each writes a
+scatter_sub, random_shuffle) and the ops computed in Python (print, py_func; tf.data's
+iterator_get_next and iterator_init, tested in test_tf_data.py): each writes a
 variable, draws random numbers or runs Python, so each has dedicated tests against numpy and
 TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
 
@@ -16,6 +17,11 @@ SPECIAL_TESTS = {
     "print": [_FLOW + "test_print_fetched_prints_as_tensorflow",
               _FLOW + "test_print_inside_the_graph_and_its_gradient"],
     "py_func": [_FLOW + "test_py_func_fetched", _FLOW + "test_py_func_inside_the_graph"],
+    # tf.data's iterator ops: the element pulled before a run, the initializer
+    "iterator_get_next": ["test_tf_data.py::test_get_next_advances_once_per_run",
+                          "test_tf_data.py::test_slices_batch_values_and_static_shapes"],
+    "iterator_init": ["test_tf_data.py::test_initializable_iterator_fed_from_placeholders",
+                      "test_tf_data.py::test_out_of_range_leaves_variables_and_session_usable"],
 }
 
 

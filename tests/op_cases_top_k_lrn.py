@@ -32,10 +32,19 @@ def _lrn_backward_inputs(rng, shape, attrs):
     return [rng.standard_normal(shape), x, y]
 
 
+def _window_sum(v, radius):
+    depth = v.shape[-1]
+    padded = F.pad(v, (radius, radius))
+    return sum(padded[..., i:i + depth] for i in range(2 * radius + 1))
+
+
 def _lrn_backward_ref(g, x, y, attrs):
-    x = x.clone().requires_grad_(True)
-    (grad,) = torch.autograd.grad(torch_lrn(x, *attrs), x, g)
-    return grad
+    """TensorFlow's LRNGrad as a function of g, x and y, each independent (the backward op's
+    formula); at y = lrn(x) it is autograd's gradient of torch_lrn (tests/test_second_order.py
+    checks that)."""
+    radius, bias, alpha, beta = attrs
+    norm = bias + alpha * _window_sum(x * x, radius)
+    return g * norm ** -beta - 2 * alpha * beta * x * _window_sum(g * y / norm, radius)
 
 
 def add_cases(add):
@@ -53,7 +62,7 @@ def add_cases(add):
     add("_top_k_backward", "3x5-k=2",
         lambda g, i, x: create_op("_top_k_backward", g, i, x), ref=torch_top_k_backward,
         inputs=lambda rng: [rng.standard_normal((3, 2)), [[4, 0], [2, 3], [1, 4]],
-                            rng.standard_normal((3, 5))])
+                            rng.standard_normal((3, 5))], wrt=(0, 2))
     # -- lrn -----------------------------------------------------------------------------
     for shape, attrs in (((2, 3, 3, 6), (2, 1.0, 0.5, 0.75)), ((1, 2, 2, 5), (5, 1.0, 1.0, 0.5)),
                          ((2, 2, 1, 7), (1, 2.0, 0.3, 1.0)), ((1, 1, 2, 3), (0, 0.5, 1.0, 0.5))):

@@ -157,6 +157,31 @@ def torch_vjp(function, wrt):
     return ref
 
 
+def torch_jvp(function):
+    """The twin of ``op(h, x)`` = the Jacobian of ``function`` at x times h (the gradient of
+    a vector-Jacobian product with respect to its vector), by double backward."""
+    def ref(h, x):
+        x = x.detach().requires_grad_()
+        out = function(x)
+        head = torch.zeros_like(out, requires_grad=True)
+        (vjp,) = torch.autograd.grad(out, x, head, create_graph=True)
+        (jvp,) = torch.autograd.grad(vjp, head, h, create_graph=True)
+        return jvp
+    return ref
+
+
+def torch_batch_norm_backward(g, x, gamma, mean, invstd):
+    """batch_norm's gradients (dx, dgamma, dbeta) as a function of its five inputs, each
+    independent (the saved statistics too), as the backward op computes them."""
+    axes = [0, *range(2, x.dim())]
+    shape, count = [1, -1] + [1] * (x.dim() - 2), x.numel() / x.shape[1]
+    normed = (x - mean.view(shape)) * invstd.view(shape)
+    grad_beta, grad_gamma = g.sum(axes), (g * normed).sum(axes)
+    grad_x = (gamma * invstd).view(shape) / count * (
+        count * g - grad_beta.view(shape) - normed * grad_gamma.view(shape))
+    return grad_x, grad_gamma, grad_beta
+
+
 def with_head(function, *shapes, draw=None):
     """``inputs(rng)`` for a backward op: ``(g, *args)`` with g shaped like ``function(*args)``;
     ``draw(rng)`` gives args other than standard normals of ``shapes``."""
@@ -211,6 +236,13 @@ def _layer_cases(add):
             p=padding: create_op(f"_{op}_backward", g, x, *_argmax_of(op, api(
                 x, ksize=k, strides=s, padding=p, data_format="NCHW")), kernel=k, stride=s),
             ref=torch_vjp(pool, [0]), inputs=with_head(pool, draw=draw))
+        if op == "max_pool2d":  # its gradient's gradient: the head at each window's argmax
+            add("_max_pool2d_backward_backward", label, lambda h, x, k=kernel, s=stride,
+                p=padding: create_op("_max_pool2d_backward_backward", h, *_argmax_of(
+                    "max_pool2d", tf.nn.max_pool(x, ksize=k, strides=s, padding=p,
+                                                 data_format="NCHW")), kernel=k, stride=s),
+                ref=torch_jvp(pool), inputs=lambda rng, draw=draw: [
+                    rng.standard_normal((2, 3, 7, 6)), *draw(rng)])
     for shape in ((4, 3, 2, 2), (6, 3)):
         add("batch_norm", f"{shape}", lambda x, g, b: tf.nn.batch_normalization(
             x, gamma=g, beta=b, epsilon=1e-3), [shape, (3,), (3,)],
@@ -227,8 +259,12 @@ def _layer_cases(add):
 
         add("_batch_norm_backward", f"{shape}", lambda *args: create_op(
             "_batch_norm_backward", *args, eps=1e-5),
+            ref=torch_batch_norm_backward, inputs=batch_norm_inputs)
+        add("_batch_norm_backward", f"{shape}-autograd", lambda *args: create_op(
+            "_batch_norm_backward", *args, eps=1e-5),
             ref=lambda g, x, gamma, mean, invstd: torch_vjp(torch_batch_norm, [0, 1, 2])(
-                g, x, gamma, torch.zeros_like(gamma)), inputs=batch_norm_inputs)
+                g, x, gamma, torch.zeros_like(gamma)), inputs=batch_norm_inputs,
+            check_gradient=False)  # the twin recomputes the statistics: the values only
     xent = "mean_sparse_softmax_cross_entropy_with_logits"
     cross_entropy = lambda logits, labels: F.cross_entropy(logits, labels.long())
     add(xent, "5x4", tf.nn.mean_sparse_softmax_cross_entropy_with_logits, ref=cross_entropy,
@@ -236,7 +272,7 @@ def _layer_cases(add):
     add(f"_{xent}_backward", "5x4", lambda g, logits, labels: create_op(
         f"_{xent}_backward", g, logits, labels),
         ref=lambda g, logits, labels: torch_vjp(cross_entropy, [0])(g, logits, labels),
-        inputs=lambda rng: [rng.standard_normal(()), *class_ids(rng)])
+        inputs=lambda rng: [rng.standard_normal(()), *class_ids(rng)], wrt=(0, 1))
 
 
 def _array_cases(add):
@@ -321,7 +357,7 @@ def _tf_nn_cases(add):
     add(f"_{sparse}_backward", "5x4", lambda g, z, labels: create_op(
         f"_{sparse}_backward", g, z, labels),
         ref=lambda g, z, labels: torch_vjp(sparse_ref, [0])(g, z, labels),
-        inputs=lambda rng: [rng.standard_normal(5), *class_ids(rng)])
+        inputs=lambda rng: [rng.standard_normal(5), *class_ids(rng)], wrt=(0, 1))
     ids = lambda rng: [rng.standard_normal((5, 3)), [[0, 4, 2], [4, 4, 1]]]
     add("embedding_lookup", "2x3-ids", lambda params, i: create_op("embedding_lookup", params, i),
         ref=lambda params, i: params[i.long()], inputs=ids, wrt=(0,))
@@ -329,7 +365,7 @@ def _tf_nn_cases(add):
         "_embedding_lookup_backward", g, params, i),
         ref=lambda g, params, i: torch.zeros_like(params).index_add_(
             0, i.long().flatten(), g.reshape(-1, 3)),
-        inputs=lambda rng: [rng.standard_normal((2, 3, 3)), *ids(rng)])
+        inputs=lambda rng: [rng.standard_normal((2, 3, 3)), *ids(rng)], wrt=(0, 1))
     for k in (1, 2):
         add("in_top_k", f"k={k}-ties", lambda p, t, k=k: tf.nn.in_top_k(p, t, k),
             ref=lambda p, t, k=k: ((p > p.gather(1, t.long()[:, None])).sum(1) < k).to(F64),
@@ -575,7 +611,9 @@ def _cases():
     add("_relu_backward", "with-zeros", lambda g, y: create_op("_relu_backward", g, y),
         ref=lambda g, y: torch.where(y > 0, g, torch.zeros_like(g)),
         inputs=lambda rng: [rng.standard_normal((3, 4)),
-                            np.maximum(rng.standard_normal((3, 4)), 0)])
+                            np.maximum(rng.standard_normal((3, 4)), 0)], wrt=(0,))  # y at 0
+    add("_relu_backward", "signed", lambda g, y: create_op("_relu_backward", g, y),
+        [(3, 4), (3, 4)], ref=lambda g, y: torch.where(y > 0, g, torch.zeros_like(g)))
 
     _layer_cases(add)
     _math_cases(add)
@@ -610,6 +648,13 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "rmsprop_update": ["test_tf_update_ops_first_step"],
                  "centered_rmsprop_update": ["test_tf_update_ops_first_step"],
                  "adadelta_update": ["test_tf_update_ops_first_step"],  # more: test_train.py
+                 # random draws: their laws and TF's expected counts, tested there
+                 "log_uniform_candidate_sampler": [
+                     "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],
+                 "uniform_candidate_sampler": [
+                     "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],
+                 "fixed_unigram_candidate_sampler": [
+                     "test_sampled_losses.py::test_fixed_unigram_sampler_as_tensorflow"],
                  "shaped_by_value": [  # shapes computed from tensors, folded at bind
                      "test_feeds.py::test_shapes_from_tensors_per_feed_shape",
                      "test_feeds.py::test_shaped_by_value_gradients_against_finite_differences"]}

@@ -554,25 +554,23 @@ def test_inputs_of_the_wrong_depth_name_the_cell_and_shapes():
                                          rnn.BasicLSTMCell(H).zero_state(2, tf.float32))
 
 
-def test_unknown_time_steps_and_per_example_lengths_are_errors():
+def test_unknown_time_steps_and_lengths_loop_and_bad_lengths_are_errors():
+    """An unknown number of steps or fed lengths make dynamic_rnn a loop (their values:
+    tests/test_dynamic_rnn.py); lengths that cannot fit are errors."""
     x = tf.placeholder(tf.float32, [None, None, D])
-    with pytest.raises(ValueError, match=r"number of time steps \(axis 1 of inputs "
-                       r"\(\?, \?, 5\)\) must be known"):
-        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32)
+    loop, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32)
+    assert loop.get_shape().as_list() == [None, None, H]
+    assert [op.type for op in tf.get_default_graph().get_operations()].count("while_loop") == 1
     x = tf.placeholder(tf.float32, [B, T, D])
     lengths = tf.placeholder(tf.int32, [B])
-    with pytest.raises(ValueError, match="sequence_length computed in the graph .*not "
-                       "supported by TinyFlow"):
-        tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=lengths, dtype=tf.float32)
-    with pytest.raises(ValueError, match=r"sequence_length \[28, 20, 28\] has lengths other "
-                       r"than the 28 time steps.*not supported by TinyFlow"):
-        rnn.static_rnn(rnn.GRUCell(H), tf.unstack(x, axis=1), sequence_length=[T, 20, T],
-                       dtype=tf.float32)
+    fed, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=lengths, dtype=tf.float32,
+                               scope="fed")
+    assert fed.get_shape().as_list() == [B, T, H]
     with pytest.raises(ValueError, match="sequence_length has 2 entries for a batch of 3"):
         tf.nn.dynamic_rnn(rnn.GRUCell(H), x, sequence_length=[T, T], dtype=tf.float32)
-    full, _ = tf.nn.dynamic_rnn(rnn.GRUCell(H), x, dtype=tf.float32, scope="full",
-                                sequence_length=tf.constant([T] * B))
-    assert full.get_shape().as_list() == [B, T, H]
+    with pytest.raises(ValueError, match="sequence_length has 2 entries for a batch of 3"):
+        rnn.static_rnn(rnn.GRUCell(H), tf.unstack(x, axis=1), sequence_length=[T, 20],
+                       dtype=tf.float32)
     with pytest.raises(ValueError, match="dtype must be specified"):
         tf.nn.dynamic_rnn(rnn.GRUCell(H), x, scope="no_dtype")
 

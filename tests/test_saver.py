@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.frontend import checkpoint_format
 from tinyflow.frontend.saver import CheckpointError, Saver
 
 RNG = np.random.default_rng(0)
@@ -27,6 +28,12 @@ def _model():
     return SimpleNamespace(x=x, y_=y_, W=W, b=b, y=y, train_step=train_step)
 
 
+def _checkpoint(path) -> dict:
+    """``{name: array}`` of the checkpoint ``path``, as TensorFlow's reader gives them."""
+    reader = tf.train.NewCheckpointReader(path)
+    return {name: reader.get_tensor(name) for name in reader.get_variable_to_shape_map()}
+
+
 def _trained_session(m, steps=3, config="cpu"):
     sess = tf.Session(config)
     sess.run(tf.global_variables_initializer())
@@ -43,11 +50,11 @@ def test_round_trip_into_a_new_session(tmp_path, config):
     m = _model()
     sess = _trained_session(m, config=config)
     saver = tf.train.Saver()
-    path = tmp_path / "model.npz"
+    path = tmp_path / "model"
     assert saver.save(sess, path) == str(path)
-    with np.load(path, allow_pickle=False) as archive:  # the documented, portable format
-        assert sorted(archive.files) == ["W", "b"]
-        np.testing.assert_array_equal(archive["W"], sess.run(m.W))
+    saved = _checkpoint(path)  # TensorFlow's format (tests/test_checkpoint_format.py)
+    assert sorted(saved) == ["W", "b"]
+    np.testing.assert_array_equal(saved["W"], sess.run(m.W))
     fresh = tf.Session(config)
     saver.restore(fresh, path)  # no initializer run: restored variables count as initialised
     np.testing.assert_array_equal(fresh.run(m.y, {m.x: XS}), sess.run(m.y, {m.x: XS}))
@@ -59,7 +66,7 @@ def test_round_trip_into_a_new_session(tmp_path, config):
 def test_restore_updates_values_seen_by_a_bound_executor(tmp_path, config):
     m = _model()
     trained = _trained_session(m, steps=5)
-    path = Saver().save(trained, tmp_path / "trained.npz")
+    path = Saver().save(trained, tmp_path / "trained")
     sess = tf.Session(config)
     sess.run(tf.global_variables_initializer())
     before = sess.run(m.y, {m.x: XS})  # binds an executor to sess's W and b tensors
@@ -74,15 +81,14 @@ def test_restore_updates_values_seen_by_a_bound_executor(tmp_path, config):
 def test_var_list_as_list_and_dict(tmp_path):
     m = _model()
     sess = _trained_session(m)
-    path = Saver({"weights": m.W}).save(sess, tmp_path / "w.npz")
-    with np.load(path) as archive:
-        assert archive.files == ["weights"]
+    path = Saver({"weights": m.W}).save(sess, tmp_path / "w")
+    assert list(_checkpoint(path)) == ["weights"]
     other = tf.Session()
     other.run(tf.global_variables_initializer())
     Saver({"weights": m.W}).restore(other, path)
     np.testing.assert_array_equal(other.run(m.W), sess.run(m.W))
     np.testing.assert_array_equal(other.run(m.b), np.zeros(3))  # not in the saver: untouched
-    Saver([m.b]).save(sess, tmp_path / "b.npz")
+    Saver([m.b]).save(sess, tmp_path / "b")
     with pytest.raises(TypeError, match="tf.Variables"):
         Saver([m.x])
 
@@ -90,7 +96,7 @@ def test_var_list_as_list_and_dict(tmp_path):
 def test_extra_names_in_the_file_are_ignored(tmp_path):
     m = _model()
     sess = _trained_session(m)
-    path = Saver().save(sess, tmp_path / "all.npz")
+    path = Saver().save(sess, tmp_path / "all")
     other = tf.Session()
     Saver([m.W]).restore(other, path)
     np.testing.assert_array_equal(other.run(m.W), sess.run(m.W))
@@ -196,32 +202,31 @@ def test_saving_an_uninitialised_variable_names_it(tmp_path):
 def test_a_failed_save_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
     m = _model()
     sess = _trained_session(m)
-    path = Saver().save(sess, tmp_path / "model.npz")
+    path = Saver().save(sess, tmp_path / "model")
     saved = _values(sess, m.W, m.b)
     index = (tmp_path / "checkpoint").read_text()
+    files = sorted(p.name for p in tmp_path.iterdir())
     sess.run(m.train_step, {m.x: XS, m.y_: YS})
-    write_array, calls = np.lib.format.write_array, []
+    calls = []
 
-    def fail_on_second_array(*args, **kwargs):
+    def fail_after_the_first_array(arrays, data):
         calls.append(1)
-        if len(calls) == 2:
-            raise OSError("disk full")  # the first array is already in the archive
-        return write_array(*args, **kwargs)
+        data.write(b"half an array")  # some bytes already in the data file
+        raise OSError("disk full")
 
-    monkeypatch.setattr(np.lib.format, "write_array", fail_on_second_array)
-    with pytest.raises(CheckpointError, match=r"model\.npz.*disk full") as err:
+    monkeypatch.setattr(checkpoint_format, "write_index", fail_after_the_first_array)
+    with pytest.raises(CheckpointError, match=r"model\.data-00000-of-00001.*disk full") as err:
         Saver().save(sess, path)
-    assert isinstance(err.value.__cause__, OSError)  # the original error, chained
+    assert calls and isinstance(err.value.__cause__, OSError)  # the original error, chained
     monkeypatch.undo()
     # no temporary file left, and the index untouched
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkpoint", "model.npz"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == files == [
+        "checkpoint", "model.data-00000-of-00001", "model.index", "model.meta"]
     assert (tmp_path / "checkpoint").read_text() == index
-    with np.load(path, allow_pickle=False) as archive:
-        np.testing.assert_array_equal(archive["W"], saved[0])
-        np.testing.assert_array_equal(archive["b"], saved[1])
+    np.testing.assert_array_equal(_checkpoint(path)["W"], saved[0])
+    np.testing.assert_array_equal(_checkpoint(path)["b"], saved[1])
     Saver().save(sess, path)  # and a later save replaces it
-    with np.load(path) as archive:
-        np.testing.assert_array_equal(archive["W"], sess.run(m.W))
+    np.testing.assert_array_equal(_checkpoint(path)["W"], sess.run(m.W))
 
 
 # -- TensorFlow's checkpoint paths, steps, max_to_keep and the index file -------------------------
@@ -249,10 +254,11 @@ def test_an_adam_trained_model_restores_exactly_and_trains_on_identically(tmp_pa
         sess.run(m.train_step, feed)
     path = Saver().save(sess, tmp_path / "adam", global_step=m.step)
     assert path == str(tmp_path / "adam-3")
-    with np.load(path + ".npz", allow_pickle=False) as archive:  # scalars stay 0-d
-        adam_step = next(name for name in archive.files if name.startswith("Adam_step"))
-        assert archive[adam_step].shape == () and archive["global_step"].shape == ()
-        assert archive["global_step"].dtype == np.int64 and archive["global_step"] == 3
+    saved = _checkpoint(path)  # scalars stay 0-d; Adam's step as TensorFlow's beta powers
+    assert saved["beta1_power"].shape == () and saved["global_step"].shape == ()
+    assert saved["global_step"].dtype == np.int64 and saved["global_step"] == 3
+    assert saved["beta1_power"] == np.float32(0.9) * np.float32(0.9) ** 3  # as TF's products
+    assert {"fc_weight/Adam", "fc_weight/Adam_1", "fc_bias/Adam"} <= set(saved)
     fresh = tf.Session(config, plan_memory=plan_memory)
     Saver().restore(fresh, path)
     saved = _all_values(sess)
@@ -277,20 +283,27 @@ def test_save_path_with_a_step_and_the_files_it_writes(tmp_path, monkeypatch):
     step = tf.Variable(tf.constant(12, tf.int64), dtype=tf.int64, name="step")
     sess.run(step.initializer)
     path = saver.save(sess, tmp_path / "model.npz", global_step=step)
-    assert path == str(tmp_path / "model-12.npz")
+    assert path == str(tmp_path / "model.npz-12")  # TensorFlow's rule: the step at the end
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "checkpoint", "model-12.npz", "model-7.npz", "model.ckpt.npz"]
+        "checkpoint", "model-7.data-00000-of-00001", "model-7.index", "model-7.meta",
+        "model.ckpt.data-00000-of-00001", "model.ckpt.index", "model.ckpt.meta",
+        "model.npz-12.data-00000-of-00001", "model.npz-12.index", "model.npz-12.meta"]
+    assert tf.train.checkpoint_exists(str(tmp_path / "model-7"))
+    assert not tf.train.checkpoint_exists(str(tmp_path / "model-8"))
     fresh = tf.Session()
     saver.restore(fresh, str(tmp_path / "model-7"))  # TF's prefix
     np.testing.assert_array_equal(fresh.run(m.W), sess.run(m.W))
-    saver.restore(fresh, tmp_path / "model-7.npz")  # or the file
+    np.savez(tmp_path / "old.npz", W=sess.run(m.W) + 1, b=sess.run(m.b))
+    saver.restore(fresh, tmp_path / "old.npz")  # TinyFlow's earlier format: the file
+    np.testing.assert_array_equal(fresh.run(m.W), sess.run(m.W) + 1)
+    saver.restore(fresh, tmp_path / "old")  # or its prefix
     with pytest.raises(ValueError, match="None"):
         saver.restore(fresh, None)
     with pytest.raises(ValueError, match="collides"):
         saver.save(sess, tmp_path / "checkpoint")
     monkeypatch.chdir(tmp_path)
     assert saver.save(sess, "relative", global_step=1) == "relative-1"
-    assert (tmp_path / "relative-1.npz").is_file()
+    assert (tmp_path / "relative-1.index").is_file()
 
 
 def test_max_to_keep_deletes_the_oldest_and_the_index_lists_the_kept(tmp_path):
@@ -300,19 +313,20 @@ def test_max_to_keep_deletes_the_oldest_and_the_index_lists_the_kept(tmp_path):
     paths = [saver.save(sess, tmp_path / "model", global_step=step) for step in (10, 20, 30)]
     assert saver.last_checkpoints == paths[1:]
     assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "checkpoint", "model-20.npz", "model-30.npz"]
+        "checkpoint", "model-20.data-00000-of-00001", "model-20.index", "model-20.meta",
+        "model-30.data-00000-of-00001", "model-30.index", "model-30.meta"]
     assert (tmp_path / "checkpoint").read_text() == (  # absolute paths for an absolute folder
         f'model_checkpoint_path: "{tmp_path}/model-30"\n'
         f'all_model_checkpoint_paths: "{tmp_path}/model-20"\n'
         f'all_model_checkpoint_paths: "{tmp_path}/model-30"\n')
     saver.save(sess, tmp_path / "model", global_step=20)  # saved again: newest, nothing deleted
     assert saver.last_checkpoints == [paths[2], paths[1]]
-    assert len(list(tmp_path.glob("model-*.npz"))) == 2
+    assert len(list(tmp_path.glob("model-*.index"))) == 2
     for keep_all in (None, 0):
         saver = Saver(max_to_keep=keep_all)
         for step in range(3):
             saver.save(sess, tmp_path / f"all{keep_all}", global_step=step)
-        assert len(list(tmp_path.glob(f"all{keep_all}-*.npz"))) == 3
+        assert len(list(tmp_path.glob(f"all{keep_all}-*.index"))) == 3
         assert saver.last_checkpoints == []  # TF keeps no list then: the index names the newest
         assert (tmp_path / "checkpoint").read_text() == (
             f'model_checkpoint_path: "{tmp_path}/all{keep_all}-2"\n'
@@ -339,7 +353,7 @@ def test_relative_paths_in_the_index_and_latest_checkpoint(tmp_path, monkeypatch
     fresh = tf.Session()
     saver.restore(fresh, latest)
     np.testing.assert_array_equal(fresh.run(m.W), sess.run(m.W))
-    os.unlink(tmp_path / "run" / "model-2.npz")  # the index names a checkpoint that is gone
+    os.unlink(tmp_path / "run" / "model-2.index")  # the index names a checkpoint that is gone
     assert tf.train.latest_checkpoint("run") is None
     (tmp_path / "run" / "checkpoint").write_text("not: a checkpoint state {")
     assert tf.train.latest_checkpoint("run") is None

@@ -153,6 +153,11 @@ def test_runner_refuses_a_tensorflow_side_that_loaded_torch(tool, tmp_path):
     assert result.returncode != 0 and "loaded torch" in result.stderr
     program.write_text("import sys\nsys.exit(3)\n")
     assert run_runner(tool, program, "", "tinyflow").returncode == 3
+    # the shared loader imports tinyflow (and with it tinyflow.session's options), not the
+    # Session, which loads torch: a TensorFlow side that uses it is TensorFlow's alone
+    program.write_text("import tinyflow.examples.tutorials.mnist.input_data\n"
+                       "print('test accuracy: 0.5')\n")
+    assert run_runner(tool, program, "", "tf").returncode == 0
 
 
 def test_missing_tensorflow_is_a_clear_error(tool, tmp_path, capsys):

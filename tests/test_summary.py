@@ -342,8 +342,8 @@ def test_graph_tab_gets_ops_names_inputs_dtypes_and_shapes(tmp_path):
     for node in graph.node:  # every input names a node of the graph
         assert all(i.lstrip("^").split(":")[0] in nodes for i in node.input), node.name
     assert nodes["x"].op == "Placeholder" and nodes["layer/w"].op == "VariableV2"
-    assert nodes["layer/y"].op == "matmul" and list(nodes["layer/y"].input) == ["x", "layer/w"]
-    assert nodes["loss"].op == "scalar_summary" and list(nodes["loss"].input) == ["mean"]
+    assert nodes["layer/y"].op == "MatMul" and list(nodes["layer/y"].input) == ["x", "layer/w"]
+    assert nodes["loss"].op == "ScalarSummary" and list(nodes["loss"].input) == ["mean"]
     assert after.op.name == "after" and list(nodes["after"].input) == ["x", "^Merge/MergeSummary"]
 
     def shapes(name):

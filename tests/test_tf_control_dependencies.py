@@ -19,7 +19,7 @@ def test_identity_under_control_dependencies_reads_the_updated_value(plan_memory
     sess.run(tf.global_variables_initializer())
     assert sess.run(before) == 1.0  # no dependency: the update does not run
     assert sess.run(after) == 3.0 and sess.run(after) == 5.0
-    assert after.op.type == "copy" and after.op.name == "Identity"
+    assert after.op.type == "Identity" and after.op.name == "Identity"
 
 
 def test_control_dependencies_nest_and_none_clears_them():
@@ -39,7 +39,7 @@ def test_control_dependencies_nest_and_none_clears_them():
 def test_group_is_one_named_operation_running_its_inputs(plan_memory):
     v, w = tf.Variable(0.0), tf.Variable(10.0)
     train = tf.group(tf.assign_add(v, 1.0), [tf.assign_sub(w, 1.0)], name="train")
-    assert train.name == "train" and train.op.type == "no_op"
+    assert train.name == "train" and train.op.type == "NoOp"
     default = tf.group(tf.no_op())
     assert default.name == "group_deps"
     sess = tf.Session(plan_memory=plan_memory)

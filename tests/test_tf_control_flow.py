@@ -104,34 +104,50 @@ def test_cond_errors():
         tf.cond(pred, lambda: tf.no_op(), lambda: tf.no_op())
 
 
-@pytest.mark.parametrize("make, op", [
-    (lambda v, x: tf.assign_add(v, x), "assign_add"),
-    (lambda v, x: tf.scatter_update(v, [0], [1.0]), "scatter_update"),
-    (lambda v, x: tf.train.GradientDescentOptimizer(0.1).minimize(
-        tf.reduce_sum(v * x)) and v + 0, "sgd_update"),
-    (lambda v, x: tf.Variable(tf.zeros([2])) + x, "assign"),
-    (lambda v, x: tf.Print(x, [x]), "print"),
-    (lambda v, x: tf.py_func(np.sin, [x], tf.float32), "py_func"),
-])
-def test_cond_refuses_branches_with_side_effects(make, op):
+def test_cond_runs_only_the_taken_branch_of_one_that_writes_a_variable(plan_memory):
     pred = tf.placeholder(tf.bool, shape=[])
     x = tf.placeholder(tf.float32, shape=[2])
     v = tf.Variable(tf.zeros([2]))
+    w = tf.Variable(tf.zeros([2]))
 
-    def with_control_dependency():  # the op need not be returned to be refused
-        with tf.control_dependencies([make(v, x)]):
-            return tf.identity(x)
-    for branch in (lambda: make(v, x), with_control_dependency):
-        with pytest.raises(ValueError, match=rf"op '{op}' .*side effect.*tf.cond with side "
-                                             rf"effects in a branch is not supported by "
-                                             rf"TinyFlow"):
-            tf.cond(pred, branch, lambda: x)
-    with pytest.raises(ValueError, match=f"false_fn makes op '{op}'"):
-        tf.cond(pred, lambda: x, lambda: make(v, x))
+    def add_to_v():  # the op need not be returned: a control dependency runs it
+        with tf.control_dependencies([tf.assign_add(v, x)]):
+            return tf.identity(x * 2.0)
+    out = tf.cond(pred, add_to_v, lambda: tf.scatter_update(w, [1], [5.0]) + x)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    np.testing.assert_array_equal(sess.run(out, {pred: True, x: [1.0, 2.0]}), [2.0, 4.0])
+    np.testing.assert_array_equal(sess.run(out, {pred: True, x: [1.0, 2.0]}), [2.0, 4.0])
+    np.testing.assert_array_equal(sess.run(v), [2.0, 4.0])  # twice; w never written
+    np.testing.assert_array_equal(sess.run(w), [0.0, 0.0])
+    np.testing.assert_array_equal(sess.run(out, {pred: False, x: [1.0, 2.0]}), [1.0, 7.0])
+    np.testing.assert_array_equal(sess.run(v), [2.0, 4.0])  # v left alone this time
+    np.testing.assert_array_equal(sess.run(w), [0.0, 5.0])
 
 
-def test_while_loop_and_tf_print_are_not_supported():
-    for name in ("while_loop", "print"):
+def test_cond_runs_only_the_taken_branch_of_one_running_python(plan_memory):
+    calls = []
+
+    def record(value):
+        calls.append(float(value))
+        return value * 10
+    pred = tf.placeholder(tf.bool, shape=[])
+    x = tf.placeholder(tf.float32, shape=[])
+    out = tf.cond(pred, lambda: _shaped(tf.py_func(record, [x], tf.float32)), lambda: x - 1.0)
+    sess = tf.Session(plan_memory=plan_memory)
+    assert sess.run(out, {pred: False, x: 3.0}) == 2.0 and calls == []
+    assert sess.run(out, {pred: True, x: 3.0}) == 30.0 and calls == [3.0]
+    with pytest.raises(ValueError, match="output 0 has shape"):
+        tf.cond(pred, lambda: tf.assign_add(tf.Variable([1.0]), [1.0]), lambda: tf.zeros([2]))
+
+
+def _shaped(tensor):
+    tensor.set_shape([])
+    return tensor
+
+
+def test_tf_print_is_not_supported():
+    for name in ("print",):
         with pytest.raises(AttributeError, match=f"tf.{name} is not supported by TinyFlow"):
             getattr(tf, name)
 
@@ -316,7 +332,9 @@ def test_scatter_errors():
                                          r"shape indices.shape \+ ref.shape\[1:\] = "
                                          r"\(2, 2\).*got \(2, 3\)"):
         tf.scatter_update(v, [0, 1], tf.zeros([2, 3]))  # as TF: when the op is made
-    updates = tf.placeholder(tf.float32, [None, 3])
+    with pytest.raises(ValueError, match=r"updates must have .*got \(\?, 3\)"):
+        tf.scatter_update(v, [0, 1], tf.placeholder(tf.float32, [None, 3]))  # no ? fits
+    updates = tf.placeholder(tf.float32)  # shape unknown until fed: found at run
     bad_shape = tf.scatter_update(v, [0, 1], updates)
     with pytest.raises(Exception, match="indices must be int32 or int64, got float32"):
         tf.scatter_add(v, tf.constant([0.0]), tf.zeros([1, 2]))

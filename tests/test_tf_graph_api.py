@@ -126,7 +126,7 @@ def test_tensor_static_shape_dtype_and_op():
     flat = tf.reshape(tf.matmul(y, tf.ones([2, 6])), [-1, 3])
     assert flat.get_shape().as_list() == [None, 3]
     assert tf.placeholder(tf.float32).get_shape().ndims is None
-    assert y.dtype == tf.float32 and y.op.name == "y" and y.op.type == "matmul"
+    assert y.dtype == tf.float32 and y.op.name == "y" and y.op.type == "MatMul"
     assert y.graph is tf.get_default_graph()
 
 
@@ -138,12 +138,12 @@ def test_tensors_and_operations_print_and_list_as_tf():
     assert repr(x) == "<tf.Tensor 'x:0' shape=(?, 10) dtype=float32>"
     assert str(unknown) == 'Tensor("Placeholder:0", dtype=float32)'
     assert repr(unknown) == "<tf.Tensor 'Placeholder:0' shape=<unknown> dtype=float32>"
-    assert repr(y.op) == "<tf.Operation 'y' type=matmul>"
+    assert repr(y.op) == "<tf.Operation 'y' type=MatMul>"
     step = tf.group(y, name="step")
-    assert repr(step) == "<tf.Operation 'step' type=no_op>"
+    assert repr(step) == "<tf.Operation 'step' type=NoOp>"
     operations = tf.get_default_graph().get_operations()
     assert [op.name for op in operations] == ["x", "Placeholder", "zeros", "y", "step"]
-    assert operations[3] is y.op and y.op.type == "matmul"
+    assert operations[3] is y.op and y.op.type == "MatMul"
     assert [t.name for t in y.op.inputs] == ["x:0", "zeros:0"]
     assert [t.name for t in y.op.outputs] == ["y:0"] and y.op.values()[0].name == "y:0"
     assert y.op.inputs[0].op is x.op and step.op.control_inputs == [y.op]
@@ -188,3 +188,49 @@ def test_operation_run_runs_the_op_in_the_default_session():
     with pytest.raises(ValueError, match="no default session"):
         fed_update.op.run({x: 1.0})
     sess.close()
+
+
+def test_op_inputs_are_tensors():
+    # TF's op.inputs are tensors: name, shape, dtype, op, and usable in new ops
+    x, _, y = _model()
+    relu = tf.nn.relu(y * 2.0, name="relu")
+    (scaled,) = relu.op.inputs
+    assert scaled.name == f"{scaled.op.name}:0" and scaled.op.type == "Mul"
+    assert scaled.shape.as_list() == [None, 2] and scaled.dtype == tf.float32
+    assert scaled.op.inputs[0].op is y.op and scaled.graph is tf.get_default_graph()
+    assert [t.shape.as_list() for t in y.op.inputs] == [[None, 3], [3, 2]]
+    doubled = tf.identity(scaled * 2 + 1 - scaled / 2)  # operators and ops take them
+    halves = tf.reduce_sum(relu.op.inputs[0], 1)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        feed = {x: np.ones((2, 3), np.float32)}
+        got, want, total = sess.run([doubled, y, halves], feed)
+        np.testing.assert_allclose(got, want * 2 * 2 + 1 - want * 2 / 2)
+        np.testing.assert_allclose(total, (want * 2).sum(1))
+        np.testing.assert_allclose(scaled.eval(feed, session=sess), want * 2)
+
+
+def test_op_type_is_tensorflows():
+    # the types TensorFlow gives these ops, from real TF (tensorflow 2.21's tf.compat.v1 in
+    # graph mode, as 1.15: x + y is AddV2 since 1.15, a tf.Variable's op VariableV2)
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    W = tf.Variable(tf.zeros([4, 3]), name="W")
+    y = tf.matmul(x, W)
+    img = tf.placeholder(tf.float32, [2, 6, 6, 3])
+    tf_types = {"MatMul": y, "AddV2": y + y, "Mul": y * 2.0, "RealDiv": y / 2.0, "Neg": -y,
+                "Relu": tf.nn.relu(y), "Softmax": tf.nn.softmax(y), "Sum": tf.reduce_sum(y),
+                "Mean": tf.reduce_mean(y), "Const": tf.constant(1.0),
+                "ConcatV2": tf.concat([y, y], 1), "GatherV2": tf.gather(y, [0]),
+                "Shape": tf.shape(y), "Select": tf.where(y > 0, y, y),
+                "TopKV2": tf.nn.top_k(y, 2).values, "Identity": tf.identity(y),
+                "Cast": tf.cast(y, tf.int32), "Transpose": tf.transpose(y),
+                "Conv2D": tf.nn.conv2d(img, tf.zeros([3, 3, 3, 2]), [1, 1, 1, 1], "SAME"),
+                "MaxPool": tf.nn.max_pool(img, [1, 2, 2, 1], [1, 2, 2, 1], "VALID"),
+                "BiasAdd": tf.nn.bias_add(img, tf.zeros([3])), "LRN": tf.nn.lrn(img),
+                "Tanh": tf.tanh(y), "ArgMax": tf.argmax(y, 1), "Pack": tf.stack([y, y]),
+                "Reshape": tf.reshape(y, [-1]), "Sub": y - y, "Pow": y ** 2.0, "Exp": tf.exp(y),
+                "AddN": tf.add_n([y, y, y]), "LogSoftmax": tf.nn.log_softmax(y)}
+    assert {name: t.op.type for name, t in tf_types.items()} == {
+        name: name for name in tf_types}
+    assert x.op.type == "Placeholder" and W.op.type == "VariableV2"
+    assert repr(y.op) == f"<tf.Operation '{y.op.name}' type=MatMul>"

@@ -17,19 +17,26 @@ from .frontend.dtypes import *
 from .frontend.dtypes import __all__ as _dtypes_all
 from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
+from .frontend.functional_ops import *
+from .frontend.functional_ops import __all__ as _functional_ops_all
 from .frontend.init_ops import *
 from .frontend.init_ops import __all__ as _init_ops_all
+from .frontend.loops import *
+from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
+from .nnvm.symbol import Node as Operation  # TF's names of a tensor and an operation
 from .nnvm.symbol import Symbol
+from .nnvm.symbol import Symbol as Tensor
 from .nnvm.tensor_shape import Dimension, TensorShape
 from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
@@ -40,19 +47,35 @@ __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
-__all__ += ["ConfigProto", "GPUOptions", "RunMetadata", "RunOptions", "app", "errors", "flags",
-            "gfile", "logging", "losses", "metrics", "summary"]
+__all__ += [
+    "ConfigProto",
+    "GPUOptions",
+    "RunMetadata",
+    "RunOptions",
+    "app",
+    "data",
+    "errors",
+    "estimator",
+    "flags",
+    "gfile",
+    "logging",
+    "losses",
+    "metrics",
+    "summary",
+]
 __all__ += list(_array_ops_all)
-__all__ += list(_init_ops_all) + list(_random_ops_all)
+__all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
+    "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
-    "Dimension", "TensorShape", "compat", "contrib", "layers", "math"]
+    "Dimension", "TensorShape", "compat", "contrib", "layers", "math", "Operation", "Tensor"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py
-_MODULES = {"app": "app", "contrib": "contrib", "errors": "errors", "flags": "flags",
-            "gfile": "gfile", "layers": "layers", "logging": "tf_logging", "losses": "losses",
-            "math": "tf_math", "metrics": "metrics", "summary": "summary"}
+_MODULES = {"app": "app", "contrib": "contrib", "data": "data", "errors": "errors",
+            "estimator": "estimator", "flags": "flags", "gfile": "gfile", "layers": "layers",
+            "logging": "tf_logging", "losses": "losses", "math": "tf_math", "metrics": "metrics",
+            "summary": "summary"}
 
 
 def __getattr__(name):

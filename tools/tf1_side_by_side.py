@@ -83,7 +83,7 @@ try:
 except SystemExit as exit_:
     if exit_.code not in (None, 0):
         raise
-if side == "tf" and {"torch", "tinyflow.session"} & set(sys.modules):
+if side == "tf" and {"torch", "tinyflow.session.session"} & set(sys.modules):
     sys.exit("side-by-side: the TensorFlow run loaded torch or TinyFlow's session")
 """
 

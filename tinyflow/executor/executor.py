@@ -26,6 +26,7 @@ Before allocating, the shapes are checked (no negative dimension, at most 2**63 
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 
@@ -50,6 +51,7 @@ from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
+from .subgraphs import subgraph_kwargs, subgraph_variables
 from .threads import ThreadChoice
 
 __all__ = ["BindError", "Executor"]
@@ -95,6 +97,7 @@ class Executor:
         self.options = options
         # CPU runs: torch's threads or one, by timing (threads.py); CUDA's launches: untouched
         self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" else None
+        self.loop_states = {}  # looping node -> LoopState (subgraphs.py)
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
         self.buffers = self._buffers(variables)
@@ -104,7 +107,8 @@ class Executor:
         """Allocate the plan (every variable the graph reads has its tensor in ``variables``
         now) and make the closures: the executor can run."""
         self._allocate(variables)
-        self._make_closures(variables.random_streams)
+        self.store = variables  # nested executors (a loop's body) take their variables from it
+        self._make_closures(variables.random_streams, variables.resources)
         self.graphed = GraphedStep(self) if self.options.graph else None
 
     # -- 1. bind: the passes, once -------------------------------------------------------------
@@ -210,11 +214,12 @@ class Executor:
         return torch.empty(shape, dtype=_TORCH_DTYPES[dtype], device=self.device)
 
     # -- 3. closures: each body's setup, once ----------------------------------------------------
-    def _make_closures(self, random_streams):
+    def _make_closures(self, random_streams, resources):
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         constant = self._own_constants()
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
-            self.closures = [self._closure(nid, random_streams) for nid in self.op_nodes]
+            self.closures = [self._closure(nid, random_streams, resources)
+                             for nid in self.op_nodes]
         scratch = list(scratch) + [self.tensors[self.indexed.entry_id((n, 0))] for n in constant]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
                                     for t in scratch}.values())
@@ -315,13 +320,16 @@ class Executor:
                         assigned.add(entry.node)
                     if i not in mutate or not write_only:
                         read.add(entry.node)
+            inner_read, inner_written = subgraph_variables(node)  # a loop's body's
+            read |= inner_read
+            assigned |= inner_written
         for eid in indexed.outputs:
             node = indexed.nodes[indexed.entry_node(eid)[0]]
             if node.op is None and node.kind != "placeholder":
                 read.add(node)
         return read, assigned
 
-    def _closure(self, nid, random_streams):
+    def _closure(self, nid, random_streams, resources):
         node = self.indexed.nodes[nid]
         source = node.op.attr("FLuaCompute")
         first = self.indexed.entry_rptr[nid]
@@ -331,8 +339,12 @@ class Executor:
             compute = node.op.attr("FPythonCompute")
             if compute is None:
                 raise BindError(f"{node.describe()} has no Lua body (FLuaCompute)")
+            if node.op.attr("TSessionState"):  # f(node, inputs, resources) (nnvm/attrs.py)
+                compute = functools.partial(_with_resources, compute, resources)
             return python_closure(node, compute, inputs, outputs)
         kwarg = node.attrs
+        if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
+            kwarg = subgraph_kwargs(self, nid, self.store)
         if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
@@ -342,6 +354,9 @@ class Executor:
         store).  The tensors go once Lua's collector has run (``cache.release`` runs it); the
         executor cannot run again."""
         self.closures, self.lua_closures = [], None
+        for state in self.loop_states.values():
+            for inner in state.executors:
+                inner.free()
         self.storages, self.tensors, self.output_tensors = [], [], []
         self.feed_buffers = {}
         self.graphed = None  # its segments' Lua tables and CUDA graphs hold the closures too
@@ -433,6 +448,10 @@ def _text(err) -> str:
         return str(err)
     except Exception:  # noqa: BLE001 - any failure of a user's __str__
         return f"{type(err).__name__} (its message could not be printed)"
+
+
+def _with_resources(compute, resources, node, inputs):
+    return compute(node, inputs, resources)
 
 
 def _call(step):

@@ -31,6 +31,11 @@ class MemoryPlanReport:
     rows : list of (entry name, op, shape, storage id, bytes, in-place from or "")
     mirror : tinyflow.nnvm.passes.MirrorPlan or None
         What the Mirror pass chose (``Session(memory=...)``), else None.
+    loops : list of (node name, subgraphs' planned bytes, bytes per iteration, trips)
+        Per node holding subgraphs (a while_loop, its backward): the bytes of its subgraphs'
+        own plans (bound once, reused every iteration), and for a loop whose backward is
+        bound too the bytes one iteration keeps for it (its loop variables), and the trips
+        of the last run (0 before one): the backward keeps bytes per iteration x trips.
     """
 
     planned_bytes: int
@@ -42,6 +47,12 @@ class MemoryPlanReport:
     inplace_pairs: list = field(default_factory=list)
     rows: list = field(default_factory=list)
     mirror: object = None
+    loops: list = field(default_factory=list)
+
+    @property
+    def kept_by_loops(self) -> int:
+        """The bytes loops kept for their backward in the last run (per iteration x trips)."""
+        return sum(per_iteration * trips for _, _, per_iteration, trips in self.loops)
 
     @property
     def recomputed(self) -> list:
@@ -66,6 +77,11 @@ class MemoryPlanReport:
             f"{self.workspace_bytes / 1e6:.3f} MB")
         if self.mirror is not None:
             lines.extend(_mirror_lines(self.mirror))
+        for name, planned, per_iteration, trips in self.loops:
+            lines.append(f"loop {name}: subgraphs planned {planned} bytes, reused every "
+                         f"iteration" + (f"; kept for the backward {per_iteration} bytes per "
+                                         f"iteration x {trips} trips = {per_iteration * trips} "
+                                         f"bytes (last run)" if per_iteration else ""))
         return "\n".join(lines)
 
 
@@ -118,7 +134,11 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
         input_bytes=inputs, workspace_bytes=executor.workspace_bytes,
         num_storages=len(graph.attrs["storage_size"]),
-        inplace_pairs=pairs, rows=rows, mirror=graph.attrs.get("mirror_plan"))
+        inplace_pairs=pairs, rows=rows, mirror=graph.attrs.get("mirror_plan"),
+        loops=[(node.name, sum(sum(inner.graph.attrs["storage_size"])
+                               for inner in state.executors),
+                state.bytes_per_iteration, state.trips)
+               for node, state in executor.loop_states.items()])
 
 
 @dataclass

@@ -52,7 +52,10 @@ __all__ = [
 
 
 def _as_symbol(value, name=None) -> Symbol:
-    """Symbols pass through; numbers and arrays become constants."""
+    """Symbols pass through (an op.inputs[i] as its tensor); numbers and arrays become
+    constants."""
+    if isinstance(value, NodeEntry):
+        return Symbol([value])
     return value if isinstance(value, Symbol) else constant(value, name=name)
 
 
@@ -124,7 +127,8 @@ def _collection(key, scope) -> list:
 # -- math (TF 1.15 semantics; see tinyflow/ops/math.py for the dtype rules) -------------------
 def _tensor(value) -> Symbol:
     """A symbol, or a constant of the value's own dtype (a Python number alone)."""
-    return value if isinstance(value, Symbol) else constant(value)
+    return _as_symbol(value) if isinstance(value, NodeEntry) else value if isinstance(
+        value, Symbol) else constant(value)
 
 
 def _like(value, tensor: Symbol) -> Symbol:

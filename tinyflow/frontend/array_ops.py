@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
-from ..nnvm.symbol import Symbol, create_op, current_context, static_shape
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from .api import cast, constant, less
 from .dtypes import as_dtype, float32, int32
@@ -67,7 +67,10 @@ def _dtype_of(value) -> str:
 
 
 def _tensor(value) -> Symbol:
-    """Symbols pass through; other values become constants of their TensorFlow dtype."""
+    """Symbols pass through (an op.inputs[i] as its tensor); other values become constants of
+    their TensorFlow dtype."""
+    if isinstance(value, NodeEntry):
+        return Symbol([value])
     return value if isinstance(value, Symbol) else constant(value, dtype=_dtype_of(value))
 
 

@@ -1,15 +1,14 @@
 """TF-1 control flow and state ops beyond :mod:`tinyflow.frontend.api`: ``tf.cond``, ``tf.Print``,
 ``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
 
-``tf.cond`` without a branching executor
-    TinyFlow runs every node of a fetch set: it has no Switch/Merge.  ``cond`` builds both
-    branches and picks each output with ``where(pred, true, false)``: the same values as
-    TensorFlow's, and gradients flow through the branch taken only (``where``'s gradient sends
-    zeros to the other).  That holds for branches without side effects; a branch that makes an
-    op writing a variable (assign, assign_add, scatter_*, an optimizer update, a variable's
-    initialiser) or running Python (``tf.Print``, ``tf.py_func``) would have it run whichever
-    branch is taken, so ``cond`` refuses it, naming the op.  ``tf.while_loop`` is not
-    supported (``tf.while_loop`` is an AttributeError saying so).
+``tf.cond``: a select, or one node running one branch
+    Branches without side effects are both built and each output picked with ``where(pred,
+    true, false)``: the same values as TensorFlow's, gradients flowing through the branch
+    taken only (``where``'s gradient sends zeros to the other), and both branches' ops open to
+    every pass.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
+    an optimizer update) or runs Python (``tf.Print``, ``tf.py_func``) makes ``cond`` one
+    ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
+    ``tf.while_loop``'s body): only the taken branch runs; no gradient flows through it.
 
 ``tf.Print`` and ``tf.py_func``: Python at run time
     Their ops (``print``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
@@ -32,6 +31,8 @@ from .api import _tensor, constant
 from .array_ops import ones_like
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
+from .loops import branch_node
+from .nest import describe_structure, flatten, pack, structure_of
 
 __all__ = ["Print", "cond", "py_func", "scatter_add", "scatter_sub", "scatter_update"]
 
@@ -73,14 +74,18 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         return true_fn() if pred else false_fn()
     pred = _predicate(pred)
     with current_context().name_scope(name or "cond"):
-        true_out = _build_branch(true_fn, "true_fn", strict)
-        false_out = _build_branch(false_fn, "false_fn", strict)
+        true_out, true_made = _build_branch(true_fn, "true_fn", strict)
+        false_out, false_made = _build_branch(false_fn, "false_fn", strict)
         true_leaves, false_leaves = _same_structure(true_out, false_out)
         if not true_leaves:
             raise ValueError("true_fn and false_fn must return at least one result.")
-        picked = [_pick(pred, t, f, i) for i, (t, f) in enumerate(zip(true_leaves,
-                                                                     false_leaves))]
-    return _pack(true_out, iter(picked))
+        for i, (t, f) in enumerate(zip(true_leaves, false_leaves)):
+            _check_same_shape(t, f, i)
+        if _has_side_effects(true_made | false_made):  # only the branch taken may run
+            picked = branch_node(pred, true_leaves, false_leaves, true_made | false_made)
+        else:
+            picked = [_pick(pred, t, f) for t, f in zip(true_leaves, false_leaves)]
+    return pack(true_out, iter(picked))
 
 
 def _branch_fn(fn, old, name, old_name):
@@ -111,68 +116,40 @@ def _predicate(pred) -> Symbol:
 
 
 def _build_branch(fn, which, strict):
-    """``fn()``, checked for ops with side effects made while it ran (unpacked as TF's
-    ``_UnpackIfSingleton`` unless ``strict``)."""
+    """``fn()`` and the nodes it made (unpacked as TF's ``_UnpackIfSingleton`` unless
+    ``strict``)."""
     graph = current_context()
-    before = set(graph.nodes_by_name)
+    before = set(graph.nodes_by_name.values())
     with graph.name_scope(which.split("_")[0]):
         result = fn()
-    for node_name in graph.nodes_by_name.keys() - before:
-        node = graph.nodes_by_name[node_name]
-        if node.op is not None and (node.attr_list("FMutateInputs")
-                                    or node.op.name in ("print", "py_func")):
-            raise ValueError(
-                f"tf.cond: {which} makes {node.describe()}, which has a side effect (it "
-                f"{'runs Python' if node.op.name in ('print', 'py_func') else 'writes a variable'}"
-                f"): tf.cond with side effects in a branch is not supported by TinyFlow (it "
-                f"runs both branches and selects the outputs; move the op out of the branch)")
+    made = set(graph.nodes_by_name.values()) - before
     if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
         result = result[0]
-    return result
+    return result, made
 
 
-def _flatten(value) -> list:
-    """The leaves of a structure of lists, tuples and dicts (dict values by sorted key, as
-    TensorFlow's ``nest``)."""
-    if isinstance(value, dict):
-        return [leaf for key in sorted(value) for leaf in _flatten(value[key])]
-    if isinstance(value, (list, tuple)):
-        return [leaf for item in value for leaf in _flatten(item)]
-    return [value]
-
-
-def _shape_of_structure(value):
-    """The structure with every leaf as ``.``: what two branches must share."""
-    if isinstance(value, dict):
-        return type(value), tuple((k, _shape_of_structure(value[k])) for k in sorted(value))
-    if isinstance(value, (list, tuple)):
-        return type(value), tuple(_shape_of_structure(v) for v in value)
-    return "."
+def _has_side_effects(made) -> bool:
+    """Whether a branch made an op writing a variable or running Python (tf.Print,
+    tf.py_func): then only the taken branch may run."""
+    return any(node.op is not None and (node.attr_list("FMutateInputs")
+                                        or node.op.attr("FPythonCompute") is not None)
+               for node in made)
 
 
 def _same_structure(true_out, false_out):
     """Both branches' leaves as tensors, after checking structures and dtypes."""
-    if _shape_of_structure(true_out) != _shape_of_structure(false_out):
+    if structure_of(true_out) != structure_of(false_out):
         raise ValueError(f"tf.cond: incompatible return values of true_fn and false_fn: they "
-                         f"must have one structure, got {_describe(true_out)} from true_fn and "
-                         f"{_describe(false_out)} from false_fn")
+                         f"must have one structure, got {describe_structure(true_out)} from true_fn and "
+                         f"{describe_structure(false_out)} from false_fn")
     leaves = []
     for which, out in (("true_fn", true_out), ("false_fn", false_out)):
-        leaves.append([_as_tensor(leaf, which) for leaf in _flatten(out)])
+        leaves.append([_as_tensor(leaf, which) for leaf in flatten(out)])
     for t, f in zip(*leaves):
         if t.dtype.name != f.dtype.name:
             raise ValueError(f"Outputs of true_fn and false_fn must have the same type: "
                              f"{t.dtype.name}, {f.dtype.name}")
     return leaves
-
-
-def _describe(value) -> str:
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k!r}: {_describe(value[k])}" for k in sorted(value)) + "}"
-    if isinstance(value, (list, tuple)):
-        inner = ", ".join(_describe(v) for v in value)
-        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' * (len(value) == 1)})"
-    return "tensor" if isinstance(value, Symbol) else type(value).__name__
 
 
 def _as_tensor(leaf, which) -> Symbol:
@@ -187,30 +164,20 @@ def _as_tensor(leaf, which) -> Symbol:
     return constant(leaf)
 
 
-def _pick(pred, t, f, index) -> Symbol:
-    """``t`` where ``pred`` else ``f``: the scalar pred made a mask of t's shape."""
+def _check_same_shape(t, f, index) -> None:
     t_shape, f_shape = t.get_shape(), f.get_shape()
     if t_shape.is_fully_defined() and f_shape.is_fully_defined() and t_shape != f_shape:
         raise ValueError(f"tf.cond: output {index} has shape {t_shape} from true_fn and "
                          f"{f_shape} from false_fn: TinyFlow selects between the two, so they "
                          f"must have one shape")
-    if t_shape.ndims == 0:
+
+
+def _pick(pred, t, f) -> Symbol:
+    """``t`` where ``pred`` else ``f``: the scalar pred made a mask of t's shape."""
+    if t.get_shape().ndims == 0:
         return create_op("where", pred, t, f, name="Merge")
     mask = create_op("logical_and", pred, ones_like(t, dtype="bool"))
     return create_op("where", mask, t, f, name="Merge")
-
-
-def _pack(structure, leaves):
-    """``structure`` with its leaves taken in order from the iterator ``leaves``."""
-    if isinstance(structure, dict):
-        packed = {k: _pack(structure[k], leaves) for k in sorted(structure)}
-        return type(structure)((k, packed[k]) for k in structure)
-    if isinstance(structure, (list, tuple)):
-        items = [_pack(v, leaves) for v in structure]
-        if hasattr(structure, "_fields"):  # a namedtuple
-            return type(structure)(*items)
-        return type(structure)(items)
-    return next(leaves)
 
 
 # -- tf.Print ----------------------------------------------------------------------------------

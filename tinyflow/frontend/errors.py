@@ -10,9 +10,11 @@ from ..nnvm.errors import (
     InvalidArgumentError,
     NotFoundError,
     OpError,
+    OutOfRangeError,
     PermissionDeniedError,
     ResourceExhaustedError,
 )
 
 __all__ = ["AlreadyExistsError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
-           "NotFoundError", "OpError", "PermissionDeniedError", "ResourceExhaustedError"]
+           "NotFoundError", "OpError",
+           "OutOfRangeError", "PermissionDeniedError", "ResourceExhaustedError"]

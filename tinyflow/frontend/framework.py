@@ -46,6 +46,10 @@ class GraphKeys:
     SUMMARIES = "summaries"
     TRAIN_OP = "train_op"
     INIT_OP = "init_op"
+    LOCAL_INIT_OP = "local_init_op"
+    SUMMARY_OP = "summary_op"
+    SAVERS = "savers"
+    EVAL_STEP = "eval_step"
     VARIABLES = GLOBAL_VARIABLES
 
 

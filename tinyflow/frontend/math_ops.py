@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol, create_op
+from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from .api import (
     _like,
     _operands,
@@ -228,6 +228,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Sym
     ValueError
         A tensor whose dtype is not ``dtype`` (TF's "Tensor conversion requested dtype ...").
     """
+    if isinstance(value, NodeEntry):  # an op.inputs[i]
+        value = Symbol([value])
     if isinstance(value, Symbol):
         if dtype is not None and as_dtype(dtype) != value.dtype:
             raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "

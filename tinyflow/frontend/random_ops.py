@@ -258,6 +258,63 @@ def normal(shape, stdev=1.0, mean=0.0, name=None, seed=None) -> Symbol:
     return random_normal(shape, mean=mean, stddev=stdev, seed=seed, name=name or "normal")
 
 
+def _candidate_sampler(op_name, true_classes, num_true, num_sampled, unique, range_max, seed,
+                       name, **attrs):
+    classes = true_classes if isinstance(true_classes, Symbol) else constant(
+        np.asarray(true_classes, np.int64))
+    seed1, seed2 = get_seed(seed)
+    out = create_op(op_name, classes, num_true=int(num_true), num_sampled=int(num_sampled),
+                    unique=bool(unique), range_max=int(range_max), seed=seed1, seed2=seed2,
+                    name=name, **attrs)
+    return tuple(Symbol([entry]) for entry in out.outputs)
+
+
+def log_uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                  seed=None, name=None) -> tuple:
+    """TensorFlow's Zipfian sampler: ``num_sampled`` classes of ``[0, range_max)`` drawn with
+    ``P(c) = log((c + 2) / (c + 1)) / log(range_max + 1)`` (distinct with ``unique``),
+    a new draw at every run.
+
+    Returns
+    -------
+    (sampled_candidates, true_expected_count, sampled_expected_count): int64
+    ``[num_sampled]``, float32 ``[batch, num_true]`` and ``[num_sampled]``: how many times
+    each true and each sampled class is expected among the draws (``P(c) * num_sampled``;
+    with ``unique``, ``1 - (1 - P(c)) ** tries``, tries the draws it took).
+    """
+    return _candidate_sampler("log_uniform_candidate_sampler", true_classes, num_true,
+                              num_sampled, unique, range_max, seed, name)
+
+
+def uniform_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                              seed=None, name=None) -> tuple:
+    """As :func:`log_uniform_candidate_sampler`, every class with probability
+    ``1 / range_max``."""
+    return _candidate_sampler("uniform_candidate_sampler", true_classes, num_true, num_sampled,
+                              unique, range_max, seed, name)
+
+
+def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique, range_max,
+                                    vocab_file="", distortion=1.0, num_reserved_ids=0,
+                                    num_shards=1, shard=0, unigrams=(), seed=None,
+                                    name=None) -> tuple:
+    """As :func:`log_uniform_candidate_sampler`, class ``c`` drawn with probability
+    proportional to ``unigrams[c - num_reserved_ids] ** distortion`` (the reserved ids never;
+    ``range_max`` must be ``num_reserved_ids + len(unigrams)``, as TF's).  A ``vocab_file`` and
+    ``num_shards`` other than 1 are not supported."""
+    if vocab_file or int(num_shards) != 1:
+        raise ValueError("fixed_unigram_candidate_sampler: vocab_file and sharding (num_shards "
+                         "> 1) are not supported by TinyFlow; give unigrams")
+    weights = np.concatenate([np.zeros(int(num_reserved_ids)),
+                              np.asarray(unigrams, np.float64) ** float(distortion)])
+    if weights.size == 0 or np.any(weights < 0) or weights.sum() <= 0:
+        raise ValueError(f"fixed_unigram_candidate_sampler: unigrams must be counts >= 0, not "
+                         f"all 0, got {list(unigrams)[:8]}")
+    return _candidate_sampler("fixed_unigram_candidate_sampler", true_classes, num_true,
+                              num_sampled, unique, range_max, seed, name,
+                              probabilities=tuple(float(w) for w in weights / weights.sum()))
+
+
 class Namespace(SimpleNamespace):
     """TF functions under a dotted name (``tf.random``); a missing one is an AttributeError
     saying TinyFlow does not support it."""
@@ -274,4 +331,7 @@ class Namespace(SimpleNamespace):
 random = Namespace("random", normal=random_normal, truncated_normal=truncated_normal,
                    uniform=random_uniform, categorical=categorical, multinomial=multinomial,
                    shuffle=random_shuffle,
-                   set_random_seed=set_random_seed, get_seed=get_seed)
+                   set_random_seed=set_random_seed, get_seed=get_seed,
+                   log_uniform_candidate_sampler=log_uniform_candidate_sampler,
+                   uniform_candidate_sampler=uniform_candidate_sampler,
+                   fixed_unigram_candidate_sampler=fixed_unigram_candidate_sampler)

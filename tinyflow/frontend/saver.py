@@ -1,15 +1,15 @@
-"""``tf.train.Saver``: variable values to a checkpoint file and back, TensorFlow's API.
+"""``tf.train.Saver``: variable values to a checkpoint and back, in TensorFlow's own format.
 
 Checkpoint paths and files
 --------------------------
-As in TensorFlow, a checkpoint is named by a *path* (``save`` returns it, ``restore`` and
+As in TensorFlow, a checkpoint is named by a *prefix* (``save`` returns it, ``restore`` and
 ``latest_checkpoint`` take and give it): ``save_path``, or ``<save_path>-<step>`` when ``save``
-gets a ``global_step``.  Where TensorFlow writes ``<path>.index`` and ``<path>.data-...``
-beside that prefix, TinyFlow writes one file, ``<path>.npz`` (a path already ending in ``.npz``
-is the file itself, and its step goes before the extension: ``model.npz`` with step 5 is
-``model-5.npz``).  ``restore`` also opens a file at exactly the path given.  No ``.meta`` graph
-file is written.  Each save also rewrites the index file ``checkpoint`` in the checkpoint's
-folder, as TensorFlow's text format::
+gets a ``global_step``.  Its files are TensorFlow's V2 checkpoint (``tf.train.Saver``'s default
+since TF 1.0): ``<prefix>.index`` and ``<prefix>.data-00000-of-00001`` (the format:
+:mod:`tinyflow.frontend.checkpoint_format`), so TensorFlow restores a checkpoint TinyFlow saved
+and TinyFlow one TensorFlow saved.  ``save`` creates the checkpoint's folder when it is missing.
+Each save also rewrites the index file ``checkpoint`` in the checkpoint's folder, as
+TensorFlow's text format::
 
     model_checkpoint_path: "model-300"
     all_model_checkpoint_paths: "model-200"
@@ -17,46 +17,58 @@ folder, as TensorFlow's text format::
 
 listing the checkpoints this saver keeps, oldest first (paths relative to the folder when the
 saved path was relative, else absolute); :func:`latest_checkpoint` reads it.  A saver keeps its
-``max_to_keep`` newest checkpoints and deletes the files of older ones it wrote.
+``max_to_keep`` newest checkpoints and deletes the files of older ones it wrote.  With
+``write_meta_graph`` (the default) a save also writes ``<prefix>.meta``, the graph with its
+variables and collections in TinyFlow's own format, which :func:`import_meta_graph` reads.
 
-Checkpoint format
------------------
-A checkpoint is a NumPy ``.npz`` file: a ZIP archive (stored, not compressed) holding one
-``<name>.npy`` member per variable in NumPy's ``.npy`` format (a small text header giving dtype,
-byte order and shape, then the raw C-order data).  ``<name>`` is the variable's node name, or the
-key given in a ``var_list`` dict.  Values are saved as the session holds them: arrays of the
-variable's shape and dtype (``'<f4'`` for float32 on little-endian machines, ``'<i8'`` for the
-int64 global step; a scalar variable is a 0-d array).  No pickle is written or read, so NumPy
-(``np.load(path, allow_pickle=False)``) or any ZIP-and-npy reader can open it; it is what
-``np.savez(path, **{name: value})`` writes.  Restoring accepts any byte order and any integer or
-float dtype, converted to the variable's dtype.
+Names in the checkpoint
+-----------------------
+A variable is stored under its node name (``scope/name``), or the key given in a ``var_list``
+dict.  An optimizer's slot variables carry TensorFlow's name for them in ``checkpoint_name``
+(``<var>/Adam`` and ``<var>/Adam_1`` for Adam's m and v, ``<var>/Momentum``, ``<var>/RMSProp``
+and ``<var>/RMSProp_1`` (centered: ``_1`` is mg and ``_2`` the momentum), ``<var>/Adagrad``,
+``<var>/Adadelta`` and ``<var>/Adadelta_1``), which a Saver over a list of variables uses.
+Adam's step count ``t`` is stored as TensorFlow's ``beta1_power`` and ``beta2_power`` (``beta **
+(t + 1)`` in float32, as TensorFlow's products; its ``checkpoint_codec``, :class:`AdamPowers`)
+and read back as the ``t`` they give.
 
-Saving writes a temporary file ``.<file name>.XXXXXXXX.tmp`` beside the checkpoint file and
-renames it over that file (``os.replace``, atomic on POSIX and Windows), so a crash during a save
-leaves the previous checkpoint intact; the index file is replaced the same way, after the
-checkpoint is written.  A process killed during a save (``kill -9``) leaves its temporary file
-behind: the next save of the same file deletes the temporary files of that file (only names of
-that exact pattern, last written before this process started).  The file gets the mode the
-user's umask gives a new file (``0o666 & ~umask``), as ``open`` would.  A save never replaces a
-symbolic link or anything but a regular file (a device, a FIFO, a folder): that is a
-CheckpointError naming the path.  Any OSError or MemoryError while writing or reading is a
-CheckpointError naming the path (the original error chained).
+Writing
+-------
+Values are saved as the session holds them (little-endian, C order).  Each file is written to a
+temporary file ``.<file name>.XXXXXXXX.tmp`` beside it and renamed over it (``os.replace``,
+atomic on POSIX and Windows), the data file before the index, so a crash during a save leaves
+the previous checkpoint intact; the file ``checkpoint`` is replaced the same way, last.  A
+process killed during a save (``kill -9``) leaves its temporary files behind: the next save of
+the same file deletes the temporary files of that file (only names of that exact pattern, last
+written before this process started).  Files get the mode the user's umask gives a new file
+(``0o666 & ~umask``), as ``open`` would.  A save never replaces a symbolic link or anything but
+a regular file (a device, a FIFO, a folder): that is a CheckpointError naming the path.  Any
+OSError or MemoryError while writing or reading is a CheckpointError naming the path (the
+original error chained).
 
-Restoring reads the members of the saver's variables only (``<name>.npy`` exactly: names ``a``
-and ``a.npy`` are two members) and checks them before writing any variable: every variable of
-the saver must be in the file with the variable's shape.  Each member's size in the ZIP
-directory is checked against its ``.npy`` header and the variable's shape before its data is
-read, so a member claiming more bytes than its array (a zip bomb) costs nothing; and what the
-restore allocates (each array read, and the variable's tensor where the session holds none yet)
-is counted from the headers' shapes and dtypes before it is allocated: over the Saver's
-``max_restore_bytes`` (default: the memory available now, as the allocation check sees it) is a
-CheckpointError naming the variable, so a small compressed file cannot restore a huge tensor.
-Names in the file that the saver does not hold are ignored (never decompressed), as in TensorFlow,
-so a saver over some variables can restore them from a checkpoint of all of them.
+Restoring
+---------
+A checkpoint's files are untrusted.  Restoring reads the index, then the entries of the saver's
+variables only, and checks everything before writing any variable: every variable of the saver
+must be in the file with the variable's dtype and shape, its bytes inside its data file and
+matching its crc32c.  What the restore allocates (the index file, each tensor read, and the
+variable's tensor where the session holds none yet) is counted before it is allocated: over the
+Saver's ``max_restore_bytes`` (default: the memory available now, as the allocation check sees
+it) is a CheckpointError naming the variable.  Any problem is a CheckpointError naming the file
+and every variable concerned, and no variable changes.  Names in the file that the saver does
+not hold are ignored, as in TensorFlow, so a saver over some variables can restore them from a
+checkpoint of all of them.
+
+TinyFlow's earlier checkpoints, one NumPy ``.npz`` file (``<prefix>.npz``, or the path of the
+file itself), are still restored: a ZIP of ``<name>.npy`` members, each member's size checked
+against its header before its data is read, any integer or float dtype converted to the
+variable's.
 """
 from __future__ import annotations
 
 import contextlib
+import glob
+import json
 import math
 import os
 import re
@@ -64,17 +76,35 @@ import stat
 import tempfile
 import time
 import tokenize
+import warnings
 import zipfile
 from typing import NamedTuple
 
 import numpy as np
 
-from ..nnvm.errors import TinyflowError
+from ..nnvm.dtypes import as_dtype
+from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
+from . import checkpoint_format as fmt
+from .checkpoint_format import AdamPowers
+from .meta_graph import export_meta_graph, import_graph
 
-__all__ = ["CheckpointError", "CheckpointState", "Saver", "get_checkpoint_state",
-           "latest_checkpoint"]
+__all__ = [
+    "AdamPowers",
+    "CheckpointError",
+    "CheckpointReader",
+    "CheckpointState",
+    "NewCheckpointReader",
+    "Saver",
+    "checkpoint_exists",
+    "get_checkpoint_state",
+    "import_meta_graph",
+    "latest_checkpoint",
+    "list_variables",
+    "load_checkpoint",
+    "load_variable",
+]
 
 
 class CheckpointError(TinyflowError, ValueError):
@@ -92,8 +122,9 @@ class Saver:
     Parameters
     ----------
     var_list : list of variable symbols, or dict ``{name: variable symbol}``, optional
-        The variables to save and restore, stored under their node names (list) or under the
-        dict's keys.  Default: every variable of the current graph context at construction time.
+        The variables to save and restore, stored under their names in TensorFlow (list: the
+        node name, or the ``checkpoint_name`` an optimizer gave its slot) or under the dict's
+        keys.  Default: every variable of the current graph context at construction time.
     max_to_keep : int or None
         How many of its newest checkpoints the saver keeps (5); saving one more deletes the
         oldest.  None or 0 keeps them all.
@@ -110,21 +141,29 @@ class Saver:
         else:
             pairs = [(None, v) for v in var_list]
         self._variables: dict[str, Symbol] = {}
-        for name, var in pairs:
+        self._codecs: dict[str, AdamPowers] = {}  # name -> how the variable is stored
+        self._legacy_names: dict[str, str] = {}
+        taken: set[str] = set()  # every name in the checkpoint so far
+        for key, var in pairs:
+            name = key
             if not (isinstance(var, Symbol) and len(var.outputs) == 1
                     and var.node.kind == "variable"):
                 raise TypeError(f"Saver saves tf.Variables, got {var!r}")
-            name = var.op.name if name is None else name
+            codec = getattr(var, "checkpoint_codec", None) if name is None else None
+            if name is None:
+                name = codec.names[0] if codec else (getattr(var, "checkpoint_name", None)
+                                                     or var.op.name)
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
-            if "\0" in name:  # a ZIP member name ends at a NUL: it would restore another name
-                raise ValueError(f"checkpoint name {name!r} holds a NUL character, which a "
-                                 f"checkpoint member's name cannot hold; name the variable "
-                                 f"without it, or pass var_list as a dict {{name: variable}}")
-            if name in self._variables:
+            stored = set(codec.names if codec else (name,)) | {name}
+            if taken & stored:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
             self._variables[name] = var
+            taken |= stored
+            self._legacy_names[name] = var.op.name if key is None else name  # .npz files'
+            if codec:
+                self._codecs[name] = codec
         if not self._variables:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
@@ -137,25 +176,46 @@ class Saver:
         """``{name in the checkpoint: variable symbol}``."""
         return dict(self._variables)
 
+    def _stored_names(self, name: str) -> tuple:
+        """The names in the checkpoint of the variable the saver calls ``name``."""
+        codec = self._codecs.get(name)
+        return codec.names if codec else (name,)
+
     @property
     def last_checkpoints(self) -> list[str]:
         """The paths of the checkpoints this saver keeps, oldest first."""
         return list(self._last_checkpoints)
 
+    def recover_last_checkpoints(self, checkpoint_paths) -> None:
+        """Take ``checkpoint_paths`` (oldest first, as an index file lists them) as the
+        checkpoints this saver keeps, those whose file is gone left out: a saver made after a
+        restart deletes the old ones beyond ``max_to_keep`` too (TF's)."""
+        self._last_checkpoints = [os.fspath(p) for p in checkpoint_paths
+                                  if checkpoint_exists(os.fspath(p))]
+
     def save(self, sess, save_path, global_step=None, latest_filename=None,
-             write_state=True) -> str:
+             meta_graph_suffix="meta", write_meta_graph=True, write_state=True,
+             strip_default_attrs=False, save_debug_info=False) -> str:
         """Write the values the variables hold in ``sess`` to a checkpoint.
 
         Parameters
         ----------
         sess : Session
         save_path : str or os.PathLike
-            The checkpoint's path (see the module's docstring for its file); its folder must
-            exist.  An existing file is replaced only once the new one is completely written.
+            The checkpoint's prefix (see the module's docstring for its files); its folder is
+            created when missing.  Existing files are replaced only once the new ones are
+            completely written.
         global_step : int, or the global step variable (or any integer scalar), optional
             Appended to the path: ``<save_path>-<step>``.
         latest_filename : str, optional
             The index file's name in the folder (``checkpoint``).
+        meta_graph_suffix : str
+            The meta graph file's extension (``<path>.meta``).
+        write_meta_graph : bool
+            Write the saver's graph, its variables and collections to ``<path>.meta`` (for
+            :func:`import_meta_graph`; TinyFlow's own format, not TensorFlow's MetaGraphDef).
+            A graph holding a Python object (a ``tf.py_func``'s function) gets none, with a
+            warning; the checkpoint is saved.
         write_state : bool
             Update the index file and delete the checkpoints beyond ``max_to_keep``.
 
@@ -167,11 +227,9 @@ class Saver:
         Raises
         ------
         CheckpointError
-            A variable has no value in ``sess`` yet (it is named); the file cannot be written
-            (OSError, MemoryError: the path is named); the path is a symbolic link or not a
-            regular file.
-        FileNotFoundError
-            The folder does not exist.
+            A variable has no value in ``sess`` yet (it is named), or a dtype the format does
+            not hold; a file cannot be written (OSError, MemoryError: the path is named); a
+            file's path is a symbolic link or not a regular file.
         ValueError
             ``latest_filename`` holds a folder, or is the checkpoint's own name.
         """
@@ -182,20 +240,48 @@ class Saver:
         if global_step is not None:
             if not isinstance(global_step, (int, np.integer)):
                 global_step = int(sess.run(global_step))
-            stem, npz = (path[:-4], ".npz") if path.endswith(".npz") else (path, "")
-            path = f"{stem}-{int(global_step)}{npz}"
+            path = f"{path}-{int(global_step)}"
         elif os.path.basename(path) == latest_filename:
             raise ValueError(f"'latest_filename' collides with 'save_path': "
                              f"'{latest_filename}' and '{path}'")
         arrays = self._values(sess)
         folder = os.path.dirname(os.path.abspath(path))
-        if not os.path.isdir(folder):
-            raise FileNotFoundError(f"cannot save checkpoint '{path}': no folder '{folder}'")
-        with _replacing(_checkpoint_file(path)) as file:
-            _write_npz(file, arrays)
+        try:
+            os.makedirs(folder, exist_ok=True)
+        except OSError as err:
+            raise CheckpointError(f"cannot save checkpoint '{path}': cannot create its folder "
+                                  f"'{folder}': {err}") from err
+        # both files written and synced before either is renamed, the data file first: an old
+        # index naming new data is caught by the entries' checksums
+        with _replacing(path + ".index") as index_file, _replacing(fmt.data_file(path)) as data:
+            try:
+                index_file.write(fmt.write_index(arrays, data))
+            except TypeError as err:
+                raise CheckpointError(f"cannot save checkpoint '{path}': {err}") from None
+            index_file.flush()
+            os.fsync(index_file.fileno())
+        if write_meta_graph:
+            try:
+                meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
+            except GraphError as err:  # a node with a Python object (tf.py_func's function)
+                warnings.warn(f"no meta graph written beside checkpoint '{path}': {err}",
+                              stacklevel=2)
+            else:
+                with _replacing(f"{path}.{meta_graph_suffix}") as file:
+                    file.write(meta)
         if write_state:
             self._keep(path, latest_filename)
         return path
+
+    def export_meta_graph(self, filename=None, collection_list=None, as_text=False,
+                          **kwargs) -> dict:
+        """Write the saver's graph, its variables and collections to ``filename`` (TinyFlow's
+        meta graph: :mod:`tinyflow.frontend.meta_graph`); return what was written."""
+        return export_meta_graph(filename, collection_list, graph=self._graph())
+
+    def _graph(self):
+        """The graph of the saver's variables (whichever graph is the default now)."""
+        return next(iter(self._variables.values())).graph
 
     def _values(self, sess) -> dict:
         """``{name: numpy array}`` of the variables in ``sess``; CheckpointError naming those
@@ -208,7 +294,12 @@ class Saver:
                                   f"session yet; run tf.global_variables_initializer() (a "
                                   f"layer's weights get theirs at the first run feeding the "
                                   f"layer) or restore them first")
-        return {name: store[v.node].detach().cpu().numpy() for name, v in self._variables.items()}
+        arrays = {}
+        for name, var in self._variables.items():
+            value = store[var.node].detach().cpu().numpy()
+            codec = self._codecs.get(name)
+            arrays.update(zip(codec.names, codec.encode(value)) if codec else [(name, value)])
+        return arrays
 
     def _keep(self, path: str, latest_filename: str) -> None:
         """Record ``path`` as the newest checkpoint, rewrite the index, delete the files of the
@@ -222,12 +313,15 @@ class Saver:
         with _replacing(os.path.join(folder, latest_filename)) as file:
             file.write(_index_text(folder, path, self._last_checkpoints or [path]).encode())
         for old in deleted:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(_checkpoint_file(old))
+            for file in [old + ".index", old + ".meta", old + ".npz",
+                         *glob.glob(glob.escape(old) + ".data-?????-of-?????")]:
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(file)
 
     def restore(self, sess, save_path) -> None:
-        """Load the variables' values from the checkpoint ``save_path`` (a path ``save`` or
-        ``latest_checkpoint`` gave, or a ``.npz`` file) into ``sess``; they count as initialised.
+        """Load the variables' values from the checkpoint ``save_path`` (a prefix ``save`` or
+        ``latest_checkpoint`` gave, TensorFlow's or TinyFlow's; or an earlier TinyFlow ``.npz``
+        file) into ``sess``; they count as initialised.
 
         Everything is checked before any variable changes: a failed restore leaves ``sess`` as
         it was.  A variable ``sess`` already holds is written in place, so executors already
@@ -240,10 +334,12 @@ class Saver:
         ValueError
             ``save_path`` is None.
         FileNotFoundError
-            No checkpoint file at ``save_path`` (it is named).
+            No checkpoint at ``save_path`` (it is named).
         CheckpointError
-            The file is not a readable checkpoint, lacks a variable, or holds a value whose shape
-            differs from the variable's (the message names every such variable and both shapes).
+            A file is not a readable checkpoint (corrupt, cut short, checksums wrong), lacks a
+            variable, or holds a value whose dtype or shape differs from the variable's, or
+            that does not fit ``max_restore_bytes`` (the message names the file and every such
+            variable).
         """
         import torch  # only here: building graphs (and this module) must not import torch
 
@@ -252,16 +348,60 @@ class Saver:
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         path = os.fspath(save_path)
-        if not os.path.isfile(path):
-            path = _checkpoint_file(path)
-        expected = self._expected_shapes(sess)
         limit, source = ((self.max_restore_bytes, "the Saver's max_restore_bytes")
                          if self.max_restore_bytes is not None
                          else available_bytes(torch.device("cpu")))
         held = sess.variable_store.shapes()
-        budget = _RestoreBudget(limit, source, {name for name, v in self._variables.items()
-                                                if v.node not in held})
-        arrays = _read_npz(path, expected, budget)
+        new = {name: v for name, v in self._variables.items() if v.node not in held}
+        budget = _RestoreBudget(limit, source, {n for name in new for n in
+                                                self._stored_names(name)})
+        if os.path.isfile(path + ".index"):
+            values = self._read_bundle(path, sess, budget)
+        else:
+            values = self._read_legacy(path, sess, budget)
+        for name, var in self._variables.items():
+            array = values[name]
+            # torch takes native byte order only; files written on big-endian machines differ
+            value = torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=False))
+            sess.variable_store.restore(var.node, value, sess.device)
+
+    def _read_bundle(self, prefix: str, sess, budget) -> dict:
+        """``{name: array}`` of every variable, from the V2 checkpoint ``prefix``, every entry
+        checked against the variable (dtype, shape), its data file and its crc32c."""
+        expected = self._expected_shapes(sess)
+        wanted = {}
+        for name, var in self._variables.items():
+            codec = self._codecs.get(name)
+            for stored in self._stored_names(name):
+                wanted[stored] = ((codec.dtype, ()) if codec else
+                                  (var.node.attrs.get("dtype", "float32"), expected[name]))
+        arrays = _read_entries(prefix, wanted, budget)
+        problems = [f"variable '{name}' {arrays[name]}" for name in wanted
+                    if isinstance(arrays[name], str)]
+        values = {}
+        for name in self._variables:
+            codec = self._codecs.get(name)
+            if codec and not problems:
+                values[name] = codec.decode([arrays[n] for n in codec.names])
+                if isinstance(values[name], str):
+                    problems.append(f"variable '{name}' {values[name]}")
+            elif not codec:
+                values[name] = arrays[name]
+        if problems:
+            raise CheckpointError(f"cannot restore from '{prefix}.index': "
+                                  + "; ".join(problems))
+        return values
+
+    def _read_legacy(self, path: str, sess, budget) -> dict:
+        """``{name: array}`` of every variable, from an earlier TinyFlow ``.npz`` checkpoint."""
+        if not os.path.isfile(path) and os.path.isfile(path + ".npz"):
+            path += ".npz"
+        if not os.path.isfile(path):
+            raise FileNotFoundError(f"no checkpoint at '{path}': no file '{path}.index'")
+        legacy = self._legacy_names
+        arrays = _read_npz(path, {legacy[name]: shape for name, shape
+                                  in self._expected_shapes(sess).items()}, budget)
+        arrays = {name: arrays.get(legacy[name]) for name in self._variables}
         problems = []
         for name in self._variables:
             array = arrays.get(name)
@@ -271,11 +411,7 @@ class Saver:
                 problems.append(f"variable '{name}' {array}")
         if problems:
             raise CheckpointError(f"cannot restore from '{path}': " + "; ".join(problems))
-        for name, var in self._variables.items():
-            array = arrays[name]
-            # torch takes native byte order only; files written on big-endian machines differ
-            value = torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=False))
-            sess.variable_store.restore(var.node, value, sess.device)
+        return arrays
 
     def _expected_shapes(self, sess) -> dict:
         """``{name: shape}``: the session's value, else the shape of the variable's initial
@@ -291,6 +427,16 @@ class Saver:
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
+
+
+def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,
+                      **kwargs) -> Saver | None:
+    """``tf.train.import_meta_graph``: rebuild the graph a ``.meta`` file holds (TinyFlow's,
+    :mod:`tinyflow.frontend.meta_graph`) in the current graph, with its variables and
+    collections; return a Saver over its variables (None when it has none).  A malformed file
+    is a GraphError naming it, and the current graph is left as it was."""
+    variables = import_graph(meta_graph_or_file, import_scope)
+    return Saver(variables) if variables else None
 
 
 class CheckpointState(NamedTuple):
@@ -326,12 +472,14 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None) -> str | None:
     if state is None:
         return None
     path = state.model_checkpoint_path
-    return path if os.path.isfile(_checkpoint_file(path)) or os.path.isfile(path) else None
+    return path if checkpoint_exists(path) else None
 
 
-def _checkpoint_file(path: str) -> str:
-    """The file of the checkpoint ``path``: ``<path>.npz``, or ``path`` ending in ``.npz``."""
-    return path if path.endswith(".npz") else path + ".npz"
+def checkpoint_exists(checkpoint_prefix) -> bool:
+    """Whether a checkpoint is at ``checkpoint_prefix``: its ``.index`` file (or an earlier
+    TinyFlow ``.npz`` file, at the path or ``<path>.npz``)."""
+    path = os.fspath(checkpoint_prefix)
+    return any(os.path.isfile(p) for p in (path + ".index", path + ".npz", path))
 
 
 @contextlib.contextmanager
@@ -467,17 +615,6 @@ def _parse_index(data: bytes) -> dict:
     return fields
 
 
-def _write_npz(file, arrays: dict) -> None:
-    """What ``np.savez`` writes, without its keyword arguments (a variable may be named
-    ``file`` or ``allow_pickle``)."""
-    with zipfile.ZipFile(file, "w", compression=zipfile.ZIP_STORED, allowZip64=True) as archive:
-        for name, array in arrays.items():
-            with archive.open(f"{name}.npy", "w", force_zip64=True) as member:
-                # np.ascontiguousarray would make a 0-d array (a scalar variable) 1-d
-                np.lib.format.write_array(member, np.asarray(array, order="C"),
-                                          allow_pickle=False)
-
-
 class _RestoreBudget:
     """The bytes a restore may still allocate: each array it reads, and the tensor of a
     variable the session holds none of yet (``new``: their names)."""
@@ -557,3 +694,155 @@ def _read_member(archive, info, shape, take):
                 return f"is corrupt in the file: its member '{info.filename}' is cut short"
             filled += count
     return array
+
+
+# -- TensorFlow's V2 checkpoints: reading, every byte untrusted -----------------------------------
+def _read_index(prefix: str, budget: _RestoreBudget | None) -> tuple[int, dict]:
+    """``(shards, {name: BundleEntry})`` of ``<prefix>.index``; its size is taken from
+    ``budget`` before it is read."""
+    index = prefix + ".index"
+    try:
+        with open(index, "rb") as file:
+            size = os.fstat(file.fileno()).st_size
+            problem = budget and budget.take("", size)
+            if problem:
+                raise CheckpointError(f"cannot read checkpoint '{index}': the index file "
+                                      f"{problem}")
+            return fmt.read_index(file.read())
+    except fmt.FormatError as err:
+        raise CheckpointError(f"cannot read checkpoint '{index}': {err}") from None
+    except (OSError, MemoryError) as err:
+        raise CheckpointError(f"cannot read checkpoint '{index}': {type(err).__name__}: "
+                              f"{err}") from None
+
+
+def _read_entries(prefix: str, wanted: dict, budget: _RestoreBudget | None) -> dict:
+    """``{name: array, or a str saying what is wrong}`` for ``wanted`` (``{name: (dtype name,
+    shape or None)}``) from the V2 checkpoint ``prefix``: each entry's dtype and shape checked
+    against the wanted ones, its bytes inside its data file, counted by ``budget``, then read
+    and checked against its crc32c."""
+    shards, entries = _read_index(prefix, budget)
+    found, files = {}, {}
+    try:
+        with contextlib.ExitStack() as stack:
+            for name, (dtype, shape) in wanted.items():
+                entry = entries.get(name)
+                if entry is None:
+                    found[name] = f"is not in the file '{prefix}.index'"
+                    continue
+                path = fmt.data_file(prefix, getattr(entry, "shard_id", 0), shards)
+                if path not in files:
+                    files[path] = (stack.enter_context(open(path, "rb"))
+                                   if os.path.isfile(path) else None)
+                found[name] = _read_entry(entry, path, files[path], dtype, shape, budget, name)
+    except (OSError, MemoryError) as err:
+        raise CheckpointError(f"cannot read checkpoint '{prefix}': {type(err).__name__}: "
+                              f"{err}") from None
+    return found
+
+
+def _read_entry(entry, path: str, file, dtype, shape, budget, name):
+    """One entry's array from its data file ``file`` (None: missing), or a str saying what is
+    wrong with it."""
+    if isinstance(entry, str):  # what the index's reader found wrong
+        return f"cannot be read: {entry}"
+    if dtype is not None and entry.dtype != dtype:
+        return f"has dtype {entry.dtype} in the file but {dtype} in the graph"
+    if shape is not None and tuple(entry.shape) != tuple(shape):
+        return f"has shape {list(entry.shape)} in the file but {list(shape)} in the graph"
+    if file is None:
+        return f"is in the data file '{path}', which is missing"
+    size = os.fstat(file.fileno()).st_size
+    if entry.offset + entry.size > size:
+        return (f"is corrupt in the file: its {entry.size} bytes at offset {entry.offset} run "
+                f"past the end of '{path}' ({size} bytes)")
+    problem = budget and budget.take(name, entry.size)
+    if problem:
+        return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
+    array = np.empty(entry.shape, dtype=np.dtype(entry.dtype).newbyteorder("<"))
+    raw = memoryview(array.reshape(-1)).cast("B")
+    file.seek(entry.offset)
+    if file.readinto(raw) != entry.size:
+        return f"is corrupt in the file: '{path}' is cut short"
+    if fmt.crc32c(raw) != fmt.unmask_crc(entry.crc32c):
+        return f"is corrupt in the file: its bytes in '{path}' do not match their checksum"
+    if array.dtype == bool and array.size and array.view(np.uint8).max() > 1:
+        return f"is corrupt in the file: a bool in '{path}' is neither 0 nor 1"
+    return array
+
+
+class CheckpointReader:
+    """The tensors of a checkpoint, by name (``tf.train.NewCheckpointReader``).  Tensors of a
+    dtype TinyFlow does not read (strings) are left out of its maps.
+
+    Parameters
+    ----------
+    prefix : str or os.PathLike
+        A checkpoint's prefix (its ``.index`` file is read here, and checked).
+    """
+
+    def __init__(self, prefix):
+        self.prefix = os.fspath(prefix)
+        if not os.path.isfile(self.prefix + ".index"):
+            raise FileNotFoundError(f"no checkpoint at '{self.prefix}': no file "
+                                    f"'{self.prefix}.index'")
+        _, entries = _read_index(self.prefix, None)
+        self._entries = {n: e for n, e in entries.items() if not isinstance(e, str)}
+        self._unreadable = {n: e for n, e in entries.items() if isinstance(e, str)}
+
+    def has_tensor(self, name: str) -> bool:
+        return name in self._entries
+
+    def get_variable_to_shape_map(self) -> dict:
+        """``{name: shape as a list}``."""
+        return {name: list(e.shape) for name, e in self._entries.items()}
+
+    def get_variable_to_dtype_map(self) -> dict:
+        """``{name: tf DType}``."""
+        return {name: as_dtype(e.dtype) for name, e in self._entries.items()}
+
+    def get_tensor(self, name: str) -> np.ndarray:
+        """The tensor ``name`` as a numpy array (its bytes checked against their crc32c);
+        NotFoundError when the checkpoint has none of that name."""
+        if name in self._unreadable:
+            raise CheckpointError(f"cannot read '{name}' from '{self.prefix}': "
+                                  f"{self._unreadable[name]}")
+        if name not in self._entries:
+            raise NotFoundError(None, None, f"Key {name} not found in checkpoint")
+        array = _read_entries(self.prefix, {name: (None, None)}, None)[name]
+        if isinstance(array, str):
+            raise CheckpointError(f"cannot read '{name}' from '{self.prefix}': {array}")
+        return array.astype(array.dtype.newbyteorder("="), copy=False)
+
+    def debug_string(self) -> bytes:
+        return "".join(f"{n} ({e.dtype}) {list(e.shape)}\n"
+                       for n, e in sorted(self._entries.items())).encode()
+
+
+def NewCheckpointReader(filepattern) -> CheckpointReader:
+    """``tf.train.NewCheckpointReader``: a :class:`CheckpointReader` of a checkpoint prefix."""
+    return CheckpointReader(filepattern)
+
+
+def load_checkpoint(ckpt_dir_or_file) -> CheckpointReader:
+    """``tf.train.load_checkpoint``: the reader of a checkpoint prefix, or of the newest
+    checkpoint of a folder (its file ``checkpoint``)."""
+    path = os.fspath(ckpt_dir_or_file)
+    if os.path.isdir(path):
+        latest = latest_checkpoint(path)
+        if latest is None:
+            raise ValueError(f"Couldn't find 'checkpoint' file or checkpoints in given "
+                             f"directory {path}")
+        path = latest
+    return CheckpointReader(path)
+
+
+def list_variables(ckpt_dir_or_file) -> list:
+    """``tf.train.list_variables``: ``[(name, shape as a list)]``, sorted by name."""
+    return sorted(load_checkpoint(ckpt_dir_or_file).get_variable_to_shape_map().items())
+
+
+def load_variable(ckpt_dir_or_file, name: str) -> np.ndarray:
+    """``tf.train.load_variable``: one tensor of a checkpoint (a ``:0`` suffix is dropped)."""
+    name = name.removesuffix(":0")
+    return load_checkpoint(ckpt_dir_or_file).get_tensor(name)

@@ -308,8 +308,7 @@ def _graph_def(graph):
                                    for i in range(node.num_outputs())]
         inputs = [e.node.name if e.index == 0 else f"{e.node.name}:{e.index}"
                   for e in node.inputs] + ["^" + c.name for c in node.control_deps]
-        op = {"placeholder": "Placeholder", "variable": "VariableV2"}.get(node.kind, node.kind)
-        defs.append(events.node_def(node.name, op, inputs, attrs))
+        defs.append(events.node_def(node.name, node.type, inputs, attrs))  # TF's op types
     return events.proto("graph_pb2").GraphDef(node=defs)
 
 

@@ -9,6 +9,8 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
+import importlib
+
 from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import (
     Variable,
@@ -27,7 +29,19 @@ from .array_ops import ones, zeros
 from .framework import GraphKeys
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
-from .saver import Saver, get_checkpoint_state, latest_checkpoint
+from .meta_graph import export_meta_graph
+from .saver import (
+    AdamPowers,
+    NewCheckpointReader,
+    Saver,
+    checkpoint_exists,
+    get_checkpoint_state,
+    import_meta_graph,
+    latest_checkpoint,
+    list_variables,
+    load_checkpoint,
+    load_variable,
+)
 from .unsupported import unsupported
 
 __all__ = [
@@ -37,15 +51,22 @@ __all__ = [
     "ExponentialMovingAverage",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
+    "NewCheckpointReader",
     "Optimizer",
     "RMSPropOptimizer",
     "Saver",
+    "checkpoint_exists",
     "create_global_step",
+    "export_meta_graph",
     "get_checkpoint_state",
     "get_global_step",
     "get_or_create_global_step",
     "global_step",
+    "import_meta_graph",
     "latest_checkpoint",
+    "list_variables",
+    "load_checkpoint",
+    "load_variable",
 ]
 __all__ += list(_decay_all)
 
@@ -117,10 +138,12 @@ def _update(op_name, state, grad, learning_rate, *scalars, **attrs) -> Symbol:
     return create_op(op_name, *state, grad, *scalars, lr=learning_rate, **attrs)
 
 
-def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
+def _slot(var: Symbol, suffix: str, optimizer: str, initial: float = 0.0) -> Symbol:
     """A non-trainable variable ``<var name>_<suffix>`` of ``var``'s shape, starting at
     ``initial`` (TensorFlow's slots start at 0, RMSProp's ``rms`` at 1, Adagrad's at
-    ``initial_accumulator_value``).
+    ``initial_accumulator_value``).  Its ``checkpoint_name`` is TensorFlow's name for it,
+    ``<var name>/<optimizer>`` made unique in the graph (``_1``, ``_2``...: slots are made in
+    TensorFlow's order), which the Saver stores it under.
 
     A variable of known static shape gives its slot that shape when it is made, as in
     TensorFlow (``hvd.broadcast_global_variables`` reads it before any step).  Otherwise its
@@ -139,7 +162,9 @@ def _slot(var: Symbol, suffix: str, initial: float = 0.0) -> Symbol:
             value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
         if initial not in (0, 1):
             value = value * float(initial)
-        return Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
+        slot = Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
+    slot.checkpoint_name = current_context().claim_name(f"{var.op.name}/{optimizer}")
+    return slot
 
 
 class GradientDescentOptimizer(Optimizer):
@@ -169,7 +194,7 @@ class MomentumOptimizer(Optimizer):
         self.use_nesterov = bool(use_nesterov)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("momentum_update", [var, _slot(var, "momentum")], grad,
+        return [_update("momentum_update", [var, _slot(var, "momentum", self._name)], grad,
                         self.learning_rate, momentum=self.momentum, nesterov=self.use_nesterov)
                 for grad, var in grads_and_vars]
 
@@ -196,11 +221,15 @@ class AdamOptimizer(Optimizer):
     def _update_ops(self, grads_and_vars) -> list:
         with current_context().control_dependencies(None):  # TF's init_scope, as _slot's
             step = Variable(zeros(()), name="Adam_step", trainable=False)
+            names = (current_context().unique_name("beta1_power"),
+                     current_context().unique_name("beta2_power"))
+            step.checkpoint_codec = AdamPowers(self.beta1, self.beta2, names)
         t = step + 1.0
         updates = [assign(step, t)]
         for grad, var in grads_and_vars:
             updates.append(_update(
-                "adam_update", [var, _slot(var, "adam_m"), _slot(var, "adam_v")], grad,
+                "adam_update", [var, _slot(var, "adam_m", self._name),
+                               _slot(var, "adam_v", self._name)], grad,
                 self.learning_rate, t, beta1=self.beta1, beta2=self.beta2,
                 epsilon=self.epsilon))
         return updates
@@ -230,8 +259,10 @@ class RMSPropOptimizer(Optimizer):
     def _update_ops(self, grads_and_vars) -> list:
         updates = []
         for grad, var in grads_and_vars:
-            ms, mom = _slot(var, "rms", initial=1.0), _slot(var, "rms_momentum")
-            state = [var, _slot(var, "rms_mg"), ms, mom] if self.centered else [var, ms, mom]
+            ms = _slot(var, "rms", self._name, initial=1.0)  # TensorFlow's order: rms, mg, mom
+            mg = _slot(var, "rms_mg", self._name) if self.centered else None
+            mom = _slot(var, "rms_momentum", self._name)
+            state = [var, mg, ms, mom] if self.centered else [var, ms, mom]
             updates.append(_update(
                 "centered_rmsprop_update" if self.centered else "rmsprop_update", state, grad,
                 self.learning_rate, rho=self.decay, momentum=self.momentum,
@@ -259,7 +290,7 @@ class AdagradOptimizer(Optimizer):
 
     def _update_ops(self, grads_and_vars) -> list:
         return [_update("adagrad_update",
-                        [var, _slot(var, "adagrad", self.initial_accumulator_value)], grad,
+                        [var, _slot(var, "adagrad", self._name, self.initial_accumulator_value)], grad,
                         self.learning_rate)
                 for grad, var in grads_and_vars]
 
@@ -282,8 +313,8 @@ class AdadeltaOptimizer(Optimizer):
         self.rho, self.epsilon = float(rho), float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("adadelta_update", [var, _slot(var, "adadelta"),
-                                            _slot(var, "adadelta_update")], grad,
+        return [_update("adadelta_update", [var, _slot(var, "adadelta", self._name),
+                                            _slot(var, "adadelta_update", self._name)], grad,
                         self.learning_rate, rho=self.rho, epsilon=self.epsilon)
                 for grad, var in grads_and_vars]
 
@@ -381,5 +412,21 @@ class ExponentialMovingAverage:
         return names
 
 
+# tf.train's monitored sessions and hooks: their modules load on first use (importlib, as
+# tinyflow/__init__.py's _MODULES: they import this one)
+_LAZY = {"monitored_session": ["ChiefSessionCreator", "MonitoredSession",
+                               "MonitoredTrainingSession", "Scaffold", "SessionCreator",
+                               "SingularMonitoredSession"],
+         "session_run_hooks": ["CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",
+                               "FinalOpsHook", "LoggingTensorHook", "NanLossDuringTrainingError",
+                               "NanTensorHook", "SecondOrStepTimer", "SessionRunArgs",
+                               "SessionRunContext", "SessionRunHook", "SessionRunValues",
+                               "StepCounterHook", "StopAtStepHook", "SummarySaverHook"]}
+__all__ += [name for names in _LAZY.values() for name in names]
+
+
 def __getattr__(name):
+    for module, names in _LAZY.items():
+        if name in names:
+            return getattr(importlib.import_module(f"{__package__}.{module}"), name)
     raise unsupported("tf.train.", "tinyflow.train", name, {"tf.train.": __all__})

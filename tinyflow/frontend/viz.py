@@ -187,8 +187,38 @@ def _dot_text(graph: Graph) -> str:
             lines.append(f"  n{source} -> n{nid}{attrs};")
         for dep in node.control_deps:
             lines.append(f"  n{indexed.node_id[dep]} -> n{nid} [style=dashed];")
+    for nid, node in enumerate(indexed.nodes):
+        lines.extend(_subgraph_clusters(node, f"n{nid}"))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def _subgraph_clusters(node, node_id: str) -> list:
+    """A node holding subgraphs (a while_loop's cond and body, a cond's branches): each drawn
+    as a cluster beside it, its outputs joined to the node by dotted edges; nested loops
+    inside are drawn the same way."""
+    lines = []
+    for name in (node.op.attr("TSubgraphs") or ()) if node.op is not None else ():
+        subgraph = node.attrs[name]
+        inner = Graph(list(subgraph.outputs)).indexed
+        prefix = f"{node_id}_{name}_"
+        lines.append(f"  subgraph cluster_{prefix} {{")
+        lines.append(f"    label={_quote(f'{node.name}: {name}')}; style=rounded;")
+        for nid, member in enumerate(inner.nodes):
+            style = _STYLES[member.kind] if member.op is None else _STYLES[
+                "backward" if member.op.attr("TIsBackward") else "op"]
+            label = member.name if member.op is None else f"{member.name}\n{member.op.name}"
+            lines.append(f"    {prefix}{nid} [label={_quote(label)}, {style}];")
+        for nid, member in enumerate(inner.nodes):
+            for entry in member.inputs:
+                lines.append(f"    {prefix}{inner.node_id[entry.node]} -> {prefix}{nid};")
+        lines.append("  }")
+        for entry in subgraph.outputs:
+            lines.append(f"  {prefix}{inner.node_id[entry.node]} -> {node_id} "
+                         f"[style=dotted, label={_quote(name)}];")
+        for nid, member in enumerate(inner.nodes):
+            lines.extend(_subgraph_clusters(member, f"{prefix}{nid}"))
+    return lines
 
 
 def _storage_text(indexed, entry, storage_id, inplace_from) -> str:

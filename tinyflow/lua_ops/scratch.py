@@ -25,8 +25,9 @@ def scratch_scope():
     _Scratch.records.append(record)
     try:
         yield record
-    finally:
-        _Scratch.records.remove(record)
+    finally:  # by identity: nested scopes (a loop's body) hold equal lists
+        records = _Scratch.records
+        del records[next(i for i, r in enumerate(records) if r is record)]
 
 
 def scratch(tensor):

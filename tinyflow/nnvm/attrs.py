@@ -66,6 +66,16 @@ FPythonCompute      ``f(node, inputs) -> value``: the node's value (a list of va
                     one by ``set_shape``); summaries, whose outputs are strings, can only be
                     fetched or read by such ops.  ``constant`` has both: a fetched constant is
                     answered from its attributes (a string one too).
+FPullOutputs        ``f(node, resources, evaluate) -> [array, ...]``: the op's outputs come from
+                    Python state, pulled once per run that needs them, before binding (an
+                    iterator's ``get_next``): the session feeds them as the node's values, so
+                    their shapes may differ from run to run as a feed's.  ``resources`` is the
+                    session's dict of such state (TF's resource manager), ``evaluate(symbols)``
+                    runs tensors in the session.  Creating a node of such an op marks its graph
+                    (``GraphContext.pulls_outputs``).
+TSessionState       ``True``: the op's FPythonCompute is called ``f(node, inputs, resources)``,
+                    ``resources`` the session's dict of Python state (an iterator's
+                    initializer resets its position there).
 FListInputNames     ``f(attrs) -> [name, ...]``: input names.  A call that leaves trailing
                     inputs out creates variables ``<node name>_<input name>`` for them.
 FSetInputVarAttrOnCompose
@@ -91,6 +101,17 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     ``config='gpu graph'`` runs them between captured segments.  Python ops
                     (FPythonCompute) and seeded random ops are never captured and need no
                     declaration.
+TSubgraphs          ``(attr name, ...)``: the node's attributes holding a
+                    :class:`~tinyflow.nnvm.subgraph.Subgraph` it runs itself (``while_loop``'s
+                    ``cond`` and ``body``), whose inputs are the node's inputs by position.  The
+                    executor binds each as an executor of its own (its own passes and memory
+                    plan, allocated once) and gives the body ``kwarg[name]`` = ``{closures,
+                    count, names, inputs, outputs}`` and ``kwarg.state``, a Lua table of the
+                    node's (tinyflow/executor/subgraphs.py).  Variables the subgraphs read count
+                    as read by the node.
+TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
+                    ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
+                    reads the loop variables its forward kept per iteration.
 TIsBackward         ``True`` for the ops FGradient rules build for a gradient (every
                     ``_<op>_backward``, ``_collapse_sum_like``...): graph pictures draw them as
                     backward.  A node of one may still run forward (conv2d_transpose is
@@ -154,6 +175,10 @@ TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x
                     (``zeros_like``).  One op per role.
+TTFType             ``"<type>"``: TensorFlow's name of the op's type, what ``op.type`` and the
+                    graph TensorBoard shows say (``matmul`` -> ``"MatMul"``, ``elemwise_add``
+                    -> ``"AddV2"``, ``constant`` -> ``"Const"``); missing: the op's name in
+                    CamelCase (``tanh`` -> ``"Tanh"``).
 TRandom             ``True``: the op draws random numbers (``dropout``, ``normal``,
                     ``_variable_init``...): a second run gives other values, so Mirror never
                     recomputes one.

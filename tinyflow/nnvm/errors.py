@@ -3,7 +3,7 @@ run-time error classes (``tf.errors``), which the engine raises too."""
 
 __all__ = ["AlreadyExistsError", "BindError", "DTypeError", "DeadlineExceededError",
            "FailedPreconditionError",
-           "GraphError", "InvalidArgumentError", "NotFoundError", "OpError",
+           "GraphError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
            "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
 
 
@@ -57,6 +57,10 @@ class InvalidArgumentError(OpError):
 class DeadlineExceededError(OpError):
     """A run that took longer than its ``tf.RunOptions(timeout_in_ms=...)``: its step was
     stopped between two Lua instructions (what ran before keeps its effect)."""
+
+
+class OutOfRangeError(OpError):
+    """The end of a sequence: an iterator's ``get_next`` past its last element (tf.data)."""
 
 
 class FailedPreconditionError(OpError):

@@ -19,6 +19,11 @@ if TYPE_CHECKING:  # the node type, for annotations only: symbol.py builds on th
     from .symbol import Node
 
 
+def _as_tensor(method: str):
+    """NodeEntry's ``__<method>__``: the tensor's (see NodeEntry)."""
+    return lambda self, *args: getattr(self._tensor(), f"__{method}__")(*args)
+
+
 class NodeEntry(NamedTuple):
     """Output ``index`` of ``node``: an edge of the graph."""
 
@@ -34,6 +39,40 @@ class NodeEntry(NamedTuple):
     def op(self) -> Node:
         """The node making this entry (TensorFlow's ``tensor.op``)."""
         return self.node
+
+    # TensorFlow's op.inputs are tensors: an entry answers as the tensor it is, which its
+    # graph makes (GraphContext.tensor; symbol.py builds on this module, not the other way)
+    def _tensor(self):
+        return self.node.graph.tensor(self)
+
+    @property
+    def shape(self):
+        """The static shape (``tensor.shape``)."""
+        return self._tensor().get_shape()
+
+    def get_shape(self):
+        return self._tensor().get_shape()
+
+    @property
+    def dtype(self):
+        return self._tensor().dtype
+
+    @property
+    def graph(self):
+        return self.node.graph
+
+    @property
+    def value_index(self) -> int:
+        return self.index
+
+    def eval(self, feed_dict=None, session=None):
+        return self._tensor().eval(feed_dict, session)
+
+    # the operators a tensor has (a tuple's + and * would concatenate and repeat)
+    __add__, __radd__, __sub__, __rsub__ = map(_as_tensor, ("add", "radd", "sub", "rsub"))
+    __mul__, __rmul__, __truediv__, __rtruediv__ = map(_as_tensor, (
+        "mul", "rmul", "truediv", "rtruediv"))
+    __neg__, __pow__, __matmul__ = map(_as_tensor, ("neg", "pow", "matmul"))
 
 __all__ = ["CHANNELS_LAST", "ENTRY_ATTRS", "Graph", "IndexedGraph", "UnionFind", "apply_passes",
            "carry_entry_attrs", "list_passes", "node_deps", "register_pass", "rewrite"]

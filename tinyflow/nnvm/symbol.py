@@ -17,11 +17,12 @@ import os
 import sys
 import threading
 
-from .attrs import same_type, shape_str
+from .attrs import same_type
 from .dtypes import as_dtype
-from .errors import DTypeError, GraphError, ShapeError, TinyflowError
+from .errors import DTypeError, GraphError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
 from .op import Op
+from .shape_checks import check_shapes
 from .tensor_shape import _STAND_INS, TensorShape
 
 __all__ = [
@@ -74,8 +75,12 @@ class Node:
 
     @property
     def type(self) -> str:
-        """The op name, or ``"placeholder"`` / ``"variable"`` (TensorFlow's ``op.type``)."""
-        return self.kind
+        """TensorFlow's ``op.type``: the op's ``TTFType`` (``"MatMul"``, ``"Add"``...), else its
+        name in CamelCase; ``"Placeholder"`` or ``"VariableV2"`` for a graph input."""
+        if self.op is None:
+            return "Placeholder" if self.kind == "placeholder" else "VariableV2"
+        return self.op.attr("TTFType") or "".join(
+            part[:1].upper() + part[1:] for part in self.op.name.split("_"))
 
     @property
     def kind(self) -> str:
@@ -184,12 +189,13 @@ class GraphContext:
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
         self.control_inputs: list[Node] = []  # what every op made now waits for
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
-        self.entry_shapes: dict = {}  # NodeEntry -> fully known shape, as create_op found it
+        self.entry_shapes: dict = {}  # NodeEntry -> shape as create_op found it (None: unknown dim)
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape
         # NodeEntry -> the static shape it declares whatever its input's (placeholder_with_default)
         self.declared_shapes: dict = {}
         self.finalized: bool = False  # tf.Graph.finalized: no op may be added (finalize())
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
+        self.pulls_outputs: bool = False  # holds a node whose op has FPullOutputs (get_next)
 
     def op_seeds(self, op_seed) -> tuple:
         """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and this
@@ -295,6 +301,10 @@ class GraphContext:
         ``graph.get_operations()``)."""
         return list(self.nodes_by_name.values())
 
+    def tensor(self, entry: NodeEntry) -> Symbol:
+        """The tensor an entry of this graph is (TensorFlow's ``op.inputs[i]``)."""
+        return Symbol([entry])
+
     def get_tensor_by_name(self, name: str) -> Symbol:
         """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
         node_name, _, index = name.rpartition(":")
@@ -386,42 +396,6 @@ def _check_dtypes(node: Node) -> None:
     known.update({NodeEntry(node, i): t for i, t in enumerate(outs) if t is not None})
 
 
-def _known_shape(entry: NodeEntry):
-    """``entry``'s shape as a tuple when fully known before anything is fed, else None."""
-    node = entry.node
-    if node.op is None:
-        declared = node.attrs.get("shape")
-        if declared is None or any(d is None or d < 0 for d in declared):
-            return None
-        return tuple(int(d) for d in declared)
-    graph = node.graph
-    known = None if entry in graph.declared_shapes else graph.entry_shapes.get(entry)
-    hint = graph.shape_hints.get(entry, graph.declared_shapes.get(entry)) if known is None \
-        else None
-    return tuple(hint.as_list()) if hint is not None and hint.is_fully_defined() else known
-
-
-def _check_shapes(node: Node) -> None:
-    """Raise a shape mismatch where the op is made, as TensorFlow does (``matmul`` of [3, 4]
-    and [5, 6]): the op's FInferShape on its inputs' fully known shapes, an input not fully
-    known passed as None, so the rule refuses only what no feed could make fit; the InferShape
-    pass still checks the whole graph when it is bound."""
-    rule = node.op.attr("FInferShape")
-    in_shapes = [_known_shape(e) for e in node.inputs]
-    if rule is None or (in_shapes and all(s is None for s in in_shapes)):
-        return
-    try:
-        _, outs = rule(node.attrs, list(in_shapes), [None] * node.num_outputs())
-    except ShapeError as err:
-        raise ShapeError(f"{node.describe()}: {err}; input shapes "
-                         f"{', '.join(shape_str(s) for s in in_shapes)}") from None
-    except Exception:  # noqa: BLE001 - a rule that needs more than it has here; bind says
-        return
-    known = node.graph.entry_shapes
-    known.update({NodeEntry(node, i): tuple(s) for i, s in enumerate(outs or ())
-                  if s is not None})
-
-
 def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
@@ -437,6 +411,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     name = graph.unique_name(name or op_name)
     entries = []
     for i, x in enumerate(inputs):
+        x = Symbol([x]) if isinstance(x, NodeEntry) else x  # an op.inputs[i]
         if not isinstance(x, Symbol):
             raise TypeError(f"input {i} of op '{op_name}' (node '{name}') must be a Symbol, "
                             f"got {type(x).__name__}")
@@ -466,8 +441,9 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     node = Node(op, name, attrs, entries, graph.control_inputs,
                 source=graph.naming.source or _user_site(), graph=graph)
     _check_dtypes(node)
-    _check_shapes(node)
+    check_shapes(node)
     graph.nodes_by_name[name] = node
+    graph.pulls_outputs = graph.pulls_outputs or op.attr("FPullOutputs") is not None
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
     return Symbol([NodeEntry(node, i) for i in range(count)])

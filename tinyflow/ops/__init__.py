@@ -7,6 +7,7 @@ from . import (
     elemwise,
     fused,
     init,
+    loop,
     math,
     matrix,
     nn,
@@ -16,5 +17,5 @@ from . import (
     state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "math",
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "loop", "math",
            "matrix", "nn", "optim", "reduce", "softmax", "state"]

@@ -220,7 +220,10 @@ def _concat_backward_shape(attrs, in_shapes, out_shapes):
  .set_num_outputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", _concat_backward_shape)
  .set_attr("FIgnoreInputs", lambda attrs: list(range(1, attrs["num_args"] + 1)))
- .set_attr("TIsBackward", True))
+ .set_attr("TIsBackward", True)
+ # the pieces' gradients laid end to end again; the inputs read for their shape get none
+ .set_attr("FGradient", lambda n, g: [
+     create_op("concat", *g, num_args=len(g), axis=n.attrs["axis"])] + [None] * len(g)))
 
 
 # -- strided slices (x[1:3, ..., None, ::-1]) ------------------------------------------------
@@ -306,7 +309,8 @@ def _strided_slice_backward_shape(attrs, in_shapes, out_shapes):
 (register_op("_strided_slice_backward").describe("Zeros of input 1's shape (shape-only) with g "
                                                  "written where strided_slice read.")
  .set_num_inputs(2).set_attr("FInferShape", _strided_slice_backward_shape)
- .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [create_op("strided_slice", g[0], **n.attrs), None]))
 
 
 # -- gather, one_hot -------------------------------------------------------------------------
@@ -339,7 +343,9 @@ def _gather_backward_shape(attrs, in_shapes, out_shapes):
                                           "(shape-only) at the indices gather read.")
  .set_num_inputs(3).set_attr("FInferShape", _gather_backward_shape)
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
- .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True))
+ .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "gather", g[0], n.inputs[1], axis=n.attrs.get("axis", 0)), None, None]))
 
 
 def _one_hot_shape(attrs, in_shapes, out_shapes):
@@ -386,7 +392,13 @@ def _tile_shape(attrs, in_shapes, out_shapes):
 (register_op("_tile_backward").describe("g summed over its tiles, to the shape of input 1 "
                                         "(shape-only).")
  .set_num_inputs(2).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
- .set_attr("FInferShape", lambda attrs, i, o: (i, [i[1]])))
+ .set_attr("FInferShape", lambda attrs, i, o: (i, [i[1]]))
+ .set_attr("FGradient", lambda n, g: [
+     create_op("tile", g[0], multiples=n.attrs["multiples"]), None])
+ # multiples given as an int tensor (shaped_by_value's last input): tile by the same value
+ .set_attr("FShapeValueGradient", lambda n, g: [create_op(
+     "shaped_by_value", g[0], n.inputs[2], target="tile", shape_attr="multiples",
+     num_args=1), None]))
 
 
 # -- shape, size, rank; fill, fill_like, range ------------------------------------------
@@ -456,3 +468,11 @@ def _shaped_gradient(node, out_grads):
  .set_num_outputs(lambda attrs: Op.get(attrs["target"]).num_outputs(attrs))
  .set_attr("FInferType", _shaped_type).set_attr("FGradient", _shaped_gradient)
  .set_attr("TShapedByValue", True))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("concat", "ConcatV2"), ("stack", "Pack"), ("unstack", "Unpack"), ("split",
+        "SplitV"), ("gather", "GatherV2"), ("reverse", "ReverseV2"), ("shape_of", "Shape"),
+        ("size_of", "Size"), ("rank_of", "Rank"), ("fill_like", "Fill"),
+        ("_strided_slice_backward", "StridedSliceGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

@@ -1,6 +1,8 @@
 """Ops that shape what runs rather than compute: ``no_op`` (``tf.group``, ``tf.no_op``) and
 ``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print)
-and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`.
+and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`; tf.data's iterator ops
+(``iterator_get_next``, whose outputs are pulled from Python before a run, and
+``iterator_init``), see :mod:`tinyflow.frontend.data`.
 
 Bodies: ``tinyflow/lua_ops/control/<name>.lua`` (none for the Python ones).
 """
@@ -69,3 +71,43 @@ def _py_func_type(attrs, in_types, out_types):
  .set_num_outputs(lambda attrs: len(attrs["Tout"]))
  .set_attr("FInferShape", _py_func_shape).set_attr("FInferType", _py_func_type)
  .set_attr("FPythonCompute", _run_func).set_attr("FGradient", no_gradient))
+
+
+# -- tf.data's iterator ops: an element pulled from Python, and the initializer ----------------
+# Their attribute ``iterator`` / ``func`` is the front end's Python object (the pipeline), which
+# keeps its position per session in the session's ``resources`` (tinyflow/frontend/data).
+def _pull_next(node, resources, evaluate):
+    """FPullOutputs of iterator_get_next: its iterator's next element, one array per output."""
+    return node.attrs["iterator"].next_values(node, resources, evaluate)
+
+
+def _declared_shape(attrs, in_shapes, out_shapes):
+    # attr shapes: each output's static shape, None where a size is not known (the last,
+    # partial batch): known fully, it is the shape; else the run's pulled value gives it
+    known = [tuple(s) if s is not None and None not in s else None for s in attrs["shapes"]]
+    return in_shapes, [o if o is not None else k for o, k in zip(out_shapes, known)]
+
+
+(register_op("iterator_get_next")
+ .describe("The next element of attr iterator (a tf.data pipeline), pulled before the run "
+           "and fed as the node's outputs, of dtypes attr Touts (Iterator.get_next).")
+ .set_num_inputs(0).set_num_outputs(lambda attrs: len(attrs["Touts"]))
+ .set_attr("FInferShape", _declared_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Touts"])))
+ .set_attr("FPullOutputs", _pull_next).set_attr("FGradient", no_gradient))
+
+
+def _run_stateful(node, inputs, resources):
+    """FPythonCompute of iterator_init: attr func on the inputs' values and the session's
+    resources (it starts its iterator on a dataset over those values)."""
+    return node.attrs["func"](node, inputs, resources)
+
+
+(register_op("iterator_init")
+ .describe("Starts attr func's iterator over its dataset, the inputs being the values the "
+           "dataset captured (Iterator.initializer, make_initializer); an operation.")
+ .set_num_inputs(lambda attrs: attrs.get("num_args", 0))
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, [()]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["bool"]))
+ .set_attr("FPythonCompute", _run_stateful).set_attr("TSessionState", True)
+ .set_attr("FGradient", no_gradient))

@@ -238,7 +238,7 @@ def _conv2d_grad(node, grads):
     attrs = {"stride": node.attrs.get("stride", (1, 1)), **_layout_attrs(node)}
     padding = node.attrs.get("padding", "VALID")
     result = [create_op("_conv2d_backward_data", g, data, weight, padding=padding, **attrs),
-              create_op("_conv2d_backward_weight", g, data, weight, **attrs)]
+              create_op("_conv2d_backward_weight", g, data, weight, padding=padding, **attrs)]
     if len(node.inputs) == 3:
         channels_last = node.attrs.get("data_format") == "NHWC"
         result.append(create_op("reduce_sum", g, axis=(0, 1, 2) if channels_last else (0, 2, 3)))
@@ -314,15 +314,19 @@ def _conv2d_backward_data_shape(attrs, in_shapes, out_shapes):
 
 
 def _implied_padding(node):
-    """The padding of the conv2d whose input gradient ``node`` computes, from the static shapes
-    of g and x: either rule that gives g's size from x's pads alike (the bodies take the
-    padding from the sizes)."""
+    """The padding of the conv2d (or pooling) whose gradient ``node`` computes: its attr
+    padding, else from the static shapes of g and x: either rule that gives g's size from x's
+    pads alike (the bodies take the padding from the sizes)."""
+    if node.attrs.get("padding") is not None:
+        return node.attrs["padding"]
     data_format = node.attrs.get("data_format") or "NCHW"
-    shapes = [symbol.get_shape() for symbol in node.inputs]
-    g, data, weight = (None if s.ndims != 4 else tuple(s.as_list()) for s in shapes)
-    if g is not None and data is not None and weight is not None:
+    shapes = [symbol.get_shape() for symbol in node.inputs[:3]]
+    g, data, weight = [None if s.ndims != 4 else tuple(s.as_list()) for s in shapes + [
+        shapes[0]]][:3]  # pooling has no weight (its kernel is an attr)
+    kernel = node.attrs.get("kernel") or (None if weight is None else _as_oihw(
+        weight, node.attrs.get("filter_format") or "OIHW")[2:])
+    if g is not None and data is not None and kernel is not None:
         g, data = _as_nchw(g, data_format), _as_nchw(data, data_format)
-        kernel = _as_oihw(weight, node.attrs.get("filter_format") or "OIHW")[2:]
         for padding in ("SAME", "VALID"):
             attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": padding}
             if None not in (*g[2:], *data[2:], *kernel) and all(
@@ -339,7 +343,7 @@ def _conv2d_backward_data_grad(node, grads):
     output gradient g and the input dy; x, read for its shape, gets none."""
     g, weight, head = node.inputs[0], node.inputs[-1], grads[0]
     attrs = {"stride": node.attrs.get("stride", (1, 1)), **_layout_attrs(node)}
-    padding = node.attrs.get("padding") or _implied_padding(node)
+    padding = _implied_padding(node)
     grad_g = create_op("conv2d", head, weight, no_bias=True, padding=padding, **attrs)
     grad_weight = create_op("_conv2d_backward_weight", g, head, weight, **attrs)
     return [grad_g, grad_weight] if len(node.inputs) == 2 else [grad_g, None, grad_weight]
@@ -367,9 +371,23 @@ def _transposed_flops(attrs, in_shapes, out_shapes):
  .set_attr("FGradient", _conv2d_backward_data_grad).set_attr("TIsBackward", True)
  .set_attr("FFlops", _transposed_flops).set_attr("TChannelsLast", "prefer")
  .set_attr("FDataLayout", _data_layout))
-_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-             "attrs stride, data_format, filter_format.", 3,
-             same_as_input(2)).set_attr("TChannelsLast", "prefer")
+
+
+def _conv2d_backward_weight_grad(node, grads):
+    """y = conv2d's weight gradient is linear in g and in x (TF's Conv2DBackpropFilter
+    gradient): d g = conv2d(x, dy), d x = conv2d's input gradient for g and the weight dy; the
+    weight, read for its shape, gets none."""
+    (g, data, _), head = node.inputs, grads[0]
+    attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": _implied_padding(node),
+             **_layout_attrs(node)}
+    return [create_op("conv2d", data, head, no_bias=True, **attrs),
+            create_op("_conv2d_backward_data", g, data, head, **attrs), None]
+
+
+(_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
+              "attrs stride, padding (needed for its gradient unless the static shapes imply "
+              "it), data_format, filter_format.", 3, same_as_input(2))
+ .set_attr("TChannelsLast", "prefer").set_attr("FGradient", _conv2d_backward_weight_grad))
 
 
 # -- pooling -----------------------------------------------------------------------------------
@@ -403,6 +421,16 @@ def _max_pool_type(attrs, in_types, out_types):
     return [dtype], [dtype, "int64"][:_max_pool_outputs(attrs)]
 
 
+def _pool_attrs(node, forward=False):
+    """The attributes a pooling's gradient op takes from the node before it (the padding: a
+    forward's, VALID by default; a backward op's where it has one)."""
+    attrs = {"kernel": node.attrs["kernel"], "stride": node.attrs.get("stride", (1, 1)),
+             **_layout_attrs(node)}
+    if forward or "padding" in node.attrs:
+        attrs["padding"] = node.attrs.get("padding", "VALID")
+    return attrs
+
+
 def _pool_flops(attrs, in_shapes, out_shapes):
     """FFlops of pooling: each window counted once per output element."""
     return sum(math.prod(s) for s in out_shapes) * math.prod(attrs.get("kernel", (1, 1)))
@@ -425,26 +453,46 @@ def _max_pool_backward_type(attrs, in_types, out_types):
  .set_attr("FNumVisibleOutputs", lambda attrs: 1)
  .set_attr("FInferShape", _max_pool_shape).set_attr("FInferType", _max_pool_type)
  .set_attr("FGradient", lambda n, g: [create_op(
-     "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
+     "_max_pool2d_backward", g[0], n.inputs[0], n.outputs[1], **_pool_attrs(n, True))])
  .set_attr("TArgmaxOutput", 1).set_attr("FFlops", _pool_flops)
  .set_attr("TChannelsLast", "prefer").set_attr("FDataLayout", _data_layout))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
-             "and max_pool2d's argmax output; attrs kernel, stride, data_format.", 3,
+             "and max_pool2d's argmax output; attrs kernel, stride, padding, data_format.", 3,
              same_as_input(1))
+# linear in g (a scatter through the argmax): its gradient gathers h through the same argmax
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
- .set_attr("FIgnoreInputs", [1]).set_attr("TChannelsLast", "prefer"))
+ .set_attr("FIgnoreInputs", [1]).set_attr("TChannelsLast", "prefer")
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_max_pool2d_backward_backward", g[0], n.inputs[2], **_pool_attrs(n)), None, None]))
+
+
+def _gather_argmax_type(attrs, in_types, out_types):
+    dtype = in_types[0] or out_types[0]
+    return [dtype, "int64"], [dtype]
+
+
+# TensorFlow's MaxPoolGradGrad: the gradient of max pooling's gradient is max pooling of the
+# head through the forward's argmax; its own gradient is the scatter again
+(_backward_op("_max_pool2d_backward_backward", "Gradient of _max_pool2d_backward's g: h (of "
+              "max_pool2d's input shape) at each window's argmax (input 2, max_pool2d's second "
+              "output); attrs kernel, stride, data_format.", 2, same_as_input(1))
+ .set_attr("FInferType", _gather_argmax_type)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_max_pool2d_backward", g[0], n.inputs[0], n.inputs[1], **_pool_attrs(n)), None]))
 
 (register_op("avg_pool2d")
  .describe("Mean (padding not counted) over kernel (kh, kw) windows of x moved by stride "
            "(sh, sw); padding 'VALID' | 'SAME', data_format 'NCHW' (default) | 'NHWC'.")
  .set_num_inputs(1).set_attr("FInferShape", _pool_shape)
  .set_attr("FGradient", lambda n, g: [create_op(
-     "_avg_pool2d_backward", g[0], n.inputs[0], kernel=n.attrs["kernel"],
-     stride=n.attrs.get("stride", (1, 1)), **_layout_attrs(n))])
+     "_avg_pool2d_backward", g[0], n.inputs[0], **_pool_attrs(n, True))])
  .set_attr("FFlops", _pool_flops).set_attr("FDataLayout", _data_layout))
-_backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
-             "kernel, stride, data_format.", 2, same_as_input(1))
+# linear in g: its gradient is the pooling of the head; x, read for its shape, gets none
+(_backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
+              "kernel, stride, padding (needed for its gradient unless the static shapes imply "
+              "it), data_format.", 2, same_as_input(1))
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "avg_pool2d", g[0], **{**_pool_attrs(n), "padding": _implied_padding(n)}), None]))
 
 
 # -- batch_norm --------------------------------------------------------------------------------
@@ -461,11 +509,47 @@ def _batch_norm_shape(attrs, in_shapes, out_shapes):
     return [data, channels, channels], [data, channels, channels]
 
 
+def _unreached(grad):
+    """Whether ``grad`` is the Gradient pass's zeros for an output nothing differentiated."""
+    return grad.outputs[0].node.op.attr("TGradientRole") == "zero"
+
+
+class _Channels:
+    """Per-channel (axis 1) sums and broadcasts over x's other axes, and the count N each
+    channel sums; batch norm's second-order rules need x's static rank."""
+
+    def __init__(self, data, gamma, what):
+        rank = data.get_shape().ndims
+        if rank is None:
+            raise GraphError(f"{what} needs the static rank of {data.name}")
+        self.axes, self.data, self.gamma = (0, *range(2, rank)), data, gamma
+
+    def sum(self, t):
+        return create_op("reduce_sum", t, axis=self.axes)
+
+    def spread(self, v):
+        return create_op("broadcast_like", v, self.data, axis=self.axes)
+
+    def times_count(self, t):  # t * N, N = numel(x) / channels
+        return create_op("_scale_like", t, self.gamma, self.data)
+
+    def over_count(self, t):
+        return create_op("_scale_like", t, self.data, self.gamma)
+
+
 def _batch_norm_grad(node, grads):
     data, gamma = node.inputs[:2]
     backward = create_op("_batch_norm_backward", grads[0], data, gamma, node.outputs[1],
                          node.outputs[2], eps=node.attrs.get("eps", 1e-5))
-    return [backward[0], backward[1], backward[2]]
+    grad_data = backward[0]
+    if not (_unreached(grads[1]) and _unreached(grads[2])):  # the statistics read (double
+        # backprop: the backward op reads them): mean = sum(x) / N, invstd = (var + eps)^-1/2
+        c, invstd = _Channels(data, gamma, "the gradient of batch_norm's statistics"), \
+            node.outputs[2]
+        centred = data - c.spread(node.outputs[1])
+        grad_data = grad_data + c.over_count(c.spread(grads[1]) - c.spread(
+            grads[2] * invstd * invstd * invstd) * centred)
+    return [grad_data, backward[1], backward[2]]
 
 
 (register_op("batch_norm")
@@ -488,8 +572,32 @@ def _batch_norm_backward_shape(attrs, in_shapes, out_shapes):
     return [data, data, channels, channels, channels], [data, channels, channels]
 
 
-_backward_op("_batch_norm_backward", "Gradients of batch_norm's x, gamma and beta from g, x, "
-             "gamma and the saved mean and 1/std; attr eps.", 5, _batch_norm_backward_shape, 3)
+
+
+def _batch_norm_backward_grad(node, grads):
+    """With xh = (x - mean) s (s = 1/std), the op is dbeta = sum(g), dgamma = sum(g xh), dx =
+    gamma s / N (N g - dbeta - xh dgamma) (sums over all axes but 1, broadcasts back along
+    it).  Its gradient for the heads (a, c, e) of (dx, dgamma, dbeta), by the chain rule
+    through that formula, every input independent."""
+    (g, data, gamma, mean, invstd), (a, c, e) = node.inputs, grads
+    ch = _Channels(data, gamma, "the gradient of batch_norm's gradient")
+    grad_gamma, grad_beta = node.outputs[1], node.outputs[2]
+    centred = data - ch.spread(mean)
+    normed = centred * ch.spread(invstd)
+    ak = ch.over_count(a * ch.spread(gamma * invstd))
+    to_beta, to_gamma = e - ch.sum(ak), c - ch.sum(ak * normed)
+    inner = ch.times_count(g) - ch.spread(grad_beta) - normed * ch.spread(grad_gamma)
+    per_channel = ch.over_count(ch.sum(a * inner))
+    grad_normed = g * ch.spread(to_gamma) - ak * ch.spread(grad_gamma)
+    return [ch.times_count(ak) + ch.spread(to_beta) + normed * ch.spread(to_gamma),
+            ch.spread(invstd) * grad_normed, invstd * per_channel,
+            -invstd * ch.sum(grad_normed),
+            gamma * per_channel + ch.sum(grad_normed * centred)]
+
+
+(_backward_op("_batch_norm_backward", "Gradients of batch_norm's x, gamma and beta from g, x, "
+              "gamma and the saved mean and 1/std; attr eps.", 5, _batch_norm_backward_shape, 3)
+ .set_attr("FGradient", _batch_norm_backward_grad))
 
 
 # -- flatten -----------------------------------------------------------------------------------
@@ -528,8 +636,22 @@ _XENT = "mean_sparse_softmax_cross_entropy_with_logits"
            "(batch,) holding class ids as floats.")
  .set_num_inputs(2).set_attr("FInferShape", _xent_shape).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_XENT}_backward", g[0], *n.inputs), None]))
-_backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
-             "logits and labels.", 3, same_as_input(1)).set_attr("TUncapturable", True)
+
+
+def _xent_backward_grad(node, grads):
+    """out = (softmax(z) - onehot(labels)) * g / batch: d g = sum(h * the op of ones); d z =
+    softmax's backward of h * g, / batch; labels get none."""
+    (g, logits, labels), h = node.inputs, grads[0]
+    unit = create_op(node.op.name, create_op("ones_like", g), logits, labels)
+    grad_logits = create_op("_softmax_backward", h * g, create_op("softmax", logits, axis=-1),
+                            axis=-1)
+    return [create_op("reduce_sum", h * unit), create_op("_scale_like", grad_logits, labels, g),
+            None]
+
+
+(_backward_op(f"_{_XENT}_backward", "(softmax(logits) - onehot(labels)) * g / batch, from g, "
+              "logits and labels.", 3, same_as_input(1))
+ .set_attr("TUncapturable", True).set_attr("FGradient", _xent_backward_grad))
 
 
 # -- dropout -----------------------------------------------------------------------------------
@@ -557,3 +679,12 @@ def _dropout_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_num_outputs(2).set_attr("FInferShape", _dropout_shape)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TRandom", True)
  .set_attr("FGradient", lambda n, g: [g[0] * n.outputs[1], None]))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("conv2d", "Conv2D"), ("_conv2d_backward_data", "Conv2DBackpropInput"),
+        ("_conv2d_backward_weight", "Conv2DBackpropFilter"), ("max_pool2d", "MaxPool"),
+        ("_max_pool2d_backward", "MaxPoolGrad"), ("_max_pool2d_backward_backward",
+        "MaxPoolGradGrad"), ("avg_pool2d", "AvgPool"), ("_avg_pool2d_backward", "AvgPoolGrad"),
+        ("batch_norm", "FusedBatchNorm"), ("_batch_norm_backward", "FusedBatchNormGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

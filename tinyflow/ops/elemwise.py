@@ -11,7 +11,7 @@ import numpy as np
 
 from ..nnvm.attrs import broadcast_shapes, inplace_first, no_gradient, same_shape
 from ..nnvm.errors import DTypeError, ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 
 __all__ = ["NUMERIC", "binary_shape", "broadcast_like", "collapse_sum_like", "dtype_kind",
@@ -232,7 +232,10 @@ _unary("copy", "A copy of x (identity).", lambda n, g: [g[0]], ANY,
 (register_op("_relu_backward").describe("g where y > 0, else 0 (y is relu's output).")
  .set_num_inputs(2).set_attr("FInferShape", same_shape).set_attr("TChannelsLast", "same")
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("TIsBackward", True)
- .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)")))
+ .set_attr("FFuseExpr", ("torch.where({1} > 0, {0}, 0.0)", "{1} > T(0) ? {0} : T(0)"))
+ # linear in g (the same mask); flat in y where it is defined (TF's ReluGradGrad: zeros)
+ .set_attr("FGradient", lambda n, g: [create_op("_relu_backward", g[0], n.inputs[1]),
+                                      create_op("zeros_like", n.inputs[1])]))
 
 # One kernel each instead of three elementwise ops; their own gradients compose primitives.
 (register_op("_tanh_backward").describe("g * (1 - y * y) (y is tanh's output).")
@@ -363,3 +366,15 @@ def _unbroadcast(g, x, axis, mean):
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("FIgnoreInputs", [1, 2])
  .set_attr("FGradient", lambda n, g: [create_op("_scale_like", g[0], n.inputs[1],
                                                 n.inputs[2]), None, None]))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("elemwise_add", "AddV2"), ("elemwise_sub", "Sub"), ("elemwise_mul", "Mul"),
+        ("elemwise_div", "RealDiv"), ("elemwise_pow", "Pow"), ("__add_scalar__", "AddV2"),
+        ("__sub_scalar__", "Sub"), ("__rsub_scalar__", "Sub"), ("__mul_scalar__", "Mul"),
+        ("__div_scalar__", "RealDiv"), ("__rdiv_scalar__", "RealDiv"), ("__pow_scalar__", "Pow"),
+        ("__rpow_scalar__", "Pow"), ("negative", "Neg"), ("copy", "Identity"), ("elemwise_sum",
+        "AddN"), ("_relu_backward", "ReluGrad"), ("_tanh_backward", "TanhGrad"),
+        ("_sigmoid_backward", "SigmoidGrad"), ("broadcast_like", "BroadcastTo"),
+        ("_collapse_sum_like", "Sum")):
+    Op.get(_name).set_attr("TTFType", _type)

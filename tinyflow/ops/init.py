@@ -15,7 +15,7 @@ import numpy as np
 
 from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 
 __all__ = []
 
@@ -75,3 +75,7 @@ for _name, _doc in (("assign", "Write value into variable var"),
      .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
      .set_attr("FGradient", no_gradient))
 register_op("assign").set_attr("TWriteOnly", True)  # the others read what they write
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+Op.get("constant").set_attr("TTFType", "Const")

@@ -14,7 +14,7 @@ import numpy as np
 from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import DTypeError, ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from .elemwise import NUMERIC, binary_shape, collapse_sum_like, dtype_kind, dtype_rule
 
@@ -235,3 +235,8 @@ def _confusion_grad(node, grads):
  .set_num_inputs(3).set_attr("FInferShape", _confusion_shape)
  .set_attr("FInferType", _confusion_type).set_attr("FGradient", _confusion_grad)
  .set_attr("TUncapturable", True))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("mod", "FloorMod"), ("where", "Select"), ("floordiv", "FloorDiv")):
+    Op.get(_name).set_attr("TTFType", _type)

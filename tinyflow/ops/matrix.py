@@ -140,3 +140,7 @@ def _pad_backward_shape(attrs, in_shapes, out_shapes):
  .set_attr("FGradient", lambda n, g: [create_op("pad", g[0], dim=n.attrs["dim"],
                                                 pad=n.attrs["pad"])])
  .set_attr("TIsBackward", True))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+register_op("matmul").set_attr("TTFType", "MatMul")

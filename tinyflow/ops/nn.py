@@ -10,8 +10,8 @@ default) or ``"NCHW"`` (channels on axis 1).
 from __future__ import annotations
 
 from ..nnvm.attrs import inplace_first, no_gradient, same_as_input, same_shape, shape_str
-from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.errors import GraphError, ShapeError
+from ..nnvm.op import Op, register_op
 from ..nnvm.symbol import create_op
 from .elemwise import dtype_rule
 
@@ -70,7 +70,11 @@ def _bias_add_shape(attrs, in_shapes, out_shapes):
      "_bias_add_backward", g[0], n.inputs[1], data_format=n.attrs.get("data_format"))]))
 (_backward_op("_bias_add_backward", "Gradient of bias_add's bias: g summed over every axis but "
               "the channel axis; inputs g and bias (for its shape).", 2, same_as_input(1))
- .set_attr("FIgnoreInputs", [1]))
+ .set_attr("FIgnoreInputs", [1])
+ # the sum's gradient: h (per channel) broadcast along the channel axis of g's shape
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "bias_add", create_op("zeros_like", n.inputs[0]), g[0],
+     data_format=n.attrs.get("data_format")), None]))
 
 
 # -- softmax cross-entropy with probability labels -----------------------------------------
@@ -132,9 +136,23 @@ _SPARSE = "sparse_softmax_cross_entropy_with_logits"
  .set_attr("FInferType", _float_and_ids([0], [1])).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda n, g: [create_op(f"_{_SPARSE}_backward", g[0], *n.inputs),
                                       None]))
+
+
+def _sparse_xent_backward_grad(node, grads):
+    """out = (softmax(z) - onehot(labels)) * g[..., None]: d g = sum(h * the op of ones) over
+    the classes; d z = softmax's backward of h * g[..., None]; labels get none."""
+    (g, logits, labels), h = node.inputs, grads[0]
+    unit = create_op(node.op.name, create_op("ones_like", g), logits, labels)
+    grad_g = create_op("reduce_sum", h * unit, axis=-1)
+    scaled = h * create_op("expand_dims", g, axis=-1)
+    return [grad_g, create_op("_softmax_backward", scaled, create_op("softmax", logits, axis=-1),
+                              axis=-1), None]
+
+
 (_backward_op(f"_{_SPARSE}_backward", "(softmax(logits) - onehot(labels)) * g, from g (per "
               "example), logits and labels.", 3, same_as_input(1))
- .set_attr("FInferType", _float_and_ids([0, 1], [2])).set_attr("TUncapturable", True))
+ .set_attr("FInferType", _float_and_ids([0, 1], [2])).set_attr("TUncapturable", True)
+ .set_attr("FGradient", _sparse_xent_backward_grad))
 
 
 # -- embedding_lookup ------------------------------------------------------------------------
@@ -158,7 +176,10 @@ def _embedding_shape(attrs, in_shapes, out_shapes):
               "params' shape with the rows of g added at ids (repeated ids sum); inputs g, "
               "params (for its shape) and ids.", 3, same_as_input(1))
  .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2]))
- .set_attr("TUncapturable", True))
+ .set_attr("TUncapturable", True)
+ # a sum of g's rows at ids: its gradient reads h's rows at ids
+ .set_attr("FGradient", lambda n, g: [
+     create_op("embedding_lookup", g[0], n.inputs[2]), None, None]))
 
 
 # -- in_top_k ---------------------------------------------------------------------------------
@@ -183,6 +204,19 @@ def _in_top_k_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(2).set_attr("FInferShape", _in_top_k_shape)
  .set_attr("FInferType", _float_and_ids([0], [1], out_type="bool"))
  .set_attr("FGradient", no_gradient))
+
+
+def _pick_last_axis(h, indices, x):
+    """h[..., indices] row by row (top_k's backward, transposed): the sum over the last axis
+    of h times one_hot(indices), of depth x's last axis, which must be known statically."""
+    shape = x.get_shape()
+    depth = shape.as_list()[-1] if shape.ndims else None
+    if depth is None:
+        raise GraphError(f"the gradient of top_k's gradient needs the static size of the last "
+                         f"axis of {x.name} (got shape {x.get_shape()})")
+    mask = create_op("one_hot", create_op("cast", indices, dtype="int32"), depth=int(depth),
+                     dtype=h.dtype.name)
+    return create_op("reduce_sum", mask * create_op("expand_dims", h, axis=-2), axis=-1)
 
 
 # -- top_k -------------------------------------------------------------------------------------
@@ -213,7 +247,9 @@ def _top_k_type(attrs, in_types, out_types):
 (_backward_op("_top_k_backward", "Gradient of top_k's input: zeros of x's shape with g put at "
               "the indices along the last axis; inputs g, indices (int32) and x (for its shape).",
               3, same_as_input(2))
- .set_attr("FIgnoreInputs", [2]).set_attr("FInferType", _float_and_ids([0, 2], [1])))
+ .set_attr("FIgnoreInputs", [2]).set_attr("FInferType", _float_and_ids([0, 2], [1]))
+ .set_attr("FGradient", lambda n, g: [_pick_last_axis(g[0], n.inputs[1], n.inputs[2]),
+                                      None, None]))
 
 
 # -- local response normalisation --------------------------------------------------------------
@@ -241,4 +277,78 @@ _FLOATS = dtype_rule(("float",))
 (_backward_op("_lrn_backward", "Gradient of lrn's x from g, x and y (TensorFlow's LRNGrad): g * "
               "N ** -beta - 2 alpha beta x * window_sum(g * y / N), N = bias + alpha * sqr_sum.",
               3, _lrn_shape)
- .set_attr("FInferType", _FLOATS))
+ .set_attr("FInferType", _FLOATS).set_attr("FGradient", lambda n, g: _lrn_backward_grad(
+     n, g[0], *(n.attrs[k] for k in ("depth_radius", "bias", "alpha", "beta")))))
+
+
+def _window_sum(v, radius):
+    """W(v): the sum of v over [d - radius, d + radius] along the last axis (zeros past the
+    ends), as shifted slices of v padded by radius on both sides."""
+    if radius == 0:
+        return v
+    padded = create_op("pad", create_op("pad", v, dim=-1, pad=-radius), dim=-1, pad=radius)
+    parts = [padded[..., j:j - 2 * radius] for j in range(2 * radius)]
+    return create_op("elemwise_sum", *parts, padded[..., 2 * radius:], num_args=2 * radius + 1)
+
+
+def _lrn_backward_grad(node, h, radius, bias, alpha, beta):
+    """out = g N^-b - 2ab x W(u), u = g y / N, N = bias + a W(x^2) (W the window sum, its own
+    transpose): d g = h N^-b - 2ab (y / N) W(h x); d y = -2ab (g / N) W(h x); d x = -2ab h W(u)
+    + 2a x W(d N), d N = -b h g N^(-b-1) + 2ab g y W(h x) / N^2."""
+    g, x, y = node.inputs
+    norm = _window_sum(x * x, radius) * alpha + bias
+    hx = _window_sum(h * x, radius)
+    scale = -2.0 * alpha * beta
+    grad_norm = (h * g * norm ** (-beta - 1.0)) * -beta - (hx * g * y / (norm * norm)) * scale
+    return [h * norm ** -beta + (y / norm) * hx * scale,
+            h * _window_sum(g * y / norm, radius) * scale
+            + x * _window_sum(grad_norm, radius) * (2.0 * alpha), (g / norm) * hx * scale]
+
+
+# -- candidate samplers (sampled losses: nce_loss, sampled_softmax_loss) ------------------
+def _sampler_shape(attrs, in_shapes, out_shapes):
+    classes, count = in_shapes[0], attrs["num_sampled"]
+    table = attrs.get("probabilities")
+    if table is not None and len(table) != attrs["range_max"]:
+        raise ShapeError(f"range_max {attrs['range_max']} must be the number of class "
+                         f"probabilities, {len(table)}")
+    if table is not None and attrs.get("unique", True) and count > sum(p > 0 for p in table):
+        raise ShapeError(f"cannot draw {count} distinct classes of the "
+                         f"{sum(p > 0 for p in table)} of probability > 0")
+    if attrs.get("unique", True) and count > attrs["range_max"]:
+        raise ShapeError(f"cannot draw {count} distinct classes of {attrs['range_max']} "
+                         f"(num_sampled > range_max with unique=True)")
+    if classes is not None and (len(classes) != 2 or classes[1] != attrs["num_true"]):
+        raise ShapeError(f"true_classes must be [batch, num_true={attrs['num_true']}], got "
+                         f"shape {shape_str(classes)}")
+    return in_shapes, [(count,), classes, (count,)]
+
+
+def _sampler_type(attrs, in_types, out_types):
+    kind = in_types[0]
+    if kind is not None and not kind.startswith(("int", "uint")):
+        raise TypeError(f"true_classes must be an integer tensor (int64), got {kind}")
+    return in_types, ["int64", "float32", "float32"]
+
+
+# TensorFlow's samplers (candidate_sampling_ops.cc): num_sampled classes of [0, range_max)
+# (distinct with unique, redrawn until so), and the expected count of each true and sampled
+# class among them; random, no gradient (TF's are NotDifferentiable)
+_LOG_UNIFORM = "P(c) = log((c + 2) / (c + 1)) / log(range_max + 1)"
+for _name, _law in (("log_uniform_candidate_sampler", _LOG_UNIFORM),
+                    ("uniform_candidate_sampler", "P(c) = 1 / range_max"),
+                    ("fixed_unigram_candidate_sampler", "P(c) = probabilities[c] (attr)")):
+    (register_op(_name)
+     .describe(f"num_sampled classes drawn from [0, range_max), {_law}, and the expected counts "
+               f"of the true classes (input, int64 [batch, num_true]) and of the sampled ones: "
+               f"p * num_sampled, or 1 - (1 - p) ** tries with unique; attrs num_sampled, "
+               f"num_true, unique, range_max, seed, seed2.")
+     .set_num_inputs(1).set_num_outputs(3).set_attr("FInferShape", _sampler_shape)
+     .set_attr("FInferType", _sampler_type)
+     .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("bias_add", "BiasAdd"), ("_bias_add_backward", "BiasAddGrad"),
+        ("embedding_lookup", "GatherV2"), ("in_top_k", "InTopKV2"), ("top_k", "TopKV2"), ("lrn",
+        "LRN"), ("_lrn_backward", "LRNGrad")):
+    Op.get(_name).set_attr("TTFType", _type)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.errors import ShapeError
-from ..nnvm.op import register_op
+from ..nnvm.op import Op, register_op
 
 __all__ = []
 
@@ -66,3 +66,11 @@ _update_op("adadelta_update",
            "sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad; var <- var - lr * "
            "update; accum_update <- rho * accum_update + (1 - rho) * update^2.  Inputs var, "
            "accum, accum_update, grad; attrs rho, epsilon.", 3)
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("sgd_update", "ApplyGradientDescent"), ("momentum_update", "ApplyMomentum"),
+        ("adam_update", "ApplyAdam"), ("rmsprop_update", "ApplyRMSProp"),
+        ("centered_rmsprop_update", "ApplyCenteredRMSProp"), ("adagrad_update", "ApplyAdagrad"),
+        ("adadelta_update", "ApplyAdadelta")):
+    Op.get(_name).set_attr("TTFType", _type)

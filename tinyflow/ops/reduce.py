@@ -118,12 +118,27 @@ for _name, _fold in (("reduce_sum", np.sum), ("reduce_prod", np.prod)):
 # conv2d's bias gradient: torch's sum takes any strides and its body reduces named dimensions
 Op.get("reduce_sum").set_attr("TChannelsLast", "any")
 
+
+
+def _prod_backward_grad(node, grads):
+    """out = g * e, e the product of the slice's other elements: d g = sum(h * e) over the
+    reduced axes (e = the op of ones), to g's shape; d x_k = g * sum over i != k of h_i times
+    the product of the slice without x_i and x_k = out_k * (sum(h / x) - h_k / x_k), which
+    divides by x as TF's (its cumprod's gradient does: not defined where x has a zero)."""
+    (g, x), h, axis = node.inputs, grads[0], node.attrs.get("axis")
+    others = create_op("_reduce_prod_backward", create_op("ones_like", g), x, axis=axis)
+    grad_g = create_op("reshape_like", create_op("reduce_sum", h * others, axis=axis), g)
+    share = h / x
+    return [grad_g, node.outputs[0] * (
+        create_op("reduce_sum", share, axis=axis, keepdims=True) - share)]
+
+
 (register_op("_reduce_prod_backward")
  .describe("Gradient of reduce_prod (inputs g, x): g times the product of the other elements "
            "of x's reduced slice (exclusive cumulative products, so zeros are exact).")
  .set_num_inputs(2).set_attr("FInferType", dtype_rule(("float",)))
  .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [ins[1]]))
- .set_attr("TIsBackward", True))
+ .set_attr("TIsBackward", True).set_attr("FGradient", _prod_backward_grad))
 
 
 def _arg_shape(attrs, in_shapes, out_shapes):
@@ -145,3 +160,10 @@ for _name, _what in (("argmax", "largest"), ("argmin", "smallest")):
                f"output_type (int64 or int32, as TF).")
      .set_num_inputs(1).set_attr("FInferShape", _arg_shape).set_attr("FInferType", _arg_type)
      .set_attr("FGradient", no_gradient))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+for _name, _type in (("reduce_sum", "Sum"), ("reduce_mean", "Mean"), ("reduce_max", "Max"),
+        ("reduce_min", "Min"), ("reduce_prod", "Prod"), ("reduce_any", "Any"), ("reduce_all",
+        "All"), ("argmax", "ArgMax"), ("argmin", "ArgMin")):
+    Op.get(_name).set_attr("TTFType", _type)

@@ -58,3 +58,6 @@ for _name, _doc in (("scatter_update", "ref[indices, ...] <- updates"),
            "seed2 (tinyflow/frontend/random_ops.py).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
  .set_attr("FGradient", no_gradient).set_attr("TRandom", True))
+
+
+# TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase

@@ -34,6 +34,7 @@ from ..nnvm.symbol import (
     get_default_session,
 )
 from .options import session_options, step_stats
+from .pull import pull_feeds
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
@@ -187,6 +188,7 @@ class Session:
         self.variable_store = VariableStore()
         self._executors = ExecutorCache(executor_cache_size)
         self._fed_inputs = {}  # NodeEntry of a fed tensor -> the input node standing for it
+        self._pulled = {}  # fetched entries -> the FPullOutputs nodes they need (pull.py)
         self._state_lock = threading.RLock()  # builds, waiting initialisers, the store's marks
         self._entered = contextlib.ExitStack()
         # frees the tensors when the session is closed or becomes garbage (not self: it would
@@ -218,6 +220,8 @@ class Session:
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
+        if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
+            feeds = pull_feeds(self, symbols, feeds)
         results = self._run_symbols(symbols, feeds, trace,
                                     timeout_ms=getattr(options, "timeout_in_ms", 0))
         if trace is not None:
@@ -279,7 +283,9 @@ class Session:
                           if engine else []))  # by fetched symbol, and by entry read
         for node in python_nodes:
             start, clock = time.time(), time.perf_counter()
-            value = _python_compute(node)(node, [values[e] for e in node.inputs])
+            inputs = [values[e] for e in node.inputs]
+            value = (_python_compute(node)(node, inputs, self.variable_store.resources)
+                     if node.op.attr("TSessionState") else _python_compute(node)(node, inputs))
             count = node.num_outputs()  # several outputs: a list of values (py_func's)
             values.update(zip([NodeEntry(node, i) for i in range(count)],
                               [value] if count == 1 else value))

@@ -52,7 +52,9 @@ class VariableStore(Mapping):
     session's executor inferred, or :meth:`restore`); executors only read the tensors; it holds a
     value once something assigned it (``mark_assigned``). :attr:`random_streams` holds the
     session's other run-to-run state: the random streams of its seeded random ops (see
-    :mod:`tinyflow.frontend.random_ops`).
+    :mod:`tinyflow.frontend.random_ops`), and :attr:`resources`, the Python-side state of its
+    stateful ops (TF's resource manager: a tf.data iterator's position, see nnvm/attrs.py's
+    FPullOutputs and TSessionState).
     """
 
     def __init__(self):
@@ -61,6 +63,7 @@ class VariableStore(Mapping):
         self._set_by_user: set[Node] = set()   # an assign or restore other than its initialiser
         self._pending: dict[Node, NodeEntry] = {}  # initialising assigns waiting for a shape
         self.random_streams = RandomStreams()
+        self.resources: dict = {}  # key chosen by the op's Python object -> its state
         self.closed = False
 
     def _check_open(self) -> None:
@@ -173,6 +176,7 @@ class VariableStore(Mapping):
         self._set_by_user.clear()
         self._pending.clear()
         self.random_streams.clear()
+        self.resources.clear()
 
     def close(self) -> None:
         """:meth:`clear`, and refuse any later use (``SessionClosedError``)."""

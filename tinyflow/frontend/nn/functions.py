@@ -25,7 +25,7 @@ import numbers
 
 import numpy as np
 
-from ...nnvm.symbol import Symbol, create_op
+from ...nnvm.symbol import NodeEntry, Symbol, create_op
 from ..api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
 from ..math_ops import _softplus, l2_normalize
 from ..random_ops import get_seed
@@ -45,8 +45,8 @@ _SEED_CONV_ARGS = {"weight", "num_filter", "ksize", "bias", "no_bias"}
 
 
 def _symbol(value, dtype="float32") -> Symbol:
-    if isinstance(value, Symbol):
-        return value
+    if isinstance(value, (Symbol, NodeEntry)):  # a tensor, or an op.inputs[i]
+        return Symbol([value]) if isinstance(value, NodeEntry) else value
     array = np.asarray(value)
     return constant(array.astype(dtype if array.dtype.kind == "f" else array.dtype))
 

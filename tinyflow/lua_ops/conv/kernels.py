@@ -20,7 +20,7 @@ from ..torch_table import lua_sizes as _sizes  # (the name every kernel here cal
 __all__ = ["avg_pool2d", "avg_pool2d_backward", "batch_norm", "batch_norm_backward", "conv2d",
            "conv2d_activation", "conv2d_backward_data", "conv2d_backward_weight",
            "conv2d_buffers", "dropout", "ids_buffer", "layout_buffer", "linear_activation",
-           "max_pool2d", "max_pool2d_backward", "max_pool2d_buffers", "nchw_view", "oihw_view",
+           "max_pool2d", "max_pool2d_backward", "max_pool2d_buffers", "max_pool2d_gather", "nchw_view", "oihw_view",
            "pad_buffer", "sparse_xent", "sparse_xent_backward", "window_count", "window_pads"]
 
 _aten = torch.ops.aten
@@ -218,6 +218,13 @@ def max_pool2d_backward(res, g, index, kernel, stride, pad, g_buffer=None):
         g = g_buffer.copy_(g)
     args = (_sizes(kernel), _sizes(stride), _sizes(pad), _NO_DILATION, False)
     _aten.max_pool2d_with_indices_backward.grad_input(g, res, *args, index, grad_input=res)
+
+
+def max_pool2d_gather(res, h, index):
+    # res[n, c, i] = h[n, c, index[n, c, i]], each plane flattened (the argmax of max pooling
+    # indexes its plane); reshape copies channels-last views: a second-order op, rarely run
+    n, c = res.shape[:2]
+    res.copy_(torch.gather(h.reshape(n, c, -1), 2, index.reshape(n, c, -1)).view(res.shape))
 
 
 def avg_pool2d(res, x, kernel, stride, pad, count=None):

@@ -2,11 +2,13 @@
 kernels check them, sparse cross entropy, embedding_lookup, in_top_k, top_k and lrn's sums."""
 from __future__ import annotations
 
+import math
+
 import torch
 
 from ..scratch import scratch
 
-__all__ = ["bias_view", "column_view", "embedding_lookup", "embedding_lookup_backward",
+__all__ = ["bias_view", "candidate_sampler", "class_table", "column_view", "embedding_lookup", "embedding_lookup_backward",
            "ids_buffer", "in_top_k", "in_top_k_buffers", "sparse_xent",
            "sparse_xent_backward", "top_k", "top_k_backward", "top_k_buffers", "window_sum"]
 
@@ -141,3 +143,53 @@ def window_sum(res, x, radius):
     rows = (-1, 1, 1, depth)
     torch.ops.aten.avg_pool2d.out(x.reshape(rows), (1, 2 * radius + 1), (1, 1), (0, radius),
                                   False, True, 1, out=res.view(rows))
+
+
+def class_table(probabilities):
+    """The fixed unigram sampler's probabilities (a Lua list) as a float64 tensor (setup)."""
+    return torch.tensor(list(probabilities.values()), dtype=torch.float64)
+
+
+def _draws(distribution, range_max, count, gen, table=None):
+    """``count`` classes of [0, range_max) as TensorFlow's samplers draw them (a list)."""
+    device = gen.device if gen is not None else "cpu"
+    if distribution == "fixed_unigram":
+        return torch.multinomial(table.to(device), count, True, generator=gen).tolist()
+    u = torch.rand(count, generator=gen, dtype=torch.float64, device=device)
+    if distribution == "uniform":
+        return (u * range_max).long().clamp_(max=range_max - 1).tolist()
+    # TF's LogUniformSampler: exp(u * log(range_max + 1)) - 1, mod range_max (roundoff)
+    return ((torch.exp(u * math.log(range_max + 1)).long() - 1) % range_max).tolist()
+
+
+def _probability(distribution, classes, range_max, table=None):
+    if distribution == "fixed_unigram":
+        return table[classes.long()]
+    if distribution == "uniform":
+        return torch.full(classes.shape, 1.0 / range_max, dtype=torch.float64)
+    classes = classes.double()
+    return torch.log((classes + 2.0) / (classes + 1.0)) / math.log(range_max + 1)
+
+
+def candidate_sampler(sampled, true_count, sampled_count, classes, distribution, range_max,
+                      unique=True, gen=None, table=None):
+    # TF's RangeSampler::SampleBatchGetExpectedCountAvoid: with unique, draw until num_sampled
+    # distinct classes, counting every try; a class's expected count among them is
+    # 1 - (1 - p) ** tries then, p * num_sampled without unique
+    count, range_max, picked, seen, tries = sampled.numel(), int(range_max), [], set(), 0
+    while len(picked) < count:
+        for value in _draws(distribution, range_max, count, gen, table):
+            tries += 1
+            if not unique or value not in seen:
+                seen.add(value)
+                picked.append(value)
+                if len(picked) == count:
+                    break
+    chosen = torch.tensor(picked, dtype=torch.int64)
+    sampled.copy_(chosen)
+
+    def expected(p):
+        return p * count if not unique else -torch.expm1(tries * torch.log1p(-p))
+    true_count.copy_(expected(_probability(distribution, classes.cpu(), range_max, table)))
+    sampled_count.copy_(expected(_probability(distribution, chosen, range_max, table)))
+

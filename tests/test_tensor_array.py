@@ -1,0 +1,147 @@
+"""tf.TensorArray (issue 25): read/write/stack/unstack/gather/scatter/concat/size outside and
+inside tf.while_loop, values against numpy, gradients against PyTorch autograd and finite
+differences, with memory planning on and off."""
+import numpy as np
+import pytest
+import torch
+
+import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+
+def test_write_read_stack_and_their_gradients(plan_memory):
+    v = tf.placeholder(tf.float32, [2])
+    ta = tf.TensorArray(tf.float32, size=3).write(0, v * 2.0).write(2, v * v)
+    assert ta.element_shape.as_list() == [2]
+    loss = tf.reduce_sum(ta.stack() * tf.constant([[1.0], [5.0], [3.0]]))
+    (grad,) = tf.gradients(loss, v)
+    sess = tf.Session(plan_memory=plan_memory)
+    stacked, row, size, joined, got = sess.run(
+        [ta.stack(), ta.read(2), ta.size(), ta.concat(), grad], {v: [1.0, 3.0]})
+    np.testing.assert_array_equal(stacked, [[2, 6], [0, 0], [1, 9]])  # row 1 never written
+    np.testing.assert_array_equal(row, [1, 9])
+    assert size == 3
+    np.testing.assert_array_equal(joined, [2, 6, 0, 0, 1, 9])
+    reference = torch.tensor([1.0, 3.0], requires_grad=True)
+    (2 * reference * 1 + reference * reference * 3).sum().backward()
+    np.testing.assert_allclose(got, reference.grad.numpy())
+
+
+def test_unstack_read_gather_and_the_gradient_into_the_input(plan_memory):
+    x = tf.placeholder(tf.float32, [4, 3])
+    ta = tf.TensorArray(tf.float32, size=4).unstack(x)
+    product = tf.reduce_sum(ta.read(1) * ta.read(3)) + tf.reduce_sum(ta.gather([0, 0]))
+    (grad,) = tf.gradients(product, x)
+    values = np.arange(12, dtype=np.float32).reshape(4, 3)
+    sess = tf.Session(plan_memory=plan_memory)
+    got, got_grad = sess.run([product, grad], {x: values})
+    reference = torch.tensor(values, requires_grad=True)
+    expected = (reference[1] * reference[3]).sum() + reference[[0, 0]].sum()
+    expected.backward()
+    assert got == pytest.approx(expected.item())
+    np.testing.assert_allclose(got_grad, reference.grad.numpy())
+
+
+def test_scatter_and_a_dynamic_array_growing_at_python_indices(plan_memory):
+    v = tf.placeholder(tf.float32, [2, 2])
+    scattered = tf.TensorArray(tf.float32, size=3, element_shape=[2]).scatter([2, 0], v)
+    grown = tf.TensorArray(tf.float32, size=0, dynamic_size=True).write(0, v[0]).write(2, v[1])
+    sess = tf.Session(plan_memory=plan_memory)
+    values = np.array([[1, 2], [3, 4]], np.float32)
+    got_scattered, got_grown, size = sess.run([scattered.stack(), grown.stack(), grown.size()],
+                                              {v: values})
+    np.testing.assert_array_equal(got_scattered, [[3, 4], [0, 0], [1, 2]])
+    np.testing.assert_array_equal(got_grown, [[1, 2], [0, 0], [3, 4]])
+    assert size == 3
+
+
+def test_write_gradient_by_finite_differences():
+    # the buffer's rows kept and the value written, through tensor_array_write
+    def build(buffer, value):
+        ta = tf.TensorArray(tf.float32, size=3).unstack(buffer)
+        return ta.write(1, value).stack() * tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    check_gradients(build, [(3, 2), (2,)])
+
+
+def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory, config):
+    # out[t] = 2 * (x[0] + ... + x[t]): an array read inside the loop, one written
+    x = tf.placeholder(tf.float32, [5, 3])
+    inputs = tf.TensorArray(tf.float32, size=5).unstack(x)
+
+    def body(t, total, outputs):
+        total = total + inputs.read(t)
+        return t + 1, total, outputs.write(t, total * 2.0)
+    _, _, outputs = tf.while_loop(lambda t, total, outputs: t < 5, body,
+                                  (tf.constant(0), tf.zeros([3]),
+                                   tf.TensorArray(tf.float32, size=5)))
+    assert isinstance(outputs, tf.TensorArray)
+    result = outputs.stack()
+    (grad,) = tf.gradients(tf.reduce_sum(result * result), x)
+    values = np.random.default_rng(0).normal(size=(5, 3)).astype(np.float32)
+    sess = tf.Session(config, plan_memory=plan_memory)
+    got, got_grad = sess.run([result, grad], {x: values})
+    reference = torch.tensor(values, requires_grad=True)
+    expected = torch.cumsum(reference, 0) * 2
+    (expected * expected).sum().backward()
+    np.testing.assert_allclose(got, expected.detach().numpy(), rtol=1e-5)
+    np.testing.assert_allclose(got_grad, reference.grad.numpy(), rtol=1e-5)
+
+
+def test_errors_name_the_array():
+    ta = tf.TensorArray(tf.float32, size=2, name="steps")
+    with pytest.raises(ValueError, match="'steps': read before the element shape is known"):
+        ta.read(0)
+    ta = ta.write(0, tf.constant([1.0, 2.0]))
+    with pytest.raises(ValueError, match="incompatible with the TensorArray's inferred element"):
+        ta.write(1, tf.constant([1.0, 2.0, 3.0]))
+    with pytest.raises(TypeError, match="dtype is float32"):
+        ta.write(1, tf.constant([1, 2]))
+    with pytest.raises(ValueError, match="Size must be provided"):
+        tf.TensorArray(tf.float32)
+    index = tf.placeholder(tf.int32, [])
+    late = ta.write(index, tf.constant([3.0, 4.0]))
+    with pytest.raises(tf.TinyflowError, match="steps_write"):
+        tf.Session().run(late.stack(), {index: 5})
+
+
+def test_an_rnn_of_unknown_batch_and_length_against_torch(plan_memory):
+    # what dynamic_rnn builds: arrays sized by a tensor, the output array's element shape
+    # learnt from the body's first write only when the graph is bound
+    x = tf.placeholder(tf.float32, [None, None, 3])  # time, batch, features
+    steps = tf.shape(x)[0]
+    inputs = tf.TensorArray(tf.float32, size=steps).unstack(x)
+    w = tf.Variable(np.random.default_rng(2).normal(0, 0.5, (3, 3)).astype(np.float32))
+
+    def body(t, h, outputs):
+        h = tf.tanh(tf.matmul(inputs.read(t), w) + h)
+        return t + 1, h, outputs.write(t, h * 2.0)
+    _, last, outputs = tf.while_loop(
+        lambda t, h, outputs: t < steps, body,
+        (tf.constant(0), tf.zeros_like(inputs.read(0)), tf.TensorArray(tf.float32, size=steps)))
+    stacked = outputs.stack()
+    (grad,) = tf.gradients(tf.reduce_sum(stacked * stacked), w)
+    sess = tf.Session(plan_memory=plan_memory)
+    sess.run(tf.global_variables_initializer())
+    weights = sess.run(w)
+    for shape in ((4, 2, 3), (2, 5, 3)):
+        values = np.random.default_rng(shape[0]).normal(size=shape).astype(np.float32)
+        got, got_last, got_grad = sess.run([stacked, last, grad], {x: values})
+        tw = torch.tensor(weights, requires_grad=True)
+        h, rows = torch.zeros(shape[1:]), []
+        for step in torch.tensor(values):
+            h = torch.tanh(step @ tw + h)
+            rows.append(h * 2.0)
+        reference = torch.stack(rows)
+        (reference * reference).sum().backward()
+        np.testing.assert_allclose(got, reference.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got_last, h.detach().numpy(), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(got_grad, tw.grad.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_tensorflows_methods_beyond_one_tensor_say_so():
+    ta = tf.TensorArray(tf.float32, size=2)
+    for name in ("split", "grad", "handle"):
+        with pytest.raises(AttributeError, match=f"TensorArray.{name} is not supported"):
+            getattr(ta, name)

@@ -1,0 +1,415 @@
+"""tf.data for TF-1 programs (issue 24 item 3), against numpy and TensorFlow 1.15's documented
+semantics; where an edge case's answer came from real TensorFlow (tensorflow-cpu 2.21's
+tf.compat.v1 in graph mode, /work/tfvenv), the comment says so."""
+import collections
+
+import numpy as np
+import pytest
+
+import tinyflow as tf
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+
+def _drain(sess, fetch, feed_dict=None):
+    """Every value ``fetch`` gives until OutOfRangeError (the TF-1 loop)."""
+    values = []
+    while True:
+        try:
+            values.append(sess.run(fetch, feed_dict))
+        except tf.errors.OutOfRangeError:
+            return values
+
+
+# -- the core: slices, batch, repeat, map, one-shot and initializable iterators ---------------
+def test_slices_batch_values_and_static_shapes():
+    features = np.arange(10, dtype=np.float32).reshape(5, 2)
+    labels = np.arange(5)
+    ds = tf.data.Dataset.from_tensor_slices((features, labels))
+    assert ds.output_types == (tf.float32, tf.int64)
+    assert [s.as_list() for s in ds.output_shapes] == [[2], []]
+    batched = ds.batch(2)
+    # real TF: (None, 2), (None,); drop_remainder=True: (2, 2), (2,)
+    assert [s.as_list() for s in tf.compat.v1.data.get_output_shapes(batched)] == [
+        [None, 2], [None]]
+    assert [s.as_list() for s in ds.batch(2, drop_remainder=True).output_shapes] == [
+        [2, 2], [2]]
+    x, y = tf.compat.v1.data.make_one_shot_iterator(batched).get_next()
+    assert x.get_shape().as_list() == [None, 2]
+    doubled = x * 2.0
+    with tf.Session() as sess:
+        got = _drain(sess, [doubled, y])
+        with pytest.raises(tf.errors.OutOfRangeError):  # stays at its end (real TF: the same)
+            sess.run(y)
+    assert [len(b) for _, b in got] == [2, 2, 1]  # the last batch is partial, as TF's
+    np.testing.assert_array_equal(np.concatenate([a for a, _ in got]), features * 2)
+    np.testing.assert_array_equal(np.concatenate([b for _, b in got]), labels)
+
+
+def test_get_next_advances_once_per_run():
+    # real TF: sess.run([a, a]) -> [0, 0]; [a, b] of two get_next ops -> [1, 2]; [a + 1, a]
+    # -> [4, 3]
+    iterator = tf.data.Dataset.range(10).make_one_shot_iterator()
+    a, b = iterator.get_next(), iterator.get_next()
+    with tf.Session() as sess:
+        assert sess.run([a, a]) == [0, 0]
+        assert sess.run([a, b]) == [1, 2]
+        assert sess.run([a + 1, a]) == [4, 3]
+
+
+def test_out_of_range_leaves_variables_and_session_usable():
+    v = tf.Variable(0.0)
+    x = tf.data.Dataset.from_tensor_slices(np.array([1.0, 2.0, 3.0], np.float32)) \
+        .make_initializable_iterator()
+    step = tf.assign_add(v, x.get_next())
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(x.initializer)
+        assert len(_drain(sess, step)) == 3
+        assert sess.run(v) == 6.0  # the failed run assigned nothing
+        sess.run(x.initializer)  # re-running the initializer restarts
+        assert len(_drain(sess, step)) == 3
+        assert sess.run(v) == 12.0
+
+
+def test_initializable_iterator_fed_from_placeholders():
+    features = tf.placeholder(tf.float32, [None, 3])
+    labels = tf.placeholder(tf.int64, [None])
+    ds = tf.data.Dataset.from_tensor_slices({"x": features, "y": labels}).batch(3)
+    iterator = ds.make_initializable_iterator()
+    element = iterator.get_next()
+    assert sorted(element) == ["x", "y"]
+    total = tf.reduce_sum(element["x"], axis=1)
+    with tf.Session() as sess:
+        for rows in (4, 7):
+            data = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+            sess.run(iterator.initializer, {features: data, labels: np.arange(rows)})
+            got = _drain(sess, [total, element["y"]])
+            np.testing.assert_allclose(np.concatenate([t for t, _ in got]), data.sum(1))
+            np.testing.assert_array_equal(np.concatenate([y for _, y in got]),
+                                          np.arange(rows))
+        with pytest.raises(tf.errors.FailedPreconditionError, match="not been initialized"):
+            sess2 = tf.Session()
+            sess2.run(total)  # each session has the iterator's position of its own
+
+
+def test_one_shot_iterator_refuses_a_placeholder():
+    # real TF: ValueError "Cannot capture a placeholder (name:Placeholder, type:Placeholder)
+    # by value."
+    p = tf.placeholder(tf.float32, [None])
+    with pytest.raises(ValueError, match="Cannot capture a placeholder"):
+        tf.data.Dataset.from_tensor_slices(p).make_one_shot_iterator()
+    with pytest.raises(ValueError, match="does not have an initializer"):
+        _ = tf.data.Dataset.range(2).make_one_shot_iterator().initializer
+
+
+def test_map_runs_traced_tf_ops_on_nested_elements():
+    calls = []
+
+    def fn(features, label):
+        calls.append(1)  # traced once, not per element
+        return {"sq": tf.square(features["a"]) + features["b"], "label": tf.cast(label, tf.int32)}
+
+    a = np.arange(6, dtype=np.float32).reshape(3, 2)
+    b = np.float32([1, 2, 3])
+    ds = tf.data.Dataset.from_tensor_slices(({"a": a, "b": b}, np.arange(3)))
+    mapped = ds.map(fn, num_parallel_calls=4)
+    assert mapped.output_types == {"label": tf.int32, "sq": tf.float32}
+    assert mapped.output_shapes["sq"].as_list() == [2]
+    element = mapped.batch(3).make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        got = sess.run(element)
+    np.testing.assert_allclose(got["sq"], a ** 2 + b[:, None])
+    np.testing.assert_array_equal(got["label"], [0, 1, 2])
+    assert got["label"].dtype == np.int32 and len(calls) == 1
+
+
+def test_map_converts_numbers_and_refuses_other_values():
+    # real TF: lambda x: 1 -> int32 (); lambda x: (x, 2.5) -> (int64, float32); object() ->
+    # TypeError "Unsupported return value from function passed to Dataset.map(): ..."
+    ds = tf.data.Dataset.range(3)
+    assert ds.map(lambda x: 1).output_types == tf.int32
+    assert ds.map(lambda x: (x, 2.5)).output_types == (tf.int64, tf.float32)
+    assert ds.map(lambda x: [x, x]).output_types == (tf.int64, tf.int64)
+    with pytest.raises(TypeError, match="Unsupported return value .*Dataset.map"):
+        ds.map(lambda x: object())
+
+
+def test_repeat_and_shuffle_values():
+    ds = tf.data.Dataset.range(10).shuffle(4, seed=3).repeat(3)
+    values = np.array(_drain(tf.Session(), ds.make_one_shot_iterator().get_next()))
+    epochs = values.reshape(3, 10)
+    for epoch in epochs:  # each epoch a permutation, in an order of its own
+        assert sorted(epoch) == list(range(10))
+    assert len({tuple(e) for e in epochs}) == 3
+    # a buffer of 4: the first output is one of the first 4 elements
+    assert epochs[0][0] < 4
+
+
+def test_training_loop_over_a_dataset():
+    rng = np.random.default_rng(0)
+    xs = rng.standard_normal((64, 3)).astype(np.float32)
+    ys = (xs @ np.float32([1.0, -2.0, 0.5]) + 0.3).astype(np.float32)
+    ds = tf.data.Dataset.from_tensor_slices((xs, ys)).shuffle(64, seed=1).batch(16).repeat(20)
+    x, y = ds.make_one_shot_iterator().get_next()
+    w = tf.Variable(tf.zeros([3, 1]))
+    b = tf.Variable(0.0)
+    loss = tf.reduce_mean(tf.square(tf.reshape(tf.matmul(x, w), [-1]) + b - y))
+    train = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        losses = [l for _, l in _drain(sess, [train, loss])]
+        assert len(losses) == 4 * 20
+        assert losses[-1] < losses[0] / 100
+        np.testing.assert_allclose(sess.run(w).ravel(), [1.0, -2.0, 0.5], atol=1e-2)
+
+
+# -- iterators over several datasets ---------------------------------------------------------
+def test_from_structure_switches_between_train_and_test_datasets():
+    train = tf.data.Dataset.from_tensor_slices(np.arange(10, dtype=np.float32)).batch(4)
+    test = tf.data.Dataset.from_tensor_slices(np.arange(100, 103, dtype=np.float32)).batch(2)
+    iterator = tf.data.Iterator.from_structure(train.output_types, train.output_shapes)
+    assert iterator.output_types == tf.float32
+    assert iterator.output_shapes.as_list() == [None]
+    batch = iterator.get_next()
+    total = tf.reduce_sum(batch)
+    train_init, test_init = iterator.make_initializer(train), iterator.make_initializer(test)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError):
+            sess.run(total)
+        sess.run(train_init)
+        assert sess.run(total) == 0 + 1 + 2 + 3
+        sess.run(test_init)  # switching starts the test dataset from its first element
+        assert [float(t) for t in _drain(sess, total)] == [201.0, 102.0]
+        sess.run(train_init)
+        assert [float(t) for t in _drain(sess, total)] == [6.0, 22.0, 17.0]
+    with pytest.raises(TypeError, match="Expected output types"):
+        iterator.make_initializer(tf.data.Dataset.range(3))  # int64, not float32
+    with pytest.raises(ValueError, match="does not have an initializer"):
+        _ = iterator.initializer
+
+
+def test_nested_elements_namedtuples_and_dicts():
+    Pair = collections.namedtuple("Pair", "left right")
+    ds = tf.data.Dataset.from_tensors(
+        ({"b": np.float32([1, 2]), "a": np.int32(3)}, Pair(np.float64(0.5), np.int64([4]))))
+    types = ds.output_types
+    assert types[0] == {"a": tf.int32, "b": tf.float32}
+    assert isinstance(types[1], Pair) and types[1].right == tf.int64
+    mapped = ds.map(lambda d, pair: (d["a"] + 1, Pair(pair.left * 2.0, pair.right)))
+    got = sess_run_once(mapped)
+    assert got[0] == 4 and isinstance(got[1], Pair)
+    assert got[1].left == 1.0 and got[1].right.tolist() == [4]
+
+
+def sess_run_once(ds):
+    with tf.Session() as sess:
+        return sess.run(ds.make_one_shot_iterator().get_next())
+
+
+# -- every source and transformation against numpy / TF's answers -----------------------------
+def test_range_take_skip_filter_zip_concatenate_cache():
+    # real TF: take(-1) all, skip(-1) / skip(7) / take(0) / repeat(0) nothing; range(2, 10, 3)
+    # [2, 5, 8]; zip stops at the shortest
+    def values(ds):
+        return [np.asarray(v).tolist() for v in _drain(tf.Session(),
+                                                       ds.make_one_shot_iterator().get_next())]
+    r = tf.data.Dataset.range
+    assert values(r(5).take(-1)) == [0, 1, 2, 3, 4]
+    assert values(r(5).skip(-1)) == values(r(5).skip(7)) == values(r(5).take(0)) == []
+    assert values(r(3).repeat(0)) == []
+    assert values(r(2, 10, 3)) == [2, 5, 8] and values(r(5).skip(2).take(2)) == [2, 3]
+    assert values(r(6).filter(lambda x: tf.equal(x % 2, 0))) == [0, 2, 4]
+    assert values(tf.data.Dataset.zip((r(3), r(10, 15)))) == [[0, 10], [1, 11], [2, 12]]
+    zipped = tf.data.Dataset.zip({"a": r(2), "b": r(5).batch(2)})
+    assert zipped.output_shapes["b"].as_list() == [None]
+    assert values(r(2).concatenate(r(7, 9))) == [0, 1, 7, 8]
+    # real TF: concatenating (?,) and (3,) batches gives (?,)
+    both = r(3).batch(2).concatenate(r(3).batch(3, drop_remainder=True))
+    assert both.output_shapes.as_list() == [None]
+    assert values(r(4).prefetch(2)) == [0, 1, 2, 3]
+    calls = []
+
+    def counted():
+        calls.append(1)
+        yield from range(3)
+    cached = tf.data.Dataset.from_generator(counted, tf.int64, []).cache().repeat(3)
+    assert values(cached) == [0, 1, 2] * 3 and len(calls) == 1  # read once, replayed
+    with pytest.raises(ValueError, match="scalar boolean"):
+        r(3).filter(lambda x: x)  # real TF: ValueError, predicate must give a tf.bool scalar
+
+
+def test_padded_batch_against_numpy():
+    # real TF: padded_batch(2, padded_shapes=[None]) of [1], [2, 2], [3, 3, 3], [4, 4, 4, 4]
+    # gives [[1, 0], [2, 2]] then [[3, 3, 3, 0], [4, 4, 4, 4]], static shape (?, ?); given
+    # ([5], []) with padding -1 and drop_remainder: (2, 5), (2,)
+    def ragged():
+        for n in range(1, 5):
+            yield np.full(n, n, np.int64), n
+    ds = tf.data.Dataset.from_generator(ragged, (tf.int64, tf.int64), ([None], []))
+    padded = ds.map(lambda v, n: v).padded_batch(2, padded_shapes=[None])
+    assert padded.output_shapes.as_list() == [None, None]
+    first, second = _drain(tf.Session(), padded.make_one_shot_iterator().get_next())
+    np.testing.assert_array_equal(first, [[1, 0], [2, 2]])
+    np.testing.assert_array_equal(second, [[3, 3, 3, 0], [4, 4, 4, 4]])
+    fixed = ds.padded_batch(2, padded_shapes=([5], []), padding_values=(
+        tf.constant(-1, tf.int64), tf.constant(0, tf.int64)), drop_remainder=True)
+    assert [s.as_list() for s in fixed.output_shapes] == [[2, 5], [2]]
+    got = _drain(tf.Session(), fixed.make_one_shot_iterator().get_next())
+    assert len(got) == 2
+    np.testing.assert_array_equal(got[0][0], [[1, -1, -1, -1, -1], [2, 2, -1, -1, -1]])
+    np.testing.assert_array_equal(got[1][1], [3, 4])
+
+
+def test_from_generator_values_and_errors_name_dataset_and_element():
+    def gen():
+        yield np.zeros(2, np.float32)
+        yield [1, 2]  # converted to float32, as TF's
+        yield np.zeros(3, np.float32)
+    ds = tf.data.Dataset.from_generator(gen, tf.float32, tf.TensorShape([2]))
+    element = ds.make_one_shot_iterator().get_next()
+    with tf.Session() as sess:
+        assert sess.run(element).tolist() == [0.0, 0.0]
+        assert sess.run(element).tolist() == [1.0, 2.0]
+        # real TF: InvalidArgumentError "TypeError: `generator` yielded an element of shape
+        # (3,) where an element of shape (2,) was expected."
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"GeneratorDataset \(created at .*test_tf_data.py.*element 2 "
+                                 r"of shape \(3,\) where an element of shape \(2,\)"):
+            sess.run(element)
+
+    def words():
+        yield "a", 1
+    element = tf.data.Dataset.from_generator(words, (tf.float32, tf.int64)) \
+        .make_one_shot_iterator().get_next()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="GeneratorDataset.*expected type was float32, but element 0"):
+        tf.Session().run(element)
+
+
+def test_batch_of_different_shapes_names_the_component():
+    def gen():
+        yield np.zeros(2, np.float32)
+        yield np.zeros(3, np.float32)
+    ds = tf.data.Dataset.from_generator(gen, tf.float32, [None]).batch(2)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="BatchDataset .*Cannot batch tensors with different shapes in "
+                             r"component 0. First element had shape \[2\] and element 1"):
+        sess_run_once(ds)
+
+
+def test_unsupported_methods_are_attribute_errors():
+    ds = tf.data.Dataset.range(3)
+    for name in ("window", "flat_map", "interleave"):
+        with pytest.raises(AttributeError, match=f"tf.data.Dataset.{name} is not supported"):
+            getattr(ds, name)
+    with pytest.raises(AttributeError, match="tf.data.TFRecordDataset is not supported"):
+        _ = tf.data.TFRecordDataset
+    assert tf.compat.v1.data.make_one_shot_iterator is tf.data.make_one_shot_iterator
+
+
+# -- shuffle: seeds and statistics -------------------------------------------------------------
+def _shuffled_once(graph_seed, op_seed=None, reshuffle=True):
+    tf.reset_default_graph()
+    if graph_seed is not None:
+        tf.set_random_seed(graph_seed)
+    ds = tf.data.Dataset.range(20).shuffle(8, seed=op_seed, reshuffle_each_iteration=reshuffle)
+    iterator = ds.repeat(2).make_initializable_iterator()
+    element = iterator.get_next()
+    with tf.Session() as sess:
+        sess.run(iterator.initializer)
+        first = [int(v) for v in _drain(sess, element)]
+        sess.run(iterator.initializer)
+        second = [int(v) for v in _drain(sess, element)]
+    return first, second
+
+
+def test_graph_seeded_shuffle_is_reproducible():
+    # real TF (graph seed 3, shuffle(4).repeat(2) of range(10)): each initialisation gives the
+    # same 20 values, the two epochs in different orders
+    first, again = _shuffled_once(3)
+    assert first == again and first == _shuffled_once(3)[0]  # the next program's run too
+    assert first[:20] != first[20:] and sorted(first[:20]) == list(range(20))
+    assert _shuffled_once(4)[0] != first  # another graph seed, another order
+    assert _shuffled_once(None, op_seed=5)[0] == _shuffled_once(None, op_seed=5)[0]
+    fixed, _ = _shuffled_once(3, reshuffle=False)
+    assert fixed[:20] == fixed[20:]
+    unseeded = [_shuffled_once(None)[0] for _ in range(2)]
+    assert unseeded[0] != unseeded[1]
+
+
+def test_shuffle_buffer_statistics():
+    # a buffer of 3 over range(6): the first element is uniform over {0, 1, 2}; the second is
+    # 3 with probability 1/3, each of 0, 1, 2 with 2/9 (TF's ShuffleDataset's buffer sampling)
+    epochs = 3000
+    ds = tf.data.Dataset.range(6).shuffle(3, seed=11).repeat(epochs).batch(6 * 500)
+    values = np.concatenate(_drain(tf.Session(), ds.make_one_shot_iterator().get_next()))
+    order = values.reshape(epochs, 6)
+    assert all(sorted(row) == list(range(6)) for row in order[:50])
+    first = np.bincount(order[:, 0], minlength=6) / epochs
+    second = np.bincount(order[:, 1], minlength=6) / epochs
+    np.testing.assert_allclose(first, [1 / 3] * 3 + [0] * 3, atol=0.04)
+    np.testing.assert_allclose(second, [2 / 9] * 3 + [1 / 3, 0, 0], atol=0.04)
+
+
+# -- captured tensors, feeds, and the initializer inside a group -----------------------------
+def test_captured_tensors_batch_size_and_map_over_partial_batches():
+    rows = tf.placeholder(tf.float32, [None, 2])
+    batch_size = tf.placeholder(tf.int64, [])
+    scale = tf.constant(3.0) * 2.0  # graph ops on constants: a one-shot iterator computes them
+    ds = tf.data.Dataset.from_tensor_slices(rows).batch(batch_size) \
+        .map(lambda x: tf.reduce_sum(x, axis=1), num_parallel_calls=tf.data.experimental.AUTOTUNE)
+    assert ds.output_shapes.as_list() == [None]
+    iterator = ds.make_initializable_iterator()
+    sums = iterator.get_next()
+    data = np.arange(20, dtype=np.float32).reshape(10, 2)
+    with tf.Session() as sess:
+        sess.run(iterator.initializer, {rows: data, batch_size: 4})
+        got = _drain(sess, sums)
+        assert [len(g) for g in got] == [4, 4, 2]  # the partial batch mapped too
+        np.testing.assert_allclose(np.concatenate(got), data.sum(1))
+        one_shot = tf.data.Dataset.from_tensors(scale).make_one_shot_iterator().get_next()
+        assert sess.run(one_shot) == 6.0
+    w = tf.Variable(2.0)
+    with pytest.raises(ValueError, match="reads variable 'Variable' .* of the program's graph"):
+        tf.data.Dataset.range(3).map(lambda x: tf.cast(x, tf.float32) * w)
+
+
+def test_initializer_in_a_group_and_a_fed_get_next():
+    values = tf.placeholder(tf.float32, [None])
+    iterator = tf.data.Dataset.from_tensor_slices(values).make_initializable_iterator()
+    element = iterator.get_next()
+    counter = tf.Variable(0.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        # the initializer run by the engine, as a control dependency of a group
+        assert sess.run(tf.group(iterator.initializer, tf.assign_add(counter, 1.0)),
+                        {values: [5.0, 6.0, 7.0]}) is None
+        assert sess.run(counter) == 1.0 and sess.run(element) == 5.0
+        assert sess.run(element, {element: 100.0}) == 100.0  # fed: the iterator stays
+        assert sess.run(element) == 6.0
+
+
+def test_a_fed_tensor_cuts_the_iterator_off():
+    iterator = tf.data.Dataset.range(5).make_one_shot_iterator()
+    element = iterator.get_next()
+    doubled = element * 2
+    tripled = doubled + element
+    with tf.Session() as sess:
+        assert sess.run(tripled) == 0
+        # only the fed tensor needed the element: the iterator does not advance (TF's rule)
+        assert sess.run(doubled * 10, {doubled: 7}) == 70
+        assert sess.run([doubled, element]) == [2, 1]
+
+
+def test_batches_of_slices_drop_the_remainder_and_keep_the_data_as_made():
+    data = np.arange(7, dtype=np.float32)
+    ds = tf.data.Dataset.from_tensor_slices(data)
+    kept = ds.batch(3, drop_remainder=True)
+    whole = ds.shuffle(1).batch(3, drop_remainder=True)  # batched element by element
+    data[:] = -1  # as TF, the dataset holds the values it was made with
+    for batched in (kept, whole):
+        got = _drain(tf.Session(), batched.make_one_shot_iterator().get_next())
+        np.testing.assert_array_equal(got, [[0, 1, 2], [3, 4, 5]])
+    with pytest.raises(ValueError, match="batch_size must be at least 1"):
+        ds.batch(0)

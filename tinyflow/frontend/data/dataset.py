@@ -1,0 +1,532 @@
+"""``tf.data.Dataset`` (TensorFlow 1.15's DatasetV1): sources, transformations, iterators.
+
+A dataset is a description: its element's structure of :class:`~.structure.Spec` and how to
+produce elements (``_elements(context)``, a Python generator of flat tuples of numpy arrays).
+Nothing runs until an iterator made from it is initialised in a session (see :mod:`.iterator`):
+the tensors the dataset captured (a placeholder in ``from_tensor_slices``) are computed then,
+and each ``sess.run`` that needs ``get_next()`` pulls one element.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...nnvm.errors import InvalidArgumentError
+from ...nnvm.symbol import Symbol, _user_site, current_context
+from ...nnvm.tensor_shape import TensorShape
+from ...nnvm.variables import _inferred_dtype
+from ..dtypes import as_dtype
+from ..dtypes import bool as tf_bool
+from ..unsupported import unsupported
+from . import pipeline
+from .functions import TracedFunction
+from .iterator import Iterator
+from .structure import Spec, as_spec_structure, flatten, map_structure, pack, shape_of
+
+__all__ = ["Dataset"]
+
+
+class Dataset:
+    """A sequence of elements, each a tensor or a tuple / dict of them (TF 1.15's
+    ``tf.data.Dataset``).  Made by the static methods (``from_tensor_slices``, ``range``...) and
+    transformed by the others, each returning a new dataset."""
+
+    _kind = "Dataset"
+
+    def __init__(self, specs, inputs=(), captures=()):
+        self._specs, self._inputs, self._own_captures = specs, tuple(inputs), list(captures)
+        self._what = f"{self._kind} (created at {_user_site()})"
+
+    # -- what an element is ----------------------------------------------------------------
+    @property
+    def output_types(self):
+        """The element's structure of dtypes."""
+        return map_structure(lambda s: s.dtype, self._specs)
+
+    @property
+    def output_shapes(self):
+        """The element's structure of static shapes (TensorShape)."""
+        return map_structure(lambda s: s.shape, self._specs)
+
+    @property
+    def output_classes(self):
+        """The element's structure of component classes (every one a tensor)."""
+        return map_structure(lambda s: Symbol, self._specs)
+
+    def _captures(self) -> list:
+        """The tensors this dataset and those it reads captured, each once."""
+        found = {}
+        for dataset in (self, *self._inputs):
+            for symbol in (dataset._own_captures if dataset is self else dataset._captures()):
+                found.setdefault(symbol.outputs[0], symbol)
+        return list(found.values())
+
+    def _elements(self, context):
+        raise NotImplementedError
+
+    # -- sources -----------------------------------------------------------------------------
+    @staticmethod
+    def from_tensor_slices(tensors) -> Dataset:
+        """One element per row of ``tensors`` (a tensor, array, or tuple / dict of them, all
+        with the same first dimension)."""
+        return _Slices(tensors, slices=True)
+
+    @staticmethod
+    def from_tensors(tensors) -> Dataset:
+        """One element: ``tensors`` itself."""
+        return _Slices(tensors, slices=False)
+
+    @staticmethod
+    def range(*args, output_type="int64") -> Dataset:
+        """``start, stop, step`` as Python's ``range``, int64 elements."""
+        return _Range(args, as_dtype(output_type))
+
+    @staticmethod
+    def from_generator(generator, output_types, output_shapes=None, args=None) -> Dataset:
+        """The elements ``generator(*args)`` yields, each converted to ``output_types`` and
+        checked against ``output_shapes``; a new call of ``generator`` per iteration."""
+        return _Generator(generator, output_types, output_shapes, args)
+
+    @staticmethod
+    def zip(datasets) -> Dataset:
+        """Elements of a tuple / dict of datasets side by side, until the shortest ends."""
+        return _Zip(datasets)
+
+    # -- transformations ---------------------------------------------------------------------
+    def batch(self, batch_size, drop_remainder=False) -> Dataset:
+        """``batch_size`` consecutive elements stacked; the last batch may be smaller, unless
+        ``drop_remainder``."""
+        return _Batch(self, batch_size, drop_remainder)
+
+    def padded_batch(self, batch_size, padded_shapes=None, padding_values=None,
+                     drop_remainder=False) -> Dataset:
+        """As :meth:`batch`, each component padded to ``padded_shapes`` (None or -1 in one: the
+        batch's largest size) with ``padding_values`` (default 0)."""
+        return _PaddedBatch(self, batch_size, padded_shapes, padding_values, drop_remainder)
+
+    def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=None) -> Dataset:
+        """Elements in random order, drawn from a buffer of ``buffer_size``; the seeds follow
+        TF's op-seed rule (``tf.set_random_seed``), each iteration its own order unless
+        ``reshuffle_each_iteration=False``."""
+        return _Shuffle(self, buffer_size, seed, reshuffle_each_iteration)
+
+    def repeat(self, count=None) -> Dataset:
+        """The elements ``count`` times over (None or -1: forever)."""
+        return _Repeat(self, count)
+
+    def map(self, map_func, num_parallel_calls=None) -> Dataset:
+        """``map_func`` (TF ops, traced once) on each element."""
+        return _Map(self, map_func)
+
+    def filter(self, predicate) -> Dataset:
+        """The elements for which ``predicate`` (TF ops giving a scalar bool) is true."""
+        return _Filter(self, predicate)
+
+    def take(self, count) -> Dataset:
+        """The first ``count`` elements (-1: all)."""
+        return _Take(self, count)
+
+    def skip(self, count) -> Dataset:
+        """All but the first ``count`` elements (-1: none)."""
+        return _Skip(self, count)
+
+    def prefetch(self, buffer_size) -> Dataset:
+        """The same elements (TinyFlow pulls one at a time; no background thread)."""
+        _integer(buffer_size, "prefetch", "buffer_size")
+        return self
+
+    def cache(self, filename="") -> Dataset:
+        """The same elements, kept in memory by the first full iteration and replayed by the
+        next ones (only ``filename=""``: the in-memory cache)."""
+        if filename:
+            raise ValueError("Dataset.cache(filename) to a file is not supported by TinyFlow: "
+                             "use cache() (in memory)")
+        return _Cache(self)
+
+    def concatenate(self, dataset) -> Dataset:
+        """This dataset's elements, then ``dataset``'s (of the same structure and dtypes)."""
+        return _Concatenate(self, dataset)
+
+    def apply(self, transformation_func) -> Dataset:
+        """``transformation_func(self)``."""
+        return transformation_func(self)
+
+    # -- iterators ---------------------------------------------------------------------------
+    def make_one_shot_iterator(self) -> Iterator:
+        """An iterator that starts by itself at its first ``get_next`` in a session."""
+        return Iterator.one_shot(self)
+
+    def make_initializable_iterator(self, shared_name=None) -> Iterator:
+        """An iterator started (and restarted) by running its ``initializer``."""
+        iterator = Iterator(self._specs)
+        iterator._initializer = iterator.make_initializer(self)
+        return iterator
+
+    def __iter__(self):
+        raise RuntimeError("__iter__() is only supported when eager execution is enabled: "
+                           "make an iterator (make_one_shot_iterator) and run its get_next()")
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise unsupported("tf.data.Dataset.", "tinyflow.data.Dataset", name, {
+            "tf.data.Dataset.": [n for n in dir(Dataset) if not n.startswith("_")]})
+
+    def __repr__(self):
+        return f"<{self._kind} shapes: {self.output_shapes}, types: {self.output_types}>"
+
+
+def _integer(value, method, argument, low=None) -> int | Symbol:
+    """A dataset's int argument: a Python int, or a scalar int tensor (captured)."""
+    if isinstance(value, Symbol):
+        if not value.dtype.is_integer:
+            raise TypeError(f"Dataset.{method}: {argument} must be an integer tensor, got "
+                            f"{value.dtype.name}")
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"Dataset.{method}: {argument} must be an int, got {value!r}")
+    if low is not None and value < low:
+        raise ValueError(f"Dataset.{method}: {argument} must be at least {low}, got {value}")
+    return int(value)
+
+
+class _Slices(Dataset):
+    """from_tensor_slices / from_tensors: numpy values kept here, tensors captured."""
+
+    def __init__(self, tensors, slices):
+        self._kind = "TensorSliceDataset" if slices else "TensorDataset"
+        if isinstance(tensors, list):  # a list is one tensor, as TF converts it
+            tensors = np.asarray(tensors)
+        self._values = [v if isinstance(v, Symbol) else _array(v, self._kind)
+                        for v in flatten(tensors)]
+        self._slices = slices
+        specs = [self._spec(v) for v in self._values]
+        if slices:
+            rows = {s.shape[0].value for s in specs if s.shape.dims}
+            if any(s.shape.ndims == 0 for s in specs):
+                raise ValueError(f"{self._kind}: every component needs a first dimension to "
+                                 f"slice, got shapes {[str(s.shape) for s in specs]}")
+            if len(rows - {None}) > 1:
+                raise ValueError(f"{self._kind}: dimension 0 differs between components: "
+                                 f"{sorted(rows - {None})}")
+            specs = [Spec(s.dtype, TensorShape(s.shape.dims[1:] if s.shape.dims is not None
+                                               else None)) for s in specs]
+        super().__init__(pack(tensors, specs),
+                         captures=[v for v in self._values if isinstance(v, Symbol)])
+
+    @staticmethod
+    def _spec(value):
+        if isinstance(value, Symbol):
+            return Spec(value.dtype, value.get_shape())
+        return Spec(as_dtype(value.dtype), TensorShape(list(value.shape)))
+
+    def _elements(self, context):
+        if not self._slices:
+            yield tuple(context.value(v) if isinstance(v, Symbol) else v for v in self._values)
+            return
+        yield from self._row_blocks(context, 1, squeeze=True)
+
+    def _row_blocks(self, context, size, squeeze=False):
+        """Rows ``size`` at a time, as views (``batch`` over slices takes them whole); one row
+        without its first dimension when ``squeeze``."""
+        values = [context.value(v) if isinstance(v, Symbol) else v for v in self._values]
+        rows = {v.shape[0] for v in values}
+        if len(rows) > 1:
+            raise InvalidArgumentError(None, None, (
+                f"{self._what}: dimension 0 differs between components: {sorted(rows)}"))
+        for start in range(0, rows.pop(), size):
+            yield tuple(v[start] if squeeze else v[start:start + size] for v in values)
+
+
+def _array(value, kind) -> np.ndarray:
+    """A numpy component as TF converts it (Python floats float32, ints int32)."""
+    dtype = _inferred_dtype(value)
+    if not (dtype.is_floating or dtype.is_integer or dtype.is_bool):
+        raise TypeError(f"{kind}: TinyFlow's tf.data takes numeric tensors only, got {value!r} "
+                        f"({dtype.name})")
+    return np.array(value, dtype=dtype.as_numpy_dtype)  # a copy: later writes do not reach it
+
+
+class _Range(Dataset):
+    _kind = "RangeDataset"
+
+    def __init__(self, args, dtype):
+        if not 1 <= len(args) <= 3:
+            raise ValueError(f"Dataset.range takes 1 to 3 arguments, got {len(args)}")
+        if any(isinstance(a, Symbol) for a in args):
+            raise TypeError("Dataset.range takes Python ints in TinyFlow, not tensors")
+        self._range = range(*[_integer(a, "range", "argument") for a in args])
+        self._dtype = dtype
+        super().__init__(Spec(dtype, TensorShape([])))
+
+    def _elements(self, context):
+        for value in self._range:
+            yield (np.array(value, dtype=self._dtype.as_numpy_dtype),)
+
+
+class _Generator(Dataset):
+    _kind = "GeneratorDataset"
+
+    def __init__(self, generator, output_types, output_shapes, args):
+        if not callable(generator):
+            raise TypeError(f"Dataset.from_generator: generator must be callable, got "
+                            f"{type(generator).__name__}")
+        self._generator, self._args = generator, tuple(args or ())
+        super().__init__(as_spec_structure(output_types, output_shapes))
+        self._flat_specs = flatten(self._specs)
+
+    def _elements(self, context):
+        for position, element in enumerate(self._generator(*self._args)):
+            if isinstance(element, list) and isinstance(self._specs, tuple):
+                element = tuple(element)
+            yield pipeline.check_element(tuple(flatten(element)), self._flat_specs,
+                                         self._what, position)
+
+
+class _Zip(Dataset):
+    _kind = "ZipDataset"
+
+    def __init__(self, datasets):
+        datasets = tuple(datasets) if isinstance(datasets, list) else datasets
+        self._datasets = flatten(datasets)
+        if not all(isinstance(d, Dataset) for d in self._datasets):
+            raise TypeError(f"Dataset.zip takes a tuple or dict of datasets, got {datasets!r}")
+        super().__init__(pack(datasets, [d._specs for d in self._datasets]), self._datasets)
+
+    def _elements(self, context):
+        for parts in zip(*[d._elements(context) for d in self._datasets]):
+            yield tuple(v for part in parts for v in part)
+
+
+class _Concatenate(Dataset):
+    _kind = "ConcatenateDataset"
+
+    def __init__(self, first, second):
+        if map_structure(lambda s: s.dtype, first._specs) != map_structure(
+                lambda s: s.dtype, second._specs):
+            raise TypeError(f"Dataset.concatenate: the datasets' types differ: "
+                            f"{first.output_types} and {second.output_types}")
+        specs = [Spec(a.dtype, a.shape if a.shape == b.shape else _common(a.shape, b.shape))
+                 for a, b in zip(flatten(first._specs), flatten(second._specs))]
+        super().__init__(pack(first._specs, specs), (first, second))
+
+    def _elements(self, context):
+        for dataset in self._inputs:
+            yield from dataset._elements(context)
+
+
+def _common(a: TensorShape, b: TensorShape) -> TensorShape:
+    """The most specific shape both fit (TF's most_specific_compatible_shape)."""
+    if a.dims is None or b.dims is None or len(a.dims) != len(b.dims):
+        return TensorShape(None)
+    return TensorShape([x.value if x.value == y.value else None for x, y in zip(a.dims, b.dims)])
+
+
+class _Batch(Dataset):
+    _kind = "BatchDataset"
+
+    def __init__(self, dataset, batch_size, drop_remainder):
+        self._size = _integer(batch_size, "batch", "batch_size", low=1)
+        self._drop = bool(drop_remainder)
+        size = self._size if self._drop and isinstance(self._size, int) else None
+        super().__init__(self._batched_specs(dataset, size), (dataset,),
+                         [self._size] if isinstance(self._size, Symbol) else [])
+
+    @staticmethod
+    def _batched_specs(dataset, size):
+        return map_structure(lambda s: Spec(s.dtype, TensorShape(
+            [size] + s.shape.dims if s.shape.dims is not None else None)), dataset._specs)
+
+    def _checked_size(self, context) -> int:
+        size = context.integer(self._size)
+        if size < 1:
+            raise InvalidArgumentError(None, None, f"{self._what}: Batch size must be greater "
+                                                   f"than zero, got {size}")
+        return size
+
+    def _batches(self, context):
+        size, batch = self._checked_size(context), []
+        for element in self._inputs[0]._elements(context):
+            batch.append(element)
+            if len(batch) == size:
+                yield batch
+                batch = []
+        if batch and not self._drop:
+            yield batch
+
+    def _elements(self, context):
+        source = self._inputs[0]
+        if isinstance(source, _Slices) and source._slices:  # whole rows: nothing to stack
+            size = self._checked_size(context)
+            for block in source._row_blocks(context, size):
+                if len(block[0]) == size or not self._drop:
+                    yield block
+            return
+        for batch in self._batches(context):
+            yield pipeline.stack_batch(batch, self._what)
+
+
+class _PaddedBatch(_Batch):
+    _kind = "PaddedBatchDataset"
+
+    def __init__(self, dataset, batch_size, padded_shapes, padding_values, drop_remainder):
+        flat = flatten(dataset._specs)
+        shapes = ([s.shape for s in flat] if padded_shapes is None else
+                  [shape_of(s) for s in _per_component(padded_shapes, dataset._specs,
+                                                       "padded_shapes")])
+        for spec, shape in zip(flat, shapes):
+            if shape.dims is None or spec.shape.dims is None:
+                raise ValueError(f"{self._kind}: padded_shapes needs a known rank per "
+                                 f"component, got {shape} for an element of shape {spec.shape}")
+            if not all(p.value is None or e.value is None or e.value <= p.value
+                       for p, e in zip(shape.dims, spec.shape.dims)) or len(shape) != len(
+                    spec.shape):
+                raise ValueError(f"{self._kind}: the padded shape {shape} is not compatible "
+                                 f"with the element's shape {spec.shape}")
+        self._padded = [tuple(d.value for d in s.dims) for s in shapes]
+        values = ([0] * len(flat) if padding_values is None else
+                  _per_component(padding_values, dataset._specs, "padding_values"))
+        self._padding = [v if isinstance(v, Symbol) else np.asarray(v, s.dtype.as_numpy_dtype)
+                         for v, s in zip(values, flat)]
+        super().__init__(dataset, batch_size, drop_remainder)
+        self._own_captures += [v for v in self._padding if isinstance(v, Symbol)]
+        size = self._size if self._drop and isinstance(self._size, int) else None
+        self._specs = pack(dataset._specs, [Spec(s.dtype, TensorShape([size] + list(p)))
+                                            for s, p in zip(flat, self._padded)])
+
+    def _elements(self, context):
+        padding = [context.value(v) if isinstance(v, Symbol) else v for v in self._padding]
+        for batch in self._batches(context):
+            yield pipeline.pad_batch(batch, self._padded, padding, self._what)
+
+
+def _per_component(values, specs, argument) -> list:
+    """``values`` given per component of ``specs`` (a shape is a list, not structure)."""
+    if not isinstance(specs, (tuple, dict)):
+        return [values]
+    if isinstance(specs, dict) != isinstance(values, dict) or len(values) != len(specs):
+        raise ValueError(f"{argument} {values!r} does not match the element's structure")
+    if isinstance(specs, dict):
+        return [v for k in sorted(specs) for v in _per_component(values[k], specs[k], argument)]
+    return [v for x, s in zip(values, specs) for v in _per_component(x, s, argument)]
+
+
+class _Shuffle(Dataset):
+    _kind = "ShuffleDataset"
+
+    def __init__(self, dataset, buffer_size, seed, reshuffle_each_iteration):
+        self._buffer = _integer(buffer_size, "shuffle", "buffer_size", low=1)
+        self._seeds = current_context().op_seeds(seed)  # TF's get_seed, when made
+        self._reshuffle = reshuffle_each_iteration in (None, True)
+        super().__init__(dataset._specs, (dataset,),
+                         [self._buffer] if isinstance(self._buffer, Symbol) else [])
+
+    def _elements(self, context):
+        iteration = context.state.get(self, 0)
+        context.state[self] = iteration + 1
+        seed, seed2 = self._seeds
+        rng = (np.random.default_rng() if seed is None else
+               np.random.default_rng([seed, seed2, iteration if self._reshuffle else 0]))
+        yield from pipeline.shuffled(self._inputs[0]._elements(context),
+                                     context.integer(self._buffer), rng)
+
+
+class _Repeat(Dataset):
+    _kind = "RepeatDataset"
+
+    def __init__(self, dataset, count):
+        self._count = -1 if count is None else _integer(count, "repeat", "count")
+        super().__init__(dataset._specs, (dataset,),
+                         [self._count] if isinstance(self._count, Symbol) else [])
+
+    def _elements(self, context):
+        count, done = context.integer(self._count), 0
+        while count < 0 or done < count:
+            empty = True
+            for element in self._inputs[0]._elements(context):
+                empty = False
+                yield element
+            done += 1
+            if empty:  # an empty dataset repeated forever is empty, as TF's
+                return
+
+
+class _Take(Dataset):
+    _kind = "TakeDataset"
+
+    def __init__(self, dataset, count):
+        self._count = _integer(count, "take", "count")
+        super().__init__(dataset._specs, (dataset,),
+                         [self._count] if isinstance(self._count, Symbol) else [])
+
+    def _elements(self, context):
+        count = context.integer(self._count)
+        if count == 0:
+            return
+        for taken, element in enumerate(self._inputs[0]._elements(context), 1):
+            yield element
+            if taken == count:
+                return
+
+
+class _Skip(Dataset):
+    _kind = "SkipDataset"
+
+    def __init__(self, dataset, count):
+        self._count = _integer(count, "skip", "count")
+        super().__init__(dataset._specs, (dataset,),
+                         [self._count] if isinstance(self._count, Symbol) else [])
+
+    def _elements(self, context):
+        count = context.integer(self._count)
+        for position, element in enumerate(self._inputs[0]._elements(context)):
+            if count < 0:
+                return
+            if position >= count:
+                yield element
+
+
+class _Map(Dataset):
+    _kind = "MapDataset"
+
+    def __init__(self, dataset, func):
+        self._function = TracedFunction(func, dataset._specs, "Dataset.map()")
+        super().__init__(self._function.output_specs, (dataset,))
+
+    def _elements(self, context):
+        for element in self._inputs[0]._elements(context):
+            yield tuple(self._function(element))
+
+
+class _Filter(Dataset):
+    _kind = "FilterDataset"
+
+    def __init__(self, dataset, predicate):
+        self._function = TracedFunction(predicate, dataset._specs, "Dataset.filter()")
+        out = self._function.output_specs
+        if not isinstance(out, Spec) or out.dtype != tf_bool or out.shape.ndims not in (0, None):
+            raise ValueError(f"`predicate` return type must be convertible to a scalar boolean "
+                             f"tensor. Was {map_structure(str, out)}.")
+        super().__init__(dataset._specs, (dataset,))
+
+    def _elements(self, context):
+        for element in self._inputs[0]._elements(context):
+            if bool(self._function(element)[0]):
+                yield element
+
+
+class _Cache(Dataset):
+    _kind = "CacheDataset"
+
+    def __init__(self, dataset):
+        super().__init__(dataset._specs, (dataset,))
+
+    def _elements(self, context):
+        kept = context.state.get(self)
+        if kept is not None:  # a full iteration went before: replay it
+            yield from kept
+            return
+        seen = []
+        for element in self._inputs[0]._elements(context):
+            seen.append(element)
+            yield element
+        context.state[self] = seen

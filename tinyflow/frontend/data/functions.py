@@ -1,0 +1,100 @@
+"""A function of TF ops over a dataset's elements (``map``'s, ``filter``'s): traced once, as
+TensorFlow traces a ``tf.data`` function, on placeholders of the element's structure in a graph
+of its own, then run by the engine, a private session over that graph, on each element.
+
+The function receives the element as TensorFlow passes it: a tuple unpacked into arguments, any
+other element (a dict, a namedtuple, one tensor) as one argument.  It returns tensors, or
+structures of them; numbers and numpy arrays become constants, a list a tuple.  Its graph takes
+the outer graph's random seed, so its random ops follow TensorFlow's seed rule.
+"""
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ...nnvm.symbol import GraphContext, Symbol, current_context
+from ...nnvm.variables import constant
+from ..api import placeholder
+from .structure import Spec, flatten, map_structure, pack
+
+__all__ = ["TracedFunction"]
+
+
+class TracedFunction:
+    """``func`` traced on placeholders of ``specs`` (a structure of :class:`Spec`).
+
+    Parameters
+    ----------
+    func : callable
+    specs : structure of Spec
+        The element the function takes.
+    what : str
+        How errors name it (``"Dataset.map()"``).
+    """
+
+    def __init__(self, func, specs, what: str):
+        if not callable(func):
+            raise TypeError(f"{what} needs a callable, got {type(func).__name__}")
+        self.what, self.graph = what, GraphContext()
+        self.graph.seed = current_context().seed
+        with self.graph.as_default():
+            self.inputs = map_structure(
+                lambda s: placeholder(s.dtype, None if s.shape.dims is None
+                                      else s.shape.as_list(), name="arg"), specs)
+            args = self.inputs if type(self.inputs) is tuple else (self.inputs,)
+            self.outputs = _tensors(func(*args), what)
+        flat = flatten(self.outputs)
+        self._check_captures(flat)
+        self.output_specs = pack(self.outputs, [Spec(t.dtype, t.get_shape()) for t in flat])
+        self._flat_inputs, self._flat_outputs = flatten(self.inputs), flat
+        self._session = None
+
+    def _check_captures(self, outputs):
+        """A tensor of the program's graph the function reads is computed by the private
+        session (a constant, an op on constants); a placeholder, variable or iterator there
+        is refused: their values live in the program's session, not in this one."""
+        seen, stack = set(), [e.node for t in outputs for e in t.outputs]
+        while stack:
+            node = stack.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node.graph is not self.graph and (
+                    node.op is None or node.op.attr("FPullOutputs") is not None):
+                what = node.kind if node.op is None else "iterator's get_next"
+                raise ValueError(
+                    f"the function passed to {self.what} reads {what} '{node.name}' (created "
+                    f"at {node.source}) of the program's graph: TinyFlow traces it in a graph "
+                    f"of its own, which can capture constants but not placeholders, variables "
+                    f"or iterators; put the value in the dataset instead (from_tensor_slices, "
+                    f"zip)")
+            stack.extend(e.node for e in node.inputs)
+            stack.extend(node.control_deps)
+
+    def __call__(self, flat_values) -> list:
+        """The function's outputs (flat, numpy arrays) on one element (flat numpy arrays)."""
+        if self._session is None:
+            from ...session.session import Session  # deferred: the session imports torch
+            self._session = Session(graph=self.graph)
+        values = self._session.run(self._flat_outputs,
+                                   dict(zip(self._flat_inputs, flat_values)))
+        return [np.asarray(v) for v in values]
+
+
+def _tensors(result, what):
+    """The function's result as a structure of tensors (TensorFlow's conversion)."""
+    if isinstance(result, list):  # TF 1.15 reads a returned list as a tuple
+        result = tuple(result)
+    if isinstance(result, dict):
+        return type(result)((k, _tensors(v, what)) for k, v in result.items())
+    if isinstance(result, tuple):
+        parts = [_tensors(v, what) for v in result]
+        return type(result)(*parts) if hasattr(result, "_fields") else tuple(parts)
+    if isinstance(result, Symbol) and not result.is_operation and len(result.outputs) == 1:
+        return result
+    if isinstance(result, (numbers.Number, np.ndarray, np.generic)) and not isinstance(
+            result, complex) and np.asarray(result).dtype.kind in "biuf":
+        return constant(result)
+    raise TypeError(f"Unsupported return value from function passed to {what}: {result!r} "
+                    f"(a tensor, a number or a tuple / dict of them is expected)")

@@ -1,0 +1,164 @@
+"""``tf.data.Iterator`` (TF 1.15's, graph mode): ``get_next()`` is a graph op whose outputs the
+session pulls from the iterator before each run that needs them (op ``iterator_get_next``,
+FPullOutputs: nnvm/attrs.py, session/pull.py); ``initializer`` is an op (``iterator_init``)
+that starts it over a dataset, computing the tensors the dataset captured (placeholders fed in
+that run's feed_dict).
+
+An iterator's position lives in each session's resources (TF's resource manager), keyed by
+the iterator: two sessions iterate on their own, and running the initializer again restarts.
+"""
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from ...nnvm.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
+from ...nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ...ops import control  # noqa: F401 - registers iterator_get_next and iterator_init
+from .pipeline import Context
+from .structure import as_spec_structure, compatible, flatten, map_structure, pack, spec_text
+
+__all__ = ["Iterator"]
+
+_NOT_INITIALIZED = ("GetNext() failed because the iterator has not been initialized. Ensure "
+                    "that you have run the initializer operation for this iterator before "
+                    "getting the next element.")
+
+
+class Iterator:
+    """Elements of a dataset, one per ``sess.run`` that needs ``get_next()``.
+
+    Made by ``dataset.make_one_shot_iterator()``, ``dataset.make_initializable_iterator()`` or
+    ``Iterator.from_structure(output_types, output_shapes)`` (then ``make_initializer(dataset)``
+    per dataset of that structure, to switch between them)."""
+
+    def __init__(self, specs, one_shot=None):
+        self._specs, self._flat_specs = specs, flatten(specs)
+        self._one_shot = one_shot  # the dataset a one-shot iterator starts over by itself
+        self._initializer = None
+
+    @classmethod
+    def one_shot(cls, dataset) -> Iterator:
+        for symbol in dataset._captures():  # TF cannot capture them by value either
+            placeholder = _placeholder_among(symbol)
+            if placeholder is not None:
+                raise ValueError(f"Cannot capture a placeholder (name:{placeholder.name}, "
+                                 f"type:Placeholder) by value: a one-shot iterator cannot be "
+                                 f"fed; use make_initializable_iterator()")
+        return cls(dataset._specs, one_shot=dataset)
+
+    @staticmethod
+    def from_structure(output_types, output_shapes=None, shared_name=None,
+                       output_classes=None) -> Iterator:
+        """An iterator of that element structure, not bound to a dataset: run
+        ``make_initializer(dataset)`` to start it over one."""
+        return Iterator(as_spec_structure(output_types, output_shapes))
+
+    output_types = property(lambda self: map_structure(lambda s: s.dtype, self._specs),
+                            doc="The element's structure of dtypes.")
+    output_shapes = property(lambda self: map_structure(lambda s: s.shape, self._specs),
+                             doc="The element's structure of static shapes.")
+    output_classes = property(lambda self: map_structure(lambda s: Symbol, self._specs),
+                              doc="The element's structure of component classes (tensors).")
+
+    @property
+    def initializer(self) -> Symbol:
+        """The operation that (re)starts a ``make_initializable_iterator`` iterator."""
+        if self._initializer is None:
+            raise ValueError("The iterator does not have an initializer. This means it was "
+                             "likely created using `tf.data.Dataset.make_one_shot_iterator()`"
+                             " or `Iterator.from_structure()` (use make_initializer(dataset)). "
+                             "For an initializable iterator, use "
+                             "`tf.data.Dataset.make_initializable_iterator()` instead.")
+        return self._initializer
+
+    def make_initializer(self, dataset, name=None) -> Symbol:
+        """An operation starting this iterator over ``dataset`` (of this iterator's structure),
+        from its first element; placeholders the dataset captured are fed in its run."""
+        if not compatible(dataset._specs, self._specs):
+            raise TypeError(f"Expected output types and shapes {spec_text(self._specs)} but "
+                            f"got dataset with {spec_text(dataset._specs)}")
+        captures = dataset._captures()
+        node = create_op("iterator_init", *captures, num_args=len(captures),
+                         func=_Start(self, dataset, captures), name=name or "MakeIterator").node
+        return Symbol([NodeEntry(node, 0)], is_operation=True)
+
+    def get_next(self, name=None):
+        """The next element, as tensors of the element's structure: an op that advances the
+        iterator once per ``sess.run`` that needs it; past the end, that run raises
+        ``tf.errors.OutOfRangeError`` (before anything ran: variables keep their values)."""
+        shapes = tuple(None if s.shape.dims is None else tuple(d.value for d in s.shape.dims)
+                       for s in self._flat_specs)
+        node = create_op("iterator_get_next", iterator=self, shapes=shapes,
+                         Touts=tuple(s.dtype.name for s in self._flat_specs),
+                         name=name or "IteratorGetNext").outputs[0].node
+        graph = current_context()
+        for index, spec in enumerate(self._flat_specs):  # its static shape, as a feed's
+            graph.declared_shapes[NodeEntry(node, index)] = spec.shape
+        return pack(self._specs, [Symbol([NodeEntry(node, i)])
+                                  for i in range(len(self._flat_specs))])
+
+    def next_values(self, node, resources, evaluate) -> list:
+        """FPullOutputs of this iterator's get_next nodes: the next element, flat."""
+        running = resources.get(self)
+        if running is None:
+            if self._one_shot is None:
+                raise FailedPreconditionError(None, node.name, _NOT_INITIALIZED)
+            captures = self._one_shot._captures()
+            values = evaluate(captures) if captures else []
+            running = resources.setdefault(self, _Running(self._one_shot, captures, values))
+        element = running.next(node)
+        for index, (value, spec) in enumerate(zip(element, self._flat_specs)):
+            if value.dtype != np.dtype(spec.dtype.as_numpy_dtype) or \
+                    not spec.shape.is_compatible_with(value.shape):
+                raise InvalidArgumentError(None, node.name, (
+                    f"component {index} of the next element of {node.describe()} is "
+                    f"{value.dtype}{list(value.shape)}, but the iterator gives {spec}"))
+        return element
+
+    def string_handle(self, name=None):
+        raise AttributeError("Iterator.string_handle (feedable iterators) is not supported by "
+                             "TinyFlow: use Iterator.from_structure and make_initializer")
+
+
+class _Running:
+    """An iterator's pipeline in one session: the elements of its dataset, one at a time."""
+
+    def __init__(self, dataset, captures, values):
+        context = Context({s.outputs[0]: np.asarray(v) for s, v in zip(captures, values)})
+        self.elements = dataset._elements(context)
+        self.lock = threading.Lock()  # runs pulling from two threads take turns
+
+    def next(self, node) -> tuple:
+        with self.lock:
+            element = next(self.elements, None)
+        if element is None:
+            raise OutOfRangeError(None, node.name, f"End of sequence (of {node.describe()})")
+        return element
+
+
+class _Start:
+    """An initializer's run-time side (FPythonCompute of iterator_init, with the session's
+    resources): the iterator starts over its dataset, on the captured tensors' values."""
+
+    def __init__(self, iterator, dataset, captures):
+        self.iterator, self.dataset, self.captures = iterator, dataset, captures
+
+    def __call__(self, node, inputs, resources):
+        resources[self.iterator] = _Running(self.dataset, self.captures, inputs)
+        return np.array(True)
+
+
+def _placeholder_among(symbol):
+    """A placeholder ``symbol`` depends on, or None."""
+    seen, stack = set(), [e.node for e in symbol.outputs]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op is None and node.kind == "placeholder":
+            return node
+        stack.extend(e.node for e in node.inputs)
+    return None

@@ -1,0 +1,14 @@
+"""``tf.estimator`` (TensorFlow 1.15): :class:`Estimator`, :class:`EstimatorSpec`,
+:class:`ModeKeys`, :class:`RunConfig` and ``tf.estimator.inputs.numpy_input_fn``, on TinyFlow's
+monitored sessions (:mod:`tinyflow.frontend.monitored_session`)."""
+from . import inputs
+from .estimator import Estimator
+from .model_fn import EstimatorSpec, ModeKeys
+from .run_config import RunConfig
+
+__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs"]
+
+
+def __getattr__(name):
+    raise AttributeError(f"tf.estimator.{name} is not supported by TinyFlow (it has "
+                         f"{', '.join(__all__)})")

@@ -1,0 +1,190 @@
+"""``tf.train.export_meta_graph`` / ``import_meta_graph``: a graph, its variables and collections
+in a ``.meta`` file, in TinyFlow's own format (TensorFlow's MetaGraphDef is a protobuf of
+TensorFlow's ops, which TinyFlow does not read or write).
+
+The file is JSON::
+
+    {"tinyflow_meta_graph": 1,
+     "graph": "<the graph's SaveJSON text: every node of the graph>",
+     "variables": [{"name", "initial_value": [node, output], "initial_assign": [node, output],
+                    "trainable", "default", "checkpoint_name", "adam_powers"}, ...],
+     "collections": {key: [{"variable": name} or {"entries": [[node, output]...],
+                                                  "operation": bool}, ...]}}
+
+Collections hold variables, tensors and operations; other values in a collection are not
+written.  A file read is untrusted: the graph goes through LoadJSON's checks (nothing in it can
+run code: an op's body is its registration's), and every name, index and flag of the rest is
+checked; anything wrong is a GraphError naming the file and what is wrong, and the current
+graph is left as it was.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from ..nnvm.errors import GraphError
+from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.symbol import NodeEntry, Symbol, current_context
+from ..nnvm.variables import Variable
+from .checkpoint_format import AdamPowers
+
+__all__ = ["export_meta_graph", "import_graph"]
+
+VERSION = 1
+MAX_META_BYTES = 1 << 30
+
+
+def _entry(entry: NodeEntry) -> list:
+    return [entry.node.name, entry.index]
+
+
+def _variable_doc(var) -> dict:
+    codec = getattr(var, "checkpoint_codec", None)
+    return {"name": var.op.name, "initial_value": _entry(var.initial_value.outputs[0]),
+            "initial_assign": _entry(var.initial_assign.outputs[0]),
+            "trainable": bool(var.trainable), "default": bool(var.default),
+            "checkpoint_name": getattr(var, "checkpoint_name", None),
+            "adam_powers": None if codec is None else
+            [float(codec.betas[0]), float(codec.betas[1]), *codec.names]}
+
+
+def export_meta_graph(filename=None, collection_list=None, graph=None, **kwargs) -> dict:
+    """Write the current graph (or ``graph``), its variables and its collections (or those of
+    ``collection_list``) to ``filename`` when given; return the document written.
+
+    GraphError when a node cannot be written (a ``tf.py_func``'s Python function)."""
+    context = graph or current_context()
+    variables = {id(v): v for v in context.variables}
+    heads = [NodeEntry(node, i) for node in context.nodes_by_name.values()
+             for i in range(node.num_outputs())]
+    keys = context.collections if collection_list is None else collection_list
+    collections = {}
+    for key in keys:
+        items = []
+        for item in context.collections.get(key, ()):
+            if id(item) in variables:
+                items.append({"variable": item.op.name})
+            elif isinstance(item, Symbol):
+                items.append({"entries": [_entry(e) for e in item.outputs],
+                              "operation": bool(getattr(item, "is_operation", False))})
+        collections[str(key)] = items
+    try:
+        text = apply_passes(Graph(heads), ["SaveJSON"]).attrs["json"]
+    except (TypeError, ValueError) as err:
+        raise GraphError(f"cannot write the meta graph: {err}") from None
+    doc = {"tinyflow_meta_graph": VERSION, "graph": text,
+           "variables": [_variable_doc(v) for v in context.variables],
+           "collections": collections}
+    if filename is not None:
+        with open(os.fspath(filename), "w") as file:
+            json.dump(doc, file)
+    return doc
+
+
+def import_graph(meta_graph_or_file, import_scope=None) -> list:
+    """Rebuild the graph of a ``.meta`` file (or a document ``export_meta_graph`` returned) in
+    the current graph, with its variables and collections; return its variables.
+
+    Raises
+    ------
+    GraphError
+        The file is not a meta graph TinyFlow wrote, or is malformed (what is wrong is named),
+        or the current graph already has a node of one of its names.
+    """
+    if import_scope:
+        raise ValueError("import_meta_graph(import_scope=...) is not supported by TinyFlow")
+    where = "the meta graph"
+    doc = meta_graph_or_file
+    if not isinstance(doc, dict):
+        where = f"meta graph '{os.fspath(doc)}'"
+        doc = _read(os.fspath(doc), where)
+    _check(isinstance(doc, dict) and doc.get("tinyflow_meta_graph") == VERSION, where,
+           "not a TinyFlow meta graph (version 1)")
+    _check(isinstance(doc.get("graph"), str), where, "'graph' is not a string")
+    context = current_context()
+    graph = apply_passes(Graph([], {"json": doc["graph"]}), ["LoadJSON"])
+    nodes = {node.name: node for node in graph.indexed.nodes}
+    taken = sorted(set(nodes) & set(context.nodes_by_name))
+    _check(not taken, where, f"the current graph already has a node named {taken[:1]}")
+    variables = dict(_variable(spec, nodes, where) for spec in _list(doc, "variables", where))
+    collections = {key: [_collection_item(item, nodes, variables, where) for item in
+                         _list(doc["collections"], key, where)]
+                   for key in _dict(doc, "collections", where)}
+    for name, node in nodes.items():  # nothing changed before every check passed
+        context.nodes_by_name[name] = node
+        context.claim_name(name)
+    for var in variables.values():
+        context.variables.append(var)
+    for key, items in collections.items():
+        for item in items:
+            context.add_to_collection(key, item)
+    return list(variables.values())
+
+
+def _read(path: str, where: str) -> dict:
+    try:
+        if os.path.getsize(path) > MAX_META_BYTES:
+            raise GraphError(f"{where}: over {MAX_META_BYTES} bytes")
+        with open(path) as file:
+            return json.load(file)
+    except (OSError, ValueError, RecursionError) as err:
+        raise GraphError(f"cannot read {where}: {type(err).__name__}: {err}") from None
+
+
+def _check(condition: bool, where: str, problem: str) -> None:
+    if not condition:
+        raise GraphError(f"bad {where}: {problem}")
+
+
+def _list(doc: dict, key, where: str) -> list:
+    value = doc.get(key, [])
+    _check(isinstance(value, list), where, f"{key!r} is not a list")
+    return value
+
+
+def _dict(doc: dict, key, where: str) -> dict:
+    value = doc.get(key, {})
+    _check(isinstance(value, dict), where, f"{key!r} is not an object")
+    return value
+
+
+def _node_entry(value, nodes: dict, where: str) -> NodeEntry:
+    _check(isinstance(value, list) and len(value) == 2 and value[0] in nodes
+           and isinstance(value[1], int) and not isinstance(value[1], bool)
+           and 0 <= value[1] < nodes[value[0]].num_outputs(), where,
+           f"{str(value)[:100]} is not an output of a node of the graph")
+    return NodeEntry(nodes[value[0]], value[1])
+
+
+def _variable(spec, nodes: dict, where: str):
+    """The Variable of ``spec`` over the imported node it names (its initial value and
+    initialising assign are imported nodes too)."""
+    _check(isinstance(spec, dict) and spec.get("name") in nodes
+           and nodes[spec["name"]].op is None and nodes[spec["name"]].kind == "variable",
+           where, f"variable {str(spec)[:100]} names no variable node of the graph")
+    var = Variable.__new__(Variable)
+    Symbol.__init__(var, [NodeEntry(nodes[spec["name"]], 0)])
+    var.initial_value = Symbol([_node_entry(spec.get("initial_value"), nodes, where)])
+    var.initial_assign = Symbol([_node_entry(spec.get("initial_assign"), nodes, where)])
+    var.trainable, var.default = bool(spec.get("trainable")), bool(spec.get("default"))
+    name, powers = spec.get("checkpoint_name"), spec.get("adam_powers")
+    _check(name is None or isinstance(name, str), where, f"{name!r} is not a name")
+    if name:
+        var.checkpoint_name = name
+    if powers is not None:
+        _check(isinstance(powers, list) and len(powers) == 4
+               and all(isinstance(b, (int, float)) for b in powers[:2])
+               and all(isinstance(n, str) and n for n in powers[2:]), where,
+               f"adam_powers {str(powers)[:100]}")
+        var.checkpoint_codec = AdamPowers(powers[0], powers[1], tuple(powers[2:]))
+    return spec["name"], var
+
+
+def _collection_item(item, nodes: dict, variables: dict, where: str):
+    if isinstance(item, dict) and "variable" in item:
+        _check(item["variable"] in variables, where,
+               f"collection item {str(item)[:100]} names no variable")
+        return variables[item["variable"]]
+    _check(isinstance(item, dict), where, f"collection item {str(item)[:100]}")
+    entries = [_node_entry(e, nodes, where) for e in _list(item, "entries", where)]
+    return Symbol(entries, is_operation=bool(item.get("operation")))

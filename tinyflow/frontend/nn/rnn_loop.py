@@ -1,0 +1,136 @@
+"""``dynamic_rnn``'s loop over time (TensorFlow 1.15's ``_dynamic_rnn_loop``) and what it
+shares with the unrolled RNNs: TF's ``_rnn_step`` copy-through and ``reverse_sequence``.
+
+The loop is one ``tf.while_loop`` (:mod:`tinyflow.frontend.loops`) over
+``(time, output buffers, state)``: the body reads the inputs of step ``time`` (a time-major
+tensor the loop captures), calls the cell, and writes its output into row ``time`` of a
+``[time, batch, size]`` buffer (op ``tensor_array_write``: TF's output TensorArray).  The
+number of steps is the inputs' time dimension, known when a session binds (it may differ from
+one run to the next: ``[None, None, 28]``); with ``sequence_length`` the loop stops after the
+longest example, as TF's ``loop_bound``, and rows never written stay zeros, as TF's unwritten
+TensorArray elements.  The cell's variables, made by its first call inside the body, are
+captured by the loop, so ``tf.gradients`` reaches them through the loop's gradient.
+"""
+from __future__ import annotations
+
+from ...nnvm.symbol import Symbol, create_op
+from ..api import (
+    _tensor,
+    add,
+    cast,
+    greater_equal,
+    less,
+    maximum,
+    minimum,
+    multiply,
+    placeholder_with_default,
+    reduce_max,
+    subtract,
+    where,
+)
+from ..array_ops import expand_dims, gather, reshape, shape, stack, zeros
+from ..array_ops import range as int_range
+from ..loops import while_loop
+from .rnn_cell import flatten, pack_sequence_as
+
+__all__: list[str] = []
+
+
+def rnn_step(time, sequence_length, state, new_output, new_state):
+    """TF's ``_rnn_step`` (``skip_conditionals``): for an example at or past its length the
+    output is zeros and the state the one it had; ``(output, state)``, nested as given."""
+    copy = greater_equal(time, sequence_length)  # [batch] bool
+    outputs = [where(copy, create_op("zeros_like", out), out) for out in flatten(new_output)]
+    states = [where(copy, old, new) for old, new in zip(flatten(state), flatten(new_state))]
+    return pack_sequence_as(new_output, outputs), pack_sequence_as(new_state, states)
+
+
+def _size(tensor: Symbol, axis: int):
+    """``tensor``'s size along ``axis``: an int when static, else an int32 scalar tensor."""
+    known = tensor.get_shape()
+    if known.ndims is not None and known[axis].value is not None:
+        return int(known[axis].value)
+    return shape(tensor)[axis]
+
+
+def _counting(count):
+    """``0, 1, ..., count - 1`` as int32: ``tf.range`` for an int, else written by a loop
+    (TinyFlow's range takes Python numbers; a buffer's size may be a tensor folded at bind)."""
+    if isinstance(count, int):
+        return int_range(count)
+    indices = zeros(stack([count]), dtype="int32")
+    _, indices = while_loop(lambda i, _: less(i, count),
+                            lambda i, rows: (i + 1, create_op("tensor_array_write", rows, i, i)),
+                            [_tensor(0), indices], name="counting")
+    return indices
+
+
+def reverse_sequence(tensor: Symbol, lengths: Symbol) -> Symbol:
+    """TF's ``reverse_sequence`` of a time-major ``[time, batch, ...]`` tensor: each example's
+    first ``lengths[b]`` steps reversed, the rest as they were; a gather of its rows (so the
+    gradient is the gather's)."""
+    steps, batch = _size(tensor, 0), _size(tensor, 1)
+    time = expand_dims(_counting(steps), 1)                   # [time, 1]
+    lengths = expand_dims(cast(lengths, "int32"), 0)          # [1, batch]
+    inside = cast(less(time, lengths), "int32")
+    source = add(multiply(inside, subtract(subtract(lengths, 1), time)),
+                 multiply(subtract(1, inside), time))         # [time, batch]
+    rows = add(multiply(source, batch), expand_dims(_counting(batch), 0))
+    known = tensor.get_shape().as_list()[2:]
+    flat = reshape(tensor, [-1] + known)
+    result = gather(flat, reshape(rows, [-1]))
+    if isinstance(steps, int) and isinstance(batch, int):
+        return reshape(result, [steps, batch] + known)
+    result = reshape(result, shape(tensor))
+    result.set_shape(tensor.get_shape())
+    return result
+
+
+def _with_batch(tensor: Symbol, batch: int) -> Symbol:
+    """``tensor`` [time, batch, ...] with the batch size the state knows (TF merges the
+    shapes so): what the loop captures is then of that static shape."""
+    # a copy whose static shape is declared, which what reads it sees (static inference does
+    # not carry set_shape's hints forward)
+    return placeholder_with_default(tensor, [None, batch] + tensor.get_shape().as_list()[2:],
+                                    name="inputs_of_batch")
+
+
+def dynamic_rnn_loop(cell, inputs, state, sequence_length):
+    """The cell over the time-major ``inputs`` (a structure of ``[time, batch, ...]``
+    tensors) from ``state``, as one while_loop: ``(outputs time-major, final state)``."""
+    flat_inputs = flatten(inputs)
+    first = flat_inputs[0]
+    steps, batch = _size(first, 0), _size(first, 1)
+    dtype = flatten(state)[0].dtype
+    sizes = flatten(cell.output_size)
+    buffers = [zeros([steps, batch, int(size)], dtype=dtype, name="output_zeros")
+               for size in sizes]
+    bound = steps
+    if sequence_length is not None:  # TF's loop_bound: at least one step, at most the inputs'
+        bound = minimum(steps, maximum(1, reduce_max(sequence_length)))
+    count = len(sizes)
+    known_batch = next((t.get_shape()[0].value for t in flatten(state)
+                        if t.get_shape()[0].value is not None), None)
+    if known_batch is not None and not isinstance(batch, int):
+        flat_inputs = [_with_batch(x, known_batch) for x in flat_inputs]
+
+    def body(time, *values):
+        outputs_so_far, state_now = values[:count], pack_sequence_as(state, values[count:])
+        step = pack_sequence_as(inputs, [gather(x, time) for x in flat_inputs])
+        output, new_state = cell(step, state_now)
+        if sequence_length is not None:
+            output, new_state = rnn_step(time, sequence_length, state_now, output, new_state)
+        written = [create_op("tensor_array_write", buffer, time, out)
+                   for buffer, out in zip(outputs_so_far, flatten(output))]
+        for after, before in zip(written + flatten(new_state),
+                                 list(outputs_so_far) + flatten(state_now)):
+            after.set_shape(before.get_shape())  # what static shapes lose through where
+        return [time + 1] + written + flatten(new_state)
+
+    results = while_loop(lambda time, *_: less(time, bound), body,
+                         [_tensor(0)] + buffers + flatten(state),
+                         maximum_iterations=steps if isinstance(steps, int) else None)
+    for result, before in zip(results[1:], buffers + flatten(state)):
+        result.set_shape(before.get_shape())  # a loop variable keeps its shape
+    outputs = pack_sequence_as(cell.output_size, results[1:1 + count])
+    return outputs, pack_sequence_as(state, results[1 + count:])

@@ -1,0 +1,21 @@
+-- if: y = the outputs of subgraph kwarg.then_branch when x[1] is true, else of
+-- kwarg.else_branch; only that one's closures run.  x[2..]: the tensors the branches capture
+-- (their inputs by position: inputs[1] is the predicate, which no branch reads).
+return function(x, y, kwarg)
+  local copy, truth = torch.copy, kernels.truth
+  local function run(branch)
+    local inputs, fs, names = branch.inputs, branch.closures, branch.names
+    for i = 2, #x do
+      if inputs[i] ~= nil then copy(inputs[i], x[i]) end
+    end
+    for i = 1, branch.count do
+      local ok, err = pcall(fs[i])
+      if not ok then error(names[i] .. " failed in a tf.cond branch: " .. tostring(err), 0) end
+    end
+    for j = 1, #y do copy(y[j], branch.outputs[j]) end
+  end
+  local taken, other = kwarg.then_branch, kwarg.else_branch
+  return function()
+    if truth(x[1]) then run(taken) else run(other) end
+  end
+end

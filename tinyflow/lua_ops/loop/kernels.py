@@ -1,0 +1,18 @@
+"""Kernels of the loop bodies (tinyflow/ops/loop.py): reading a loop's condition and keeping
+the loop variables of an iteration for the backward pass."""
+from __future__ import annotations
+
+__all__ = ["keep", "truth"]
+
+
+def truth(x) -> bool:
+    """The value of a bool scalar tensor, as a Lua boolean (one host sync on a GPU)."""
+    return bool(x)
+
+
+def keep(kept, x):
+    """``kept`` (a tensor of x's shape and dtype, or nil) holding a copy of ``x``: reused when
+    it fits, else a new tensor (the loop's stack for the backward grows to its longest run)."""
+    if kept is None or kept.shape != x.shape or kept.dtype != x.dtype:
+        return x.clone()
+    return kept.copy_(x)

@@ -1,0 +1,50 @@
+-- while_loop: the loop variables x[1..n] through subgraph body while subgraph cond gives true
+-- (x[n+1..]: the tensors they capture).  kwarg.cond and kwarg.body are the subgraphs bound as
+-- executors of their own (tinyflow/executor/subgraphs.py): {closures, count, names, inputs,
+-- outputs}, inputs by position (nil where the subgraph does not read that input).  The
+-- current values live in y; kwarg.state.record (set when a backward node reads this loop)
+-- keeps each iteration's loop variables in kwarg.state.history for it (those in
+-- kwarg.state.needed only, when the backward says which it reads).
+return function(x, y, kwarg)
+  local cond, body, state = kwarg.cond, kwarg.body, kwarg.state
+  local n, limit = kwarg.num_vars, kwarg.maximum_iterations
+  local copy, truth, keep = torch.copy, kernels.truth, kernels.keep
+  local cond_in, body_in, body_out, pred = cond.inputs, body.inputs, body.outputs, cond.outputs[1]
+  local function run(sub)  -- a subgraph's closures; an error names its node
+    local fs, names = sub.closures, sub.names
+    for i = 1, sub.count do
+      local ok, err = pcall(fs[i])
+      if not ok then error(names[i] .. " failed in a loop iteration: " .. tostring(err), 0) end
+    end
+  end
+  local function load(dst, first, last, src, offset)  -- dst[i] = src[i + offset] where read
+    for i = first, last do
+      local b = dst[i]
+      if b ~= nil then copy(b, src[i + offset]) end
+    end
+  end
+  local function remember(trip, needed)  -- the loop variables the backward reads (all: nil)
+    local kept = state.history[trip]
+    if kept == nil then kept = {}; state.history[trip] = kept end
+    for j = 1, n do
+      if needed == nil or needed[j] then kept[j] = keep(kept[j], y[j]) end
+    end
+  end
+  return function()
+    for j = 1, n do copy(y[j], x[j]) end
+    load(cond_in, n + 1, #x, x, 0)
+    load(body_in, n + 1, #x, x, 0)
+    local trips, record = 0, state.record
+    while limit < 0 or trips < limit do
+      load(cond_in, 1, n, y, 0)
+      run(cond)
+      if not truth(pred) then break end
+      trips = trips + 1
+      if record then remember(trips, state.needed) end
+      load(body_in, 1, n, y, 0)
+      run(body)
+      for j = 1, n do copy(y[j], body_out[j]) end
+    end
+    state.trips = trips
+  end
+end

@@ -1,0 +1,221 @@
+"""Loops as one node holding subgraphs: ``while_loop`` and its gradient ``_while_loop_backward``
+(TensorFlow 2's functional While; ``tf.while_loop`` in :mod:`tinyflow.frontend.loops`).
+
+``while_loop``
+    inputs: the ``num_vars`` loop variables (flat), then the tensors its subgraphs capture;
+    outputs: the loop variables after the last iteration.  Attributes ``cond`` and ``body``
+    are :class:`~tinyflow.nnvm.subgraph.Subgraph` s over one input list (the node's inputs, by
+    position): ``cond`` gives one bool scalar, ``body`` the next values of the loop variables.
+    ``maximum_iterations`` (-1: none) stops it there; ``names`` (the loop variables' for
+    errors), ``invariant`` (per variable, whether ``shape_invariants`` let its shape vary).
+``_while_loop_backward``
+    inputs: the forward's outputs (``num_vars``; their node's state holds the loop variables of
+    every iteration: ``TStateOfInput`` 0), the captured tensors (``num_captured``), the
+    gradients of the outputs; outputs: the gradients of the loop variables' first values, then
+    of the captured tensors.  ``grad_body``: a subgraph over the body's inputs then the
+    gradients of its outputs, giving the gradients of its inputs (the body's forward recomputed
+    from the kept loop variables, then its gradient: one iteration's backward).
+
+Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
+``tinyflow/executor/subgraphs.py``.
+"""
+from __future__ import annotations
+
+from ..nnvm.attrs import shape_str
+from ..nnvm.errors import ShapeError
+from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.op import register_op
+from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+
+__all__: list[str] = []
+
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+
+
+def _while_shape(attrs, in_shapes, out_shapes):
+    """The loop variables keep their shapes: the body's outputs are inferred from its inputs'
+    shapes, and a variable whose shape an iteration changes is an error (its shape after the
+    loop would depend on the trip count, and every shape is bound before a run)."""
+    n = attrs["num_vars"]
+    ins = [s if s is not None else o for s, o in zip(in_shapes[:n], out_shapes)]
+    ins = ins + list(in_shapes[n:])
+    if any(s is None for s in ins):
+        return ins, list(out_shapes)
+    body_out = infer_shapes(attrs["body"], ins)
+    for index, (before, after) in enumerate(zip(ins, body_out)):
+        if after is not None and tuple(after) != tuple(before):
+            name = attrs["names"][index]
+            if not attrs["invariant"][index]:
+                raise ShapeError(f"loop variable {name} enters the loop with shape "
+                                 f"{shape_str(before)}, but has shape {shape_str(after)} after "
+                                 f"one iteration (use shape_invariants to let it vary)")
+            raise ShapeError(f"loop variable {name} changes shape from {shape_str(before)} to "
+                             f"{shape_str(after)} in one iteration: its shape_invariants allow "
+                             f"it, but TinyFlow binds every shape before a run, so a loop "
+                             f"variable's shape after the loop must not depend on the trip "
+                             f"count")
+    return ins, ins[:n]
+
+
+def _while_type(attrs, in_types, out_types):
+    n = attrs["num_vars"]
+    ins = [t or o for t, o in zip(in_types[:n], out_types)] + list(in_types[n:])
+    return ins, ins[:n]
+
+
+def _while_gradient(node, ograds):
+    """One backward node: the body's gradient subgraph run over the kept iterations in
+    reverse.  Integer loop variables and captures get no gradient."""
+    n = node.attrs["num_vars"]
+    if not node.attrs.get("back_prop", True):
+        return [None] * len(node.inputs)
+    body = node.attrs["body"]
+    grad_body = _gradient_subgraph(body, n)
+    captured = node.inputs[n:]
+    out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds,
+                    grad_body=grad_body, num_vars=n, num_captured=len(captured),
+                    name=f"{node.name}_grad")
+    types = [p.attrs.get("dtype", "float32") for p in body.inputs]
+    return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
+
+
+def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
+    """``body``'s inputs and one gradient placeholder per loop variable in; the gradients of
+    all the body's inputs out (zeros for integer ones and those the outputs do not reach)."""
+    graph = current_context()
+    heads, ys, head_grads = [], [], []
+    for index, entry in enumerate(body.outputs):
+        placeholder = body.inputs[index]
+        dtype = placeholder.attrs.get("dtype", "float32")
+        head = placeholder_like(graph, "grad_ys", placeholder.attrs.get("shape"), dtype)
+        heads.append(head)
+        if dtype in FLOATS:
+            ys.append(entry)
+            head_grads.append(Symbol([NodeEntry(head, 0)]))
+    xs = [NodeEntry(p, 0) for p in body.inputs]
+    if ys:
+        grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
+                                        "grad_name_prefix": "while_grad/"}), ["Gradient"])
+        outputs = grads.outputs
+    else:
+        outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+    return Subgraph(tuple(body.inputs) + tuple(heads), tuple(outputs))
+
+
+def _backward_shape(attrs, in_shapes, out_shapes):
+    count = attrs["num_vars"] + attrs["num_captured"]
+    return list(in_shapes), [s if s is not None else o for s, o in
+                             zip(in_shapes[:count], out_shapes)]
+
+
+def _backward_type(attrs, in_types, out_types):
+    count = attrs["num_vars"] + attrs["num_captured"]
+    return list(in_types), [t or o for t, o in zip(in_types[:count], out_types)]
+
+
+(register_op("while_loop")
+ .describe("The loop variables (inputs 0 .. num_vars-1) through subgraph body while subgraph "
+           "cond gives true, at most maximum_iterations times (tf.while_loop); the other "
+           "inputs are the tensors the subgraphs capture.")
+ .set_num_inputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: attrs["num_vars"])
+ .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
+ .set_attr("FGradient", _while_gradient)
+ .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("TUncapturable", True))
+
+(register_op("_while_loop_backward")
+ .describe("The gradients of a while_loop's first loop variables and captured tensors: "
+           "subgraph grad_body over the iterations the forward kept, last first.")
+ .set_num_inputs(lambda attrs: 2 * attrs["num_vars"] + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
+ .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
+ .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
+
+
+# -- TensorArray's write: a copy of the rows with some replaced (tf.TensorArray, frontend) -------
+def _write_shape(attrs, in_shapes, out_shapes):
+    buffer, index, value = in_shapes
+    buffer = buffer if buffer is not None else out_shapes[0]
+    if buffer is not None and index is not None and value is not None:
+        rows = () if len(index) == 0 else (index[0],)
+        if len(index) > 1 or tuple(value) != rows + tuple(buffer[1:]):
+            raise ShapeError(f"writing a value of shape {shape_str(value)} at indices of shape "
+                             f"{shape_str(index)} into a TensorArray of elements of shape "
+                             f"{shape_str(buffer[1:])}")
+    return [buffer, index, value], [buffer]
+
+
+def _write_type(attrs, in_types, out_types):
+    dtype = in_types[0] or in_types[2] or out_types[0]
+    return [dtype, in_types[1], dtype], [dtype]
+
+
+def _write_gradient(node, ograds):
+    """The rows written get their gradient from the value; the rows kept, from the buffer."""
+    _, index, value = node.inputs
+    kept = create_op("tensor_array_write", ograds[0], index, create_op("zeros_like", value))
+    return [kept, None, create_op("gather", ograds[0], index, axis=0)]
+
+
+(register_op("tensor_array_write")
+ .describe("A copy of input 0 (rows: a TensorArray's elements) with rows at int indices "
+           "input 1 (a scalar or a vector) replaced by input 2 (TensorArray.write, scatter).")
+ .set_num_inputs(3)
+ .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
+
+
+# -- if: tf.cond whose branches have side effects (frontend/control_flow_ops.py) -----------------
+def _if_shape(attrs, in_shapes, out_shapes):
+    if any(s is None for s in in_shapes[1:]):
+        return list(in_shapes), list(out_shapes)
+    taken = infer_shapes(attrs["then_branch"], in_shapes)
+    other = infer_shapes(attrs["else_branch"], in_shapes)
+    for index, (a, b) in enumerate(zip(taken, other)):
+        if a is not None and b is not None and tuple(a) != tuple(b):
+            raise ShapeError(f"output {index} has shape {shape_str(a)} from true_fn and "
+                             f"{shape_str(b)} from false_fn: they must have one shape")
+    return list(in_shapes), [a if a is not None else b for a, b in zip(taken, other)]
+
+
+(register_op("if")
+ .describe("The outputs of subgraph then_branch if input 0 (a bool scalar) is true, else of "
+           "else_branch; only that one runs (tf.cond whose branches write variables or run "
+           "Python).  The other inputs are the tensors the branches capture; attr Tout: the "
+           "outputs' dtypes.  No gradient flows through it.")
+ .set_num_inputs(lambda attrs: 1 + attrs["num_captured"])
+ .set_num_outputs(lambda attrs: len(attrs["Tout"]))
+ .set_attr("FInferShape", _if_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
+ .set_attr("FGradient", lambda node, ograds: [None] * len(node.inputs))
+ .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True))
+
+
+# -- the first elements of a TensorArray a loop writes, its element shape known at bind ----------
+def _zeros_shape(attrs, in_shapes, out_shapes):
+    """``rows`` + the shape of the value the loop's body writes (subgraph ``value``), from the
+    shapes of the loop's other inputs (this op's inputs, at body input ``positions``)."""
+    body_ins = [None] * attrs["num_body_inputs"]
+    for position, shape in zip(attrs["positions"], in_shapes):
+        body_ins[position] = shape
+    if any(shape is None for shape in in_shapes):
+        return list(in_shapes), list(out_shapes)
+    (value,) = infer_shapes(attrs["value"], body_ins)
+    if value is None:
+        return list(in_shapes), list(out_shapes)
+    return list(in_shapes), [tuple(attrs["rows"]) + tuple(value)]
+
+
+(register_op("tensor_array_zeros")
+ .describe("Zeros of shape attr rows + the shape of subgraph value's output when its inputs "
+           "at attr positions have the shapes of this op's inputs (read for their shapes "
+           "only): a TensorArray a loop writes, before its first write.")
+ .set_num_inputs(lambda attrs: len(attrs["positions"]))
+ .set_attr("FInferShape", _zeros_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
+ .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
+ .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
+     node.inputs)))

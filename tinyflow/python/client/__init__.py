@@ -1,0 +1,1 @@
+"""``tensorflow.python.client`` as ``tinyflow.python.client``: ``session``."""

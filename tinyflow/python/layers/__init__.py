@@ -1,0 +1,1 @@
+"""``tensorflow.python.layers`` as ``tinyflow.python.layers``: ``core``, ``layers``."""

@@ -1,0 +1,1 @@
+"""``tensorflow.python.ops`` as ``tinyflow.python.ops``: ``array_ops``, ``check_ops``, ``clip_ops``, ``control_flow_ops``, ``embedding_ops``, ``gradients``, ``gradients_impl``, ``init_ops``, ``logging_ops``, ``math_ops``, ``nn``, ``nn_impl``, ``nn_ops``, ``random_ops``, ``rnn``, ``rnn_cell``, ``rnn_cell_impl``, ``state_ops``, ``variable_scope``, ``variables``, ``losses``."""

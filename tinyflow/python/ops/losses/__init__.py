@@ -1,0 +1,1 @@
+"""``tensorflow.python.ops.losses`` as ``tinyflow.python.ops.losses``: ``losses``."""

@@ -1,0 +1,1 @@
+"""``tensorflow.python.platform`` as ``tinyflow.python.platform``: ``gfile``, ``tf_logging``."""

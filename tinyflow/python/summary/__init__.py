@@ -1,0 +1,1 @@
+"""``tensorflow.python.summary`` as ``tinyflow.python.summary``: ``summary``."""

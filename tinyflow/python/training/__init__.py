@@ -1,0 +1,1 @@
+"""``tensorflow.python.training`` as ``tinyflow.python.training``: ``adam``, ``gradient_descent``, ``learning_rate_decay``, ``momentum``, ``moving_averages``, ``optimizer``, ``saver``, ``training_util``."""

@@ -1,0 +1,60 @@
+"""Outputs pulled from Python before a run: nodes whose op has ``FPullOutputs`` (a tf.data
+iterator's ``get_next``, see nnvm/attrs.py).
+
+Such a node's value is not computed by the executor: before the run binds, the session asks the
+op for it (once per run, however many of its outputs the run fetches, as TensorFlow runs an op
+once a step) and feeds it as the node's outputs, as a fed tensor is fed (CutFeeds).  So its
+shape is resolved per run as a feed's is (the last, partial batch binds an executor of its own,
+cached beside the full batches' one), and an error raised while pulling (the end of the data:
+``OutOfRangeError``) stops the run before anything ran: variables keep their values.
+"""
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..nnvm.symbol import NodeEntry, Symbol
+
+__all__ = ["pull_feeds"]
+
+
+def pull_feeds(session, symbols, feeds: dict) -> dict:
+    """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
+    needs, each output fed through its input node (``session._feed_node``).  What only a fed
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow."""
+    entries = tuple(e for s in symbols for e in s.outputs)
+    fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
+    nodes = session._pulled.get((entries, fed))
+    if nodes is None:
+        nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)
+    if not nodes:
+        return feeds
+    feeds = dict(feeds)
+    resources = session.variable_store.resources
+    for node in nodes:
+        values = node.op.attr("FPullOutputs")(node, resources, session.run)
+        for index, value in enumerate(values):
+            feed_node = session._feed_node(Symbol([NodeEntry(node, index)]))
+            if feed_node not in feeds:  # an output the user fed keeps the fed value
+                array = np.asarray(value)  # a 0-d element stays 0-d
+                feeds[feed_node] = torch.from_numpy(
+                    array if array.flags.c_contiguous else array.copy())
+    return feeds
+
+
+def _pulled_nodes(entries, fed) -> list:
+    """The nodes with FPullOutputs among what ``entries`` depend on (inputs and control
+    dependencies, not through the ``fed`` entries), in the order a depth-first walk from the
+    first fetch meets them."""
+    found, seen = [], set()
+    stack = [e.node for e in reversed(entries) if e not in fed]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node.op is not None and node.op.attr("FPullOutputs") is not None:
+            found.append(node)
+        stack.extend(reversed([e.node for e in node.inputs if e not in fed]
+                              + list(node.control_deps)))
+    return found
