@@ -188,3 +188,12 @@ def test_intra_op_threads_fix_the_count_and_results_agree(monkeypatch, two_threa
 def test_intra_op_threads_must_be_a_count(threads):
     with pytest.raises(ValueError, match="intra_op_parallelism_threads must be an int >= 0"):
         tf.Session(config=tf.ConfigProto(intra_op_parallelism_threads=threads))
+
+
+def test_thread_choice_leaves_short_runs_on_torchs_count(monkeypatch, two_threads):
+    clock = _Clock(lambda count: 1e-4 if count == 1 else 5e-4)  # under ThreadChoice.WORTH
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(60):
+        clock.run(choice)
+    assert set(clock.counts) == {2}  # never switched: results stay bit-for-bit run to run

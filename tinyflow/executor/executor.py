@@ -95,8 +95,10 @@ class Executor:
         self.feed_shapes = dict(feed_shapes)
         self.fed_entries = dict(fed_entries or {})
         self.options = options
-        # CPU runs: torch's threads or one, by timing (threads.py); CUDA's launches: untouched
-        self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" else None
+        # CPU runs on the session's fixed count, if any (threads.py: choosing by timing is not
+        # on, as switching counts changes the last bits of some kernels between runs)
+        self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" \
+            and options.threads else None
         self.loop_states = {}  # looping node -> LoopState (subgraphs.py)
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed

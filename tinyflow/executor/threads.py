@@ -32,6 +32,10 @@ class ThreadChoice:
     PROBE_RUNS = 2        # runs of the other count per probe
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
+    # runs shorter than this keep torch's count: little to win, and a count switched between
+    # runs changes the last bits of kernels whose sums split by thread (conv weight gradients),
+    # which finite differences over many runs of a small graph would see
+    WORTH = 10e-3
 
     def __init__(self, fixed: int | None = None):
         self.fixed = fixed
@@ -50,7 +54,8 @@ class ThreadChoice:
         self.runs += 1
         probing = self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS
         self.using = self.current
-        if probing and self.fixed is None and self.ceiling > 1:
+        worth = self.current == "one" or min(self.recent["all"], default=0) >= self.WORTH
+        if probing and worth and self.fixed is None and self.ceiling > 1:
             self.using = "one" if self.current == "all" else "all"
         if self.count(self.using) != self.ceiling:
             torch.set_num_threads(self.count(self.using))
