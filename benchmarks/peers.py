@@ -11,7 +11,15 @@ data (random images, fixed seed), 2 threads everywhere:
 - ``softmax``: softmax regression 784x10, batch 100, SGD 0.5;
 - ``deep``: TF1's ``mnist_deep`` (NHWC, 5x5 conv 32 and 64 with ReLU, 2x2 max pool, fc 1024,
   dropout 0.5, Adam 1e-4), batch 50; TinyFlow and TF1 run the same TF-1 code, PyTorch eager
-  its NCHW equivalent.
+  its NCHW equivalent;
+- ``lstm``: an LSTM classifier, 28 steps x 28 inputs, 128 units (``static_rnn`` +
+  ``BasicLSTMCell``), fc 10, Adam 1e-3, batch 128; TinyFlow and TF1 run the same TF-1 code,
+  PyTorch eager ``nn.LSTM`` (torch.compile left out: minutes of compiling).
+
+``--background-load N`` times every workload twice: quiet, then with N busy processes
+(``while True: pass``) that it starts before and stops after, and prints both tables and each
+peer's slowdown.  TinyFlow is imported before torch, so its OpenMP wait policy
+(tinyflow/lua_ops/threads.py) is the process's: eager and compile run under it too.
 
 TF1 is ``tf.compat.v1`` graph mode of the TensorFlow in ``--tf-python`` (default
 /work/venvs/tf/bin/python), driven in a subprocess of that interpreter round by round, so it
@@ -20,8 +28,8 @@ is skipped with a line saying so.  Then, for LeNet, each peer runs a whole progr
 ``--rss-steps`` steps, then score 10,000 images in one run) in a fresh subprocess and its
 peak RSS (VmHWM) is printed, with TinyFlow's broken down by stage.
 
-    python benchmarks/peers.py [--rounds 3] [--steps 20] [--workloads lenet,softmax,deep]
-                               [--skip-peer compile] [--no-rss]
+    python benchmarks/peers.py [--rounds 3] [--steps 20] [--workloads lenet,softmax,deep,lstm]
+                               [--skip-peer compile] [--no-rss] [--background-load 1]
 """
 import argparse
 import os
@@ -36,8 +44,8 @@ import time
 import numpy as np
 
 PEERS = ("tinyflow", "eager", "compile", "tf1")
-WORKLOADS = ("lenet", "softmax", "deep")
-TF_PYTHON = "/work/venvs/tf/bin/python"
+WORKLOADS = ("lenet", "softmax", "deep", "lstm")
+TF_PYTHON = "/work/tfvenv/bin/python"
 THREADS = 2
 
 
@@ -88,7 +96,23 @@ def deep_flops():
                                  f"{fc2 / 1e6:.1f}) x3 - conv1 data grad")
 
 
-FLOPS = {"lenet": lenet_flops, "softmax": softmax_flops, "deep": deep_flops}
+def lstm_flops():
+    """FLOPs of one LSTM step: the gates' matmuls of 28 time steps and the fc layer.
+
+    Returns
+    -------
+    (float, str)
+    """
+    batch, steps, inputs, units = 128, 28, 28, 128
+    gates = 2 * batch * (inputs + units) * 4 * units * steps
+    fc = 2 * batch * units * 10
+    forward = gates + fc
+    first = 2 * batch * inputs * 4 * units * steps  # the inputs' data gradient, not needed
+    return 3 * forward - first, (f"fwd {forward / 1e6:.1f} MFLOP (gates {gates / 1e6:.1f}, fc "
+                                 f"{fc / 1e6:.2f}) x3 - the inputs' data grad")
+
+
+FLOPS = {"lenet": lenet_flops, "softmax": softmax_flops, "deep": deep_flops, "lstm": lstm_flops}
 
 
 def peak_flops():
@@ -127,7 +151,10 @@ def make_data(workload, nhwc=False, test=False):
         float32 images; float32 class indices (lenet) or one-hot rows (softmax, deep).
     """
     rng = np.random.default_rng(1 if test else 0)
-    n = 10000 if test else {"lenet": 100, "softmax": 100, "deep": 50}[workload]
+    n = 10000 if test else {"lenet": 100, "softmax": 100, "deep": 50, "lstm": 128}[workload]
+    if workload == "lstm":  # 28 time steps of 28 inputs (an image's rows)
+        return (rng.uniform(size=(n, 28, 28)).astype(np.float32),
+                np.eye(10, dtype=np.float32)[rng.integers(0, 10, n)])
     if workload == "lenet":
         shape = (n, 28, 28, 1) if nhwc else (n, 1, 28, 28)
         return (rng.uniform(size=shape).astype(np.float32),
@@ -183,6 +210,28 @@ def deep_graph(tf, images, labels):
     loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=logits))
     train_step = tf.train.AdamOptimizer(1e-4).minimize(loss)
     return train_step, {x: images, y_: labels, keep_prob: 0.5}, None
+
+
+def lstm_graph(tf, images, labels):
+    """An LSTM classifier in TF-1 code (static_rnn + BasicLSTMCell over 28 time steps, fc 10,
+    Adam 1e-3); ``tf`` is tinyflow or tf.compat.v1.
+
+    Returns
+    -------
+    (train_step, feed_dict, None)
+    """
+    x = tf.placeholder(tf.float32, [None, 28, 28])
+    y_ = tf.placeholder(tf.float32, [None, 10])
+    cell = tf.nn.rnn_cell.BasicLSTMCell(128)
+    outputs, _ = tf.nn.static_rnn(cell, tf.unstack(x, 28, 1), dtype=tf.float32)
+    w = tf.Variable(tf.truncated_normal([128, 10], stddev=0.1))
+    logits = tf.matmul(outputs[-1], w) + tf.Variable(tf.zeros([10]))
+    loss = tf.reduce_mean(tf.nn.softmax_cross_entropy_with_logits(labels=y_, logits=logits))
+    train_step = tf.train.AdamOptimizer(1e-3).minimize(loss)
+    return train_step, {x: images, y_: labels}, None
+
+
+GRAPHS = {"softmax": softmax_graph, "deep": deep_graph, "lstm": lstm_graph}
 
 
 def lenet_tf1_graph(tf, images, labels):
@@ -245,7 +294,7 @@ def tf1_worker(workload, warmup):
     import tensorflow.compat.v1 as tf
     tf.disable_eager_execution()
     tf.set_random_seed(0)
-    build = {"lenet": lenet_tf1_graph, "softmax": softmax_graph, "deep": deep_graph}[workload]
+    build = {"lenet": lenet_tf1_graph, **GRAPHS}[workload]
     start = time.perf_counter()
     train_step, feed, _ = build(tf, *make_data(workload, nhwc=True))
     sess = tf1_session(tf)
@@ -273,7 +322,7 @@ class TF1Peer:
             [python, os.path.abspath(__file__), "--tf-worker", workload, "--warmup",
              str(warmup)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
             stderr=subprocess.PIPE, env=dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3",
-                                             CUDA_VISIBLE_DEVICES=""))
+                                             CUDA_VISIBLE_DEVICES="", TF_USE_LEGACY_KERAS="1"))
         line = self.proc.stdout.readline().split()
         if not line or line[0] != "ready":
             raise RuntimeError(f"TF1 worker failed: {self.proc.stderr.read()[-2000:]}")
@@ -297,7 +346,7 @@ def tinyflow_step(workload):
     """A TinyFlow train step for ``workload`` (graph built, variables initialised)."""
     import tinyflow as tf
     tf.reset_default_graph()
-    build = {"lenet": lenet_tinyflow_graph, "softmax": softmax_graph, "deep": deep_graph}
+    build = {"lenet": lenet_tinyflow_graph, **GRAPHS}
     train_step, feed, _ = build[workload](tf, *make_data(workload))
     sess = tf.Session("cpu")
     sess.run(tf.global_variables_initializer())
@@ -378,6 +427,24 @@ def deep_torch(images, labels):
     return step
 
 
+def lstm_torch(images, labels):
+    """The LSTM classifier in PyTorch's natural form (``nn.LSTM``, batch first): the step."""
+    import torch
+    torch.manual_seed(0)
+    lstm, fc = torch.nn.LSTM(28, 128, batch_first=True), torch.nn.Linear(128, 10)
+    optimizer = torch.optim.Adam([*lstm.parameters(), *fc.parameters()], lr=1e-3)
+    xs, ys = torch.from_numpy(images), torch.from_numpy(labels)
+
+    def step():
+        outputs, _ = lstm(xs)
+        loss = torch.nn.functional.cross_entropy(fc(outputs[:, -1]), ys)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    return step
+
+
 def torch_step(workload, compiled):
     """A PyTorch train step for ``workload``, eager or under ``torch.compile`` (inductor)."""
     import torch
@@ -385,16 +452,17 @@ def torch_step(workload, compiled):
     if workload == "lenet":
         step = lenet_torch(*data)[0]
     else:
-        step = (softmax_torch if workload == "softmax" else deep_torch)(*data)
+        step = {"softmax": softmax_torch, "deep": deep_torch, "lstm": lstm_torch}[workload](*data)
     return torch.compile(step) if compiled else step
 
 
-def bench(args, workload, out):
-    """Time ``workload`` on every peer alternately and print its table rows."""
+def bench(args, workload, out, label="quiet"):
+    """Time ``workload`` on every peer alternately, print its table rows (titled ``label``)
+    and return ``{peer: median seconds per step}``."""
     import torch
     peers, setup = {}, {}
     for peer in PEERS:
-        if peer in args.skip_peer or (peer == "compile" and workload == "deep"):
+        if peer in args.skip_peer or (peer == "compile" and workload in ("deep", "lstm")):
             continue
         start = time.perf_counter()
         if peer == "tinyflow":
@@ -431,7 +499,7 @@ def bench(args, workload, out):
         peers["tf1"].close()
     flops, how = FLOPS[workload]()
     peak, _ = peak_flops()
-    out(f"\n{workload}: {flops / 1e9:.4f} GFLOP/step ({how}); medians of {args.rounds} "
+    out(f"\n{workload}, {label}: {flops / 1e9:.4f} GFLOP/step ({how}); medians of {args.rounds} "
         f"alternating rounds x {steps} steps after {args.warmup} warm-up steps; tinyflow/peer: "
         f"the median (and range) of the rounds' ratios, each round's peers run back to back")
     out(f"  {'peer':<10}{'ms/step':>9}{'GFLOP/s':>9}{'% peak':>8}{'tinyflow/peer':>22}"
@@ -453,6 +521,25 @@ def bench(args, workload, out):
         "excluded from the timings, quicker when inductor's caches under /tmp hit; tf1: "
         "graph, session and warm-up)")
     del torch
+    return {peer: statistics.median(ts) for peer, ts in times.items()}
+
+
+def loaded(args, workload, out, quiet):
+    """Time ``workload`` again with ``args.background_load`` busy processes, then print each
+    peer's slowdown from ``quiet`` ({peer: seconds})."""
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+            for _ in range(args.background_load)]
+    try:
+        with open("/proc/loadavg") as f:
+            out(f"\n(load average with {len(busy)} busy processes started: "
+                f"{' '.join(f.read().split()[:3])})")
+        medians = bench(args, workload, out, f"{len(busy)} busy process(es) beside it")
+    finally:
+        for proc in busy:
+            proc.kill()
+            proc.wait()
+    out(f"  {workload} slowdown from quiet with {len(busy)} busy: " + ", ".join(
+        f"{peer} {medians[peer] / quiet[peer]:.2f}x" for peer in medians if peer in quiet))
 
 
 # ---------------------------------------------------------------- peak RSS (fresh processes)
@@ -560,6 +647,8 @@ def main():
     parser.add_argument("--tf-python", default=TF_PYTHON)
     parser.add_argument("--rss-steps", type=int, default=20)
     parser.add_argument("--no-rss", action="store_true")
+    parser.add_argument("--background-load", type=int, default=0, metavar="N",
+                        help="also time every workload with N busy processes beside it")
     parser.add_argument("--tf-worker", help=argparse.SUPPRESS)
     parser.add_argument("--rss-worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -572,6 +661,7 @@ def main():
     def out(line):
         print(line, flush=True)
 
+    import tinyflow  # noqa: F401, I001 - first: its OpenMP wait policy (lua_ops/threads.py)
     import torch
     torch.set_num_threads(THREADS)
     if args.tf_python and not (shutil.which(args.tf_python) and subprocess.run(
@@ -589,8 +679,12 @@ def main():
     out(f"load average before: {' '.join(load)}; threads: torch.set_num_threads({THREADS}), "
         f"TF ConfigProto intra_op {THREADS} / inter_op 1; torch {torch.__version__}")
     out(f"peak assumed: {peak_flops()[1]}")
+    out(f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')} GOMP_SPINCOUNT="
+        f"{os.environ.get('GOMP_SPINCOUNT')} when torch loaded")
     for workload in args.workloads.split(","):
-        bench(args, workload, out)
+        quiet = bench(args, workload, out)
+        if args.background_load:
+            loaded(args, workload, out, quiet)
     if not args.no_rss and "lenet" in args.workloads:
         rss(args, out)
     with open("/proc/loadavg") as f:

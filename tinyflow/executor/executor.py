@@ -52,6 +52,7 @@ from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
 from .subgraphs import subgraph_kwargs, subgraph_variables
+from .threads import ThreadChoice
 
 __all__ = ["BindError", "Executor"]
 
@@ -94,6 +95,10 @@ class Executor:
         self.feed_shapes = dict(feed_shapes)
         self.fed_entries = dict(fed_entries or {})
         self.options = options
+        # CPU runs on the session's fixed count, if any (threads.py: choosing by timing is not
+        # on, as switching counts changes the last bits of some kernels between runs)
+        self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" \
+            and options.threads else None
         self.loop_states = {}  # looping node -> LoopState (subgraphs.py)
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed
@@ -383,9 +388,15 @@ class Executor:
                 if node in buffers:  # a feed of a placeholder this graph does not read: ignored
                     buffers[node].copy_(value)
         if profile is None and trace is None:
-            failed = self.graphed.run() if self.graphed is not None else \
-                self.run_closures(self.lua_closures, len(self.closures)) \
-                if self.segments is None else self._run_segments()
+            if self.threads is not None:
+                self.threads.begin()
+            try:
+                failed = self.graphed.run() if self.graphed is not None else \
+                    self.run_closures(self.lua_closures, len(self.closures)) \
+                    if self.segments is None else self._run_segments()
+            finally:
+                if self.threads is not None:
+                    self.threads.end()
             if failed:
                 index, err = failed
                 self._raise(index - 1, err)

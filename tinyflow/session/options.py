@@ -7,7 +7,10 @@ parses it with the session's other arguments into one :class:`SessionOptions`.  
 always gives a CPU session (TinyFlow picks CUDA only when asked with ``"gpu"``), so
 ``device_count={'GPU': 0}`` means what it says and ``gpu_options`` (``allow_growth``: PyTorch's allocator grows anyway) change nothing.
 ``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
-session's one device.  The thread counts are accepted and leave PyTorch's pool as it is.  A field
+session's one device.  ``intra_op_parallelism_threads=N`` (N > 0) runs this session's steps on N
+of torch's threads, fixed; 0 (the default) lets each executor choose between torch's count and
+one by timing its runs (tinyflow/executor/threads.py, docs/performance.md).
+``inter_op_parallelism_threads`` is accepted: ops run one after the other.  A field
 TensorFlow does not have is an error naming it, as protobuf's.
 """
 from __future__ import annotations
@@ -166,6 +169,7 @@ class SessionOptions:
     memory_policy: str | None = None  # the Mirror pass's: "sqrt", "mirror", "budget" or None
     memory_budget_bytes: int | None = None  # the "budget" policy's bytes per segment
     optimize: bool = True             # False: the core passes only (executor/pipeline.py)
+    threads: int | None = None        # torch threads per CPU run; None: chosen by timing
 
     @property
     def device_type(self) -> str:
@@ -206,7 +210,20 @@ def session_options(config=None, plan_memory: bool = True, memory=None,
         raise ValueError("optimize=False runs the core passes only: it cannot go with "
                          "'fusion' or memory=, which ask for optimisation passes")
     return SessionOptions(device, profile, fusion, graph, bool(plan_memory),
-                          memory.get("policy"), memory.get("budget_bytes"), bool(optimize))
+                          memory.get("policy"), memory.get("budget_bytes"), bool(optimize),
+                          _intra_op_threads(config))
+
+
+def _intra_op_threads(config) -> int | None:
+    """A ConfigProto's ``intra_op_parallelism_threads`` when above 0, else None; ValueError
+    when it is not a non-negative int."""
+    if not isinstance(config, ConfigProto):
+        return None
+    threads = config.intra_op_parallelism_threads
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
+        raise ValueError(f"ConfigProto.intra_op_parallelism_threads must be an int >= 0, got "
+                         f"{threads!r}")
+    return threads or None
 
 
 def _config_words(config) -> tuple:

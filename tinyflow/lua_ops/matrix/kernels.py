@@ -7,17 +7,20 @@ import numpy as np
 import torch
 
 from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
+from ..threads import numpy_blas_single
 
 __all__ = ["blas_mm", "mm_function"]
 
 
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
-# MKL (100x784 @ 784x10: 23 us against 32; 784x100 @ 100x10: 18 against 38).
+# MKL (100x784 @ 784x10: 23 us against 32; 784x100 @ 100x10: 18 against 38), on one thread
+# (lua_ops/threads.py: OpenBLAS's own spinning threads made it 6x slower with a core busy).
 def blas_mm(res, a, b):  # the numpy views share the planned buffers, which never move
-    """Setup: a function doing res = a @ b in numpy, or nil."""
+    """Setup: a function doing res = a @ b in numpy on the calling thread, or nil."""
     arrays = numpy_views(a, b, res)
     if arrays is not None:
-        return functools.partial(np.matmul, arrays[0], arrays[1], out=arrays[2])
+        return numpy_blas_single(functools.partial(np.matmul, arrays[0], arrays[1],
+                                                   out=arrays[2]))
     return None
 
 

@@ -2,7 +2,7 @@
 ``tanh(linear(x, w) + b)`` one ``_fused_linear``.
 
 oneDNN applies an activation as a convolution's post-op while the output is still in cache:
-conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/perf_lenet.md).  The
+conv1 + bias + tanh of LeNet takes one pass over y instead of two (docs/performance.md).  The
 pass fuses an activation (an op with ``TActivation``: ``tanh``, ``relu``, ``sigmoid``) whose
 input is the output of a layer with ``TFusedWithActivation`` (``conv2d``, ``linear``) that
 nothing else reads (not fetched, no other reader, no control dependency on the layer), or such

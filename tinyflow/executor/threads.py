@@ -1,0 +1,86 @@
+"""How many of torch's threads an executor's CPU runs use, chosen by timing its runs.
+
+torch's OpenMP kernels split their work statically between the team's threads and wait for
+all of them: when another process holds a core, a team of two waits for a thread the scheduler
+does not run, and one thread is faster (LeNet's step on 2 threads against 1 with a core busy:
+docs/performance.md).  No timing at bind time can say which count is faster later, as the
+machine's load changes while a program runs; so the executor times its runs on both counts and
+keeps the faster, trying the other again from time to time, and at once when a run takes much
+longer than its count's runs used to (another process started).
+"""
+from __future__ import annotations
+
+import time
+
+import torch
+
+__all__ = ["ThreadChoice"]
+
+
+class ThreadChoice:
+    """The thread count of one executor's CPU runs.  ``fixed`` (the session's
+    ``ConfigProto(intra_op_parallelism_threads=N)``): always N.  Otherwise all of torch's
+    threads (its count when the run starts: the user's ceiling, ``OMP_NUM_THREADS`` or
+    ``torch.set_num_threads``) or one, whichever its recent runs took less time with.
+    :meth:`begin` before a run sets torch's count, :meth:`end` after it puts torch's back and
+    records the run's time.
+    """
+
+    WARMUP = 2            # first runs (GEMM timing, caches) not timed
+    KEEP = 3              # runs remembered per count: a count's time is their least (spikes
+    #                       from other processes only add time, so the least is its speed)
+    PROBE_RUNS = 2        # runs of the other count per probe
+    SLOWER = 1.5          # two runs this much slower than their count's time: probe now
+    PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
+    # runs shorter than this keep torch's count: little to win, and a count switched between
+    # runs changes the last bits of kernels whose sums split by thread (conv weight gradients),
+    # which finite differences over many runs of a small graph would see
+    WORTH = 10e-3
+
+    def __init__(self, fixed: int | None = None):
+        self.fixed = fixed
+        self.recent = {"all": [], "one": []}   # the last KEEP runs' seconds, per choice
+        self.current = self.using = "all"
+        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
+        self.ceiling, self.started = 1, 0.0
+
+    def count(self, choice: str) -> int:
+        """torch threads of ``choice`` (``"all"`` or ``"one"``) for the run under way."""
+        return self.fixed or (self.ceiling if choice == "all" else 1)
+
+    def begin(self):
+        """Set torch's thread count for the run about to start."""
+        self.ceiling = torch.get_num_threads()
+        self.runs += 1
+        probing = self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS
+        self.using = self.current
+        worth = self.current == "one" or min(self.recent["all"], default=0) >= self.WORTH
+        if probing and worth and self.fixed is None and self.ceiling > 1:
+            self.using = "one" if self.current == "all" else "all"
+        if self.count(self.using) != self.ceiling:
+            torch.set_num_threads(self.count(self.using))
+        self.started = time.perf_counter()
+
+    def end(self):
+        """Record the run just finished; put torch's thread count back."""
+        elapsed = time.perf_counter() - self.started
+        if self.count(self.using) != self.ceiling:
+            torch.set_num_threads(self.ceiling)
+        if self.runs <= self.WARMUP or self.fixed is not None or self.ceiling == 1:
+            return
+        recent = self.recent[self.using]
+        if self.using == self.current:
+            if len(recent) >= 2 and min(recent[-1], elapsed) > self.SLOWER * min(recent):
+                self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # load changed
+                recent[:] = recent[-1:]  # its time is now the slow runs'
+            recent[:] = [*recent, elapsed][-self.KEEP:]
+            return
+        if self.runs == self.next_probe:  # a probe's first run: the count's old runs are stale
+            recent.clear()
+        recent.append(elapsed)
+        if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # switch, or probe less often
+            if not self.recent[self.current] or min(recent) < min(self.recent[self.current]):
+                self.current = self.using
+            else:
+                self.gap = min(2 * self.gap, self.PROBE_MOST)
+            self.next_probe = self.runs + self.gap
