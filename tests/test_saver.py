@@ -370,3 +370,17 @@ def test_index_quotes_paths_as_protobuf_text_format(tmp_path):
     assert "\\'" in text and '\\"' in text and "\\\\" in text and "\\303\\251" in text
     assert "\\t" in text and text.isascii()
     assert tf.train.latest_checkpoint(folder) == path
+
+
+def test_a_default_saver_leaves_local_variables_out(tmp_path):
+    # TF 1.15's Saver() saves the global variables (and optimizer slots), not the local ones a
+    # tf.metrics pair keeps (real TF lists no accuracy/count in such a checkpoint)
+    w = tf.Variable([1.0, 2.0], name="w")
+    _, update = tf.metrics.accuracy(tf.constant([1, 0]), tf.constant([1, 1]))
+    saver = tf.train.Saver()
+    with tf.Session() as sess:
+        sess.run([tf.global_variables_initializer(), tf.local_variables_initializer()])
+        sess.run(update)
+        path = saver.save(sess, str(tmp_path / "model"))
+    assert [name for name, _ in tf.train.list_variables(path)] == ["w"]
+    assert w.name.startswith("w")

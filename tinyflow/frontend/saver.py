@@ -134,8 +134,9 @@ class Saver:
     """
 
     def __init__(self, var_list=None, max_to_keep=5, max_restore_bytes=None):
-        if var_list is None:
-            var_list = list(current_context().variables)
+        if var_list is None:  # TF's: every variable but the local ones (metrics' counters)
+            local = {id(v) for v in current_context().get_collection("local_variables")}
+            var_list = [v for v in current_context().variables if id(v) not in local]
         if isinstance(var_list, dict):
             pairs = list(var_list.items())
         else:
