@@ -82,11 +82,51 @@ def test_a_loop_writes_what_it_reads_and_the_gradient_flows_back(plan_memory, co
     values = np.random.default_rng(0).normal(size=(5, 3)).astype(np.float32)
     sess = tf.Session(config, plan_memory=plan_memory)
     got, got_grad = sess.run([result, grad], {x: values})
+    # the array written flows through the loop's body without copies, and through the
+    # gradient's with the gradient of total (an add in place)
+    carried = sess.memory_plan([result, grad], {x: values}).carried
+    assert sorted(carried.values()) == ([1, 2] if plan_memory else [0, 0])
     reference = torch.tensor(values, requires_grad=True)
     expected = torch.cumsum(reference, 0) * 2
     (expected * expected).sum().backward()
     np.testing.assert_allclose(got, expected.detach().numpy(), rtol=1e-5)
     np.testing.assert_allclose(got_grad, reference.grad.numpy(), rtol=1e-5)
+
+
+def test_a_loops_write_is_in_place_into_the_carried_buffer(plan_memory):
+    # the array a loop writes flows through its body (and its gradient through the gradient's
+    # body) without a copy per iteration when memory planning is on: the plan's count of carried
+    # loop variables says so; the body also reads the array it writes (the previous row), so
+    # the write goes after that read; values and gradients against PyTorch autograd (the
+    # previous test's write-only loop carries the gradient's buffer too)
+    x = tf.placeholder(tf.float32, [6, 4])
+
+    def body(t, rows):
+        previous = rows.read(tf.maximum(t - 1, 0))
+        return t + 1, rows.write(t, tf.tanh(tf.gather(x, t) + previous * 0.5))
+    _, rows = tf.while_loop(lambda t, rows: t < 6, body,
+                            (tf.constant(0), tf.TensorArray(tf.float32, size=6, element_shape=[4])))
+    result = rows.stack()
+    (grad,) = tf.gradients(tf.reduce_sum(result * result), x)
+    values = np.random.default_rng(1).normal(size=(6, 4)).astype(np.float32)
+    sess = tf.Session(plan_memory=plan_memory)
+    got, got_grad = sess.run([result, grad], {x: values})
+    report = sess.memory_plan([result, grad], {x: values})
+    # the forward's write runs in place; the gradient's buffer is the sum of the write's and
+    # the read's gradients, a new tensor: copied per iteration
+    assert report.carried == ({"while/while": 1, "gradients/while/while_grad": 0}
+                              if plan_memory else {"while/while": 0,
+                                                   "gradients/while/while_grad": 0})
+    assert "1 loop variables carried without copies" in str(report) or not plan_memory
+    reference = torch.tensor(values, requires_grad=True)
+    out, previous = [], torch.zeros(4)
+    for t in range(6):
+        previous = torch.tanh(reference[t] + previous * 0.5)
+        out.append(previous)
+    expected = torch.stack(out)
+    (expected * expected).sum().backward()
+    np.testing.assert_allclose(got, expected.detach().numpy(), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got_grad, reference.grad.numpy(), rtol=1e-5, atol=1e-6)
 
 
 def test_errors_name_the_array():

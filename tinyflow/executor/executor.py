@@ -80,6 +80,10 @@ class Executor:
         ``{NodeEntry: input Node}``: fed tensors that are not placeholders, each with the
         placeholder-like node standing for it (a key of ``feed_shapes``); the CutFeeds pass
         makes their readers read it.
+    donated : iterable of placeholder Node, optional
+        Placeholders whose feed buffers the step may overwrite (a loop body's loop variables,
+        reloaded every iteration): an op that is a donated input's only reader may write it in
+        place (PlanMemory's ``donated_inputs``).
     variables : tinyflow.session.variables.VariableStore
         The session's variables.  Every variable the graph reads must hold a value (or have an
         initialiser waiting).
@@ -90,10 +94,11 @@ class Executor:
         captured segments, :class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, options, fed_entries=None):
+    def __init__(self, outputs, feed_shapes, variables, options, fed_entries=None, donated=()):
         self.device = torch.device(options.device_type)
         self.feed_shapes = dict(feed_shapes)
         self.fed_entries = dict(fed_entries or {})
+        self.donated = frozenset(donated)
         self.options = options
         # CPU runs on the session's fixed count, if any (threads.py: choosing by timing is not
         # on, as switching counts changes the last bits of some kernels between runs)
@@ -121,7 +126,7 @@ class Executor:
             "memory_sharing": options.plan_memory, "mirror_policy": options.memory_policy,
             "mirror_budget_bytes": options.memory_budget_bytes,
             "fusion_target": self.device.type, "fusion_backend": options.fusion,
-            "fed_entries": self.fed_entries})
+            "fed_entries": self.fed_entries, "donated_inputs": self.donated})
         hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
         self.passes = bind_passes(options, hinted)
         cut = self.passes.index("CutFeeds") + 1  # first: what fed tensors cut off is not checked
@@ -202,6 +207,7 @@ class Executor:
                     tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out],
                                                layouts[out])
                                     if storage_id[out] != EXTERNAL  # else a mutated variable
+                                    # or a donated feed buffer written in place
                                     else tensors[attrs["inplace_from"][out]])
             elif node.kind == "placeholder":
                 tensors[eid] = self.feed_buffers[node] = self._empty(shapes[eid], dtypes[eid])

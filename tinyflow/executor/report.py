@@ -36,6 +36,10 @@ class MemoryPlanReport:
         own plans (bound once, reused every iteration), and for a loop whose backward is
         bound too the bytes one iteration keeps for it (its loop variables), and the trips
         of the last run (0 before one): the backward keeps bytes per iteration x trips.
+    carried : dict
+        ``{node name: count}`` per such node: its loop variables (for a loop's backward, their
+        gradients) whose storage flows through the body without a copy per iteration (the
+        body writes that input in place into its output, as a TensorArray's write does).
     """
 
     planned_bytes: int
@@ -48,6 +52,7 @@ class MemoryPlanReport:
     rows: list = field(default_factory=list)
     mirror: object = None
     loops: list = field(default_factory=list)
+    carried: dict = field(default_factory=dict)
 
     @property
     def kept_by_loops(self) -> int:
@@ -81,7 +86,9 @@ class MemoryPlanReport:
             lines.append(f"loop {name}: subgraphs planned {planned} bytes, reused every "
                          f"iteration" + (f"; kept for the backward {per_iteration} bytes per "
                                          f"iteration x {trips} trips = {per_iteration * trips} "
-                                         f"bytes (last run)" if per_iteration else ""))
+                                         f"bytes (last run)" if per_iteration else "")
+                         + f"; {self.carried.get(name, 0)} loop variables carried without "
+                           f"copies")
         return "\n".join(lines)
 
 
@@ -138,7 +145,10 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         loops=[(node.name, sum(sum(inner.graph.attrs["storage_size"])
                                for inner in state.executors),
                 state.bytes_per_iteration, state.trips)
-               for node, state in executor.loop_states.items()])
+               for node, state in executor.loop_states.items()],
+        carried={node.name: int((state.table.carried_gradients if node.op.attr("TStateOfInput")
+                                 is not None else state.table.carried) or 0)
+                 for node, state in executor.loop_states.items()})
 
 
 @dataclass

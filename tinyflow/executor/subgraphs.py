@@ -65,10 +65,13 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
     state = _state(executor, node, indexed)
     options = dataclasses.replace(executor.options, graph=False)
     kwarg = dict(node.attrs)
+    donating = node.op.attr("TDonatedInputs")
+    donated = donating(node.attrs) if donating is not None else {}
     for name in node.op.attr("TSubgraphs"):
         subgraph = _subgraph(node, name)
         feeds = {p: shape for p, shape in zip(subgraph.inputs, shapes)}
-        inner = type(executor)(list(subgraph.outputs), feeds, variables, options)
+        inner = type(executor)(list(subgraph.outputs), feeds, variables, options,
+                               donated=[subgraph.inputs[i] for i in donated.get(name, ())])
         inner.allocate(variables)
         state.executors.append(inner)
         kwarg[name] = lua_table({

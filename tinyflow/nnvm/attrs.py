@@ -109,6 +109,11 @@ TSubgraphs          ``(attr name, ...)``: the node's attributes holding a
                     count, names, inputs, outputs}`` and ``kwarg.state``, a Lua table of the
                     node's (tinyflow/executor/subgraphs.py).  Variables the subgraphs read count
                     as read by the node.
+TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``: the inputs of
+                    a TSubgraphs node's subgraph that its Lua body reloads before every run of
+                    it (a loop's loop variables): the subgraph's plan may write them in place
+                    (Executor ``donated``), so that a loop variable flows through the body
+                    without copies (``while_loop.lua``'s carried variables).
 TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
                     ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
                     reads the loop variables its forward kept per iteration.

@@ -114,6 +114,13 @@ def _backward_type(attrs, in_types, out_types):
     return list(in_types), [t or o for t, o in zip(in_types[:count], out_types)]
 
 
+def _backward_donated(attrs):
+    """The loop variables and their gradients: reloaded every iteration (the captured tensors
+    once)."""
+    n, m = attrs["num_vars"], attrs["num_captured"]
+    return {"grad_body": list(range(n)) + list(range(n + m, 2 * n + m))}
+
+
 (register_op("while_loop")
  .describe("The loop variables (inputs 0 .. num_vars-1) through subgraph body while subgraph "
            "cond gives true, at most maximum_iterations times (tf.while_loop); the other "
@@ -123,6 +130,7 @@ def _backward_type(attrs, in_types, out_types):
  .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
  .set_attr("FGradient", _while_gradient)
  .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("TDonatedInputs", lambda attrs: {"body": list(range(attrs["num_vars"]))})
  .set_attr("TUncapturable", True))
 
 (register_op("_while_loop_backward")
@@ -132,6 +140,7 @@ def _backward_type(attrs, in_types, out_types):
  .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 
 
@@ -156,8 +165,11 @@ def _write_type(attrs, in_types, out_types):
 def _write_gradient(node, ograds):
     """The rows written get their gradient from the value; the rows kept, from the buffer."""
     _, index, value = node.inputs
+    written = create_op("gather", ograds[0], index, axis=0)
     kept = create_op("tensor_array_write", ograds[0], index, create_op("zeros_like", value))
-    return [kept, None, create_op("gather", ograds[0], index, axis=0)]
+    # after the gather: then the write is the gradient's last reader and may write it in place
+    kept.outputs[0].node.control_deps.append(written.outputs[0].node)
+    return [kept, None, written]
 
 
 (register_op("tensor_array_write")

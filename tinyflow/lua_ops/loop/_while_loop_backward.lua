@@ -3,12 +3,24 @@
 -- tensors (m).  Subgraph kwarg.grad_body (inputs: loop variables, captured, gradients of the
 -- body's outputs; outputs: gradients of the body's inputs) runs once per iteration the forward
 -- kept in kwarg.state.history (shared with the forward node), last first; the captured
--- tensors' gradients add up over the iterations.
+-- tensors' gradients add up over the iterations.  A carried gradient (grad_body's plan writes
+-- its input in place into its output: a TensorArray write's gradient) stays in that input
+-- buffer across iterations, copied in once and out once.
 return function(x, y, kwarg)
   local grad, state = kwarg.grad_body, kwarg.state
   local n, m = kwarg.num_vars, kwarg.num_captured
   local copy, add, zero = torch.copy, torch.add, torch.zero
   local gin, gout = grad.inputs, grad.outputs
+  local now, moved, is_carried, carried = {}, {}, {}, 0  -- now[j]: gradient j between runs
+  for j = 1, n do
+    local b = gin[n + m + j]
+    if b ~= nil and torch.same_memory(b, gout[j]) then
+      now[j] = b; is_carried[j] = true; carried = carried + 1
+    else
+      now[j] = y[j]; moved[#moved + 1] = j
+    end
+  end
+  state.carried_gradients = carried
   local function run(sub)
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -17,7 +29,7 @@ return function(x, y, kwarg)
     end
   end
   return function()
-    for j = 1, n do copy(y[j], x[n + m + j]) end
+    for j = 1, n do copy(now[j], x[n + m + j]) end
     for k = n + 1, n + m do
       zero(y[k])
       if gin[k] ~= nil then copy(gin[k], x[k]) end
@@ -27,11 +39,16 @@ return function(x, y, kwarg)
       local kept = history[trip]
       for j = 1, n do
         if gin[j] ~= nil then copy(gin[j], kept[j]) end
+      end
+      for _, j in ipairs(moved) do
         if gin[n + m + j] ~= nil then copy(gin[n + m + j], y[j]) end
       end
       run(grad)
-      for j = 1, n do copy(y[j], gout[j]) end
+      for _, j in ipairs(moved) do copy(y[j], gout[j]) end
       for k = n + 1, n + m do add(y[k], y[k], gout[k]) end
+    end
+    for j = 1, n do
+      if is_carried[j] then copy(y[j], now[j]) end
     end
   end
 end

@@ -4,12 +4,23 @@
 -- outputs}, inputs by position (nil where the subgraph does not read that input).  The
 -- current values live in y; kwarg.state.record (set when a backward node reads this loop)
 -- keeps each iteration's loop variables in kwarg.state.history for it (those in
--- kwarg.state.needed only, when the backward says which it reads).
+-- kwarg.state.needed only, when the backward says which it reads).  A carried loop variable
+-- (the body's plan writes its input in place into its output: a TensorArray's write) lives in
+-- the body's input buffer across iterations, copied in once and out once, not per iteration.
 return function(x, y, kwarg)
   local cond, body, state = kwarg.cond, kwarg.body, kwarg.state
   local n, limit = kwarg.num_vars, kwarg.maximum_iterations
   local copy, truth, keep = torch.copy, kernels.truth, kernels.keep
   local cond_in, body_in, body_out, pred = cond.inputs, body.inputs, body.outputs, cond.outputs[1]
+  local now, moved, carried, is_carried = {}, {}, 0, {}  -- now[j]: where variable j's value lives between runs
+  for j = 1, n do
+    if body_in[j] ~= nil and torch.same_memory(body_in[j], body_out[j]) then
+      now[j] = body_in[j]; carried = carried + 1; is_carried[j] = true
+    else
+      now[j] = y[j]; moved[#moved + 1] = j
+    end
+  end
+  state.carried = carried
   local function run(sub)  -- a subgraph's closures; an error names its node
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -27,23 +38,28 @@ return function(x, y, kwarg)
     local kept = state.history[trip]
     if kept == nil then kept = {}; state.history[trip] = kept end
     for j = 1, n do
-      if needed == nil or needed[j] then kept[j] = keep(kept[j], y[j]) end
+      if needed == nil or needed[j] then kept[j] = keep(kept[j], now[j]) end
     end
   end
   return function()
-    for j = 1, n do copy(y[j], x[j]) end
+    for j = 1, n do copy(now[j], x[j]) end
     load(cond_in, n + 1, #x, x, 0)
     load(body_in, n + 1, #x, x, 0)
     local trips, record = 0, state.record
     while limit < 0 or trips < limit do
-      load(cond_in, 1, n, y, 0)
+      load(cond_in, 1, n, now, 0)
       run(cond)
       if not truth(pred) then break end
       trips = trips + 1
       if record then remember(trips, state.needed) end
-      load(body_in, 1, n, y, 0)
+      for _, j in ipairs(moved) do
+        if body_in[j] ~= nil then copy(body_in[j], y[j]) end
+      end
       run(body)
-      for j = 1, n do copy(y[j], body_out[j]) end
+      for _, j in ipairs(moved) do copy(y[j], body_out[j]) end
+    end
+    for j = 1, n do
+      if is_carried[j] then copy(y[j], now[j]) end
     end
     state.trips = trips
   end

@@ -5,7 +5,10 @@ last reader has run.  An op output takes over an input's storage in place when t
 (FInplaceOption) and that input has no other reader; otherwise it takes the best-fitting free
 storage (growing it if needed) or a new one.  Variables and placeholders are external (storage
 id -1) and never overwritten, except by ops that declare FMutateInputs (``assign``), whose output
-is the variable itself.  Graph outputs (fetched entries) are never freed, so never overwritten.
+is the variable itself, and those the graph's attribute ``donated_inputs`` names (a loop body's
+inputs reloaded every iteration): an op may write such a one in place when it is its only reader
+(its output is then that input's buffer).  Graph outputs (fetched entries) are never freed, so
+never overwritten.
 """
 from __future__ import annotations
 
@@ -32,6 +35,8 @@ def plan_memory(graph: Graph) -> Graph:
     indexed = graph.indexed
     shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
     sharing = graph.attrs.get("memory_sharing", True)
+    donated = {indexed.entry_rptr[indexed.node_id[n]]
+               for n in graph.attrs.get("donated_inputs", ()) if n in indexed.node_id}
     nbytes = [math.prod(s) * DTYPE_SIZE[t] for s, t in zip(shapes, dtypes)]
     ref_count = [0] * indexed.num_entries
     for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
@@ -55,7 +60,8 @@ def plan_memory(graph: Graph) -> Graph:
             # a mutated variable's output is the variable itself; otherwise reuse an input that
             # nobody else reads, of the same dtype (a cast's bytes mean other values) and shape
             # (or size, for an output that is the input reshaped)
-            if in_index in mutated or (sharing and storage_id[in_eid] != EXTERNAL
+            if in_index in mutated or (sharing and (storage_id[in_eid] != EXTERNAL or (
+                                           in_eid in donated and shapes[in_eid] == shapes[out_eid]))
                                        and ref_count[in_eid] == 1
                                        and nbytes[in_eid] == nbytes[out_eid]
                                        and (same_elements or shapes[in_eid] == shapes[out_eid])
@@ -63,6 +69,7 @@ def plan_memory(graph: Graph) -> Graph:
                 storage_id[out_eid] = storage_id[in_eid]
                 inplace_from[out_eid] = in_eid
                 taken.add(in_eid)
+                donated.discard(in_eid)  # its one reader wrote it; the output is it, external
         for out_eid in outputs:
             if out_eid not in inplace_from:
                 storage_id[out_eid] = pool.request(nbytes[out_eid])
