@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import tinyflow as tf
 from tinyflow.lua_ops.fused import kernels
 from tinyflow.nnvm import Graph, GraphError, apply_passes
-from tinyflow.nnvm.op import list_ops
+from tinyflow.nnvm.op import Op, list_ops
 from tinyflow.nnvm.passes.serialize import MAX_ENTRIES
 from tinyflow.nnvm.symbol import NodeEntry, Symbol
 
@@ -195,3 +195,15 @@ def test_any_mutated_document_loads_or_is_a_graph_error(text):
         tracemalloc.stop()
         assert peak < 50 << 20, f"loading allocated {peak} bytes"
 
+
+
+@pytest.mark.parametrize("name", sorted(n for n in list_ops() if Op.get(n).attr("TPythonAttrs")))
+def test_an_op_holding_python_objects_is_refused(name):
+    # py_func's function, tf.Print's printer, a tf.data iterator: no document can give them
+    held = Op.get(name).attr("TPythonAttrs")
+    attrs = {key: "os.system" for key in held}
+    doc = {"nodes": [X, {"op": name, "name": "n", "inputs": [], "attrs": attrs}],
+           "heads": [[1, 0]]}
+    with pytest.raises(GraphError, match=rf"node 1 \('n'\) op '{name}' must be one of plain "
+                                         rf"attributes"):
+        _load(doc)

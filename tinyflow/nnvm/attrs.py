@@ -176,6 +176,9 @@ TFusedWithActivation
 TInternal           ``"<pass>"``: the op is made only by that pass, never by a user
                     (``_fused``: FuseElemwise, which finds the op it builds by this value;
                     ``_fused_conv2d``, ``_fused_linear``: FuseConvActivation).
+TPythonAttrs        ``("<attr>", ...)``: attributes holding a Python object (``py_func``'s
+                    function, an iterator's pipeline): a node of the op never comes from a
+                    document (LoadJSON refuses it).
 TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass builds to add
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x

@@ -51,7 +51,7 @@ def _first_input_type(attrs, in_types, out_types):
            "to stderr (tf.Print; attrs first_n, summarize, func: the printer).")
  .set_num_inputs(lambda attrs: attrs.get("num_args", 1))
  .set_attr("FInferShape", _first_input_shape).set_attr("FInferType", _first_input_type)
- .set_attr("FPythonCompute", _run_func)
+ .set_attr("FPythonCompute", _run_func).set_attr("TPythonAttrs", ("func",))
  .set_attr("FGradient", lambda n, g: [g[0]] + [None] * (len(n.inputs) - 1)))
 
 
@@ -70,7 +70,8 @@ def _py_func_type(attrs, in_types, out_types):
  .set_num_inputs(lambda attrs: attrs.get("num_args", 0))
  .set_num_outputs(lambda attrs: len(attrs["Tout"]))
  .set_attr("FInferShape", _py_func_shape).set_attr("FInferType", _py_func_type)
- .set_attr("FPythonCompute", _run_func).set_attr("FGradient", no_gradient))
+ .set_attr("FPythonCompute", _run_func).set_attr("TPythonAttrs", ("func",))
+ .set_attr("FGradient", no_gradient))
 
 
 # -- tf.data's iterator ops: an element pulled from Python, and the initializer ----------------
@@ -94,7 +95,8 @@ def _declared_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(0).set_num_outputs(lambda attrs: len(attrs["Touts"]))
  .set_attr("FInferShape", _declared_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Touts"])))
- .set_attr("FPullOutputs", _pull_next).set_attr("FGradient", no_gradient))
+ .set_attr("FPullOutputs", _pull_next).set_attr("TPythonAttrs", ("iterator",))
+ .set_attr("FGradient", no_gradient))
 
 
 def _run_stateful(node, inputs, resources):
@@ -110,4 +112,4 @@ def _run_stateful(node, inputs, resources):
  .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, [()]))
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["bool"]))
  .set_attr("FPythonCompute", _run_stateful).set_attr("TSessionState", True)
- .set_attr("FGradient", no_gradient))
+ .set_attr("TPythonAttrs", ("func",)).set_attr("FGradient", no_gradient))

@@ -124,6 +124,8 @@ def _op(name: str, where: str):
     made_by = None if op is None else op.attr("TInternal")
     _check(made_by is None, f"{where} op {name!r}",
            f"one a user may write (it is made only by the {made_by} pass)")
+    held = None if op is None else op.attr("TPythonAttrs")
+    _check(not held, f"{where} op {name!r}", f"one of plain attributes ({held} hold Python objects)")
     return op
 
 
