@@ -1,9 +1,5 @@
-"""The CPU thread policy (issue 26): OpenMP threads told to sleep before torch loads, numpy's
-BLAS on the calling thread, and each executor's thread count chosen by timing its runs,
+"""The CPU thread policy (issue 26): numpy's BLAS on the calling thread, and each executor's thread count chosen by timing its runs,
 overridable by the user.  Behaviour only: no assertion here is about time."""
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -12,36 +8,7 @@ import torch
 import tinyflow as tf
 from tinyflow.executor import threads as threads_module
 from tinyflow.executor.threads import ThreadChoice
-from tinyflow.lua_ops.threads import _openblas_local, numpy_blas_single, prepare_openmp
-
-
-def test_prepare_openmp_sets_passive_before_torch_only():
-    environ = {}
-    assert prepare_openmp(environ, {}) == "PASSIVE"
-    assert environ == {"OMP_WAIT_POLICY": "PASSIVE"}
-    for users in ({"OMP_WAIT_POLICY": "ACTIVE"}, {"GOMP_SPINCOUNT": "1000"},
-                  {"KMP_BLOCKTIME": "0"}):
-        environ = dict(users)
-        assert prepare_openmp(environ, {}) is None and environ == users  # the user's choice
-    environ = {}
-    assert prepare_openmp(environ, {"torch": object()}) is None and environ == {}  # too late
-
-
-def _fresh(code, **env):
-    """stdout of ``code`` in a fresh interpreter (this tree first on the path)."""
-    environ = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY",
-                                                                "GOMP_SPINCOUNT")}
-    environ.update(env, PYTHONPATH=os.pathsep.join([os.getcwd(), *sys.path]))
-    return subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True,
-                          text=True, check=True, timeout=120).stdout.split()
-
-
-def test_import_tinyflow_before_torch_makes_openmp_passive():
-    code = "import os, tinyflow, torch; print(os.environ.get('OMP_WAIT_POLICY'))"
-    assert _fresh(code) == ["PASSIVE"]
-    assert _fresh(code, OMP_WAIT_POLICY="ACTIVE") == ["ACTIVE"]  # the user's setting wins
-    code = "import os, torch, tinyflow; print(os.environ.get('OMP_WAIT_POLICY'))"
-    assert _fresh(code) == ["None"]  # torch came first: its runtime has read the environment
+from tinyflow.lua_ops.threads import _openblas_local, numpy_blas_single
 
 
 def test_numpy_blas_single_runs_on_one_thread_and_restores_the_count():

@@ -20,7 +20,6 @@ from importlib import resources
 from typing import NamedTuple
 
 from ..nnvm.op import Op
-from .threads import prepare_openmp
 
 __all__ = ["FAMILIES", "SHARED_BODIES", "Body", "attach_lua_bodies", "built_in_bodies",
            "kernels_family", "read_body"]
@@ -39,9 +38,6 @@ SHARED_BODIES = {"reshape_like": "reshape", "flatten": "reshape",
                  "expand_dims": "reshape", "squeeze": "reshape", "stack": "concat",
                  "unstack": "split", "_concat_backward": "split", "fill_like": "fill",
                  "_fused_conv2d": "conv2d", "_fused_linear": "linear"}
-
-# torch (loaded on first use) then finds its OpenMP threads told to sleep when idle
-prepare_openmp()
 
 # the per-family file of Lua kernels, which is no op's body
 KERNELS_LUA = "kernels.lua"

@@ -1,40 +1,19 @@
-"""How the CPU kernels' thread pools wait, decided before torch loads them (importing this
-module does not import torch), and numpy's BLAS kept to the calling thread.
+"""numpy's BLAS kept to the calling thread (importing this module does not import torch).
 
-OpenMP threads that spin at a barrier wait for a team member the scheduler has not run: with
-one other busy process on a 2-core machine, torch's default (libgomp spins ~300,000 times, some
-milliseconds on this EPYC, after each parallel region) made LeNet's step 50x slower, the
-softmax step 200x (docs/performance.md).  Sleeping at once costs a wake-up per region instead.
+OpenBLAS's own threads spin ~0.1 s after each call, taking the cores torch's threads need; the
+small products TinyFlow gives numpy gain nothing from them.  How torch's OpenMP threads wait is
+left to libgomp's default (spin a while, then sleep): telling them to sleep at once
+(``OMP_WAIT_POLICY=PASSIVE``) measured slower both quiet and with one busy process beside
+(docs/performance.md), so it is the user's choice, not TinyFlow's.
 """
 from __future__ import annotations
 
 import ctypes
 import functools
-import os
-import sys
 
 import numpy  # noqa: F401 - loads its BLAS library, whose path _openblas_local reads
 
-__all__ = ["WAIT_POLICY_VARIABLES", "numpy_blas_single", "prepare_openmp"]
-
-# a user's choice of how OpenMP threads wait (libgomp's, Intel's): TinyFlow then sets nothing
-WAIT_POLICY_VARIABLES = ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT", "KMP_BLOCKTIME")
-
-
-def prepare_openmp(environ=os.environ, modules=sys.modules) -> str | None:
-    """Before torch is imported, make its OpenMP threads sleep when idle
-    (``OMP_WAIT_POLICY=PASSIVE``), unless the user set a waiting policy; the runtime reads the
-    variable once, when torch loads it, so once torch is imported nothing is set.
-
-    Returns
-    -------
-    str or None
-        The policy set, or None when nothing was.
-    """
-    if "torch" in modules or any(name in environ for name in WAIT_POLICY_VARIABLES):
-        return None
-    environ["OMP_WAIT_POLICY"] = "PASSIVE"
-    return "PASSIVE"
+__all__ = ["numpy_blas_single"]
 
 
 @functools.cache
