@@ -56,6 +56,14 @@ class Helper:
 
     max_steps = None  # the number of steps the helper's own inputs bound decoding to
 
+    @property
+    def batch_size(self):
+        return self._batch_size
+
+    @property
+    def sample_ids_dtype(self):
+        return "int32"
+
 
 class TrainingHelper(Helper):
     """Teacher forcing: step t reads ``inputs[:, t]``; an example is finished once ``t + 1``
@@ -86,14 +94,6 @@ class TrainingHelper(Helper):
         self._lengths = cast(lengths, "int32") if lengths.dtype.name != "int32" else lengths
         self.max_steps = _size(self._inputs, 0)
         self._batch_size = _size(self._inputs, 1)
-
-    @property
-    def batch_size(self):
-        return self._batch_size
-
-    @property
-    def sample_ids_dtype(self):
-        return "int32"
 
     def _read(self, time):
         """Step ``time``'s inputs (the last step's once past the end: no example reads them,
@@ -143,14 +143,6 @@ class GreedyEmbeddingHelper(Helper):
         if not callable(embedding) and self._start_inputs.get_shape().ndims is None:
             known = _tensor(embedding).get_shape()  # what the loop's inputs placeholder takes
             self._start_inputs.set_shape([None] + known.as_list()[1:])
-
-    @property
-    def batch_size(self):
-        return self._batch_size
-
-    @property
-    def sample_ids_dtype(self):
-        return "int32"
 
     def initialize(self, name=None):
         """``(finished: all False, the start tokens' embeddings)``."""
