@@ -244,11 +244,7 @@ class Estimator:
         if steps is not None and steps <= 0:
             raise ValueError(f"Must specify steps > 0, given: {steps}")
         hooks = _check_hooks(hooks)
-        if not checkpoint_path:
-            checkpoint_path = latest_checkpoint(self._model_dir)
-            if not checkpoint_path:
-                info("Could not find trained model in model_dir: %s, running initialization "
-                     "to evaluate.", self._model_dir)
+        checkpoint_path = self._checkpoint_or_latest(checkpoint_path, "evaluate")
         with Graph().as_default() as graph:
             global_step = self._new_graph(graph)
             features, labels, input_hooks = self._input(input_fn, ModeKeys.EVAL)
@@ -272,6 +268,16 @@ class Estimator:
                                    results[GraphKeys.GLOBAL_STEP])
         return results
 
+    def _checkpoint_or_latest(self, checkpoint_path, what: str):
+        """``checkpoint_path``, else the latest in ``model_dir`` (None: fresh initial values,
+        said as TF's log line)."""
+        if not checkpoint_path:
+            checkpoint_path = latest_checkpoint(self._model_dir)
+            if not checkpoint_path:
+                info("Could not find trained model in model_dir: %s, running initialization "
+                     "to %s.", self._model_dir, what)
+        return checkpoint_path
+
     # -- predict -------------------------------------------------------------------------------
     def predict(self, input_fn, predict_keys=None, hooks=None, checkpoint_path=None,
                 yield_single_examples=True):
@@ -280,11 +286,7 @@ class Estimator:
         at a time (a dict of the ``predict_keys`` when ``predictions`` is a dict), or batch by
         batch with ``yield_single_examples=False``."""
         hooks = _check_hooks(hooks)
-        if not checkpoint_path:
-            checkpoint_path = latest_checkpoint(self._model_dir)
-            if not checkpoint_path:
-                info("Could not find trained model in model_dir: %s, running initialization "
-                     "to predict.", self._model_dir)
+        checkpoint_path = self._checkpoint_or_latest(checkpoint_path, "predict")
         with Graph().as_default() as graph:
             self._new_graph(graph)
             features, _, input_hooks = self._input(input_fn, ModeKeys.PREDICT)
