@@ -45,7 +45,7 @@ from ..lua_ops.runtime import (
 )
 from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
-from ..nnvm.errors import BindError, ShapeError
+from ..nnvm.errors import BindError, OpError, ShapeError
 from ..nnvm.graph import CHANNELS_LAST, Graph, apply_passes
 from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
@@ -446,8 +446,11 @@ class Executor:
         shapes = self.graph.attrs["shape"]
         in_shapes = ", ".join(str(shapes[e]) for e in self.indexed.input_entries[
             self.op_nodes[index]])
-        raise LuaOpError(f"{node.describe()} failed while running (input shapes {in_shapes}): "
-                         f"{_text(err)}") from (err if isinstance(err, BaseException) else None)
+        message = (f"{node.describe()} failed while running (input shapes {in_shapes}): "
+                   f"{_text(err)}")
+        if isinstance(err, OpError):  # TensorFlow's run-time error class (InvalidArgumentError)
+            raise type(err)(None, node.name, message) from err
+        raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)
 
 
 def _text(err) -> str:

@@ -6,6 +6,7 @@ from . import (
     conv,
     elemwise,
     fused,
+    indexing,
     init,
     loop,
     math,
@@ -17,5 +18,5 @@ from . import (
     state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "loop", "math",
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init", "loop", "math",
            "matrix", "nn", "optim", "reduce", "softmax", "state"]

@@ -1,0 +1,206 @@
+"""Indexing with tensors: ``x[i]`` at a run-time index, TensorFlow 1.15's gather_nd,
+scatter_nd, tensor_scatter_nd_{update,add,sub} and reverse_sequence.
+
+Every shape here is fixed when a session binds the graph; only the index values are read when
+it runs, and one out of range is an error naming the node (TF's InvalidArgumentError text), never
+garbage.  Bodies: ``tinyflow/lua_ops/indexing/<name>.lua`` over this family's kernels.
+"""
+from __future__ import annotations
+
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+from .array import _axis, _integer_input
+
+__all__ = []
+
+
+# -- select_index: x[i] along one axis, i a scalar tensor -------------------------------------
+def _select_shape(attrs, in_shapes, out_shapes):
+    x, index = in_shapes[0], in_shapes[1]
+    if index is not None and index != ():
+        raise ShapeError(f"the index must be a scalar, got shape {index}")
+    if x is None:
+        return in_shapes, out_shapes
+    axis = _axis(attrs["axis"], len(x))
+    return in_shapes, [x[:axis] + x[axis + 1:]]
+
+
+(register_op("select_index").describe("x[..., i, ...]: the slice of x at the int32/int64 scalar "
+                                      "tensor i (negative: from the end) along attr axis, which "
+                                      "it removes; i out of range is an error when it runs.")
+ .set_num_inputs(2).set_attr("FInferShape", _select_shape)
+ .set_attr("FInferType", _integer_input(1, "the index"))
+ .set_attr("TUncapturable", True)  # the index is checked on the host (a sync)
+ # d x[i] / dx: g written at i along axis, zeros elsewhere
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_select_index_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs["axis"]), None]))
+
+
+def _select_backward_shape(attrs, in_shapes, out_shapes):
+    g, index, like = in_shapes
+    if like is not None and g is not None:
+        expected = _select_shape(attrs, [like, index], [None])[1][0]
+        if g != expected:
+            raise ShapeError(f"gradient shape {g} is not the selection's shape {expected}")
+    return in_shapes, [like]
+
+
+(register_op("_select_index_backward").describe("Zeros of input 2's shape (shape-only) with g "
+                                                "written at index i (input 1) along axis.")
+ .set_num_inputs(3).set_attr("FInferShape", _select_backward_shape)
+ .set_attr("FInferType", _integer_input(1, "the index"))
+ .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
+ .set_attr("TUncapturable", True)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "select_index", g[0], n.inputs[1], axis=n.attrs["axis"]), None, None]))
+
+
+# -- gather_nd, scatter_nd, tensor_scatter_nd -------------------------------------------------
+def _nd_split(indices, batch_dims, what):
+    """``(batch axes, index axes, depth)`` of an indices shape ``[B..., I..., depth]``."""
+    if len(indices) < 1 or len(indices) <= batch_dims:
+        raise ShapeError(f"{what}: indices of shape {indices} need rank above batch_dims "
+                         f"{batch_dims} and a last axis of coordinates")
+    return indices[:batch_dims], indices[batch_dims:-1], indices[-1]
+
+
+def _gather_nd_shape(attrs, in_shapes, out_shapes):
+    params, indices = in_shapes[0], in_shapes[1]
+    if params is None or indices is None:
+        return in_shapes, out_shapes
+    batch_dims = attrs.get("batch_dims", 0)
+    batch, inner, depth = _nd_split(indices, batch_dims, "gather_nd")
+    if params[:batch_dims] != batch or depth > len(params) - batch_dims:
+        raise ShapeError(f"gather_nd: indices {indices} do not fit params {params} "
+                         f"(batch_dims {batch_dims}: the first batch_dims axes must be equal "
+                         f"and the last axis at most params' rank - batch_dims)")
+    return in_shapes, [batch + inner + params[batch_dims + depth:]]
+
+
+(register_op("gather_nd").describe("out[b, i] = params[b, *indices[b, i]] (TF's GatherNd, attr "
+                                   "batch_dims): the slices of params at the coordinate "
+                                   "vectors of the last axis of indices.")
+ .set_num_inputs(2).set_attr("FInferShape", _gather_nd_shape)
+ .set_attr("FInferType", _integer_input(1, "gather_nd's indices"))
+ .set_attr("TUncapturable", True)
+ # the gradient adds g back at the coordinates read (a coordinate read twice gets both)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_gather_nd_backward", g[0], n.inputs[1], n.inputs[0],
+     batch_dims=n.attrs.get("batch_dims", 0)), None]))
+
+
+def _gather_nd_backward_shape(attrs, in_shapes, out_shapes):
+    g, indices, like = in_shapes
+    if like is not None and indices is not None and g is not None:
+        expected = _gather_nd_shape(attrs, [like, indices], [None])[1][0]
+        if g != expected:
+            raise ShapeError(f"gradient shape {g} is not gather_nd's output shape {expected}")
+    return in_shapes, [like]
+
+
+(register_op("_gather_nd_backward").describe("Zeros of input 2's shape (shape-only) with g "
+                                             "added at the coordinates gather_nd read.")
+ .set_num_inputs(3).set_attr("FInferShape", _gather_nd_backward_shape)
+ .set_attr("FInferType", _integer_input(1, "gather_nd's indices"))
+ .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
+ .set_attr("TUncapturable", True)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "gather_nd", g[0], n.inputs[1], batch_dims=n.attrs.get("batch_dims", 0)), None, None]))
+
+
+def _scatter_fits(indices, updates, shape, what):
+    """ShapeError unless updates is ``indices[:-1] + shape[depth:]``."""
+    depth = _nd_split(indices, 0, what)[2]
+    expected = tuple(indices[:-1]) + tuple(shape[depth:])
+    if depth > len(shape) or tuple(updates) != expected:
+        raise ShapeError(f"{what}: updates of shape {updates} must be indices.shape[:-1] + "
+                         f"shape[indices.shape[-1]:] = {expected} (indices {indices}, "
+                         f"shape {tuple(shape)})")
+
+
+def _scatter_nd_shape(attrs, in_shapes, out_shapes):
+    indices, updates = in_shapes
+    shape = tuple(attrs["shape"])
+    if any(d < 0 for d in shape):
+        raise ShapeError(f"scatter_nd: shape {shape} must be non-negative sizes")
+    if indices is not None and updates is not None:
+        _scatter_fits(indices, updates, shape, "scatter_nd")
+    return in_shapes, [shape]
+
+
+def _updates_type(attrs, in_types, out_types):
+    _integer_input(0, "the indices")(attrs, in_types, out_types)
+    return in_types, [in_types[1]]
+
+
+(register_op("scatter_nd").describe("Zeros of attr shape with updates[i] added at the "
+                                    "coordinates indices[i] (TF's ScatterNd: duplicates sum).")
+ .set_num_inputs(2).set_attr("FInferShape", _scatter_nd_shape)
+ .set_attr("FInferType", _updates_type).set_attr("TUncapturable", True)
+ .set_attr("FGradient", lambda n, g: [None, create_op("gather_nd", g[0], n.inputs[0])])
+ .set_attr("FShapeValueGradient", lambda n, g: [None, create_op("gather_nd", g[0],
+                                                                n.inputs[0])]))
+
+
+def _tensor_scatter_shape(attrs, in_shapes, out_shapes):
+    tensor, indices, updates = in_shapes
+    if None not in in_shapes:
+        _scatter_fits(indices, updates, tensor, f"tensor_scatter_nd_{attrs['mode']}")
+    return in_shapes, [tensor]
+
+
+def _tensor_scatter_type(attrs, in_types, out_types):
+    _integer_input(1, "the indices")(attrs, in_types, out_types)
+    if None not in (in_types[0], in_types[2]) and in_types[0] != in_types[2]:
+        raise TypeError(f"updates ({in_types[2]}) must have the tensor's dtype ({in_types[0]})")
+    return in_types, [in_types[0]]
+
+
+def _tensor_scatter_gradient(node, out_grads):
+    """update: the tensor's gradient is g with the overwritten places zeroed, the updates' g at
+    them; add: g and g at them; sub: g and -(g at them)."""
+    g, indices = out_grads[0], node.inputs[1]
+    at = create_op("gather_nd", g, indices)
+    mode = node.attrs["mode"]
+    if mode == "update":
+        zeros = create_op("zeros_like", node.inputs[2])
+        return [create_op("tensor_scatter_nd", g, indices, zeros, mode="update"), None, at]
+    return [g, None, at if mode == "add" else -at]
+
+
+(register_op("tensor_scatter_nd").describe("tensor with updates[i] written (mode 'update'), "
+                                           "added ('add') or subtracted ('sub') at the "
+                                           "coordinates indices[i] (TF's TensorScatter*).")
+ .set_num_inputs(3).set_attr("FInferShape", _tensor_scatter_shape)
+ .set_attr("FInferType", _tensor_scatter_type).set_attr("TUncapturable", True)
+ .set_attr("FGradient", _tensor_scatter_gradient))
+
+
+# -- reverse_sequence ------------------------------------------------------------------------
+def _reverse_sequence_shape(attrs, in_shapes, out_shapes):
+    x, lengths = in_shapes
+    if x is None:
+        return in_shapes, out_shapes
+    seq, batch = (_axis(attrs[k], len(x), k) for k in ("seq_axis", "batch_axis"))
+    if seq == batch:
+        raise ShapeError(f"seq_axis and batch_axis must differ, both are {seq}")
+    if lengths is not None and tuple(lengths) != (x[batch],):
+        raise ShapeError(f"seq_lengths of shape {lengths} must be a vector of the batch size "
+                         f"{x[batch]} (input {x}, batch_axis {batch})")
+    return in_shapes, [x]
+
+
+(register_op("reverse_sequence").describe("x with its first seq_lengths[b] entries along "
+                                          "seq_axis reversed in each slice b of batch_axis, "
+                                          "the rest as they were.")
+ .set_num_inputs(2).set_attr("FInferShape", _reverse_sequence_shape)
+ .set_attr("FInferType", _integer_input(1, "seq_lengths")).set_attr("TUncapturable", True)
+ # a permutation that is its own inverse: the gradient is the same reversal of g
+ .set_attr("FGradient", lambda n, g: [create_op("reverse_sequence", g[0], n.inputs[1],
+                                                **n.attrs), None]))
+
+for _name, _type in (("select_index", "StridedSlice"), ("gather_nd", "GatherNd"),
+                     ("scatter_nd", "ScatterNd"), ("tensor_scatter_nd", "TensorScatterUpdate"),
+                     ("reverse_sequence", "ReverseSequence")):
+    register_op(_name).set_attr("TTFType", _type)
