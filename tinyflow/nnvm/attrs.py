@@ -137,6 +137,9 @@ TShapedByValue      ``True`` on ``shaped_by_value``, the op standing for op attr
 FShapeValueGradient ``f(node, out_grads) -> [grad, ...]``: the op's gradient when it is the
                     target of a ``shaped_by_value`` node (its attribute not known yet):
                     ``reshape``'s and ``tile``'s.  Missing: no gradient.
+FTensorIndex        ``f(tensor, index) -> Symbol`` on ``strided_slice``: ``tensor[index]`` for an
+                    index holding int tensors (``x[i]``, ``x[1:n]``), which Symbol.__getitem__
+                    hands it (tinyflow/ops/indexing.py).
 TSameShapeIdentity  ``True``: where the output has input 0's shape and dtype, the op is the
                     identity (``_collapse_sum_like`` of an add's gradient): MaterializeShapes
                     lets its readers read input 0 instead.

@@ -39,6 +39,7 @@ __all__ = [
     "get_default_session",
     "graph_input",
     "reset_default_graph",
+    "slice_attrs",
     "static_shape",
 ]
 
@@ -697,15 +698,19 @@ def _session_for(session):
 
 
 def _index_int(value, index):
+    if isinstance(value, Symbol):  # an int tensor: strided_slice's FTensorIndex builds it
+        return value
     if isinstance(value, int) or hasattr(value, "__index__"):
         return int(value)  # an int or a numpy integer
-    raise TypeError(f"only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) are "
-                    f"valid indices in TinyFlow, got {value!r} in {index!r}")
+    raise TypeError(f"only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and "
+                    f"scalar int32/int64 tensors are valid indices in TinyFlow, got {value!r} "
+                    f"in {index!r}")
 
 
-def _slice(tensor, index) -> Symbol:
-    """``tensor[index]`` as TensorFlow reads it (its ``_slice_helper``): each entry of the
-    index is an int (taken, its axis dropped), a slice, ``...`` or ``None`` (a new axis)."""
+def slice_attrs(index) -> dict:
+    """``tensor[index]`` as TensorFlow reads it (its ``_slice_helper``): strided_slice's begin,
+    end, strides and masks; each entry of the index is an int (taken, its axis dropped), a
+    slice, ``...`` or ``None`` (a new axis).  A tensor stays a tensor in begin, end or strides."""
     spec = index if isinstance(index, (tuple, list)) else (index,)
     begin, end, strides, masks = [], [], [], dict.fromkeys(
         ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask"), 0)
@@ -727,8 +732,17 @@ def _slice(tensor, index) -> Symbol:
             end.append(begin[-1] + 1)
             masks["shrink_axis_mask"] |= bit
         strides.append(1)
-    return create_op("strided_slice", tensor, begin=tuple(begin), end=tuple(end),
-                     strides=tuple(strides), **masks)
+    return dict(begin=tuple(begin), end=tuple(end), strides=tuple(strides), **masks)
+
+
+def _slice(tensor, index) -> Symbol:
+    """``tensor[index]``: a strided_slice; an index holding tensors (``x[i]``, ``x[1:n]``) is
+    built by strided_slice's FTensorIndex (tinyflow/ops/indexing.py)."""
+    spec = index if isinstance(index, (tuple, list)) else (index,)
+    if any(isinstance(v, Symbol) for item in spec for v in (
+            (item.start, item.stop, item.step) if isinstance(item, slice) else (item,))):
+        return Op.get("strided_slice").attr("FTensorIndex")(tensor, tuple(spec))
+    return create_op("strided_slice", tensor, **slice_attrs(spec))
 
 
 def static_shape(entry) -> TensorShape:

@@ -297,6 +297,17 @@ register_op("strided_slice").set_attr("FFoldValue", lambda attrs, v, shapes: [
     v[0][slice_index(attrs)]])
 
 
+def _by_value(target, *inputs, attrs):
+    """``shaped_by_value`` of ``target`` with the begin, end and strides of a node of one."""
+    kept = {k: v for k, v in attrs.items() if k not in ("target", "num_args")}
+    return create_op("shaped_by_value", *inputs, target=target, num_args=len(inputs) - 1, **kept)
+
+
+# begin, end and strides given as int tensors (x[1:n], folded at bind): the same gradients
+register_op("strided_slice").set_attr("FShapeValueGradient", lambda n, g: [_by_value(
+    "_strided_slice_backward", g[0], n.inputs[0], n.inputs[1], attrs=n.attrs)])
+
+
 def _strided_slice_backward_shape(attrs, in_shapes, out_shapes):
     g, like = in_shapes
     if like is not None:
@@ -310,7 +321,9 @@ def _strided_slice_backward_shape(attrs, in_shapes, out_shapes):
                                                  "written where strided_slice read.")
  .set_num_inputs(2).set_attr("FInferShape", _strided_slice_backward_shape)
  .set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
- .set_attr("FGradient", lambda n, g: [create_op("strided_slice", g[0], **n.attrs), None]))
+ .set_attr("FGradient", lambda n, g: [create_op("strided_slice", g[0], **n.attrs), None])
+ .set_attr("FShapeValueGradient", lambda n, g: [
+     _by_value("strided_slice", g[0], n.inputs[2], attrs=n.attrs), None]))
 
 
 # -- gather, one_hot -------------------------------------------------------------------------

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
-from ..nnvm.symbol import create_op
+from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
+from ..nnvm.symbol import Symbol, create_op, slice_attrs, static_shape
+from ..nnvm.tensor_shape import TensorShape
 from .array import _axis, _integer_input
 
-__all__ = []
+__all__ = ["tensor_index"]
 
 
 # -- select_index: x[i] along one axis, i a scalar tensor -------------------------------------
@@ -204,3 +206,96 @@ for _name, _type in (("select_index", "StridedSlice"), ("gather_nd", "GatherNd")
                      ("scatter_nd", "ScatterNd"), ("tensor_scatter_nd", "TensorScatterUpdate"),
                      ("reverse_sequence", "ReverseSequence")):
     register_op(_name).set_attr("TTFType", _type)
+
+
+# -- x[index] with tensors in the index (strided_slice's FTensorIndex) ------------------------
+def tensor_index(tensor: Symbol, index: tuple) -> Symbol:
+    """``tensor[index]`` for an index holding int32/int64 scalar tensors, as TF's strided_slice
+    with tensor begin, end and strides: a tensor entry ``i`` (it selects one slice, the shape
+    stays known) is read when the graph runs (``select_index``: a loop's counter works); a slice
+    whose bounds are tensors changes the shape, so their values are computed when a session
+    binds the graph (tf.shape of fed tensors, constants, arithmetic: ``shaped_by_value``), and
+    one that depends on a fed value is a ValueError here, naming it."""
+    static = [slice(None) if isinstance(item, Symbol) else item for item in index]
+    picks = [(k, item) for k, item in enumerate(index) if isinstance(item, Symbol)]
+    result = tensor
+    if not all(item == slice(None) or item is Ellipsis for item in static):  # not x[:, ...]
+        attrs = slice_attrs(static)
+        bounds = [_bound_value(v) if isinstance(v, Symbol) else v
+                  for k in ("begin", "end", "strides") for v in attrs[k]]
+        if any(isinstance(v, Symbol) for v in bounds):
+            result = _sliced_at_bind(tensor, attrs, bounds, static)
+        else:  # every bound known now (constants, shapes known now)
+            size = len(bounds) // 3
+            attrs.update(begin=tuple(bounds[:size]), end=tuple(bounds[size:2 * size]),
+                         strides=tuple(bounds[2 * size:]))
+            result = create_op("strided_slice", tensor, **attrs)
+    for axis, item in _pick_axes(static, picks):
+        result = create_op("select_index", result, item, axis=axis, name="strided_slice")
+    return result
+
+
+def _pick_axes(static, picks) -> list:
+    """``(axis of the sliced tensor, index tensor)`` of each tensor entry, in an order that
+    keeps every axis right as each is removed: counted from the front before an ellipsis
+    (removed last first), from the back after one (removed first first)."""
+    makes_axis = [item is None or isinstance(item, slice) for item in static]
+    at = static.index(Ellipsis) if Ellipsis in static else len(static)
+    axes = [(sum(makes_axis[:k]) if k < at else -sum(makes_axis[k:]), item)
+            for k, item in picks]
+    return sorted(axes, key=lambda pick: (pick[0] >= 0, -abs(pick[0])))
+
+
+def _sliced_at_bind(tensor, attrs, bounds, static) -> Symbol:
+    """strided_slice whose begin, end and strides (some int tensors) are folded at bind."""
+    parts = [create_op("cast", v, dtype="int64") if isinstance(v, Symbol) else
+             create_op("constant", value=(int(v),), shape=(), dtype="int64") for v in bounds]
+    value = create_op("stack", *parts, num_args=len(parts), axis=0, name="strided_slice/bounds")
+    masks = {k: v for k, v in attrs.items() if k not in ("begin", "end", "strides")}
+    result = create_op("shaped_by_value", tensor, value, target="strided_slice", num_args=1,
+                       shape_attr=("begin", "end", "strides"), name="strided_slice", **masks)
+    result.set_shape(_known_shape(tensor.get_shape(), static))
+    return result
+
+
+def _bound_value(bound: Symbol):
+    """``bound``'s value when it is known now, else ``bound`` itself when a session can compute
+    it at bind; ValueError when it is not a scalar or depends on a value known only later."""
+    shape = bound.get_shape()
+    if shape.ndims not in (None, 0):
+        raise ValueError(f"a slice bound must be a scalar, got {bound.name} of shape {shape}")
+    known = lambda e: (tuple(static_shape(e).as_list())  # what is known now
+                       if static_shape(e).is_fully_defined() else None)
+    try:
+        return int(fold_value(bound.outputs[0], known))
+    except NotFoldable as err:
+        if not err.waiting:
+            raise ValueError(
+                f"slice bound {bound.name}: its value depends on {err}; TinyFlow fixes every "
+                f"shape when a session binds the graph, so a slice's bounds must be known "
+                f"then (from tf.shape of fed tensors, constants and arithmetic on them); a "
+                f"single index x[i] may be a value known only when the graph runs") from None
+        return bound
+
+
+def _known_shape(shape: TensorShape, static) -> TensorShape:
+    """What is known of the sliced shape now: a slice with a tensor bound gives an unknown
+    size, the rest as strided_slice's rule (TensorFlow's static shape knows as much)."""
+    if shape.ndims is None:
+        return TensorShape(None)
+    items = list(static)
+    used = sum(1 for item in items if item is not None and item is not Ellipsis)
+    at = items.index(Ellipsis) if Ellipsis in items else len(items)
+    items[at:at + 1] = [slice(None)] * (shape.ndims - used)
+    dims, out = iter(shape.as_list()), []
+    for item in items:
+        size = 1 if item is None else next(dims)
+        if isinstance(item, slice):
+            plain = all(not isinstance(v, Symbol) for v in (item.start, item.stop, item.step))
+            out.append(len(range(*item.indices(size))) if plain and size is not None else None)
+        elif item is None:
+            out.append(1)
+    return TensorShape(out + list(dims))
+
+
+register_op("strided_slice").set_attr("FTensorIndex", tensor_index)

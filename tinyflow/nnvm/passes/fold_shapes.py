@@ -6,7 +6,8 @@ executor is bound to its feeds' shapes, so a shape computed from shapes (``shape
 constants and the small int ops over them (stack, slices, arithmetic; each one's
 ``FFoldValue``) is known when a session binds the graph.  The front end builds such a call as a
 ``shaped_by_value`` node (``TShapedByValue``): op ``target`` with the value of its last input
-as its attribute ``shape_attr``.  This pass infers shapes, folds each such node's last input
+as its attribute ``shape_attr`` (or, ``shape_attr`` a tuple of names, those attributes, the
+value cut in equal parts).  This pass infers shapes, folds each such node's last input
 to its value (:func:`fold_value`) and rebuilds the node as ``target`` with that attribute, until
 none is left; one whose value depends on a fed value (or a variable's) is a BindError naming it.
 """
@@ -93,7 +94,15 @@ def _describe(node) -> str:
 def _resolve(node, value) -> Node:
     attrs = {k: v for k, v in node.attrs.items() if k not in ("target", "shape_attr",
                                                                  "num_args")}
-    attrs[node.attrs["shape_attr"]] = shape_argument(value, _describe(node))
+    names, value = node.attrs["shape_attr"], shape_argument(value, _describe(node))
+    if isinstance(names, str):
+        attrs[names] = value
+    else:  # several attributes (a slice's begin, end, strides): the value cut in equal parts
+        size = len(value) // len(names)
+        if size * len(names) != len(value):
+            raise BindError(f"{_describe(node)}: {len(value)} values do not split into "
+                            f"{', '.join(names)}")
+        attrs.update({k: value[i * size:(i + 1) * size] for i, k in enumerate(names)})
     return Node(Op.get(node.attrs["target"]), node.name, attrs, node.inputs[:-1],
                 node.control_deps, source=node.source, graph=node.graph)
 
