@@ -20,6 +20,7 @@ import numpy as np
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, static_shape
 from ..nnvm.tensor_shape import TensorShape
+from ..ops.indexing import holds_tensor, masked_index
 from .api import cast, constant, less
 from .dtypes import as_dtype, float32, int32
 
@@ -365,6 +366,8 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
     ``end_mask`` leaves begin[i] / end[i] out (the whole range), of ``ellipsis_mask`` makes
     entry i ``...``, of ``new_axis_mask`` inserts a size-1 axis, of ``shrink_axis_mask`` takes
     index begin[i] and drops the axis.  Out-of-range slice bounds are clamped, as in Python."""
+    if holds_tensor(begin, end, strides):  # as x[i], x[1:n]: tinyflow/ops/indexing.py
+        return _tensor(input_)[masked_index(begin, end, strides, locals())]
     begin, end = _ints(begin), _ints(end)
     strides = (1,) * len(begin) if strides is None else _ints(strides)
     if not len(begin) == len(end) == len(strides):

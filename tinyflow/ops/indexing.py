@@ -14,7 +14,7 @@ from ..nnvm.symbol import Symbol, create_op, slice_attrs, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from .array import _axis, _integer_input
 
-__all__ = ["tensor_index"]
+__all__ = ["holds_tensor", "masked_index", "tensor_index"]
 
 
 # -- select_index: x[i] along one axis, i a scalar tensor -------------------------------------
@@ -296,6 +296,47 @@ def _known_shape(shape: TensorShape, static) -> TensorShape:
         elif item is None:
             out.append(1)
     return TensorShape(out + list(dims))
+
+
+def holds_tensor(*values) -> bool:
+    """Whether any of ``values`` (or of the lists among them) is a tensor."""
+    return any(isinstance(v, Symbol) for value in values
+               for v in (value if isinstance(value, (list, tuple)) else [value]))
+
+
+def _entries(values, what) -> list:
+    """begin, end or strides as a list of ints and scalar tensors (``v[k]`` of a 1-D one)."""
+    if not isinstance(values, Symbol):
+        return [v if isinstance(v, Symbol) else int(v) for v in (
+            values if isinstance(values, (list, tuple)) else [values])]
+    shape = values.get_shape()
+    if shape.ndims != 1 or shape[0].value is None:
+        raise ValueError(f"strided_slice's {what} must be a 1-D tensor of a length known when "
+                         f"the graph is built, got {values.name} of shape {shape}")
+    return [values[k] for k in range(shape[0].value)]
+
+
+def masked_index(begin, end, strides, masks) -> tuple:
+    """TensorFlow's strided_slice arguments (begin, end and strides lists or 1-D int tensors,
+    and the five masks) as the index ``x[...]`` they stand for, its entries ints or tensors."""
+    begin, end = _entries(begin, "begin"), _entries(end, "end")
+    strides = [1] * len(begin) if strides is None else _entries(strides, "strides")
+    if not len(begin) == len(end) == len(strides):
+        raise ValueError(f"begin, end and strides must have one length, got {len(begin)}, "
+                         f"{len(end)} and {len(strides)}")
+    index = []
+    for k, (b, e, s) in enumerate(zip(begin, end, strides)):
+        bit = 1 << k
+        if masks.get("ellipsis_mask", 0) & bit:
+            index.append(Ellipsis)
+        elif masks.get("new_axis_mask", 0) & bit:
+            index.append(None)
+        elif masks.get("shrink_axis_mask", 0) & bit:
+            index.append(b)
+        else:
+            index.append(slice(None if masks.get("begin_mask", 0) & bit else b,
+                               None if masks.get("end_mask", 0) & bit else e, s))
+    return tuple(index)
 
 
 register_op("strided_slice").set_attr("FTensorIndex", tensor_index)
