@@ -480,6 +480,8 @@ def _shaped_gradient(node, out_grads):
  .set_num_inputs(lambda attrs: attrs["num_args"] + 1)
  .set_num_outputs(lambda attrs: Op.get(attrs["target"]).num_outputs(attrs))
  .set_attr("FInferType", _shaped_type).set_attr("FGradient", _shaped_gradient)
+ # nothing to infer before the fold; a shape readers fix (a gradient's sum) is checked after
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, out_shapes))
  .set_attr("TShapedByValue", True))
 
 

@@ -49,7 +49,7 @@ def _rows(indices, shape, batch_dims, what):
     if bool(bad.any()):
         row = int(bad.nonzero()[0, 0])
         raise _invalid(f"indices[{row}] = {coords[row].tolist()} does not index into "
-                         f"{what} shape {list(shape)}")
+                       f"{what} {list(shape)}")
     strides = [math.prod(sizes[j + 1:]) for j in range(depth)]
     flat = coords @ torch.tensor(strides, dtype=torch.int64, device=coords.device)
     if batch_dims:  # each batch entry's rows start after the previous entries'
@@ -61,25 +61,29 @@ def _rows(indices, shape, batch_dims, what):
 
 def gather_nd(out, params, indices, batch_dims):
     """out[b, i] = params[b, *indices[b, i]]."""
-    rows, rest = _rows(indices, tuple(params.shape), batch_dims, "param")
+    rows, rest = _rows(indices, tuple(params.shape), batch_dims, "param shape")
     torch.index_select(params.reshape(-1, rest), 0, rows, out=out.view(-1, rest))
 
 
 def gather_nd_backward(out, g, indices, batch_dims):
     """out = zeros with g added at the coordinates gather_nd read."""
-    rows, rest = _rows(indices, tuple(out.shape), batch_dims, "param")
+    _added(out, g, indices, batch_dims, "param shape")
+
+
+def _added(out, values, indices, batch_dims, what):
+    rows, rest = _rows(indices, tuple(out.shape), batch_dims, what)
     out.zero_()
-    out.view(-1, rest).index_add_(0, rows, g.reshape(-1, rest))
+    out.view(-1, rest).index_add_(0, rows, values.reshape(-1, rest))
 
 
 def scatter_nd(out, indices, updates):
     """out = zeros with updates[i] added at indices[i]."""
-    gather_nd_backward(out, updates, indices, 0)
+    _added(out, updates, indices, 0, "shape")
 
 
 def tensor_scatter_nd(out, tensor, indices, updates, mode):
     """out = tensor with updates written ('update'), added or subtracted at indices."""
-    rows, rest = _rows(indices, tuple(out.shape), 0, "")
+    rows, rest = _rows(indices, tuple(out.shape), 0, "shape")
     out.copy_(tensor)
     flat, values = out.view(-1, rest), updates.reshape(-1, rest)
     if mode == "update":
