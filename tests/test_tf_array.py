@@ -344,7 +344,11 @@ def test_bad_arguments_at_build_time():
     with pytest.raises(ValueError, match="cannot infer num"):
         tf.unstack(tf.placeholder())
     with pytest.raises(TypeError, match="only integers, slices"):
-        x[tf.constant(0)]
+        x[0.5]
+    with pytest.raises(TypeError, match="index must be an integer tensor"):
+        x[tf.constant(0.5)]
+    with pytest.raises(TypeError, match="slice bound must be an int32 or int64 tensor"):
+        x[:tf.constant(0.5)]
     with pytest.raises(ValueError, match="go outside axis 1"):
         tf.slice(x, [0, 1], [1, 3])
     with pytest.raises(ValueError, match="one entry per axis"):

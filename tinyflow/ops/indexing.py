@@ -264,6 +264,9 @@ def _bound_value(bound: Symbol):
     shape = bound.get_shape()
     if shape.ndims not in (None, 0):
         raise ValueError(f"a slice bound must be a scalar, got {bound.name} of shape {shape}")
+    if bound.dtype is not None and not bound.dtype.name.startswith(("int", "uint")):
+        raise TypeError(f"a slice bound must be an int32 or int64 tensor, got {bound.name} of "
+                        f"dtype {bound.dtype.name}")
     known = lambda e: (tuple(static_shape(e).as_list())  # what is known now
                        if static_shape(e).is_fully_defined() else None)
     try:
