@@ -61,6 +61,8 @@ def _select_backward_shape(attrs, in_shapes, out_shapes):
 # -- gather_nd, scatter_nd, tensor_scatter_nd -------------------------------------------------
 def _nd_split(indices, batch_dims, what):
     """``(batch axes, index axes, depth)`` of an indices shape ``[B..., I..., depth]``."""
+    if batch_dims < 0:
+        raise ShapeError(f"{what}: batch_dims must be non-negative, got {batch_dims}")
     if len(indices) < 1 or len(indices) <= batch_dims:
         raise ShapeError(f"{what}: indices of shape {indices} need rank above batch_dims "
                          f"{batch_dims} and a last axis of coordinates")
@@ -147,6 +149,8 @@ def _updates_type(attrs, in_types, out_types):
 
 def _tensor_scatter_shape(attrs, in_shapes, out_shapes):
     tensor, indices, updates = in_shapes
+    if attrs.get("mode") not in ("update", "add", "sub"):
+        raise ShapeError(f"mode must be 'update', 'add' or 'sub', got {attrs.get('mode')!r}")
     if None not in in_shapes:
         _scatter_fits(indices, updates, tensor, f"tensor_scatter_nd_{attrs['mode']}")
     return in_shapes, [tensor]

@@ -98,8 +98,8 @@ def _resolve(node, value) -> Node:
     if isinstance(names, str):
         attrs[names] = value
     else:  # several attributes (a slice's begin, end, strides): the value cut in equal parts
-        size = len(value) // len(names)
-        if size * len(names) != len(value):
+        size = len(value) // max(len(names), 1)
+        if not names or size * len(names) != len(value):
             raise BindError(f"{_describe(node)}: {len(value)} values do not split into "
                             f"{', '.join(names)}")
         attrs.update({k: value[i * size:(i + 1) * size] for i, k in enumerate(names)})
