@@ -7,6 +7,7 @@ import pytest
 import torch
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import BindError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
@@ -65,6 +66,15 @@ def test_gradients_against_torch(plan_memory):
      + torch.sum(torch.tanh(tx[:, -3].flip(-1)[:, ::2]))).backward()
     got = tf.Session(plan_memory=plan_memory).run(grad, {x: VALUES / 10, i: -1})
     np.testing.assert_allclose(got, tx.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_gradients_against_finite_differences(plan_memory):
+    def build(x):
+        y = tf.placeholder_with_default(x, [None, None])  # its shape known only at bind
+        rows = tf.shape(y)[0]
+        return y[1:rows - 1, ::-2] * y[tf.constant(-1), ::2] + y[:, tf.constant(1, tf.int64)][1]
+    check_gradients(build, inputs=[np.random.default_rng(3).normal(size=(4, 5))],
+                    plan_memory=plan_memory)
 
 
 def test_loop_counter_indexes_and_its_gradient(plan_memory):
