@@ -229,6 +229,7 @@ def _zeros_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferShape", _zeros_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
  .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
+ .set_attr("TShapeSubgraphs", ("value",))
  .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
      node.inputs)))
 
