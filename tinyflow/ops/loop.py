@@ -130,6 +130,9 @@ def _backward_donated(attrs):
  .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
  .set_attr("FGradient", _while_gradient)
  .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("FSubgraphArity", lambda attrs: {
+     "cond": (attrs["num_vars"] + attrs["num_captured"], 1),
+     "body": (attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"])})
  .set_attr("TDonatedInputs", lambda attrs: {"body": list(range(attrs["num_vars"]))})
  .set_attr("TUncapturable", True))
 
@@ -140,6 +143,8 @@ def _backward_donated(attrs):
  .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("FSubgraphArity", lambda attrs: {"grad_body": (
+     2 * attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"] + attrs["num_captured"])})
  .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 
@@ -203,7 +208,9 @@ def _if_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferShape", _if_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
  .set_attr("FGradient", lambda node, ograds: [None] * len(node.inputs))
- .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True))
+ .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True)
+ .set_attr("FSubgraphArity", lambda attrs: dict.fromkeys(
+     ("then_branch", "else_branch"), (1 + attrs["num_captured"], len(attrs["Tout"])))))
 
 
 # -- the first elements of a TensorArray a loop writes, its element shape known at bind ----------
@@ -230,6 +237,7 @@ def _zeros_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
  .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
  .set_attr("TShapeSubgraphs", ("value",))
+ .set_attr("FSubgraphArity", lambda attrs: {"value": (attrs["num_body_inputs"], 1)})
  .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
      node.inputs)))
 

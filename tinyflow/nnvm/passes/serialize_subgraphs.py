@@ -101,6 +101,7 @@ class SubgraphReader:
     def admit(self, node, where: str) -> None:
         """Count ``node`` (just built) into the bounds: its nesting depth and what its
         subgraphs make when bound, refused past the bounds before anything is bound."""
+        self._check_arity(node, where)
         size, depth = node.num_outputs(), 0
         for sub in _subgraphs(node):
             seen, stack = set(), [e.node for e in sub.outputs] + list(sub.inputs)
@@ -121,3 +122,22 @@ class SubgraphReader:
                    f"at most {MAX_NESTING}")
         if depth:
             self.size[node], self.depth[node] = size, depth
+
+    def _check_arity(self, node, where: str) -> None:
+        """Each subgraph takes and gives as many entries as the op's FSubgraphArity says."""
+        names = subgraph_attrs(node.op)
+        if not names:
+            return
+        rule, problem, counts = node.op.attr("FSubgraphArity"), None, {}
+        try:  # an attribute missing or of the wrong type: the op's own rule says so
+            arity = rule(node.attrs)
+            counts = {name: (int(arity[name][0]), int(arity[name][1])) for name in names}
+        except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as err:
+            problem = f"{type(err).__name__}: {str(err)[:200]}"
+        self.check(problem is None, f"{where} attributes", f"ones giving its subgraphs' "
+                   f"numbers of inputs and outputs ({problem})")
+        for name, (ins, outs) in counts.items():
+            sub = node.attrs[name]
+            self.check((len(sub.inputs), len(sub.outputs)) == (ins, outs),
+                       f"{where} subgraph {name!r} ({len(sub.inputs)} inputs, "
+                       f"{len(sub.outputs)} outputs)", f"{ins} inputs and {outs} outputs")
