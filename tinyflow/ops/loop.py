@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from ..nnvm.attrs import shape_str
 from ..nnvm.errors import GraphError, ShapeError
-from ..nnvm.graph import Graph, _dfs_postorder, apply_passes, rewrite
+from ..nnvm.graph import Graph, apply_passes, rewrite
 from ..nnvm.op import Op, register_op
 from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
 from ..nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
@@ -205,8 +205,8 @@ def _if_gradient(node, ograds):
     writes (a write's result is the variable it wrote, as the forward left it)."""
     count = node.attrs["num_captured"]
     branches = [node.attrs[name] for name in ("then_branch", "else_branch")]
-    captures = [p for p in branches[0].inputs[1:]]
-    reached = set().union(*[_dfs_postorder([e.node for e in b.outputs]) for b in branches])
+    captures = list(branches[0].inputs[1:])
+    reached = set().union(*[branch.nodes() for branch in branches])
     wanted = [i for i, p in enumerate(captures)
               if p in reached and p.attrs.get("dtype", "float32") in FLOATS]
     if not wanted:
@@ -242,6 +242,10 @@ def _branch_gradient(branch: Subgraph, xs: list) -> Subgraph:
                              f"the value of {inner.describe()}, which runs Python: TinyFlow "
                              f"recomputes a branch for its gradient and would run it again")
         written = inner.attr_list("FMutateInputs") if inner.op is not None else []
+        if written and inner.num_outputs() != 1:
+            raise GraphError(f"tf.gradients through tf.cond: its branch's gradient needs "
+                             f"{inner.describe()}, which writes a variable and has "
+                             f"{inner.num_outputs()} outputs")
         return None if not written else Node(Op.get("copy"), f"{inner.name}_value", {},
                                              [inner.inputs[written[0]]], [], inner.source)
     grads = rewrite(Graph(list(grads)), without_writes).outputs
