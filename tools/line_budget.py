@@ -32,11 +32,13 @@ COMPONENTS = {
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
     # (1150 -> 1620: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
-    # 1620 -> 1640: a loop variable carried through the body without per-iteration copies)
+    # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
+    # 1640 -> 1685: the gradient of a cond with side effects (an if over its branches'
+    # gradient subgraphs, the writes left out), and each subgraph's arity for LoadJSON)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1640),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1685),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -60,8 +62,14 @@ COMPONENTS = {
     "fold_shapes.py, nnvm/shape_checks.py)": (
         ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 265),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
-    # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 485),
+    # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
+    # list and read back under LoadJSON's checks, with their nesting and binding bounded (what
+    # an untrusted .meta holding loops needs); apart, as the control flow it serialises is
+    "subgraphs in graph JSON (nnvm/passes/serialize_subgraphs.py)": (
+        ["nnvm/passes/serialize_subgraphs.py"], 125),
+    # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
+    # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 495),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:

@@ -105,13 +105,11 @@ def _keep_only_what_is_read(executor, node, kwarg) -> None:
 
 
 def _subgraph(node, name) -> Subgraph:
-    """Attribute ``name`` of ``node``, which must be a subgraph (one loaded from JSON is not:
-    subgraphs do not serialise)."""
+    """Attribute ``name`` of ``node``, which must be a subgraph."""
     value = node.attrs.get(name)
     if not isinstance(value, Subgraph):
         raise BindError(f"{node.describe()}: attribute {name!r} must be a subgraph, got "
-                        f"{type(value).__name__} (tf.while_loop and tf.cond build them; they "
-                        f"do not serialise)")
+                        f"{type(value).__name__} (tf.while_loop and tf.cond build them)")
     return value
 
 

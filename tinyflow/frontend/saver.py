@@ -215,8 +215,9 @@ class Saver:
         write_meta_graph : bool
             Write the saver's graph, its variables and collections to ``<path>.meta`` (for
             :func:`import_meta_graph`; TinyFlow's own format, not TensorFlow's MetaGraphDef).
-            A graph holding a Python object (a ``tf.py_func``'s function) gets none, with a
-            warning; the checkpoint is saved.
+            A graph holding a Python object (a ``tf.py_func``'s function, a ``tf.data``
+            iterator) gets none, with a warning; the checkpoint is saved.  Loops and conds are
+            written (their subgraphs: ``nnvm/passes/serialize_subgraphs.py``).
         write_state : bool
             Update the index file and delete the checkpoints beyond ``max_to_keep``.
 

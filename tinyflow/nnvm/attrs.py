@@ -109,6 +109,12 @@ TSubgraphs          ``(attr name, ...)``: the node's attributes holding a
                     count, names, inputs, outputs}`` and ``kwarg.state``, a Lua table of the
                     node's (tinyflow/executor/subgraphs.py).  Variables the subgraphs read count
                     as read by the node.
+TShapeSubgraphs     ``(attr name, ...)``: attributes holding a Subgraph the op's shape rule reads
+                    but nothing runs (``tensor_array_zeros``' ``value``); SaveJSON / LoadJSON
+                    write and read them as they do TSubgraphs.
+FSubgraphArity      ``f(attrs) -> {attr name: (number of inputs, number of outputs)}``: what
+                    each subgraph of a node of these attributes must take and give (LoadJSON
+                    checks a document's subgraphs against it).
 TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``: the inputs of
                     a TSubgraphs node's subgraph that its Lua body reloads before every run of
                     it (a loop's loop variables): the subgraph's plan may write them in place

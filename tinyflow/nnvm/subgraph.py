@@ -22,13 +22,16 @@ __all__ = ["Subgraph", "close_over", "infer_shapes", "placeholder_like"]
 class Subgraph:
     """A graph with its own input placeholders: ``inputs`` (Nodes), ``outputs`` (NodeEntry).
 
-    Not a tuple, so attributes keep it whole; it does not serialise (SaveJSON keeps attributes
-    that are plain values)."""
+    Not a tuple, so attributes keep it whole; SaveJSON writes it as the indices of its nodes
+    (``nnvm/passes/serialize_subgraphs.py``)."""
 
-    __slots__ = ("inputs", "outputs")
+    __slots__ = ("inputs", "outputs", "shapes_inferred")
 
     def __init__(self, inputs, outputs):
         self.inputs, self.outputs = tuple(inputs), tuple(outputs)
+        # infer_shapes' answers by input shapes: a loop's shape rule runs on every sweep of
+        # InferShape, so without them a loop nested k deep is inferred 2**k times
+        self.shapes_inferred: dict = {}
 
     def nodes(self) -> list:
         """Every node of the subgraph, in execution order."""
@@ -103,8 +106,14 @@ def close_over(graph, inputs, outputs, made: set, captures: dict, describe) -> l
 def infer_shapes(subgraph: Subgraph, in_shapes) -> list:
     """The shapes of ``subgraph``'s outputs when its inputs have ``in_shapes`` (None where
     unknown), by the InferShape pass over the subgraph; None where they stay unknown."""
+    key = tuple(None if s is None else tuple(s) for s in in_shapes)
+    if key in subgraph.shapes_inferred:
+        return list(subgraph.shapes_inferred[key])
     graph = Graph(list(subgraph.outputs), {"shape_inputs": {
         node: shape for node, shape in zip(subgraph.inputs, in_shapes) if shape is not None}})
     inferred = apply_passes(graph, ["InferShape"])
     shapes, indexed = inferred.attrs["shape"], inferred.indexed
-    return [shapes[indexed.entry_id(e)] for e in subgraph.outputs]
+    if len(subgraph.shapes_inferred) >= 64:  # a few shapes per subgraph in practice
+        subgraph.shapes_inferred.clear()
+    subgraph.shapes_inferred[key] = [shapes[indexed.entry_id(e)] for e in subgraph.outputs]
+    return list(subgraph.shapes_inferred[key])

@@ -22,11 +22,11 @@ Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
 from __future__ import annotations
 
 from ..nnvm.attrs import shape_str
-from ..nnvm.errors import ShapeError
-from ..nnvm.graph import Graph, apply_passes
+from ..nnvm.errors import GraphError, ShapeError
+from ..nnvm.graph import Graph, apply_passes, rewrite
 from ..nnvm.op import Op, register_op
 from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
-from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ..nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
 
 __all__: list[str] = []
 
@@ -130,6 +130,9 @@ def _backward_donated(attrs):
  .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
  .set_attr("FGradient", _while_gradient)
  .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("FSubgraphArity", lambda attrs: {
+     "cond": (attrs["num_vars"] + attrs["num_captured"], 1),
+     "body": (attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"])})
  .set_attr("TDonatedInputs", lambda attrs: {"body": list(range(attrs["num_vars"]))})
  .set_attr("TUncapturable", True))
 
@@ -140,6 +143,8 @@ def _backward_donated(attrs):
  .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("FSubgraphArity", lambda attrs: {"grad_body": (
+     2 * attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"] + attrs["num_captured"])})
  .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 
@@ -193,17 +198,73 @@ def _if_shape(attrs, in_shapes, out_shapes):
     return list(in_shapes), [a if a is not None else b for a, b in zip(taken, other)]
 
 
+def _if_gradient(node, ograds):
+    """TensorFlow's gradient of a cond: an ``if`` on the same predicate over each branch's
+    gradient subgraph, so the gradients of the taken branch flow to the captured tensors (the
+    other branch's are zeros).  A branch's forward is recomputed for its gradient without its
+    writes (a write's result is the variable it wrote, as the forward left it)."""
+    count = node.attrs["num_captured"]
+    branches = [node.attrs[name] for name in ("then_branch", "else_branch")]
+    captures = list(branches[0].inputs[1:])
+    reached = set().union(*[branch.nodes() for branch in branches])
+    wanted = [i for i, p in enumerate(captures)
+              if p in reached and p.attrs.get("dtype", "float32") in FLOATS]
+    if not wanted:
+        return [None] * len(node.inputs)
+    grads = [_branch_gradient(branch, [captures[i] for i in wanted]) for branch in branches]
+    out = create_op("if", node.inputs[0], *node.inputs[1:], *ograds, then_branch=grads[0],
+                    else_branch=grads[1], num_captured=count + len(ograds),
+                    Tout=tuple(captures[i].attrs.get("dtype", "float32") for i in wanted),
+                    name=f"{node.name}_grad")
+    result = [None] * len(node.inputs)
+    for k, i in enumerate(wanted):
+        result[1 + i] = out[k] if len(wanted) > 1 else out
+    return result
+
+
+def _branch_gradient(branch: Subgraph, xs: list) -> Subgraph:
+    """``branch``'s inputs and one gradient placeholder per output in; the gradients of the
+    captures ``xs`` out, the branch's writes replaced by a copy of what they wrote."""
+    graph = current_context()
+    heads = [placeholder_like(graph, "grad_ys", None, Symbol([e]).dtype.name)
+             for e in branch.outputs]
+    ys = [(e, Symbol([NodeEntry(h, 0)])) for e, h in zip(branch.outputs, heads)
+          if Symbol([e]).dtype.name in FLOATS]
+    xs = [NodeEntry(p, 0) for p in xs]
+    grads = apply_passes(Graph([e for e, _ in ys], {
+        "grad_xs": xs, "grad_ys_out_grad": [h for _, h in ys],
+        "grad_name_prefix": "cond_grad/"}), ["Gradient"]).outputs if ys else [
+        create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+
+    def without_writes(inner):
+        if inner.op is not None and inner.op.attr("TPythonAttrs"):
+            raise GraphError(f"tf.gradients through tf.cond: the gradient of its branch needs "
+                             f"the value of {inner.describe()}, which runs Python: TinyFlow "
+                             f"recomputes a branch for its gradient and would run it again")
+        written = inner.attr_list("FMutateInputs") if inner.op is not None else []
+        if written and inner.num_outputs() != 1:
+            raise GraphError(f"tf.gradients through tf.cond: its branch's gradient needs "
+                             f"{inner.describe()}, which writes a variable and has "
+                             f"{inner.num_outputs()} outputs")
+        return None if not written else Node(Op.get("copy"), f"{inner.name}_value", {},
+                                             [inner.inputs[written[0]]], [], inner.source)
+    grads = rewrite(Graph(list(grads)), without_writes).outputs
+    return Subgraph(tuple(branch.inputs) + tuple(heads), tuple(grads))
+
+
 (register_op("if")
  .describe("The outputs of subgraph then_branch if input 0 (a bool scalar) is true, else of "
            "else_branch; only that one runs (tf.cond whose branches write variables or run "
            "Python).  The other inputs are the tensors the branches capture; attr Tout: the "
-           "outputs' dtypes.  No gradient flows through it.")
+           "outputs' dtypes.  Its gradient: an if over the branches' gradients.")
  .set_num_inputs(lambda attrs: 1 + attrs["num_captured"])
  .set_num_outputs(lambda attrs: len(attrs["Tout"]))
  .set_attr("FInferShape", _if_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
- .set_attr("FGradient", lambda node, ograds: [None] * len(node.inputs))
- .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True))
+ .set_attr("FGradient", _if_gradient)
+ .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True)
+ .set_attr("FSubgraphArity", lambda attrs: dict.fromkeys(
+     ("then_branch", "else_branch"), (1 + attrs["num_captured"], len(attrs["Tout"])))))
 
 
 # -- the first elements of a TensorArray a loop writes, its element shape known at bind ----------
@@ -229,6 +290,8 @@ def _zeros_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferShape", _zeros_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
  .set_attr("FIgnoreInputs", lambda attrs: list(range(len(attrs["positions"]))))
+ .set_attr("TShapeSubgraphs", ("value",))
+ .set_attr("FSubgraphArity", lambda attrs: {"value": (attrs["num_body_inputs"], 1)})
  .set_attr("TFoldable", True).set_attr("FGradient", lambda node, ograds: [None] * len(
      node.inputs)))
 

@@ -6,7 +6,9 @@ import json
 from ..errors import GraphError
 from ..graph import Graph, register_pass
 from ..op import Op
+from ..subgraph import Subgraph
 from ..symbol import Node, NodeEntry
+from .serialize_subgraphs import SubgraphReader, nodes_in_order, subgraph_to_json
 
 __all__ = ["load_json", "save_json"]
 
@@ -34,22 +36,24 @@ def _from_json_value(value):
 
 @register_pass("SaveJSON", provides=("json",))
 def save_json(graph: Graph) -> Graph:
-    """Provide ``json``: the graph's nodes, inputs, heads and its per-entry attributes."""
+    """Provide ``json``: the graph's nodes (and its subgraphs', each before the node holding
+    it: serialize_subgraphs), inputs, heads and its per-entry attributes."""
     indexed = graph.indexed
-    nodes = []
-    for nid, node in enumerate(indexed.nodes):
-        nodes.append({
-            "op": "null" if node.op is None else node.op.name,
-            "name": node.name,
-            "attrs": {k: _to_json_value(v) for k, v in node.attrs.items()},
-            "inputs": [list(indexed.entry_node(e)) for e in indexed.input_entries[nid]],
-            "control_deps": [indexed.node_id[d] for d in node.control_deps],
-            "source": node.source,
-        })
+    order = nodes_in_order(graph.outputs)
+    ids = {node: i for i, node in enumerate(order)}
+    nodes = [{
+        "op": "null" if node.op is None else node.op.name,
+        "name": node.name,
+        "attrs": {k: subgraph_to_json(node, k, ids) if isinstance(v, Subgraph)
+                  else _to_json_value(v) for k, v in node.attrs.items()},
+        "inputs": [[ids[e.node], e.index] for e in node.inputs],
+        "control_deps": [ids[d] for d in node.control_deps],
+        "source": node.source,
+    } for node in order]
     doc = {
         "nodes": nodes,
-        "arg_nodes": indexed.input_nodes,
-        "heads": [list(indexed.entry_node(e)) for e in indexed.outputs],
+        "arg_nodes": [ids[indexed.nodes[i]] for i in indexed.input_nodes],
+        "heads": [[ids[e.node], e.index] for e in graph.outputs],
         "attrs": {k: _to_json_value(graph.attrs[k]) for k in _SAVED_ATTRS if k in graph.attrs},
     }
     return graph.with_attrs(json=json.dumps(doc, indent=1))
@@ -64,7 +68,8 @@ def load_json(graph: Graph) -> Graph:
     saying ``bad graph JSON`` and where.  So are an op made only by a pass (``TInternal``:
     ``_fused``...), a node attribute holding code (``CODE_ATTRS``: nothing in a document is
     ever run; an op's Lua body is its registration's), and counts of inputs or outputs that
-    are not ints, not what the node lists, or over ``MAX_ENTRIES``."""
+    are not ints, not what the node lists, or over ``MAX_ENTRIES``; and subgraphs whose inputs
+    are not placeholders, nest too deeply or would bind too much (serialize_subgraphs)."""
     try:
         doc = json.loads(graph.attrs["json"])
     except (ValueError, TypeError, RecursionError) as err:
@@ -82,6 +87,7 @@ def _build(doc, graph: Graph) -> Graph:
     _check(isinstance(specs, list), "'nodes'", "a list")
     nodes: list[Node] = []
     entries = 0
+    subgraphs = SubgraphReader(_check, _entry, _index, MAX_ENTRIES)
     for i, spec in enumerate(specs):
         where = f"node {i}"
         _check(isinstance(spec, dict), where, "an object")
@@ -99,11 +105,13 @@ def _build(doc, graph: Graph) -> Graph:
                "absent (it holds code, which is never taken from a document)")
         source = spec.get("source", "<json>")
         _check(isinstance(source, str), f"{where} 'source'", "a string")
-        attrs = {k: _from_json_value(v) for k, v in attrs.items()}
+        attrs = subgraphs.read(op, {k: _from_json_value(v) for k, v in attrs.items()}, nodes,
+                               where)
         entries += _counts(op, attrs, len(inputs), where)
         _check(entries <= MAX_ENTRIES, f"the document's entries (to {where})",
                f"at most {MAX_ENTRIES}")
         nodes.append(Node(op, spec["name"], attrs, inputs, deps, source))
+        subgraphs.admit(nodes[-1], where)
     heads = [_entry(nodes, e, "head") for e in _list(doc, "heads", "the document")]
     attrs = {k: v for k, v in graph.attrs.items() if k != "json"}
     saved = doc.get("attrs", {})
