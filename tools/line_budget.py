@@ -48,13 +48,14 @@ COMPONENTS = {
     # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs;
     # 3590 -> 3600: issue 25, x[i] with tensors: Symbol.__getitem__ hands an index holding
     # tensors to strided_slice's FTensorIndex (attrs.py), and the executor raises an op's TF
-    # error class (InvalidArgumentError of an index out of range) as that class)
+    # error class (InvalidArgumentError of an index out of range) as that class; 3600 -> 3610:
+    # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3600),
+            "session/session.py", "session/variables.py"], 3610),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
