@@ -3,6 +3,7 @@ from .cache import ExecutorCache, collect_lua_garbage, release
 from .executor import BindError, Executor
 from .memory import ResourceExhaustedError, available_bytes
 from .report import ClosureReport, MemoryPlanReport, closure_report, memory_plan_report
+from .stages import StagedExecutor, bind_executor
 
 __all__ = [
            "BindError",
@@ -11,7 +12,9 @@ __all__ = [
            "ExecutorCache",
            "MemoryPlanReport",
            "ResourceExhaustedError",
+           "StagedExecutor",
            "available_bytes",
+           "bind_executor",
            "closure_report",
            "collect_lua_garbage",
            "memory_plan_report",

@@ -1,7 +1,17 @@
-"""Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view."""
+"""Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view; the
+coordinates of true elements into a tensor the body resizes."""
 from __future__ import annotations
 
-__all__ = ["strided_view"]
+import torch
+
+__all__ = ["nonzero", "strided_view"]
+
+
+def nonzero(res, x) -> None:
+    """res = the coordinates of x's nonzero elements, int64 [count, x's rank]: res is resized
+    (a run-time-shaped output, a tensor of its own; at most x's element count rows)."""
+    res.resize_(0)  # torch resizes an empty out= without a warning
+    torch.nonzero(x, out=res)
 
 
 def _mask_index(kwarg):
