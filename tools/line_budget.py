@@ -38,13 +38,15 @@ COMPONENTS = {
     # issue 24 item 3, tf.data: ops whose outputs are pulled from Python before a run
     # (FPullOutputs) and Python ops given the session's resources (TSessionState), documented in
     # attrs.py, and the session's resources dict the executor hands them; 3570 -> 3590: inputs
-    # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs)
+    # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs;
+    # 3590 -> 3605: issue 25, outputs sized at run time (TShapeAtRunTime) get tensors of their
+    # own, and a graph reading them is bound in stages: bind_executor)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3590),
+            "session/session.py", "session/variables.py"], 3605),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -70,12 +72,17 @@ COMPONENTS = {
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1700),
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1710),  # 1700 -> 1710: where_true's nonzero
+    # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
+    # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
+    # ones per shapes seen; a mechanism of its own beside the static plan it extends
+    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 200),
     # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run;
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
-    # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked)
+    # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
+    # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 625),
+        ["executor/*.py", "session/*.py"], 675),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -119,8 +126,9 @@ COMPONENTS = {
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
     # 3300 -> 3340: items 3 and 5, the lazy tf.train names of the training loops, GraphKeys'
-    # LOCAL_INIT_OP / SUMMARY_OP / SAVERS, tf.cond's one-branch node)
-    FRONT_END: ([], 3340),
+    # LOCAL_INIT_OP / SUMMARY_OP / SAVERS, tf.cond's one-branch node; 3340 -> 3380: issue 25,
+    # tf.boolean_mask as TF composes it and tf.where's one-argument form)
+    FRONT_END: ([], 3380),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -1,9 +1,9 @@
 """Binding graphs to memory and Lua closures, and running them (imports torch)."""
 from .cache import ExecutorCache, collect_lua_garbage, release
-from .executor import BindError, Executor
+from .executor import BindError, Executor, bind_executor
 from .memory import ResourceExhaustedError, available_bytes
 from .report import ClosureReport, MemoryPlanReport, closure_report, memory_plan_report
-from .stages import StagedExecutor, bind_executor
+from .stages import StagedExecutor
 
 __all__ = [
            "BindError",

@@ -51,10 +51,11 @@ from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
+from .stages import StagedBind, StagedExecutor, run_time_outputs
 from .subgraphs import subgraph_kwargs, subgraph_variables
 from .threads import ThreadChoice
 
-__all__ = ["BindError", "Executor", "StagedBind"]
+__all__ = ["BindError", "Executor", "bind_executor"]
 
 _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
@@ -137,31 +138,13 @@ class Executor:
         variables.check_initialized(self.read_variables)
         inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
         graph = apply_passes(graph, self.passes[cut:inferred])
-        graph = self._run_time_outputs(graph)
+        # outputs sized when they run: a tensor of their own; read by ops here: StagedBind
+        graph, self.run_time_shaped = run_time_outputs(
+            graph, (self.read_variables, self.assigned_variables))
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
         return apply_passes(graph, self.passes[inferred:])
-
-    def _run_time_outputs(self, graph) -> Graph:
-        """The outputs sized by their op's body when it runs (TShapeAtRunTime, their shape
-        unknown once the op's inputs' are known) bound as (0,), each to get a tensor of its own
-        (``run_time_shaped``: (node name, output)); when an op of this graph reads one,
-        :class:`StagedBind` (the graph is bound in stages, tinyflow/executor/stages.py)."""
-        indexed, shapes = graph.indexed, graph.attrs["shape"]
-        late = [e for nid, node in enumerate(indexed.nodes)
-                if node.op is not None and node.op.attr("TShapeAtRunTime")
-                and all(shapes[i] is not None for i in indexed.input_entries[nid])
-                for e in range(indexed.entry_rptr[nid], indexed.entry_rptr[nid]
-                               + node.num_outputs()) if shapes[e] is None]
-        self.run_time_shaped = frozenset(
-            (indexed.nodes[indexed.entry_node(e)[0]].name, indexed.entry_node(e)[1])
-            for e in late)
-        if not late:
-            return graph
-        if set(late) & {e for entries in indexed.input_entries for e in entries}:
-            raise StagedBind(graph, late)
-        return graph.with_attrs(shape=[(0,) if e in late else s for e, s in enumerate(shapes)])
 
     def unstored_variables(self, variables) -> dict:
         """``{variable node: (shape, dtype name)}`` of the variables the graph uses that have
@@ -473,17 +456,13 @@ class Executor:
                          f"{_text(err)}") from (err if isinstance(err, BaseException) else None)
 
 
-class StagedBind(ShapeError):
-    """Raised by a bind whose graph reads an output sized at run time (TShapeAtRunTime): the
-    graph, shapes and types inferred, and those outputs' entry ids; ``bind_executor``
-    (stages.py) binds it in stages.  Elsewhere (a loop's body) it is the ShapeError it says."""
-
-    def __init__(self, graph, entries):
-        indexed = graph.indexed
-        names = ", ".join(indexed.nodes[indexed.entry_node(e)[0]].describe() for e in entries)
-        super().__init__(f"the shape of {names} is known only once it ran, and ops of this "
-                         f"graph read it: a loop's body or a branch cannot bind in stages")
-        self.graph, self.entries = graph, list(entries)
+def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
+    """An :class:`Executor` for ``outputs``, or a :class:`~tinyflow.executor.StagedExecutor`
+    when ops of the graph read an output whose shape is known only once it ran (stages.py)."""
+    try:
+        return Executor(outputs, feed_shapes, variables, options, fed_entries)
+    except StagedBind as split:
+        return StagedExecutor(split, feed_shapes, variables, options, bind_executor)
 
 
 def _text(err) -> str:

@@ -105,8 +105,9 @@ def _later_lines(report) -> list:
     """What a staged executor binds at run time (tinyflow/executor/stages.py)."""
     if not report.run_time_shaped:
         return []
-    lines = [f"stage 1 above; shapes known once they ran: {', '.join(report.run_time_shaped)}"
-             f"; the ops reading them are bound per shapes seen ({len(report.later)} so far)"]
+    names = ", ".join(report.run_time_shaped)
+    lines = [(f"stage 1 above; shapes known once they ran: {names}; the ops reading them are "
+              f"bound per shapes seen ({len(report.later)} so far)")]
     for shapes, later in report.later:
         lines.append(f"-- stage 2 for shapes {', '.join(str(s) for s in shapes)}:")
         lines.append(str(later))

@@ -5,7 +5,7 @@ variable whose shape_invariants let it vary) declares it with ``TShapeAtRunTime`
 FInferShape leaves that output unknown, its body resizes the output, a tensor of its own.  When
 ops of the graph read such an output, :func:`bind_executor` binds the graph in stages:
 
-1. *stage 1*: every node not downstream of such an output, as one :class:`Executor`, its
+1. *stage 1*: every node not downstream of such an output, as one executor, its
    outputs the fetches among them, the run-time-shaped outputs and every entry a later node
    reads (the *boundary*);
 2. after stage 1 ran, the actual shapes of the run-time-shaped outputs are read and the rest
@@ -22,22 +22,47 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+from ..nnvm.errors import ShapeError
 from ..nnvm.graph import Graph, rewrite
 from ..nnvm.symbol import Node, NodeEntry
-from .executor import Executor, StagedBind
 
-__all__ = ["STAGE_CACHE_SIZE", "StagedExecutor", "bind_executor"]
+__all__ = ["STAGE_CACHE_SIZE", "StagedBind", "StagedExecutor", "run_time_outputs"]
 
 STAGE_CACHE_SIZE = 8  # shapes of the run-time-shaped outputs whose later stage is kept
 
 
-def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
-    """An :class:`Executor` for ``outputs``, or a :class:`StagedExecutor` when ops of the graph
-    read an output whose shape is known only once it ran (same arguments as Executor)."""
-    try:
-        return Executor(outputs, feed_shapes, variables, options, fed_entries)
-    except StagedBind as split:
-        return StagedExecutor(split.graph, split.entries, feed_shapes, variables, options)
+class StagedBind(ShapeError):
+    """Raised by a bind whose graph reads an output sized at run time: the graph (shapes and
+    types inferred) and those outputs' entry ids, for ``bind_executor`` to bind in stages.
+    Elsewhere (a loop's body, bound as an executor of its own) it is the ShapeError it says."""
+
+    def __init__(self, graph, entries, variables):
+        indexed = graph.indexed
+        names = ", ".join(indexed.nodes[indexed.entry_node(e)[0]].describe() for e in entries)
+        super().__init__(f"the shape of {names} is known only once it ran, and ops of this "
+                         f"graph read it: a loop's body or a branch cannot bind in stages")
+        self.graph, self.entries = graph, list(entries)
+        self.read_variables, self.assigned_variables = variables  # the whole graph's
+
+
+def run_time_outputs(graph, variables) -> tuple[Graph, frozenset]:
+    """``(graph, names)``: the outputs an op's body sizes when it runs (TShapeAtRunTime, their
+    shape unknown once the op's inputs' are known) bound as (0,), to get a tensor of their own
+    (``names``: (node name, output)); :class:`StagedBind` when an op of the graph reads one
+    (``variables``: the graph's ``(read, assigned)`` variables, checked already)."""
+    indexed, shapes = graph.indexed, graph.attrs["shape"]
+    late = [e for nid, node in enumerate(indexed.nodes)
+            if node.op is not None and node.op.attr("TShapeAtRunTime")
+            and all(shapes[i] is not None for i in indexed.input_entries[nid])
+            for e in range(indexed.entry_rptr[nid], indexed.entry_rptr[nid]
+                           + node.num_outputs()) if shapes[e] is None]
+    if not late:
+        return graph, frozenset()
+    if set(late) & {e for entries in indexed.input_entries for e in entries}:
+        raise StagedBind(graph, late, variables)
+    names = frozenset((indexed.nodes[indexed.entry_node(e)[0]].name, indexed.entry_node(e)[1])
+                      for e in late)
+    return graph.with_attrs(shape=[(0,) if e in late else s for e, s in enumerate(shapes)]), names
 
 
 def _later_nodes(indexed, entries) -> set:
@@ -55,8 +80,9 @@ def _later_nodes(indexed, entries) -> set:
 class StagedExecutor:
     """A graph bound in stages (module doc): stage 1 bound now, the rest per shapes at run.
 
-    Same interface as :class:`Executor` for the session: ``allocate``, ``run``, ``free``,
-    ``unstored_variables``, ``read_variables``, ``assigned_variables``, ``indexed``.
+    Same interface as :class:`~tinyflow.executor.Executor` for the session: ``allocate``,
+    ``run``, ``free``, ``unstored_variables``, ``read_variables`` and ``assigned_variables``
+    (the whole graph's), ``indexed``, ``loop_states`` (stage 1's).
 
     Attributes
     ----------
@@ -69,14 +95,13 @@ class StagedExecutor:
         The run-time-shaped outputs, named.
     """
 
-    def __init__(self, graph, entries, feed_shapes, variables, options):
+    def __init__(self, split, feed_shapes, variables, options, bind):
+        graph, entries = split.graph, split.entries
         indexed, dtypes = graph.indexed, graph.attrs["dtype"]
-        self.graph, self.indexed, self.options = graph, indexed, options
+        self.graph, self.indexed, self.options, self.bind = graph, indexed, options, bind
         self.feed_shapes = dict(feed_shapes)
         later = _later_nodes(indexed, set(entries))
         entries = [e for e in entries if indexed.entry_node(e)[0] not in later]
-        self.read_variables, self.assigned_variables = Executor._variable_use(indexed)
-        variables.check_initialized(self.read_variables)
         # stage 1's outputs: the fetches before, the run-time-shaped ones, what stage 2 reads
         boundary = [e for nid in sorted(later) for e in indexed.input_entries[nid]
                     if indexed.entry_node(e)[0] not in later
@@ -98,7 +123,10 @@ class StagedExecutor:
         first_outputs = list(dict.fromkeys(
             [o for o, first in zip(outputs, self.in_first) if first]
             + list(self.boundary) + controls))
-        self.first = Executor(first_outputs, feed_shapes, variables, options)
+        self.first = bind(first_outputs, feed_shapes, variables, options)
+        self.loop_states = self.first.loop_states
+        self.read_variables = set(split.read_variables)
+        self.assigned_variables = set(split.assigned_variables)
         self.first_outputs = first_outputs
         self.second_outputs = self._cut(graph, later, [o for o, first in zip(
             outputs, self.in_first) if not first])
@@ -134,10 +162,10 @@ class StagedExecutor:
         store = self.store
         feed_shapes = {**self.feed_shapes, **{node: shapes[entry]
                                               for entry, node in self.boundary.items()}}
-        executor = bind_executor(self.second_outputs, feed_shapes, store, self.options)
+        executor = self.bind(self.second_outputs, feed_shapes, store, self.options)
         for entry, node in self.boundary.items():  # a loop's backward reads its forward's
             state = self.first.loop_states.get(entry.node)
-            if state is not None and isinstance(executor, Executor):
+            if state is not None:
                 executor.loop_states[node] = state
         created = store.create(executor.unstored_variables(store), self.first.device)
         try:
@@ -160,8 +188,6 @@ class StagedExecutor:
         self.later.move_to_end(key)
         fed = {**feeds, **{node: ran[entry] for entry, node in self.boundary.items()}}
         second = iter(executor.run(fed, profile, trace, timeout_ms))
-        # the assigns a later stage ran count too (the session marks them)
-        self.assigned_variables = self.assigned_variables | executor.assigned_variables
         return [ran[o] if first else next(second) for o, first in zip(self.outputs,
                                                                        self.in_first)]
 

@@ -261,8 +261,9 @@ def where(condition, x=None, y=None, name=None) -> Symbol:
     if x is None and y is None:
         condition = _tensor(condition)
         result = create_op("where_true", condition, name=name or "Where")
-        rank = condition.get_shape().ndims
-        result.set_shape([None, rank])
+        # what is known before it runs, as TF's: read by later ops as a placeholder would be
+        result.graph.declared_shapes[result.outputs[0]] = TensorShape(
+            [None, condition.get_shape().ndims])
         return result
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")

@@ -426,15 +426,15 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
         raise ValueError(f"Shapes {shape_tensor[axis:axis + ndims_mask]} and {shape_mask} "
                          f"are incompatible (boolean_mask's tensor and mask)")
     if ndims_mask > 1:  # the mask's axes as one
-        dims = shape(tensor)
-        tensor = reshape(tensor, concat([dims[:axis], [-1], dims[axis + ndims_mask:]], 0))
+        static = shape_tensor.as_list() if shape_tensor.ndims is not None else [None]
+        others = static[:axis] + [-1] + static[axis + ndims_mask:]
+        if None in others:  # sizes known at bind
+            dims = shape(tensor)
+            others = concat([dims[:axis], [-1], dims[axis + ndims_mask:]], 0)
+        tensor = reshape(tensor, others)
         mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
-    result = gather(tensor, indices, axis=axis, name=name)
-    if shape_tensor.ndims is not None:  # what is known before it runs, as TF's
-        dims = shape_tensor.as_list()
-        result.set_shape(dims[:axis] + [None] + dims[axis + ndims_mask:])
-    return result
+    return gather(tensor, indices, axis=axis, name=name)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:

@@ -383,7 +383,8 @@ def _where_true_shape(attrs, in_shapes, out_shapes):
                                     "it ran.")
  .set_num_inputs(1).set_attr("FInferShape", _where_true_shape)
  .set_attr("FInferType", _out_dtype("int64")).set_attr("FGradient", no_gradient)
- .set_attr("TShapeAtRunTime", True).set_attr("TTFType", "Where"))
+ .set_attr("TShapeAtRunTime", True).set_attr("TTFType", "Where")
+ .set_attr("TUncapturable", True))  # its count is read on the host
 
 
 # -- tile --------------------------------------------------------------------------------------

@@ -1,0 +1,186 @@
+"""Shapes known only at run time (TShapeAtRunTime; tinyflow/executor/stages.py): tf.where with
+one argument, tf.boolean_mask, the ops reading them bound in stages per shapes seen; a loop
+variable whose shape_invariants let its shape vary; a dynamic_size TensorArray written at
+indices found at run time.
+
+Values are compared with numpy, gradients with numpy's and with finite differences; the static
+shapes with those real TensorFlow 1.15 gives (tensorflow 2.21's compat.v1 graph mode, run by
+hand, written down below).  Every session test runs with memory planning on and off.
+"""
+import numpy as np
+import pytest
+
+import tinyflow as tf
+from tinyflow.executor import StagedExecutor
+from tinyflow.frontend.testing import check_gradients
+from tinyflow.nnvm.errors import ShapeError
+
+pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
+
+X = np.array([[1, -2, 3], [-1, -1, 0.5], [2, 2, 2]], np.float32)
+
+
+def _staged(sess, fetches):
+    """The one executor the session cached for ``fetches``."""
+    (executor,) = sess._executors.executors(tuple(e for f in fetches for e in f.outputs))
+    return executor
+
+
+# -- tf.where(condition) ---------------------------------------------------------------------
+def test_where_gives_the_coordinates_of_the_true_elements(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    coordinates = tf.where(x > 0)
+    # real TF 1.15: tf.where(placeholder [None, 3] > 0) has static shape (None, 2), int64
+    assert coordinates.get_shape().as_list() == [None, 2]
+    assert coordinates.dtype == tf.int64
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in (X, -X, np.zeros((0, 3), np.float32), np.ones((5, 3), np.float32)):
+            got = sess.run(coordinates, {x: value})
+            np.testing.assert_array_equal(got, np.argwhere(value > 0))
+            assert got.dtype == np.int64
+
+
+def test_where_of_a_number_tensor_is_its_nonzero_elements():
+    x = tf.placeholder(tf.int32, [4])
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.where(x), {x: [0, 3, 0, -1]}), [[1], [3]])
+
+
+def test_ops_reading_where_are_bound_at_the_count_the_run_found(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    count = tf.shape(tf.where(x > 0))[0]
+    total = tf.reduce_sum(tf.cast(tf.where(x > 0), tf.float32) * 2.0)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in (X, -X, X, np.zeros((3, 3), np.float32)):
+            got_count, got_total = sess.run([count, total], {x: value})
+            assert got_count == np.count_nonzero(value > 0)
+            assert got_total == pytest.approx(2.0 * np.argwhere(value > 0).sum())
+        executor = _staged(sess, [count, total])
+        assert isinstance(executor, StagedExecutor)
+        # one later stage per count seen: 6 (X), 3 (-X), 0 (zeros)
+        assert sorted(shape[0][0] for shape in executor.later) == [0, 3, 6]
+
+
+# -- tf.boolean_mask ---------------------------------------------------------------------------
+def test_boolean_mask_keeps_the_rows_where_the_mask_is_true(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    rows = tf.boolean_mask(x, tf.reduce_sum(x, 1) > 0)
+    elements = tf.boolean_mask(x, x > 0)
+    columns = tf.boolean_mask(tf.reshape(x, [-1, 3, 1]), x[0] > 0, axis=1)
+    # real TF 1.15's static shapes: (?, 3), (?,), (?, ?, 1)
+    assert rows.get_shape().as_list() == [None, 3]
+    assert elements.get_shape().as_list() == [None]
+    assert columns.get_shape().as_list() == [None, None, 1]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in (X, -X, np.ones((4, 3), np.float32)):
+            got = sess.run([rows, elements, columns], {x: value})
+            np.testing.assert_array_equal(got[0], value[value.sum(1) > 0])
+            np.testing.assert_array_equal(got[1], value[value > 0])
+            np.testing.assert_array_equal(got[2], value.reshape(-1, 3, 1)[:, value[0] > 0])
+
+
+def test_boolean_mask_of_a_constant_mask_and_a_python_list():
+    x = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3))
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(tf.boolean_mask(x, [True, False, True, False])),
+                                      np.arange(12).reshape(4, 3)[[0, 2]])
+
+
+def test_boolean_mask_refuses_a_scalar_or_mismatched_mask():
+    x = tf.placeholder(tf.float32, [4, 3])
+    with pytest.raises(ValueError, match="mask cannot be scalar"):
+        tf.boolean_mask(x, tf.constant(True))
+    with pytest.raises(ValueError, match="incompatible"):
+        tf.boolean_mask(x, tf.constant([True, False]))
+    with pytest.raises(ValueError, match="Number of mask dimensions"):
+        tf.boolean_mask(x, tf.placeholder(tf.bool))
+
+
+def test_boolean_mask_gradient_scatters_back_into_zeros(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    kept = tf.boolean_mask(x, tf.reduce_sum(x, 1) > 0)
+    (grad,) = tf.gradients(tf.reduce_sum(kept * kept), x)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in (X, -X):
+            expected = np.where((value.sum(1) > 0)[:, None], 2 * value, 0)
+            np.testing.assert_allclose(sess.run(grad, {x: value}), expected)
+
+
+def test_boolean_mask_gradient_against_finite_differences(plan_memory):
+    mask = np.array([[True, False, True], [False, False, True]])
+    report = check_gradients(lambda x: tf.boolean_mask(x, mask) ** 2, [(2, 3)],
+                             plan_memory=plan_memory)  # raises when they differ
+    assert set(report.symbolic) == {0}
+    report = check_gradients(lambda x: tf.boolean_mask(x, x[:, 0] > 0.5, axis=0), [(5, 2)],
+                             plan_memory=plan_memory)
+    assert report.outputs[0].shape[1] == 2
+
+
+def test_a_layer_trained_on_masked_rows(plan_memory):
+    """A dense layer's variables, read only by the later stage, made and trained there."""
+    x = tf.placeholder(tf.float32, [None, 3])
+    kept = tf.boolean_mask(x, x[:, 0] > 0)
+    w = tf.Variable(np.full((3, 1), 0.5, np.float32))
+    loss = tf.reduce_sum(tf.matmul(kept, w))
+    step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step, {x: X})
+        # d loss / d w = the kept rows summed: rows 0 and 2 of X
+        np.testing.assert_allclose(sess.run(w).ravel(), 0.5 - 0.1 * X[[0, 2]].sum(0),
+                                   atol=1e-6)
+
+
+# -- the stages --------------------------------------------------------------------------------
+def test_nothing_before_the_run_time_shape_runs_twice(plan_memory):
+    counter = tf.Variable(0)
+    bump = tf.assign_add(counter, 1)
+    r = tf.random_uniform([20], seed=3)
+    with tf.control_dependencies([bump]):
+        kept = tf.boolean_mask(r, r > 0.5) + 0.0
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for run in range(1, 4):
+            values, got = sess.run([r, kept])
+            np.testing.assert_array_equal(got, values[values > 0.5])  # the same draw
+            assert sess.run(counter) == run  # the assign ran once a run
+
+
+def test_a_later_stage_with_a_run_time_shape_of_its_own(plan_memory):
+    x = tf.placeholder(tf.float32, [None])
+    kept = tf.boolean_mask(x, x > 0)
+    again = tf.boolean_mask(kept, kept < 2.0)  # stage 3
+    total = tf.reduce_sum(again) * 10.0
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in ([1.0, -1.0, 3.0, 0.5], [-1.0, 5.0], [1.5, 1.5, 1.5]):
+            value = np.array(value, np.float32)
+            expected = value[(value > 0) & (value < 2.0)]
+            got_again, got_total = sess.run([again, total], {x: value})
+            np.testing.assert_array_equal(got_again, expected)
+            assert got_total == pytest.approx(expected.sum() * 10.0)
+
+
+def test_reports_say_what_is_bound_at_run_time():
+    x = tf.placeholder(tf.float32, [None, 3])
+    total = tf.reduce_sum(tf.boolean_mask(x, x > 0))
+    with tf.Session() as sess:
+        plan = sess.memory_plan(total, {x: X})
+        assert plan.run_time_shaped and plan.later == []
+        assert "known once they ran" in str(plan)
+        sess.run(total, {x: X})
+        plan = sess.memory_plan(total, {x: X})
+        assert [shapes for shapes, _ in plan.later] == [((6, 1),)]
+        assert "stage 2 for shapes (6, 1)" in str(plan)
+        closures = sess.closures(total, {x: X})
+        assert [row[1] for row in closures.rows].count("where_true") == 1
+        assert "gather" in [row[1] for row in closures.later[0][1].rows]
+        assert "stage 2, bound at run time" in str(closures)
+
+
+def test_a_run_time_shape_read_inside_a_loop_body_is_a_clear_error():
+    x = tf.placeholder(tf.float32, [4])
+    _, total = tf.while_loop(lambda i, t: i < 2,
+                             lambda i, t: (i + 1, t + tf.reduce_sum(tf.boolean_mask(x, x > t))),
+                             (tf.constant(0), tf.constant(0.0)))
+    with tf.Session() as sess, pytest.raises(ShapeError, match="known only once it ran"):
+        sess.run(total, {x: np.ones(4, np.float32)})
