@@ -184,3 +184,76 @@ def test_a_run_time_shape_read_inside_a_loop_body_is_a_clear_error():
                              (tf.constant(0), tf.constant(0.0)))
     with tf.Session() as sess, pytest.raises(ShapeError, match="known only once it ran"):
         sess.run(total, {x: np.ones(4, np.float32)})
+
+
+# -- (a) a loop variable whose shape varies ------------------------------------------------------
+def _growing(x, n):
+    """m <- concat([m, m * x[0, 0]]) n times, from m = x (shape (2 ** n * 2, 2) after)."""
+    i0 = tf.constant(0)
+    return tf.while_loop(lambda i, m: i < n, lambda i, m: [i + 1, tf.concat([m, m * x[0, 0]], 0)],
+                         [i0, x], shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
+
+
+def test_a_loop_variable_whose_shape_invariant_lets_it_grow(plan_memory):
+    i0, m0 = tf.constant(0), tf.ones([2, 2])
+    i, m = tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, tf.concat([m, m], 0)],
+                         [i0, m0], shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
+    assert m.get_shape().as_list() == [None, 2]  # real TF 1.15: (?, 2)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got_i, got_m = sess.run([i, m])
+        assert got_i == 3  # real TF 1.15: 3 and ones of shape (16, 2)
+        np.testing.assert_array_equal(got_m, np.ones((16, 2)))
+        np.testing.assert_array_equal(sess.run(tf.reduce_sum(m, 0)), [16, 16])
+
+
+def test_the_loop_body_is_bound_per_shape_and_later_ops_per_result(plan_memory):
+    x = tf.placeholder(tf.float32, [2, 2])
+    n = tf.placeholder(tf.int32, [])
+    _, m = _growing(x, n)
+    total = tf.reduce_sum(m)
+    value = np.array([[1.5, 2], [3, 4]], np.float32)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for trips in (0, 1, 2, 3, 1, 0):
+            a = value[0, 0]
+            expected = np.concatenate([value * a ** k for k in range(2 ** trips)]) if trips \
+                else value
+            if trips == 2:  # the rows: m, m a, then (m, m a) a
+                expected = np.concatenate([value, value * a, value * a, value * a * a])
+            got_m, got_total = sess.run([m, total], {x: value, n: trips})
+            assert got_m.shape == (2 * 2 ** trips, 2)
+            if trips < 3:
+                np.testing.assert_allclose(got_m, expected, rtol=1e-6)
+            assert got_total == pytest.approx(value.sum() * (1 + a) ** trips, rel=1e-5)
+        executor = _staged(sess, [m, total])
+        assert sorted(s[0][0] for s in executor.later) == [2, 4, 8, 16]
+
+
+def test_gradient_through_a_loop_variable_whose_shape_varies(plan_memory):
+    x = tf.placeholder(tf.float32, [2, 2])
+    n = tf.placeholder(tf.int32, [])
+    _, m = _growing(x, n)
+    loss = tf.reduce_sum(m * m)
+    (grad,) = tf.gradients(loss, x)
+    value = np.array([[1.5, 2], [3, 4]], np.float32)
+    # real TF 1.15 (control flow v1): loss and d loss / dx for n = 0, 1, 2, 3
+    tf_numbers = {0: (31.25, [[3, 4], [6, 8]]),
+                  1: (101.5625, [[103.5, 13], [19.5, 26]]),
+                  2: (330.07812, [[641.0625, 42.25], [63.375, 84.5]]),
+                  3: (1072.7539, [[3073.6875, 137.3125], [205.96875, 274.625]])}
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for trips in (0, 1, 2, 3, 2):
+            got_loss, got_grad = sess.run([loss, grad], {x: value, n: trips})
+            # numpy: loss = |x|^2 (1 + a^2)^n, a = x[0, 0]
+            a, norm = value[0, 0], (value ** 2).sum()
+            expected = 2 * value * (1 + a * a) ** trips
+            expected[0, 0] += norm * trips * (1 + a * a) ** max(trips - 1, 0) * 2 * a
+            np.testing.assert_allclose(got_grad, expected, rtol=1e-5)
+            assert got_loss == pytest.approx(tf_numbers[trips][0], rel=1e-6)
+            np.testing.assert_allclose(got_grad, tf_numbers[trips][1], rtol=1e-6)
+
+
+def test_gradient_of_a_varying_loop_against_finite_differences(plan_memory):
+    def grown(x):
+        _, m = _growing(x, tf.constant(2))
+        return tf.reduce_sum(tf.tanh(m), 0)
+    check_gradients(grown, [(2, 2)], plan_memory=plan_memory)  # raises when they differ

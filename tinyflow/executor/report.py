@@ -167,6 +167,8 @@ def memory_plan_report(executor) -> MemoryPlanReport:
                          storage_id[eid], 0 if run_time else nbytes(eid), source))
     pairs = [(entry_name(o), entry_name(i)) for o, i in inplace_from.items()
              if storage_id[o] != EXTERNAL]
+    # the loops run here (a later stage also holds the state of a loop stage 1 ran)
+    loops = [(node, state) for node, state in executor.loop_states.items() if node.op]
     return MemoryPlanReport(
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
         input_bytes=inputs, workspace_bytes=executor.workspace_bytes,
@@ -174,11 +176,10 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         inplace_pairs=pairs, rows=rows, mirror=graph.attrs.get("mirror_plan"),
         loops=[(node.name, sum(sum(inner.graph.attrs["storage_size"])
                                for inner in state.executors),
-                state.bytes_per_iteration, state.trips)
-               for node, state in executor.loop_states.items()],
+                state.bytes_per_iteration, state.trips) for node, state in loops],
         carried={node.name: int((state.table.carried_gradients if node.op.attr("TStateOfInput")
                                  is not None else state.table.carried) or 0)
-                 for node, state in executor.loop_states.items()})
+                 for node, state in loops})
 
 
 @dataclass

@@ -131,6 +131,10 @@ class StagedExecutor:
         self.second_outputs = self._cut(graph, later, [o for o, first in zip(
             outputs, self.in_first) if not first])
         self.later = OrderedDict()
+        # a loop's backward bound later reads what its forward keeps from the first run on
+        self.recorded = {node.inputs[node.op.attr("TStateOfInput")].node.name
+                         for node in (indexed.nodes[nid] for nid in later)
+                         if node.op.attr("TStateOfInput") is not None}
 
     def _entry(self, eid) -> NodeEntry:
         nid, index = self.indexed.entry_node(eid)
@@ -156,6 +160,9 @@ class StagedExecutor:
     def allocate(self, variables) -> None:
         self.store = variables
         self.first.allocate(variables)
+        for node, state in self.first.loop_states.items():
+            if node.name in self.recorded:
+                state.table.record = True
 
     def _bind_later(self, shapes):
         """The later stage for these shapes of the run-time-shaped outputs (bound now)."""
@@ -163,10 +170,10 @@ class StagedExecutor:
         feed_shapes = {**self.feed_shapes, **{node: shapes[entry]
                                               for entry, node in self.boundary.items()}}
         executor = self.bind(self.second_outputs, feed_shapes, store, self.options)
+        states = {node.name: state for node, state in self.first.loop_states.items()}
         for entry, node in self.boundary.items():  # a loop's backward reads its forward's
-            state = self.first.loop_states.get(entry.node)
-            if state is not None:
-                executor.loop_states[node] = state
+            if entry.node.name in states:
+                executor.loop_states[node] = states[entry.node.name]
         created = store.create(executor.unstored_variables(store), self.first.device)
         try:
             executor.allocate(store)

@@ -10,8 +10,7 @@ __all__ = ["nonzero", "strided_view"]
 def nonzero(res, x) -> None:
     """res = the coordinates of x's nonzero elements, int64 [count, x's rank]: res is resized
     (a run-time-shaped output, a tensor of its own; at most x's element count rows)."""
-    res.resize_(0)  # torch resizes an empty out= without a warning
-    torch.nonzero(x, out=res)
+    res.set_(torch.nonzero(x))  # its own storage (numpy() of the last one fixed its size)
 
 
 def _mask_index(kwarg):

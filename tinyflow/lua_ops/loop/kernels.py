@@ -1,8 +1,9 @@
-"""Kernels of the loop bodies (tinyflow/ops/loop.py): reading a loop's condition and keeping
-the loop variables of an iteration for the backward pass."""
+"""Kernels of the loop bodies (tinyflow/ops/loop.py): reading a loop's condition, keeping
+the loop variables of an iteration for the backward pass, and copying a loop variable whose
+shape changes."""
 from __future__ import annotations
 
-__all__ = ["keep", "truth"]
+__all__ = ["keep", "resize_copy", "truth"]
 
 
 def truth(x) -> bool:
@@ -16,3 +17,11 @@ def keep(kept, x):
     if kept is None or kept.shape != x.shape or kept.dtype != x.dtype:
         return x.clone()
     return kept.copy_(x)
+
+
+def resize_copy(res, x) -> None:
+    """res = x, res resized to x's shape first: a tensor of its own (a loop variable whose
+    shape changes, a run-time-shaped output), whose shape the body sets."""
+    if res.shape != x.shape:  # new storage (numpy() of it made the old one fixed in size)
+        res.set_(x.new_empty(x.shape))
+    res.copy_(x)
