@@ -257,3 +257,67 @@ def test_gradient_of_a_varying_loop_against_finite_differences(plan_memory):
         _, m = _growing(x, tf.constant(2))
         return tf.reduce_sum(tf.tanh(m), 0)
     check_gradients(grown, [(2, 2)], plan_memory=plan_memory)  # raises when they differ
+
+
+# -- (b) a dynamic_size TensorArray written at indices found at run time --------------------------
+def _doubled_rows(x):
+    n = tf.shape(x)[0]
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    _, ta = tf.while_loop(lambda i, ta: i < n,
+                          lambda i, ta: (i + 1, ta.write(i, tf.gather(x, i) * 2)), (0, ta))
+    return ta
+
+
+def test_a_dynamic_array_grows_at_indices_the_loop_finds(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    ta = _doubled_rows(x)
+    stacked, size = ta.stack(), ta.size()
+    assert stacked.get_shape().as_list() == [None, 3]  # real TF 1.15: (?, 3)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        # real TF 1.15: the rows written, doubled; (0, 3) and size 0 for no row
+        for rows in (5, 1, 0, 40, 5):
+            value = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
+            got, got_size = sess.run([stacked, size], {x: value})
+            assert got.shape == (rows, 3) and got_size == rows
+            np.testing.assert_array_equal(got, value * 2)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(stacked, {x: np.ones((40, 3), np.float32)})
+        # its capacity doubles: the body is bound again at 1, 2, 4, ..., 64 rows, not at each
+        (state,) = _staged(sess, [stacked]).first.loop_states.values()
+        assert sorted(key[1][0] for key in state.bound) == [1, 2, 4, 8, 16, 32, 64]
+
+
+def test_a_dynamic_array_with_a_size_and_reads_in_the_body(plan_memory):
+    ta = tf.TensorArray(tf.float32, size=2, dynamic_size=True, element_shape=[2])
+    ta = ta.write(0, tf.constant([1.0, 1.0]))
+
+    def body(i, ta):  # each element the one before plus one, past the first size
+        return i + 1, ta.write(i, ta.read(i - 1) + 1.0)
+    _, ta = tf.while_loop(lambda i, ta: i < 6, body, (1, ta))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got, size = sess.run([ta.stack(), ta.size()])
+        assert size == 6
+        np.testing.assert_array_equal(got, np.repeat(np.arange(1, 7.0)[:, None], 2, 1))
+        np.testing.assert_array_equal(sess.run(ta.concat()), np.repeat(np.arange(1, 7.0), 2))
+
+
+def test_gradient_through_a_growing_array(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    stacked = _doubled_rows(x).stack()
+    weights = tf.constant(np.arange(1, 4, dtype=np.float32))
+    (grad,) = tf.gradients(tf.reduce_sum(stacked * stacked * weights), x)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for rows in (2, 5, 0, 9):  # d/dx sum((2x)^2 w) = 8 x w
+            value = np.random.default_rng(rows).standard_normal((rows, 3)).astype(np.float32)
+            np.testing.assert_allclose(sess.run(grad, {x: value}), 8 * value * [1, 2, 3],
+                                       rtol=1e-6)
+    # real TF 1.15 (control flow v1): x of ones, sum((2x)^2) gives 8 everywhere
+    (ones_grad,) = tf.gradients(tf.reduce_sum(stacked * stacked), x)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        np.testing.assert_array_equal(sess.run(ones_grad, {x: np.ones((2, 3))}), np.full((2, 3), 8))
+
+
+def test_gradient_through_a_growing_array_against_finite_differences(plan_memory):
+    def stacked(x):
+        return tf.tanh(_doubled_rows(x).stack())
+    check_gradients(stacked, [(4, 3)], plan_memory=plan_memory)

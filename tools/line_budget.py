@@ -29,11 +29,13 @@ COMPONENTS = {
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
     # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
     # 1640 -> 1700: a loop variable whose shape_invariants let its shape vary, the subgraphs
-    # bound again per shapes it takes, forward and backward)
+    # bound again per shapes it takes, forward and backward; 1700 -> 1900: a dynamic_size
+    # TensorArray growing in a loop at indices found at run time: two loop variables, the ops
+    # growing it and stacking its rows, their gradients and kernels)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1700),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1900),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:

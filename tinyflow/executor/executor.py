@@ -359,6 +359,8 @@ class Executor:
         kwarg = node.attrs
         if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
             kwarg = subgraph_kwargs(self, nid, self.store)
+        if node.op.attr("TShapeAtRunTime"):  # what sizing its output may allocate, checked
+            kwarg = {**kwarg, "check_fits": functools.partial(_fits_at_run, node, self.device)}
         if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
@@ -463,6 +465,12 @@ def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
         return Executor(outputs, feed_shapes, variables, options, fed_entries)
     except StagedBind as split:
         return StagedExecutor(split, feed_shapes, variables, options, bind_executor)
+
+
+def _fits_at_run(node, device, nbytes, shape) -> None:
+    """``kwarg.check_fits(bytes, shape)`` of a body sizing its output as it runs."""
+    check_fits([Buffer(int(nbytes), node, tuple(shape), "", "output sized as it runs")],
+               device)
 
 
 def _text(err) -> str:

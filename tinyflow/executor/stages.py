@@ -174,6 +174,8 @@ class StagedExecutor:
         for entry, node in self.boundary.items():  # a loop's backward reads its forward's
             if entry.node.name in states:
                 executor.loop_states[node] = states[entry.node.name]
+        executor.loop_states.update(  # and those an earlier stage ran, read as inputs here
+            (node, state) for node, state in self.first.loop_states.items() if node.op is None)
         created = store.create(executor.unstored_variables(store), self.first.device)
         try:
             executor.allocate(store)

@@ -24,7 +24,7 @@ Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
 """
 from __future__ import annotations
 
-from ..nnvm.attrs import shape_str
+from ..nnvm.attrs import no_gradient, shape_str
 from ..nnvm.errors import ShapeError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.op import Op, register_op
@@ -49,7 +49,9 @@ def _while_shape(attrs, in_shapes, out_shapes):
     body_out = infer_shapes(attrs["body"], ins)
     outs = list(ins[:n])
     for index, (before, after) in enumerate(zip(ins, body_out)):
-        if after is not None and tuple(after) != tuple(before):
+        if after is None and attrs["invariant"][index]:  # the body sizes it as it runs
+            outs[index] = None
+        elif after is not None and tuple(after) != tuple(before):
             if not attrs["invariant"][index]:
                 raise ShapeError(f"loop variable {attrs['names'][index]} enters the loop with "
                                  f"shape {shape_str(before)}, but has shape {shape_str(after)} "
@@ -185,6 +187,58 @@ def _write_gradient(node, ograds):
  .set_num_inputs(3)
  .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
+
+
+# -- a dynamic_size TensorArray grown at indices found at run time (frontend/tensor_array.py) ---
+def _grow_shape(attrs, in_shapes, out_shapes):
+    """Its capacity is known once it ran (TShapeAtRunTime); the count of rows is a scalar."""
+    return list(in_shapes), [out_shapes[0], ()]
+
+
+def _grow_gradient(node, ograds):
+    """The rows written get their gradient from the value; the rows kept, from the elements
+    (the first ones of the grown capacity)."""
+    elements, _, index, _ = node.inputs
+    kept = create_op("_tensor_array_grow_backward", ograds[0], elements, index)
+    return [kept, None, None, create_op("gather", ograds[0], index, axis=0)]
+
+
+(register_op("tensor_array_grow")
+ .describe("A dynamic_size TensorArray's elements (input 0, its capacity rows; input 1 the "
+           "int32 count of rows written) with rows at int indices input 2 (a scalar or a "
+           "vector) set to input 3: the capacity doubled (at least) when an index lies past "
+           "it, rows past the count zeros; outputs the elements and the new count.  Its "
+           "capacity is known once it ran.")
+ .set_num_inputs(4).set_num_outputs(2)
+ .set_attr("FInferShape", _grow_shape)
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or t[3] or o[0], "int32"]))
+ .set_attr("TShapeAtRunTime", True).set_attr("FGradient", _grow_gradient))
+
+(register_op("_tensor_array_grow_backward")
+ .describe("The gradient of tensor_array_grow's elements: the first rows of g (the grown "
+           "capacity's), as many as input 1 (shape-only) has, those written (indices input "
+           "2) zero.")
+ .set_num_inputs(3).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("FInferShape", lambda attrs, i, o: (list(i), [i[1]]))
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or o[0]]))
+ .set_attr("FGradient", no_gradient))
+
+
+(register_op("tensor_array_rows")
+ .describe("The first input-1 rows of input 0 (a dynamic_size TensorArray's elements and its "
+           "count of rows written: TensorArray.stack); its shape is known once it ran.")
+ .set_num_inputs(2).set_attr("FInferShape", lambda attrs, i, o: (list(i), list(o)))
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or o[0]]))
+ .set_attr("TShapeAtRunTime", True)
+ .set_attr("FGradient", lambda node, ograds: [create_op(
+     "_tensor_array_rows_backward", ograds[0], node.inputs[0]), None]))
+
+(register_op("_tensor_array_rows_backward")
+ .describe("g in the first rows of zeros of input 1's shape (shape-only): the gradient of "
+           "tensor_array_rows.")
+ .set_num_inputs(2).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("FInferShape", lambda attrs, i, o: (list(i), [i[1]]))
+ .set_attr("FGradient", no_gradient))
 
 
 # -- if: tf.cond whose branches have side effects (frontend/control_flow_ops.py) -----------------

@@ -7,9 +7,11 @@ import torch
 __all__ = ["nonzero", "strided_view"]
 
 
-def nonzero(res, x) -> None:
-    """res = the coordinates of x's nonzero elements, int64 [count, x's rank]: res is resized
-    (a run-time-shaped output, a tensor of its own; at most x's element count rows)."""
+def nonzero(res, x, check_fits) -> None:
+    """res = the coordinates of x's nonzero elements, int64 [count, x's rank]: res takes new
+    storage (a run-time-shaped output, a tensor of its own), checked with ``check_fits``."""
+    count = int(torch.count_nonzero(x))
+    check_fits(count * x.dim() * 8, (count, x.dim()))
     res.set_(torch.nonzero(x))  # its own storage (numpy() of the last one fixed its size)
 
 
