@@ -13,6 +13,7 @@ import pytest
 import tinyflow as tf
 from tinyflow.executor import StagedExecutor
 from tinyflow.frontend.testing import check_gradients
+from tinyflow.lua_ops.runtime import LuaOpError
 from tinyflow.nnvm.errors import ShapeError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
@@ -321,3 +322,18 @@ def test_gradient_through_a_growing_array_against_finite_differences(plan_memory
     def stacked(x):
         return tf.tanh(_doubled_rows(x).stack())
     check_gradients(stacked, [(4, 3)], plan_memory=plan_memory)
+
+
+def test_writing_past_an_array_that_does_not_grow_is_tensorflows_error():
+    x = tf.placeholder(tf.float32, [None, 3])
+    n = tf.shape(x)[0]
+    ta = tf.TensorArray(tf.float32, size=2)
+    _, ta = tf.while_loop(lambda i, ta: i < n,
+                          lambda i, ta: (i + 1, ta.write(i, tf.gather(x, i) * 2)), (0, ta))
+    sess = tf.Session()
+    np.testing.assert_array_equal(sess.run(ta.stack(), {x: np.ones((2, 3))}), np.full((2, 3), 2))
+    # real TF 1.15: "Tried to write to index 2 but array is not resizeable and size is: 2"
+    with pytest.raises(LuaOpError, match="Tried to write to index 2 but array is not resizeable and size "
+                             "is: 2"):
+        sess.run(ta.stack(), {x: np.ones((4, 3))})
+    np.testing.assert_array_equal(sess.run(ta.stack(), {x: np.ones((2, 3))}), np.full((2, 3), 2))

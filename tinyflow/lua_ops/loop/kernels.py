@@ -3,7 +3,8 @@ the loop variables of an iteration for the backward pass, copying a loop variabl
 shape changes, and a dynamic_size TensorArray growing at indices found at run time."""
 from __future__ import annotations
 
-__all__ = ["grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows", "truth"]
+__all__ = ["grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows", "truth",
+           "write_refused"]
 
 
 def truth(x) -> bool:
@@ -86,3 +87,14 @@ def padded_rows(res, g) -> None:
     if res.numel():
         count = min(g.shape[0], res.shape[0])
         res[:count].copy_(g[:count])
+
+
+def write_refused(index, elements, err) -> None:
+    """Why a TensorArray's write failed: TensorFlow's error for an index outside an array that
+    does not grow, else the error itself."""
+    size = elements.shape[0] if elements.dim() else 0
+    outside = [int(i) for i in index.reshape(-1) if not 0 <= int(i) < size]
+    if outside:
+        raise IndexError(f"Tried to write to index {outside[0]} but array is not resizeable "
+                         f"and size is: {size}")
+    raise RuntimeError(str(err))
