@@ -63,7 +63,8 @@ def test_side_tables_are_gone_and_their_facts_kept():
     collectives = {"_allreduce", "_broadcast", "_allgather", "_allreduce_start",
                    "_allreduce_wait"}
     loops = {"while_loop", "_while_loop_backward", "if"}  # read their condition on the host
-    sized = {"where_true"}  # sizes its output on the host (TShapeAtRunTime)
+    # size their outputs on the host (TShapeAtRunTime)
+    sized = {"where_true", "tensor_array_grow", "tensor_array_rows"}
     assert _values("TUncapturable") == dict.fromkeys(check_ids | collectives | loops | sized,
                                                      True)
     window = {"conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",

@@ -29,13 +29,13 @@ COMPONENTS = {
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
     # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
     # 1640 -> 1700: a loop variable whose shape_invariants let its shape vary, the subgraphs
-    # bound again per shapes it takes, forward and backward; 1700 -> 1900: a dynamic_size
+    # bound again per shapes it takes, forward and backward; 1700 -> 1915: a dynamic_size
     # TensorArray growing in a loop at indices found at run time: two loop variables, the ops
     # growing it and stacking its rows, their gradients and kernels)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1900),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1915),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -43,14 +43,14 @@ COMPONENTS = {
     # (FPullOutputs) and Python ops given the session's resources (TSessionState), documented in
     # attrs.py, and the session's resources dict the executor hands them; 3570 -> 3590: inputs
     # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs;
-    # 3590 -> 3605: issue 25, outputs sized at run time (TShapeAtRunTime) get tensors of their
+    # 3590 -> 3615: issue 25, outputs sized at run time (TShapeAtRunTime) get tensors of their
     # own, and a graph reading them is bound in stages: bind_executor)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3605),
+            "session/session.py", "session/variables.py"], 3615),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)

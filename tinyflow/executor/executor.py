@@ -359,8 +359,13 @@ class Executor:
         kwarg = node.attrs
         if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
             kwarg = subgraph_kwargs(self, nid, self.store)
-        if node.op.attr("TShapeAtRunTime"):  # what sizing its output may allocate, checked
-            kwarg = {**kwarg, "check_fits": functools.partial(_fits_at_run, node, self.device)}
+        if node.op.attr("TShapeAtRunTime"):  # what sizing its output may allocate, checked;
+            # in_place: it may write its output over input 0, its only reader, a buffer reloaded
+            # before each run (a loop variable), as PlanMemory lets a planned output
+            first_input = self.indexed.input_entries[nid][:1]
+            kwarg = {**kwarg, "check_fits": functools.partial(_fits_at_run, node, self.device),
+                     "in_place": bool(first_input) and node.inputs[0].node in self.donated
+                     and sum(first_input[0] in ins for ins in self.indexed.input_entries) == 1}
         if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())

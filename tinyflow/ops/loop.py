@@ -212,7 +212,8 @@ def _grow_gradient(node, ograds):
  .set_num_inputs(4).set_num_outputs(2)
  .set_attr("FInferShape", _grow_shape)
  .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or t[3] or o[0], "int32"]))
- .set_attr("TShapeAtRunTime", True).set_attr("FGradient", _grow_gradient))
+ .set_attr("TShapeAtRunTime", True).set_attr("FGradient", _grow_gradient)
+ .set_attr("TUncapturable", True))  # sized on the host
 
 (register_op("_tensor_array_grow_backward")
  .describe("The gradient of tensor_array_grow's elements: the first rows of g (the grown "
@@ -229,7 +230,7 @@ def _grow_gradient(node, ograds):
            "count of rows written: TensorArray.stack); its shape is known once it ran.")
  .set_num_inputs(2).set_attr("FInferShape", lambda attrs, i, o: (list(i), list(o)))
  .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or o[0]]))
- .set_attr("TShapeAtRunTime", True)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)
  .set_attr("FGradient", lambda node, ograds: [create_op(
      "_tensor_array_rows_backward", ograds[0], node.inputs[0]), None]))
 

@@ -28,10 +28,11 @@ def resize_copy(res, x) -> None:
     res.copy_(x)
 
 
-def grow(res, count_out, elements, count, index, value, check_fits) -> None:
+def grow(res, count_out, elements, count, index, value, check_fits, in_place) -> None:
     """res = ``elements`` with rows ``index`` set to ``value``, its capacity at least doubled
     when an index lies past it (rows past ``count`` are zeros), the count of rows written into
-    ``count_out``.  ``elements`` without rows yet (a loop's first value) may have any shape."""
+    ``count_out``.  ``elements`` without rows yet (a loop's first value) may have any shape.
+    ``in_place``: res may be ``elements`` itself (its storage) while the rows fit."""
     flat = index.reshape(-1).long()
     rows = value.reshape((flat.numel(),) + tuple(value.shape[index.dim():]))
     if flat.numel() and int(flat.min()) < 0:
@@ -50,6 +51,8 @@ def grow(res, count_out, elements, count, index, value, check_fits) -> None:
         grown[:elements.shape[0] if elements.numel() else 0].copy_(elements.reshape(
             (-1,) + element) if elements.numel() else grown[:0])
         res.set_(grown)
+    elif in_place:
+        res.set_(elements)
     elif res.data_ptr() != elements.data_ptr() or res.shape != elements.shape:
         resize_copy(res, elements)
     res.index_copy_(0, flat, rows)
