@@ -337,3 +337,23 @@ def test_writing_past_an_array_that_does_not_grow_is_tensorflows_error():
                              "is: 2"):
         sess.run(ta.stack(), {x: np.ones((4, 3))})
     np.testing.assert_array_equal(sess.run(ta.stack(), {x: np.ones((2, 3))}), np.full((2, 3), 2))
+
+
+def test_a_loops_backward_bound_in_a_later_stage_reads_what_its_forward_kept(plan_memory):
+    """p = x ** 3 by a loop, then masked: the loop's backward is bound after the mask ran."""
+    x = tf.placeholder(tf.float32, [3])
+    _, p = tf.while_loop(lambda i, p: i < 3, lambda i, p: (i + 1, p * x),
+                         (tf.constant(0), tf.ones([3])))
+    kept = tf.boolean_mask(p, p > 1)
+    (grad,) = tf.gradients(tf.reduce_sum(kept), x)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value in ([0.5, 2.0, 3.0], [2.0, 0.1, -1.0], [0.5, 2.0, 3.0]):
+            value = np.array(value, np.float32)
+            got_kept, got_grad = sess.run([kept, grad], {x: value})
+            np.testing.assert_allclose(got_kept, value[value ** 3 > 1] ** 3, rtol=1e-6)
+            np.testing.assert_allclose(got_grad, np.where(value ** 3 > 1, 3 * value ** 2, 0),
+                                       rtol=1e-6)
+        sess.run(grad, {x: value})
+        plan = sess.memory_plan(grad, {x: value})
+        # the forward kept the counter and p, 4 + 12 bytes, per each of its 3 iterations
+        assert [(per, trips) for _, _, per, trips in plan.loops] == [(16, 3)]

@@ -153,9 +153,10 @@ def _keep_only_what_is_read(executor, node, kwarg) -> None:
     state = executor.loop_states[forward]
     state.table.needed = lua_table({j: True for j in needed})
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
-    first = executor.indexed.entry_rptr[executor.indexed.node_id[forward]]
-    state.bytes_per_iteration = sum(math.prod(shapes[first + j - 1]) *
-                                    DTYPE_SIZE[dtypes[first + j - 1]] for j in needed)
+    # its first inputs are the forward's outputs (fed ones, when a stage before ran it)
+    ins = executor.indexed.input_entries[executor.indexed.node_id[node]]
+    state.bytes_per_iteration = sum(math.prod(shapes[ins[j - 1]]) *
+                                    DTYPE_SIZE[dtypes[ins[j - 1]]] for j in needed)
 
 
 def _subgraph(node, name) -> Subgraph:
@@ -182,9 +183,7 @@ def _state(executor, node, indexed) -> LoopState:
     state = states[forward]
     state.table.record = True
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
-    first = indexed.entry_rptr[indexed.node_id[forward]]
-    state.bytes_per_iteration = sum(
-        math.prod(shapes[e]) * DTYPE_SIZE[dtypes[e]]
-        for e in range(first, first + forward.num_outputs()))
+    ins = indexed.input_entries[indexed.node_id[node]][:node.attrs["num_vars"]]  # forward's
+    state.bytes_per_iteration = sum(math.prod(shapes[e]) * DTYPE_SIZE[dtypes[e]] for e in ins)
     states[node] = LoopState(state.table)  # its own executors; what it reads counts above
     return states[node]
