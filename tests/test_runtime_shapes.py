@@ -5,7 +5,8 @@ indices found at run time.
 
 Values are compared with numpy, gradients with numpy's and with finite differences; the static
 shapes with those real TensorFlow 1.15 gives (tensorflow 2.21's compat.v1 graph mode, run by
-hand, written down below).  Every session test runs with memory planning on and off.
+hand, control flow v1 as TF 1.15 has it, written down below).  Every session test runs with memory planning on and off, the
+main ones on every device (the GPU case skips without CUDA).
 """
 import numpy as np
 import pytest
@@ -28,13 +29,13 @@ def _staged(sess, fetches):
 
 
 # -- tf.where(condition) ---------------------------------------------------------------------
-def test_where_gives_the_coordinates_of_the_true_elements(plan_memory):
+def test_where_gives_the_coordinates_of_the_true_elements(config, plan_memory):
     x = tf.placeholder(tf.float32, [None, 3])
     coordinates = tf.where(x > 0)
     # real TF 1.15: tf.where(placeholder [None, 3] > 0) has static shape (None, 2), int64
     assert coordinates.get_shape().as_list() == [None, 2]
     assert coordinates.dtype == tf.int64
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         for value in (X, -X, np.zeros((0, 3), np.float32), np.ones((5, 3), np.float32)):
             got = sess.run(coordinates, {x: value})
             np.testing.assert_array_equal(got, np.argwhere(value > 0))
@@ -97,11 +98,11 @@ def test_boolean_mask_refuses_a_scalar_or_mismatched_mask():
         tf.boolean_mask(x, tf.placeholder(tf.bool))
 
 
-def test_boolean_mask_gradient_scatters_back_into_zeros(plan_memory):
+def test_boolean_mask_gradient_scatters_back_into_zeros(config, plan_memory):
     x = tf.placeholder(tf.float32, [None, 3])
     kept = tf.boolean_mask(x, tf.reduce_sum(x, 1) > 0)
     (grad,) = tf.gradients(tf.reduce_sum(kept * kept), x)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         for value in (X, -X):
             expected = np.where((value.sum(1) > 0)[:, None], 2 * value, 0)
             np.testing.assert_allclose(sess.run(grad, {x: value}), expected)
@@ -195,12 +196,12 @@ def _growing(x, n):
                          [i0, x], shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
 
 
-def test_a_loop_variable_whose_shape_invariant_lets_it_grow(plan_memory):
+def test_a_loop_variable_whose_shape_invariant_lets_it_grow(config, plan_memory):
     i0, m0 = tf.constant(0), tf.ones([2, 2])
     i, m = tf.while_loop(lambda i, m: i < 3, lambda i, m: [i + 1, tf.concat([m, m], 0)],
                          [i0, m0], shape_invariants=[i0.get_shape(), tf.TensorShape([None, 2])])
     assert m.get_shape().as_list() == [None, 2]  # real TF 1.15: (?, 2)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         got_i, got_m = sess.run([i, m])
         assert got_i == 3  # real TF 1.15: 3 and ones of shape (16, 2)
         np.testing.assert_array_equal(got_m, np.ones((16, 2)))
@@ -229,7 +230,7 @@ def test_the_loop_body_is_bound_per_shape_and_later_ops_per_result(plan_memory):
         assert sorted(s[0][0] for s in executor.later) == [2, 4, 8, 16]
 
 
-def test_gradient_through_a_loop_variable_whose_shape_varies(plan_memory):
+def test_gradient_through_a_loop_variable_whose_shape_varies(config, plan_memory):
     x = tf.placeholder(tf.float32, [2, 2])
     n = tf.placeholder(tf.int32, [])
     _, m = _growing(x, n)
@@ -241,7 +242,7 @@ def test_gradient_through_a_loop_variable_whose_shape_varies(plan_memory):
                   1: (101.5625, [[103.5, 13], [19.5, 26]]),
                   2: (330.07812, [[641.0625, 42.25], [63.375, 84.5]]),
                   3: (1072.7539, [[3073.6875, 137.3125], [205.96875, 274.625]])}
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         for trips in (0, 1, 2, 3, 2):
             got_loss, got_grad = sess.run([loss, grad], {x: value, n: trips})
             # numpy: loss = |x|^2 (1 + a^2)^n, a = x[0, 0]
@@ -269,19 +270,19 @@ def _doubled_rows(x):
     return ta
 
 
-def test_a_dynamic_array_grows_at_indices_the_loop_finds(plan_memory):
+def test_a_dynamic_array_grows_at_indices_the_loop_finds(config, plan_memory):
     x = tf.placeholder(tf.float32, [None, 3])
     ta = _doubled_rows(x)
     stacked, size = ta.stack(), ta.size()
     assert stacked.get_shape().as_list() == [None, 3]  # real TF 1.15: (?, 3)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         # real TF 1.15: the rows written, doubled; (0, 3) and size 0 for no row
         for rows in (5, 1, 0, 40, 5):
             value = np.arange(rows * 3, dtype=np.float32).reshape(rows, 3)
             got, got_size = sess.run([stacked, size], {x: value})
             assert got.shape == (rows, 3) and got_size == rows
             np.testing.assert_array_equal(got, value * 2)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         sess.run(stacked, {x: np.ones((40, 3), np.float32)})
         # its capacity doubles: the body is bound again at 1, 2, 4, ..., 64 rows, not at each
         (state,) = _staged(sess, [stacked]).first.loop_states.values()
@@ -302,19 +303,19 @@ def test_a_dynamic_array_with_a_size_and_reads_in_the_body(plan_memory):
         np.testing.assert_array_equal(sess.run(ta.concat()), np.repeat(np.arange(1, 7.0), 2))
 
 
-def test_gradient_through_a_growing_array(plan_memory):
+def test_gradient_through_a_growing_array(config, plan_memory):
     x = tf.placeholder(tf.float32, [None, 3])
     stacked = _doubled_rows(x).stack()
     weights = tf.constant(np.arange(1, 4, dtype=np.float32))
     (grad,) = tf.gradients(tf.reduce_sum(stacked * stacked * weights), x)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         for rows in (2, 5, 0, 9):  # d/dx sum((2x)^2 w) = 8 x w
             value = np.random.default_rng(rows).standard_normal((rows, 3)).astype(np.float32)
             np.testing.assert_allclose(sess.run(grad, {x: value}), 8 * value * [1, 2, 3],
                                        rtol=1e-6)
     # real TF 1.15 (control flow v1): x of ones, sum((2x)^2) gives 8 everywhere
     (ones_grad,) = tf.gradients(tf.reduce_sum(stacked * stacked), x)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         np.testing.assert_array_equal(sess.run(ones_grad, {x: np.ones((2, 3))}), np.full((2, 3), 8))
 
 

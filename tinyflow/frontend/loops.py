@@ -36,9 +36,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         is passed to ``cond`` and ``body`` as their one argument.
     shape_invariants : structure of TensorShape, optional
         Per loop variable, the shape it may take (None where a dimension may vary).  Without
-        one, a loop variable whose static shape an iteration changes is a ValueError.
-        TinyFlow binds every shape before a run: a shape that changes while the loop runs is
-        an error when the graph is bound.
+        one, a loop variable whose static shape an iteration changes is a ValueError.  A
+        shape that changes while the loop runs is then known once it ran: the ops reading it
+        are bound at it (``docs/control_flow.md``).  A ``dynamic_size`` TensorArray among the
+        loop variables grows at the indices the body writes (its shape invariant is ignored).
     parallel_iterations, swap_memory : int, bool
         Accepted; TinyFlow runs one iteration after the other, in memory.
     back_prop : bool
