@@ -4,9 +4,10 @@ variable whose shape_invariants let its shape vary; a dynamic_size TensorArray w
 indices found at run time.
 
 Values are compared with numpy, gradients with numpy's and with finite differences; the static
-shapes with those real TensorFlow 1.15 gives (tensorflow 2.21's compat.v1 graph mode, run by
-hand, control flow v1 as TF 1.15 has it, written down below).  Every session test runs with memory planning on and off, the
-main ones on every device (the GPU case skips without CUDA).
+shapes and some values with those real TensorFlow 1.15 gives (tensorflow 2.21's compat.v1
+graph mode with control flow v1, as TF 1.15's, run by hand and written down below).  Every
+session test runs with memory planning on and off, the main ones on every device (the GPU
+case skips without CUDA).
 """
 import numpy as np
 import pytest
