@@ -196,8 +196,8 @@ def test_where_shapes_follow_tensorflow_1(plan_memory):
     np.testing.assert_array_equal(got, np.where(cv[:, None], xv, -xv))
     with pytest.raises(tf.ShapeError, match="vector of its first"):
         run(plan_memory, tf.where(tf.constant([True, False]), x, x), {x: xv})
-    with pytest.raises(NotImplementedError):
-        tf.where(c)
+    # one argument: the coordinates of the true elements (tests/test_runtime_shapes.py)
+    np.testing.assert_array_equal(run(plan_memory, tf.where(c), {c: cv}), [[0], [2]])
 
 
 # -- float values and gradients ------------------------------------------------------------------

@@ -210,19 +210,20 @@ def test_errors_as_tensorflow_raises_them():
         tf.while_loop(lambda v: v < 10, lambda v: v, [one], shape_invariants=[[2]])
 
 
-def test_a_shape_that_changes_is_an_error_naming_the_loop_var_even_with_an_invariant():
-    # allowed by its invariant, but its shape after the loop would depend on the trip count,
-    # which TinyFlow cannot bind: an error as soon as the shapes are known
+def test_a_shape_its_invariant_lets_vary_is_known_once_the_loop_ran(plan_memory):
+    # as real TF 1.15: the static shape is the invariant's, the value as many rows as ran
     vector = tf.constant([1.0], name="growing")
-    with pytest.raises(ValueError, match="loop variable 'growing:0' changes shape from"):
-        tf.while_loop(lambda v: tf.reduce_sum(v) < 10, lambda v: tf.concat([v, v], 0),
-                      [vector], shape_invariants=[tf.TensorShape([None])])
+    doubled = tf.while_loop(lambda v: tf.reduce_sum(v) < 10, lambda v: tf.concat([v, v], 0),
+                            [vector], shape_invariants=[tf.TensorShape([None])])
     fed = tf.placeholder(tf.float32, [None], name="fed")
     grown = tf.while_loop(lambda v: tf.reduce_sum(v) < 10, lambda v: tf.concat([v, v], 0),
                           [fed], shape_invariants=[tf.TensorShape([None])])
     assert grown.get_shape().as_list() == [None]
-    with pytest.raises(ValueError, match="loop variable 'fed:0' changes shape from"):
-        tf.Session().run(grown, {fed: [1.0]})
+    with tf.Session(plan_memory=plan_memory) as sess:
+        np.testing.assert_array_equal(sess.run(doubled), np.ones(16))
+        np.testing.assert_array_equal(sess.run(grown, {fed: [3.0, 4.0]}), [3, 4, 3, 4])
+        np.testing.assert_array_equal(sess.run(grown * 2, {fed: [1.0]}), np.full(16, 2.0))
+        np.testing.assert_array_equal(sess.run(grown * 2, {fed: [6.0]}), [12, 12])
 
 
 def test_an_error_in_the_body_names_the_node_and_the_session_runs_on():

@@ -34,11 +34,15 @@ COMPONENTS = {
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
     # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
     # 1640 -> 1685: the gradient of a cond with side effects (an if over its branches'
-    # gradient subgraphs, the writes left out), and each subgraph's arity for LoadJSON)
+    # gradient subgraphs, the writes left out), and each subgraph's arity for LoadJSON;
+    # 1685 -> 1960: a loop variable whose shape_invariants let its shape vary, the subgraphs
+    # bound again per shapes it takes, forward and backward; a dynamic_size TensorArray
+    # growing in a loop at indices found at run time: two loop variables, the ops growing it
+    # and stacking its rows, their gradients and kernels; 1960 -> 1985: both merged)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1685),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1985),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -49,13 +53,15 @@ COMPONENTS = {
     # 3590 -> 3600: issue 25, x[i] with tensors: Symbol.__getitem__ hands an index holding
     # tensors to strided_slice's FTensorIndex (attrs.py), and the executor raises an op's TF
     # error class (InvalidArgumentError of an index out of range) as that class; 3600 -> 3610:
-    # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by)
+    # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by;
+    # 3610 -> 3635: outputs sized at run time (TShapeAtRunTime) get tensors of their own, and a
+    # graph reading them is bound in stages: bind_executor)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3610),
+            "session/session.py", "session/variables.py"], 3635),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -76,8 +82,9 @@ COMPONENTS = {
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
     # item 7.5, TTFType, the TF op type name where it is not our name in CamelCase; 2260 ->
     # 2290: item 7.2, the two candidate samplers)
-    # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2330),
+    # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
+    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2340),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves
@@ -87,12 +94,17 @@ COMPONENTS = {
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1700),
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1710),  # 1700 -> 1710: where_true's nonzero
+    # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
+    # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
+    # ones per shapes seen; a mechanism of its own beside the static plan it extends
+    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 200),
     # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run;
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
-    # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked)
+    # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
+    # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 625),
+        ["executor/*.py", "session/*.py"], 675),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -137,8 +149,9 @@ COMPONENTS = {
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
     # 3300 -> 3340: items 3 and 5, the lazy tf.train names of the training loops, GraphKeys'
     # LOCAL_INIT_OP / SUMMARY_OP / SAVERS, tf.cond's one-branch node; 3340 -> 3350: issue 25,
-    # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported)
-    FRONT_END: ([], 3350),
+    # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported;
+    # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
+    FRONT_END: ([], 3390),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

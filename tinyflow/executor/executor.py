@@ -51,10 +51,11 @@ from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
 from .pipeline import bind_passes
+from .stages import StagedBind, StagedExecutor, run_time_outputs
 from .subgraphs import subgraph_kwargs, subgraph_variables
 from .threads import ThreadChoice
 
-__all__ = ["BindError", "Executor"]
+__all__ = ["BindError", "Executor", "bind_executor"]
 
 _TORCH_DTYPES = {name: getattr(torch, attr) for name, attr in TORCH_NAMES.items()}
 
@@ -137,6 +138,9 @@ class Executor:
         variables.check_initialized(self.read_variables)
         inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
         graph = apply_passes(graph, self.passes[cut:inferred])
+        # outputs sized when they run: a tensor of their own; read by ops here: StagedBind
+        graph, self.run_time_shaped = run_time_outputs(
+            graph, (self.read_variables, self.assigned_variables))
         self._check_known(graph)
         check_shape_sizes(graph.indexed, graph.attrs["shape"], graph.attrs["dtype"])
         self._check_no_strings(graph)
@@ -204,8 +208,10 @@ class Executor:
             eid = indexed.entry_id((nid, 0))
             if node.op is not None:
                 for out in range(eid, eid + node.num_outputs()):
-                    tensors[out] = (self._view(storage_id[out], shapes[out], dtypes[out],
-                                               layouts[out])
+                    tensors[out] = (self._empty((0,), dtypes[out])  # its body resizes it
+                                    if (node.name, out - eid) in self.run_time_shaped
+                                    else self._view(storage_id[out], shapes[out], dtypes[out],
+                                                    layouts[out])
                                     if storage_id[out] != EXTERNAL  # else a mutated variable
                                     # or a donated feed buffer written in place
                                     else tensors[attrs["inplace_from"][out]])
@@ -353,6 +359,13 @@ class Executor:
         kwarg = node.attrs
         if node.op.attr("TSubgraphs"):  # each bound as an executor of its own
             kwarg = subgraph_kwargs(self, nid, self.store)
+        if node.op.attr("TShapeAtRunTime"):  # what sizing its output may allocate, checked;
+            # in_place: it may write its output over input 0, its only reader, a buffer reloaded
+            # before each run (a loop variable), as PlanMemory lets a planned output
+            first_input = self.indexed.input_entries[nid][:1]
+            kwarg = {**kwarg, "check_fits": functools.partial(_fits_at_run, node, self.device),
+                     "in_place": bool(first_input) and node.inputs[0].node in self.donated
+                     and sum(first_input[0] in ins for ins in self.indexed.input_entries) == 1}
         if kwarg.get("seed") is not None:  # one stream per node and session (random_streams.py)
             kwarg = {**kwarg, "generator": random_streams.generator(node, self.device)}
         return make_closure(node.op.name, source, inputs, outputs, kwarg, node.describe())
@@ -451,6 +464,21 @@ class Executor:
         if isinstance(err, OpError):  # TensorFlow's run-time error class (InvalidArgumentError)
             raise type(err)(None, node.name, message) from err
         raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)
+
+
+def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
+    """An :class:`Executor` for ``outputs``, or a :class:`~tinyflow.executor.StagedExecutor`
+    when ops of the graph read an output whose shape is known only once it ran (stages.py)."""
+    try:
+        return Executor(outputs, feed_shapes, variables, options, fed_entries)
+    except StagedBind as split:
+        return StagedExecutor(split, feed_shapes, variables, options, bind_executor)
+
+
+def _fits_at_run(node, device, nbytes, shape) -> None:
+    """``kwarg.check_fits(bytes, shape)`` of a body sizing its output as it runs."""
+    check_fits([Buffer(int(nbytes), node, tuple(shape), "", "output sized as it runs")],
+               device)
 
 
 def _text(err) -> str:

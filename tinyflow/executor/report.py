@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..nnvm.passes.infer import DTYPE_SIZE
 from ..nnvm.passes.plan_memory import EXTERNAL
+from .stages import StagedExecutor
 
 __all__ = ["ClosureReport", "MemoryPlanReport", "closure_report", "memory_plan_report"]
 
@@ -40,6 +41,11 @@ class MemoryPlanReport:
         ``{node name: count}`` per such node: its loop variables (for a loop's backward, their
         gradients) whose storage flows through the body without a copy per iteration (the
         body writes that input in place into its output, as a TensorArray's write does).
+    run_time_shaped : list of str
+        The outputs whose shape is known only once they ran (``TShapeAtRunTime``), when ops
+        read them: this plan is then stage 1 (tinyflow/executor/stages.py), empty otherwise.
+    later : list of (shapes, MemoryPlanReport)
+        The later stages bound so far, one per shapes of those outputs seen at run time.
     """
 
     planned_bytes: int
@@ -53,6 +59,8 @@ class MemoryPlanReport:
     mirror: object = None
     loops: list = field(default_factory=list)
     carried: dict = field(default_factory=dict)
+    run_time_shaped: list = field(default_factory=list)
+    later: list = field(default_factory=list)
 
     @property
     def kept_by_loops(self) -> int:
@@ -89,7 +97,21 @@ class MemoryPlanReport:
                                          f"bytes (last run)" if per_iteration else "")
                          + f"; {self.carried.get(name, 0)} loop variables carried without "
                            f"copies")
+        lines.extend(_later_lines(self))
         return "\n".join(lines)
+
+
+def _later_lines(report) -> list:
+    """What a staged executor binds at run time (tinyflow/executor/stages.py)."""
+    if not report.run_time_shaped:
+        return []
+    names = ", ".join(report.run_time_shaped)
+    lines = [(f"stage 1 above; shapes known once they ran: {names}; the ops reading them are "
+              f"bound per shapes seen ({len(report.later)} so far)")]
+    for shapes, later in report.later:
+        lines.append(f"-- stage 2 for shapes {', '.join(str(s) for s in shapes)}:")
+        lines.append(str(later))
+    return lines
 
 
 def _mirror_lines(plan) -> list:
@@ -106,7 +128,14 @@ def _mirror_lines(plan) -> list:
 
 
 def memory_plan_report(executor) -> MemoryPlanReport:
-    """The :class:`MemoryPlanReport` of a bound :class:`~tinyflow.executor.Executor`."""
+    """The :class:`MemoryPlanReport` of a bound :class:`~tinyflow.executor.Executor` (of a
+    :class:`~tinyflow.executor.StagedExecutor`: its stage 1's, with its later stages')."""
+    if isinstance(executor, StagedExecutor):
+        report = memory_plan_report(executor.first)
+        report.run_time_shaped = list(executor.run_time_names)
+        report.later = [(shapes, memory_plan_report(later))
+                        for shapes, later in executor.later.items()]
+        return report
     graph, indexed = executor.graph, executor.indexed
     shapes, dtypes = graph.attrs["shape"], graph.attrs["dtype"]
     storage_id, inplace_from = graph.attrs["storage_id"], graph.attrs["inplace_from"]
@@ -133,10 +162,13 @@ def memory_plan_report(executor) -> MemoryPlanReport:
                 continue
             naive += nbytes(eid)
             source = entry_name(inplace_from[eid]) if eid in inplace_from else ""
-            rows.append((entry_name(eid), node.op.name, shapes[eid], storage_id[eid],
-                         nbytes(eid), source))
+            run_time = (node.name, eid - first) in executor.run_time_shaped
+            rows.append((entry_name(eid), node.op.name, "at run" if run_time else shapes[eid],
+                         storage_id[eid], 0 if run_time else nbytes(eid), source))
     pairs = [(entry_name(o), entry_name(i)) for o, i in inplace_from.items()
              if storage_id[o] != EXTERNAL]
+    # the loops run here (a later stage also holds the state of a loop stage 1 ran)
+    loops = [(node, state) for node, state in executor.loop_states.items() if node.op]
     return MemoryPlanReport(
         planned_bytes=sum(graph.attrs["storage_size"]), naive_bytes=naive, param_bytes=params,
         input_bytes=inputs, workspace_bytes=executor.workspace_bytes,
@@ -144,11 +176,10 @@ def memory_plan_report(executor) -> MemoryPlanReport:
         inplace_pairs=pairs, rows=rows, mirror=graph.attrs.get("mirror_plan"),
         loops=[(node.name, sum(sum(inner.graph.attrs["storage_size"])
                                for inner in state.executors),
-                state.bytes_per_iteration, state.trips)
-               for node, state in executor.loop_states.items()],
+                state.bytes_per_iteration, state.trips) for node, state in loops],
         carried={node.name: int((state.table.carried_gradients if node.op.attr("TStateOfInput")
                                  is not None else state.table.carried) or 0)
-                 for node, state in executor.loop_states.items()})
+                 for node, state in loops})
 
 
 @dataclass
@@ -164,10 +195,13 @@ class ClosureReport:
     fused : dict
         ``{node name: [line, ...]}`` of the ``_fused`` nodes (``Session(config='cpu
         fusion')``): the generated code, one line per op the node contains.
+    later : list of (shapes, ClosureReport)
+        A staged executor's later stages bound so far (its rows are stage 1's).
     """
 
     rows: list = field(default_factory=list)
     fused: dict = field(default_factory=dict)
+    later: list = field(default_factory=list)
 
     def __str__(self) -> str:
         def shapes(values):
@@ -177,12 +211,21 @@ class ClosureReport:
             arrow = f"{shapes(ins)} -> " if ins else "-> "  # ops such as ones take no input
             lines.append(f"{i:>3} {name:<21} {op:<21} {arrow}{shapes(outs)}")
             lines.extend(f"      | {line}" for line in self.fused.get(name, ()))
+        for sizes, later in self.later:  # a staged executor's later stages bound so far
+            lines.append(f"-- stage 2, bound at run time for shapes {shapes(sizes)}:")
+            lines.append(str(later))
         return "\n".join(lines)
 
 
 def closure_report(executor) -> ClosureReport:
     """The :class:`ClosureReport` of a bound :class:`~tinyflow.executor.Executor`: the graph
-    it actually runs, after any rewrite binding made."""
+    it actually runs, after any rewrite binding made (a staged one's: stage 1's, then its
+    later stages')."""
+    if isinstance(executor, StagedExecutor):
+        report = closure_report(executor.first)
+        report.later = [(shapes, closure_report(later))
+                        for shapes, later in executor.later.items()]
+        return report
     graph, indexed = executor.graph, executor.indexed
     shapes = graph.attrs["shape"]
     rows = []

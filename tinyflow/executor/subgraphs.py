@@ -14,14 +14,18 @@ loop variables its forward kept there).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
+from collections import OrderedDict
 
 from ..lua_ops.runtime import lua_table
 from ..nnvm.errors import BindError
 from ..nnvm.passes.infer import DTYPE_SIZE
 from ..nnvm.subgraph import Subgraph
 
-__all__ = ["LoopState", "subgraph_kwargs", "subgraph_variables"]
+__all__ = ["BOUND_SHAPES", "LoopState", "subgraph_kwargs", "subgraph_variables"]
+
+BOUND_SHAPES = 16  # shapes a loop whose variables change shape keeps its subgraphs bound at
 
 
 @dataclasses.dataclass
@@ -31,6 +35,10 @@ class LoopState:
     table: object
     bytes_per_iteration: int = 0
     executors: list = dataclasses.field(default_factory=list)
+    # a loop whose variables change shape: its subgraphs' tables per shapes (at most
+    # BOUND_SHAPES, least recently used dropped), and the shapes the body holds now
+    bound: OrderedDict = dataclasses.field(default_factory=OrderedDict)
+    last: tuple = ()
 
     @property
     def trips(self) -> int:
@@ -57,16 +65,40 @@ def subgraph_variables(node) -> tuple[set, set]:
 
 def subgraph_kwargs(executor, nid, variables) -> dict:
     """The attributes of node ``nid`` of ``executor`` as its body sees them: each subgraph
-    replaced by its bound executor's table, and ``state``."""
+    replaced by its bound executor's table, and ``state``.  A loop some of whose variables
+    change shape (its run-time-shaped outputs; its backward's too) also gets ``varying``
+    (``{j = true}``) and ``bind_at``: its subgraphs bound at other shapes (below)."""
     indexed, attrs = executor.indexed, executor.graph.attrs
     node = indexed.nodes[nid]
-    inputs = indexed.input_entries[nid]
-    shapes = [attrs["shape"][e] for e in inputs]
+    shapes = [attrs["shape"][e] for e in indexed.input_entries[nid]]
     state = _state(executor, node, indexed)
+    backward = node.op.attr("TStateOfInput") is not None
+    if backward:  # its forward's
+        varying = state.table.varying
+    else:
+        varying = [j + 1 for name, j in executor.run_time_shaped if name == node.name]
+        varying = state.table.varying = lua_table(dict.fromkeys(varying, True)) \
+            if varying else None
+    # a backward of varying shapes binds at its first iteration's (bind_at), not its inputs'
+    lazy = backward and varying is not None
+    kwarg = {**node.attrs, **(dict.fromkeys(node.op.attr("TSubgraphs")) if lazy
+                               else _bound(executor, node, shapes, variables, state))}
+    kwarg["state"] = state.table
+    if varying is not None:
+        kwarg["varying"], state.last = varying, (None if lazy else tuple(shapes))
+        kwarg["bind_at"] = functools.partial(_bind_at, executor, node, shapes, variables, state)
+    elif node.op.attr("TStateOfInput") is not None:
+        _keep_only_what_is_read(executor, node, kwarg)
+    return kwarg
+
+
+def _bound(executor, node, shapes, variables, state) -> dict:
+    """``{subgraph name: table}``: each subgraph of ``node`` bound as an executor at the
+    shapes of the node's inputs ``shapes`` (a subgraph's inputs are the node's, by position)."""
     options = dataclasses.replace(executor.options, graph=False)
-    kwarg = dict(node.attrs)
     donating = node.op.attr("TDonatedInputs")
     donated = donating(node.attrs) if donating is not None else {}
+    tables = {}
     for name in node.op.attr("TSubgraphs"):
         subgraph = _subgraph(node, name)
         feeds = {p: shape for p, shape in zip(subgraph.inputs, shapes)}
@@ -74,17 +106,39 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
                                donated=[subgraph.inputs[i] for i in donated.get(name, ())])
         inner.allocate(variables)
         state.executors.append(inner)
-        kwarg[name] = lua_table({
+        tables[name] = lua_table({
             "closures": inner.lua_closures, "count": len(inner.closures),
             "names": lua_table([inner.indexed.nodes[i].describe() for i in inner.op_nodes]),
             "inputs": lua_table({i + 1: inner.feed_buffers[p]
                                  for i, p in enumerate(subgraph.inputs)
                                  if p in inner.feed_buffers}),
             "outputs": lua_table(inner.output_tensors)})
-    kwarg["state"] = state.table
-    if node.op.attr("TStateOfInput") is not None:
-        _keep_only_what_is_read(executor, node, kwarg)
-    return kwarg
+    return tables
+
+
+def _bind_at(executor, node, shapes, variables, state, values, gradients=None):
+    """``kwarg.bind_at(values[, gradients])`` of a loop whose variables change shape: its
+    subgraphs' tables bound at the shapes of ``values`` (Lua array of the loop variables) and,
+    for a backward, ``gradients`` (theirs), the captured tensors keeping theirs; cached per
+    shapes.  Nil when the last call had these shapes (the tables the body holds fit)."""
+    n, start = node.attrs["num_vars"], node.attrs["num_vars"] + node.attrs["num_captured"]
+    at = list(shapes)
+    at[:n] = [tuple(values[j].shape) for j in range(1, n + 1)]
+    if gradients is not None:
+        at[start:start + n] = [tuple(gradients[j].shape) for j in range(1, n + 1)]
+    key = tuple(at)
+    if key == state.last:
+        return None
+    state.last = key
+    if key not in state.bound:
+        state.bound[key] = (lua_table(_bound(executor, node, at, variables, state)),
+                            state.executors[-len(node.op.attr("TSubgraphs")):])
+        while len(state.bound) > BOUND_SHAPES:  # never the one the body holds: the last
+            for inner in state.bound.popitem(last=False)[1][1]:
+                state.executors.remove(inner)
+                inner.free()
+    state.bound.move_to_end(key)
+    return state.bound[key][0]
 
 
 def _keep_only_what_is_read(executor, node, kwarg) -> None:
@@ -99,9 +153,10 @@ def _keep_only_what_is_read(executor, node, kwarg) -> None:
     state = executor.loop_states[forward]
     state.table.needed = lua_table({j: True for j in needed})
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
-    first = executor.indexed.entry_rptr[executor.indexed.node_id[forward]]
-    state.bytes_per_iteration = sum(math.prod(shapes[first + j - 1]) *
-                                    DTYPE_SIZE[dtypes[first + j - 1]] for j in needed)
+    # its first inputs are the forward's outputs (fed ones, when a stage before ran it)
+    ins = executor.indexed.input_entries[executor.indexed.node_id[node]]
+    state.bytes_per_iteration = sum(math.prod(shapes[ins[j - 1]]) *
+                                    DTYPE_SIZE[dtypes[ins[j - 1]]] for j in needed)
 
 
 def _subgraph(node, name) -> Subgraph:
@@ -126,9 +181,7 @@ def _state(executor, node, indexed) -> LoopState:
     state = states[forward]
     state.table.record = True
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
-    first = indexed.entry_rptr[indexed.node_id[forward]]
-    state.bytes_per_iteration = sum(
-        math.prod(shapes[e]) * DTYPE_SIZE[dtypes[e]]
-        for e in range(first, first + forward.num_outputs()))
+    ins = indexed.input_entries[indexed.node_id[node]][:node.attrs["num_vars"]]  # forward's
+    state.bytes_per_iteration = sum(math.prod(shapes[e]) * DTYPE_SIZE[dtypes[e]] for e in ins)
     states[node] = LoopState(state.table)  # its own executors; what it reads counts above
     return states[node]

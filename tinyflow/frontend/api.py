@@ -255,11 +255,16 @@ def to_int64(x, name="ToInt64") -> Symbol:
 def where(condition, x=None, y=None, name=None) -> Symbol:
     """TF 1.15's ``tf.where``: x where ``condition`` (bool), else y.  ``condition`` has x's
     shape, or is a vector choosing whole rows (x's first dimension); a Python number for x
-    or y stands for a tensor of the other's shape.  The one-argument form
-    (coordinates of the True elements) has a data-dependent shape and is not supported."""
+    or y stands for a tensor of the other's shape.  With ``condition`` alone: the coordinates
+    of its true (nonzero) elements, int64 ``[number of them, rank]`` in row-major order, a
+    shape known once it ran (ops reading it are bound then: ``docs/control_flow.md``)."""
     if x is None and y is None:
-        raise NotImplementedError("tf.where(condition) (the coordinates of the True elements) "
-                                  "is not supported: give x and y")
+        condition = _tensor(condition)
+        result = create_op("where_true", condition, name=name or "Where")
+        # what is known before it runs, as TF's: read by later ops as a placeholder would be
+        result.graph.declared_shapes[result.outputs[0]] = TensorShape(
+            [None, condition.get_shape().ndims])
+        return result
     if x is None or y is None:
         raise ValueError("x and y must both be non-None or both be None.")
     numbers = [not isinstance(v, Symbol) for v in (x, y)]

@@ -21,10 +21,11 @@ from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from ..ops.indexing import holds_tensor, masked_index
-from .api import cast, constant, less
+from .api import cast, constant, less, where
 from .dtypes import as_dtype, float32, int32
 
 __all__ = [
+    "boolean_mask",
     "concat",
     "expand_dims",
     "fill",
@@ -405,6 +406,38 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
         raise NotImplementedError("TinyFlow's gather has no batch_dims")
     return create_op("gather", _tensor(params), _tensor(indices), axis=int(axis or 0),
                      name=name or "GatherV2")
+
+
+def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
+    """The slices of ``tensor`` where ``mask`` (bool, k axes, matching ``tensor``'s axes
+    ``axis .. axis + k - 1``; ``axis`` 0 by default) is true, those axes flattened into one:
+    TF 1.15's composition, ``gather(tensor, squeeze(where(mask), 1), axis)`` on the flattened
+    axes, so the gradient is gather's (the rows kept get theirs, the others zeros).  How many
+    rows it has is known once the mask is (``tf.where``)."""
+    tensor, mask = _tensor(tensor), _tensor(mask)
+    shape_mask, shape_tensor = mask.get_shape(), tensor.get_shape()
+    ndims_mask = shape_mask.ndims
+    if ndims_mask == 0:
+        raise ValueError("mask cannot be scalar.")
+    if ndims_mask is None:
+        raise ValueError("Number of mask dimensions must be specified, even if some "
+                         "dimensions are None.  E.g. shape=[None] is ok, but shape=None is "
+                         "not.")
+    axis = 0 if axis is None else int(axis)
+    if shape_tensor.ndims is not None and not shape_tensor[
+            axis:axis + ndims_mask].is_compatible_with(shape_mask):
+        raise ValueError(f"Shapes {shape_tensor[axis:axis + ndims_mask]} and {shape_mask} "
+                         f"are incompatible (boolean_mask's tensor and mask)")
+    if ndims_mask > 1:  # the mask's axes as one
+        static = shape_tensor.as_list() if shape_tensor.ndims is not None else [None]
+        others = static[:axis] + [-1] + static[axis + ndims_mask:]
+        if None in others:  # sizes known at bind
+            dims = shape(tensor)
+            others = concat([dims[:axis], [-1], dims[axis + ndims_mask:]], 0)
+        tensor = reshape(tensor, others)
+        mask = reshape(mask, [-1])
+    indices = squeeze(where(mask), axis=[1])
+    return gather(tensor, indices, axis=axis, name=name)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:

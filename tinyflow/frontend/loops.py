@@ -36,9 +36,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         is passed to ``cond`` and ``body`` as their one argument.
     shape_invariants : structure of TensorShape, optional
         Per loop variable, the shape it may take (None where a dimension may vary).  Without
-        one, a loop variable whose static shape an iteration changes is a ValueError.
-        TinyFlow binds every shape before a run: a shape that changes while the loop runs is
-        an error when the graph is bound.
+        one, a loop variable whose static shape an iteration changes is a ValueError.  A
+        shape that changes while the loop runs is then known once it ran: the ops reading it
+        are bound at it (``docs/control_flow.md``).  A ``dynamic_size`` TensorArray among the
+        loop variables grows at the indices the body writes (its shape invariant is ignored).
     parallel_iterations, swap_memory : int, bool
         Accepted; TinyFlow runs one iteration after the other, in memory.
     back_prop : bool
@@ -72,6 +73,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
     if isinstance(maximum_iterations, Symbol):  # TF 1.15's way: a counter beside the loop
         return _counted(cond, body, loop_vars, shape_invariants, back_prop,
                         maximum_iterations, name, return_same_structure)
+    if any(isinstance(v, TensorArray) and v.dynamic_size for v in flatten(loop_vars)):
+        return _growing(cond, body, loop_vars, shape_invariants,
+                        {"back_prop": back_prop, "maximum_iterations": maximum_iterations,
+                         "name": name}, return_same_structure)
     protos = [v if isinstance(v, TensorArray) else None for v in flatten(loop_vars)]
     leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
               for v in flatten(loop_vars)]  # None: an array whose element shape is unknown
@@ -112,6 +117,49 @@ def _counted(cond, body, loop_vars, shape_invariants, back_prop, limit, name, sa
                            back_prop=back_prop, name=name, return_same_structure=True)
     flat = flatten(result)
     return flat[0] if not same and len(flat) == 1 else result
+
+
+def _growing(cond, body, loop_vars, shape_invariants, options, same):
+    """A loop over dynamic_size TensorArrays, each as two loop variables: its elements, whose
+    capacity grows at indices found at run time (any shape: a shape known once the loop ran),
+    and the count of rows written (TensorArray._growing)."""
+    leaves = flatten(loop_vars)
+    arrays = [v if isinstance(v, TensorArray) and v.dynamic_size else None for v in leaves]
+    given = [None] * len(leaves) if shape_invariants is None else \
+        [leaf.shape for leaf in flatten(_as_leaf_structure(shape_invariants))]
+    shapes = [(TensorShape(None), TensorShape([])) if array is not None else
+              TensorShape(inv) if inv is not None else _tensor(v).get_shape()
+              for v, array, inv in zip(leaves, arrays, given)]
+    element_shapes = [None] * len(leaves)  # the arrays' after the body wrote them
+
+    def split(values):
+        return pack(loop_vars, iter([(v._buffer, v.size()) if a is not None else v
+                                     for v, a in zip(flatten(values), arrays)]))
+
+    def join(args):
+        flat = iter(flatten(list(args)))
+        values = pack(loop_vars, iter([a._growing(next(flat), next(flat)) if a is not None
+                                       else next(flat) for a in arrays]))
+        return list(values) if isinstance(loop_vars, (list, tuple, dict)) else [values]
+
+    def grown_body(*args):
+        result = body(*join(args))
+        if not isinstance(loop_vars, (list, tuple, dict)) and isinstance(result, (list, tuple)):
+            result = result[0]
+        element_shapes[:] = [v.element_shape if isinstance(v, TensorArray) else None
+                             for v in flatten(result)]
+        return split(result)
+
+    first = pack(loop_vars, iter([(a._first_elements(), a.size()) if a is not None else v
+                                  for v, a in zip(leaves, arrays)]))
+    result = while_loop(lambda *args: cond(*join(args)), grown_body, first,
+                        pack(loop_vars, iter(shapes)), return_same_structure=True, **options)
+    flat = iter(flatten(result))
+    outputs = [a._growing(next(flat), next(flat), shape) if a is not None else next(flat)
+               for a, shape in zip(arrays, element_shapes)]
+    if not same and len(outputs) == 1:
+        return outputs[0]
+    return pack(loop_vars, iter(outputs))
 
 
 def _limit(maximum_iterations) -> int:

@@ -10,10 +10,14 @@ of an unstacked tensor, needs nothing more.  As in TensorFlow, use the TensorArr
 returns: ``ta = ta.write(i, x)``.  Inside ``tf.while_loop`` a TensorArray is a loop variable
 like a tensor; one whose element shape is not known yet gets it from the body's first write.
 
-Every shape is bound before a run: a ``dynamic_size`` array grows at indices known when the
-graph is built (Python ints); an index found at run time must lie inside the array's size
-(an error naming the write otherwise).  ``clear_after_read`` is accepted but not enforced:
-reading an element twice gives it twice.
+A ``dynamic_size`` array grows at Python int indices as the graph is built.  Passed through
+``tf.while_loop``, it grows at indices found at run time: it is then two loop variables, its
+elements (a capacity that at least doubles when a write lies past it, op
+``tensor_array_grow``) and the count of rows written (``size()``), and ``stack()`` is the
+rows written (op ``tensor_array_rows``): shapes known once the loop ran
+(``docs/control_flow.md``).  No gradient flows through such an array.  Otherwise an index
+found at run time must lie inside the array's size (an error naming the write otherwise).
+``clear_after_read`` is accepted but not enforced: reading an element twice gives it twice.
 """
 from __future__ import annotations
 
@@ -61,6 +65,7 @@ class TensorArray:
         self._name = name or tensor_array_name or "TensorArray"
         self._buffer = None
         self._value_written = None
+        self._rows = None  # growing in a loop: the int32 count of rows written
         if self._element_shape.is_fully_defined():
             self._buffer = self._zeros(self._element_shape)
 
@@ -84,6 +89,8 @@ class TensorArray:
 
     def size(self, name=None) -> Symbol:
         """The number of elements, as an int32 scalar."""
+        if self._rows is not None:
+            return self._rows
         if self._buffer is not None:
             return _first_dim(self._buffer)
         return self._size if isinstance(self._size, Symbol) else constant(int(self._size),
@@ -101,11 +108,20 @@ class TensorArray:
 
     def stack(self, name=None) -> Symbol:
         """Every element, stacked along a new first axis."""
-        return self._stacked("stack")
+        if self._rows is None:
+            return self._stacked("stack")
+        known = self._element_shape.is_fully_defined()  # unwritten elements: zeros
+        rows = create_op("tensor_array_rows", self._buffer, self._rows,
+                         element=tuple(self._element_shape.as_list()) if known else None,
+                         name=name or "TensorArrayStack")
+        if self._element_shape.ndims is not None:  # the static shape, as TF's
+            rows.graph.declared_shapes[rows.outputs[0]] = TensorShape(
+                [None] + self._element_shape.as_list())
+        return rows
 
     def concat(self, name=None) -> Symbol:
         """Every element, joined along their first axis."""
-        stacked = self._stacked("concat")
+        stacked = self.stack()
         shape = stacked.get_shape().as_list()
         if len(shape) < 2:
             raise ValueError("Concatenating scalars in a TensorArray is unsupported (its "
@@ -155,6 +171,18 @@ class TensorArray:
         result._buffer, result._element_shape = buffer, TensorShape(element_shape)
         return result
 
+    def _growing(self, elements, rows, element_shape=None) -> TensorArray:
+        """This array in a loop growing it: its elements and the count of rows written."""
+        result = self._like(elements, self._element_shape if element_shape is None
+                            else element_shape)
+        result._rows = rows
+        return result
+
+    def _first_elements(self) -> Symbol:
+        """Its elements as a loop growing it starts from: none yet, of any shape, when the
+        element shape is not known."""
+        return self._buffer if self._buffer is not None else zeros([0], dtype=self._dtype)
+
     def _zeros(self, element_shape: TensorShape) -> Symbol:
         size = self._size if isinstance(self._size, Symbol) else int(self._size)
         return zeros([size] + element_shape.as_list(), dtype=self._dtype,
@@ -199,6 +227,12 @@ class TensorArray:
         return self._element_shape.merge_with(shape)
 
     def _written(self, index, value, element_shape, static_index) -> TensorArray:
+        if self._rows is not None:  # growing at indices found at run time
+            grown = create_op("tensor_array_grow", self._buffer, self._rows, index, value,
+                              name=f"{self._name}_write")
+            result = self._like(grown[0], element_shape)
+            result._rows, result._value_written = grown[1], value
+            return result
         buffer = self._buffer
         if buffer is None:
             if not element_shape.is_fully_defined():

@@ -120,6 +120,15 @@ TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``
                     it (a loop's loop variables): the subgraph's plan may write them in place
                     (Executor ``donated``), so that a loop variable flows through the body
                     without copies (``while_loop.lua``'s carried variables).
+TShapeAtRunTime     ``True``: an output whose shape FInferShape leaves ``None`` once the inputs'
+                    shapes are known is sized by the op's body when it runs (``where_true``'s
+                    coordinates, a loop variable whose shape_invariants let it vary): the
+                    executor gives it a tensor of its own, which the body resizes, and binds
+                    the nodes downstream of it only once it ran, at the shape it got
+                    (tinyflow/executor/stages.py).  Its body gets ``kwarg.check_fits(bytes,
+                    shape)`` (an error naming the node when the device cannot hold them) and
+                    ``kwarg.in_place`` (it may make its output input 0's storage: input 0 is
+                    a loop variable it alone reads, reloaded before each run).
 TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
                     ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
                     reads the loop variables its forward kept per iteration.

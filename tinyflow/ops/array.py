@@ -384,6 +384,22 @@ def _one_hot_type(attrs, in_types, out_types):
  .set_attr("FInferType", _one_hot_type).set_attr("FGradient", no_gradient))
 
 
+# -- where_true: the coordinates of the true elements, as many rows as the data has -----------
+def _where_true_shape(attrs, in_shapes, out_shapes):
+    """Unknown until it ran (TShapeAtRunTime): ``[number of true elements, rank]``."""
+    return in_shapes, list(out_shapes)
+
+
+(register_op("where_true").describe("The coordinates of x's true (nonzero) elements in "
+                                    "row-major order, int64 [number of them, x's rank] "
+                                    "(tf.where with one argument): its shape is known once "
+                                    "it ran.")
+ .set_num_inputs(1).set_attr("FInferShape", _where_true_shape)
+ .set_attr("FInferType", _out_dtype("int64")).set_attr("FGradient", no_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TTFType", "Where")
+ .set_attr("TUncapturable", True))  # its count is read on the host
+
+
 # -- tile --------------------------------------------------------------------------------------
 def _tile_shape(attrs, in_shapes, out_shapes):
     x, multiples = in_shapes[0], tuple(attrs["multiples"])

@@ -7,21 +7,24 @@
     are :class:`~tinyflow.nnvm.subgraph.Subgraph` s over one input list (the node's inputs, by
     position): ``cond`` gives one bool scalar, ``body`` the next values of the loop variables.
     ``maximum_iterations`` (-1: none) stops it there; ``names`` (the loop variables' for
-    errors), ``invariant`` (per variable, whether ``shape_invariants`` let its shape vary).
+    errors), ``invariant`` (per variable, whether ``shape_invariants`` let its shape vary:
+    when an iteration changes it, the output is sized when the loop runs, TShapeAtRunTime).
 ``_while_loop_backward``
     inputs: the forward's outputs (``num_vars``; their node's state holds the loop variables of
     every iteration: ``TStateOfInput`` 0), the captured tensors (``num_captured``), the
     gradients of the outputs; outputs: the gradients of the loop variables' first values, then
     of the captured tensors.  ``grad_body``: a subgraph over the body's inputs then the
     gradients of its outputs, giving the gradients of its inputs (the body's forward recomputed
-    from the kept loop variables, then its gradient: one iteration's backward).
+    from the kept loop variables, then its gradient: one iteration's backward).  With
+    ``num_firsts`` (a loop with shape_invariants), the forward's first loop variables follow,
+    read for their shapes only: a gradient of a variable whose shape varies has its first's.
 
 Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
 ``tinyflow/executor/subgraphs.py``.
 """
 from __future__ import annotations
 
-from ..nnvm.attrs import shape_str
+from ..nnvm.attrs import no_gradient, shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.graph import Graph, apply_passes, rewrite
 from ..nnvm.op import Op, register_op
@@ -35,27 +38,26 @@ FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 def _while_shape(attrs, in_shapes, out_shapes):
     """The loop variables keep their shapes: the body's outputs are inferred from its inputs'
-    shapes, and a variable whose shape an iteration changes is an error (its shape after the
-    loop would depend on the trip count, and every shape is bound before a run)."""
+    shapes, and a variable whose shape an iteration changes is an error unless its
+    shape_invariants let it vary: then its shape after the loop is known once the loop ran
+    (TShapeAtRunTime; the body is bound again per shapes the loop variables take)."""
     n = attrs["num_vars"]
     ins = [s if s is not None else o for s, o in zip(in_shapes[:n], out_shapes)]
     ins = ins + list(in_shapes[n:])
     if any(s is None for s in ins):
         return ins, list(out_shapes)
     body_out = infer_shapes(attrs["body"], ins)
+    outs = list(ins[:n])
     for index, (before, after) in enumerate(zip(ins, body_out)):
-        if after is not None and tuple(after) != tuple(before):
-            name = attrs["names"][index]
+        if after is None and attrs["invariant"][index]:  # the body sizes it as it runs
+            outs[index] = None
+        elif after is not None and tuple(after) != tuple(before):
             if not attrs["invariant"][index]:
-                raise ShapeError(f"loop variable {name} enters the loop with shape "
-                                 f"{shape_str(before)}, but has shape {shape_str(after)} after "
-                                 f"one iteration (use shape_invariants to let it vary)")
-            raise ShapeError(f"loop variable {name} changes shape from {shape_str(before)} to "
-                             f"{shape_str(after)} in one iteration: its shape_invariants allow "
-                             f"it, but TinyFlow binds every shape before a run, so a loop "
-                             f"variable's shape after the loop must not depend on the trip "
-                             f"count")
-    return ins, ins[:n]
+                raise ShapeError(f"loop variable {attrs['names'][index]} enters the loop with "
+                                 f"shape {shape_str(before)}, but has shape {shape_str(after)} "
+                                 f"after one iteration (use shape_invariants to let it vary)")
+            outs[index] = None  # sized by the loop when it runs
+    return ins, outs
 
 
 def _while_type(attrs, in_types, out_types):
@@ -73,9 +75,12 @@ def _while_gradient(node, ograds):
     body = node.attrs["body"]
     grad_body = _gradient_subgraph(body, n)
     captured = node.inputs[n:]
-    out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds,
+    # a loop variable whose shape may vary: its gradient has its first value's shape (read
+    # for its shape only)
+    firsts = node.inputs[:n] if any(node.attrs.get("invariant", ())) else []
+    out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds, *firsts,
                     grad_body=grad_body, num_vars=n, num_captured=len(captured),
-                    name=f"{node.name}_grad")
+                    num_firsts=len(firsts), name=f"{node.name}_grad")
     types = [p.attrs.get("dtype", "float32") for p in body.inputs]
     return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
 
@@ -104,9 +109,9 @@ def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
 
 
 def _backward_shape(attrs, in_shapes, out_shapes):
-    count = attrs["num_vars"] + attrs["num_captured"]
-    return list(in_shapes), [s if s is not None else o for s, o in
-                             zip(in_shapes[:count], out_shapes)]
+    n, count = attrs["num_vars"], attrs["num_vars"] + attrs["num_captured"]
+    known = list(in_shapes[count + n:] or in_shapes[:n]) + list(in_shapes[n:count])
+    return list(in_shapes), [s if s is not None else o for s, o in zip(known, out_shapes)]
 
 
 def _backward_type(attrs, in_types, out_types):
@@ -129,7 +134,7 @@ def _backward_donated(attrs):
  .set_num_outputs(lambda attrs: attrs["num_vars"])
  .set_attr("FInferShape", _while_shape).set_attr("FInferType", _while_type)
  .set_attr("FGradient", _while_gradient)
- .set_attr("TSubgraphs", ("cond", "body"))
+ .set_attr("TSubgraphs", ("cond", "body")).set_attr("TShapeAtRunTime", True)
  .set_attr("FSubgraphArity", lambda attrs: {
      "cond": (attrs["num_vars"] + attrs["num_captured"], 1),
      "body": (attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"])})
@@ -139,9 +144,13 @@ def _backward_donated(attrs):
 (register_op("_while_loop_backward")
  .describe("The gradients of a while_loop's first loop variables and captured tensors: "
            "subgraph grad_body over the iterations the forward kept, last first.")
- .set_num_inputs(lambda attrs: 2 * attrs["num_vars"] + attrs["num_captured"])
+ .set_num_inputs(lambda attrs: 2 * attrs["num_vars"] + attrs["num_captured"]
+                 + attrs.get("num_firsts", 0))
  .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
+ .set_attr("FIgnoreInputs", lambda attrs: list(range(
+     2 * attrs["num_vars"] + attrs["num_captured"], 2 * attrs["num_vars"]
+     + attrs["num_captured"] + attrs.get("num_firsts", 0))))
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
  .set_attr("FSubgraphArity", lambda attrs: {"grad_body": (
      2 * attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"] + attrs["num_captured"])})
@@ -183,6 +192,59 @@ def _write_gradient(node, ograds):
  .set_num_inputs(3)
  .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
  .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
+
+
+# -- a dynamic_size TensorArray grown at indices found at run time (frontend/tensor_array.py) ---
+def _grow_shape(attrs, in_shapes, out_shapes):
+    """Its capacity is known once it ran (TShapeAtRunTime); the count of rows is a scalar."""
+    return list(in_shapes), [out_shapes[0], ()]
+
+
+def _grow_gradient(node, ograds):
+    """The rows written get their gradient from the value; the rows kept, from the elements
+    (the first ones of the grown capacity)."""
+    elements, _, index, _ = node.inputs
+    kept = create_op("_tensor_array_grow_backward", ograds[0], elements, index)
+    return [kept, None, None, create_op("gather", ograds[0], index, axis=0)]
+
+
+(register_op("tensor_array_grow")
+ .describe("A dynamic_size TensorArray's elements (input 0, its capacity rows; input 1 the "
+           "int32 count of rows written) with rows at int indices input 2 (a scalar or a "
+           "vector) set to input 3: the capacity doubled (at least) when an index lies past "
+           "it, rows past the count zeros; outputs the elements and the new count.  Its "
+           "capacity is known once it ran.")
+ .set_num_inputs(4).set_num_outputs(2)
+ .set_attr("FInferShape", _grow_shape)
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or t[3] or o[0], "int32"]))
+ .set_attr("TShapeAtRunTime", True).set_attr("FGradient", _grow_gradient)
+ .set_attr("TUncapturable", True))  # sized on the host
+
+(register_op("_tensor_array_grow_backward")
+ .describe("The gradient of tensor_array_grow's elements: the first rows of g (the grown "
+           "capacity's), as many as input 1 (shape-only) has, those written (indices input "
+           "2) zero.")
+ .set_num_inputs(3).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("FInferShape", lambda attrs, i, o: (list(i), [i[1]]))
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or o[0]]))
+ .set_attr("FGradient", no_gradient))
+
+
+(register_op("tensor_array_rows")
+ .describe("The first input-1 rows of input 0 (a dynamic_size TensorArray's elements and its "
+           "count of rows written: TensorArray.stack); its shape is known once it ran.")
+ .set_num_inputs(2).set_attr("FInferShape", lambda attrs, i, o: (list(i), list(o)))
+ .set_attr("FInferType", lambda attrs, t, o: (t, [t[0] or o[0]]))
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)
+ .set_attr("FGradient", lambda node, ograds: [create_op(
+     "_tensor_array_rows_backward", ograds[0], node.inputs[0]), None]))
+
+(register_op("_tensor_array_rows_backward")
+ .describe("g in the first rows of zeros of input 1's shape (shape-only): the gradient of "
+           "tensor_array_rows.")
+ .set_num_inputs(2).set_attr("FIgnoreInputs", [1]).set_attr("TIsBackward", True)
+ .set_attr("FInferShape", lambda attrs, i, o: (list(i), [i[1]]))
+ .set_attr("FGradient", no_gradient))
 
 
 # -- if: tf.cond whose branches have side effects (frontend/control_flow_ops.py) -----------------

@@ -19,6 +19,7 @@ from ..executor import (
     Executor,
     ExecutorCache,
     MemoryPlanReport,
+    bind_executor,
     closure_report,
     collect_lua_garbage,
     memory_plan_report,
@@ -488,8 +489,8 @@ class Session:
         (so every executor of the session shares one tensor per variable), then allocate."""
         self._check_graph([e.node for e in entries] + list(feeds))
         store = self.variable_store
-        executor = Executor(list(entries), {n: tuple(v.shape) for n, v in feeds.items()},
-                            store, options or self.options, self._fed_among(feeds))
+        executor = bind_executor(list(entries), {n: tuple(v.shape) for n, v in feeds.items()},
+                                 store, options or self.options, self._fed_among(feeds))
         created = store.create(executor.unstored_variables(store), self.device)
         try:
             executor.allocate(store)

@@ -1,7 +1,18 @@
-"""Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view."""
+"""Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view; the
+coordinates of true elements into a tensor the body resizes."""
 from __future__ import annotations
 
-__all__ = ["strided_view"]
+import torch
+
+__all__ = ["nonzero", "strided_view"]
+
+
+def nonzero(res, x, check_fits) -> None:
+    """res = the coordinates of x's nonzero elements, int64 [count, x's rank]: res takes new
+    storage (a run-time-shaped output, a tensor of its own), checked with ``check_fits``."""
+    count = int(torch.count_nonzero(x))
+    check_fits(count * x.dim() * 8, (count, x.dim()))
+    res.set_(torch.nonzero(x))  # its own storage (numpy() of the last one fixed its size)
 
 
 def _mask_index(kwarg):

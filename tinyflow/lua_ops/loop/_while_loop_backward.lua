@@ -5,16 +5,21 @@
 -- kept in kwarg.state.history (shared with the forward node), last first; the captured
 -- tensors' gradients add up over the iterations.  A carried gradient (grad_body's plan writes
 -- its input in place into its output: a TensorArray write's gradient) stays in that input
--- buffer across iterations, copied in once and out once.
+-- buffer across iterations, copied in once and out once.  kwarg.varying (the forward's loop
+-- variables change shape): each gradient lives in a tensor of its own, resized as the
+-- iterations' shapes go, and kwarg.bind_at(kept, now) gives grad_body bound at them.
 return function(x, y, kwarg)
   local grad, state = kwarg.grad_body, kwarg.state
-  local n, m = kwarg.num_vars, kwarg.num_captured
+  local n, m, varying = kwarg.num_vars, kwarg.num_captured, kwarg.varying
   local copy, add, zero = torch.copy, torch.add, torch.zero
-  local gin, gout = grad.inputs, grad.outputs
+  local set = varying and kernels.resize_copy or copy
+  local gin, gout = grad and grad.inputs or {}, grad and grad.outputs  -- varying: bound later
   local now, moved, is_carried, carried = {}, {}, {}, 0  -- now[j]: gradient j between runs
   for j = 1, n do
     local b = gin[n + m + j]
-    if b ~= nil and torch.same_memory(b, gout[j]) then
+    if varying then
+      now[j] = torch.empty_like(y[j]); moved[#moved + 1] = j; is_carried[j] = true
+    elseif b ~= nil and torch.same_memory(b, gout[j]) then
       now[j] = b; is_carried[j] = true; carried = carried + 1
     else
       now[j] = y[j]; moved[#moved + 1] = j
@@ -28,8 +33,17 @@ return function(x, y, kwarg)
       if not ok then error(names[i] .. " failed in a loop's gradient: " .. tostring(err), 0) end
     end
   end
+  local function rebind(kept)  -- grad_body bound at this iteration's shapes
+    local bound = kwarg.bind_at(kept, now)
+    if bound == nil then return end
+    grad = bound.grad_body
+    gin, gout = grad.inputs, grad.outputs
+    for k = n + 1, n + m do
+      if gin[k] ~= nil then copy(gin[k], x[k]) end
+    end
+  end
   return function()
-    for j = 1, n do copy(now[j], x[n + m + j]) end
+    for j = 1, n do set(now[j], x[n + m + j]) end
     for k = n + 1, n + m do
       zero(y[k])
       if gin[k] ~= nil then copy(gin[k], x[k]) end
@@ -37,14 +51,15 @@ return function(x, y, kwarg)
     local history = state.history
     for trip = state.trips, 1, -1 do
       local kept = history[trip]
+      if varying then rebind(kept) end
       for j = 1, n do
         if gin[j] ~= nil then copy(gin[j], kept[j]) end
       end
       for _, j in ipairs(moved) do
-        if gin[n + m + j] ~= nil then copy(gin[n + m + j], y[j]) end
+        if gin[n + m + j] ~= nil then copy(gin[n + m + j], now[j]) end
       end
       run(grad)
-      for _, j in ipairs(moved) do copy(y[j], gout[j]) end
+      for _, j in ipairs(moved) do set(now[j], gout[j]) end
       for k = n + 1, n + m do add(y[k], y[k], gout[k]) end
     end
     for j = 1, n do

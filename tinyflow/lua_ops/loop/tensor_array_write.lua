@@ -1,5 +1,5 @@
 -- tensor_array_write: y = x[1] with rows x[2] (an int scalar or vector) set to x[3]; in place
--- when the plan gives y x[1]'s memory.
+-- when the plan gives y x[1]'s memory.  An index outside the array is TF's error.
 return function(x, y, kwarg)
   local buffer, index, out = x[1], x[2], y[1]
   local count = torch.numel(index)
@@ -9,10 +9,11 @@ return function(x, y, kwarg)
   sizes[1] = count
   local value = torch.view(x[3], sizes)
   local in_place = torch.same_memory(buffer, out)
-  local copy, index_copy = torch.copy, torch.index_copy
+  local copy, index_copy, refused = torch.copy, torch.index_copy, kernels.write_refused
   return function()
     if not in_place then copy(out, buffer) end
     copy(rows, flat)
-    index_copy(out, 1, rows, value)
+    local ok, err = pcall(index_copy, out, 1, rows, value)
+    if not ok then refused(rows, out, err) end  -- TF's error for an index past its size
   end
 end

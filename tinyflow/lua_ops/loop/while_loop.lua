@@ -7,14 +7,19 @@
 -- kwarg.state.needed only, when the backward says which it reads).  A carried loop variable
 -- (the body's plan writes its input in place into its output: a TensorArray's write) lives in
 -- the body's input buffer across iterations, copied in once and out once, not per iteration.
+-- kwarg.varying (set when loop variables change shape, their y[j] tensors of their own):
+-- every variable moved, resized as it is copied, and kwarg.bind_at(now) gives the subgraphs
+-- bound at the variables' shapes when these changed (nil when they did not); one the body
+-- wrote in place into its input buffer stays there (held) until the shapes change.
 return function(x, y, kwarg)
   local cond, body, state = kwarg.cond, kwarg.body, kwarg.state
-  local n, limit = kwarg.num_vars, kwarg.maximum_iterations
+  local n, limit, varying = kwarg.num_vars, kwarg.maximum_iterations, kwarg.varying
   local copy, truth, keep = torch.copy, kernels.truth, kernels.keep
+  local set = varying and kernels.resize_copy or copy  -- into a loop variable's own tensor
   local cond_in, body_in, body_out, pred = cond.inputs, body.inputs, body.outputs, cond.outputs[1]
   local now, moved, carried, is_carried = {}, {}, 0, {}  -- now[j]: where variable j's value lives between runs
   for j = 1, n do
-    if body_in[j] ~= nil and torch.same_memory(body_in[j], body_out[j]) then
+    if not varying and body_in[j] ~= nil and torch.same_memory(body_in[j], body_out[j]) then
       now[j] = body_in[j]; carried = carried + 1; is_carried[j] = true
     else
       now[j] = y[j]; moved[#moved + 1] = j
@@ -41,25 +46,47 @@ return function(x, y, kwarg)
       if needed == nil or needed[j] then kept[j] = keep(kept[j], now[j]) end
     end
   end
+  local held = {}  -- varying: held[j] when variable j lives in body_in[j] (written in place)
+  local function rebind()  -- the subgraphs bound at the loop variables' shapes now
+    local bound = kwarg.bind_at(now)
+    if bound == nil then return end
+    for j = 1, n do  -- out of the buffers of the subgraphs bound before
+      if held[j] then set(y[j], now[j]); now[j] = y[j]; held[j] = false end
+    end
+    cond, body = bound.cond, bound.body
+    cond_in, body_in, body_out, pred = cond.inputs, body.inputs, body.outputs, cond.outputs[1]
+    load(cond_in, n + 1, #x, x, 0)
+    load(body_in, n + 1, #x, x, 0)
+  end
   return function()
-    for j = 1, n do copy(now[j], x[j]) end
+    for j = 1, n do
+      if held[j] then now[j] = y[j]; held[j] = false end
+      set(now[j], x[j])
+    end
     load(cond_in, n + 1, #x, x, 0)
     load(body_in, n + 1, #x, x, 0)
     local trips, record = 0, state.record
     while limit < 0 or trips < limit do
+      if varying then rebind() end
       load(cond_in, 1, n, now, 0)
       run(cond)
       if not truth(pred) then break end
       trips = trips + 1
       if record then remember(trips, state.needed) end
       for _, j in ipairs(moved) do
-        if body_in[j] ~= nil then copy(body_in[j], y[j]) end
+        if body_in[j] ~= nil and not held[j] then copy(body_in[j], y[j]) end
       end
       run(body)
-      for _, j in ipairs(moved) do copy(y[j], body_out[j]) end
+      for _, j in ipairs(moved) do
+        if varying and body_in[j] ~= nil and torch.same_memory(body_in[j], body_out[j]) then
+          held[j] = true; now[j] = body_in[j]
+        else
+          set(y[j], body_out[j]); held[j] = false; now[j] = y[j]
+        end
+      end
     end
     for j = 1, n do
-      if is_carried[j] then copy(y[j], now[j]) end
+      if is_carried[j] or held[j] then set(y[j], now[j]) end
     end
     state.trips = trips
   end
