@@ -146,7 +146,7 @@ def test_seq2seq_program_against_torch(plan_memory):
 
 def test_greedy_decoding_stops_when_every_example_ended():
     """Every example emits END at its first step (a projection whose bias favours it): the
-    loop runs once, lengths are 1, and the rows after it are zeros."""
+    loop runs once, lengths are 1, and the outputs have one step (TF's: as many as it ran)."""
     feeds, _, results = build(tf.contrib.seq2seq)
     bias = next(v for v in tf.trainable_variables() if v.op.name.endswith("projection/bias"))
     with tf.Session() as sess:
@@ -154,8 +154,49 @@ def test_greedy_decoding_stops_when_every_example_ended():
         bias.load(np.where(np.arange(V) == END, 100.0, 0.0).astype(np.float32), sess)
         outputs, samples, lengths = sess.run([results[4], results[5], results[7]], feeds)
     assert lengths.tolist() == [1] * len(SRC)
-    assert samples[:, 0].tolist() == [END] * len(SRC) and not samples[:, 1:].any()
-    assert outputs.shape == (len(SRC), M, V) and not outputs[:, 1:].any()
+    assert samples.tolist() == [[END]] * len(SRC)
+    assert outputs.shape == (len(SRC), 1, V)
+
+
+def _greedy(favoured, maximum_iterations=None):
+    """Greedy decoding of 4 examples whose projection's bias makes every step emit token
+    ``favoured``: ``(outputs, sample ids, lengths)`` as run."""
+    seq2seq = tf.contrib.seq2seq
+    embedding = tf.get_variable("embedding", [V, E])
+    cell = tf.nn.rnn_cell.GRUCell(H)
+    projection = tf.layers.Dense(V, name="projection")
+    greedy = seq2seq.GreedyEmbeddingHelper(embedding, tf.fill([4], GO), END)
+    decoder = seq2seq.BasicDecoder(cell, greedy, cell.zero_state(4, tf.float32),
+                                   output_layer=projection)
+    outputs, _, lengths = seq2seq.dynamic_decode(decoder, maximum_iterations=maximum_iterations)
+    return outputs.rnn_output, outputs.sample_id, lengths, projection
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_decoding_runs_until_every_example_ended_or_a_bound_from_fed_values(plan_memory):
+    """TF 1.15: without maximum_iterations the loop runs until every example emitted END;
+    maximum_iterations may come from fed values (twice the longest source, as the NMT
+    tutorial's); the outputs have as many steps as the loop ran."""
+    source_lengths = tf.placeholder(tf.int32, [None])
+    rnn_output, sample_id, lengths, projection = _greedy(
+        3, maximum_iterations=tf.reduce_max(source_lengths) * 2)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        projection.bias.load(np.where(np.arange(V) == 3, 100.0, 0.0).astype(np.float32), sess)
+        for longest in (2, 5):
+            got = sess.run([rnn_output, sample_id, lengths],
+                           {source_lengths: [1, longest, 2]})
+            assert got[0].shape == (4, 2 * longest, V)
+            assert (got[1] == 3).all() and got[2].tolist() == [2 * longest] * 4
+    tf.reset_default_graph()
+    rnn_output, sample_id, lengths, projection = _greedy(END)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        projection.bias.load(np.where(np.arange(V) == END, 100.0, 0.0).astype(np.float32),
+                             sess)
+        got = sess.run([rnn_output, sample_id, lengths])
+    assert got[0].shape == (4, 1, V) and got[1].tolist() == [[END]] * 4
+    assert got[2].tolist() == [1] * 4
 
 
 @pytest.mark.parametrize("across_time, across_batch, sum_time, sum_batch", [
@@ -198,8 +239,8 @@ def test_errors_and_unsupported_names():
     embedding = tf.get_variable("embedding", [V, E])
     greedy = seq2seq.GreedyEmbeddingHelper(embedding, tf.fill([2], GO), END)
     decoder = seq2seq.BasicDecoder(cell, greedy, cell.zero_state(2, tf.float32))
-    with pytest.raises(ValueError, match="give maximum_iterations"):
-        seq2seq.dynamic_decode(decoder)
+    with pytest.raises(ValueError, match="maximum_iterations must be a scalar"):
+        seq2seq.dynamic_decode(decoder, maximum_iterations=tf.constant([1, 2]))
     with pytest.raises(TypeError, match="Expected decoder to be type Decoder"):
         seq2seq.dynamic_decode(cell)
     with pytest.raises(ValueError, match="cannot be set to True at same time"):

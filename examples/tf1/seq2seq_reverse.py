@@ -89,6 +89,8 @@ def accuracy(sess, feeds, sample_id, rng, shortest, longest, count=512):
     """Exact-match and per-digit accuracy of greedy decoding on new strings."""
     source, lengths, _, target, weights = batch(rng, count, shortest, longest)
     ids = sess.run(sample_id, {feeds[0]: source, feeds[1]: lengths})
+    # as many steps as decoding ran (every string ended, or the limit): padded to compare
+    ids = np.pad(ids, ((0, 0), (0, max(0, target.shape[1] - ids.shape[1]))))
     exact, digits = 0, 0
     for i, n in enumerate(lengths):
         want = target[i, :n + 1]

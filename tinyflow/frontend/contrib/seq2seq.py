@@ -3,14 +3,9 @@
 
 ``dynamic_decode`` is one ``tf.while_loop`` (:mod:`tinyflow.frontend.loops`) over TF's loop
 variables (time, outputs, state, inputs, finished, sequence lengths) that stops when every
-example is finished or at ``maximum_iterations``, as TF's.  One difference, from TinyFlow
-binding every shape before a run: the outputs are written into ``[steps, batch, ...]`` buffers
-whose number of steps must be known when a session binds: ``maximum_iterations`` (an int, or
-an int tensor computed from shapes), else a ``TrainingHelper``'s inputs' number of steps.
-TensorFlow's outputs have as many steps as the loop ran; TinyFlow's have that bound, the rows
-past the last step zeros (``rnn_output``) and 0 (``sample_id``).  They are TF's whenever the
-loop runs to the bound: training on inputs padded to the longest example, or greedy decoding
-that reaches ``maximum_iterations``; ``final_sequence_lengths`` says where each example ends.
+example is finished or at ``maximum_iterations``, as TF's, writing each step's outputs into
+``dynamic_size`` TensorArrays: the outputs have as many steps as the loop ran, a shape known
+once it ran (docs/control_flow.md, "Shapes known only at run time").
 Names of ``tf.contrib.seq2seq`` TinyFlow lacks (attention, beam search...) are
 AttributeErrors saying so.
 """
@@ -25,7 +20,6 @@ from ..api import (
     cast,
     equal,
     greater_equal,
-    logical_and,
     logical_not,
     logical_or,
     minimum,
@@ -33,10 +27,11 @@ from ..api import (
     reduce_sum,
     where,
 )
-from ..array_ops import gather, reshape, shape, transpose, zeros
+from ..array_ops import gather, reshape, shape, transpose
 from ..loops import while_loop
 from ..nn.functions import embedding_lookup, sparse_softmax_cross_entropy_with_logits
 from ..nn.rnn_cell import flatten, pack_sequence_as
+from ..tensor_array import TensorArray
 from ..variable_scope import variable_scope
 
 __all__ = ["BasicDecoder", "BasicDecoderOutput", "Decoder", "GreedyEmbeddingHelper", "Helper",
@@ -228,59 +223,49 @@ class BasicDecoder(Decoder):
         return BasicDecoderOutput(cell_outputs, sample_ids), next_state, next_inputs, finished
 
 
-def _bound(decoder, maximum_iterations):
-    """The number of steps the output buffers hold (see the module doc)."""
-    if maximum_iterations is not None:
-        if isinstance(maximum_iterations, Symbol):
-            if maximum_iterations.get_shape().ndims not in (None, 0):
-                raise ValueError("maximum_iterations must be a scalar")
-            return cast(maximum_iterations, "int32")
-        return int(maximum_iterations)
-    steps = getattr(getattr(decoder, "_helper", None), "max_steps", None)
-    if steps is None:
-        raise ValueError("dynamic_decode: TinyFlow binds every shape before a run, so the "
-                         "decoder's outputs need a number of steps known then: give "
-                         "maximum_iterations (an int, or computed from shapes)")
-    return steps
+def _limit(maximum_iterations):
+    """``maximum_iterations`` as an int or an int32 scalar tensor (None: no limit)."""
+    if maximum_iterations is None or not isinstance(maximum_iterations, Symbol):
+        return None if maximum_iterations is None else int(maximum_iterations)
+    if maximum_iterations.get_shape().ndims not in (None, 0):
+        raise ValueError("maximum_iterations must be a scalar")
+    return cast(maximum_iterations, "int32")
 
 
 def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
                    maximum_iterations=None, parallel_iterations=32, swap_memory=False,
                    scope=None):
     """Run ``decoder`` step by step until every example is finished or
-    ``maximum_iterations`` steps ran (TF 1.15's ``dynamic_decode``; see the module doc for the
-    outputs' number of steps).
+    ``maximum_iterations`` steps ran (TF 1.15's ``dynamic_decode``).
 
     Returns
     -------
     (final_outputs, final_state, final_sequence_lengths)
         ``BasicDecoderOutput(rnn_output [batch, steps, size], sample_id [batch, steps])``
-        (time first with ``output_time_major``), the state after each example's last step
-        with ``impute_finished`` (else after the loop's last step), and each example's
-        number of steps (int32).
+        (time first with ``output_time_major``), ``steps`` the number of steps the loop ran
+        (known once it ran), the state after each example's last step with
+        ``impute_finished`` (else after the loop's last step), and each example's number of
+        steps (int32).
     """
     if not isinstance(decoder, Decoder):
         raise TypeError(f"Expected decoder to be type Decoder, but saw: {type(decoder)}")
-    bound = _bound(decoder, maximum_iterations)
+    limit = _limit(maximum_iterations)
     with variable_scope(scope or "decoder"):
         finished, inputs, state = decoder.initialize()
-        if maximum_iterations is not None:
-            finished = logical_or(finished, greater_equal(0, bound))
+        if limit is not None:
+            finished = logical_or(finished, greater_equal(0, limit))
         lengths = create_op("zeros_like", cast(finished, "int32"))
-        batch = decoder.batch_size
-        sizes = decoder.output_size
-        buffers = [zeros([bound, batch, int(sizes.rnn_output)], dtype=flatten(state)[0].dtype),
-                   zeros([bound, batch], dtype="int32")]
-        loop_vars = [_tensor(0), buffers, flatten(state), inputs, finished, lengths]
+        sizes, dtypes = decoder.output_size, decoder.output_dtype
+        # TF's TensorArrays of the steps' outputs, growing as the loop runs
+        arrays = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=[None] + size)
+                  for dtype, size in zip(dtypes, ([int(sizes.rnn_output)], []))]
+        loop_vars = [_tensor(0), arrays, flatten(state), inputs, finished, lengths]
         results = while_loop(
-            lambda time, _, __, ___, done, ____: logical_and(logical_not(reduce_all(done)),
-                                                             time < bound),
-            lambda *values: _decode_step(decoder, state, values, impute_finished, bound,
-                                         maximum_iterations is not None),
+            lambda time, _, __, ___, done, ____: logical_not(reduce_all(done)),
+            lambda *values: _decode_step(decoder, state, values, impute_finished, limit),
             loop_vars, parallel_iterations=parallel_iterations)
-    _, outputs, final_state, _, _, final_lengths = results
-    for result, before in zip(outputs, buffers):
-        result.set_shape(before.get_shape())
+    _, arrays, final_state, _, _, final_lengths = results
+    outputs = [array.stack() for array in arrays]
     if not output_time_major:
         outputs = [_swapped(o) for o in outputs]
     return (BasicDecoderOutput(*outputs), pack_sequence_as(state, final_state),
@@ -288,23 +273,26 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
 
 
 def _swapped(tensor: Symbol) -> Symbol:
-    known = tensor.get_shape().as_list()
-    result = transpose(tensor, [1, 0] + list(range(2, len(known))))
-    result.set_shape([known[1], known[0]] + known[2:])
+    known = tensor.get_shape()
+    rank = known.ndims if known.ndims is not None else 2
+    result = transpose(tensor, [1, 0] + list(range(2, rank)))
+    if known.ndims is not None:
+        dims = known.as_list()
+        result.set_shape([dims[1], dims[0]] + dims[2:])
     return result
 
 
-def _decode_step(decoder, structure, values, impute_finished, bound, limited):
+def _decode_step(decoder, structure, values, impute_finished, limit):
     """One iteration of TF's dynamic_decode body over the flat loop variables."""
-    time, buffers, state_leaves, inputs, finished, lengths = values
+    time, arrays, state_leaves, inputs, finished, lengths = values
     state = pack_sequence_as(structure, list(state_leaves))
     outputs, decoder_state, next_inputs, decoder_finished = decoder.step(time, inputs, state)
     next_finished = decoder_finished if decoder.tracks_own_finished else logical_or(
         decoder_finished, finished)
     next_lengths = where(logical_not(finished), create_op("zeros_like", lengths) + (time + 1),
                          lengths)
-    if limited:
-        next_finished = logical_or(next_finished, greater_equal(time + 1, bound))
+    if limit is not None:
+        next_finished = logical_or(next_finished, greater_equal(time + 1, limit))
     emit = flatten(tuple(outputs))
     new_state = flatten(decoder_state)
     if impute_finished:
@@ -312,10 +300,7 @@ def _decode_step(decoder, structure, values, impute_finished, bound, limited):
         new_state = [where(finished, old, new) for old, new in zip(state_leaves, new_state)]
     for new, old in zip(new_state, state_leaves):
         new.set_shape(old.get_shape())
-    written = [create_op("tensor_array_write", buffer, time, value)
-               for buffer, value in zip(buffers, emit)]
-    for new, old in zip(written, buffers):
-        new.set_shape(old.get_shape())
+    written = [array.write(time, value) for array, value in zip(arrays, emit)]
     return time + 1, written, new_state, next_inputs, next_finished, next_lengths
 
 
