@@ -21,13 +21,19 @@ def test_map_fn_values_structures_and_dtype(plan_memory):
     sums = tf.map_fn(lambda row: tf.reduce_sum(row), x, dtype=tf.float32)
     pair = tf.map_fn(lambda p: (p[0] + p[1], p[0] * 3.0), (x, x))
     counts = tf.map_fn(lambda row: tf.cast(tf.reduce_sum(row), tf.int32), x, dtype=tf.int32)
-    got = _run(plan_memory, [doubled, sums, pair, counts], x)
+    # one tensor in, a pair out: dtype gives the results' structure
+    split = tf.map_fn(lambda row: (row * 2.0, tf.reduce_sum(row)), x,
+                      dtype=(tf.float32, tf.float32))
+    got = _run(plan_memory, [doubled, sums, pair, counts, split], x)
     np.testing.assert_allclose(got[0], VALUES * 2)
     np.testing.assert_allclose(got[1], VALUES.sum(1), rtol=1e-6)
     assert isinstance(got[2], tuple)
     np.testing.assert_allclose(got[2][0], VALUES * 2)
     np.testing.assert_allclose(got[2][1], VALUES * 3)
     np.testing.assert_array_equal(got[3], VALUES.sum(1).astype(np.int32))
+    assert isinstance(got[4], tuple) and len(got[4]) == 2
+    np.testing.assert_allclose(got[4][0], VALUES * 2)
+    np.testing.assert_allclose(got[4][1], VALUES.sum(1), rtol=1e-6)
 
 
 def test_scan_forward_reverse_and_with_an_initializer(plan_memory):

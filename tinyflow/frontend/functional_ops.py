@@ -35,8 +35,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     size = _length(flat, "map_fn")
     inputs = [TensorArray(e.dtype, size=size).unstack(e) for e in flat]
     out_structure = elems if dtype is None else dtype
-    outputs = [TensorArray(d if dtype is not None else e.dtype, size=size, infer_shape=infer_shape)
-               for d, e in zip(flatten(out_structure) if dtype is not None else flat, flat)]
+    dtypes = flatten(dtype) if dtype is not None else [e.dtype for e in flat]
+    outputs = [TensorArray(d, size=size, infer_shape=infer_shape) for d in dtypes]
 
     def body(i, *arrays):
         element = pack(elems, iter(ta.read(i) for ta in inputs)) \
