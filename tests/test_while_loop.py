@@ -259,10 +259,11 @@ def test_the_memory_plan_shows_what_the_backward_keeps(plan_memory):
     np.testing.assert_allclose(sess.run(grad, feed), [6.0, 192.0, 1458.0])  # x^6: 6 x^5
     report = sess.memory_plan(grad, feed)
     loop, backward = report.loops
-    # one iteration keeps the loop variables: an int32 counter and 3 float32
-    assert loop[0] == "while/while" and loop[2:] == (4 + 3 * 4, 5)
-    assert report.kept_by_loops == 16 * 5 and loop[1] > 0 and backward[1] > 0
-    assert "kept for the backward 16 bytes per iteration x 5 trips = 80 bytes" in str(report)
+    # one iteration keeps what y * x's gradient reads of it: y, 3 float32 (x is captured,
+    # the same every iteration; nothing reads the int32 counter)
+    assert loop[0] == "while/while" and loop[2:] == (3 * 4, 5)
+    assert report.kept_by_loops == 12 * 5 and loop[1] > 0 and backward[1] > 0
+    assert "kept for the backward 12 bytes per iteration x 5 trips = 60 bytes" in str(report)
 
 
 def test_viz_draws_the_loop_with_its_cond_body_and_nested_loop_as_clusters():

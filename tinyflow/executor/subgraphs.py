@@ -7,9 +7,17 @@ the node's, by position): its own passes, its own static memory plan, allocated 
 reused every iteration, its own closures.  The node's Lua body gets, per subgraph, the table
 ``{closures, count, names, inputs, outputs}``: the closures to call in order (``names``: each
 one's node, for errors), its input buffers by position (nil where it does not read that
-input) and its output tensors.  It also gets ``state``, a Lua table of its own, or, with
+input's values: not at all, or for its shape only, FIgnoreInputs) and its output tensors.  It also gets ``state``, a Lua table of its own, or, with
 ``TStateOfInput`` k, the one of the node computing its input k (a loop's backward reads the
 loop variables its forward kept there).
+
+With ``TKeep`` on such a reader (a loop's backward), the forward also keeps the intermediates
+its gradient reads: the forward's body is bound with them as extra outputs (after the loop
+variables), kept per iteration in ``state.history`` after the loop variables; the reader's
+subgraph is bound with each of them fed through a placeholder of its own (CutFeeds: the body's
+forward drops out of it), appended to its inputs, and ``kwarg.kept_at[k]`` says where in an
+iteration's history its extra input ``k`` is.  A session's ``memory=`` policy keeps none: the
+reader's subgraph then recomputes them from the kept loop variables.
 """
 from __future__ import annotations
 
@@ -20,6 +28,7 @@ from ..lua_ops.runtime import lua_table
 from ..nnvm.errors import BindError
 from ..nnvm.passes.infer import DTYPE_SIZE
 from ..nnvm.subgraph import Subgraph
+from ..nnvm.symbol import Node
 
 __all__ = ["LoopState", "subgraph_kwargs", "subgraph_variables"]
 
@@ -27,10 +36,13 @@ __all__ = ["LoopState", "subgraph_kwargs", "subgraph_variables"]
 @dataclasses.dataclass
 class LoopState:
     """What the executor knows of one looping node: its Lua ``state`` table, the bytes one
-    iteration keeps for the backward (0 when nothing reads them) and its nested executors."""
+    iteration keeps for the backward (0 when nothing reads them), its nested executors and
+    the intermediates it keeps for a reader (``{body entry: (history index, shape, dtype)}``,
+    TKeep)."""
     table: object
     bytes_per_iteration: int = 0
     executors: list = dataclasses.field(default_factory=list)
+    kept: dict = dataclasses.field(default_factory=dict)
 
     @property
     def trips(self) -> int:
@@ -57,34 +69,100 @@ def subgraph_variables(node) -> tuple[set, set]:
 
 def subgraph_kwargs(executor, nid, variables) -> dict:
     """The attributes of node ``nid`` of ``executor`` as its body sees them: each subgraph
-    replaced by its bound executor's table, and ``state``."""
+    replaced by its bound executor's table, and ``state`` (and ``kept_at``, TKeep)."""
     indexed, attrs = executor.indexed, executor.graph.attrs
     node = indexed.nodes[nid]
-    inputs = indexed.input_entries[nid]
-    shapes = [attrs["shape"][e] for e in inputs]
+    shapes = [attrs["shape"][e] for e in indexed.input_entries[nid]]
     state = _state(executor, node, indexed)
     options = dataclasses.replace(executor.options, graph=False)
     kwarg = dict(node.attrs)
     donating = node.op.attr("TDonatedInputs")
     donated = donating(node.attrs) if donating is not None else {}
+    kept = _kept_for_readers(executor, node)
     for name in node.op.attr("TSubgraphs"):
         subgraph = _subgraph(node, name)
         feeds = {p: shape for p, shape in zip(subgraph.inputs, shapes)}
-        inner = type(executor)(list(subgraph.outputs), feeds, variables, options,
+        fed, kept_at = _fed_kept(executor, node, name, feeds)
+        if kept_at is not None:
+            kwarg["kept_at"] = kept_at
+        inputs = list(subgraph.inputs) + list(fed.values())
+        inner = type(executor)(list(subgraph.outputs) + kept.get(name, []), feeds, variables,
+                               options, fed_entries=fed,
                                donated=[subgraph.inputs[i] for i in donated.get(name, ())])
         inner.allocate(variables)
         state.executors.append(inner)
+        read = _values_read(inner)
+        if name in kept:
+            _record_kept(state, inner, len(subgraph.outputs), kept[name])
         kwarg[name] = lua_table({
             "closures": inner.lua_closures, "count": len(inner.closures),
             "names": lua_table([inner.indexed.nodes[i].describe() for i in inner.op_nodes]),
-            "inputs": lua_table({i + 1: inner.feed_buffers[p]
-                                 for i, p in enumerate(subgraph.inputs)
-                                 if p in inner.feed_buffers}),
+            "inputs": lua_table({i + 1: inner.feed_buffers[p] for i, p in enumerate(inputs)
+                                 if p in read}),
             "outputs": lua_table(inner.output_tensors)})
     kwarg["state"] = state.table
     if node.op.attr("TStateOfInput") is not None:
         _keep_only_what_is_read(executor, node, kwarg)
     return kwarg
+
+
+def _values_read(inner) -> set:
+    """The placeholders of ``inner`` whose values it reads: those its ops read other than for
+    their shapes (FIgnoreInputs), and those it gives out as they are (a loop's variable the
+    body returns unchanged).  The others' buffers need no copy in before a run."""
+    indexed = inner.indexed
+    read = {indexed.nodes[indexed.entry_node(e)[0]] for e in indexed.outputs}
+    for node in indexed.nodes:
+        if node.op is not None:
+            ignored = node.attr_list("FIgnoreInputs")
+            read.update(e.node for i, e in enumerate(node.inputs) if i not in ignored)
+    return {p for p in read if p in inner.feed_buffers}
+
+
+def _kept_for_readers(executor, node) -> dict:
+    """``{subgraph name: [entry, ...]}``: the entries of ``node``'s subgraphs that the nodes
+    reading its state want kept (TKeep), none under a ``memory=`` policy (they recompute)."""
+    kept = {}
+    if executor.options.memory_policy is not None or node.op.attr("TStateOfInput") is not None:
+        return kept
+    for reader in executor.indexed.nodes:
+        keep = reader.op.attr("TKeep") if reader.op is not None else None
+        if keep is None or reader.inputs[reader.op.attr("TStateOfInput")].node is not node:
+            continue
+        attr, forward_name, _ = keep
+        entries = kept.setdefault(forward_name, [])
+        entries.extend(e for e in _subgraph(reader, attr).outputs if e not in entries)
+    return kept
+
+
+def _record_kept(state, inner, first, entries) -> None:
+    """The forward's subgraph ``inner`` gives ``entries`` as its outputs after its first
+    ``first``: each is kept at that index of an iteration's history."""
+    shapes, dtypes = inner.graph.attrs["shape"], inner.graph.attrs["dtype"]
+    for position, entry in enumerate(entries, start=first):
+        eid = inner.indexed.outputs[position]
+        state.kept[entry] = (position + 1, shapes[eid], dtypes[eid])
+    state.table.kept_first, state.table.kept_last = first + 1, first + len(entries)
+
+
+def _fed_kept(executor, node, name, feeds) -> tuple[dict, object]:
+    """For subgraph ``name`` of a TKeep reader: ``({entry: placeholder}, kept_at)``, each
+    entry the forward keeps fed through a new placeholder (added to ``feeds``), ``kept_at``
+    the Lua array of their indices in an iteration's history; ``({}, nil)`` otherwise."""
+    keep = node.op.attr("TKeep")
+    if keep is None or keep[2] != name:
+        return {}, None
+    forward = executor.loop_states[node.inputs[node.op.attr("TStateOfInput")].node]
+    fed, kept_at = {}, []
+    for entry in _subgraph(node, keep[0]).outputs:
+        if entry in forward.kept:
+            index, shape, dtype = forward.kept[entry]
+            fed[entry] = Node(None, f"{entry.node.name}:{entry.index}/kept",
+                              {"kind": "placeholder", "shape": tuple(shape), "dtype": dtype},
+                              source=entry.node.source, graph=entry.node.graph)
+            feeds[fed[entry]] = tuple(shape)
+            kept_at.append(index)
+    return fed, lua_table(kept_at)
 
 
 def _keep_only_what_is_read(executor, node, kwarg) -> None:
@@ -101,7 +179,8 @@ def _keep_only_what_is_read(executor, node, kwarg) -> None:
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
     first = executor.indexed.entry_rptr[executor.indexed.node_id[forward]]
     state.bytes_per_iteration = sum(math.prod(shapes[first + j - 1]) *
-                                    DTYPE_SIZE[dtypes[first + j - 1]] for j in needed)
+                                    DTYPE_SIZE[dtypes[first + j - 1]] for j in needed) + sum(
+        math.prod(shape) * DTYPE_SIZE[dtype] for _, shape, dtype in state.kept.values())
 
 
 def _subgraph(node, name) -> Subgraph:

@@ -117,6 +117,13 @@ TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``
 TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
                     ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
                     reads the loop variables its forward kept per iteration.
+TKeep               ``(attr, forward subgraph, own subgraph)``, with TStateOfInput: the node's
+                    attribute ``attr`` is a Subgraph whose outputs are entries of the forward
+                    node's subgraph ``forward subgraph`` that the node's subgraph ``own
+                    subgraph`` reads.  The forward binds its subgraph with them as extra outputs
+                    and keeps them per iteration; this node's subgraph reads the kept values
+                    through placeholders (CutFeeds) instead of recomputing them (TF's stacks).
+                    A session's ``memory=`` policy keeps none, so the backward recomputes.
 TIsBackward         ``True`` for the ops FGradient rules build for a gradient (every
                     ``_<op>_backward``, ``_collapse_sum_like``...): graph pictures draw them as
                     backward.  A node of one may still run forward (conv2d_transpose is

@@ -13,8 +13,11 @@
     every iteration: ``TStateOfInput`` 0), the captured tensors (``num_captured``), the
     gradients of the outputs; outputs: the gradients of the loop variables' first values, then
     of the captured tensors.  ``grad_body``: a subgraph over the body's inputs then the
-    gradients of its outputs, giving the gradients of its inputs (the body's forward recomputed
-    from the kept loop variables, then its gradient: one iteration's backward).
+    gradients of its outputs, giving the gradients of its inputs (one iteration's backward,
+    with the body's forward in it).  ``kept`` (``TKeep``): a subgraph over the body's inputs
+    whose outputs are the body's intermediates that ``grad_body``'s gradient nodes read (TF's
+    stacks): the forward keeps them per iteration and ``grad_body`` is bound reading them
+    instead of recomputing the body (a session's ``memory=`` policy recomputes instead).
 
 Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
 ``tinyflow/executor/subgraphs.py``.
@@ -74,8 +77,8 @@ def _while_gradient(node, ograds):
     grad_body = _gradient_subgraph(body, n)
     captured = node.inputs[n:]
     out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds,
-                    grad_body=grad_body, num_vars=n, num_captured=len(captured),
-                    name=f"{node.name}_grad")
+                    grad_body=grad_body, kept=_kept_intermediates(body, grad_body),
+                    num_vars=n, num_captured=len(captured), name=f"{node.name}_grad")
     types = [p.attrs.get("dtype", "float32") for p in body.inputs]
     return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
 
@@ -101,6 +104,30 @@ def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
     else:
         outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
     return Subgraph(tuple(body.inputs) + tuple(heads), tuple(outputs))
+
+
+def _kept_intermediates(body: Subgraph, grad_body: Subgraph) -> Subgraph:
+    """The entries of ``body``'s ops that ``grad_body``'s gradient nodes read for their values
+    (not those read for their shapes only: FIgnoreInputs), or that it gives out; as a subgraph
+    over the body's inputs.  Kept by the forward, they spare the backward a recompute.  A loop
+    inside the body runs again in ``grad_body``: its backward reads its iterations (its
+    TStateOfInput), which only running it there records."""
+    forward = set(body.nodes())
+    kept = {}
+    for node in grad_body.nodes():
+        if node in forward or node.op is None:
+            continue
+        ignored = node.attr_list("FIgnoreInputs")
+        state = node.op.attr("TStateOfInput")
+        rerun = node.inputs[state].node if state is not None else None
+        for position, entry in enumerate(node.inputs):
+            if position not in ignored and entry.node in forward and \
+                    entry.node.op is not None and entry.node is not rerun:
+                kept.setdefault(entry, None)
+    for entry in grad_body.outputs:
+        if entry.node in forward and entry.node.op is not None:
+            kept.setdefault(entry, None)
+    return Subgraph(body.inputs, tuple(kept))
 
 
 def _backward_shape(attrs, in_shapes, out_shapes):
@@ -140,6 +167,7 @@ def _backward_donated(attrs):
  .set_num_outputs(lambda attrs: attrs["num_vars"] + attrs["num_captured"])
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
+ .set_attr("TKeep", ("kept", "body", "grad_body"))
  .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 

@@ -5,12 +5,16 @@
 -- kept in kwarg.state.history (shared with the forward node), last first; the captured
 -- tensors' gradients add up over the iterations.  A carried gradient (grad_body's plan writes
 -- its input in place into its output: a TensorArray write's gradient) stays in that input
--- buffer across iterations, copied in once and out once.
+-- buffer across iterations, copied in once and out once.  kwarg.kept_at (TKeep): grad_body's
+-- inputs past those are the body's intermediates, input 2n+m+k kept at kwarg.kept_at[k] of an
+-- iteration's history (nil: grad_body recomputes them).
 return function(x, y, kwarg)
   local grad, state = kwarg.grad_body, kwarg.state
   local n, m = kwarg.num_vars, kwarg.num_captured
   local copy, add, zero = torch.copy, torch.add, torch.zero
   local gin, gout = grad.inputs, grad.outputs
+  local kept_at = kwarg.kept_at or {}
+  local kept_count = #kept_at
   local now, moved, is_carried, carried = {}, {}, {}, 0  -- now[j]: gradient j between runs
   for j = 1, n do
     local b = gin[n + m + j]
@@ -39,6 +43,10 @@ return function(x, y, kwarg)
       local kept = history[trip]
       for j = 1, n do
         if gin[j] ~= nil then copy(gin[j], kept[j]) end
+      end
+      for k = 1, kept_count do
+        local b = gin[2 * n + m + k]
+        if b ~= nil then copy(b, kept[kept_at[k]]) end
       end
       for _, j in ipairs(moved) do
         if gin[n + m + j] ~= nil then copy(gin[n + m + j], y[j]) end

@@ -4,7 +4,9 @@
 -- outputs}, inputs by position (nil where the subgraph does not read that input).  The
 -- current values live in y; kwarg.state.record (set when a backward node reads this loop)
 -- keeps each iteration's loop variables in kwarg.state.history for it (those in
--- kwarg.state.needed only, when the backward says which it reads).  A carried loop variable
+-- kwarg.state.needed only, when the backward says which it reads), then the intermediates
+-- its gradient reads (the body's outputs kwarg.state.kept_first..kept_last, when the backward
+-- asked for them: TKeep), so that it need not compute them again.  A carried loop variable
 -- (the body's plan writes its input in place into its output: a TensorArray's write) lives in
 -- the body's input buffer across iterations, copied in once and out once, not per iteration.
 return function(x, y, kwarg)
@@ -41,6 +43,10 @@ return function(x, y, kwarg)
       if needed == nil or needed[j] then kept[j] = keep(kept[j], now[j]) end
     end
   end
+  local function remember_kept(trip)  -- after the body ran: its outputs past the loop's
+    local kept = state.history[trip]
+    for s = state.kept_first, state.kept_last do kept[s] = keep(kept[s], body_out[s]) end
+  end
   return function()
     for j = 1, n do copy(now[j], x[j]) end
     load(cond_in, n + 1, #x, x, 0)
@@ -56,6 +62,7 @@ return function(x, y, kwarg)
         if body_in[j] ~= nil then copy(body_in[j], y[j]) end
       end
       run(body)
+      if record and state.kept_first ~= nil then remember_kept(trips) end
       for _, j in ipairs(moved) do copy(y[j], body_out[j]) end
     end
     for j = 1, n do
