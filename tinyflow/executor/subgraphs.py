@@ -74,10 +74,11 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
     node = indexed.nodes[nid]
     shapes = [attrs["shape"][e] for e in indexed.input_entries[nid]]
     state = _state(executor, node, indexed)
-    options = dataclasses.replace(executor.options, graph=False)
     kwarg = dict(node.attrs)
-    donating = node.op.attr("TDonatedInputs")
+    donating, skippable = node.op.attr("TDonatedInputs"), node.op.attr("TSkippableOutputs")
     donated = donating(node.attrs) if donating is not None else {}
+    skipped = skippable(node.attrs) if skippable is not None else {}
+    unread = _unread_outputs(indexed, nid)
     kept = _kept_for_readers(executor, node)
     for name in node.op.attr("TSubgraphs"):
         subgraph = _subgraph(node, name)
@@ -85,25 +86,36 @@ def subgraph_kwargs(executor, nid, variables) -> dict:
         fed, kept_at = _fed_kept(executor, node, name, feeds)
         if kept_at is not None:
             kwarg["kept_at"] = kept_at
-        inputs = list(subgraph.inputs) + list(fed.values())
-        inner = type(executor)(list(subgraph.outputs) + kept.get(name, []), feeds, variables,
-                               options, fed_entries=fed,
+        positions = [i for i in range(len(subgraph.outputs))
+                     if i not in unread or i not in skipped.get(name, ())]
+        positions += range(len(subgraph.outputs), len(subgraph.outputs) + len(kept.get(name, ())))
+        outputs = list(subgraph.outputs) + kept.get(name, [])
+        inner = type(executor)([outputs[i] for i in positions], feeds, variables,
+                               dataclasses.replace(executor.options, graph=False),
+                               fed_entries=fed,
                                donated=[subgraph.inputs[i] for i in donated.get(name, ())])
         inner.allocate(variables)
         state.executors.append(inner)
-        read = _values_read(inner)
         if name in kept:
             _record_kept(state, inner, len(subgraph.outputs), kept[name])
+        read, inputs = _values_read(inner), list(subgraph.inputs) + list(fed.values())
         kwarg[name] = lua_table({
             "closures": inner.lua_closures, "count": len(inner.closures),
             "names": lua_table([inner.indexed.nodes[i].describe() for i in inner.op_nodes]),
             "inputs": lua_table({i + 1: inner.feed_buffers[p] for i, p in enumerate(inputs)
                                  if p in read}),
-            "outputs": lua_table(inner.output_tensors)})
+            "outputs": lua_table({i + 1: t for i, t in zip(positions, inner.output_tensors)})})
     kwarg["state"] = state.table
     if node.op.attr("TStateOfInput") is not None:
         _keep_only_what_is_read(executor, node, kwarg)
     return kwarg
+
+
+def _unread_outputs(indexed, nid) -> set:
+    """The positions of node ``nid``'s outputs that no node reads nor the graph gives out."""
+    first = indexed.entry_rptr[nid]
+    read = set(indexed.outputs).union(*indexed.input_entries)
+    return {i for i in range(indexed.nodes[nid].num_outputs()) if first + i not in read}
 
 
 def _values_read(inner) -> set:
@@ -139,8 +151,9 @@ def _record_kept(state, inner, first, entries) -> None:
     """The forward's subgraph ``inner`` gives ``entries`` as its outputs after its first
     ``first``: each is kept at that index of an iteration's history."""
     shapes, dtypes = inner.graph.attrs["shape"], inner.graph.attrs["dtype"]
+    offset = len(inner.indexed.outputs) - len(entries)  # some of the first may be skipped
     for position, entry in enumerate(entries, start=first):
-        eid = inner.indexed.outputs[position]
+        eid = inner.indexed.outputs[position - first + offset]
         state.kept[entry] = (position + 1, shapes[eid], dtypes[eid])
     state.table.kept_first, state.table.kept_last = first + 1, first + len(entries)
 

@@ -114,6 +114,11 @@ TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``
                     it (a loop's loop variables): the subgraph's plan may write them in place
                     (Executor ``donated``), so that a loop variable flows through the body
                     without copies (``while_loop.lua``'s carried variables).
+TSkippableOutputs   ``fn(attrs) -> {subgraph attr name: [position, ...]}``: outputs of a
+                    TSubgraphs node that are its subgraph's outputs at those positions and
+                    nothing more (a loop's backward's gradients of its captured tensors, summed
+                    over the iterations): one the graph does not read, the executor binds the
+                    subgraph without (nil in the body's ``outputs``; the node leaves it as is).
 TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
                     ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
                     reads the loop variables its forward kept per iteration.

@@ -168,6 +168,8 @@ def _backward_donated(attrs):
  .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _backward_type)
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
  .set_attr("TKeep", ("kept", "body", "grad_body"))
+ .set_attr("TSkippableOutputs", lambda attrs: {"grad_body": list(range(
+     attrs["num_vars"], attrs["num_vars"] + attrs["num_captured"]))})
  .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 

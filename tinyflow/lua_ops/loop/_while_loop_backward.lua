@@ -53,7 +53,9 @@ return function(x, y, kwarg)
       end
       run(grad)
       for _, j in ipairs(moved) do copy(y[j], gout[j]) end
-      for k = n + 1, n + m do add(y[k], y[k], gout[k]) end
+      for k = n + 1, n + m do
+        if gout[k] ~= nil then add(y[k], y[k], gout[k]) end  -- nil: nothing reads it
+      end
     end
     for j = 1, n do
       if is_carried[j] then copy(y[j], now[j]) end
