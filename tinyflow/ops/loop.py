@@ -74,7 +74,7 @@ def _while_gradient(node, ograds):
     if not node.attrs.get("back_prop", True):
         return [None] * len(node.inputs)
     body = node.attrs["body"]
-    grad_body = _gradient_subgraph(body, n)
+    grad_body = _gradient_subgraph(body, n, _zero_heads(body, n, ograds))
     captured = node.inputs[n:]
     out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds,
                     grad_body=grad_body, kept=_kept_intermediates(body, grad_body),
@@ -83,9 +83,34 @@ def _while_gradient(node, ograds):
     return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
 
 
-def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
+def _zero_heads(body: Subgraph, n: int, ograds) -> set:
+    """The loop variables whose gradient is zero in every iteration: integer ones, and those
+    whose output nothing reads (their ``ograds`` are the Gradient pass's zeros) and whose
+    value reaches only outputs of such variables (a dynamic_rnn's output buffer when only its
+    final state is used).  Their gradient is their head's, unchanged: zero."""
+    depends = {p: {i} for i, p in enumerate(body.inputs)}  # node -> the inputs it depends on
+    for member in body.nodes():
+        if member.op is not None:
+            depends[member] = set().union(*(depends.get(e.node, set()) for e in member.inputs))
+    reaches = [{k for k, out in enumerate(body.outputs) if j in depends.get(out.node, ())}
+               for j in range(n)]
+    zero = {j for j in range(n) if body.inputs[j].attrs.get("dtype", "float32") not in FLOATS
+            or _is_zeros(ograds[j])}
+    while any(not reaches[j] <= zero for j in zero):
+        zero = {j for j in zero if reaches[j] <= zero}
+    return zero
+
+
+def _is_zeros(symbol) -> bool:
+    """Whether ``symbol`` is the Gradient pass's zeros for an output nothing reads."""
+    op = symbol.outputs[0].node.op
+    return op is not None and op.attr("TGradientRole") == "zero"
+
+
+def _gradient_subgraph(body: Subgraph, n: int, zero: set) -> Subgraph:
     """``body``'s inputs and one gradient placeholder per loop variable in; the gradients of
-    all the body's inputs out (zeros for integer ones and those the outputs do not reach)."""
+    all the body's inputs out (zeros for those the outputs do not reach; the placeholder
+    itself for those in ``zero``: the loop carries it through untouched)."""
     graph = current_context()
     heads, ys, head_grads = [], [], []
     for index, entry in enumerate(body.outputs):
@@ -93,16 +118,18 @@ def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
         dtype = placeholder.attrs.get("dtype", "float32")
         head = placeholder_like(graph, "grad_ys", placeholder.attrs.get("shape"), dtype)
         heads.append(head)
-        if dtype in FLOATS:
+        if index not in zero:
             ys.append(entry)
             head_grads.append(Symbol([NodeEntry(head, 0)]))
     xs = [NodeEntry(p, 0) for p in body.inputs]
     if ys:
         grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
                                         "grad_name_prefix": "while_grad/"}), ["Gradient"])
-        outputs = grads.outputs
+        outputs = list(grads.outputs)
     else:
         outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+    for j in zero:
+        outputs[j] = NodeEntry(heads[j], 0)
     return Subgraph(tuple(body.inputs) + tuple(heads), tuple(outputs))
 
 
