@@ -133,9 +133,10 @@ def _values_read(inner) -> set:
 
 def _kept_for_readers(executor, node) -> dict:
     """``{subgraph name: [entry, ...]}``: the entries of ``node``'s subgraphs that the nodes
-    reading its state want kept (TKeep), none under a ``memory=`` policy (they recompute)."""
-    kept = {}
-    if executor.options.memory_policy is not None or node.op.attr("TStateOfInput") is not None:
+    reading its state want kept (TKeep); under a ``memory=`` policy, which recomputes, only
+    random ops' (TRandom: a draw again would be another)."""
+    kept, recompute = {}, executor.options.memory_policy is not None
+    if node.op.attr("TStateOfInput") is not None:
         return kept
     for reader in executor.indexed.nodes:
         keep = reader.op.attr("TKeep") if reader.op is not None else None
@@ -143,7 +144,8 @@ def _kept_for_readers(executor, node) -> dict:
             continue
         attr, forward_name, _ = keep
         entries = kept.setdefault(forward_name, [])
-        entries.extend(e for e in _subgraph(reader, attr).outputs if e not in entries)
+        entries.extend(e for e in _subgraph(reader, attr).outputs if e not in entries
+                       and not (recompute and not e.node.op.attr("TRandom")))
     return kept
 
 
