@@ -27,24 +27,28 @@ COMPONENTS = {
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
     # (1150 -> 1620: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
-    # 1620 -> 1640: a loop variable carried through the body without per-iteration copies)
+    # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
+    # 1640 -> 1780: a loop's backward reads the intermediates its forward kept (TKeep) instead
+    # of computing the body again, and skips the gradients nothing reads or that stay zero:
+    # dynamic_rnn's loop 1.31x -> ~1.0x the unrolled graph's step)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1640),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1780),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
     # issue 24 item 3, tf.data: ops whose outputs are pulled from Python before a run
     # (FPullOutputs) and Python ops given the session's resources (TSessionState), documented in
     # attrs.py, and the session's resources dict the executor hands them; 3570 -> 3590: inputs
-    # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs)
+    # a plan may write in place (donated: a loop body's loop variables), TDonatedInputs;
+    # 3590 -> 3610: attrs.py documents TKeep and TSkippableOutputs, a loop's backward's)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3590),
+            "session/session.py", "session/variables.py"], 3610),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)

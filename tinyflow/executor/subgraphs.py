@@ -7,17 +7,16 @@ the node's, by position): its own passes, its own static memory plan, allocated 
 reused every iteration, its own closures.  The node's Lua body gets, per subgraph, the table
 ``{closures, count, names, inputs, outputs}``: the closures to call in order (``names``: each
 one's node, for errors), its input buffers by position (nil where it does not read that
-input's values: not at all, or for its shape only, FIgnoreInputs) and its output tensors.  It also gets ``state``, a Lua table of its own, or, with
+input's values: not at all, or for its shape only) and its output tensors (nil where skipped:
+TSkippableOutputs).  It also gets ``state``, a Lua table of its own, or, with
 ``TStateOfInput`` k, the one of the node computing its input k (a loop's backward reads the
 loop variables its forward kept there).
 
-With ``TKeep`` on such a reader (a loop's backward), the forward also keeps the intermediates
-its gradient reads: the forward's body is bound with them as extra outputs (after the loop
-variables), kept per iteration in ``state.history`` after the loop variables; the reader's
-subgraph is bound with each of them fed through a placeholder of its own (CutFeeds: the body's
-forward drops out of it), appended to its inputs, and ``kwarg.kept_at[k]`` says where in an
-iteration's history its extra input ``k`` is.  A session's ``memory=`` policy keeps none: the
-reader's subgraph then recomputes them from the kept loop variables.
+With ``TKeep`` on such a reader (a loop's backward), the forward's body is bound with the
+intermediates the reader's subgraph reads as extra outputs, kept per iteration in
+``state.history`` after the loop variables; the reader's subgraph reads each through a
+placeholder of its own (CutFeeds: the body's forward drops out of it), appended to its inputs,
+its history index in ``kwarg.kept_at``.  Under a ``memory=`` policy it recomputes them.
 """
 from __future__ import annotations
 
