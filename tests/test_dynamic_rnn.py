@@ -275,3 +275,22 @@ def test_a_variable_made_inside_a_loop_body_gets_its_gradient():
     tw = _t(np.arange(9).reshape(3, 3) * 0.1, True)
     torch.tanh(torch.tanh(_t(xv) @ tw) @ tw).sum().backward()
     np.testing.assert_allclose(got, tw.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_two_gradients_through_one_loop_in_one_run():
+    """One gradient through the outputs, one through the final state only (whose backward
+    skips the output buffer): two backward nodes read one forward's history; run together,
+    each equals the same gradient run alone."""
+    x = tf.placeholder(tf.float32, [2, 4, 3])
+    out, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(5), tf.identity(x),
+                                   dtype=tf.float32)
+    through_outputs = tf.gradients(tf.reduce_sum(out * out), x)[0]
+    through_state = tf.gradients(tf.reduce_sum(state.h), x)[0]
+    feeds = {x: np.random.default_rng(4).normal(size=(2, 4, 3)).astype(np.float32)}
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    together = sess.run([through_outputs, through_state], feeds)
+    alone = [sess.run(through_outputs, feeds), sess.run(through_state, feeds)]
+    for got, expected in zip(together, alone):
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert np.abs(together[0] - together[1]).max() > 1e-3

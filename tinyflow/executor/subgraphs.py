@@ -42,6 +42,7 @@ class LoopState:
     bytes_per_iteration: int = 0
     executors: list = dataclasses.field(default_factory=list)
     kept: dict = dataclasses.field(default_factory=dict)
+    needed: set = dataclasses.field(default_factory=set)  # the loop variables readers read
 
     @property
     def trips(self) -> int:
@@ -180,15 +181,16 @@ def _fed_kept(executor, node, name, feeds) -> tuple[dict, object]:
 
 
 def _keep_only_what_is_read(executor, node, kwarg) -> None:
-    """The forward keeps per iteration only the loop variables this backward's subgraph
-    reads (``state.needed``; a dynamic_rnn's output buffer is written, never read, by the
+    """The forward keeps per iteration only the loop variables its backwards' subgraphs
+    read (``state.needed``; a dynamic_rnn's output buffer is written, never read, by the
     gradient), and its bytes per iteration count those alone."""
     name = node.op.attr("TSubgraphs")[0]
     n = node.attrs["num_vars"]
     read = kwarg[name].inputs
-    needed = [j for j in range(1, n + 1) if read[j] is not None]
     forward = node.inputs[node.op.attr("TStateOfInput")].node
     state = executor.loop_states[forward]
+    state.needed |= {j for j in range(1, n + 1) if read[j] is not None}
+    needed = sorted(state.needed)
     state.table.needed = lua_table({j: True for j in needed})
     shapes, dtypes = executor.graph.attrs["shape"], executor.graph.attrs["dtype"]
     first = executor.indexed.entry_rptr[executor.indexed.node_id[forward]]
