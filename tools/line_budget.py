@@ -28,13 +28,14 @@ COMPONENTS = {
     # (1150 -> 1620: dynamic_rnn's loop over time (copy-through, reverse_sequence) and
     # tf.contrib.seq2seq's decoders on tf.while_loop, counted apart from the unrolled RNNs;
     # 1620 -> 1640: a loop variable carried through the body without per-iteration copies;
-    # 1640 -> 1780: a loop's backward reads the intermediates its forward kept (TKeep) instead
-    # of computing the body again, and skips the gradients nothing reads or that stay zero:
-    # dynamic_rnn's loop 1.31x -> ~1.0x the unrolled graph's step)
+    # 1640 -> 1800: a loop's backward reads the intermediates its forward kept (TKeep) instead
+    # of computing the body again, skips the gradients nothing reads or that stay zero, and a
+    # loop variable goes straight into the body's input buffer: dynamic_rnn's loop 1.44x ->
+    # 1.02x the unrolled graph's step)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1780),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 1800),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:

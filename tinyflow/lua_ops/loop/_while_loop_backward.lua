@@ -25,6 +25,20 @@ return function(x, y, kwarg)
     end
   end
   state.carried_gradients = carried
+  -- as while_loop.lua: a moved gradient goes straight into its head's buffer where it can
+  local direct, through_y = {}, {}
+  for _, j in ipairs(moved) do
+    local head, clash = gin[n + m + j], gin[n + m + j] == nil
+    for k = 1, n + m do
+      if not clash and k ~= j and gout[k] ~= nil and torch.same_memory(gout[k], head) then
+        clash = true
+      end
+    end
+    if clash then through_y[#through_y + 1] = j else
+      direct[#direct + 1] = j; now[j] = head; is_carried[j] = true
+    end
+  end
+  moved = through_y
   local function run(sub)
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -53,6 +67,7 @@ return function(x, y, kwarg)
       end
       run(grad)
       for _, j in ipairs(moved) do copy(y[j], gout[j]) end
+      for _, j in ipairs(direct) do copy(gin[n + m + j], gout[j]) end
       for k = n + 1, n + m do
         if gout[k] ~= nil then add(y[k], y[k], gout[k]) end  -- nil: nothing reads it
       end

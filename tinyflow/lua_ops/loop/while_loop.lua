@@ -23,6 +23,19 @@ return function(x, y, kwarg)
     end
   end
   state.carried = carried
+  -- a moved variable the body reads takes its next value straight into its input buffer (one
+  -- copy per iteration, not two through y) where no other output shares that buffer's memory
+  local direct, through_y = {}, {}
+  for _, j in ipairs(moved) do
+    local clash = body_in[j] == nil
+    for k = 1, n do
+      if not clash and k ~= j and torch.same_memory(body_out[k], body_in[j]) then clash = true end
+    end
+    if clash then through_y[#through_y + 1] = j else
+      direct[#direct + 1] = j; now[j] = body_in[j]; is_carried[j] = true
+    end
+  end
+  moved = through_y
   local function run(sub)  -- a subgraph's closures; an error names its node
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -64,6 +77,7 @@ return function(x, y, kwarg)
       run(body)
       if record and state.kept_first ~= nil then remember_kept(trips) end
       for _, j in ipairs(moved) do copy(y[j], body_out[j]) end
+      for _, j in ipairs(direct) do copy(body_in[j], body_out[j]) end
     end
     for j = 1, n do
       if is_carried[j] then copy(y[j], now[j]) end
