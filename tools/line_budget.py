@@ -31,7 +31,7 @@ COMPONENTS = {
     # 1640 -> 1800: a loop's backward reads the intermediates its forward kept (TKeep) instead
     # of computing the body again, skips the gradients nothing reads or that stay zero, and a
     # loop variable goes straight into the body's input buffer: dynamic_rnn's loop 1.44x ->
-    # 1.02x the unrolled graph's step)
+    # 1.09x the unrolled graph's CPU time per step, benchmarks/dynamic_rnn.py)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
