@@ -10,9 +10,10 @@ alike): ``static_rnn`` (the graph unrolled, 28 cell calls), ``dynamic_rnn [None,
 steps known at bind: the while_loop), ``dynamic_rnn + sequence_length`` (the loop, with TF's
 copy-through, every length 28), and TensorFlow 1's dynamic_rnn (``/work/tfvenv``, graph mode,
 if present).  Per variant: the median over rounds of each process's median step time (after 3
-warm steps), and TinyFlow's planned bytes: the outer plan, plus for the loop its subgraphs' own
-plans and what the forward keeps for the backward (bytes per iteration x trips).  Torch and
-TF run on one thread.
+warm steps), the same of the CPU time a step takes (the process's, all threads: on a shared
+machine it drifts less than the wall clock; the ratio to static_rnn's), and TinyFlow's planned
+bytes: the outer plan, plus for the loop its subgraphs' own plans and what the forward keeps
+for the backward (bytes per iteration x trips).  Torch and TF run on one thread.
 """
 import argparse
 import json
@@ -83,14 +84,16 @@ def child(variant, steps):
     feeds = {x: xs, y: ys}
     for _ in range(3):
         sess.run(train, feeds)
-    times = []
+    times, cpu = [], []
     for _ in range(steps):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         sess.run(train, feeds)
         times.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
     if extra is None:
         extra = planned(sess, train, feeds)
     print(json.dumps({"variant": variant, "ms": statistics.median(times) * 1e3,
+                      "cpu_ms": statistics.median(cpu) * 1e3,
                       "loss": float(sess.run(loss, feeds)), **extra}))
 
 
@@ -117,13 +120,15 @@ def main():
             results[variant].append(json.loads(out.stdout.strip().splitlines()[-1]))
     print(f"LSTM {UNITS}, batch {BATCH}, {STEPS} steps, Adam; median of {args.rounds} fresh "
           f"processes x {args.steps} steps; uptime: {os.popen('uptime').read().strip()}")
+    base = statistics.median(r["cpu_ms"] for r in results["static_rnn"])
     for variant, rows in results.items():
         ms = statistics.median(r["ms"] for r in rows)
+        cpu = statistics.median(r["cpu_ms"] for r in rows)
         plan = rows[-1].get("planned_bytes")
         memory = "" if plan is None else (
             f"  planned {plan / 2**20:7.2f} MiB (outer {rows[-1]['outer_bytes'] / 2**20:.2f}, "
             f"loop {rows[-1]['loop_bytes'] / 2**20:.2f})")
-        print(f"{variant:16s} {ms:8.2f} ms/step{memory}  "
+        print(f"{variant:16s} {ms:8.2f} ms/step, cpu {cpu:6.2f} ms ({cpu / base:4.2f}x){memory}  "
               "[" + ", ".join(f"{r['ms']:.1f}" for r in rows) + "]")
 
 

@@ -232,21 +232,28 @@ def test_errors_name_the_problem():
 
 
 @pytest.mark.parametrize("plan_memory", [True, False])
-def test_the_loop_keeps_for_the_backward_only_what_it_reads(plan_memory):
-    """Per iteration the forward keeps the step counter and the state (c, h) for the
-    gradient, not the [time, batch, units] output buffer the gradient never reads; the memory
-    plan reports bytes per iteration x trips."""
-    batch, steps, units = 2, 5, 4
-    x = tf.placeholder(tf.float32, [None, None, 3])
+@pytest.mark.parametrize("memory", [None, "mirror"])
+def test_the_loop_keeps_for_the_backward_only_what_it_reads(plan_memory, memory):
+    """Per iteration the forward keeps what the gradient reads, not the [time, batch, units]
+    output buffer it never reads: the step counter, the cell state c, and the cell's
+    intermediates (BasicLSTMCell's concat([x, h]) for the matmul's gradient, the activations
+    sigmoid(i), tanh(j), sigmoid(f + 1), sigmoid(o), tanh(c') for theirs), so the backward does
+    not compute the cell again; under a memory= policy only the loop variables it recomputes
+    them from (time, c and h).  The memory plan reports bytes per iteration x trips."""
+    batch, steps, units, depth = 2, 5, 4, 3
+    x = tf.placeholder(tf.float32, [None, None, depth])
     out, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(units), x, dtype=tf.float32)
     train = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(out))
-    feeds = {x: np.ones((batch, steps, 3), np.float32)}
-    with tf.Session(plan_memory=plan_memory) as sess:
+    feeds = {x: np.ones((batch, steps, depth), np.float32)}
+    with tf.Session(plan_memory=plan_memory, memory=memory) as sess:
         sess.run(tf.global_variables_initializer())
         sess.run(train, feeds)
         loops = sess.memory_plan(train, feeds).loops
     forward = next(row for row in loops if not row[0].startswith("gradients/"))
-    assert forward[2:] == (4 + 2 * batch * units * 4, steps)  # int32 time, float32 c and h
+    state = batch * units * 4
+    kept = 4 + state + 5 * state + batch * (depth + units) * 4 if memory is None \
+        else 4 + 2 * state
+    assert forward[2:] == (kept, steps)
 
 
 def test_a_variable_made_inside_a_loop_body_gets_its_gradient():
@@ -268,3 +275,22 @@ def test_a_variable_made_inside_a_loop_body_gets_its_gradient():
     tw = _t(np.arange(9).reshape(3, 3) * 0.1, True)
     torch.tanh(torch.tanh(_t(xv) @ tw) @ tw).sum().backward()
     np.testing.assert_allclose(got, tw.grad.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_two_gradients_through_one_loop_in_one_run():
+    """One gradient through the outputs, one through the final state only (whose backward
+    skips the output buffer): two backward nodes read one forward's history; run together,
+    each equals the same gradient run alone."""
+    x = tf.placeholder(tf.float32, [2, 4, 3])
+    out, state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.BasicLSTMCell(5), tf.identity(x),
+                                   dtype=tf.float32)
+    through_outputs = tf.gradients(tf.reduce_sum(out * out), x)[0]
+    through_state = tf.gradients(tf.reduce_sum(state.h), x)[0]
+    feeds = {x: np.random.default_rng(4).normal(size=(2, 4, 3)).astype(np.float32)}
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    together = sess.run([through_outputs, through_state], feeds)
+    alone = [sess.run(through_outputs, feeds), sess.run(through_state, feeds)]
+    for got, expected in zip(together, alone):
+        np.testing.assert_allclose(got, expected, rtol=1e-6)
+    assert np.abs(together[0] - together[1]).max() > 1e-3

@@ -260,10 +260,11 @@ def test_the_memory_plan_shows_what_the_backward_keeps(plan_memory):
     np.testing.assert_allclose(sess.run(grad, feed), [6.0, 192.0, 1458.0])  # x^6: 6 x^5
     report = sess.memory_plan(grad, feed)
     loop, backward = report.loops
-    # one iteration keeps the loop variables: an int32 counter and 3 float32
-    assert loop[0] == "while/while" and loop[2:] == (4 + 3 * 4, 5)
-    assert report.kept_by_loops == 16 * 5 and loop[1] > 0 and backward[1] > 0
-    assert "kept for the backward 16 bytes per iteration x 5 trips = 80 bytes" in str(report)
+    # one iteration keeps what y * x's gradient reads of it: y, 3 float32 (x is captured,
+    # the same every iteration; nothing reads the int32 counter)
+    assert loop[0] == "while/while" and loop[2:] == (3 * 4, 5)
+    assert report.kept_by_loops == 12 * 5 and loop[1] > 0 and backward[1] > 0
+    assert "kept for the backward 12 bytes per iteration x 5 trips = 60 bytes" in str(report)
 
 
 def test_viz_draws_the_loop_with_its_cond_body_and_nested_loop_as_clusters():
@@ -290,3 +291,49 @@ def test_gradients_through_a_loop_by_finite_differences(plan_memory):
                              lambda i, h: (i + 1, tf.tanh(tf.matmul(h, w)) * 0.5 + h),
                              (tf.constant(0), x))[1]
     check_gradients(looped, [(2, 3), (3, 3)], plan_memory=plan_memory)
+
+
+@pytest.mark.parametrize("memory", [None, "mirror"])
+def test_the_backward_reads_the_forwards_intermediates_not_a_recompute(plan_memory, memory):
+    """The gradient of a dropout inside the body uses the masks the forward drew (the loop
+    keeps them: TKeep), also under a memory= policy, whose backward recomputes the rest of
+    the body: d/dw sum_t dropout(x * w)_t = sum_t mask_t * x, the masks read off the rows the
+    loop wrote (nonzero where kept, each scaled by 1 / keep_prob)."""
+    x = tf.placeholder(tf.float32, [64])
+    w = tf.Variable(np.linspace(0.5, 1.5, 64).astype(np.float32))
+
+    def body(i, total, rows):
+        dropped = tf.nn.dropout(x * w, keep_prob=0.5, seed=3)
+        return i + 1, total + dropped, rows.write(i, dropped)
+    _, total, rows = tf.while_loop(lambda i, *_: i < 4, body, (
+        tf.constant(0), tf.zeros([64]), tf.TensorArray(tf.float32, size=4, element_shape=[64])))
+    (grad,) = tf.gradients(tf.reduce_sum(total), w)
+    values = np.random.default_rng(2).uniform(1.0, 2.0, 64).astype(np.float32)
+    sess = tf.Session(plan_memory=plan_memory, memory=memory)
+    sess.run(tf.global_variables_initializer())
+    written, got = sess.run([rows.stack(), grad], {x: values})
+    masks = (written != 0) * 2.0
+    assert 0 < masks.mean() < 2  # some dropped, some kept, and the four draws differ
+    assert not all(np.array_equal(masks[0], m) for m in masks[1:])
+    np.testing.assert_allclose(got, masks.sum(0) * values, rtol=1e-6)
+
+
+def test_a_loop_variable_nothing_reads_after_the_loop_still_passes_its_gradient_on():
+    """a's output is unread (its head is zero), but a reaches b, which is read: a's gradient
+    flows; c is unread and reaches only itself: zero all the way, skipped.  Against torch."""
+    x = tf.placeholder(tf.float32, [3])
+
+    def body(i, a, b, c):
+        return i + 1, a * x, b + a * a, c * x
+    _, _, b, _ = tf.while_loop(lambda i, *_: i < 3, body,
+                               (tf.constant(0), x, tf.zeros([3]), x * 2.0))
+    (grad,) = tf.gradients(tf.reduce_sum(b), x)
+    values = np.array([0.5, -1.0, 1.5], np.float32)
+    got_b, got = tf.Session().run([b, grad], {x: values})
+    reference = torch.tensor(values, requires_grad=True)
+    a, total = reference, torch.zeros(3)
+    for _ in range(3):
+        a, total = a * reference, total + a * a
+    total.sum().backward()
+    np.testing.assert_allclose(got_b, total.detach().numpy(), rtol=1e-6)
+    np.testing.assert_allclose(got, reference.grad.numpy(), rtol=1e-6)

@@ -113,8 +113,8 @@ TShapeSubgraphs     ``(attr name, ...)``: attributes holding a Subgraph the op's
                     but nothing runs (``tensor_array_zeros``' ``value``); SaveJSON / LoadJSON
                     write and read them as they do TSubgraphs.
 FSubgraphArity      ``f(attrs) -> {attr name: (number of inputs, number of outputs)}``: what
-                    each subgraph of a node of these attributes must take and give (LoadJSON
-                    checks a document's subgraphs against it).
+                    each subgraph of a node of these attributes must take and give (None: any
+                    number of outputs; LoadJSON checks a document's subgraphs against it).
 TDonatedInputs      ``fn(attrs) -> {subgraph attr name: [input position, ...]}``: the inputs of
                     a TSubgraphs node's subgraph that its Lua body reloads before every run of
                     it (a loop's loop variables): the subgraph's plan may write them in place
@@ -129,9 +129,21 @@ TShapeAtRunTime     ``True``: an output whose shape FInferShape leaves ``None`` 
                     shape)`` (an error naming the node when the device cannot hold them) and
                     ``kwarg.in_place`` (it may make its output input 0's storage: input 0 is
                     a loop variable it alone reads, reloaded before each run).
+TSkippableOutputs   ``fn(attrs) -> {subgraph attr name: [position, ...]}``: outputs of a
+                    TSubgraphs node that are its subgraph's outputs at those positions and
+                    nothing more (a loop's backward's gradients of its captured tensors, summed
+                    over the iterations): one the graph does not read, the executor binds the
+                    subgraph without (nil in the body's ``outputs``; the node leaves it as is).
 TStateOfInput       ``k``: the node's ``kwarg.state`` is that of the node computing its input
                     ``k`` (a TSubgraphs node), which sets ``state.record``: a loop's backward
                     reads the loop variables its forward kept per iteration.
+TKeep               ``(attr, forward subgraph, own subgraph)``, with TStateOfInput: the node's
+                    attribute ``attr`` is a Subgraph whose outputs are entries of the forward
+                    node's subgraph ``forward subgraph`` that the node's subgraph ``own
+                    subgraph`` reads.  The forward binds its subgraph with them as extra outputs
+                    and keeps them per iteration; this node's subgraph reads the kept values
+                    through placeholders (CutFeeds) instead of recomputing them (TF's stacks).
+                    A session's ``memory=`` policy keeps none, so the backward recomputes.
 TIsBackward         ``True`` for the ops FGradient rules build for a gradient (every
                     ``_<op>_backward``, ``_collapse_sum_like``...): graph pictures draw them as
                     backward.  A node of one may still run forward (conv2d_transpose is

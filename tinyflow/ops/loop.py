@@ -14,8 +14,11 @@
     every iteration: ``TStateOfInput`` 0), the captured tensors (``num_captured``), the
     gradients of the outputs; outputs: the gradients of the loop variables' first values, then
     of the captured tensors.  ``grad_body``: a subgraph over the body's inputs then the
-    gradients of its outputs, giving the gradients of its inputs (the body's forward recomputed
-    from the kept loop variables, then its gradient: one iteration's backward).  With
+    gradients of its outputs, giving the gradients of its inputs (one iteration's backward,
+    with the body's forward in it).  ``kept`` (``TKeep``): a subgraph over the body's inputs
+    whose outputs are the body's intermediates that ``grad_body``'s gradient nodes read (TF's
+    stacks): the forward keeps them per iteration and ``grad_body`` is bound reading them
+    instead of recomputing the body (a session's ``memory=`` policy recomputes instead).  With
     ``num_firsts`` (a loop with shape_invariants), the forward's first loop variables follow,
     read for their shapes only: a gradient of a variable whose shape varies has its first's.
 
@@ -73,21 +76,50 @@ def _while_gradient(node, ograds):
     if not node.attrs.get("back_prop", True):
         return [None] * len(node.inputs)
     body = node.attrs["body"]
-    grad_body = _gradient_subgraph(body, n)
+    # a zero gradient carried through keeps its last shape: not for a variable whose shape varies
+    varies = node.attrs.get("invariant") or [False] * n
+    grad_body = _gradient_subgraph(body, n, {j for j in _zero_heads(body, n, ograds)
+                                             if not varies[j]})
     captured = node.inputs[n:]
     # a loop variable whose shape may vary: its gradient has its first value's shape (read
     # for its shape only)
     firsts = node.inputs[:n] if any(node.attrs.get("invariant", ())) else []
     out = create_op("_while_loop_backward", *node.outputs, *captured, *ograds, *firsts,
-                    grad_body=grad_body, num_vars=n, num_captured=len(captured),
-                    num_firsts=len(firsts), name=f"{node.name}_grad")
+                    grad_body=grad_body, kept=_kept_intermediates(body, grad_body),
+                    num_vars=n, num_captured=len(captured), num_firsts=len(firsts),
+                    name=f"{node.name}_grad")
     types = [p.attrs.get("dtype", "float32") for p in body.inputs]
     return [out[i] if types[i] in FLOATS else None for i in range(len(node.inputs))]
 
 
-def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
+def _zero_heads(body: Subgraph, n: int, ograds) -> set:
+    """The loop variables whose gradient is zero in every iteration: integer ones, and those
+    whose output nothing reads (their ``ograds`` are the Gradient pass's zeros) and whose
+    value reaches only outputs of such variables (a dynamic_rnn's output buffer when only its
+    final state is used).  Their gradient is their head's, unchanged: zero."""
+    depends = {p: {i} for i, p in enumerate(body.inputs)}  # node -> the inputs it depends on
+    for member in body.nodes():
+        if member.op is not None:
+            depends[member] = set().union(*(depends.get(e.node, set()) for e in member.inputs))
+    reaches = [{k for k, out in enumerate(body.outputs) if j in depends.get(out.node, ())}
+               for j in range(n)]
+    zero = {j for j in range(n) if body.inputs[j].attrs.get("dtype", "float32") not in FLOATS
+            or _is_zeros(ograds[j])}
+    while any(not reaches[j] <= zero for j in zero):
+        zero = {j for j in zero if reaches[j] <= zero}
+    return zero
+
+
+def _is_zeros(symbol) -> bool:
+    """Whether ``symbol`` is the Gradient pass's zeros for an output nothing reads."""
+    op = symbol.outputs[0].node.op
+    return op is not None and op.attr("TGradientRole") == "zero"
+
+
+def _gradient_subgraph(body: Subgraph, n: int, zero: set) -> Subgraph:
     """``body``'s inputs and one gradient placeholder per loop variable in; the gradients of
-    all the body's inputs out (zeros for integer ones and those the outputs do not reach)."""
+    all the body's inputs out (zeros for those the outputs do not reach; the placeholder
+    itself for those in ``zero``: the loop carries it through untouched)."""
     graph = current_context()
     heads, ys, head_grads = [], [], []
     for index, entry in enumerate(body.outputs):
@@ -95,17 +127,43 @@ def _gradient_subgraph(body: Subgraph, n: int) -> Subgraph:
         dtype = placeholder.attrs.get("dtype", "float32")
         head = placeholder_like(graph, "grad_ys", placeholder.attrs.get("shape"), dtype)
         heads.append(head)
-        if dtype in FLOATS:
+        if index not in zero:
             ys.append(entry)
             head_grads.append(Symbol([NodeEntry(head, 0)]))
     xs = [NodeEntry(p, 0) for p in body.inputs]
     if ys:
         grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
                                         "grad_name_prefix": "while_grad/"}), ["Gradient"])
-        outputs = grads.outputs
+        outputs = list(grads.outputs)
     else:
         outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+    for j in zero:
+        outputs[j] = NodeEntry(heads[j], 0)
     return Subgraph(tuple(body.inputs) + tuple(heads), tuple(outputs))
+
+
+def _kept_intermediates(body: Subgraph, grad_body: Subgraph) -> Subgraph:
+    """The entries of ``body``'s ops that ``grad_body``'s gradient nodes read for their values
+    (not those read for their shapes only: FIgnoreInputs), or that it gives out; as a subgraph
+    over the body's inputs.  Kept by the forward, they spare the backward a recompute.  A loop
+    inside the body runs again in ``grad_body``: its backward reads its iterations (its
+    TStateOfInput), which only running it there records."""
+    forward = set(body.nodes())
+    kept = {}
+    for node in grad_body.nodes():
+        if node in forward or node.op is None:
+            continue
+        ignored = node.attr_list("FIgnoreInputs")
+        state = node.op.attr("TStateOfInput")
+        rerun = node.inputs[state].node if state is not None else None
+        for position, entry in enumerate(node.inputs):
+            if position not in ignored and entry.node in forward and \
+                    entry.node.op is not None and entry.node is not rerun:
+                kept.setdefault(entry, None)
+    for entry in grad_body.outputs:
+        if entry.node in forward and entry.node.op is not None:
+            kept.setdefault(entry, None)
+    return Subgraph(body.inputs, tuple(kept))
 
 
 def _backward_shape(attrs, in_shapes, out_shapes):
@@ -153,7 +211,11 @@ def _backward_donated(attrs):
      + attrs["num_captured"] + attrs.get("num_firsts", 0))))
  .set_attr("TSubgraphs", ("grad_body",)).set_attr("TStateOfInput", 0)
  .set_attr("FSubgraphArity", lambda attrs: {"grad_body": (
-     2 * attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"] + attrs["num_captured"])})
+     2 * attrs["num_vars"] + attrs["num_captured"], attrs["num_vars"] + attrs["num_captured"]),
+     "kept": (attrs["num_vars"] + attrs["num_captured"], None)})
+ .set_attr("TKeep", ("kept", "body", "grad_body"))
+ .set_attr("TSkippableOutputs", lambda attrs: {"grad_body": list(range(
+     attrs["num_vars"], attrs["num_vars"] + attrs["num_captured"]))})
  .set_attr("TDonatedInputs", _backward_donated)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
 

@@ -5,7 +5,9 @@
 -- kept in kwarg.state.history (shared with the forward node), last first; the captured
 -- tensors' gradients add up over the iterations.  A carried gradient (grad_body's plan writes
 -- its input in place into its output: a TensorArray write's gradient) stays in that input
--- buffer across iterations, copied in once and out once.  kwarg.varying (the forward's loop
+-- buffer across iterations, copied in once and out once.  kwarg.kept_at (TKeep): grad_body's
+-- inputs past those are the body's intermediates, input 2n+m+k kept at kwarg.kept_at[k] of an
+-- iteration's history (nil: grad_body recomputes them).  kwarg.varying (the forward's loop
 -- variables change shape): each gradient lives in a tensor of its own, resized as the
 -- iterations' shapes go, and kwarg.bind_at(kept, now) gives grad_body bound at them.
 return function(x, y, kwarg)
@@ -14,6 +16,8 @@ return function(x, y, kwarg)
   local copy, add, zero = torch.copy, torch.add, torch.zero
   local set = varying and kernels.resize_copy or copy
   local gin, gout = grad and grad.inputs or {}, grad and grad.outputs  -- varying: bound later
+  local kept_at = kwarg.kept_at or {}
+  local kept_count = #kept_at
   local now, moved, is_carried, carried = {}, {}, {}, 0  -- now[j]: gradient j between runs
   for j = 1, n do
     local b = gin[n + m + j]
@@ -26,6 +30,20 @@ return function(x, y, kwarg)
     end
   end
   state.carried_gradients = carried
+  -- as while_loop.lua: a moved gradient goes straight into its head's buffer where it can
+  local direct, through_y = {}, {}
+  for _, j in ipairs(moved) do
+    local head, clash = gin[n + m + j], gin[n + m + j] == nil
+    for k = 1, n + m do
+      if not clash and k ~= j and gout[k] ~= nil and torch.same_memory(gout[k], head) then
+        clash = true
+      end
+    end
+    if clash then through_y[#through_y + 1] = j else
+      direct[#direct + 1] = j; now[j] = head; is_carried[j] = true
+    end
+  end
+  moved = through_y
   local function run(sub)
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -55,12 +73,19 @@ return function(x, y, kwarg)
       for j = 1, n do
         if gin[j] ~= nil then copy(gin[j], kept[j]) end
       end
+      for k = 1, kept_count do
+        local b = gin[2 * n + m + k]
+        if b ~= nil then copy(b, kept[kept_at[k]]) end
+      end
       for _, j in ipairs(moved) do
         if gin[n + m + j] ~= nil then copy(gin[n + m + j], now[j]) end
       end
       run(grad)
       for _, j in ipairs(moved) do set(now[j], gout[j]) end
-      for k = n + 1, n + m do add(y[k], y[k], gout[k]) end
+      for _, j in ipairs(direct) do copy(gin[n + m + j], gout[j]) end
+      for k = n + 1, n + m do
+        if gout[k] ~= nil then add(y[k], y[k], gout[k]) end  -- nil: nothing reads it
+      end
     end
     for j = 1, n do
       if is_carried[j] then copy(y[j], now[j]) end

@@ -4,7 +4,9 @@
 -- outputs}, inputs by position (nil where the subgraph does not read that input).  The
 -- current values live in y; kwarg.state.record (set when a backward node reads this loop)
 -- keeps each iteration's loop variables in kwarg.state.history for it (those in
--- kwarg.state.needed only, when the backward says which it reads).  A carried loop variable
+-- kwarg.state.needed only, when the backward says which it reads), then the intermediates
+-- its gradient reads (the body's outputs kwarg.state.kept_first..kept_last, when the backward
+-- asked for them: TKeep), so that it need not compute them again.  A carried loop variable
 -- (the body's plan writes its input in place into its output: a TensorArray's write) lives in
 -- the body's input buffer across iterations, copied in once and out once, not per iteration.
 -- kwarg.varying (set when loop variables change shape, their y[j] tensors of their own):
@@ -26,6 +28,19 @@ return function(x, y, kwarg)
     end
   end
   state.carried = carried
+  -- a moved variable the body reads takes its next value straight into its input buffer (one
+  -- copy per iteration, not two through y) where no other output shares that buffer's memory
+  local direct, through_y = {}, {}
+  for _, j in ipairs(moved) do
+    local clash = varying or body_in[j] == nil  -- varying: the buffers change with the shapes
+    for k = 1, n do
+      if not clash and k ~= j and torch.same_memory(body_out[k], body_in[j]) then clash = true end
+    end
+    if clash then through_y[#through_y + 1] = j else
+      direct[#direct + 1] = j; now[j] = body_in[j]; is_carried[j] = true
+    end
+  end
+  moved = through_y
   local function run(sub)  -- a subgraph's closures; an error names its node
     local fs, names = sub.closures, sub.names
     for i = 1, sub.count do
@@ -45,6 +60,10 @@ return function(x, y, kwarg)
     for j = 1, n do
       if needed == nil or needed[j] then kept[j] = keep(kept[j], now[j]) end
     end
+  end
+  local function remember_kept(trip)  -- after the body ran: its outputs past the loop's
+    local kept = state.history[trip]
+    for s = state.kept_first, state.kept_last do kept[s] = keep(kept[s], body_out[s]) end
   end
   local held = {}  -- varying: held[j] when variable j lives in body_in[j] (written in place)
   local function rebind()  -- the subgraphs bound at the loop variables' shapes now
@@ -77,6 +96,7 @@ return function(x, y, kwarg)
         if body_in[j] ~= nil and not held[j] then copy(body_in[j], y[j]) end
       end
       run(body)
+      if record and state.kept_first ~= nil then remember_kept(trips) end
       for _, j in ipairs(moved) do
         if varying and body_in[j] ~= nil and torch.same_memory(body_in[j], body_out[j]) then
           held[j] = true; now[j] = body_in[j]
@@ -84,6 +104,7 @@ return function(x, y, kwarg)
           set(y[j], body_out[j]); held[j] = false; now[j] = y[j]
         end
       end
+      for _, j in ipairs(direct) do copy(body_in[j], body_out[j]) end
     end
     for j = 1, n do
       if is_carried[j] or held[j] then set(y[j], now[j]) end

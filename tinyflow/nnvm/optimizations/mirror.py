@@ -192,8 +192,10 @@ class _GraphInfo:
     def recomputable(self, node) -> bool:
         """A forward node whose second run gives the same values and changes nothing."""
         op = node.op
+        # a node holding subgraphs (a loop) may draw or assign inside, and its backward reads
+        # what its own run kept: never run twice
         return not (node.control_deps or node.attr_list("FMutateInputs")
-                    or op.attr("TRandom") or "seed" in node.attrs
+                    or op.attr("TRandom") or "seed" in node.attrs or op.attr("TSubgraphs")
                     or op.attr("FLuaCompute") is None or node.num_outputs() == 0
                     or any(e.node.op is not None and e.node.attr_list("FMutateInputs")
                            for e in node.inputs))

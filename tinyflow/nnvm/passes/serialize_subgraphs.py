@@ -35,7 +35,9 @@ def subgraph_attrs(op) -> tuple:
     """The names of ``op``'s attributes that hold a Subgraph (none for a graph input)."""
     if op is None:
         return ()
-    return tuple(op.attr("TSubgraphs") or ()) + tuple(op.attr("TShapeSubgraphs") or ())
+    keep = op.attr("TKeep")  # a backward's subgraph of the forward's entries it reads
+    return tuple(op.attr("TSubgraphs") or ()) + tuple(op.attr("TShapeSubgraphs") or ()) + (
+        (keep[0],) if keep else ())
 
 
 def _subgraphs(node) -> list:
@@ -62,7 +64,7 @@ def subgraph_to_json(node, name: str, ids: dict) -> dict:
     value = node.attrs[name]
     if name not in subgraph_attrs(node.op):
         raise TypeError(f"{node.describe()}: attribute {name!r} holds a subgraph, which its op "
-                        f"does not declare (TSubgraphs, TShapeSubgraphs)")
+                        f"does not declare (TSubgraphs, TShapeSubgraphs, TKeep)")
     return {"inputs": [ids[p] for p in value.inputs],
             "outputs": [[ids[e.node], e.index] for e in value.outputs]}
 
@@ -131,13 +133,14 @@ class SubgraphReader:
         rule, problem, counts = node.op.attr("FSubgraphArity"), None, {}
         try:  # an attribute missing or of the wrong type: the op's own rule says so
             arity = rule(node.attrs)
-            counts = {name: (int(arity[name][0]), int(arity[name][1])) for name in names}
+            counts = {name: (int(arity[name][0]), None if arity[name][1] is None else
+                             int(arity[name][1])) for name in names}  # None: any number
         except (LookupError, TypeError, ValueError, ArithmeticError, AttributeError) as err:
             problem = f"{type(err).__name__}: {str(err)[:200]}"
         self.check(problem is None, f"{where} attributes", f"ones giving its subgraphs' "
                    f"numbers of inputs and outputs ({problem})")
         for name, (ins, outs) in counts.items():
             sub = node.attrs[name]
-            self.check((len(sub.inputs), len(sub.outputs)) == (ins, outs),
+            self.check(len(sub.inputs) == ins and outs in (None, len(sub.outputs)),
                        f"{where} subgraph {name!r} ({len(sub.inputs)} inputs, "
                        f"{len(sub.outputs)} outputs)", f"{ins} inputs and {outs} outputs")
