@@ -13,9 +13,11 @@ from . import (
     nn,
     optim,
     reduce,
+    rnn,
     softmax,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "init", "loop", "math",
-           "matrix", "nn", "optim", "reduce", "softmax", "state"]
+           "matrix", "nn", "optim", "reduce", "rnn",
+           "softmax", "state"]

@@ -31,9 +31,10 @@ import collections
 import hashlib
 import re
 
-from ...nnvm.symbol import Symbol, current_context
+from ...nnvm.symbol import Symbol, create_op, current_context
 from ..api import clip_by_value, matmul, sigmoid, tanh
-from ..array_ops import concat, expand_dims, shape, split, tile, zeros, zeros_like
+from ..array_ops import (concat, expand_dims, shape, split, stack, tile, unstack, zeros,
+                         zeros_like)
 from ..array_ops import slice as array_slice
 from ..dtypes import as_dtype
 from ..init_ops import constant_initializer, zeros_initializer
@@ -239,6 +240,11 @@ class RNNCell:
     def __call__(self, inputs, state, scope=None):
         """Run one step in the cell's scope: ``(output, new_state)``; the first call takes the
         scope (``scope`` if given) and builds the variables, later calls reuse them."""
+        return self._scoped(inputs, lambda: self.call(inputs, state), scope)
+
+    def _scoped(self, inputs, step, scope=None):
+        """``step()`` in the cell's scope, its variables built for ``inputs`` first (or
+        ``inputs`` checked against them)."""
         if self._scope is None:
             self._capture_scope(scope)
         reuse = True if self.built else self._reuse
@@ -248,7 +254,7 @@ class RNNCell:
                 self.built = True
             elif self._input_depth is not None:
                 self._check_depth(inputs)
-            return self.call(inputs, state)
+            return step()
 
     def _capture_scope(self, scope) -> None:
         # TF's Layer._set_scope: a given scope as it is, else the base name made unique
@@ -475,6 +481,29 @@ class BasicLSTMCell(_LayerCell):
         new_state = LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
             [new_c, new_h], 1)
         return new_h, new_state
+
+    def _sequence(self, inputs, state):
+        """``static_rnn`` over ``inputs`` as one ``lstm_block`` node (tinyflow/ops/rnn.py): the
+        unrolled cells' values and gradients from fewer, larger kernels.  ``(outputs, final
+        state)``, or None where the cells must be unrolled: another activation, a subclass's
+        own ``call``, inputs of differing shapes or dtypes."""
+        shapes = {str(x.get_shape()) if isinstance(x, Symbol) else None for x in inputs}
+        dtypes = {x.dtype.name for x in inputs if isinstance(x, Symbol)}
+        if (self._activation is not tanh or type(self).call is not BasicLSTMCell.call
+                or len(shapes) != 1 or None in shapes or len(dtypes) != 1):
+            return None
+        return self._scoped(inputs[0], lambda: self._block(inputs, state))
+
+    def _block(self, inputs, state):
+        c, h = _lstm_state(self, state, self._num_units, self._num_units)
+        if {c.dtype.name, h.dtype.name} != {inputs[0].dtype.name}:
+            return None
+        block = create_op("lstm_block", stack(inputs, 0), c, h, self._kernel, self._bias,
+                          forget_bias=self._forget_bias, name="lstm_block")
+        outputs = unstack(block[0], len(inputs), 0)
+        new_c, new_h = block[1][len(inputs) - 1], outputs[-1]
+        return outputs, LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
+            [new_c, new_h], 1)
 
 
 class LSTMCell(_LayerCell):

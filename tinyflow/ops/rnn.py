@@ -1,0 +1,88 @@
+"""The fused recurrent ops: a whole LSTM sequence as one node (TensorFlow's ``BlockLSTM``).
+Bodies: ``tinyflow/lua_ops/rnn/<name>.lua``.
+
+``static_rnn`` over a ``BasicLSTMCell`` builds one ``lstm_block`` instead of 28 unrolled cells
+(tinyflow/frontend/nn/rnn_cell.py): the same values and gradients from fewer, larger kernels.
+The input projections of all time steps are one GEMM, each step one ``h @ W_h`` and the gates'
+elementwise functions on views of one buffer, with nothing copied between steps; the
+backward's weight gradient is one GEMM over all steps.  The gate order and layout are
+TensorFlow's: ``kernel`` ``[depth + units, 4 units]`` of gates i, j, f, o, ``bias`` ``[4
+units]``, ``forget_bias`` added to f.
+"""
+from __future__ import annotations
+
+from ..nnvm.attrs import shape_str
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+
+__all__ = []
+
+
+def _lstm_sizes(in_shapes, out_shapes):
+    """``(steps, batch, depth, units)`` from whichever shapes are known (None when unknown)."""
+    x, c0, h0, kernel, bias = in_shapes
+    h = out_shapes[0]
+    steps, batch, depth = x if x is not None else (None, None, None)
+    units = next((s[-1] for s in (c0, h0, h) if s is not None), None)
+    if units is None and bias is not None:
+        units = bias[0] // 4
+    if steps is None and h is not None:
+        steps, batch = h[0], h[1]
+    if depth is None and kernel is not None and units is not None:
+        depth = kernel[0] - units
+    return steps, batch, depth, units
+
+
+def _lstm_block_shape(attrs, in_shapes, out_shapes):
+    """x [T, B, D], c0 and h0 [B, H], kernel [D + H, 4H], bias [4H] -> h and c [T, B, H],
+    and (hidden) the gates' activations [T, B, 4H] and tanh(c) [T, B, H]."""
+    steps, batch, depth, units = _lstm_sizes(in_shapes, out_shapes)
+    if None in (steps, batch, depth, units):
+        return in_shapes, out_shapes
+    want = [(steps, batch, depth), (batch, units), (batch, units), (depth + units, 4 * units),
+            (4 * units,)]
+    for name, have, shape in zip(("x", "c0", "h0", "kernel", "bias"), in_shapes, want):
+        if have is not None and tuple(have) != shape:
+            raise ShapeError(f"lstm_block: {name} has shape {shape_str(have)}, expected "
+                             f"{shape_str(shape)} (x {shape_str(in_shapes[0])}, {units} units)")
+    out = (steps, batch, units)
+    return want, [out, out, (steps, batch, 4 * units), out]
+
+
+def _lstm_block_grad(node, grads):
+    """Gradients of x, c0, h0, kernel and bias from those of h and c (the hidden outputs'
+    own, never read by another op, are not used)."""
+    backward = create_op("_lstm_block_backward", grads[0], grads[1], *node.inputs,
+                         *node.outputs)
+    return [backward[i] for i in range(5)]
+
+
+(register_op("lstm_block")
+ .describe("An LSTM over a sequence, TensorFlow's BlockLSTM in BasicLSTMCell's layout: x [T, "
+           "B, D], c0 and h0 [B, H], kernel [D + H, 4H] (gates i, j, f, o), bias [4H]; attr "
+           "forget_bias.  Outputs h and c [T, B, H] (each step's), and for the gradient "
+           "(hidden) the gates' activations [T, B, 4H] and tanh(c) [T, B, H].")
+ .set_num_inputs(5).set_num_outputs(4)
+ .set_attr("FNumVisibleOutputs", lambda attrs: 2)
+ .set_attr("FInferShape", _lstm_block_shape).set_attr("FGradient", _lstm_block_grad)
+ .set_attr("TTFType", "BlockLSTM"))
+
+
+def _lstm_block_backward_shape(attrs, in_shapes, out_shapes):
+    """dh, dc, x, c0, h0, kernel, bias, h, c, gates, tanh(c) -> dx, dc0, dh0, dkernel,
+    dbias."""
+    forward = list(in_shapes[2:7])
+    forward, outs = _lstm_block_shape(attrs, forward, list(in_shapes[7:11]))
+    if None in forward:
+        return in_shapes, out_shapes
+    return [outs[0], outs[1], *forward, *outs], forward
+
+
+(register_op("_lstm_block_backward")
+ .describe("Gradients of lstm_block's x, c0, h0, kernel and bias from those of its outputs h "
+           "and c, its inputs and its outputs (h, c, the gates' activations, which hold "
+           "forget_bias already, and tanh(c)).")
+ .set_num_inputs(11).set_num_outputs(5)
+ .set_attr("FInferShape", _lstm_block_backward_shape).set_attr("TIsBackward", True)
+ .set_attr("TTFType", "BlockLSTMGrad"))
