@@ -132,6 +132,46 @@ def test_basic_lstm_against_torch(how, plan_memory):
     assert np.abs(grad_x[0]).max() > 1e-4  # the gradient reaches the first of the 28 steps
 
 
+def _lstm_graph_nodes():
+    return [n.kind for n in tf.get_default_graph().nodes_by_name.values()]
+
+
+@pytest.mark.parametrize("state_is_tuple", [True, False])
+def test_lstm_block_equals_the_unrolled_cells(state_is_tuple, plan_memory):
+    """static_rnn over a BasicLSTMCell (peers.py's LSTM: tf.unstack(x, axis=1), the zero state,
+    outputs[-1] read) runs as one lstm_block, as a subclass's own call runs unrolled: both
+    against torch's nn.LSTM, the loss and every gradient, x's included."""
+    xs, kernel, bias = _rand(B, T, D, seed=3), *_lstm_weights()
+
+    class Unrolled(rnn.BasicLSTMCell):  # its own call: static_rnn unrolls it
+        def call(self, inputs, state):
+            return super().call(inputs, state)
+
+    for cell_class, blocks in ((rnn.BasicLSTMCell, 1), (Unrolled, 0)):
+        tf.reset_default_graph()
+        x = tf.placeholder(tf.float32, [B, T, D])
+        cell = cell_class(H, state_is_tuple=state_is_tuple, name="basic_lstm_cell")
+        outputs, state = tf.nn.static_rnn(cell, tf.unstack(x, T, 1), dtype=tf.float32)
+        c = state.c if state_is_tuple else state[:, :H]
+        assert _lstm_graph_nodes().count("lstm_block") == blocks
+        got, grads, heads = run_tf(
+            [outputs[-1], c], [x, _variable("rnn/basic_lstm_cell/kernel"),
+                               _variable("rnn/basic_lstm_cell/bias")], {x: xs},
+            {"rnn/basic_lstm_cell/kernel": kernel, "rnn/basic_lstm_cell/bias": bias},
+            plan_memory)
+        lstm = torch.nn.LSTM(D, H, batch_first=True).double()
+        set_torch_rnn(lstm, "l0", *lstm_to_torch(kernel, bias, D))
+        tx = _t(xs, True)
+        want_out, (_, want_c) = lstm(tx)
+        backward([want_out[:, -1], want_c[0]], heads)
+        close(got[0], want_out[:, -1], f"{cell_class.__name__}: h_T")
+        close(got[1], want_c[0], f"{cell_class.__name__}: c_T")
+        close(grads[0], tx.grad, f"{cell_class.__name__}: d x")
+        want_kernel, want_bias = lstm_grads_to_tf(*torch_grads(lstm, "l0"))
+        close(grads[1], want_kernel, f"{cell_class.__name__}: d kernel")
+        close(grads[2], want_bias, f"{cell_class.__name__}: d bias")
+
+
 def test_lstm_cell_projection_against_torch(plan_memory):
     # TF's num_proj is torch's proj_size: m = (o * tanh(c)) @ projection/kernel
     proj = 3

@@ -12,7 +12,7 @@ units]``, ``forget_bias`` added to f.
 from __future__ import annotations
 
 from ..nnvm.attrs import shape_str
-from ..nnvm.errors import ShapeError
+from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
 
@@ -52,10 +52,19 @@ def _lstm_block_shape(attrs, in_shapes, out_shapes):
 
 def _lstm_block_grad(node, grads):
     """Gradients of x, c0, h0, kernel and bias from those of h and c (the hidden outputs'
-    own, never read by another op, are not used)."""
+    own, never read by another op, are not used).  x's is a matmul of the gates' gradients,
+    apart from the backward op, so that it is not computed where nothing reads it (a fed x)."""
     backward = create_op("_lstm_block_backward", grads[0], grads[1], *node.inputs,
                          *node.outputs)
-    return [backward[i] for i in range(5)]
+    kernel = node.inputs[3].get_shape()
+    if not kernel.is_fully_defined():
+        raise GraphError(f"lstm_block '{node.name}': the gradient needs the kernel's shape, "
+                         f"got {kernel}")
+    rows, columns = kernel.as_list()
+    gates = create_op("reshape", backward[0], shape=(-1, columns))
+    kernel_x = node.inputs[3][:rows - columns // 4]
+    grad_x = create_op("matmul", gates, kernel_x, transpose_b=True)
+    return [create_op("reshape_like", grad_x, node.inputs[0])] + [backward[i] for i in (1, 2, 3, 4)]
 
 
 (register_op("lstm_block")
@@ -70,17 +79,18 @@ def _lstm_block_grad(node, grads):
 
 
 def _lstm_block_backward_shape(attrs, in_shapes, out_shapes):
-    """dh, dc, x, c0, h0, kernel, bias, h, c, gates, tanh(c) -> dx, dc0, dh0, dkernel,
+    """dh, dc, x, c0, h0, kernel, bias, h, c, gates, tanh(c) -> d gates, dc0, dh0, dkernel,
     dbias."""
     forward = list(in_shapes[2:7])
     forward, outs = _lstm_block_shape(attrs, forward, list(in_shapes[7:11]))
     if None in forward:
         return in_shapes, out_shapes
-    return [outs[0], outs[1], *forward, *outs], forward
+    return [outs[0], outs[1], *forward, *outs], [outs[2], *forward[1:]]
 
 
 (register_op("_lstm_block_backward")
- .describe("Gradients of lstm_block's x, c0, h0, kernel and bias from those of its outputs h "
+ .describe("Gradients of lstm_block's gates (before their functions), c0, h0, kernel and bias "
+           "from those of its outputs h "
            "and c, its inputs and its outputs (h, c, the gates' activations, which hold "
            "forget_bias already, and tanh(c)).")
  .set_num_inputs(11).set_num_outputs(5)

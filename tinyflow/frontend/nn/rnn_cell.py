@@ -33,8 +33,7 @@ import re
 
 from ...nnvm.symbol import Symbol, create_op, current_context
 from ..api import clip_by_value, matmul, sigmoid, tanh
-from ..array_ops import (concat, expand_dims, shape, split, stack, tile, unstack, zeros,
-                         zeros_like)
+from ..array_ops import concat, expand_dims, shape, split, stack, tile, transpose, zeros, zeros_like
 from ..array_ops import slice as array_slice
 from ..dtypes import as_dtype
 from ..init_ops import constant_initializer, zeros_initializer
@@ -498,12 +497,28 @@ class BasicLSTMCell(_LayerCell):
         c, h = _lstm_state(self, state, self._num_units, self._num_units)
         if {c.dtype.name, h.dtype.name} != {inputs[0].dtype.name}:
             return None
-        block = create_op("lstm_block", stack(inputs, 0), c, h, self._kernel, self._bias,
+        block = create_op("lstm_block", _time_major(inputs), c, h, self._kernel, self._bias,
                           forget_bias=self._forget_bias, name="lstm_block")
-        outputs = unstack(block[0], len(inputs), 0)
+        # a slice per step: only those read run (static_rnn's outputs[-1], most often)
+        outputs = [block[0][t] for t in range(len(inputs))]
         new_c, new_h = block[1][len(inputs) - 1], outputs[-1]
         return outputs, LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
             [new_c, new_h], 1)
+
+
+def _time_major(inputs) -> Symbol:
+    """``stack(inputs)``: ``[T, batch, depth]``; where the inputs are all of ``tf.unstack(x,
+    axis=a)``, in order, x with axis a first (one copy, none for a = 0)."""
+    entries = [x.outputs[0] for x in inputs]
+    node = entries[0].node
+    if (node.kind != "unstack" or node.num_outputs() != len(inputs)
+            or [(e.node, e.index) for e in entries] != [(node, t) for t in range(len(inputs))]):
+        return stack(inputs, 0)
+    source = Symbol([node.inputs[0]])
+    rank, axis = len(inputs[0].get_shape()) + 1, node.attrs["axis"]
+    axis = axis + rank if axis < 0 else axis
+    return source if axis == 0 else transpose(
+        source, [axis] + [d for d in range(rank) if d != axis])
 
 
 class LSTMCell(_LayerCell):

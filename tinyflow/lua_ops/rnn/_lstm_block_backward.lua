@@ -1,20 +1,21 @@
 -- _lstm_block_backward: lstm_block's gradients.  Inputs dh, dc [T, B, H] (of its outputs h, c),
 -- x, c0, h0, kernel, bias, and its outputs h, c, the gates' activations a = (i, j, f, o) and
--- tanh(c); outputs dx, dc0, dh0, dkernel, dbias.  Backwards through the steps:
+-- tanh(c); outputs d gates [T, B, 4H] (x's gradient is d gates @ W_x^T, a matmul of its own in
+-- the graph), dc0, dh0, dkernel, dbias.  Backwards through the steps:
 --   dh = dh_t + dh_carry;  dc = dc_t + dc_carry + dh * o * (1 - tanh(c_t)^2)
 --   d gates = (dc * j, dc * i, dc * c_{t-1}, dh * tanh(c_t)) * (i(1 - i), 1 - j^2, f(1 - f),
 --             o(1 - o))  (the derivatives of sigmoid, tanh, sigmoid, sigmoid)
 --   dc_carry = dc * f;  dh_carry = d gates @ W_h^T
 -- Each step's work stays on [B, 4H] and [B, H] slices (in cache); the gates' gradients of all
 -- steps land in one buffer, so the kernel's gradient is one GEMM over all steps ([D, T*B] @
--- [T*B, 4H], likewise for W_h), as are the bias's and x's.  The GEMMs are matmul's
+-- [T*B, 4H], likewise for W_h), as is the bias's.  The GEMMs are matmul's
 -- (kernels.mm_function: oneDNN's or MKL's, the faster for the shapes).
 return function(x, y, kwarg)
   local narrow, view, t_, gemm = torch.narrow, torch.view, torch.t, kernels.mm_function
   local steps, batch, depth = torch.size(x[3], 1), torch.size(x[3], 2), torch.size(x[3], 3)
   local units = torch.size(x[4], 2)
   local kernel = x[6]
-  local grads = torch.empty_like(x[10])                   -- the gates' gradients [T, B, 4H]
+  local grads = y[1]                                      -- the gates' gradients [T, B, 4H]
   local dc_carry, dh_carry = y[2], y[3]                   -- end as dc0 and dh0
   local function rows(tensor, t, n)                       -- steps t .. t+n-1 as [n*B, size]
     return view(narrow(tensor, 1, t, n), {n * batch, torch.size(tensor, 3)})
@@ -40,7 +41,6 @@ return function(x, y, kwarg)
   local kernel_h_gemm = gemm(dkernel_h, t_(rows(x[8], 1, steps - 1)), rows(grads, 2, steps - 1))
   local first_product = torch.empty(kernel, {units, 4 * units})
   local first_gemm = gemm(first_product, t_(x[5]), g[1])
-  local dx_gemm = gemm(rows(y[1], 1, steps), grads_flat, t_(narrow(kernel, 1, 1, depth)))
   local add, cmul, rsub, zero, sum = torch.add, torch.cmul, torch.rsub, torch.zero, torch.sum
   return function()
     zero(dc_carry)
@@ -71,6 +71,5 @@ return function(x, y, kwarg)
     first_gemm()
     add(dkernel_h, dkernel_h, first_product)
     sum(y[5], grads_flat, 1)
-    dx_gemm()
   end
 end
