@@ -11,6 +11,7 @@ units]``, ``forget_bias`` added to f.
 """
 from __future__ import annotations
 
+from ..nnvm import gradients
 from ..nnvm.attrs import shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import register_op
@@ -88,6 +89,46 @@ def _lstm_block_backward_shape(attrs, in_shapes, out_shapes):
     return [outs[0], outs[1], *forward, *outs], [outs[2], *forward[1:]]
 
 
+def _backward_formulas(dh, dc, x, c0, h0, kernel, bias, h, c, acts, tanh_c):
+    """_lstm_block_backward's outputs from its inputs as ordinary ops (its body's formulas,
+    every input independent): the graph its own gradient differentiates."""
+    steps, depth = x.get_shape()[0].value, x.get_shape()[2].value
+    units = kernel.get_shape()[1].value // 4
+    dh_carry = dc_carry = None
+    w_h, step_grads = kernel[depth:], [None] * steps
+    for t in reversed(range(steps)):
+        i, j, f, o = (acts[t][:, k * units:(k + 1) * units] for k in range(4))
+        c_prev, tc = c0 if t == 0 else c[t - 1], tanh_c[t]
+        dh_t = dh[t] if dh_carry is None else dh[t] + dh_carry
+        dc_t = (dc[t] if dc_carry is None else dc[t] + dc_carry) + dh_t * o * (1.0 - tc * tc)
+        step_grads[t] = create_op(
+            "concat", dc_t * j * (i * (1.0 - i)), dc_t * i * (1.0 - j * j),
+            dc_t * c_prev * (f * (1.0 - f)), dh_t * tc * (o * (1.0 - o)), num_args=4, axis=1)
+        dc_carry = dc_t * f
+        dh_carry = create_op("matmul", step_grads[t], w_h, transpose_b=True)
+    flat = create_op("reshape", create_op("stack", *step_grads, num_args=steps, axis=0),
+                     shape=(-1, 4 * units))
+    h_prev = create_op("concat", create_op("expand_dims", h0, axis=0), h[:steps - 1],
+                       num_args=2, axis=0)
+    dkernel = create_op("concat", *(create_op(
+        "matmul", create_op("reshape", v, shape=(-1, size)), flat, transpose_a=True)
+        for v, size in ((x, depth), (h_prev, units))), num_args=2, axis=0)
+    return [create_op("reshape_like", flat, acts), dc_carry, dh_carry, dkernel,
+            create_op("reduce_sum", flat, axis=0)]
+
+
+def _lstm_block_backward_grad(node, grads):
+    """The gradient of the backward op (a second-order gradient through the LSTM): its
+    formulas built as ordinary ops, then differentiated by the Gradient pass."""
+    inputs = list(node.inputs)
+    x = inputs[2].get_shape()
+    if x.ndims != 3 or None in (x[0].value, x[2].value) or not inputs[5].get_shape(
+            ).is_fully_defined():
+        raise GraphError(f"{node.name}: the gradient of an LSTM's gradient needs the static "
+                         f"shapes of x and the kernel")
+    return gradients(_backward_formulas(*inputs), inputs, grads)
+
+
 (register_op("_lstm_block_backward")
  .describe("Gradients of lstm_block's gates (before their functions), c0, h0, kernel and bias "
            "from those of its outputs h "
@@ -95,4 +136,5 @@ def _lstm_block_backward_shape(attrs, in_shapes, out_shapes):
            "forget_bias already, and tanh(c)).")
  .set_num_inputs(11).set_num_outputs(5)
  .set_attr("FInferShape", _lstm_block_backward_shape).set_attr("TIsBackward", True)
+ .set_attr("FGradient", _lstm_block_backward_grad)
  .set_attr("TTFType", "BlockLSTMGrad"))
