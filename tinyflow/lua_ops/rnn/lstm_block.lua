@@ -17,11 +17,11 @@ return function(x, y, kwarg)
   local all_gates = view(acts, {steps * batch, 4 * units})
   local project = gemm(all_gates, view(x[1], {steps * batch, depth}), narrow(kernel, 1, 1, depth))
   local product = torch.empty(kernel, {batch, 4 * units})  -- h_{t-1} @ W_h
-  local steps_gemm, gates, i, j, fo, f, o, c, h, c_prev, tanh_c = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
+  local steps_gemm, gates, i, j, f, o, c, h, c_prev, tanh_c = {}, {}, {}, {}, {}, {}, {}, {}, {}, {}
   for t = 1, steps do
     gates[t] = view(narrow(acts, 1, t, 1), {batch, 4 * units})
     i[t], j[t] = narrow(gates[t], 2, 1, units), narrow(gates[t], 2, units + 1, units)
-    fo[t], f[t] = narrow(gates[t], 2, 2 * units + 1, 2 * units), narrow(gates[t], 2, 2 * units + 1, units)
+    f[t] = narrow(gates[t], 2, 2 * units + 1, units)
     o[t] = narrow(gates[t], 2, 3 * units + 1, units)
     c[t], h[t] = view(narrow(y[2], 1, t, 1), {batch, units}), view(narrow(y[1], 1, t, 1), {batch, units})
     tanh_c[t] = view(narrow(y[4], 1, t, 1), {batch, units})
@@ -42,7 +42,8 @@ return function(x, y, kwarg)
       add(gates[t], gates[t], product)
       sigmoid(i[t], i[t])
       tanh(j[t], j[t])
-      sigmoid(fo[t], fo[t])
+      sigmoid(f[t], f[t])                                 -- apart: 2-4x faster than f and o
+      sigmoid(o[t], o[t])                                 -- together, [B, 2H] of stride 4H
       cmul(c[t], f[t], c_prev[t])
       cmul(written, i[t], j[t])
       add(c[t], c[t], written)
