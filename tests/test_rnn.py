@@ -136,40 +136,43 @@ def _lstm_graph_nodes():
     return [n.kind for n in tf.get_default_graph().nodes_by_name.values()]
 
 
+@pytest.mark.parametrize("cell_type", ["BasicLSTMCell", "LSTMCell"])
 @pytest.mark.parametrize("state_is_tuple", [True, False])
-def test_lstm_block_equals_the_unrolled_cells(state_is_tuple, plan_memory):
-    """static_rnn over a BasicLSTMCell (peers.py's LSTM: tf.unstack(x, axis=1), the zero state,
-    outputs[-1] read) runs as one lstm_block, as a subclass's own call runs unrolled: both
-    against torch's nn.LSTM, the loss and every gradient, x's included."""
+def test_lstm_block_equals_the_unrolled_cells(cell_type, state_is_tuple, plan_memory):
+    """static_rnn over a BasicLSTMCell, or an LSTMCell without peepholes, clipping or
+    projection (peers.py's LSTM: tf.unstack(x, axis=1), the zero state, outputs[-1] read) runs
+    as one lstm_block, and a subclass with its own call runs unrolled: both against torch's
+    nn.LSTM, the loss and every gradient, x's included."""
     xs, kernel, bias = _rand(B, T, D, seed=3), *_lstm_weights()
+    fused = getattr(rnn, cell_type)
+    scope = "rnn/" + ("basic_lstm_cell" if cell_type == "BasicLSTMCell" else "lstm_cell")
 
-    class Unrolled(rnn.BasicLSTMCell):  # its own call: static_rnn unrolls it
+    class Unrolled(fused):  # its own call: static_rnn unrolls it
         def call(self, inputs, state):
             return super().call(inputs, state)
 
-    for cell_class, blocks in ((rnn.BasicLSTMCell, 1), (Unrolled, 0)):
+    for cell_class, blocks in ((fused, 1), (Unrolled, 0)):
         tf.reset_default_graph()
         x = tf.placeholder(tf.float32, [B, T, D])
-        cell = cell_class(H, state_is_tuple=state_is_tuple, name="basic_lstm_cell")
+        cell = cell_class(H, state_is_tuple=state_is_tuple, name=scope.split("/")[1])
         outputs, state = tf.nn.static_rnn(cell, tf.unstack(x, T, 1), dtype=tf.float32)
         c = state.c if state_is_tuple else state[:, :H]
         assert _lstm_graph_nodes().count("lstm_block") == blocks
         got, grads, heads = run_tf(
-            [outputs[-1], c], [x, _variable("rnn/basic_lstm_cell/kernel"),
-                               _variable("rnn/basic_lstm_cell/bias")], {x: xs},
-            {"rnn/basic_lstm_cell/kernel": kernel, "rnn/basic_lstm_cell/bias": bias},
-            plan_memory)
+            [outputs[-1], c], [x, _variable(scope + "/kernel"), _variable(scope + "/bias")],
+            {x: xs}, {scope + "/kernel": kernel, scope + "/bias": bias}, plan_memory)
         lstm = torch.nn.LSTM(D, H, batch_first=True).double()
         set_torch_rnn(lstm, "l0", *lstm_to_torch(kernel, bias, D))
         tx = _t(xs, True)
         want_out, (_, want_c) = lstm(tx)
         backward([want_out[:, -1], want_c[0]], heads)
-        close(got[0], want_out[:, -1], f"{cell_class.__name__}: h_T")
-        close(got[1], want_c[0], f"{cell_class.__name__}: c_T")
-        close(grads[0], tx.grad, f"{cell_class.__name__}: d x")
+        what = f"{cell_class.__name__}, {blocks} lstm_block"
+        close(got[0], want_out[:, -1], f"{what}: h_T")
+        close(got[1], want_c[0], f"{what}: c_T")
+        close(grads[0], tx.grad, f"{what}: d x")
         want_kernel, want_bias = lstm_grads_to_tf(*torch_grads(lstm, "l0"))
-        close(grads[1], want_kernel, f"{cell_class.__name__}: d kernel")
-        close(grads[2], want_bias, f"{cell_class.__name__}: d bias")
+        close(grads[1], want_kernel, f"{what}: d kernel")
+        close(grads[2], want_bias, f"{what}: d bias")
 
 
 def test_lstm_cell_projection_against_torch(plan_memory):

@@ -434,7 +434,36 @@ def _lstm_state(cell, state, c_size, h_size):
             array_slice(state, [0, c_size], [-1, h_size]))
 
 
-class BasicLSTMCell(_LayerCell):
+class _FusedSequence:
+    """static_rnn over an LSTM cell as one ``lstm_block`` node (tinyflow/ops/rnn.py): the
+    unrolled cells' values and gradients from fewer, larger kernels.  The cell says with
+    ``_fusable()`` whether its step is BasicLSTMCell's (not a subclass's own ``call``)."""
+
+    def _sequence(self, inputs, state):
+        """``(outputs, final state)`` of static_rnn over ``inputs``, or None where the cells
+        must be unrolled: not ``_fusable()``, another activation, inputs of differing shapes
+        or dtypes."""
+        shapes = {str(x.get_shape()) if isinstance(x, Symbol) else None for x in inputs}
+        dtypes = {x.dtype.name for x in inputs if isinstance(x, Symbol)}
+        if (self._activation is not tanh or not self._fusable() or len(shapes) != 1
+                or None in shapes or len(dtypes) != 1):
+            return None
+        return self._scoped(inputs[0], lambda: self._block(inputs, state))
+
+    def _block(self, inputs, state):
+        c, h = _lstm_state(self, state, self._num_units, self._num_units)
+        if {c.dtype.name, h.dtype.name} != {inputs[0].dtype.name}:
+            return None
+        block = create_op("lstm_block", _time_major(inputs), c, h, self._kernel, self._bias,
+                          forget_bias=self._forget_bias, name="lstm_block")
+        # a slice per step: only those read run (static_rnn's outputs[-1], most often)
+        outputs = [block[0][t] for t in range(len(inputs))]
+        new_c, new_h = block[1][len(inputs) - 1], outputs[-1]
+        return outputs, LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
+            [new_c, new_h], 1)
+
+
+class BasicLSTMCell(_FusedSequence, _LayerCell):
     """TF's basic LSTM: ``i, j, f, o = split(concat([x, h]) @ kernel + bias, 4, axis=1)``,
     ``new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * activation(j)``,
     ``new_h = activation(new_c) * sigmoid(o)``; the state is ``LSTMStateTuple(new_c, new_h)``
@@ -481,29 +510,8 @@ class BasicLSTMCell(_LayerCell):
             [new_c, new_h], 1)
         return new_h, new_state
 
-    def _sequence(self, inputs, state):
-        """``static_rnn`` over ``inputs`` as one ``lstm_block`` node (tinyflow/ops/rnn.py): the
-        unrolled cells' values and gradients from fewer, larger kernels.  ``(outputs, final
-        state)``, or None where the cells must be unrolled: another activation, a subclass's
-        own ``call``, inputs of differing shapes or dtypes."""
-        shapes = {str(x.get_shape()) if isinstance(x, Symbol) else None for x in inputs}
-        dtypes = {x.dtype.name for x in inputs if isinstance(x, Symbol)}
-        if (self._activation is not tanh or type(self).call is not BasicLSTMCell.call
-                or len(shapes) != 1 or None in shapes or len(dtypes) != 1):
-            return None
-        return self._scoped(inputs[0], lambda: self._block(inputs, state))
-
-    def _block(self, inputs, state):
-        c, h = _lstm_state(self, state, self._num_units, self._num_units)
-        if {c.dtype.name, h.dtype.name} != {inputs[0].dtype.name}:
-            return None
-        block = create_op("lstm_block", _time_major(inputs), c, h, self._kernel, self._bias,
-                          forget_bias=self._forget_bias, name="lstm_block")
-        # a slice per step: only those read run (static_rnn's outputs[-1], most often)
-        outputs = [block[0][t] for t in range(len(inputs))]
-        new_c, new_h = block[1][len(inputs) - 1], outputs[-1]
-        return outputs, LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
-            [new_c, new_h], 1)
+    def _fusable(self) -> bool:
+        return type(self).call is BasicLSTMCell.call
 
 
 def _time_major(inputs) -> Symbol:
@@ -521,7 +529,7 @@ def _time_major(inputs) -> Symbol:
         source, [axis] + [d for d in range(rank) if d != axis])
 
 
-class LSTMCell(_LayerCell):
+class LSTMCell(_FusedSequence, _LayerCell):
     """TF's LSTM with optional peepholes, cell clipping and a projection:
     ``c = sigmoid(f + forget_bias [+ w_f_diag * c_prev]) * c_prev
     + sigmoid(i [+ w_i_diag * c_prev]) * activation(j)``, clipped to ``[-cell_clip,
@@ -583,6 +591,10 @@ class LSTMCell(_LayerCell):
         if self._num_proj is not None:
             self._proj_kernel = self._add_variable(
                 "projection/kernel", [units, self._num_proj], initializer=init)
+
+    def _fusable(self) -> bool:  # without peepholes, clipping and projection: BasicLSTMCell
+        return (type(self).call is LSTMCell.call and not self._use_peepholes
+                and self._cell_clip is None and self._num_proj is None)
 
     def call(self, inputs, state) -> tuple:
         c_prev, m_prev = _lstm_state(self, state, self._num_units, self.output_size)
