@@ -41,7 +41,7 @@ return function(x, y, kwarg)
   local kernel_h_gemm = gemm(dkernel_h, t_(rows(x[8], 1, steps - 1)), rows(grads, 2, steps - 1))
   local first_product = torch.empty(kernel, {units, 4 * units})
   local first_gemm = gemm(first_product, t_(x[5]), g[1])
-  local add, cmul, zero, sum = torch.add, torch.cmul, torch.zero, torch.sum
+  local add, addcmul, cmul, zero, sum = torch.add, torch.addcmul, torch.cmul, torch.zero, torch.sum
   return function()
     zero(dc_carry)
     zero(dh_carry)
@@ -49,19 +49,15 @@ return function(x, y, kwarg)
       local i, j, f, o = gate[t][1], gate[t][2], gate[t][3], gate[t][4]
       add(dh_carry, dh_carry, dh[t])
       add(dc_carry, dc_carry, dc[t])
-      cmul(scratch, tc[t], tc[t])                         -- dc += dh * o * (1 - tanh(c)^2)
-      add(scratch, ones, -1, scratch)                     -- (faster than rsub's two kernels)
+      addcmul(scratch, ones, -1, tc[t], tc[t])            -- dc += dh * o * (1 - tanh(c)^2)
       cmul(scratch, scratch, o)
-      cmul(scratch, scratch, dh_carry)
-      add(dc_carry, dc_carry, scratch)
+      addcmul(dc_carry, dc_carry, scratch, dh_carry)
       cmul(part_k[1], dc_carry, j)
       cmul(part_k[2], dc_carry, i)
       cmul(part_k[3], dc_carry, c_prev[t])
       cmul(part_k[4], dh_carry, tc[t])
-      cmul(slope, a[t], a[t])                             -- a - a^2
-      add(slope, a[t], -1, slope)
-      cmul(slope_j, j, j)
-      add(slope_j, ones, -1, slope_j)
+      addcmul(slope, a[t], -1, a[t], a[t])                -- a - a^2
+      addcmul(slope_j, ones, -1, j, j)                    -- 1 - j^2
       cmul(g[t], part, slope)
       cmul(dc_carry, dc_carry, f)
       carry_gemm[t]()

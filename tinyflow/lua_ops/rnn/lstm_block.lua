@@ -28,8 +28,8 @@ return function(x, y, kwarg)
     c_prev[t] = t == 1 and x[2] or c[t - 1]
     steps_gemm[t] = gemm(product, t == 1 and x[3] or h[t - 1], w_h)
   end
-  local written = torch.empty(x[2], {batch, units})       -- i * j of the step
-  local add, copy, cmul, sigmoid, tanh = torch.add, torch.copy, torch.cmul, torch.sigmoid, torch.tanh
+  local add, addcmul, copy, cmul = torch.add, torch.addcmul, torch.copy, torch.cmul
+  local sigmoid, tanh = torch.sigmoid, torch.tanh
   local forget = kwarg.forget_bias or 1.0
   return function()
     copy(w_h_t, w_h_rows)
@@ -45,8 +45,7 @@ return function(x, y, kwarg)
       sigmoid(f[t], f[t])                                 -- apart: 2-4x faster than f and o
       sigmoid(o[t], o[t])                                 -- together, [B, 2H] of stride 4H
       cmul(c[t], f[t], c_prev[t])
-      cmul(written, i[t], j[t])
-      add(c[t], c[t], written)
+      addcmul(c[t], c[t], i[t], j[t])
       tanh(tanh_c[t], c[t])
       cmul(h[t], tanh_c[t], o[t])
     end
