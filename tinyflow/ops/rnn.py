@@ -23,6 +23,11 @@ __all__ = []
 def _lstm_sizes(in_shapes, out_shapes):
     """``(steps, batch, depth, units)`` from whichever shapes are known (None when unknown)."""
     x, c0, h0, kernel, bias = in_shapes
+    ranks = (3, 2, 2, 2, 1)
+    for name, shape, rank in zip(("x", "c0", "h0", "kernel", "bias"), in_shapes, ranks):
+        if shape is not None and (len(shape) != rank or 0 in shape):
+            raise ShapeError(f"lstm_block: {name} must be {rank}-D and not empty, got shape "
+                             f"{shape_str(shape)}")
     h = out_shapes[0]
     steps, batch, depth = x if x is not None else (None, None, None)
     units = next((s[-1] for s in (c0, h0, h) if s is not None), None)
