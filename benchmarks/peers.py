@@ -46,7 +46,9 @@ import numpy as np
 PEERS = ("tinyflow", "eager", "compile", "tf1")
 WORKLOADS = ("lenet", "softmax", "deep", "lstm")
 TF_PYTHON = "/work/tfvenv/bin/python"
-THREADS = 2
+# every peer's thread count (the TF worker subprocess inherits the variable); 1 compares the
+# kernels alone on a loaded machine, where two threads fall off the cliff (docs/performance.md)
+THREADS = int(os.environ.get("TINYFLOW_PEERS_THREADS", "2"))
 
 
 def lenet_flops():

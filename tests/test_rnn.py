@@ -132,6 +132,49 @@ def test_basic_lstm_against_torch(how, plan_memory):
     assert np.abs(grad_x[0]).max() > 1e-4  # the gradient reaches the first of the 28 steps
 
 
+def _lstm_graph_nodes():
+    return [n.kind for n in tf.get_default_graph().nodes_by_name.values()]
+
+
+@pytest.mark.parametrize("cell_type", ["BasicLSTMCell", "LSTMCell"])
+@pytest.mark.parametrize("state_is_tuple", [True, False])
+def test_lstm_block_equals_the_unrolled_cells(cell_type, state_is_tuple, plan_memory):
+    """static_rnn over a BasicLSTMCell, or an LSTMCell without peepholes, clipping or
+    projection (peers.py's LSTM: tf.unstack(x, axis=1), the zero state, outputs[-1] read) runs
+    as one lstm_block, and a subclass with its own call runs unrolled: both against torch's
+    nn.LSTM, the loss and every gradient, x's included."""
+    xs, kernel, bias = _rand(B, T, D, seed=3), *_lstm_weights()
+    fused = getattr(rnn, cell_type)
+    scope = "rnn/" + ("basic_lstm_cell" if cell_type == "BasicLSTMCell" else "lstm_cell")
+
+    class Unrolled(fused):  # its own call: static_rnn unrolls it
+        def call(self, inputs, state):
+            return super().call(inputs, state)
+
+    for cell_class, blocks in ((fused, 1), (Unrolled, 0)):
+        tf.reset_default_graph()
+        x = tf.placeholder(tf.float32, [B, T, D])
+        cell = cell_class(H, state_is_tuple=state_is_tuple, name=scope.split("/")[1])
+        outputs, state = tf.nn.static_rnn(cell, tf.unstack(x, T, 1), dtype=tf.float32)
+        c = state.c if state_is_tuple else state[:, :H]
+        assert _lstm_graph_nodes().count("lstm_block") == blocks
+        got, grads, heads = run_tf(
+            [outputs[-1], c], [x, _variable(scope + "/kernel"), _variable(scope + "/bias")],
+            {x: xs}, {scope + "/kernel": kernel, scope + "/bias": bias}, plan_memory)
+        lstm = torch.nn.LSTM(D, H, batch_first=True).double()
+        set_torch_rnn(lstm, "l0", *lstm_to_torch(kernel, bias, D))
+        tx = _t(xs, True)
+        want_out, (_, want_c) = lstm(tx)
+        backward([want_out[:, -1], want_c[0]], heads)
+        what = f"{cell_class.__name__}, {blocks} lstm_block"
+        close(got[0], want_out[:, -1], f"{what}: h_T")
+        close(got[1], want_c[0], f"{what}: c_T")
+        close(grads[0], tx.grad, f"{what}: d x")
+        want_kernel, want_bias = lstm_grads_to_tf(*torch_grads(lstm, "l0"))
+        close(grads[1], want_kernel, f"{what}: d kernel")
+        close(grads[2], want_bias, f"{what}: d bias")
+
+
 def test_lstm_cell_projection_against_torch(plan_memory):
     # TF's num_proj is torch's proj_size: m = (o * tanh(c)) @ projection/kernel
     proj = 3
@@ -391,8 +434,9 @@ def test_dropout_wrapper_keep_one_is_the_cell(plan_memory):
     assert len(dropouts) == T  # constant 1.0 adds no op; the fed keep_prob one per step
     got = _run_same_weights(x, [tf.stack(plain[0]), plain[1].c, tf.stack(wrapped[0]),
                                 wrapped[1].c], {keep: 1.0}, plan_memory)
-    np.testing.assert_array_equal(got[0], got[2])
-    np.testing.assert_array_equal(got[1], got[3])
+    # plain runs as one lstm_block, wrapped unrolled: equal up to float32's rounding
+    np.testing.assert_allclose(got[0], got[2], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], got[3], rtol=1e-5, atol=1e-6)
 
 
 @pytest.mark.parametrize("seed", [None, 3])
@@ -408,11 +452,14 @@ def test_dropout_wrapper_scales_outputs_and_keeps_lstm_memory(seed, plan_memory)
     # (as in TensorFlow, whose random ops with equal seeds draw the same numbers) the same mask
     same_mask = all((kept[t] == kept[0]).all() for t in range(1, T))
     assert same_mask == (seed is not None)
-    np.testing.assert_array_equal(state.c, ref_state.c)  # output dropout leaves the state be
+    # output dropout leaves the state be (plain is one lstm_block, wrapped unrolled: equal up
+    # to float32's rounding)
+    np.testing.assert_allclose(state.c, ref_state.c, rtol=1e-5, atol=1e-6)
     tf.reset_default_graph()
     x, plain, wrapped = _two_lstms({"state_keep_prob": 0.5}, steps=1)
     (ref_c, ref_h), (c, h) = _run_same_weights(x, [plain[1], wrapped[1]])
-    np.testing.assert_array_equal(c, ref_c)  # c is never dropped (TF's default filter)
+    np.testing.assert_allclose(c, ref_c, rtol=1e-5, atol=1e-6)  # c is never dropped (TF's
+    # default filter)
     kept = h != 0
     np.testing.assert_allclose(h[kept], 2 * ref_h[kept], rtol=1e-5)
     assert 0 < kept.sum() < kept.size

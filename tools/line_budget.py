@@ -82,6 +82,10 @@ COMPONENTS = {
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs)
     "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 495),
+    # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
+    # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
+    # (and the gradient of its gradient, the backward formulas as ordinary ops)
+    "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 250),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -97,9 +101,10 @@ COMPONENTS = {
         ["lua_ops/threads.py", "executor/threads.py"], 130),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
-    # engine kernels only built-in bodies reach
+    # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
+    # the torch table, one kernel for a + s * b * c in the fused LSTM's steps)
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1710),  # 1700 -> 1710: where_true's nonzero
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1720),  # 1710 -> 1720: where_true's nonzero
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

@@ -19,6 +19,8 @@ function                                    meaning
 ``add(res, a, b)``                          res = a + b (b tensor or number, broadcasting)
 ``add(res, a, s, b)``                       res = a + s * b (s number)
 ``csub(res, a, b)``                         res = a - b
+``addcmul(res, a, b, c)``                   res = a + b * c
+``addcmul(res, a, s, b, c)``                res = a + s * b * c (s number, Torch7's order)
 ``rsub(res, a, s)``                         res = s - a (s number)
 ``cmul(res, a, b)`` / ``mul(res, a, s)``    res = a * b / a * s
 ``cdiv(res, a, b)`` / ``div(res, a, s)``    res = a / b / a / s (integer a, b into a float
@@ -151,6 +153,13 @@ def add(res, a, b, c=None):
         torch.add(a, _number(res, b), out=res)
     else:  # Torch7's add(res, a, value, b)
         torch.add(a, c, alpha=b, out=res)
+
+
+def addcmul(res, a, b, c, d=None):
+    if d is None:
+        torch.addcmul(a, b, c, out=res)
+    else:  # Torch7's addcmul(res, a, value, b, c)
+        torch.addcmul(a, c, d, value=b, out=res)
 
 
 def csub(res, a, b):

@@ -14,9 +14,10 @@ from . import (
     nn,
     optim,
     reduce,
+    rnn,
     softmax,
     state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init", "loop", "math",
-           "matrix", "nn", "optim", "reduce", "softmax", "state"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
+           "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "softmax", "state"]

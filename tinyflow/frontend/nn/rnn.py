@@ -114,7 +114,9 @@ def static_rnn(cell, inputs, initial_state=None, dtype=None, sequence_length=Non
     with variable_scope(scope or "rnn") as varscope:
         lengths = _lengths(sequence_length, batch, "static_rnn")
         state = _initial_state(cell, first, initial_state, dtype, "static_rnn")
-        return _run_cell(cell, inputs, state, varscope, lengths)
+        fused = cell._sequence(inputs, state) if lengths is None and hasattr(
+            cell, "_sequence") else None  # one node for the whole sequence (BasicLSTMCell)
+        return fused if fused is not None else _run_cell(cell, inputs, state, varscope, lengths)
 
 
 def static_bidirectional_rnn(cell_fw, cell_bw, inputs, initial_state_fw=None,

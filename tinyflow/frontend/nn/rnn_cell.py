@@ -31,9 +31,9 @@ import collections
 import hashlib
 import re
 
-from ...nnvm.symbol import Symbol, current_context
+from ...nnvm.symbol import Symbol, create_op, current_context
 from ..api import clip_by_value, matmul, sigmoid, tanh
-from ..array_ops import concat, expand_dims, shape, split, tile, zeros, zeros_like
+from ..array_ops import concat, expand_dims, shape, split, stack, tile, transpose, zeros, zeros_like
 from ..array_ops import slice as array_slice
 from ..dtypes import as_dtype
 from ..init_ops import constant_initializer, zeros_initializer
@@ -239,6 +239,11 @@ class RNNCell:
     def __call__(self, inputs, state, scope=None):
         """Run one step in the cell's scope: ``(output, new_state)``; the first call takes the
         scope (``scope`` if given) and builds the variables, later calls reuse them."""
+        return self._scoped(inputs, lambda: self.call(inputs, state), scope)
+
+    def _scoped(self, inputs, step, scope=None):
+        """``step()`` in the cell's scope, its variables built for ``inputs`` first (or
+        ``inputs`` checked against them)."""
         if self._scope is None:
             self._capture_scope(scope)
         reuse = True if self.built else self._reuse
@@ -248,7 +253,7 @@ class RNNCell:
                 self.built = True
             elif self._input_depth is not None:
                 self._check_depth(inputs)
-            return self.call(inputs, state)
+            return step()
 
     def _capture_scope(self, scope) -> None:
         # TF's Layer._set_scope: a given scope as it is, else the base name made unique
@@ -429,7 +434,36 @@ def _lstm_state(cell, state, c_size, h_size):
             array_slice(state, [0, c_size], [-1, h_size]))
 
 
-class BasicLSTMCell(_LayerCell):
+class _FusedSequence:
+    """static_rnn over an LSTM cell as one ``lstm_block`` node (tinyflow/ops/rnn.py): the
+    unrolled cells' values and gradients from fewer, larger kernels.  The cell says with
+    ``_fusable()`` whether its step is BasicLSTMCell's (not a subclass's own ``call``)."""
+
+    def _sequence(self, inputs, state):
+        """``(outputs, final state)`` of static_rnn over ``inputs``, or None where the cells
+        must be unrolled: not ``_fusable()``, another activation, inputs of differing shapes
+        or dtypes."""
+        shapes = {str(x.get_shape()) if isinstance(x, Symbol) else None for x in inputs}
+        dtypes = {x.dtype.name for x in inputs if isinstance(x, Symbol)}
+        if (self._activation is not tanh or not self._fusable() or len(shapes) != 1
+                or None in shapes or len(dtypes) != 1):
+            return None
+        return self._scoped(inputs[0], lambda: self._block(inputs, state))
+
+    def _block(self, inputs, state):
+        c, h = _lstm_state(self, state, self._num_units, self._num_units)
+        if {c.dtype.name, h.dtype.name} != {inputs[0].dtype.name}:
+            return None
+        block = create_op("lstm_block", _time_major(inputs), c, h, self._kernel, self._bias,
+                          forget_bias=self._forget_bias, name="lstm_block")
+        # a slice per step: only those read run (static_rnn's outputs[-1], most often)
+        outputs = [block[0][t] for t in range(len(inputs))]
+        new_c, new_h = block[1][len(inputs) - 1], outputs[-1]
+        return outputs, LSTMStateTuple(new_c, new_h) if self._state_is_tuple else concat(
+            [new_c, new_h], 1)
+
+
+class BasicLSTMCell(_FusedSequence, _LayerCell):
     """TF's basic LSTM: ``i, j, f, o = split(concat([x, h]) @ kernel + bias, 4, axis=1)``,
     ``new_c = c * sigmoid(f + forget_bias) + sigmoid(i) * activation(j)``,
     ``new_h = activation(new_c) * sigmoid(o)``; the state is ``LSTMStateTuple(new_c, new_h)``
@@ -476,8 +510,26 @@ class BasicLSTMCell(_LayerCell):
             [new_c, new_h], 1)
         return new_h, new_state
 
+    def _fusable(self) -> bool:
+        return type(self).call is BasicLSTMCell.call
 
-class LSTMCell(_LayerCell):
+
+def _time_major(inputs) -> Symbol:
+    """``stack(inputs)``: ``[T, batch, depth]``; where the inputs are all of ``tf.unstack(x,
+    axis=a)``, in order, x with axis a first (one copy, none for a = 0)."""
+    entries = [x.outputs[0] for x in inputs]
+    node = entries[0].node
+    if (node.kind != "unstack" or node.num_outputs() != len(inputs)
+            or [(e.node, e.index) for e in entries] != [(node, t) for t in range(len(inputs))]):
+        return stack(inputs, 0)
+    source = Symbol([node.inputs[0]])
+    rank, axis = len(inputs[0].get_shape()) + 1, node.attrs["axis"]
+    axis = axis + rank if axis < 0 else axis
+    return source if axis == 0 else transpose(
+        source, [axis] + [d for d in range(rank) if d != axis])
+
+
+class LSTMCell(_FusedSequence, _LayerCell):
     """TF's LSTM with optional peepholes, cell clipping and a projection:
     ``c = sigmoid(f + forget_bias [+ w_f_diag * c_prev]) * c_prev
     + sigmoid(i [+ w_i_diag * c_prev]) * activation(j)``, clipped to ``[-cell_clip,
@@ -539,6 +591,10 @@ class LSTMCell(_LayerCell):
         if self._num_proj is not None:
             self._proj_kernel = self._add_variable(
                 "projection/kernel", [units, self._num_proj], initializer=init)
+
+    def _fusable(self) -> bool:  # without peepholes, clipping and projection: BasicLSTMCell
+        return (type(self).call is LSTMCell.call and not self._use_peepholes
+                and self._cell_clip is None and self._num_proj is None)
 
     def call(self, inputs, state) -> tuple:
         c_prev, m_prev = _lstm_state(self, state, self._num_units, self.output_size)
