@@ -24,6 +24,14 @@ class ThreadChoice:
     ``torch.set_num_threads``) or one, whichever its recent runs took less time with.
     :meth:`begin` before a run sets torch's count, :meth:`end` after it puts torch's back and
     records the run's time.
+
+    It switches only on strong evidence, as a switch changes the last bits of kernels whose
+    sums split by thread (conv weight gradients, long reductions): runs of at least
+    ``WORTH``, all of torch's threads *starved* (the process's CPU time over the run under
+    ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
+    one thread is tried, and the other count's best run ``BETTER`` times faster than this
+    count's best.  On a quiet machine the threads are not starved, so one thread is never
+    tried and the step costs two clock reads more.
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
@@ -31,6 +39,8 @@ class ThreadChoice:
     #                       from other processes only add time, so the least is its speed)
     PROBE_RUNS = 2        # runs of the other count per probe
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
+    BETTER = 1.2          # the other count's least run this much faster: switch to it
+    STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
     # runs shorter than this keep torch's count: little to win, and a count switched between
     # runs changes the last bits of kernels whose sums split by thread (conv weight gradients),
@@ -41,8 +51,9 @@ class ThreadChoice:
         self.fixed = fixed
         self.recent = {"all": [], "one": []}   # the last KEEP runs' seconds, per choice
         self.current = self.using = "all"
-        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
-        self.ceiling, self.started = 1, 0.0
+        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + self.KEEP + 1
+        self.ceiling, self.started, self.cpu_started = 1, 0.0, None
+        self.starved = self.probing = False
 
     def count(self, choice: str) -> int:
         """torch threads of ``choice`` (``"all"`` or ``"one"``) for the run under way."""
@@ -52,18 +63,31 @@ class ThreadChoice:
         """Set torch's thread count for the run about to start."""
         self.ceiling = torch.get_num_threads()
         self.runs += 1
-        probing = self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS
+        if self.runs == self.next_probe:  # whether this probe runs, decided for all its runs
+            self.probing = self._worth() and (self.current == "one" or self.starved)
         self.using = self.current
-        worth = self.current == "one" or min(self.recent["all"], default=0) >= self.WORTH
-        if probing and worth and self.fixed is None and self.ceiling > 1:
+        if self.probing and self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS:
             self.using = "one" if self.current == "all" else "all"
         if self.count(self.using) != self.ceiling:
             torch.set_num_threads(self.count(self.using))
+        # the process's CPU time (a system call, ~1 us) only where a probe could follow
+        self.cpu_started = time.process_time() if self.using == "all" and self._worth() \
+            else None
         self.started = time.perf_counter()
+
+    def _worth(self) -> bool:
+        """Whether this executor may try the other count: not fixed, more than one thread to
+        choose from, and (on all of them) its recent runs each took at least WORTH."""
+        recent = self.recent["all"]
+        return self.fixed is None and self.ceiling > 1 and (
+            self.current == "one" or min(recent, default=0) >= self.WORTH)
 
     def end(self):
         """Record the run just finished; put torch's thread count back."""
         elapsed = time.perf_counter() - self.started
+        if self.cpu_started is not None:
+            cpu = time.process_time() - self.cpu_started
+            self.starved = cpu < self.STARVED * self.ceiling * elapsed
         if self.count(self.using) != self.ceiling:
             torch.set_num_threads(self.ceiling)
         if self.runs <= self.WARMUP or self.fixed is not None or self.ceiling == 1:
@@ -74,13 +98,21 @@ class ThreadChoice:
                 self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # load changed
                 recent[:] = recent[-1:]  # its time is now the slow runs'
             recent[:] = [*recent, elapsed][-self.KEEP:]
+            if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # a probe not worth it
+                self._probe_again(switch=False)
             return
         if self.runs == self.next_probe:  # a probe's first run: the count's old runs are stale
             recent.clear()
         recent.append(elapsed)
-        if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # switch, or probe less often
-            if not self.recent[self.current] or min(recent) < min(self.recent[self.current]):
-                self.current = self.using
-            else:
-                self.gap = min(2 * self.gap, self.PROBE_MOST)
-            self.next_probe = self.runs + self.gap
+        if self.runs == self.next_probe + self.PROBE_RUNS - 1:
+            self._probe_again(switch=not self.recent[self.current] or
+                              self.BETTER * min(recent) < min(self.recent[self.current]))
+
+    def _probe_again(self, switch: bool):
+        """After a probe's last run: switch to the count it ran (the gap back to the first),
+        or probe less often."""
+        if switch:
+            self.current, self.gap = self.using, self.PROBE_FIRST
+        else:
+            self.gap = min(2 * self.gap, self.PROBE_MOST)
+        self.next_probe = self.runs + self.gap
