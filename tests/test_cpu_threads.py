@@ -32,20 +32,25 @@ def test_numpy_blas_single_runs_on_one_thread_and_restores_the_count():
 class _Clock:
     """A fake ``time`` module for ThreadChoice: a run on ``count`` threads lasts
     ``seconds(count)`` and the process's CPU time over it is ``cpu(count)`` x that (default:
-    every thread on a core all the time, a quiet machine).  Each clock read returns the time
-    and moves it on by one run, so ``begin``'s and ``end``'s reads are one run apart."""
+    every thread on a core all the time, a quiet machine).  Reads come in pairs, ``begin``'s
+    and ``end``'s: the second of each pair moves the clock on by one run."""
 
     def __init__(self, seconds, cpu=lambda count: count):
-        self.now, self.cpu_now, self.seconds, self.cpu, self.counts = 0.0, 0.0, seconds, cpu, []
+        self.seconds, self.cpu, self.counts = seconds, cpu, []
+        self.now, self.cpu_now, self.reads, self.cpu_reads = 0.0, 0.0, 0, 0
 
     def perf_counter(self):
-        now, self.now = self.now, self.now + self.seconds(torch.get_num_threads())
-        return now
+        self.reads += 1
+        if self.reads % 2 == 0:
+            self.now += self.seconds(torch.get_num_threads())
+        return self.now
 
     def process_time(self):
-        count = torch.get_num_threads()
-        now, self.cpu_now = self.cpu_now, self.cpu_now + self.cpu(count) * self.seconds(count)
-        return now
+        self.cpu_reads += 1
+        if self.cpu_reads % 2 == 0:
+            count = torch.get_num_threads()
+            self.cpu_now += self.cpu(count) * self.seconds(count)
+        return self.cpu_now
 
     def run(self, choice):
         choice.begin()
@@ -98,6 +103,19 @@ def test_thread_choice_switches_on_strong_evidence_only(monkeypatch, two_threads
         clock.run(choice)
     assert choice.current == "all" and 1 in clock.counts  # probed, under BETTER: not switched
     assert clock.counts[-150:].count(1) <= 2 * ThreadChoice.PROBE_RUNS  # probes grew apart
+
+
+def test_thread_choice_pays_back_what_probes_cost(monkeypatch, two_threads):
+    seconds = {1: 0.02, 2: 2.0}  # a small step with a core busy: 2 threads 100x slower
+    clock = _Clock(seconds.get, _busy)
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(3000):
+        clock.run(choice)
+    assert choice.current == "one"
+    total = sum(seconds[n] for n in clock.counts)
+    probes = sum(seconds[n] for n in clock.counts[10:] if n == 2)  # after choosing one
+    assert probes < 1.5 * total / ThreadChoice.PAYBACK  # not 2 runs of 2 s every 128 runs
 
 
 def test_thread_choice_follows_a_change_of_load(monkeypatch, two_threads):
