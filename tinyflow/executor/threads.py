@@ -43,10 +43,9 @@ class ThreadChoice:
     STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
     PAYBACK = 20          # and after a probe that lost T seconds, at least PAYBACK x T later
-    # runs shorter than this keep torch's count: little to win, and a count switched between
-    # runs changes the last bits of kernels whose sums split by thread (conv weight gradients),
-    # which finite differences over many runs of a small graph would see
-    WORTH = 10e-3
+    # runs shorter than this keep torch's count: a small graph's results stay bit-for-bit run
+    # to run; a softmax step (0.1 ms quiet) takes 1-20 ms on 2 starved threads, so not 10 ms
+    WORTH = 1e-3
 
     def __init__(self, fixed: int | None = None):
         self.fixed = fixed
