@@ -31,7 +31,8 @@ class ThreadChoice:
     ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
     one thread is tried, and the other count's best run ``BETTER`` times faster than this
     count's best.  On a quiet machine the threads are not starved, so one thread is never
-    tried and the step costs two clock reads more.
+    tried and a run costs two clock reads more (and two CPU-time reads when it takes WORTH).
+    A probe that lost time is not repeated before PAYBACK times that time has passed.
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
