@@ -30,20 +30,38 @@ def test_numpy_blas_single_runs_on_one_thread_and_restores_the_count():
 
 
 class _Clock:
-    """A fake ``time`` module for ThreadChoice: each run lasts what ``seconds(count)`` says."""
+    """A fake ``time`` module for ThreadChoice: a run on ``count`` threads lasts
+    ``seconds(count)`` and the process's CPU time over it is ``cpu(count)`` x that (default:
+    every thread on a core all the time, a quiet machine).  Reads come in pairs, ``begin``'s
+    and ``end``'s: the second of each pair moves the clock on by one run."""
 
-    def __init__(self, seconds):
-        self.now, self.seconds, self.counts = 0.0, seconds, []
+    def __init__(self, seconds, cpu=lambda count: count):
+        self.seconds, self.cpu, self.counts = seconds, cpu, []
+        self.now, self.cpu_now, self.reads, self.cpu_reads = 0.0, 0.0, 0, 0
 
     def perf_counter(self):
+        self.reads += 1
+        if self.reads % 2 == 0:
+            self.now += self.seconds(torch.get_num_threads())
         return self.now
+
+    def process_time(self):
+        self.cpu_reads += 1
+        if self.cpu_reads % 2 == 0:
+            count = torch.get_num_threads()
+            self.cpu_now += self.cpu(count) * self.seconds(count)
+        return self.cpu_now
 
     def run(self, choice):
         choice.begin()
-        count = torch.get_num_threads()
-        self.counts.append(count)
-        self.now += self.seconds(count)
+        self.counts.append(torch.get_num_threads())
         choice.end()
+
+
+def _busy(count):
+    """Process CPU time per wall second of a run on ``count`` threads with one of two cores
+    busy: the threads share what is left (CFS: 2 cores among count + 1 threads)."""
+    return count * 2 / (count + 1)
 
 
 @pytest.fixture
@@ -57,7 +75,7 @@ def two_threads(monkeypatch):
 @pytest.mark.parametrize("faster", [1, 2])
 def test_thread_choice_settles_on_the_faster_count_and_restores_torchs(
         monkeypatch, two_threads, faster):
-    clock = _Clock(lambda count: 1.0 if count == faster else 2.0)
+    clock = _Clock(lambda count: 1.0 if count == faster else 2.0, _busy)  # threads starved
     monkeypatch.setattr(threads_module, "time", clock)
     choice = ThreadChoice()
     for _ in range(60):
@@ -68,15 +86,48 @@ def test_thread_choice_settles_on_the_faster_count_and_restores_torchs(
     assert choice.current == ("one" if faster == 1 else "all")
 
 
+def test_thread_choice_never_tries_one_thread_on_a_quiet_machine(monkeypatch, two_threads):
+    clock = _Clock(lambda count: 0.5 if count == 1 else 1.0)  # would be faster, but not starved
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(300):
+        clock.run(choice)
+    assert set(clock.counts) == {2}  # no probe: the quiet step pays nothing for the choice
+
+
+def test_thread_choice_switches_on_strong_evidence_only(monkeypatch, two_threads):
+    clock = _Clock(lambda count: 0.9 if count == 1 else 1.0, _busy)  # one thread 10% faster
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(300):
+        clock.run(choice)
+    assert choice.current == "all" and 1 in clock.counts  # probed, under BETTER: not switched
+    assert clock.counts[-150:].count(1) <= 2 * ThreadChoice.PROBE_RUNS  # probes grew apart
+
+
+def test_thread_choice_pays_back_what_probes_cost(monkeypatch, two_threads):
+    seconds = {1: 0.02, 2: 2.0}  # a small step with a core busy: 2 threads 100x slower
+    clock = _Clock(seconds.get, _busy)
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(3000):
+        clock.run(choice)
+    assert choice.current == "one"
+    total = sum(seconds[n] for n in clock.counts)
+    probes = sum(seconds[n] for n in clock.counts[10:] if n == 2)  # after choosing one
+    assert probes < 1.5 * total / ThreadChoice.PAYBACK  # not 2 runs of 2 s every 128 runs
+
+
 def test_thread_choice_follows_a_change_of_load(monkeypatch, two_threads):
     load = {"busy": False}  # quiet: 2 threads faster; a core busy: 2 threads 5x slower
     clock = _Clock(lambda count: (5.0 if count == 2 else 1.6) if load["busy"] else
-                   (1.0 if count == 2 else 1.6))
+                   (1.0 if count == 2 else 1.6),
+                   lambda count: _busy(count) if load["busy"] else count)
     monkeypatch.setattr(threads_module, "time", clock)
     choice = ThreadChoice()
     for _ in range(40):
         clock.run(choice)
-    assert choice.current == "all"
+    assert choice.current == "all" and set(clock.counts) == {2}
     load["busy"] = True
     for _ in range(5):
         clock.run(choice)
@@ -88,7 +139,7 @@ def test_thread_choice_follows_a_change_of_load(monkeypatch, two_threads):
 
 
 def test_thread_choice_fixed_count_and_a_ceiling_of_one(monkeypatch, two_threads):
-    clock = _Clock(lambda count: 1.0 if count == 1 else 9.0)
+    clock = _Clock(lambda count: 1.0 if count == 1 else 9.0, _busy)
     monkeypatch.setattr(threads_module, "time", clock)
     fixed = ThreadChoice(fixed=2)
     for _ in range(40):
@@ -158,9 +209,49 @@ def test_intra_op_threads_must_be_a_count(threads):
 
 
 def test_thread_choice_leaves_short_runs_on_torchs_count(monkeypatch, two_threads):
-    clock = _Clock(lambda count: 1e-4 if count == 1 else 5e-4)  # under ThreadChoice.WORTH
+    clock = _Clock(lambda count: 1e-4 if count == 1 else 5e-4, _busy)  # under WORTH
     monkeypatch.setattr(threads_module, "time", clock)
     choice = ThreadChoice()
     for _ in range(60):
         clock.run(choice)
     assert set(clock.counts) == {2}  # never switched: results stay bit-for-bit run to run
+
+
+def _counts_set(monkeypatch):
+    """The counts ``torch.set_num_threads`` is called with from now on (it still sets them)."""
+    counts, set_num_threads = [], torch.set_num_threads
+    monkeypatch.setattr(torch, "set_num_threads",
+                        lambda n: (counts.append(n), set_num_threads(n)))
+    return counts
+
+
+@pytest.fixture
+def busy_core(monkeypatch, two_threads):
+    """Runs as with one of two cores busy (fake clock): 2 threads 2.5x slower than 1."""
+    monkeypatch.delenv("TF_DETERMINISTIC_OPS", raising=False)
+    monkeypatch.setattr(threads_module, "time", _Clock(lambda n: 0.02 if n == 1 else 0.05, _busy))
+
+
+def test_a_busy_core_makes_a_session_run_on_one_thread(monkeypatch, busy_core):
+    counts = _counts_set(monkeypatch)
+    chosen, data = _softmax_regression("cpu")
+    assert 1 in counts and torch.get_num_threads() == 2  # switched per run, the user's back
+    np.testing.assert_allclose(chosen, _reference(*data), rtol=1e-3, atol=5e-5)
+
+
+@pytest.mark.parametrize("value", ["1", "true"])
+def test_tf_deterministic_ops_keeps_torchs_count(monkeypatch, busy_core, value):
+    monkeypatch.setenv("TF_DETERMINISTIC_OPS", value)
+    counts = _counts_set(monkeypatch)
+    weights, data = _softmax_regression("cpu")
+    assert counts == []  # never switched, whatever the timings say
+    np.testing.assert_allclose(weights, _reference(*data), rtol=1e-3, atol=5e-5)
+
+
+def test_check_gradients_runs_every_step_on_one_count(monkeypatch, busy_core):
+    from tinyflow.frontend.testing import check_gradients
+    counts = _counts_set(monkeypatch)
+    tf.reset_default_graph()
+    check_gradients(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"),
+                    [(2, 5, 5, 3), (3, 3, 3, 2)])
+    assert counts == []  # finite differences saw one function: torch's count at every run

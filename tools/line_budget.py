@@ -96,9 +96,11 @@ COMPONENTS = {
     "op declarations (tinyflow/ops)": (["ops/*.py"], 2340),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
-    # another process holds a core): a mechanism of its own, beside the kernels it serves
+    # another process holds a core): a mechanism of its own, beside the kernels it serves;
+    # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
+    # threads by the process's CPU time, a margin between the counts)
     "CPU threads (lua_ops/threads.py, executor/threads.py)": (
-        ["lua_ops/threads.py", "executor/threads.py"], 130),
+        ["lua_ops/threads.py", "executor/threads.py"], 145),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
@@ -112,9 +114,10 @@ COMPONENTS = {
     # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run;
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
     # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
-    # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too)
+    # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too;
+    # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 675),
+        ["executor/*.py", "session/*.py"], 680),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline

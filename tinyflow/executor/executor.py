@@ -101,10 +101,10 @@ class Executor:
         self.fed_entries = dict(fed_entries or {})
         self.donated = frozenset(donated)
         self.options = options
-        # CPU runs on the session's fixed count, if any (threads.py: choosing by timing is not
-        # on, as switching counts changes the last bits of some kernels between runs)
+        # CPU runs: the session's fixed count, or chosen by timing (threads.py); 0: torch's
+        # count as it is, never switched (TF_DETERMINISTIC_OPS, session/options.py)
         self.threads = ThreadChoice(options.threads) if self.device.type == "cpu" \
-            and options.threads else None
+            and options.threads != 0 else None
         self.loop_states = {}  # looping node -> LoopState (subgraphs.py)
         self.graph = self._bind(outputs, variables)
         self.indexed = self.graph.indexed

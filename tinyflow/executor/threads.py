@@ -24,6 +24,15 @@ class ThreadChoice:
     ``torch.set_num_threads``) or one, whichever its recent runs took less time with.
     :meth:`begin` before a run sets torch's count, :meth:`end` after it puts torch's back and
     records the run's time.
+
+    It switches only on strong evidence, as a switch changes the last bits of kernels whose
+    sums split by thread (conv weight gradients, long reductions): runs of at least
+    ``WORTH``, all of torch's threads *starved* (the process's CPU time over the run under
+    ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
+    one thread is tried, and the other count's best run ``BETTER`` times faster than this
+    count's best.  On a quiet machine the threads are not starved, so one thread is never
+    tried and a run costs two clock reads more (and two CPU-time reads when it takes WORTH).
+    A probe that lost time is not repeated before PAYBACK times that time has passed.
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
@@ -31,56 +40,81 @@ class ThreadChoice:
     #                       from other processes only add time, so the least is its speed)
     PROBE_RUNS = 2        # runs of the other count per probe
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
+    BETTER = 1.2          # the other count's least run this much faster: switch to it
+    STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
-    # runs shorter than this keep torch's count: little to win, and a count switched between
-    # runs changes the last bits of kernels whose sums split by thread (conv weight gradients),
-    # which finite differences over many runs of a small graph would see
-    WORTH = 10e-3
+    PAYBACK = 20          # and after a probe that lost T seconds, at least PAYBACK x T later
+    # runs shorter than this keep torch's count: a small graph's results stay bit-for-bit run
+    # to run; a softmax step (0.1 ms quiet) takes 1-20 ms on 2 starved threads, so not 10 ms
+    WORTH = 1e-3
 
     def __init__(self, fixed: int | None = None):
         self.fixed = fixed
         self.recent = {"all": [], "one": []}   # the last KEEP runs' seconds, per choice
         self.current = self.using = "all"
         self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
-        self.ceiling, self.started = 1, 0.0
-
-    def count(self, choice: str) -> int:
-        """torch threads of ``choice`` (``"all"`` or ``"one"``) for the run under way."""
-        return self.fixed or (self.ceiling if choice == "all" else 1)
+        self.ceiling = self.threads = 1
+        self.started, self.cpu_started, self.not_before = 0.0, None, 0.0
+        self.starved = self.probing = False
+        self.watch = fixed is None  # read the CPU time of runs on all threads: long enough
 
     def begin(self):
         """Set torch's thread count for the run about to start."""
-        self.ceiling = torch.get_num_threads()
+        self.ceiling = ceiling = torch.get_num_threads()
         self.runs += 1
-        probing = self.next_probe <= self.runs < self.next_probe + self.PROBE_RUNS
-        self.using = self.current
-        worth = self.current == "one" or min(self.recent["all"], default=0) >= self.WORTH
-        if probing and worth and self.fixed is None and self.ceiling > 1:
-            self.using = "one" if self.current == "all" else "all"
-        if self.count(self.using) != self.ceiling:
-            torch.set_num_threads(self.count(self.using))
+        if self.runs == self.next_probe and self.started < self.not_before:
+            self.next_probe += 1  # the last probe's cost not yet paid back: not before then
+        elif self.runs == self.next_probe:  # whether this probe runs, for all its runs
+            self.probing = self.fixed is None and ceiling > 1 and (
+                self.current == "one" or self.starved and self.watch)
+        using = self.current
+        if self.probing:
+            using = "one" if using == "all" else "all"
+        self.using, self.threads = using, self.fixed or (ceiling if using == "all" else 1)
+        if self.threads != ceiling:
+            torch.set_num_threads(self.threads)
+        # the process's CPU time (a system call, 1-4 us) only where a probe could follow
+        self.cpu_started = time.process_time() if self.watch and using == "all" else None
         self.started = time.perf_counter()
 
     def end(self):
         """Record the run just finished; put torch's thread count back."""
         elapsed = time.perf_counter() - self.started
-        if self.count(self.using) != self.ceiling:
+        if self.cpu_started is not None:
+            cpu = time.process_time() - self.cpu_started
+            self.starved = cpu < self.STARVED * self.ceiling * elapsed
+        if self.threads != self.ceiling:
             torch.set_num_threads(self.ceiling)
         if self.runs <= self.WARMUP or self.fixed is not None or self.ceiling == 1:
             return
         recent = self.recent[self.using]
         if self.using == self.current:
-            if len(recent) >= 2 and min(recent[-1], elapsed) > self.SLOWER * min(recent):
-                self.next_probe, self.gap = self.runs + 1, self.PROBE_FIRST  # load changed
+            if self.using == "all" and len(recent) >= 2 and \
+                    min(recent[-1], elapsed) > self.SLOWER * min(recent):  # load came
+                self.next_probe, self.gap, self.not_before = self.runs + 1, self.PROBE_FIRST, 0
                 recent[:] = recent[-1:]  # its time is now the slow runs'
             recent[:] = [*recent, elapsed][-self.KEEP:]
+            if self.using == "all":
+                self.watch = min(recent) >= self.WORTH
+            if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # a probe's window, not
+                self._probe_again(switch=False)  # run (short, not starved): later, less often
             return
         if self.runs == self.next_probe:  # a probe's first run: the count's old runs are stale
             recent.clear()
         recent.append(elapsed)
-        if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # switch, or probe less often
-            if not self.recent[self.current] or min(recent) < min(self.recent[self.current]):
-                self.current = self.using
-            else:
-                self.gap = min(2 * self.gap, self.PROBE_MOST)
-            self.next_probe = self.runs + self.gap
+        if self.runs == self.next_probe + self.PROBE_RUNS - 1:
+            self._probe_again(switch=not self.recent[self.current] or
+                              self.BETTER * min(recent) < min(self.recent[self.current]))
+
+    def _probe_again(self, switch: bool):
+        """After a probe's last run: switch to the count it ran (the gap back to the first),
+        or probe less often."""
+        if switch:
+            self.current, self.gap = self.using, self.PROBE_FIRST
+        else:
+            self.gap = min(2 * self.gap, self.PROBE_MOST)
+            if self.probing:  # what the probe's runs took beyond this count's best
+                lost = sum(self.recent[self.using]) - self.PROBE_RUNS * min(
+                    self.recent[self.current], default=0)
+                self.not_before = self.started + self.PAYBACK * lost
+        self.next_probe, self.probing = self.runs + self.gap, False

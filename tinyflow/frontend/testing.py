@@ -19,6 +19,7 @@ import numpy as np
 from ..nnvm.attrs import no_gradient
 from ..nnvm.op import Op
 from ..nnvm.symbol import Symbol, create_op
+from ..session.options import ConfigProto
 from .api import gradients, placeholder
 
 __all__ = ["GradientReport", "check_gradients", "differentiable_ops", "random_inputs"]
@@ -128,7 +129,8 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     plan_memory : bool
         Passed to the :class:`~tinyflow.Session` running both the gradient and the forward.
     config : str
-        The session's device, ``"cpu"`` or ``"gpu"``.
+        The session's device, ``"cpu"`` or ``"gpu"``.  On the CPU every run has torch's
+        thread count (``intra_op_parallelism_threads``), so all runs compute the same function.
     name : str, optional
         What messages call the op (default: the op name, or the function's ``__name__``).
 
@@ -160,7 +162,9 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     heads = [Symbol([e]) for e in out.outputs]
     feeds = dict(zip(xs, values))
 
-    with Session(config, plan_memory=plan_memory) as sess:
+    # finite differences need the same function at every run: on the CPU, torch's thread
+    # count fixed (a count chosen per run changes the last bits of some kernels' sums)
+    with Session(_fixed_threads(config), plan_memory=plan_memory) as sess:
         outputs = [np.asarray(v) for v in sess.run(heads, feeds)]
         rng = np.random.default_rng([seed, 1])
         head_grads = [rng.standard_normal(v.shape).astype(np.float32) for v in outputs]
@@ -182,6 +186,15 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     for i in wrt:
         _compare(name, i, symbolic[i], numeric[i], rtol, atol)
     return GradientReport(values, head_grads, outputs, symbolic, numeric)
+
+
+def _fixed_threads(config):
+    """``config`` (``"cpu"`` or ``"gpu"``), with torch's thread count fixed for a CPU session
+    (``ConfigProto(intra_op_parallelism_threads=...)``, as TensorFlow's fixed intra-op pool)."""
+    if config != "cpu":
+        return config
+    import torch  # deferred as Session is: importing tinyflow.frontend does not load torch
+    return ConfigProto(intra_op_parallelism_threads=torch.get_num_threads())
 
 
 def _builder(op, attrs, name):

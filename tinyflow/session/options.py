@@ -9,7 +9,9 @@ always gives a CPU session (TinyFlow picks CUDA only when asked with ``"gpu"``),
 ``allow_soft_placement`` and ``log_device_placement`` are accepted: every op runs on the
 session's one device.  ``intra_op_parallelism_threads=N`` (N > 0) runs this session's steps on N
 of torch's threads, fixed; 0 (the default) lets each executor choose between torch's count and
-one by timing its runs (tinyflow/executor/threads.py, docs/performance.md).
+one by timing its runs (tinyflow/executor/threads.py, docs/performance.md), unless the
+environment sets ``TF_DETERMINISTIC_OPS=1`` (TensorFlow's switch for reproducible results):
+then every run has torch's count, so the same run gives the same bits.
 ``inter_op_parallelism_threads`` is accepted: ops run one after the other.  A field
 TensorFlow does not have is an error naming it, as protobuf's.
 """
@@ -169,7 +171,8 @@ class SessionOptions:
     memory_policy: str | None = None  # the Mirror pass's: "sqrt", "mirror", "budget" or None
     memory_budget_bytes: int | None = None  # the "budget" policy's bytes per segment
     optimize: bool = True             # False: the core passes only (executor/pipeline.py)
-    threads: int | None = None        # torch threads per CPU run; None: chosen by timing
+    threads: int | None = None        # torch threads per CPU run; None: chosen by timing;
+    #                                   0: torch's count, never switched (reproducible bits)
 
     @property
     def device_type(self) -> str:
@@ -215,15 +218,16 @@ def session_options(config=None, plan_memory: bool = True, memory=None,
 
 
 def _intra_op_threads(config) -> int | None:
-    """A ConfigProto's ``intra_op_parallelism_threads`` when above 0, else None; ValueError
-    when it is not a non-negative int."""
-    if not isinstance(config, ConfigProto):
-        return None
-    threads = config.intra_op_parallelism_threads
+    """A ConfigProto's ``intra_op_parallelism_threads`` when above 0; else 0 (torch's count,
+    never switched between runs) when the environment sets TensorFlow's
+    ``TF_DETERMINISTIC_OPS`` to 1 or true, else None (chosen by timing).  ValueError when it
+    is not a non-negative int."""
+    threads = config.intra_op_parallelism_threads if isinstance(config, ConfigProto) else 0
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
         raise ValueError(f"ConfigProto.intra_op_parallelism_threads must be an int >= 0, got "
                          f"{threads!r}")
-    return threads or None
+    deterministic = os.environ.get("TF_DETERMINISTIC_OPS", "").lower() in ("1", "true")
+    return threads or (0 if deterministic else None)
 
 
 def _config_words(config) -> tuple:
