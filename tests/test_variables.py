@@ -198,3 +198,18 @@ def test_apply_passes_checks_what_a_pass_provides():
         return graph
     with pytest.raises(GraphError, match="_TestForgetful did not provide.*promised"):
         apply_passes(Graph([]), "_TestForgetful")
+
+
+def test_the_store_makes_one_tensor_per_variable_when_two_binds_race():
+    """Two executors bound at once (a later stage of a graph bound in stages, in two threads)
+    may both find a variable without a tensor: the first tensor made stays, the second
+    create makes none (returns nothing to discard), so both executors share it."""
+    v = tf.Variable(tf.zeros([2, 3]), name="shared")
+    store = VariableStore()
+    node = v.outputs[0].node
+    assert store.create({node: ((2, 3), "float32")}, "cpu") == [node]
+    first = store[node]
+    assert store.create({node: ((2, 3), "float32")}, "cpu") == []
+    assert store[node] is first
+    store.discard([])
+    assert store[node] is first

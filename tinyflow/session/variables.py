@@ -130,14 +130,18 @@ class VariableStore(Mapping):
 
     def create(self, specs: Mapping, device) -> list[Node]:
         """Make a zero tensor (no value yet) for each variable of ``specs``, ``{node: (shape,
-        dtype name)}`` as a bind inferred them; returns the nodes, for :meth:`discard`."""
+        dtype name)}`` as a bind inferred them, that has none; returns the nodes it made them
+        for, for :meth:`discard`."""
         import torch  # only when running: building graphs must not import torch
 
         self._check_open()
+        made = []
         for node, (shape, dtype) in specs.items():
-            self._tensors[node] = torch.zeros(shape, dtype=getattr(torch, TORCH_NAMES[dtype]),
-                                              device=device)
-        return list(specs)
+            tensor = torch.zeros(shape, dtype=getattr(torch, TORCH_NAMES[dtype]), device=device)
+            # one tensor per variable: a later stage another thread bound may have made it
+            if self._tensors.setdefault(node, tensor) is tensor:  # (Node hashes by identity)
+                made.append(node)
+        return made
 
     def discard(self, nodes: Iterable[Node]) -> None:
         """Drop the tensors :meth:`create` made, for a build that failed after all."""
