@@ -52,6 +52,20 @@ def _integer_input(index, what):
     return rule
 
 
+def _shape_of_input_2(forward, what):
+    """FInferShape of a gathering op's backward ``(g, indices, like)``: ``like``'s shape (input
+    2, read for its shape only), ``g`` checked against the shape ``forward`` (the gathering op's
+    FInferShape) gives for ``like`` and the indices."""
+    def rule(attrs, in_shapes, out_shapes):
+        g, indices, like = in_shapes
+        if like is not None and indices is not None and g is not None:
+            expected = forward(attrs, [like, indices], [None])[1][0]
+            if g != expected:
+                raise ShapeError(f"gradient shape {g} is not {what}'s output shape {expected}")
+        return in_shapes, [like]
+    return rule
+
+
 # -- transpose, reverse ------------------------------------------------------------------------
 def _perm(attrs, rank):
     perm = attrs.get("perm")
@@ -343,18 +357,9 @@ def _gather_shape(attrs, in_shapes, out_shapes):
      "_gather_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs.get("axis", 0)), None]))
 
 
-def _gather_backward_shape(attrs, in_shapes, out_shapes):
-    g, indices, like = in_shapes
-    if like is not None and indices is not None and g is not None:
-        expected = _gather_shape(attrs, [like, indices], [None])[1][0]
-        if g != expected:
-            raise ShapeError(f"gradient shape {g} is not gather's output shape {expected}")
-    return in_shapes, [like]
-
-
 (register_op("_gather_backward").describe("g added into zeros of input 2's shape "
                                           "(shape-only) at the indices gather read.")
- .set_num_inputs(3).set_attr("FInferShape", _gather_backward_shape)
+ .set_num_inputs(3).set_attr("FInferShape", _shape_of_input_2(_gather_shape, "gather"))
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
  .set_attr("FGradient", lambda n, g: [create_op(

@@ -12,7 +12,7 @@ from ..nnvm.op import register_op
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, create_op, slice_attrs, static_shape
 from ..nnvm.tensor_shape import TensorShape
-from .array import _axis, _integer_input
+from .array import _axis, _integer_input, _shape_of_input_2
 
 __all__ = ["holds_tensor", "masked_index", "tensor_index"]
 
@@ -39,18 +39,9 @@ def _select_shape(attrs, in_shapes, out_shapes):
      "_select_index_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs["axis"]), None]))
 
 
-def _select_backward_shape(attrs, in_shapes, out_shapes):
-    g, index, like = in_shapes
-    if like is not None and g is not None:
-        expected = _select_shape(attrs, [like, index], [None])[1][0]
-        if g != expected:
-            raise ShapeError(f"gradient shape {g} is not the selection's shape {expected}")
-    return in_shapes, [like]
-
-
 (register_op("_select_index_backward").describe("Zeros of input 2's shape (shape-only) with g "
                                                 "written at index i (input 1) along axis.")
- .set_num_inputs(3).set_attr("FInferShape", _select_backward_shape)
+ .set_num_inputs(3).set_attr("FInferShape", _shape_of_input_2(_select_shape, "select_index"))
  .set_attr("FInferType", _integer_input(1, "the index"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
  .set_attr("TUncapturable", True)
@@ -94,18 +85,9 @@ def _gather_nd_shape(attrs, in_shapes, out_shapes):
      batch_dims=n.attrs.get("batch_dims", 0)), None]))
 
 
-def _gather_nd_backward_shape(attrs, in_shapes, out_shapes):
-    g, indices, like = in_shapes
-    if like is not None and indices is not None and g is not None:
-        expected = _gather_nd_shape(attrs, [like, indices], [None])[1][0]
-        if g != expected:
-            raise ShapeError(f"gradient shape {g} is not gather_nd's output shape {expected}")
-    return in_shapes, [like]
-
-
 (register_op("_gather_nd_backward").describe("Zeros of input 2's shape (shape-only) with g "
                                              "added at the coordinates gather_nd read.")
- .set_num_inputs(3).set_attr("FInferShape", _gather_nd_backward_shape)
+ .set_num_inputs(3).set_attr("FInferShape", _shape_of_input_2(_gather_nd_shape, "gather_nd"))
  .set_attr("FInferType", _integer_input(1, "gather_nd's indices"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
  .set_attr("TUncapturable", True)
