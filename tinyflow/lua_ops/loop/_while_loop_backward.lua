@@ -31,26 +31,11 @@ return function(x, y, kwarg)
   end
   state.carried_gradients = carried
   -- as while_loop.lua: a moved gradient goes straight into its head's buffer where it can
-  local direct, through_y = {}, {}
-  for _, j in ipairs(moved) do
-    local head, clash = gin[n + m + j], gin[n + m + j] == nil
-    for k = 1, n + m do
-      if not clash and k ~= j and gout[k] ~= nil and torch.same_memory(gout[k], head) then
-        clash = true
-      end
-    end
-    if clash then through_y[#through_y + 1] = j else
-      direct[#direct + 1] = j; now[j] = head; is_carried[j] = true
-    end
-  end
-  moved = through_y
-  local function run(sub)
-    local fs, names = sub.closures, sub.names
-    for i = 1, sub.count do
-      local ok, err = pcall(fs[i])
-      if not ok then error(names[i] .. " failed in a loop's gradient: " .. tostring(err), 0) end
-    end
-  end
+  local direct
+  direct, moved = kernels.direct_inputs(moved, gin, n + m, gout, n + m, true)
+  for _, j in ipairs(direct) do now[j] = gin[n + m + j]; is_carried[j] = true end
+  local run_subgraph = kernels.run_subgraph
+  local function run(sub) run_subgraph(sub, "a loop's gradient") end
   local function rebind(kept)  -- grad_body bound at this iteration's shapes
     local bound = kwarg.bind_at(kept, now)
     if bound == nil then return end

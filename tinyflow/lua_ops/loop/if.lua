@@ -2,16 +2,13 @@
 -- kwarg.else_branch; only that one's closures run.  x[2..]: the tensors the branches capture
 -- (their inputs by position: inputs[1] is the predicate, which no branch reads).
 return function(x, y, kwarg)
-  local copy, truth = torch.copy, kernels.truth
+  local copy, truth, run_subgraph = torch.copy, kernels.truth, kernels.run_subgraph
   local function run(branch)
-    local inputs, fs, names = branch.inputs, branch.closures, branch.names
+    local inputs = branch.inputs
     for i = 2, #x do
       if inputs[i] ~= nil then copy(inputs[i], x[i]) end
     end
-    for i = 1, branch.count do
-      local ok, err = pcall(fs[i])
-      if not ok then error(names[i] .. " failed in a tf.cond branch: " .. tostring(err), 0) end
-    end
+    run_subgraph(branch, "a tf.cond branch")
     for j = 1, #y do copy(y[j], branch.outputs[j]) end
   end
   local taken, other = kwarg.then_branch, kwarg.else_branch

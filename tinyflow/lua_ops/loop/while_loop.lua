@@ -30,24 +30,12 @@ return function(x, y, kwarg)
   state.carried = carried
   -- a moved variable the body reads takes its next value straight into its input buffer (one
   -- copy per iteration, not two through y) where no other output shares that buffer's memory
-  local direct, through_y = {}, {}
-  for _, j in ipairs(moved) do
-    local clash = varying or body_in[j] == nil  -- varying: the buffers change with the shapes
-    for k = 1, n do
-      if not clash and k ~= j and torch.same_memory(body_out[k], body_in[j]) then clash = true end
-    end
-    if clash then through_y[#through_y + 1] = j else
-      direct[#direct + 1] = j; now[j] = body_in[j]; is_carried[j] = true
-    end
-  end
-  moved = through_y
-  local function run(sub)  -- a subgraph's closures; an error names its node
-    local fs, names = sub.closures, sub.names
-    for i = 1, sub.count do
-      local ok, err = pcall(fs[i])
-      if not ok then error(names[i] .. " failed in a loop iteration: " .. tostring(err), 0) end
-    end
-  end
+  -- (not varying: the buffers change with the shapes)
+  local direct
+  direct, moved = kernels.direct_inputs(moved, body_in, 0, body_out, n, not varying)
+  for _, j in ipairs(direct) do now[j] = body_in[j]; is_carried[j] = true end
+  local run_subgraph = kernels.run_subgraph
+  local function run(sub) run_subgraph(sub, "a loop iteration") end
   local function load(dst, first, last, src, offset)  -- dst[i] = src[i + offset] where read
     for i = first, last do
       local b = dst[i]
