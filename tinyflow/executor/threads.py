@@ -29,16 +29,18 @@ class ThreadChoice:
     sums split by thread (conv weight gradients, long reductions): runs of at least
     ``WORTH``, all of torch's threads *starved* (the process's CPU time over the run under
     ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
-    one thread is tried, and the other count's best run ``BETTER`` times faster than this
-    count's best.  On a quiet machine the threads are not starved, so one thread is never
-    tried and a run costs two clock reads more (and two CPU-time reads when it takes WORTH).
-    A probe that lost time is not repeated before PAYBACK times that time has passed.
+    one thread is tried, and the other count ``BETTER`` times faster.  A count's time is the
+    median of its last ``KEEP`` runs; a probe's, the slower of its runs after the first (the
+    first run on a new count primes oneDNN's kernels for it): two starved threads now and then
+    get both cores for a run, and a least-of-runs rule took that luck for their speed.  On a
+    quiet machine the threads are not starved, so one thread is never tried and a run costs two
+    clock reads more (and two CPU-time reads when it takes WORTH).  A probe that lost time is
+    not repeated before PAYBACK times that time has passed.
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
-    KEEP = 3              # runs remembered per count: a count's time is their least (spikes
-    #                       from other processes only add time, so the least is its speed)
-    PROBE_RUNS = 2        # runs of the other count per probe
+    KEEP = 5              # runs remembered per count: a count's time is their median
+    PROBE_RUNS = 3        # runs of the other count per probe, the first not counted
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
     BETTER = 1.2          # the other count's least run this much faster: switch to it
     STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
@@ -56,6 +58,7 @@ class ThreadChoice:
         self.ceiling = self.threads = 1
         self.started, self.cpu_started, self.not_before = 0.0, None, 0.0
         self.starved = self.probing = False
+        self.spent = 0.0  # seconds the probe under way has taken
         self.watch = fixed is None  # read the CPU time of runs on all threads: long enough
 
     def begin(self):
@@ -90,7 +93,7 @@ class ThreadChoice:
         recent = self.recent[self.using]
         if self.using == self.current:
             if self.using == "all" and len(recent) >= 2 and \
-                    min(recent[-1], elapsed) > self.SLOWER * min(recent):  # load came
+                    min(recent[-1], elapsed) > self.SLOWER * _median(recent):  # load came
                 self.next_probe, self.gap, self.not_before = self.runs + 1, self.PROBE_FIRST, 0
                 recent[:] = recent[-1:]  # its time is now the slow runs'
             recent[:] = [*recent, elapsed][-self.KEEP:]
@@ -99,12 +102,16 @@ class ThreadChoice:
             if self.runs == self.next_probe + self.PROBE_RUNS - 1:  # a probe's window, not
                 self._probe_again(switch=False)  # run (short, not starved): later, less often
             return
-        if self.runs == self.next_probe:  # a probe's first run: the count's old runs are stale
+        if self.runs == self.next_probe:  # a probe's first run primes the count: not counted
             recent.clear()
-        recent.append(elapsed)
+            self.spent = 0.0
+        else:
+            recent.append(elapsed)
+        self.spent += elapsed
         if self.runs == self.next_probe + self.PROBE_RUNS - 1:
-            self._probe_again(switch=not self.recent[self.current] or
-                              self.BETTER * min(recent) < min(self.recent[self.current]))
+            current = self.recent[self.current]
+            self._probe_again(switch=not current or
+                              self.BETTER * max(recent) < _median(current))
 
     def _probe_again(self, switch: bool):
         """After a probe's last run: switch to the count it ran (the gap back to the first),
@@ -114,7 +121,12 @@ class ThreadChoice:
         else:
             self.gap = min(2 * self.gap, self.PROBE_MOST)
             if self.probing:  # what the probe's runs took beyond this count's best
-                lost = sum(self.recent[self.using]) - self.PROBE_RUNS * min(
-                    self.recent[self.current], default=0)
+                current = self.recent[self.current]
+                lost = self.spent - self.PROBE_RUNS * (_median(current) if current else 0)
                 self.not_before = self.started + self.PAYBACK * lost
         self.next_probe, self.probing = self.runs + self.gap, False
+
+
+def _median(times):
+    """The median of a few run times (the upper one of an even count)."""
+    return sorted(times)[len(times) // 2]
