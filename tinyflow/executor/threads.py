@@ -1,13 +1,6 @@
-"""How many of torch's threads an executor's CPU runs use, chosen by timing its runs.
-
-torch's OpenMP kernels split their work statically between the team's threads and wait for
-all of them: when another process holds a core, a team of two waits for a thread the scheduler
-does not run, and one thread is faster (LeNet's step on 2 threads against 1 with a core busy:
-docs/performance.md).  No timing at bind time can say which count is faster later, as the
-machine's load changes while a program runs; so the executor times its runs on both counts and
-keeps the faster, trying the other again from time to time, and at once when a run takes much
-longer than its count's runs used to (another process started).
-"""
+"""How many of torch's threads an executor's CPU runs use, chosen by timing its runs: torch's
+OpenMP kernels split their work statically and wait for every thread, so when another process
+holds a core one thread is faster (docs/performance.md); the load changes while a program runs."""
 from __future__ import annotations
 
 import time
@@ -21,28 +14,25 @@ class ThreadChoice:
     """The thread count of one executor's CPU runs.  ``fixed`` (the session's
     ``ConfigProto(intra_op_parallelism_threads=N)``): always N.  Otherwise all of torch's
     threads (its count when the run starts: the user's ceiling, ``OMP_NUM_THREADS`` or
-    ``torch.set_num_threads``) or one, whichever its recent runs took less time with.
-    :meth:`begin` before a run sets torch's count, :meth:`end` after it puts torch's back and
-    records the run's time.
+    ``torch.set_num_threads``) or one, whichever its recent runs took less time with:
+    :meth:`begin` sets torch's count for a run, :meth:`end` puts it back and records the time.
 
     It switches only on strong evidence, as a switch changes the last bits of kernels whose
     sums split by thread (conv weight gradients, long reductions): runs of at least
     ``WORTH``, all of torch's threads *starved* (the process's CPU time over the run under
     ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
-    one thread is tried, and the other count ``BETTER`` times faster.  A count's time is the
-    median of its last ``KEEP`` runs; a probe's, the slower of its runs after the first (the
-    first run on a new count primes oneDNN's kernels for it): two starved threads now and then
-    get both cores for a run, and a least-of-runs rule took that luck for their speed.  On a
-    quiet machine the threads are not starved, so one thread is never tried and a run costs two
-    clock reads more (and two CPU-time reads when it takes WORTH).  A probe that lost time is
-    not repeated before PAYBACK times that time has passed.
+    one thread is tried, and the other count ``BETTER`` times faster: a count's time is the
+    median of its last ``KEEP`` runs, a probe's the slower of its runs after the first (which
+    primes oneDNN for the count), as two starved threads now and then get both cores for a run.
+    Quiet, one thread is never tried: a run costs two clock reads more (two CPU-time reads over
+    WORTH).  A probe that lost time is not repeated before PAYBACK times that time has passed.
     """
 
     WARMUP = 2            # first runs (GEMM timing, caches) not timed
     KEEP = 5              # runs remembered per count: a count's time is their median
     PROBE_RUNS = 3        # runs of the other count per probe, the first not counted
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
-    BETTER = 1.2          # the other count's least run this much faster: switch to it
+    BETTER = 1.2          # the other count's time this much faster: switch to it
     STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
     PAYBACK = 20          # and after a probe that lost T seconds, at least PAYBACK x T later
@@ -57,8 +47,7 @@ class ThreadChoice:
         self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
         self.ceiling = self.threads = 1
         self.started, self.cpu_started, self.not_before = 0.0, None, 0.0
-        self.starved = self.probing = False
-        self.spent = 0.0  # seconds the probe under way has taken
+        self.starved, self.probing, self.spent = False, False, 0.0  # spent: the probe's runs
         self.watch = fixed is None  # read the CPU time of runs on all threads: long enough
 
     def begin(self):
@@ -104,10 +93,10 @@ class ThreadChoice:
             return
         if self.runs == self.next_probe:  # a probe's first run primes the count: not counted
             recent.clear()
-            self.spent = 0.0
+            self.spent = elapsed
         else:
             recent.append(elapsed)
-        self.spent += elapsed
+            self.spent += elapsed
         if self.runs == self.next_probe + self.PROBE_RUNS - 1:
             current = self.recent[self.current]
             self._probe_again(switch=not current or
@@ -127,6 +116,5 @@ class ThreadChoice:
         self.next_probe, self.probing = self.runs + self.gap, False
 
 
-def _median(times):
-    """The median of a few run times (the upper one of an even count)."""
+def _median(times):  # of a few run times, the upper one of an even count
     return sorted(times)[len(times) // 2]
