@@ -399,29 +399,33 @@ class Executor:
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
+        timed = profile is not None or trace is not None
+        if self.threads is not None and not timed:  # the feeds' copies too: torch's kernels
+            self.threads.begin()
+        try:
+            self._copy_feeds(feeds)
+            if timed:
+                self._run_timed(profile, trace)
+                return self.output_tensors
+            failed = self.graphed.run() if self.graphed is not None else \
+                self.run_closures(self.lua_closures, len(self.closures)) \
+                if self.segments is None else self._run_segments()
+        finally:
+            if self.threads is not None and not timed:
+                self.threads.end()
+        if failed:
+            index, err = failed
+            self._raise(index - 1, err)
+        return self.output_tensors
+
+    def _copy_feeds(self, feeds: dict):
         if self.graphed is not None:  # pinned, non-blocking on CUDA
             self.graphed.copy_feeds({n: v for n, v in feeds.items() if n in self.feed_buffers})
-        else:
-            buffers = self.feed_buffers
-            for node, value in feeds.items():
-                if node in buffers:  # a feed of a placeholder this graph does not read: ignored
-                    buffers[node].copy_(value)
-        if profile is None and trace is None:
-            if self.threads is not None:
-                self.threads.begin()
-            try:
-                failed = self.graphed.run() if self.graphed is not None else \
-                    self.run_closures(self.lua_closures, len(self.closures)) \
-                    if self.segments is None else self._run_segments()
-            finally:
-                if self.threads is not None:
-                    self.threads.end()
-            if failed:
-                index, err = failed
-                self._raise(index - 1, err)
-        else:
-            self._run_timed(profile, trace)
-        return self.output_tensors
+            return
+        buffers = self.feed_buffers
+        for node, value in feeds.items():
+            if node in buffers:  # a feed of a placeholder this graph does not read: ignored
+                buffers[node].copy_(value)
 
     def _run_segments(self):
         for start, stop, part in self.segments:
