@@ -271,3 +271,15 @@ def test_check_gradients_runs_every_step_on_one_count(monkeypatch, busy_core):
     check_gradients(lambda x, w: tf.nn.conv2d(x, w, [1, 1, 1, 1], "VALID"),
                     [(2, 5, 5, 3), (3, 3, 3, 2)])
     assert counts == []  # finite differences saw one function: torch's count at every run
+
+
+def test_the_feeds_are_copied_on_the_runs_thread_count(monkeypatch, busy_core):
+    from tinyflow.executor.executor import Executor
+    seen, copy_feeds = [], Executor._copy_feeds
+
+    def recording(self, feeds):  # torch's count while a fed batch is copied in
+        seen.append(torch.get_num_threads())
+        return copy_feeds(self, feeds)
+    monkeypatch.setattr(Executor, "_copy_feeds", recording)
+    _softmax_regression("cpu")
+    assert 1 in seen and torch.get_num_threads() == 2  # on one thread once switched to it
