@@ -386,46 +386,42 @@ class Executor:
     def run(self, feeds: dict, profile: dict | None = None, trace: list | None = None,
             timeout_ms: int = 0):
         """Copy ``feeds`` ({placeholder Node: array}; others ignored) in, run every closure,
-        return outputs.
-
-        ``profile`` ({op name: (seconds, calls)}) adds up each op's time; ``trace`` gets one
-        ``(node, start, seconds)`` per op (``start`` from ``time.time()``).  Either one runs
-        the closures one by one, timed.  ``timeout_ms``: DeadlineExceededError once the run
-        took that long (TF's ``RunOptions.timeout_in_ms``).  One thread at a time: the outputs
-        are views of this executor's storage, overwritten by its next run."""
+        return outputs.  ``profile`` ({op name: (seconds, calls)}) adds up each op's time;
+        ``trace`` gets one ``(node, start, seconds)`` per op (``start`` from ``time.time()``);
+        either one runs the closures one by one, timed.  ``timeout_ms``: DeadlineExceededError
+        once the run took that long (TF's ``RunOptions.timeout_in_ms``).  One thread at a time:
+        the outputs are views of this executor's storage, overwritten by its next run."""
         if timeout_ms:
             with run_deadline(timeout_ms):
                 return self.run(feeds, profile, trace)
         if self.lua_closures is None:
             raise RuntimeError("this executor was freed (its session closed it, or its cache "
                                "dropped it): it cannot run again")
-        timed = profile is not None or trace is not None
-        if self.threads is not None and not timed:  # the feeds' copies too: torch's kernels
+        if profile is not None or trace is not None:
+            self._copy_feeds(feeds)
+            self._run_timed(profile, trace)
+            return self.output_tensors
+        if self.threads is not None:  # the feeds' copies too run on the chosen count
             self.threads.begin()
         try:
             self._copy_feeds(feeds)
-            if timed:
-                self._run_timed(profile, trace)
-                return self.output_tensors
             failed = self.graphed.run() if self.graphed is not None else \
                 self.run_closures(self.lua_closures, len(self.closures)) \
                 if self.segments is None else self._run_segments()
         finally:
-            if self.threads is not None and not timed:
+            if self.threads is not None:
                 self.threads.end()
         if failed:
-            index, err = failed
-            self._raise(index - 1, err)
+            self._raise(failed[0] - 1, failed[1])
         return self.output_tensors
 
     def _copy_feeds(self, feeds: dict):
         if self.graphed is not None:  # pinned, non-blocking on CUDA
             self.graphed.copy_feeds({n: v for n, v in feeds.items() if n in self.feed_buffers})
             return
-        buffers = self.feed_buffers
-        for node, value in feeds.items():
-            if node in buffers:  # a feed of a placeholder this graph does not read: ignored
-                buffers[node].copy_(value)
+        for node, value in feeds.items():  # a placeholder this graph does not read: ignored
+            if node in self.feed_buffers:
+                self.feed_buffers[node].copy_(value)
 
     def _run_segments(self):
         for start, stop, part in self.segments:
