@@ -3,10 +3,15 @@
 ``fresh_graph`` and ``torch_seed`` are not autouse: a module asks for them with
 ``pytestmark = pytest.mark.usefixtures(...)``, so modules that never reset the graph still do not.
 A test that takes a ``config`` argument runs on every device (the GPU case skips without CUDA);
-one that takes ``plan_memory`` runs with memory planning on and off.
+one that takes ``plan_memory`` runs with memory planning on and off.  ``programs`` runs Python
+programs (examples, docs pages) each in its own process, forked from one that imported torch and
+tinyflow once (tests/forked_programs.py says how that differs from a fresh interpreter).
 """
+from pathlib import Path
+
 import pytest
 import torch
+from forked_programs import ForkedPrograms
 
 import tinyflow as tf
 
@@ -34,3 +39,12 @@ def config(request):
 def plan_memory(request):
     """Whether the session plans memory (shares storage) or gives each entry its own."""
     return request.param
+
+
+@pytest.fixture(scope="session")
+def programs():
+    """``programs.run([sys.executable, script, *args], env=, cwd=, timeout=)``: a
+    ``subprocess.CompletedProcess`` with the program's output, without its imports' second."""
+    runner = ForkedPrograms(Path(__file__).resolve().parent.parent)
+    yield runner
+    runner.close()

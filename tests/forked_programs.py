@@ -1,0 +1,150 @@
+"""Run Python programs (examples, docs pages, README snippets) as ``python prog.py`` would, each
+in its own process, without paying the ~1 s of importing torch and TinyFlow every time.
+
+A server (this file run as a script) imports torch and tinyflow once, runs nothing, and for each
+program forks a child that takes the program's argv, environment, working directory, stdin
+(/dev/null) and stdout / stderr (files), then runs it as ``__main__`` from the top level: an
+uncaught exception prints its traceback and exits 1, ``sys.exit`` gives its code, and the exit
+waits for the program's threads and runs its ``atexit`` functions, as in a fresh interpreter.
+What differs from a fresh interpreter: the modules imported at the server's start are in
+``sys.modules`` already (their import-time warnings and their reading of the environment, e.g.
+torch's of ``OMP_NUM_THREADS``, happened in the server), and ``sys.path`` is the server's (this
+tree first) with the program's folder in front.  Tests that need a fresh interpreter (warnings
+turned into errors, signals, process start-up) keep ``subprocess``.
+
+    programs = ForkedPrograms(root)
+    result = programs.run([sys.executable, "examples/mnist_softmax.py", "--epochs", "1"])
+    result.returncode, result.stdout, result.stderr   # a subprocess.CompletedProcess
+"""
+import gc
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PRELOAD = ("numpy", "torch", "tinyflow")
+
+
+class ForkedPrograms:
+    """The client: starts the server on first use; ``run`` is ``subprocess.run(argv,
+    capture_output=True, text=True, check=False, ...)`` for ``[sys.executable, script, *args]``
+    and ``[sys.executable, "-c", code, *args]``."""
+
+    def __init__(self, root):
+        self.root = Path(root)
+        self.server = None
+        self.folder = None
+        self.pending = b""
+
+    def _start(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="forked_programs_"))
+        paths = [str(self.root), *filter(None, [os.environ.get("PYTHONPATH")])]
+        with open(self.folder / "server.log", "wb") as log:
+            self.server = subprocess.Popen(
+                [sys.executable, __file__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=log, env={**os.environ, "PYTHONPATH": os.pathsep.join(paths)},
+                cwd=self.folder)
+
+    def run(self, argv, *, env=None, cwd=None, timeout=300):
+        """The completed program, or ``subprocess.TimeoutExpired`` after killing it."""
+        if argv[0] != sys.executable or len(argv) < 2 or (
+                argv[1].startswith("-") and argv[1] != "-c"):
+            raise ValueError(f"runs [sys.executable, script or -c code, *args], not {argv}")
+        if self.server is None:
+            self._start()
+        out, err = self.folder / "stdout", self.folder / "stderr"
+        request = {"argv": [str(a) for a in argv[1:]], "cwd": str(cwd or os.getcwd()),
+                   "env": dict(os.environ if env is None else env),
+                   "stdout": str(out), "stderr": str(err)}
+        self.server.stdin.write((json.dumps(request) + "\n").encode())
+        self.server.stdin.flush()
+        pid = self._reply(60)["pid"]
+        try:
+            code = self._reply(timeout)["status"]
+        except subprocess.TimeoutExpired:
+            os.kill(pid, signal.SIGKILL)
+            self._reply(60)
+            raise subprocess.TimeoutExpired(argv, timeout, out.read_text(errors="replace"),
+                                            err.read_text(errors="replace")) from None
+        return subprocess.CompletedProcess(argv, code, out.read_text(errors="replace"),
+                                           err.read_text(errors="replace"))
+
+    def _reply(self, timeout):
+        """The server's next line, as a dict (TimeoutExpired if none within ``timeout``)."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.server.stdout], [], [], left)[0]:
+                raise subprocess.TimeoutExpired("forked program", timeout)
+            chunk = os.read(self.server.stdout.fileno(), 4096)
+            if not chunk:
+                log = (self.folder / "server.log").read_text(errors="replace")
+                raise RuntimeError(f"the program server ended:\n{log[-3000:]}")
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return json.loads(line)
+
+    def close(self):
+        if self.server is not None:
+            self.server.stdin.close()
+            self.server.wait(60)
+            self.server.stdout.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+            self.server = None
+
+
+def _serve():
+    """Answer each request with the child's pid, then its exit code; in the child, return the
+    request (the program then runs at the top level of this script)."""
+    for module in PRELOAD:
+        __import__(module)
+    gc.freeze()  # the children's collections leave the server's objects (and pages) alone
+    for line in sys.stdin:
+        request = json.loads(line)
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            return request
+        print(json.dumps({"pid": pid}), flush=True)
+        _, status = os.waitpid(pid, 0)
+        print(json.dumps({"status": os.waitstatus_to_exitcode(status)}), flush=True)
+    sys.exit(0)
+
+
+def _become(request):
+    """In the child: the program's stdin, stdout, stderr, folder, environment and argv; its
+    ``__main__`` module and code."""
+    for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
+                            (1, request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
+                            (2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
+        opened = os.open(path, flags, 0o600)
+        os.dup2(opened, fd)
+        os.close(opened)
+    sys.stdin = open(os.devnull)  # noqa: SIM115 - the program's stdin, for its lifetime
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    argv = request["argv"]
+    main = type(sys)("__main__")
+    if argv[0] == "-c":
+        sys.argv, sys.path[0], source, name = ["-c", *argv[2:]], "", argv[1], "<string>"
+    else:
+        path = os.path.abspath(argv[0])
+        sys.argv, sys.path[0], name = list(argv), os.path.dirname(path), argv[0]
+        with open(path, "rb") as file:
+            source = file.read()
+        main.__file__ = argv[0]
+    sys.modules["__main__"] = main
+    return compile(source, name, "exec"), main.__dict__
+
+
+if __name__ == "__main__":
+    _program, _globals = _become(_serve())
+    del _serve, _become
+    exec(_program, _globals)  # noqa: S102 - the program the test asked to run
