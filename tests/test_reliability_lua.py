@@ -231,7 +231,7 @@ def test_ctrl_c_in_a_lua_loop_under_luajit(tmp_path):
     _interrupt_child(tmp_path, "lua-loop", lua="luajit21")
 
 
-def test_sandbox_under_luajit():
+def test_sandbox_under_luajit(programs):
     pytest.importorskip("lupa.luajit21")
     code = textwrap.dedent("""
         import numpy as np, tinyflow as tf
@@ -250,8 +250,7 @@ def test_sandbox_under_luajit():
                 assert f"op 'esc{i}'" in str(err), err
         print("ok")
         """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120, check=False, env=_child_env("luajit21"))
+    result = programs.run([sys.executable, "-c", code], timeout=120, env=_child_env("luajit21"))
     assert result.stdout.strip() == "ok", result.stdout + result.stderr
 
 
