@@ -134,9 +134,10 @@ def _cached_mismatch(hvd, rank):
     return {"agreed": [float(v) for v in agreed], "error": None, "value": value.tolist()}
 
 
-def _train_then_fault(hvd, rank, fault):
+def _train_then_fault(hvd, rank, fault, outdir):
     """One good step, then rank 1 dies or raises in an op (labels out of range) and stays
-    alive past the timeout; rank 0's next step must fail."""
+    alive until rank 0 has its result (its next step must fail on the timeout, not on a rank
+    gone), or past the timeout at most."""
     tf.reset_default_graph()
     x, y, _, step, _ = _model(tf.train.GradientDescentOptimizer(0.1), True)
     images, labels = _examples()
@@ -149,7 +150,9 @@ def _train_then_fault(hvd, rank, fault):
         try:
             sess.run(step, {x: images[:50], y: labels[:50] + 99})
         except (LuaOpError, DistributedError) as err:
-            time.sleep(FAULT_TIMEOUT + 3)
+            deadline = time.monotonic() + FAULT_TIMEOUT + 3
+            while time.monotonic() < deadline and not Path(outdir, "rank0.json").exists():
+                time.sleep(0.05)
             return "rank 1 raised: " + str(err)
         return "rank 1: no error"
     started = time.perf_counter()
@@ -168,7 +171,7 @@ def _worker(scenario, outdir):
     if scenario == "never_forms":
         started = time.perf_counter()
         try:
-            hvd.init(timeout=2.0)
+            hvd.init(timeout=1.0)
             result = {"error": None}
         except hvd.DistributedError as err:
             result = {"error": str(err)}
@@ -183,7 +186,7 @@ def _worker(scenario, outdir):
             result["cached_mismatch"] = _cached_mismatch(hvd, rank)
             result["mismatch"] = _mismatch(hvd, rank)
         else:
-            result = _train_then_fault(hvd, rank, scenario)
+            result = _train_then_fault(hvd, rank, scenario, outdir)
     rank = int(os.environ.get("RANK", "0"))
     Path(outdir, f"rank{rank}.json").write_text(json.dumps(result))
     os._exit(0)  # no teardown handshake with a rank that is gone
