@@ -15,6 +15,8 @@ turned into errors, signals, process start-up) keep ``subprocess``.
     programs = ForkedPrograms(root)
     result = programs.run([sys.executable, "examples/mnist_softmax.py", "--epochs", "1"])
     result.returncode, result.stdout, result.stderr   # a subprocess.CompletedProcess
+    pids = [programs.start(argv, env=env) for env in ranks]  # several at once
+    results = [programs.wait(pid, timeout=60) for pid in pids]
 """
 import gc
 import json
@@ -41,6 +43,8 @@ class ForkedPrograms:
         self.server = None
         self.folder = None
         self.pending = b""
+        self.count = 0
+        self.running = {}  # pid: (argv, stdout file, stderr file) of those not waited for
 
     def _start(self):
         self.folder = Path(tempfile.mkdtemp(prefix="forked_programs_"))
@@ -53,27 +57,44 @@ class ForkedPrograms:
 
     def run(self, argv, *, env=None, cwd=None, timeout=300):
         """The completed program, or ``subprocess.TimeoutExpired`` after killing it."""
+        return self.wait(self.start(argv, env=env, cwd=cwd), timeout)
+
+    def start(self, argv, *, env=None, cwd=None):
+        """Start the program (``subprocess.Popen``); ``wait`` gives its completed process."""
         if argv[0] != sys.executable or len(argv) < 2 or (
                 argv[1].startswith("-") and argv[1] != "-c"):
             raise ValueError(f"runs [sys.executable, script or -c code, *args], not {argv}")
         if self.server is None:
             self._start()
-        out, err = self.folder / "stdout", self.folder / "stderr"
+        self.count += 1
+        out, err = self.folder / f"{self.count}.out", self.folder / f"{self.count}.err"
         request = {"argv": [str(a) for a in argv[1:]], "cwd": str(cwd or os.getcwd()),
                    "env": dict(os.environ if env is None else env),
                    "stdout": str(out), "stderr": str(err)}
-        self.server.stdin.write((json.dumps(request) + "\n").encode())
-        self.server.stdin.flush()
-        pid = self._reply(60)["pid"]
+        pid = self._ask({"start": request}, 60)["pid"]
+        self.running[pid] = (argv, out, err)
+        return pid
+
+    def wait(self, pid, timeout=300):
+        """The completed program started as ``pid``; ``subprocess.TimeoutExpired`` after
+        killing it if it takes longer than ``timeout`` seconds."""
+        argv, out, err = self.running.pop(pid)
         try:
-            code = self._reply(timeout)["status"]
+            code = self._ask({"wait": pid}, timeout)["status"]
         except subprocess.TimeoutExpired:
             os.kill(pid, signal.SIGKILL)
             self._reply(60)
             raise subprocess.TimeoutExpired(argv, timeout, out.read_text(errors="replace"),
                                             err.read_text(errors="replace")) from None
-        return subprocess.CompletedProcess(argv, code, out.read_text(errors="replace"),
-                                           err.read_text(errors="replace"))
+        finally:
+            output = out.read_text(errors="replace"), err.read_text(errors="replace")
+            out.unlink(missing_ok=True), err.unlink(missing_ok=True)
+        return subprocess.CompletedProcess(argv, code, *output)
+
+    def _ask(self, request, timeout):
+        self.server.stdin.write((json.dumps(request) + "\n").encode())
+        self.server.stdin.flush()
+        return self._reply(timeout)
 
     def _reply(self, timeout):
         """The server's next line, as a dict (TimeoutExpired if none within ``timeout``)."""
@@ -91,6 +112,8 @@ class ForkedPrograms:
         return json.loads(line)
 
     def close(self):
+        for pid in self.running:  # started by a test that failed before waiting
+            os.kill(pid, signal.SIGKILL)
         if self.server is not None:
             self.server.stdin.close()
             self.server.wait(60)
@@ -100,20 +123,21 @@ class ForkedPrograms:
 
 
 def _serve():
-    """Answer each request with the child's pid, then its exit code; in the child, return the
-    request (the program then runs at the top level of this script)."""
+    """Start: fork, answer with the child's pid; wait: answer with its exit code.  In the
+    child, return the request (the program then runs at the top level of this script)."""
     for module in PRELOAD:
         __import__(module)
     gc.freeze()  # the children's collections leave the server's objects (and pages) alone
     for line in sys.stdin:
         request = json.loads(line)
-        sys.stdout.flush()
+        if "wait" in request:
+            _, status = os.waitpid(request["wait"], 0)
+            print(json.dumps({"status": os.waitstatus_to_exitcode(status)}), flush=True)
+            continue
         pid = os.fork()
         if pid == 0:
-            return request
+            return request["start"]
         print(json.dumps({"pid": pid}), flush=True)
-        _, status = os.waitpid(pid, 0)
-        print(json.dumps({"status": os.waitstatus_to_exitcode(status)}), flush=True)
     sys.exit(0)
 
 
