@@ -7,26 +7,33 @@ program forks a child that takes the program's argv, environment, working direct
 uncaught exception prints its traceback and exits 1, ``sys.exit`` gives its code, and the exit
 waits for the program's threads and runs its ``atexit`` functions, as in a fresh interpreter.
 What differs from a fresh interpreter: the modules imported at the server's start are in
-``sys.modules`` already (their import-time warnings and their reading of the environment, e.g.
-torch's of ``OMP_NUM_THREADS``, happened in the server), and ``sys.path`` is the server's (this
-tree first) with the program's folder in front.  Tests that need a fresh interpreter (warnings
-turned into errors, signals, process start-up) keep ``subprocess``.
+``sys.modules`` already (their import-time warnings, their reading of the environment, e.g.
+torch's of ``OMP_NUM_THREADS``, and what they noted at import, e.g. the saver's time the process
+started, which makes older temporary files stale, happened in the server), and ``sys.path`` is
+the server's (this tree first) with the program's folder in front.  Tests that need a fresh interpreter (what an
+import loads, warnings turned into errors by ``-W``, a program without torch) keep
+``subprocess``.
 
     programs = ForkedPrograms(root)
     result = programs.run([sys.executable, "examples/mnist_softmax.py", "--epochs", "1"])
     result.returncode, result.stdout, result.stderr   # a subprocess.CompletedProcess
     pids = [programs.start(argv, env=env) for env in ranks]  # several at once
     results = [programs.wait(pid, timeout=60) for pid in pids]
+    lines = programs.lines(pid)   # a queue of its stdout lines as it prints them
+    os.kill(pid, signal.SIGINT); programs.stop(pid)   # signals; kill and wait
 """
+import contextlib
 import gc
 import json
 import os
+import queue
 import select
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -45,6 +52,7 @@ class ForkedPrograms:
         self.pending = b""
         self.count = 0
         self.running = {}  # pid: (argv, stdout file, stderr file) of those not waited for
+        self.ended = {}  # pid: the event that ends ``lines``' following of its stdout
 
     def _start(self):
         self.folder = Path(tempfile.mkdtemp(prefix="forked_programs_"))
@@ -59,8 +67,9 @@ class ForkedPrograms:
         """The completed program, or ``subprocess.TimeoutExpired`` after killing it."""
         return self.wait(self.start(argv, env=env, cwd=cwd), timeout)
 
-    def start(self, argv, *, env=None, cwd=None):
-        """Start the program (``subprocess.Popen``); ``wait`` gives its completed process."""
+    def start(self, argv, *, env=None, cwd=None, stderr_to_stdout=False):
+        """Start the program (``subprocess.Popen``); its pid, for ``wait``, ``lines``,
+        ``stop`` and signals."""
         if argv[0] != sys.executable or len(argv) < 2 or (
                 argv[1].startswith("-") and argv[1] != "-c"):
             raise ValueError(f"runs [sys.executable, script or -c code, *args], not {argv}")
@@ -68,9 +77,10 @@ class ForkedPrograms:
             self._start()
         self.count += 1
         out, err = self.folder / f"{self.count}.out", self.folder / f"{self.count}.err"
+        out.touch(), err.touch()
         request = {"argv": [str(a) for a in argv[1:]], "cwd": str(cwd or os.getcwd()),
                    "env": dict(os.environ if env is None else env),
-                   "stdout": str(out), "stderr": str(err)}
+                   "stdout": str(out), "stderr": str(out if stderr_to_stdout else err)}
         pid = self._ask({"start": request}, 60)["pid"]
         self.running[pid] = (argv, out, err)
         return pid
@@ -82,14 +92,47 @@ class ForkedPrograms:
         try:
             code = self._ask({"wait": pid}, timeout)["status"]
         except subprocess.TimeoutExpired:
-            os.kill(pid, signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):  # ended meanwhile
+                os.kill(pid, signal.SIGKILL)
             self._reply(60)
             raise subprocess.TimeoutExpired(argv, timeout, out.read_text(errors="replace"),
                                             err.read_text(errors="replace")) from None
         finally:
+            if pid in self.ended:
+                self.ended.pop(pid).set()
             output = out.read_text(errors="replace"), err.read_text(errors="replace")
             out.unlink(missing_ok=True), err.unlink(missing_ok=True)
         return subprocess.CompletedProcess(argv, code, *output)
+
+    def stop(self, pid):
+        """Kill the program if it still runs (not waited for yet), and wait for it."""
+        if pid in self.running:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            self.wait(pid, 60)
+
+    def lines(self, pid):
+        """A queue of the program's stdout lines, stripped, as it prints them; None after the
+        last, once it has been waited for."""
+        lines, ended = queue.Queue(), threading.Event()
+        self.ended[pid] = ended
+
+        def follow(path):
+            with open(path, "rb") as file:
+                pending, done = b"", False
+                while not done:
+                    done = ended.is_set()  # then one last read takes all it printed
+                    chunk = file.read()
+                    *complete, pending = (pending + chunk).split(b"\n")
+                    for line in complete:
+                        lines.put(line.decode(errors="replace").strip())
+                    if not chunk and not done:
+                        time.sleep(0.01)
+            if pending:
+                lines.put(pending.decode(errors="replace").strip())
+            lines.put(None)
+        threading.Thread(target=follow, args=(self.running[pid][1],), daemon=True).start()
+        return lines
 
     def _ask(self, request, timeout):
         self.server.stdin.write((json.dumps(request) + "\n").encode())
@@ -112,8 +155,8 @@ class ForkedPrograms:
         return json.loads(line)
 
     def close(self):
-        for pid in self.running:  # started by a test that failed before waiting
-            os.kill(pid, signal.SIGKILL)
+        for pid in list(self.running):  # started by a test that failed before waiting
+            self.stop(pid)
         if self.server is not None:
             self.server.stdin.close()
             self.server.wait(60)
@@ -147,6 +190,9 @@ def _become(request):
     for fd, path, flags in ((0, os.devnull, os.O_RDONLY),
                             (1, request["stdout"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC),
                             (2, request["stderr"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC)):
+        if fd == 2 and path == request["stdout"]:
+            os.dup2(1, 2)  # 2>&1
+            continue
         opened = os.open(path, flags, 0o600)
         os.dup2(opened, fd)
         os.close(opened)
