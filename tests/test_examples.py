@@ -59,22 +59,22 @@ def test_tf1_modules_are_not_run_as_programs():
     assert {"mnist_softmax.py", "fully_connected_feed.py"} <= set(TF1_EXAMPLES)
 
 
-@pytest.fixture
-def tf1_data_dir(tmp_path):
+@pytest.fixture(scope="module")
+def tf1_data_dir(tmp_path_factory):
     # input_data keeps TF's validation split of 5000 training images: give it 5100; 100 test
-    # images make one whole batch of fully_connected_feed's default 100
-    data = tmp_path / "data"
-    data.mkdir()
+    # images make one whole batch of fully_connected_feed's default 100.  Made once: the
+    # programs only read it
+    data = tmp_path_factory.mktemp("tf1_data")
     for name, payload in gzip_files(mnist_arrays(n_train=5100, n_test=100)).items():
         (data / name).write_bytes(payload)
     return data
 
 
 @pytest.mark.parametrize("example", TF1_EXAMPLES)
-def test_tf1_example_runs(programs, example, tf1_data_dir):
+def test_tf1_example_runs(programs, example, tf1_data_dir, tmp_path):
     # TF-1 programs with only the import changed, a few steps on generated data; their default
-    # log and data folders go under TEST_TMPDIR, as in TF's tests
-    env = {**os.environ, "TEST_TMPDIR": str(tf1_data_dir.parent)}
+    # log and data folders go under TEST_TMPDIR (each program its own), as in TF's tests
+    env = {**os.environ, "TEST_TMPDIR": str(tmp_path)}
     result = programs.run(
         [sys.executable, str(ROOT / "examples" / "tf1" / example), "--data_dir",
          str(tf1_data_dir), "--steps", "5"], timeout=300, env=env)
