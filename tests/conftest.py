@@ -15,6 +15,14 @@ from forked_programs import ForkedPrograms
 
 import tinyflow as tf
 
+# This process computes on one torch thread.  The tests' tensors are small, and where another
+# process holds one of the two cores a team of two threads waits at every op for the one the
+# scheduler does not run: check_gradients fixes the count (finite differences must see one
+# function), so each of its hundreds of runs waits (the conv2d gradient cases: 191 s against 5 s
+# on one thread on a loaded machine).  Tests of thread counts set theirs (test_cpu_threads); the
+# programs tests start keep torch's own count unless their environment sets OMP_NUM_THREADS.
+torch.set_num_threads(1)
+
 
 @pytest.fixture
 def fresh_graph():

@@ -7,10 +7,11 @@ program forks a child that takes the program's argv, environment, working direct
 uncaught exception prints its traceback and exits 1, ``sys.exit`` gives its code, and the exit
 waits for the program's threads and runs its ``atexit`` functions, as in a fresh interpreter.
 What differs from a fresh interpreter: the modules imported at the server's start are in
-``sys.modules`` already (their import-time warnings, their reading of the environment, e.g.
-torch's of ``OMP_NUM_THREADS``, and what they noted at import, e.g. the saver's time the process
-started, which makes older temporary files stale, happened in the server), and ``sys.path`` is
-the server's (this tree first) with the program's folder in front.  Tests that need a fresh interpreter (what an
+``sys.modules`` already (their import-time warnings, their reading of the environment and what
+they noted at import, e.g. the saver's time the process started, which makes older temporary
+files stale, happened in the server; a program's ``OMP_NUM_THREADS`` sets torch's thread count
+as at start-up, but without it the program keeps the server's count), and ``sys.path`` is the
+server's (this tree first) with the program's folder in front.  Tests that need a fresh interpreter (what an
 import loads, warnings turned into errors by ``-W``, a program without torch) keep
 ``subprocess``.
 
@@ -200,6 +201,9 @@ def _become(request):
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
+    threads = os.environ.get("OMP_NUM_THREADS", "")
+    if threads.isdigit() and int(threads) > 0:  # what torch reads when a program starts
+        sys.modules["torch"].set_num_threads(int(threads))
     argv = request["argv"]
     main = type(sys)("__main__")
     if argv[0] == "-c":

@@ -33,9 +33,9 @@ CHECKED_OUTPUT = sorted(p.name for p in DOCS.glob("*.md")
 
 def _env() -> dict:
     """The environment for a child interpreter: this tree's tinyflow first (an editable
-    install may point at another checkout)."""
+    install may point at another checkout), one torch thread (tests/conftest.py)."""
     paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "OMP_NUM_THREADS": "1"}
 
 
 def python_blocks(page: str) -> list[str]:

@@ -10,6 +10,9 @@ from test_datasets import cifar_batches, cifar_tarball, gzip_files, mnist_arrays
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py") if p.name != "common.py")
+# a few steps each, to see that they run: one torch thread, not a team of two waiting for a core
+# another process holds (tests/conftest.py)
+ONE_THREAD = {"OMP_NUM_THREADS": "1"}
 
 
 @pytest.fixture
@@ -24,7 +27,7 @@ def data_dir(tmp_path):
 def run_example(programs, example, data_dir, *flags):
     """Run ``example`` on the generated data; its completed process."""
     dataset = "cifar10" if "cifar" in example else "fashion-mnist"
-    env = {**os.environ, "TINYFLOW_DATA": str(data_dir / "none")}
+    env = {**os.environ, "TINYFLOW_DATA": str(data_dir / "none"), **ONE_THREAD}
     return programs.run(
         [sys.executable, str(ROOT / "examples" / example), "--dataset", dataset,
          "--data-dir", str(data_dir), "--epochs", "1", "--batch-size", "40", *flags],
@@ -74,7 +77,7 @@ def tf1_data_dir(tmp_path_factory):
 def test_tf1_example_runs(programs, example, tf1_data_dir, tmp_path):
     # TF-1 programs with only the import changed, a few steps on generated data; their default
     # log and data folders go under TEST_TMPDIR (each program its own), as in TF's tests
-    env = {**os.environ, "TEST_TMPDIR": str(tmp_path)}
+    env = {**os.environ, "TEST_TMPDIR": str(tmp_path), **ONE_THREAD}
     result = programs.run(
         [sys.executable, str(ROOT / "examples" / "tf1" / example), "--data_dir",
          str(tf1_data_dir), "--steps", "5"], timeout=300, env=env)

@@ -331,7 +331,9 @@ _RUN = ("import runpy, sys, numpy, torch; torch.manual_seed(0); numpy.random.see
 
 
 def _run_example(programs, path, args, memory):
-    env = {**os.environ, "TINYFLOW_DATA": "/nonexistent"}
+    # one torch thread, as this process (tests/conftest.py): the outputs compared are the
+    # program's, with and without the pass, not its speed
+    env = {**os.environ, "TINYFLOW_DATA": "/nonexistent", "OMP_NUM_THREADS": "1"}
     env.pop("TINYFLOW_MEMORY", None)
     if memory:
         env["TINYFLOW_MEMORY"] = memory

@@ -1,4 +1,5 @@
 """The package as shipped: Lua bodies inside the wheel, README's code runs, examples run."""
+import os
 import re
 import subprocess
 import sys
@@ -49,7 +50,8 @@ def test_readme_python_blocks_run(programs, index, tmp_path):
         ".cube(", ".readme_cube(")
     script = tmp_path / "snippet.py"
     script.write_text(code)
-    result = programs.run([sys.executable, str(script)], cwd=tmp_path, timeout=120)
+    result = programs.run([sys.executable, str(script)], cwd=tmp_path, timeout=120,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})  # tests/conftest.py
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
 
 
