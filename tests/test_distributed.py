@@ -10,6 +10,7 @@ timeout given to init, never a hang.  Every process is bounded by a subprocess t
 
 This file is also the ranks' program: ``python tests/test_distributed.py <scenario> <outdir>``.
 """
+import contextlib
 import json
 import os
 import socket
@@ -134,9 +135,10 @@ def _cached_mismatch(hvd, rank):
     return {"agreed": [float(v) for v in agreed], "error": None, "value": value.tolist()}
 
 
-def _train_then_fault(hvd, rank, fault):
+def _train_then_fault(hvd, rank, fault, outdir):
     """One good step, then rank 1 dies or raises in an op (labels out of range) and stays
-    alive past the timeout; rank 0's next step must fail."""
+    alive until rank 0 has its result (its next step must fail on the timeout, not on a rank
+    gone), or past the timeout at most."""
     tf.reset_default_graph()
     x, y, _, step, _ = _model(tf.train.GradientDescentOptimizer(0.1), True)
     images, labels = _examples()
@@ -149,7 +151,9 @@ def _train_then_fault(hvd, rank, fault):
         try:
             sess.run(step, {x: images[:50], y: labels[:50] + 99})
         except (LuaOpError, DistributedError) as err:
-            time.sleep(FAULT_TIMEOUT + 3)
+            deadline = time.monotonic() + FAULT_TIMEOUT + 3
+            while time.monotonic() < deadline and not Path(outdir, "rank0.json").exists():
+                time.sleep(0.05)
             return "rank 1 raised: " + str(err)
         return "rank 1: no error"
     started = time.perf_counter()
@@ -168,7 +172,7 @@ def _worker(scenario, outdir):
     if scenario == "never_forms":
         started = time.perf_counter()
         try:
-            hvd.init(timeout=2.0)
+            hvd.init(timeout=1.0)
             result = {"error": None}
         except hvd.DistributedError as err:
             result = {"error": str(err)}
@@ -183,7 +187,7 @@ def _worker(scenario, outdir):
             result["cached_mismatch"] = _cached_mismatch(hvd, rank)
             result["mismatch"] = _mismatch(hvd, rank)
         else:
-            result = _train_then_fault(hvd, rank, scenario)
+            result = _train_then_fault(hvd, rank, scenario, outdir)
     rank = int(os.environ.get("RANK", "0"))
     Path(outdir, f"rank{rank}.json").write_text(json.dumps(result))
     os._exit(0)  # no teardown handshake with a rank that is gone
@@ -196,24 +200,26 @@ def _free_port():
         return s.getsockname()[1]
 
 
-def _launch(scenario, tmp_path, nprocs=2, world_size=2):
-    """Start ``nprocs`` ranks of a world of ``world_size`` as torchrun would; each rank's JSON
-    result (None for a rank that wrote none) and the seconds the world took."""
+def _launch(programs, scenario, tmp_path, nprocs=2, world_size=2):
+    """Start ``nprocs`` ranks of a world of ``world_size`` as torchrun would (processes forked
+    by the ``programs`` fixture); each rank's JSON result (None for a rank that wrote none) and
+    the seconds the world took."""
     env = {**os.environ, "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(_free_port()),
            "WORLD_SIZE": str(world_size), "OMP_NUM_THREADS": "1"}
     started = time.perf_counter()
-    procs = [subprocess.Popen([sys.executable, __file__, scenario, str(tmp_path)],
-                              env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-             for r in range(nprocs)]
+    pids = [programs.start([sys.executable, __file__, scenario, str(tmp_path)],
+                           env={**env, "RANK": str(r), "LOCAL_RANK": str(r)})
+            for r in range(nprocs)]
     logs = []
-    for proc in procs:
+    for index, pid in enumerate(pids):
         try:
-            logs.append(proc.communicate(timeout=LAUNCH_TIMEOUT)[0].decode(errors="replace"))
+            done = programs.wait(pid, timeout=LAUNCH_TIMEOUT)
         except subprocess.TimeoutExpired:
-            for other in procs:
-                other.kill()
+            for other in pids[index + 1:]:
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    programs.wait(other, timeout=0)
             pytest.fail(f"{scenario}: the world hung past {LAUNCH_TIMEOUT} s")
+        logs.append(done.stdout + done.stderr)
     results = []
     for r in range(nprocs):
         path = Path(tmp_path, f"rank{r}.json")
@@ -222,9 +228,9 @@ def _launch(scenario, tmp_path, nprocs=2, world_size=2):
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory):
+def trained(programs, tmp_path_factory):
     tmp = tmp_path_factory.mktemp("train")
-    results, _, logs = _launch("train", tmp)
+    results, _, logs = _launch(programs, "train", tmp)
     assert all(results), f"a rank wrote no result:\n{logs}"
     return results
 
@@ -284,8 +290,8 @@ def test_ranks_running_executors_cached_for_other_shapes_get_a_clear_error(train
 
 
 @pytest.mark.parametrize("fault", ["dies", "raises"])
-def test_a_failing_rank_makes_the_others_fail_in_bounded_time(tmp_path, fault):
-    results, _, logs = _launch(fault, tmp_path)
+def test_a_failing_rank_makes_the_others_fail_in_bounded_time(programs, tmp_path, fault):
+    results, _, logs = _launch(programs, fault, tmp_path)
     survivor = results[0]
     assert survivor is not None, logs[0]
     assert survivor["error"] is not None, "rank 0 did not fail"
@@ -297,8 +303,8 @@ def test_a_failing_rank_makes_the_others_fail_in_bounded_time(tmp_path, fault):
         assert "label" in results[1].lower(), results[1]  # rank 1's own error, in its op
 
 
-def test_a_world_that_never_forms_times_out(tmp_path):
-    results, _, logs = _launch("never_forms", tmp_path, nprocs=1, world_size=2)
+def test_a_world_that_never_forms_times_out(programs, tmp_path):
+    results, _, logs = _launch(programs, "never_forms", tmp_path, nprocs=1, world_size=2)
     error = results[0]["error"]
     assert error is not None and "could not form the world" in error, logs
     assert "rank 0 of 2" in error and "127.0.0.1" in error

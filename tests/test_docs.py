@@ -1,8 +1,9 @@
 """The docs pages and the README run as written and print what they show, so they cannot rot.
 
-Every ```python block of a page runs, in order, as one program in a fresh interpreter (the
-new-operator tutorial registers an op, and the registry is process-wide, so running it here
-would add an op with a gradient rule that tests/test_ops.py would then find untested), except a
+Every ```python block of a page runs, in order, as one program in its own process (forked by the
+``programs`` fixture; the new-operator tutorial registers an op, and the registry is
+process-wide, so running it here would add an op with a gradient rule that tests/test_ops.py
+would then find untested), except a
 fragment marked ``<!-- not run: why -->``.  A ```text block right after a python block is what
 it printed: ``tools/doc_outputs.py --check`` compares them, numbers within the tolerance a
 ``<!-- output: numbers within ... -->`` marker states.  docs/architecture.md's pass table is
@@ -11,7 +12,6 @@ checked against the executor's pipeline, and mkdocs.yml's nav against the pages.
 import os
 import re
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -33,9 +33,9 @@ CHECKED_OUTPUT = sorted(p.name for p in DOCS.glob("*.md")
 
 def _env() -> dict:
     """The environment for a child interpreter: this tree's tinyflow first (an editable
-    install may point at another checkout)."""
+    install may point at another checkout), one torch thread (tests/conftest.py)."""
     paths = [str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "OMP_NUM_THREADS": "1"}
 
 
 def python_blocks(page: str) -> list[str]:
@@ -60,34 +60,33 @@ def _skip_without_graphviz(page):
 
 
 @pytest.mark.parametrize("page", sorted(set(PAGES) - set(CHECKED_OUTPUT)))
-def test_page_runs(page, tmp_path):
+def test_page_runs(programs, page, tmp_path):
     blocks = runnable_blocks((DOCS / page).read_text())
     assert blocks, f"docs/{page} has no python blocks"
     script = tmp_path / page.replace(".md", ".py")
     script.write_text("\n".join(blocks))
-    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=300, check=False, env=_env())
+    result = programs.run([sys.executable, str(script)], cwd=tmp_path, timeout=300, env=_env())
     assert result.returncode == 0, f"docs/{page} failed:\n{result.stdout}\n{result.stderr}"
 
 
-def _check_output(path: Path, tmp_path: Path):
+def _check_output(programs, path: Path, tmp_path: Path):
     (tmp_path / "docs").mkdir()  # where a page writes its pictures (docs/*.svg), out of the tree
-    result = subprocess.run(
+    result = programs.run(
         [sys.executable, str(ROOT / "tools" / "doc_outputs.py"), "--check", str(path)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False, env=_env())
+        cwd=tmp_path, timeout=300, env=_env())
     assert result.returncode == 0, (f"{path.name} shows stale output: refresh it with "
                                     f"`python tools/doc_outputs.py {path.relative_to(ROOT)}`\n"
                                     f"{result.stdout}\n{result.stderr}")
 
 
 @pytest.mark.parametrize("page", CHECKED_OUTPUT)
-def test_page_shows_what_it_prints(page, tmp_path):
+def test_page_shows_what_it_prints(programs, page, tmp_path):
     _skip_without_graphviz(page)
-    _check_output(DOCS / page, tmp_path)
+    _check_output(programs, DOCS / page, tmp_path)
 
 
-def test_readme_shows_what_its_programs_print(tmp_path):
-    _check_output(ROOT / "README.md", tmp_path)
+def test_readme_shows_what_its_programs_print(programs, tmp_path):
+    _check_output(programs, ROOT / "README.md", tmp_path)
 
 
 def test_doc_outputs_compares_numbers_within_the_stated_tolerance():
@@ -121,14 +120,13 @@ def test_docs_site_lists_every_page():
     assert listed <= pages, f"mkdocs.yml's nav names missing pages {sorted(listed - pages)}"
 
 
-def test_graph_pictures_show_the_dot_text_they_print(tmp_path):
+def test_graph_pictures_show_the_dot_text_they_print(programs, tmp_path):
     # the DOT text needs no Graphviz: checked wherever `dot` is missing too
     text = (DOCS / "graph_pictures.md").read_text()
     script = tmp_path / "pictures.py"
     script.write_text(python_blocks("graph_pictures.md")[0]
                       + "\nprint('=' * 8)\n")  # forward, backward, then the marker
-    result = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True,
-                            text=True, timeout=300, check=False, env=_env())
+    result = programs.run([sys.executable, str(script)], cwd=tmp_path, timeout=300, env=_env())
     assert result.returncode == 0, result.stderr
     printed = result.stdout.split("=" * 8)[0].split()
     shown = "".join(re.findall(r"```dot\n(.*?)```", text, flags=re.DOTALL)).split()

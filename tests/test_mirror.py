@@ -7,7 +7,6 @@ without it (a 100-layer MLP, a residual conv net with batch norm, dropout, every
 assign, random op or Python op run twice, the errors.
 """
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -331,13 +330,14 @@ _RUN = ("import runpy, sys, numpy, torch; torch.manual_seed(0); numpy.random.see
         "sys.argv[0]).parent)); runpy.run_path(sys.argv[0], run_name='__main__')")
 
 
-def _run_example(path, args, memory):
-    env = {**os.environ, "TINYFLOW_DATA": "/nonexistent"}
+def _run_example(programs, path, args, memory):
+    # one torch thread, as this process (tests/conftest.py): the outputs compared are the
+    # program's, with and without the pass, not its speed
+    env = {**os.environ, "TINYFLOW_DATA": "/nonexistent", "OMP_NUM_THREADS": "1"}
     env.pop("TINYFLOW_MEMORY", None)
     if memory:
         env["TINYFLOW_MEMORY"] = memory
-    result = subprocess.run([sys.executable, "-c", _RUN, str(path), *args], capture_output=True,
-                            text=True, timeout=300, env=env, check=False)
+    result = programs.run([sys.executable, "-c", _RUN, str(path), *args], timeout=300, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     return [line for line in result.stdout.splitlines() if "ms/step" not in line
             and " s" not in line[-3:]]
@@ -347,7 +347,7 @@ EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.py") if p.name != 
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_example_same_output_with_sublinear_memory(example, tmp_path):
+def test_example_same_output_with_sublinear_memory(programs, example, tmp_path):
     from test_datasets import cifar_batches, cifar_tarball, gzip_files, mnist_arrays
     for name, payload in gzip_files(mnist_arrays(n_train=120, n_test=40)).items():
         (tmp_path / name).write_bytes(payload)
@@ -357,4 +357,5 @@ def test_example_same_output_with_sublinear_memory(example, tmp_path):
     args = ["--dataset", dataset, "--data-dir", str(tmp_path), "--epochs", "1",
             "--batch-size", "40"]
     path = ROOT / "examples" / example
-    assert _run_example(path, args, "sublinear") == _run_example(path, args, None)
+    assert (_run_example(programs, path, args, "sublinear")
+            == _run_example(programs, path, args, None))

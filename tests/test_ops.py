@@ -9,7 +9,6 @@ registry and fails for an op without a case, so a new op is covered without anyo
 import importlib
 import itertools
 import math
-import subprocess
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -710,17 +709,18 @@ def test_tf_update_ops_first_step(kind, plan_memory):
                                rtol=1e-4, atol=1e-7)  # 1 - w: float32 rounding near 1
 
 
-def builtin_ops():
-    """The ops ``import tinyflow`` registers, read in a fresh interpreter so that ops other
-    tests register in this process do not count."""
+@pytest.fixture(scope="module")
+def builtin(programs):
+    """The ops ``import tinyflow`` registers, read in a process of its own (forked from one
+    that imported tinyflow and registered nothing more) so that ops other tests register in
+    this process do not count."""
     code = "import tinyflow, tinyflow.nnvm as nnvm; print(' '.join(nnvm.list_ops()))"
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = programs.run([sys.executable, "-c", code])
+    assert result.returncode == 0, result.stderr
     return set(result.stdout.split())
 
 
-def test_every_op_has_a_spec():
-    builtin = builtin_ops()
+def test_every_op_has_a_spec(builtin):
     assert builtin, "no op registered?"
     covered = {c.op for c in CASES} | set(SPECIAL_TESTS)
     missing = sorted(builtin - covered)
@@ -736,12 +736,12 @@ def test_every_op_has_a_spec():
             assert found, f"SPECIAL_TESTS names a missing test {test}"
 
 
-def test_every_gradient_rule_is_checked():
+def test_every_gradient_rule_is_checked(builtin):
     # An op with a real gradient rule needs a case with inputs, so check_gradients runs it
     # (or a dedicated test, for random ops).
     checked = {c.op for c in GRADIENT_CASES} | set(SPECIAL_TESTS)
     # (built-in ones: other test files register ops of their own in this process)
-    unchecked = sorted(set(differentiable_ops()) & builtin_ops() - checked)
+    unchecked = sorted(set(differentiable_ops()) & builtin - checked)
     assert not unchecked, f"gradient rule(s) of {unchecked} are not checked by any case"
 
 

@@ -1,4 +1,5 @@
 """The package as shipped: Lua bodies inside the wheel, README's code runs, examples run."""
+import os
 import re
 import subprocess
 import sys
@@ -44,12 +45,14 @@ def _readme_python_blocks():
 
 
 @pytest.mark.parametrize("index", range(len(_readme_python_blocks())))
-def test_readme_python_blocks_run(index, tmp_path):
+def test_readme_python_blocks_run(programs, index, tmp_path):
     code = _readme_python_blocks()[index].replace('"cube"', '"readme_cube"').replace(
         ".cube(", ".readme_cube(")
     script = tmp_path / "snippet.py"
     script.write_text(code)
-    subprocess.run([sys.executable, str(script)], check=True, cwd=tmp_path, timeout=120)
+    result = programs.run([sys.executable, str(script)], cwd=tmp_path, timeout=120,
+                          env={**os.environ, "OMP_NUM_THREADS": "1"})  # tests/conftest.py
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
 
 
 def test_engine_is_within_its_line_budget():

@@ -4,9 +4,7 @@ stop (finalizers, xpcall handlers, pathological patterns, looping ``__tostring``
 threads, run timeouts and py_func waiting for another thread's run."""
 import gc
 import itertools
-import os
 import signal
-import subprocess
 import sys
 import textwrap
 import threading
@@ -124,14 +122,13 @@ def test_closed_sessions_give_their_memory_back_after_interrupts():
     assert ref() is None, "a closed session kept its tensors (Lua's collection deferred)"
 
 
-def _child(code, timeout=120):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(
-        [os.path.dirname(os.path.dirname(tf.__file__)), os.environ.get("PYTHONPATH", "")])}
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
-                          text=True, timeout=timeout, check=False, env=env)
+def _child(programs, code, timeout=120):
+    """``code`` run in a process of its own (forked by the ``programs`` fixture), so that its
+    Ctrl-Cs and stuck bodies stay there."""
+    return programs.run([sys.executable, "-c", textwrap.dedent(code)], timeout=timeout)
 
 
-def test_a_storm_of_sigints_during_tiny_runs_leaves_the_runtime_working():
+def test_a_storm_of_sigints_during_tiny_runs_leaves_the_runtime_working(programs):
     code = """
         import random, signal, threading, time, weakref
         import numpy as np
@@ -183,7 +180,7 @@ def test_a_storm_of_sigints_during_tiny_runs_leaves_the_runtime_working():
         assert ref() is None, "a closed session kept its tensors"
         print("ok", interrupted)
         """
-    result = _child(code)
+    result = _child(programs, code)
     assert result.stdout.startswith("ok"), result.stdout + result.stderr[-3000:]
 
 
@@ -202,7 +199,7 @@ UNSTOPPABLE = {  # the body's code, and what its refusal (if refused) must say
 
 
 @pytest.mark.parametrize("setup, refusal", UNSTOPPABLE.values(), ids=UNSTOPPABLE.keys())
-def test_ctrl_c_stops_every_body_within_two_seconds(setup, refusal):
+def test_ctrl_c_stops_every_body_within_two_seconds(programs, setup, refusal):
     code = f"""
         import os, signal, threading, time
         import numpy as np
@@ -230,7 +227,7 @@ def test_ctrl_c_stops_every_body_within_two_seconds(setup, refusal):
                   else f"unnamed {{err!r}}")
         print(sess.run(tf.tanh(x) + 1.0)[0] > 1.7)
         """
-    result = _child(code, timeout=30)
+    result = _child(programs, code, timeout=30)
     lines = result.stdout.split()
     assert lines[:1] in (["interrupted"], ["refused"]), result.stdout + result.stderr[-2000:]
     if lines[0] == "interrupted":
@@ -287,7 +284,7 @@ def test_a_py_func_error_that_cannot_be_printed_keeps_its_type():
 LOOP = "function(x, y, kwarg) return function() while true do end end end"
 
 
-def test_a_run_timeout_stops_a_looping_body_and_the_session_runs_again():
+def test_a_run_timeout_stops_a_looping_body_and_the_session_runs_again(programs):
     code = f"""
         import time
         import numpy as np
@@ -304,13 +301,13 @@ def test_a_run_timeout_stops_a_looping_body_and_the_session_runs_again():
             print("deadline", round(time.monotonic() - start, 2), "300 ms" in str(err))
         print(sess.run(tf.tanh(x) + 1.0)[0] > 1.7)
         """
-    result = _child(code, timeout=30)
+    result = _child(programs, code, timeout=30)
     assert result.stdout.split()[:1] == ["deadline"], result.stdout + result.stderr[-2000:]
     _, seconds, says, works = result.stdout.split()
     assert float(seconds) < 2.0 and says == "True" and works == "True"
 
 
-def test_ctrl_c_in_the_main_thread_stops_a_workers_lua_loop():
+def test_ctrl_c_in_the_main_thread_stops_a_workers_lua_loop(programs):
     # the main thread waits for the runtime the worker holds; Ctrl-C ends the wait and the
     # worker's step, and the runtime runs again
     code = f"""
@@ -346,12 +343,12 @@ def test_ctrl_c_in_the_main_thread_stops_a_workers_lua_loop():
         worker.join(5)
         print(stopped == [True], not worker.is_alive(), tf.Session().run(tiny)[0] > 1.7)
         """
-    result = _child(code, timeout=30)
+    result = _child(programs, code, timeout=30)
     assert result.stdout.split() == ["interrupted", "True", "True", "True"], \
         result.stdout + result.stderr[-2000:]
 
 
-def test_a_py_func_waiting_for_another_threads_run_does_not_hang():
+def test_a_py_func_waiting_for_another_threads_run_does_not_hang(programs):
     code = """
         import threading
         import numpy as np
@@ -368,5 +365,5 @@ def test_a_py_func_waiting_for_another_threads_run_does_not_hang():
         y.set_shape([3])
         print(np.allclose(sess.run(y + 1.0), 2.0 + 2 * np.tanh(1.0)))
         """
-    result = _child(code, timeout=30)
+    result = _child(programs, code, timeout=30)
     assert result.stdout.split() == ["True"], result.stdout + result.stderr[-2000:]

@@ -3,9 +3,7 @@ read-only, globals stay per node, FLuaTrusted opts out; Ctrl-C inside a step is
 KeyboardInterrupt and the session runs again (child processes, bounded by timeouts)."""
 import itertools
 import os
-import queue
 import signal
-import subprocess
 import sys
 import textwrap
 import threading
@@ -189,49 +187,38 @@ def _child_env(lua=None):
     return env
 
 
-def _lines(process):
-    """A queue of the child's stdout lines (None at its end)."""
-    lines = queue.Queue()
-
-    def read():
-        for line in process.stdout:
-            lines.put(line.strip())
-        lines.put(None)
-    threading.Thread(target=read, daemon=True).start()
-    return lines
-
-
-def _interrupt_child(tmp_path, body, lua=None):
+def _interrupt_child(programs, tmp_path, body, lua=None):
     script = tmp_path / "child.py"
     script.write_text(textwrap.dedent(CHILD))
-    process = subprocess.Popen([sys.executable, str(script), body], stdout=subprocess.PIPE,
-                               stderr=subprocess.STDOUT, text=True, env=_child_env(lua))
+    # a process of its own, forked by the fixture: the Ctrl-C is sent to it alone
+    pid = programs.start([sys.executable, str(script), body], env=_child_env(lua),
+                         stderr_to_stdout=True)
     try:
-        lines = _lines(process)
+        lines = programs.lines(pid)
         assert lines.get(timeout=120) == "ready"
         threading.Event().wait(0.5)  # inside the step by now
-        process.send_signal(signal.SIGINT)
+        os.kill(pid, signal.SIGINT)
         # liveness bound, not a timing: KeyboardInterrupt well within 2 s
         assert lines.get(timeout=2) == "interrupted"
         # the same session runs again; the assign before the interrupted op kept its effect
         assert lines.get(timeout=60) == "counter [1.0, 1.0, 1.0] [2.0, 2.0, 2.0]"
-        assert process.wait(timeout=60) == 0
+        assert programs.wait(pid, timeout=60).returncode == 0
     finally:
-        process.kill()
-        process.wait()
+        programs.stop(pid)
 
 
 @pytest.mark.parametrize("body", ["lua-loop", "python-op", "pcall-loop"])
-def test_ctrl_c_in_a_step_is_keyboard_interrupt_and_the_session_runs_again(tmp_path, body):
-    _interrupt_child(tmp_path, body)
+def test_ctrl_c_in_a_step_is_keyboard_interrupt_and_the_session_runs_again(programs, tmp_path,
+                                                                            body):
+    _interrupt_child(programs, tmp_path, body)
 
 
-def test_ctrl_c_in_a_lua_loop_under_luajit(tmp_path):
+def test_ctrl_c_in_a_lua_loop_under_luajit(programs, tmp_path):
     pytest.importorskip("lupa.luajit21")
-    _interrupt_child(tmp_path, "lua-loop", lua="luajit21")
+    _interrupt_child(programs, tmp_path, "lua-loop", lua="luajit21")
 
 
-def test_sandbox_under_luajit():
+def test_sandbox_under_luajit(programs):
     pytest.importorskip("lupa.luajit21")
     code = textwrap.dedent("""
         import numpy as np, tinyflow as tf
@@ -250,8 +237,7 @@ def test_sandbox_under_luajit():
                 assert f"op 'esc{i}'" in str(err), err
         print("ok")
         """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            timeout=120, check=False, env=_child_env("luajit21"))
+    result = programs.run([sys.executable, "-c", code], timeout=120, env=_child_env("luajit21"))
     assert result.stdout.strip() == "ok", result.stdout + result.stderr
 
 

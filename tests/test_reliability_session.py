@@ -5,7 +5,6 @@ stall the suite.
 """
 import gc
 import os
-import subprocess
 import sys
 import textwrap
 import threading
@@ -377,11 +376,12 @@ _FORK_SCRIPT = textwrap.dedent("""
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 @pytest.mark.parametrize("start", ["fork", "spawn"])
-def test_children_started_the_documented_way_do_not_hang(tmp_path, start):
+def test_children_started_the_documented_way_do_not_hang(programs, tmp_path, start):
+    # the parent program in a process of its own (forked by the fixture); its spawned child
+    # starts a fresh interpreter, as multiprocessing's spawn does
     script = tmp_path / "child.py"
     script.write_text(_FORK_SCRIPT)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         [os.path.dirname(os.path.dirname(tf.__file__)), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run([sys.executable, str(script), start], timeout=150, check=False,
-                            capture_output=True, text=True, env=env)
+    result = programs.run([sys.executable, str(script), start], timeout=150, env=env)
     assert result.returncode == 0, result.stderr[-2000:]

@@ -6,7 +6,6 @@ differences and PyTorch's double backward, memory planning on and off); here: ev
 has one, whole networks' Hessian-vector products against PyTorch's double backward, and a
 WGAN-GP critic and generator trained with Adam, step by step against a PyTorch twin.
 """
-import subprocess
 import sys
 
 import numpy as np
@@ -22,15 +21,16 @@ F64 = torch.float64
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 
 
-def test_every_backward_op_has_a_gradient():
+def test_every_backward_op_has_a_gradient(programs):
     # a backward op without FGradient would make tf.gradients of a gradient fail: walk the
-    # registry of a fresh interpreter (ops other tests register here do not count)
+    # registry of a process of its own, forked from one that only imported tinyflow (ops other
+    # tests register here do not count)
     code = ("import tinyflow, tinyflow.nnvm as nnvm\n"
             "from tinyflow.nnvm.op import Op\n"
             "print(' '.join(n for n in nnvm.list_ops() if Op.get(n).attr('TIsBackward')\n"
             "               and Op.get(n).attr('FGradient') is None))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
+    result = programs.run([sys.executable, "-c", code])
+    assert result.returncode == 0, result.stderr
     # a loop's backward is differentiated once only: second-order gradients through
     # tf.while_loop are not part of TF-1 programs' needs (a gradient of it is a clear error)
     missing = [name for name in result.stdout.split() if name != "_while_loop_backward"]

@@ -323,7 +323,9 @@ def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
                           f"(max_bytes)")
         received = 0
         with _progress_bar(total, url.rsplit("/", 1)[-1]) as advance:
-            while chunk := response.read(_CHUNK_BYTES):
+            # read1: what has arrived (up to a chunk), so a slow mirror meets the deadline
+            # when it passes, not after a whole chunk has trickled in
+            while chunk := response.read1(_CHUNK_BYTES):
                 received += len(chunk)
                 if received > max_bytes:
                     raise OSError(f"more than the {max_bytes} bytes allowed (max_bytes)")
