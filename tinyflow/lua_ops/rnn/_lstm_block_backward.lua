@@ -52,9 +52,8 @@ return function(x, y, kwarg)
     local dh_t = dh[steps]
     for t = steps, 1, -1 do
       local i, j, f, o = gate[t][1], gate[t][2], gate[t][3], gate[t][4]
-      cmul(scratch, dh_t, o)                              -- dc += dh * o * (1 - tanh(c)^2)
-      tanh_backward(scratch, scratch, tc[t])
-      add(dc, dc, scratch)
+      tanh_backward(scratch, dh_t, tc[t])                 -- dc += dh * (1 - tanh(c)^2) * o
+      addcmul(dc, dc, scratch, o)
       cmul(part_k[1], dc, j)
       cmul(part_k[2], dc, i)
       cmul(part_k[3], dc, c_prev[t])
