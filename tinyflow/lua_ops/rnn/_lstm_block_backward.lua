@@ -11,9 +11,9 @@
 -- the next step's dh_{t-1} is added inside the carry's GEMM (kernels.gemm_add_function) and
 -- dc_{t-1} in dc_carry's addcmul.  The gates' gradients of all steps land in one buffer, so
 -- the kernel's gradient is one GEMM over all steps ([D, T*B] @ [T*B, 4H], likewise for W_h),
--- as is the bias's.  The GEMMs are matmul's (kernels.mm_function: oneDNN's or MKL's).
+-- as is the bias's.  The GEMMs are oneDNN's on CPU float32 (lua_ops/rnn/kernels.py).
 return function(x, y, kwarg)
-  local narrow, view, t_, gemm = torch.narrow, torch.view, torch.t, kernels.mm_function
+  local narrow, view, t_, gemm = torch.narrow, torch.view, torch.t, kernels.gemm_function
   local steps, batch, depth = torch.size(x[3], 1), torch.size(x[3], 2), torch.size(x[3], 3)
   local units = torch.size(x[4], 2)
   local kernel = x[6]
@@ -43,9 +43,8 @@ return function(x, y, kwarg)
   local kernel_x_gemm = gemm(narrow(y[4], 1, 1, depth), t_(rows(x[3], 1, steps)), grads_flat)
   -- h_1 .. h_{T-1}, read by steps 2 .. T; h0 by step 1, apart
   local kernel_h_gemm = gemm(dkernel_h, t_(rows(x[8], 1, steps - 1)), rows(grads, 2, steps - 1))
-  local first_product = torch.empty(kernel, {units, 4 * units})
-  local first_gemm = gemm(first_product, t_(x[5]), g[1])
-  local add, addcmul, cmul, copy, sum = torch.add, torch.addcmul, torch.cmul, torch.copy, torch.sum
+  local first_gemm = kernels.gemm_add_function(dkernel_h, dkernel_h, t_(x[5]), g[1])
+  local addcmul, cmul, copy, sum = torch.addcmul, torch.cmul, torch.copy, torch.sum
   local sigmoid_backward, tanh_backward = kernels.sigmoid_backward, kernels.tanh_backward
   return function()
     copy(dc, dc_in[steps])
@@ -72,7 +71,6 @@ return function(x, y, kwarg)
     kernel_x_gemm()
     kernel_h_gemm()
     first_gemm()
-    add(dkernel_h, dkernel_h, first_product)
     sum(y[5], grads_flat, 1)
   end
 end

@@ -1,8 +1,8 @@
-"""Kernels of the fused recurrent ops' bodies (tinyflow/ops/rnn.py): matmul's GEMM, chosen per
-shapes by timing (oneDNN's is 2-3x faster than MKL's on this CPU for an LSTM step's
-[128, 128] @ [128, 512]), a step's gates from one GEMM, and the activations' derivatives.
+"""Kernels of the fused recurrent ops' bodies (tinyflow/ops/rnn.py): GEMMs, a step's gates from
+one GEMM, and the activations' derivatives.
 
-On CPU float32 the step's GEMMs are oneDNN's ``_linear_pointwise``, which returns a new tensor
+On CPU float32 the GEMMs are oneDNN's ``_linear_pointwise`` (2-3x faster than MKL's on this
+CPU for an LSTM step's [128, 128] @ [128, 512]), which returns a new tensor
 (from the allocator's cache): the bias rides in the GEMM, and the gates' activations (or the
 add of the carried gradient) read the new tensor and write into the planned buffer.  A new
 tensor never goes back to Lua, whose collector would keep each alive a while (and the
@@ -17,11 +17,10 @@ import numpy as np
 import torch
 
 from ..cpu import onednn
-from ..matrix.kernels import mm_function
 from ..torch_table import tanh as _tanh
 from ..torch_table import tanh_views
 
-__all__ = ["gates_function", "gemm_add_function", "mm_function", "sigmoid_backward",
+__all__ = ["gates_function", "gemm_add_function", "gemm_function", "sigmoid_backward",
            "tanh_backward", "tanh_function"]
 
 
@@ -55,10 +54,20 @@ def gates_function(acts, inputs, weight_t, bias, units):
     return run_addmm
 
 
-def gemm_add_function(res, other, a, b):
-    """Setup: a function doing res = other + a @ b (2-D; res may not be other or a)."""
-    if onednn(res) and a.is_contiguous():
+def gemm_function(res, a, b):
+    """Setup: a function doing res = a @ b (2-D): oneDNN's on CPU float32 (rather than matmul's
+    timed choice, which under load now and then timed MKL's faster: 1.7 ms a call against 0.65
+    for W_x's gradient), else ``mm`` (and for an empty product: W_h's gradient of one step)."""
+    if onednn(res) and a.shape[1] > 0:
         weight, linear = b.t(), torch.ops.mkldnn._linear_pointwise  # oneDNN's [out, in]
+        return lambda: res.copy_(linear(a, weight, None, "none", [], ""))
+    return functools.partial(torch.mm, a, b, out=res)
+
+
+def gemm_add_function(res, other, a, b):
+    """Setup: a function doing res = other + a @ b (2-D; res may be other, not a or b)."""
+    if onednn(res):
+        weight, linear = b.t(), torch.ops.mkldnn._linear_pointwise
         # the add apart: its fused form (_linear_pointwise.binary) measured 3 us slower
         return lambda: torch.add(linear(a, weight, None, "none", [], ""), other, out=res)
     return functools.partial(torch.addmm, other, a, b, out=res)
