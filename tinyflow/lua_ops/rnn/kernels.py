@@ -45,12 +45,11 @@ def gates_function(acts, inputs, weight_t, bias, units):
                 torch.tanh(gates[:, j_columns], out=j_acts)
         return run
     gates = torch.empty_like(acts)
-    j_in, j_out = gates[:, j_columns], acts[:, j_columns]
 
     def run_addmm():
         torch.addmm(bias, inputs, weight_t.t(), out=gates)
         torch.sigmoid(gates, out=acts)
-        _tanh(j_out, j_in)
+        _tanh(acts[:, j_columns], gates[:, j_columns])
     return run_addmm
 
 
