@@ -8,10 +8,11 @@
 --   dc_carry = dc * f;  dh_carry = d gates @ W_h^T
 -- Each step's work stays on [B, 4H] and [B, H] slices (in cache): the derivatives are torch's
 -- sigmoid_backward (the whole row) and tanh_backward (j's columns, and c's), one kernel each;
--- the next step's dh_{t-1} is added inside the carry's GEMM (kernels.gemm_add_function) and
+-- the next step's dh_{t-1} is added to the carry's GEMM (kernels.gemm_add_function) and
 -- dc_{t-1} in dc_carry's addcmul.  The gates' gradients of all steps land in one buffer, so
--- the kernel's gradient is one GEMM over all steps ([D, T*B] @ [T*B, 4H], likewise for W_h),
--- as is the bias's.  The GEMMs are oneDNN's on CPU float32 (lua_ops/rnn/kernels.py).
+-- the kernel's gradient is one GEMM over all steps for W_x ([D + 1, T*B] @ [T*B, 4H], a column
+-- of ones after x's, whose row is the bias's gradient: no pass of its own over the 7 MB) and
+-- one for W_h.  The GEMMs are oneDNN's on CPU float32 (lua_ops/rnn/kernels.py).
 return function(x, y, kwarg)
   local narrow, view, t_, gemm = torch.narrow, torch.view, torch.t, kernels.gemm_function
   local steps, batch, depth = torch.size(x[3], 1), torch.size(x[3], 2), torch.size(x[3], 3)
@@ -38,13 +39,19 @@ return function(x, y, kwarg)
     carry[t] = t > 1 and kernels.gemm_add_function(dh_carry, dh[t - 1], g[t], w_h_t)
       or gemm(y[3], g[1], w_h_t)
   end
-  local grads_flat = rows(grads, 1, steps)
-  local dkernel_h = narrow(y[4], 1, depth + 1, units)
-  local kernel_x_gemm = gemm(narrow(y[4], 1, 1, depth), t_(rows(x[3], 1, steps)), grads_flat)
+  local grads_flat, dkernel_h = rows(grads, 1, steps), narrow(y[4], 1, depth + 1, units)
+  -- [x, 1] @ the gates' gradients: W_x's gradient and (the ones' row) the bias's, one GEMM
+  local x_ones = torch.empty(kernel, {steps * batch, depth + 1})
+  local product = torch.empty(kernel, {depth + 1, 4 * units})
+  torch.fill(narrow(x_ones, 2, depth + 1, 1), 1)
+  local x_columns, x_rows = narrow(x_ones, 2, 1, depth), rows(x[3], 1, steps)
+  local kernel_x_gemm = gemm(product, t_(x_ones), grads_flat)
+  local product_x, dkernel_x = narrow(product, 1, 1, depth), narrow(y[4], 1, 1, depth)
+  local product_ones = view(narrow(product, 1, depth + 1, 1), {4 * units})
   -- h_1 .. h_{T-1}, read by steps 2 .. T; h0 by step 1, apart
   local kernel_h_gemm = gemm(dkernel_h, t_(rows(x[8], 1, steps - 1)), rows(grads, 2, steps - 1))
   local first_gemm = kernels.gemm_add_function(dkernel_h, dkernel_h, t_(x[5]), g[1])
-  local addcmul, cmul, copy, sum = torch.addcmul, torch.cmul, torch.copy, torch.sum
+  local addcmul, cmul, copy = torch.addcmul, torch.cmul, torch.copy
   local sigmoid_backward, tanh_backward = kernels.sigmoid_backward, kernels.tanh_backward
   return function()
     copy(dc, dc_in[steps])
@@ -68,9 +75,11 @@ return function(x, y, kwarg)
         carry[1]()
       end
     end
+    copy(x_columns, x_rows)
     kernel_x_gemm()
+    copy(dkernel_x, product_x)
+    copy(y[5], product_ones)
     kernel_h_gemm()
     first_gemm()
-    sum(y[5], grads_flat, 1)
   end
 end
