@@ -12,7 +12,7 @@
 -- dc_{t-1} in dc_carry's addcmul.  The gates' gradients of all steps land in one buffer, so
 -- the kernel's gradient is one GEMM over all steps for W_x ([D + 1, T*B] @ [T*B, 4H], a column
 -- of ones after x's, whose row is the bias's gradient: no pass of its own over the 7 MB) and
--- one for W_h.  The GEMMs are oneDNN's on CPU float32 (lua_ops/rnn/kernels.py).
+-- one for W_h.  The GEMMs are oneDNN's on CPU float32 (kernels.gemm_function).
 return function(x, y, kwarg)
   local narrow, view, t_, gemm = torch.narrow, torch.view, torch.t, kernels.gemm_function
   local steps, batch, depth = torch.size(x[3], 1), torch.size(x[3], 2), torch.size(x[3], 3)
