@@ -33,7 +33,8 @@ def run_tf(results, wrt, feeds, assigns, plan_memory, seed=7):
     """Values of ``results`` (tensors) and the gradients of sum(result * head) over them with
     respect to ``wrt``; ``assigns``: {variable name: value} set before the run.  Returns
     (values, gradients, heads)."""
-    heads = [_rand(*r.get_shape().as_list(), seed=seed + i) for i, r in enumerate(results)]
+    heads = [_rand(*r.get_shape().as_list(), seed=seed + i).astype(r.dtype.as_numpy_dtype)
+             for i, r in enumerate(results)]
     loss = tf.add_n([tf.reduce_sum(r * tf.constant(h)) for r, h in zip(results, heads)])
     grads = tf.gradients(loss, wrt)
     with tf.Session(plan_memory=plan_memory) as sess:
@@ -130,6 +131,35 @@ def test_basic_lstm_against_torch(how, plan_memory):
     close(grads[3], want_kernel, "d kernel")
     close(grads[4], want_bias, "d bias")
     assert np.abs(grad_x[0]).max() > 1e-4  # the gradient reaches the first of the 28 steps
+
+
+def test_basic_lstm_float64_against_torch(plan_memory):
+    """float64: lstm_block's kernels take their other path (addmm into a buffer, not oneDNN's
+    float32 GEMM and numpy's tanh over views); values and gradients to float64's precision."""
+    xs, c0, h0 = _rand(T, B, D, seed=3), _rand(B, H, seed=4), _rand(B, H, seed=5)
+    kernel, bias = (w.astype(np.float64) for w in _lstm_weights())
+    cell = tf.nn.rnn_cell.BasicLSTMCell(H, forget_bias=0.7, dtype=tf.float64)
+    x = tf.placeholder(tf.float64, [T, B, D])
+    c, h = tf.placeholder(tf.float64, [B, H]), tf.placeholder(tf.float64, [B, H])
+    outputs, state = tf.nn.static_rnn(cell, tf.unstack(x), initial_state=(
+        tf.nn.rnn_cell.LSTMStateTuple(c, h)))
+    assert "lstm_block" in _lstm_graph_nodes()
+    variables = [_variable("rnn/basic_lstm_cell/kernel"), _variable("rnn/basic_lstm_cell/bias")]
+    got, grads, heads = run_tf(
+        [tf.stack(outputs), state.c], [x, c, h] + variables, {x: xs, c: c0, h: h0},
+        {"rnn/basic_lstm_cell/kernel": kernel, "rnn/basic_lstm_cell/bias": bias}, plan_memory)
+
+    lstm = torch.nn.LSTM(D, H).double()
+    set_torch_rnn(lstm, "l0", *lstm_to_torch(kernel, bias, D, forget_bias=0.7))
+    tx, tc, th = _t(xs, True), _t(c0, True), _t(h0, True)
+    want_out, (_, want_c) = lstm(tx, (th[None], tc[None]))
+    backward([want_out, want_c[0]], [heads[0], heads[1]])
+    for name, g, w in zip(["outputs", "c"], got, [want_out, want_c[0]]):
+        close(g, w, name, rtol=1e-10, atol=1e-12)
+    want_kernel, want_bias = lstm_grads_to_tf(*torch_grads(lstm, "l0"))
+    for name, g, w in zip(["d inputs", "d c0", "d h0", "d kernel", "d bias"], grads,
+                          [tx.grad, tc.grad, th.grad, want_kernel, want_bias]):
+        close(g, w, name, rtol=1e-10, atol=1e-12)
 
 
 def _lstm_graph_nodes():
