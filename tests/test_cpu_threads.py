@@ -154,6 +154,17 @@ def test_thread_choice_is_not_fooled_by_lucky_runs(monkeypatch, two_threads):
     assert clock.counts[-100:].count(2) <= 2 * ThreadChoice.PROBE_RUNS
 
 
+def test_thread_choice_counts_the_stalls_of_starved_threads(monkeypatch, two_threads):
+    def seconds(count):  # two starved threads: usually 1.0, but one run in five stalls (6.0)
+        return 1.15 if count == 1 else (6.0 if clock.reads // 2 % 5 == 0 else 1.0)
+    clock = _Clock(seconds, _busy)
+    monkeypatch.setattr(threads_module, "time", clock)
+    choice = ThreadChoice()
+    for _ in range(400):
+        clock.run(choice)
+    assert choice.current == "one"  # 2 threads' mean 2.0 against 1.15: the median hid it
+
+
 def test_thread_choice_fixed_count_and_a_ceiling_of_one(monkeypatch, two_threads):
     clock = _Clock(lambda count: 1.0 if count == 1 else 9.0, _busy)
     monkeypatch.setattr(threads_module, "time", clock)

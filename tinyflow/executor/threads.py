@@ -22,14 +22,14 @@ class ThreadChoice:
     ``WORTH``, all of torch's threads *starved* (the process's CPU time over the run under
     ``STARVED`` x threads x wall time: a thread waited for a core another process held) before
     one thread is tried, and the other count ``BETTER`` times faster: a count's time is the
-    median of its last ``KEEP`` runs, a probe's the slower of its runs after the first (which
-    primes oneDNN for the count), as two starved threads now and then get both cores for a run.
+    mean of its last ``KEEP`` runs (stalls included), a probe's the slower of its runs after
+    the first (which primes oneDNN), as starved threads now and then get both cores for a run.
     Quiet, one thread is never tried: a run costs two clock reads more (two CPU-time reads over
     WORTH).  A probe that lost time is not repeated before PAYBACK times that time has passed.
     """
 
-    WARMUP = 2            # first runs (GEMM timing, caches) not timed
-    KEEP = 5              # runs remembered per count: a count's time is their median
+    WARMUP = 2            # first runs (GEMM timing, caches) not timed; 3 more before a probe
+    KEEP = 5              # runs remembered per count: a count's time is their mean
     PROBE_RUNS = 3        # runs of the other count per probe, the first not counted
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
     BETTER = 1.2          # the other count's time this much faster: switch to it
@@ -44,7 +44,7 @@ class ThreadChoice:
         self.fixed = fixed
         self.recent = {"all": [], "one": []}   # the last KEEP runs' seconds, per choice
         self.current = self.using = "all"
-        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 2
+        self.runs, self.gap, self.next_probe = 0, self.PROBE_FIRST, self.WARMUP + 4
         self.ceiling = self.threads = 1
         self.started, self.cpu_started, self.not_before = 0.0, None, 0.0
         self.starved, self.probing, self.spent = False, False, 0.0  # spent: the probe's runs
@@ -100,7 +100,7 @@ class ThreadChoice:
         if self.runs == self.next_probe + self.PROBE_RUNS - 1:
             current = self.recent[self.current]
             self._probe_again(switch=not current or
-                              self.BETTER * max(recent) < _median(current))
+                              self.BETTER * max(recent) < sum(current) / len(current))
 
     def _probe_again(self, switch: bool):
         """After a probe's last run: switch to the count it ran (the gap back to the first),
@@ -111,10 +111,10 @@ class ThreadChoice:
             self.gap = min(2 * self.gap, self.PROBE_MOST)
             if self.probing:  # what the probe's runs took beyond this count's best
                 current = self.recent[self.current]
-                lost = self.spent - self.PROBE_RUNS * (_median(current) if current else 0)
+                lost = self.spent - self.PROBE_RUNS * sum(current) / max(len(current), 1)
                 self.not_before = self.started + self.PAYBACK * lost
         self.next_probe, self.probing = self.runs + self.gap, False
 
 
-def _median(times):  # of a few run times, the upper one of an even count
+def _median(times):  # a count's typical run (the upper middle one of an even count)
     return sorted(times)[len(times) // 2]
