@@ -35,8 +35,8 @@ class _Clock:
     every thread on a core all the time, a quiet machine).  Reads come in pairs, ``begin``'s
     and ``end``'s: the second of each pair moves the clock on by one run."""
 
-    def __init__(self, seconds, cpu=lambda count: count):
-        self.seconds, self.cpu, self.counts = seconds, cpu, []
+    def __init__(self, seconds, cpu=lambda count: count, idle=1.0):
+        self.seconds, self.cpu, self.counts, self.idle = seconds, cpu, [], idle
         self.now, self.cpu_now, self.reads, self.cpu_reads = 0.0, 0.0, 0, 0
 
     def perf_counter(self):
@@ -52,10 +52,20 @@ class _Clock:
             self.cpu_now += self.cpu(count) * self.seconds(count)
         return self.cpu_now
 
+    def idle_seconds(self):
+        """The cores' idle seconds so far: ``idle`` cores idle all along (the fake wall time)."""
+        return self.idle * self.now
+
     def run(self, choice):
         choice.begin()
         self.counts.append(torch.get_num_threads())
         choice.end()
+
+
+def _install(monkeypatch, clock):
+    """ThreadChoice reads its times and the cores' idle time from ``clock``."""
+    monkeypatch.setattr(threads_module, "time", clock)
+    monkeypatch.setattr(threads_module, "_idle_seconds", clock.idle_seconds)
 
 
 def _busy(count):
@@ -76,7 +86,7 @@ def two_threads(monkeypatch):
 def test_thread_choice_settles_on_the_faster_count_and_restores_torchs(
         monkeypatch, two_threads, faster):
     clock = _Clock(lambda count: 1.0 if count == faster else 2.0, _busy)  # threads starved
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(60):
         clock.run(choice)
@@ -88,7 +98,7 @@ def test_thread_choice_settles_on_the_faster_count_and_restores_torchs(
 
 def test_thread_choice_never_tries_one_thread_on_a_quiet_machine(monkeypatch, two_threads):
     clock = _Clock(lambda count: 0.5 if count == 1 else 1.0)  # would be faster, but not starved
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(300):
         clock.run(choice)
@@ -97,7 +107,7 @@ def test_thread_choice_never_tries_one_thread_on_a_quiet_machine(monkeypatch, tw
 
 def test_thread_choice_switches_on_strong_evidence_only(monkeypatch, two_threads):
     clock = _Clock(lambda count: 0.9 if count == 1 else 1.0, _busy)  # one thread 10% faster
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(300):
         clock.run(choice)
@@ -108,7 +118,7 @@ def test_thread_choice_switches_on_strong_evidence_only(monkeypatch, two_threads
 def test_thread_choice_pays_back_what_probes_cost(monkeypatch, two_threads):
     seconds = {1: 0.02, 2: 2.0}  # a small step with a core busy: 2 threads 100x slower
     clock = _Clock(seconds.get, _busy)
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(3000):
         clock.run(choice)
@@ -124,16 +134,20 @@ def test_thread_choice_follows_a_change_of_load(monkeypatch, two_threads):
     clock = _Clock(lambda count: (5.0 if count == 2 else 1.6) if load["busy"] else
                    (1.0 if count == 2 else 1.6),
                    lambda count: _busy(count) if load["busy"] else count)
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(40):
         clock.run(choice)
     assert choice.current == "all" and set(clock.counts) == {2}
-    load["busy"] = True
+    load["busy"], clock.idle = True, 0.0  # no core idle while the busy process runs
     for _ in range(5):
         clock.run(choice)
     assert choice.current == "one"  # noticed within a few runs
-    load["busy"] = False
+    clock.counts.clear()
+    for _ in range(3 * ThreadChoice.PROBE_MOST):
+        clock.run(choice)
+    assert set(clock.counts) == {1}  # no core idle: all threads not even probed
+    load["busy"], clock.idle = False, 1.0
     for _ in range(ThreadChoice.PROBE_MOST + 10):
         clock.run(choice)
     assert choice.current == "all"
@@ -146,7 +160,7 @@ def test_thread_choice_is_not_fooled_by_lucky_runs(monkeypatch, two_threads):
         runs["n"] += 1
         return 1.2 if count == 1 else (0.8 if runs["n"] % 4 == 0 else 2.0)
     clock = _Clock(seconds, _busy)
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(400):
         clock.run(choice)
@@ -158,7 +172,7 @@ def test_thread_choice_counts_the_stalls_of_starved_threads(monkeypatch, two_thr
     def seconds(count):  # two starved threads: usually 1.0, but one run in five stalls (6.0)
         return 1.15 if count == 1 else (6.0 if clock.reads // 2 % 5 == 0 else 1.0)
     clock = _Clock(seconds, _busy)
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(400):
         clock.run(choice)
@@ -167,7 +181,7 @@ def test_thread_choice_counts_the_stalls_of_starved_threads(monkeypatch, two_thr
 
 def test_thread_choice_fixed_count_and_a_ceiling_of_one(monkeypatch, two_threads):
     clock = _Clock(lambda count: 1.0 if count == 1 else 9.0, _busy)
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     fixed = ThreadChoice(fixed=2)
     for _ in range(40):
         clock.run(fixed)
@@ -237,7 +251,7 @@ def test_intra_op_threads_must_be_a_count(threads):
 
 def test_thread_choice_leaves_short_runs_on_torchs_count(monkeypatch, two_threads):
     clock = _Clock(lambda count: 1e-4 if count == 1 else 5e-4, _busy)  # under WORTH
-    monkeypatch.setattr(threads_module, "time", clock)
+    _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(60):
         clock.run(choice)
@@ -256,7 +270,7 @@ def _counts_set(monkeypatch):
 def busy_core(monkeypatch, two_threads):
     """Runs as with one of two cores busy (fake clock): 2 threads 2.5x slower than 1."""
     monkeypatch.delenv("TF_DETERMINISTIC_OPS", raising=False)
-    monkeypatch.setattr(threads_module, "time", _Clock(lambda n: 0.02 if n == 1 else 0.05, _busy))
+    _install(monkeypatch, _Clock(lambda n: 0.02 if n == 1 else 0.05, _busy))
 
 
 def test_a_busy_core_makes_a_session_run_on_one_thread(monkeypatch, busy_core):

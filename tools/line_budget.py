@@ -100,8 +100,10 @@ COMPONENTS = {
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
     # threads by the process's CPU time, a margin between the counts)
+    # 145 -> 165: the cores' idle time (/proc/stat) gates the probes of all threads from one,
+    # which under a busy core cost a tenth of LeNet's first 60 steps
     "CPU threads (lua_ops/threads.py, executor/threads.py)": (
-        ["lua_ops/threads.py", "executor/threads.py"], 145),
+        ["lua_ops/threads.py", "executor/threads.py"], 165),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in

@@ -3,6 +3,7 @@ OpenMP kernels split their work statically and wait for every thread, so when an
 holds a core one thread is faster (docs/performance.md); the load changes while a program runs."""
 from __future__ import annotations
 
+import os
 import time
 
 import torch
@@ -39,6 +40,9 @@ class ThreadChoice:
     # runs shorter than this keep torch's count: a small graph's results stay bit-for-bit run
     # to run; a softmax step (0.1 ms quiet) takes 1-20 ms on 2 starved threads, so not 10 ms
     WORTH = 1e-3
+    # on one thread, all are probed only when the cores sat idle this share of the time since
+    # the last look (a busy process beside: about 0; gone: about a core)
+    IDLE = 0.5
 
     def __init__(self, fixed: int | None = None):
         self.fixed = fixed
@@ -49,6 +53,7 @@ class ThreadChoice:
         self.started, self.cpu_started, self.not_before = 0.0, None, 0.0
         self.starved, self.probing, self.spent = False, False, 0.0  # spent: the probe's runs
         self.watch = fixed is None  # read the CPU time of runs on all threads: long enough
+        self.idle_mark = None  # (time, the cores' idle seconds) at the last look
 
     def begin(self):
         """Set torch's thread count for the run about to start."""
@@ -58,7 +63,7 @@ class ThreadChoice:
             self.next_probe += 1  # the last probe's cost not yet paid back: not before then
         elif self.runs == self.next_probe:  # whether this probe runs, for all its runs
             self.probing = self.fixed is None and ceiling > 1 and (
-                self.current == "one" or self.starved and self.watch)
+                self.starved and self.watch if self.current == "all" else self._cores_idled())
         using = self.current
         if self.probing:
             using = "one" if using == "all" else "all"
@@ -102,11 +107,21 @@ class ThreadChoice:
             self._probe_again(switch=not current or
                               self.BETTER * max(recent) < sum(current) / len(current))
 
+    def _cores_idled(self) -> bool:
+        """Whether the machine's cores sat idle IDLE of the time since the last look (on one
+        thread, what the other threads could have had; the first look only marks the time);
+        True where that cannot be read."""
+        idle = _idle_seconds()
+        if idle is None:
+            return True
+        mark, self.idle_mark = self.idle_mark, (self.started, idle)
+        return mark is not None and idle - mark[1] >= self.IDLE * (self.started - mark[0])
+
     def _probe_again(self, switch: bool):
         """After a probe's last run: switch to the count it ran (the gap back to the first),
         or probe less often."""
         if switch:
-            self.current, self.gap = self.using, self.PROBE_FIRST
+            self.current, self.gap, self.idle_mark = self.using, self.PROBE_FIRST, None
         else:
             self.gap = min(2 * self.gap, self.PROBE_MOST)
             if self.probing:  # what the probe's runs took beyond this count's best
@@ -114,6 +129,16 @@ class ThreadChoice:
                 lost = self.spent - self.PROBE_RUNS * sum(current) / max(len(current), 1)
                 self.not_before = self.started + self.PAYBACK * lost
         self.next_probe, self.probing = self.runs + self.gap, False
+
+
+def _idle_seconds() -> float | None:
+    """The machine's CPUs' idle seconds so far (/proc/stat's idle + iowait), or None."""
+    try:
+        with open("/proc/stat", "rb") as stat:
+            fields = stat.readline().split()
+        return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _median(times):  # a count's typical run (the upper middle one of an even count)
