@@ -106,7 +106,7 @@ def test_thread_choice_never_tries_one_thread_on_a_quiet_machine(monkeypatch, tw
 
 
 def test_thread_choice_switches_on_strong_evidence_only(monkeypatch, two_threads):
-    clock = _Clock(lambda count: 0.9 if count == 1 else 1.0, _busy)  # one thread 10% faster
+    clock = _Clock(lambda count: 0.95 if count == 1 else 1.0, _busy)  # one thread 5% faster
     _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(300):
@@ -171,7 +171,7 @@ def test_thread_choice_is_not_fooled_by_lucky_runs(monkeypatch, two_threads):
 def test_thread_choice_counts_the_stalls_of_starved_threads(monkeypatch, two_threads):
     def seconds(count):  # two starved threads: usually 1.0, but one run in five stalls (6.0)
         return 1.15 if count == 1 else (6.0 if clock.reads // 2 % 5 == 0 else 1.0)
-    clock = _Clock(seconds, _busy)
+    clock = _Clock(seconds, _busy, idle=0.0)  # a busy core: none idle
     _install(monkeypatch, clock)
     choice = ThreadChoice()
     for _ in range(400):

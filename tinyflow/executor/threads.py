@@ -33,7 +33,7 @@ class ThreadChoice:
     KEEP = 5              # runs remembered per count: a count's time is their mean
     PROBE_RUNS = 3        # runs of the other count per probe, the first not counted
     SLOWER = 1.5          # two runs this much slower than their count's time: probe now
-    BETTER = 1.2          # the other count's time this much faster: switch to it
+    BETTER = 1.1          # the other count's time this much faster: switch to it
     STARVED = 0.8         # CPU time under this share of threads x wall: threads lacked cores
     PROBE_FIRST, PROBE_MOST = 8, 128  # runs between probes of the other count, doubling
     PAYBACK = 20          # and after a probe that lost T seconds, at least PAYBACK x T later
