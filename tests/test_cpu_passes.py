@@ -426,3 +426,11 @@ def test_matmul_takes_either_of_the_timed_gemms(gemm, transpose, monkeypatch):
     np.testing.assert_allclose(got_grad, b_t.grad.numpy(), rtol=1e-5, atol=1e-4)
     if gemm is None:  # timed once per shape: y's product and the gradient's two
         assert timed.cache_info().currsize >= 2
+
+
+def test_timed_choices_time_their_candidates_in_turns():
+    from tinyflow.lua_ops.cpu import seconds
+    calls = []
+    times = seconds([lambda: calls.append("a"), lambda: calls.append("b")], repeats=3)
+    assert calls == ["a", "b"] * 4  # one each to warm up, then a and b alternating
+    assert len(times) == 2 and all(t >= 0 for t in times)

@@ -31,12 +31,15 @@ def channels_last(*tensors) -> bool:
                and t.is_contiguous(memory_format=torch.channels_last) for t in tensors)
 
 
-def seconds(run, repeats=3) -> float:
-    """The best of ``repeats`` timings of ``run()``, after one to warm up."""
-    run()
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
+def seconds(runs, repeats=3) -> list:
+    """The best of ``repeats`` timings of each of ``runs`` (after one each to warm up), timed
+    in turns: a burst of other work during the timings slows them alike, not one of them."""
+    for run in runs:
         run()
-        best = min(best, time.perf_counter() - start)
+    best = [float("inf")] * len(runs)
+    for _ in range(repeats):
+        for i, run in enumerate(runs):
+            start = time.perf_counter()
+            run()
+            best[i] = min(best[i], time.perf_counter() - start)
     return best

@@ -169,11 +169,11 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
               for t in ((y, x, weight) if grad_weight else (x, weight, y))]
     if grad_weight:
         result = torch.empty_like(weight)
-        timings = [seconds(lambda b=b: conv2d_backward_weight(result, y, x, weight, stride, pad,
-                                                               b)) for b in (None, copies)]
+        timings = seconds([lambda b=b: conv2d_backward_weight(result, y, x, weight, stride,
+                                                              pad, b) for b in (None, copies)])
     else:
-        timings = [seconds(lambda b=b: conv2d(y, x, weight, None, stride, pad, b))
-                   for b in (None, copies)]
+        timings = seconds([lambda b=b: conv2d(y, x, weight, None, stride, pad, b)
+                           for b in (None, copies)])
     return [scratch(c) for c in copies] if timings[1] < 0.8 * timings[0] else None
 
 
