@@ -12,7 +12,7 @@ from ..nnvm.op import register_op
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, create_op, slice_attrs, static_shape
 from ..nnvm.tensor_shape import TensorShape
-from .array import _axis, _integer_input, _shape_of_input_2
+from .array import _axis, _integer_input, _shape_of_input_2, slice_index
 
 __all__ = ["holds_tensor", "masked_index", "tensor_index"]
 
@@ -313,19 +313,7 @@ def masked_index(begin, end, strides, masks) -> tuple:
     if not len(begin) == len(end) == len(strides):
         raise ValueError(f"begin, end and strides must have one length, got {len(begin)}, "
                          f"{len(end)} and {len(strides)}")
-    index = []
-    for k, (b, e, s) in enumerate(zip(begin, end, strides)):
-        bit = 1 << k
-        if masks.get("ellipsis_mask", 0) & bit:
-            index.append(Ellipsis)
-        elif masks.get("new_axis_mask", 0) & bit:
-            index.append(None)
-        elif masks.get("shrink_axis_mask", 0) & bit:
-            index.append(b)
-        else:
-            index.append(slice(None if masks.get("begin_mask", 0) & bit else b,
-                               None if masks.get("end_mask", 0) & bit else e, s))
-    return tuple(index)
+    return slice_index({**masks, "begin": begin, "end": end, "strides": strides})
 
 
 register_op("strided_slice").set_attr("FTensorIndex", tensor_index)
