@@ -104,8 +104,7 @@ class ThreadChoice:
             self.spent += elapsed
         if self.runs == self.next_probe + self.PROBE_RUNS - 1:
             current = self.recent[self.current]
-            self._probe_again(switch=not current or
-                              self.BETTER * max(recent) < sum(current) / len(current))
+            self._probe_again(switch=not current or self.BETTER * max(recent) < _mean(current))
 
     def _cores_idled(self) -> bool:
         """Whether the machine's cores sat idle IDLE of the time since the last look (on one
@@ -124,9 +123,8 @@ class ThreadChoice:
             self.current, self.gap, self.idle_mark = self.using, self.PROBE_FIRST, None
         else:
             self.gap = min(2 * self.gap, self.PROBE_MOST)
-            if self.probing:  # what the probe's runs took beyond this count's best
-                current = self.recent[self.current]
-                lost = self.spent - self.PROBE_RUNS * sum(current) / max(len(current), 1)
+            if self.probing:  # what the probe's runs took beyond this count's time
+                lost = self.spent - self.PROBE_RUNS * _mean(self.recent[self.current])
                 self.not_before = self.started + self.PAYBACK * lost
         self.next_probe, self.probing = self.runs + self.gap, False
 
@@ -139,6 +137,10 @@ def _idle_seconds() -> float | None:
         return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def _mean(times):  # a count's time (0 before it has one)
+    return sum(times) / len(times) if times else 0.0
 
 
 def _median(times):  # a count's typical run (the upper middle one of an even count)
