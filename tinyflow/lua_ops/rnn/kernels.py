@@ -17,6 +17,8 @@ import numpy as np
 import torch
 
 from ..cpu import onednn
+from ..elemwise.kernels import sigmoid_backward, tanh_backward
+from ..elemwise.kernels import tanh_function as _numpy_tanh_function
 from ..torch_table import tanh as _tanh
 from ..torch_table import tanh_views
 
@@ -73,19 +75,5 @@ def gemm_add_function(res, other, a, b):
 
 
 def tanh_function(res, a):
-    """Setup: a function doing res = tanh(a) (numpy's on CPU floats, its views made once: the
-    planned buffers never move)."""
-    arrays = tanh_views(a, res)
-    if arrays is None:
-        return lambda: _tanh(res, a)
-    return lambda: np.tanh(arrays[0], out=arrays[1])
-
-
-def sigmoid_backward(res, grad, out):
-    """res = grad * out * (1 - out), out = sigmoid(x): the gradient of x (one kernel)."""
-    torch.ops.aten.sigmoid_backward.grad_input(grad, out, grad_input=res)
-
-
-def tanh_backward(res, grad, out):
-    """res = grad * (1 - out^2), out = tanh(x): the gradient of x (one kernel)."""
-    torch.ops.aten.tanh_backward.grad_input(grad, out, grad_input=res)
+    """Setup: a function doing res = tanh(a): numpy's on CPU floats (elemwise's), else torch's."""
+    return _numpy_tanh_function(res, a) or (lambda: _tanh(res, a))
