@@ -5,6 +5,7 @@ from a valid one; the fused kernel compiles only code FuseElemwise sealed in thi
 import json
 import tracemalloc
 
+import numpy as np
 import pytest
 import torch
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +16,7 @@ from tinyflow.lua_ops.fused import kernels
 from tinyflow.nnvm import Graph, GraphError, apply_passes
 from tinyflow.nnvm.op import Op, list_ops
 from tinyflow.nnvm.passes.serialize import MAX_ENTRIES
-from tinyflow.nnvm.symbol import NodeEntry, Symbol
+from tinyflow.nnvm.symbol import NodeEntry, Symbol, create_op
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -132,6 +133,63 @@ def test_a_saved_graph_loads_back_and_runs():
     value = tf.Session().run(Symbol(graph.outputs),
                              feed_dict={Symbol([NodeEntry(loaded_x, 0)]): [0.0] * 6})
     assert list(value) == [2.0] * 6
+
+
+def _pool_gradient_doc():
+    """A saved graph: x's gradient through a 2x2 max pool, and the document's nodes by name."""
+    x = tf.placeholder(tf.float32, [1, 1, 4, 4], name="x")
+    pooled = tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", data_format="NCHW")
+    (grad,) = tf.gradients(tf.reduce_sum(pooled * pooled), [x])
+    doc = json.loads(apply_passes(Graph(grad.outputs, {}), "SaveJSON").attrs["json"])
+    return doc, {node["name"]: i for i, node in enumerate(doc["nodes"])}
+
+
+def test_a_max_pool_gradient_loads_back_and_runs():
+    doc, _ = _pool_gradient_doc()
+    graph = _load(doc)
+    x = next(n for n in graph.indexed.nodes if n.name == "x")
+    value = np.arange(16, dtype=np.float32).reshape(1, 1, 4, 4)
+    grad = tf.Session().run(Symbol(graph.outputs), {Symbol([NodeEntry(x, 0)]): value})
+    expected = np.zeros(16)
+    expected[[5, 7, 13, 15]] = 2 * value.reshape(-1)[[5, 7, 13, 15]]  # d(sum p^2) = 2p at each max
+    assert grad.reshape(-1).tolist() == expected.tolist()
+
+
+def test_a_max_pool_gradient_reading_another_argmax_is_refused():
+    # its kernel writes through each index unchecked (torch's pooling gradient): an argmax fed
+    # from a placeholder with 10**9 in it killed the process (SIGSEGV)
+    doc, at = _pool_gradient_doc()
+    argmax = {"op": "null", "name": "argmax", "inputs": [],
+              "attrs": {"kind": "placeholder", "shape": [1, 1, 2, 2], "dtype": "int64"}}
+    nodes = [argmax] + [{**node, "inputs": [[i + 1, j] for i, j in node["inputs"]]}
+                        for node in doc["nodes"]]  # every index moves by the node put first
+    backward = nodes[at["gradients/_max_pool2d_backward"] + 1]
+    backward["inputs"][2] = [0, 0]
+    hostile = {**doc, "nodes": nodes, "heads": [[i + 1, j] for i, j in doc["heads"]]}
+    with pytest.raises(GraphError, match=r"input 2 of 'gradients/_max_pool2d_backward' \(the "
+                                         r"argmax\) must be the argmax output of a max pool"):
+        _load(hostile)
+    backward = doc["nodes"][at["gradients/_max_pool2d_backward"]]
+    backward["attrs"]["stride"] = [1, 1]  # the pool's own argmax, read with another window
+    with pytest.raises(GraphError, match="must be those of its max pool 'max_pool2d'"):
+        _load(doc)
+
+
+def test_the_hidden_argmax_cannot_be_fed_nor_given_to_another_gradient():
+    x = tf.placeholder(tf.float32, [1, 1, 4, 4], name="x")
+    pooled = tf.nn.max_pool(x, [1, 2, 2, 1], [1, 2, 2, 1], "VALID", data_format="NCHW")
+    (grad,) = tf.gradients(tf.reduce_sum(pooled), [x])
+    argmax = tf.get_default_graph().get_tensor_by_name(pooled.op.name + ":1")
+    sess = tf.Session()
+    value = np.zeros((1, 1, 4, 4), np.float32)
+    with pytest.raises(ValueError, match=r"max_pool2d:1 is a hidden output of op 'max_pool2d' "
+                                         r"\(kept for its gradient\): it cannot be fed"):
+        sess.run(grad, {x: value, argmax: np.full((1, 1, 2, 2), 10 ** 9)})
+    assert sess.run(grad, {x: value}).sum() == 4  # the session still runs
+    fed = tf.placeholder(tf.int64, [1, 1, 2, 2])
+    with pytest.raises(GraphError, match="must be the argmax output of a max pool of its input 1"):
+        create_op("_max_pool2d_backward", pooled, x, fed, kernel=(2, 2), stride=(2, 2),
+                  padding="VALID")
 
 
 # -- property: mutations of a valid document -----------------------------------------------------

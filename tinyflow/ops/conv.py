@@ -25,7 +25,7 @@ import math
 from ..nnvm.attrs import no_gradient, same_as_input, shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.op import Op, register_op
-from ..nnvm.symbol import create_op, current_context
+from ..nnvm.symbol import Symbol, create_op, current_context
 from ..nnvm.variables import Variable
 from .matrix import register_view_op
 
@@ -459,8 +459,30 @@ def _max_pool_backward_type(attrs, in_types, out_types):
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride, padding, data_format.", 3,
              same_as_input(1))
+def _argmax_of_its_pool(node):
+    """FCheckNode of _max_pool2d_backward: its argmax (input 2) must be the argmax output of a
+    max pool of its input 1 with its window: torch's kernel writes through each index unchecked,
+    and any other int64 tensor could point outside the gradient's plane."""
+    entry, shape = node.inputs[2], node.inputs[1]
+    pool = entry.node
+    if (pool.op is None or pool.op.attr("TArgmaxOutput") != entry.index
+            or pool.inputs[:1] != [shape]):
+        return (f"input 2 of {node.name!r} (the argmax) must be the argmax output of a max "
+                f"pool of its input 1")
+    window = {key: _normalize(value) for key, value in _pool_attrs(pool, True).items()}
+    if any(window.get(key) != _normalize(value) for key, value in node.attrs.items()):
+        return (f"the window attributes of {node.name!r} must be those of its max pool "
+                f"{pool.name!r} ({window})")
+    return None
+
+
+def _normalize(value):
+    return tuple(value) if isinstance(value, list) else value
+
+
 # linear in g (a scatter through the argmax): its gradient gathers h through the same argmax
 (Op.get("_max_pool2d_backward").set_attr("FInferType", _max_pool_backward_type)
+ .set_attr("FCheckNode", _argmax_of_its_pool)
  .set_attr("FIgnoreInputs", [1]).set_attr("TChannelsLast", "prefer")
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward_backward", g[0], n.inputs[2], **_pool_attrs(n)), None, None]))
@@ -478,7 +500,17 @@ def _gather_argmax_type(attrs, in_types, out_types):
               "output); attrs kernel, stride, data_format.", 2, same_as_input(1))
  .set_attr("FInferType", _gather_argmax_type)
  .set_attr("FGradient", lambda n, g: [create_op(
-     "_max_pool2d_backward", g[0], n.inputs[0], n.inputs[1], **_pool_attrs(n)), None]))
+     "_max_pool2d_backward", g[0], _pool_input(n), n.inputs[1], **_pool_attrs(n)), None]))
+
+
+def _pool_input(node):
+    """The input of the max pool whose argmax a _max_pool2d_backward_backward node reads (its
+    own input 0, h, where that argmax is no pool's): what _argmax_of_its_pool asks for."""
+    argmax = node.inputs[1].outputs[0]
+    pool = argmax.node
+    if pool.op is not None and pool.op.attr("TArgmaxOutput") == argmax.index:
+        return Symbol(pool.inputs[:1])
+    return node.inputs[0]
 
 (register_op("avg_pool2d")
  .describe("Mean (padding not counted) over kernel (kh, kw) windows of x moved by stride "

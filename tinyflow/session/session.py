@@ -428,6 +428,11 @@ class Session:
         entry = key.outputs[0]
         if entry.node.kind == "placeholder":
             return entry.node
+        visible = entry.node.op is not None and entry.node.op.attr("FNumVisibleOutputs")
+        if visible and entry.index >= visible(entry.node.attrs):
+            # max_pool2d's argmax: its gradient's kernel writes through each index unchecked
+            raise ValueError(f"{entry.node.name}:{entry.index} is a hidden output of op "
+                             f"'{entry.node.op.name}' (kept for its gradient): it cannot be fed")
         node = self._fed_inputs.get(entry)
         if node is None:
             static = key.get_shape()

@@ -67,9 +67,11 @@ def load_json(graph: Graph) -> Graph:
     naming a node not before it or an output it does not have, an unknown op) is a GraphError
     saying ``bad graph JSON`` and where.  So are an op made only by a pass (``TInternal``:
     ``_fused``...), a node attribute holding code (``CODE_ATTRS``: nothing in a document is
-    ever run; an op's Lua body is its registration's), and counts of inputs or outputs that
-    are not ints, not what the node lists, or over ``MAX_ENTRIES``; and subgraphs whose inputs
-    are not placeholders, nest too deeply or would bind too much (serialize_subgraphs)."""
+    ever run; an op's Lua body is its registration's), a node its op's ``FCheckNode`` refuses
+    (a max pool's gradient reading another tensor as its argmax), and counts of inputs or
+    outputs that are not ints, not what the node lists, or over ``MAX_ENTRIES``; and subgraphs
+    whose inputs are not placeholders, nest too deeply or would bind too much
+    (serialize_subgraphs)."""
     try:
         doc = json.loads(graph.attrs["json"])
     except (ValueError, TypeError, RecursionError) as err:
@@ -111,6 +113,8 @@ def _build(doc, graph: Graph) -> Graph:
         _check(entries <= MAX_ENTRIES, f"the document's entries (to {where})",
                f"at most {MAX_ENTRIES}")
         nodes.append(Node(op, spec["name"], attrs, inputs, deps, source))
+        refused = op is not None and op.attr("FCheckNode") and op.attr("FCheckNode")(nodes[-1])
+        _check(not refused, f"{where} op {spec['op']!r}", f"one that can run: {refused}")
         subgraphs.admit(nodes[-1], where)
     heads = [_entry(nodes, e, "head") for e in _list(doc, "heads", "the document")]
     attrs = {k: v for k, v in graph.attrs.items() if k != "json"}
