@@ -60,13 +60,15 @@ COMPONENTS = {
     # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by;
     # 3610 -> 3635: outputs sized at run time (TShapeAtRunTime) get tensors of their own, and a
     # graph reading them is bound in stages: bind_executor; 3635 -> 3650: attrs.py documents
-    # TKeep and TSkippableOutputs, a loop's backward's)
+    # TKeep and TSkippableOutputs, a loop's backward's; 3650 -> 3660: FCheckNode, which
+    # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
+    # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3650),
+            "session/session.py", "session/variables.py"], 3660),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -80,8 +82,9 @@ COMPONENTS = {
     "subgraphs in graph JSON (nnvm/passes/serialize_subgraphs.py)": (
         ["nnvm/passes/serialize_subgraphs.py"], 125),
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
-    # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 495),
+    # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
+    # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 500),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -93,8 +96,9 @@ COMPONENTS = {
     # item 7.5, TTFType, the TF op type name where it is not our name in CamelCase; 2260 ->
     # 2290: item 7.2, the two candidate samplers)
     # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
-    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2340),
+    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2360:
+    # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2360),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;

@@ -209,11 +209,9 @@ TInternal           ``"<pass>"``: the op is made only by that pass, never by a u
 TPythonAttrs        ``("<attr>", ...)``: attributes holding a Python object (``py_func``'s
                     function, an iterator's pipeline): a node of the op never comes from a
                     document (LoadJSON refuses it).
-FCheckNode          ``f(node) -> str | None``: why a node of the op cannot be run (None: it
-                    can); create_op and LoadJSON refuse the node saying so.  For a kernel
-                    trusting an input only another op makes: ``_max_pool2d_backward`` writes
-                    through max_pool2d's argmax, which must be its own pool's (any other int64
-                    tensor could point outside the gradient's plane).
+FCheckNode          ``f(node) -> str | None``: why a node of the op cannot run (None: it can);
+                    create_op and LoadJSON refuse it saying so.  ``_max_pool2d_backward`` writes
+                    through its argmax unchecked: it must be its own pool's.
 TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass builds to add
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x

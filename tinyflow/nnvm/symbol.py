@@ -444,8 +444,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
                 source=graph.naming.source or _user_site(), graph=graph)
     _check_dtypes(node)
     check_shapes(node)
-    refused = op.attr("FCheckNode") and op.attr("FCheckNode")(node)
-    if refused:
+    if op.attr("FCheckNode") and (refused := op.attr("FCheckNode")(node)):
         raise GraphError(f"op '{op_name}' (node '{name}') cannot run: {refused}")
     graph.nodes_by_name[name] = node
     graph.pulls_outputs = graph.pulls_outputs or op.attr("FPullOutputs") is not None

@@ -460,24 +460,17 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
              "and max_pool2d's argmax output; attrs kernel, stride, padding, data_format.", 3,
              same_as_input(1))
 def _argmax_of_its_pool(node):
-    """FCheckNode of _max_pool2d_backward: its argmax (input 2) must be the argmax output of a
-    max pool of its input 1 with its window: torch's kernel writes through each index unchecked,
-    and any other int64 tensor could point outside the gradient's plane."""
-    entry, shape = node.inputs[2], node.inputs[1]
-    pool = entry.node
-    if (pool.op is None or pool.op.attr("TArgmaxOutput") != entry.index
-            or pool.inputs[:1] != [shape]):
-        return (f"input 2 of {node.name!r} (the argmax) must be the argmax output of a max "
-                f"pool of its input 1")
-    window = {key: _normalize(value) for key, value in _pool_attrs(pool, True).items()}
-    if any(window.get(key) != _normalize(value) for key, value in node.attrs.items()):
-        return (f"the window attributes of {node.name!r} must be those of its max pool "
-                f"{pool.name!r} ({window})")
+    """FCheckNode: the argmax (input 2) is that of a max pool of input 1 with the same window:
+    torch's kernel writes through each index unchecked, outside the plane for any other."""
+    pool, index = node.inputs[2]
+    if pool.op is None or pool.op.attr("TArgmaxOutput") != index or pool.inputs[:1] != [
+            node.inputs[1]]:
+        return f"input 2 of {node.name!r} (the argmax) must be the argmax output of a max " \
+               f"pool of its input 1"
+    window = {k: tuple(v) if isinstance(v, list) else v for k, v in _pool_attrs(pool, True).items()}
+    if {k: tuple(v) if isinstance(v, list) else v for k, v in node.attrs.items()} != window:
+        return f"the attributes of {node.name!r} must be its max pool's window {window}"
     return None
-
-
-def _normalize(value):
-    return tuple(value) if isinstance(value, list) else value
 
 
 # linear in g (a scatter through the argmax): its gradient gathers h through the same argmax

@@ -429,10 +429,9 @@ class Session:
         if entry.node.kind == "placeholder":
             return entry.node
         visible = entry.node.op is not None and entry.node.op.attr("FNumVisibleOutputs")
-        if visible and entry.index >= visible(entry.node.attrs):
-            # max_pool2d's argmax: its gradient's kernel writes through each index unchecked
-            raise ValueError(f"{entry.node.name}:{entry.index} is a hidden output of op "
-                             f"'{entry.node.op.name}' (kept for its gradient): it cannot be fed")
+        if visible and entry.index >= visible(entry.node.attrs):  # max_pool2d's argmax
+            raise ValueError(f"{key.name} is a hidden output of op '{entry.node.op.name}' "
+                             f"(kept for its gradient): it cannot be fed")
         node = self._fed_inputs.get(entry)
         if node is None:
             static = key.get_shape()
