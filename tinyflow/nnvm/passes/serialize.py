@@ -113,7 +113,10 @@ def _build(doc, graph: Graph) -> Graph:
         _check(entries <= MAX_ENTRIES, f"the document's entries (to {where})",
                f"at most {MAX_ENTRIES}")
         nodes.append(Node(op, spec["name"], attrs, inputs, deps, source))
-        refused = op is not None and op.attr("FCheckNode") and op.attr("FCheckNode")(nodes[-1])
+        try:
+            refused = op is not None and op.attr("FCheckNode") and op.attr("FCheckNode")(nodes[-1])
+        except (LookupError, TypeError, ValueError) as err:  # attributes of the wrong type
+            refused = f"{type(err).__name__}: {str(err)[:200]}"
         _check(not refused, f"{where} op {spec['op']!r}", f"one that can run: {refused}")
         subgraphs.admit(nodes[-1], where)
     heads = [_entry(nodes, e, "head") for e in _list(doc, "heads", "the document")]
