@@ -27,7 +27,8 @@ def _torch_cumulative(function, axis, exclusive, reverse):
 
 def add_cases(add):
     """Each unary function on its domain, atan2 in all four quadrants and broadcasting, the
-    running sums and products over axes and both flags."""
+    running sums and products over axes and both flags, einsum's products, contractions, sums
+    and transposes (a label one input has alone: its gradient is broadcast)."""
     plain = {"sin": (tf.sin, torch.sin), "cos": (tf.cos, torch.cos),
              "atan": (tf.atan, torch.atan), "sinh": (tf.sinh, torch.sinh),
              "cosh": (tf.cosh, torch.cosh), "erf": (tf.erf, torch.erf),
@@ -56,3 +57,9 @@ def add_cases(add):
                     add(op, label, lambda x, api=api, a=axis, e=exclusive, r=reverse: api(
                         x, axis=a, exclusive=e, reverse=r), [shape],
                         _torch_cumulative(function, axis, exclusive, reverse))
+    for equation, shapes in (("ij,jk->ik", [(2, 3), (3, 4)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 3)]),
+                             ("ij,ij->i", [(3, 4), (3, 4)]), ("i,j->ij", [(3,), (4,)]),
+                             ("ij,k->i", [(3, 4), (2,)]), ("ij,jk->", [(2, 3), (3, 4)]),
+                             ("ij->j", [(3, 4)]), ("ij->ji", [(3, 4)]), ("ijk->kij", [(2, 3, 4)])):
+        add("einsum", equation, lambda *xs, e=equation: tf.einsum(e, *xs), shapes,
+            lambda *xs, e=equation: torch.einsum(e, *xs))
