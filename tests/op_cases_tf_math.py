@@ -57,7 +57,8 @@ def add_cases(add):
                     add(op, label, lambda x, api=api, a=axis, e=exclusive, r=reverse: api(
                         x, axis=a, exclusive=e, reverse=r), [shape],
                         _torch_cumulative(function, axis, exclusive, reverse))
-    for equation, shapes in (("ij,jk->ik", [(2, 3), (3, 4)]), ("bij,bjk->bik", [(2, 3, 4), (2, 4, 3)]),
+    for equation, shapes in (("ij,jk->ik", [(2, 3), (3, 4)]),
+                             ("bij,bjk->bik", [(2, 3, 4), (2, 4, 3)]),
                              ("ij,ij->i", [(3, 4), (3, 4)]), ("i,j->ij", [(3,), (4,)]),
                              ("ij,k->i", [(3, 4), (2,)]), ("ij,jk->", [(2, 3), (3, 4)]),
                              ("ij->j", [(3, 4)]), ("ij->ji", [(3, 4)]), ("ijk->kij", [(2, 3, 4)])):

@@ -125,3 +125,89 @@ def test_float_functions_refuse_integers():
             function(tf.constant([1, 2]))
     with pytest.raises(DTypeError, match="float"):
         tf.atan2(tf.constant([1]), tf.constant([2]))
+
+
+# -- tf.norm and tf.einsum ---------------------------------------------------------------------
+NORM_INPUT = [[3.0, -4.0], [1.0, 2.0], [0.0, -2.0]]
+# real TF (tf.compat.v1.norm) on NORM_INPUT:
+NORMS = [({}, 5.8309517), ({"ord": 1, "axis": 0}, [4.0, 8.0]),
+         ({"ord": 1, "axis": 1, "keepdims": True}, [[7.0], [3.0], [2.0]]),
+         ({"ord": np.inf, "axis": -1}, [4.0, 2.0, 2.0]),
+         ({"ord": 2, "axis": 1}, [5.0, 2.236068, 2.0]),
+         ({"ord": 3, "axis": 0}, [3.0365891, 4.3088694]),
+         ({"ord": 0.5, "axis": 1}, [13.928204, 5.828428, 1.9999999]),
+         ({"ord": "fro", "axis": [0, 1]}, 5.8309517), ({"ord": 1, "axis": (0, 1)}, 8.0),
+         ({"ord": np.inf, "axis": (0, 1)}, 7.0),
+         ({"ord": 1, "axis": (1, 0), "keepdims": True}, [[7.0]]),
+         ({"keepdims": True}, [[5.8309517]]), ({"ord": 1, "keep_dims": True}, [[12.0]])]
+
+
+@pytest.mark.parametrize("kwargs, expected", NORMS, ids=[str(k) for k, _ in NORMS])
+def test_norm_as_tensorflow(kwargs, expected):
+    got = run(tf.norm(tf.constant(NORM_INPUT), **kwargs))
+    assert np.shape(got) == np.shape(expected)
+    np.testing.assert_allclose(got, expected, rtol=1e-6)
+
+
+def test_norm_refuses_what_tensorflow_refuses():
+    x = tf.constant(NORM_INPUT)
+    # real TF's ValueErrors
+    for kwargs, message in (({"ord": "fro", "axis": 1}, "supported vector norm, got fro"),
+                            ({"ord": 0, "axis": 1}, "supported vector norm, got 0"),
+                            ({"ord": -1}, "supported vector norm, got -1"),
+                            ({"axis": (0, 1, 1)}, "tuple of 2 unique integers"),
+                            ({"axis": (1, 1)}, "tuple of 2 unique integers"),
+                            ({"ord": "nuc", "axis": (0, 1)}, "supported matrix norm")):
+        with pytest.raises(ValueError, match=message):
+            tf.norm(x, **kwargs)
+    with pytest.raises(ValueError, match="matrix 2-norm.*SVD"):  # TF's needs an SVD
+        tf.linalg.norm(x, ord=2, axis=(0, 1))
+
+
+def test_norm_gradients_as_tensorflow():
+    x = tf.constant(NORM_INPUT)
+    got = run(tf.gradients(tf.norm(x, ord=1, axis=0), x) + tf.gradients(tf.norm(x * 0.0), x))
+    # real TF: sign(x) (0 at 0); the euclidean norm of zeros: NaN (sqrt's gradient at 0)
+    np.testing.assert_array_equal(got[0], np.sign(NORM_INPUT))
+    assert np.isnan(got[1]).all()
+
+
+def test_einsum_as_tensorflow():
+    a = tf.constant(np.arange(6, dtype=np.float32).reshape(2, 3))
+    b = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4) - 5)
+    c = tf.constant(np.arange(4, dtype=np.float32) + 1)
+    cube = tf.constant(np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 10)
+    got = run([tf.einsum("ij,jk", a, b), tf.einsum("ji", a), tf.einsum("ij->", a),
+               tf.einsum("ij,jk,k->i", a, b, c), tf.einsum("ij,ij->i", a, a),
+               tf.einsum("b...,b...->b", cube, cube), tf.einsum("ij, jk -> i k", a, b),
+               tf.linalg.einsum("...jk,k", cube, c)])
+    # real TF 1.15's einsum (special_math_ops._einsum_v1 of TF 2.21): implicit outputs are the
+    # labels seen once, sorted; spaces are dropped
+    matmul = [[5.0, 8.0, 11.0, 14.0], [-4.0, 8.0, 20.0, 32.0]]
+    for value, expected in zip(got, [matmul, [[0.0, 3.0], [1.0, 4.0], [2.0, 5.0]], 15.0,
+                                     [110.0, 200.0], [5.0, 50.0], [5.06, 38.18], matmul]):
+        np.testing.assert_allclose(value, expected, rtol=1e-6)
+    np.testing.assert_allclose(got[7], np.arange(24).reshape(2, 3, 4) / 10 @ np.arange(1, 5),
+                               rtol=1e-6)
+
+
+def test_einsum_refuses_what_tensorflow_1_refuses():
+    a = tf.constant(np.ones((2, 3), np.float32))
+    b = tf.constant(np.ones((3, 4), np.float32))
+    # real TF 1.15's ValueErrors (the trace "ii" TF computes; TinyFlow has no trace)
+    for equation, inputs, message in (
+            ("ij,jk->ikz", (a, b), "Invalid equation"), ("ij,jk->ii", (a, b), "Invalid equation"),
+            ("iij->j", (tf.zeros([2, 2, 3]),), "appears more than once"),
+            ("ii", (tf.zeros([2, 2]),), "appears more than once"),
+            ("ij,jk", (a,), "Got 1 arguments"), ("ij;jk", (a, b), "incorrect format"),
+            ("a...b...", (tf.zeros([2, 3, 4]),), "Excess number"),
+            ("i.j", (a,), "Period"), ("bij,jk->bik", (tf.zeros([2, 3, 4]), b), "label 'j'")):
+        with pytest.raises(ValueError, match=message):
+            tf.einsum(equation, *inputs)
+
+
+def test_tf_linalg_names():
+    assert tf.linalg.norm is tf.norm and tf.linalg.einsum is tf.einsum
+    assert tf.linalg.matmul is tf.matmul
+    with pytest.raises(AttributeError, match="tf.linalg.svd is TensorFlow 1.15's, but TinyFlow"):
+        tf.linalg.svd  # noqa: B018

@@ -1,8 +1,8 @@
 """TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.frontend.api`, composed from
 them as TensorFlow 1.15 composes it (so gradients come from the primitives' rules):
 tensordot, squared_difference, reduce_logsumexp, the clipping functions and global_norm,
-confusion_matrix, atan2, cumsum and cumprod (their own ops), l2_normalize, is_finite / is_nan / is_inf, reciprocal,
-log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm reductions.
+confusion_matrix, atan2, cumsum and cumprod (their own ops), l2_normalize, is_finite / is_nan /
+is_inf, reciprocal, log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm reductions.
 
 ``__all__`` is what TensorFlow 1.15 has as ``tf.*``; :data:`MATH_ONLY` lists the functions it has
 only as ``tf.math.*`` (and ``tf.nn.l2_normalize``), which :mod:`tinyflow.tf_math` and

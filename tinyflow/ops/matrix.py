@@ -1,4 +1,5 @@
-"""Matrix and shape ops: matmul, einsum, reshape, pad.  Bodies: ``tinyflow/lua_ops/matrix/<name>.lua``."""
+"""Matrix and shape ops: matmul, einsum, reshape, pad.  Bodies:
+``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math

@@ -1,5 +1,5 @@
--- cumprod: y = running products of x along kwarg.axis; kwarg.exclusive: shifted one place, the first
--- being 1; kwarg.reverse: from the end (TF 1.15's attributes)
+-- cumprod: y = running products of x along kwarg.axis; kwarg.exclusive: shifted one
+-- place, the first being 1; kwarg.reverse: from the end (TF 1.15's attributes)
 return function(x, y, kwarg)
   local cumprod, flip, copy, fill = torch.cumprod, torch.flip, torch.copy, torch.fill
   local src, out, dim = x[1], y[1], torch.dim_of(kwarg.axis)

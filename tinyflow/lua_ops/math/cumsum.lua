@@ -1,5 +1,5 @@
--- cumsum: y = running sums of x along kwarg.axis; kwarg.exclusive: shifted one place, the first
--- being 0; kwarg.reverse: from the end (TF 1.15's attributes)
+-- cumsum: y = running sums of x along kwarg.axis; kwarg.exclusive: shifted one
+-- place, the first being 0; kwarg.reverse: from the end (TF 1.15's attributes)
 return function(x, y, kwarg)
   local cumsum, flip, copy, fill = torch.cumsum, torch.flip, torch.copy, torch.fill
   local src, out, dim = x[1], y[1], torch.dim_of(kwarg.axis)
