@@ -211,3 +211,21 @@ def test_tf_linalg_names():
     assert tf.linalg.matmul is tf.matmul
     with pytest.raises(AttributeError, match="tf.linalg.svd is TensorFlow 1.15's, but TinyFlow"):
         tf.linalg.svd  # noqa: B018
+
+
+def test_ops_refuse_attributes_a_graph_could_carry():
+    # create_op and LoadJSON run the same shape rules: a bad attribute is an error, not a crash
+    from tinyflow.nnvm.symbol import create_op
+    a, b = tf.zeros([2, 3]), tf.zeros([3, 4])
+    for equation, message in (("ij,jk,kl->il", "one or two inputs"), (3, "letters, commas"),
+                              ("ij,jk->ikk", "twice"), ("ij,jk->z", "not all in the inputs"),
+                              ("ijk,jk->i", "rank 3")):
+        inputs = (a, b, b)[:str(equation).count(",") + 1]
+        with pytest.raises(ShapeError, match=message):
+            create_op("einsum", *inputs, equation=equation)
+    for order in (-1, 1.5, "1"):
+        with pytest.raises(ShapeError, match="order must be an integer"):
+            create_op("_polygamma", a, order=order)
+    for axis in ("0", 1.0, True):
+        with pytest.raises(ShapeError, match="axis must be an integer"):
+            create_op("cumsum", a, axis=axis, exclusive=False, reverse=False)

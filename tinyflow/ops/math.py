@@ -141,8 +141,17 @@ _unary("lgamma", "log |Gamma(x)|.", lambda n, g: [g[0] * create_op("digamma", n.
 # digamma's derivative is polygamma(1, x): a hidden op of attr order n (no C++ function on CUDA)
 _unary("digamma", "d lgamma(x) / dx.", lambda n, g: [
     g[0] * create_op("_polygamma", n.inputs[0], order=1)], cuda=None)
+
+
+def _polygamma_shape(attrs, in_shapes, out_shapes):
+    order = attrs.get("order")
+    if not isinstance(order, int) or isinstance(order, bool) or order < 0:
+        raise ShapeError(f"_polygamma's order must be an integer >= 0, got {order!r}")
+    return same_shape(attrs, in_shapes, out_shapes)
+
+
 (register_op("_polygamma").describe("polygamma(order, x): the order-th derivative of digamma.")
- .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", _FLOAT)
+ .set_num_inputs(1).set_attr("FInferShape", _polygamma_shape).set_attr("FInferType", _FLOAT)
  .set_attr("FInplaceOption", [(0, 0)])
  .set_attr("FGradient", lambda n, g: [
      g[0] * create_op("_polygamma", n.inputs[0], order=n.attrs["order"] + 1)])
