@@ -151,7 +151,7 @@ def _apply(name, a, b, cond):
     if Op.get(name).attr("FInferShape") is not binary_shape:
         b = a * 0.5 + b
     inputs = {"where": (cond, a, b), "elemwise_sum": (a, b, a)}.get(name)
-    attrs = {"elemwise_sum": {"num_args": 3}}.get(name, {})
+    attrs = {"elemwise_sum": {"num_args": 3}, "_polygamma": {"order": 1}}.get(name, {})
     if name.endswith("_scalar__"):
         attrs = {"scalar": 1.5}
     if inputs is None:

@@ -23,6 +23,8 @@ from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
 from .frontend.init_ops import *
 from .frontend.init_ops import __all__ as _init_ops_all
+from .frontend.linalg_ops import *
+from .frontend.linalg_ops import __all__ as _linalg_ops_all
 from .frontend.loops import *
 from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
@@ -88,16 +90,17 @@ __all__ += [
 __all__ += list(_array_ops_all) + list(_indexing_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
-__all__ += list(_math_ops_all) + list(_control_flow_ops_all) + [
-    "Dimension", "TensorShape", "compat", "contrib", "layers", "math", "Operation", "Tensor"]
+__all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
+    "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
+    "Tensor"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "layers": "layers",
-            "logging": "tf_logging", "losses": "losses", "math": "tf_math", "metrics": "metrics",
-            "summary": "summary"}
+            "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
+            "metrics": "metrics", "summary": "summary"}
 
 
 def __getattr__(name):
@@ -108,7 +111,8 @@ def __getattr__(name):
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
     if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)
         return importlib.import_module(".compat", __name__)
-    layers, math = __getattr__("layers"), __getattr__("math")
+    layers, math, linalg = (__getattr__(m) for m in ("layers", "math", "linalg"))
     raise unsupported("tf.", "tinyflow", name, {
         "tf.": [*__all__, *_MODULES, "compat"], "tf.nn.": nn.__all__,
-        "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__})
+        "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__,
+        "tf.linalg.": linalg.__all__})

@@ -98,8 +98,10 @@ COMPONENTS = {
     # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
     # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2360:
     # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2360),
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
+    # 2360 -> 2480: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2480),
+    # 1150 -> 1260: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1260),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -113,7 +115,9 @@ COMPONENTS = {
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
     # the torch table, one kernel for a + s * b * c in the fused LSTM's steps)
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1720),  # 1710 -> 1720: where_true's nonzero
+        # 1710 -> 1720: where_true's nonzero; 1720 -> 1745:
+        # 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1745),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -171,7 +175,8 @@ COMPONENTS = {
     # LOCAL_INIT_OP / SUMMARY_OP / SAVERS, tf.cond's one-branch node; 3340 -> 3350: issue 25,
     # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported;
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
-    FRONT_END: ([], 3390),
+    # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+    FRONT_END: ([], 3620),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

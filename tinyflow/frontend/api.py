@@ -217,6 +217,19 @@ rsqrt = _unary("rsqrt", "``1 / sqrt(x)`` (floats).")
 tanh = _unary("tanh", "Hyperbolic tangent (floats).")
 sigmoid = _unary("sigmoid", "``1 / (1 + exp(-x))`` (floats).")
 logical_not = _unary("logical_not", "``not x`` of a bool tensor.")
+sin = _unary("sin", "Sine (floats).")
+cos = _unary("cos", "Cosine (floats).")
+tan = _unary("tan", "Tangent (floats).")
+asin = _unary("asin", "Arcsine, in [-pi/2, pi/2] (floats).")
+acos = _unary("acos", "Arccosine, in [0, pi] (floats).")
+atan = _unary("atan", "Arctangent, in (-pi/2, pi/2) (floats).")
+sinh = _unary("sinh", "Hyperbolic sine (floats).")
+cosh = _unary("cosh", "Hyperbolic cosine (floats).")
+erf = _unary("erf", "The Gauss error function (floats).")
+erfc = _unary("erfc", "``1 - erf(x)``, exact where erf(x) is near 1 (floats).")
+expm1 = _unary("expm1", "``exp(x) - 1``, exact for small x (floats).")
+lgamma = _unary("lgamma", "``log |Gamma(x)|`` (floats).")
+digamma = _unary("digamma", "The derivative of lgamma (floats).")
 
 
 def square(x, name=None) -> Symbol:
@@ -333,11 +346,12 @@ def arg_min(input, dimension, output_type="int64", name=None) -> Symbol:
 
 
 __all__ += [
-    "arg_max", "arg_min", "argmin", "cast", "clip_by_value", "div", "floor_div", "floordiv",
-    "floormod", "greater", "greater_equal", "less", "less_equal", "log1p", "logical_and",
-    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "not_equal", "pow",
-    "reduce_all", "reduce_any", "reduce_min", "reduce_prod", "rsqrt", "to_double", "to_float",
-    "to_int32", "to_int64", "truediv", "where",
+    "acos", "arg_max", "arg_min", "argmin", "asin", "atan", "cast", "clip_by_value", "cos", "cosh",
+    "digamma", "div", "erf", "erfc", "expm1", "floor_div", "floordiv", "floormod", "greater",
+    "greater_equal", "less", "less_equal", "lgamma", "log1p", "logical_and", "logical_not",
+    "logical_or", "logical_xor", "maximum", "minimum", "mod", "not_equal", "pow", "reduce_all",
+    "reduce_any", "reduce_min", "reduce_prod", "rsqrt", "sin", "sinh", "tan", "to_double",
+    "to_float", "to_int32", "to_int64", "truediv", "where",
 ]
 __all__ += ["control_dependencies", "identity", "local_variables", "local_variables_initializer",
             "no_op", "stop_gradient"]

@@ -1,8 +1,8 @@
 """TF-1 math beyond the elementwise and reduction ops of :mod:`tinyflow.frontend.api`, composed from
 them as TensorFlow 1.15 composes it (so gradients come from the primitives' rules):
 tensordot, squared_difference, reduce_logsumexp, the clipping functions and global_norm,
-confusion_matrix (its own op), l2_normalize, is_finite / is_nan / is_inf, reciprocal,
-log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm reductions.
+confusion_matrix, atan2, cumsum and cumprod (their own ops), l2_normalize, is_finite / is_nan /
+is_inf, reciprocal, log_sigmoid, count_nonzero, scalar_mul and the variance / std / euclidean-norm reductions.
 
 ``__all__`` is what TensorFlow 1.15 has as ``tf.*``; :data:`MATH_ONLY` lists the functions it has
 only as ``tf.math.*`` (and ``tf.nn.l2_normalize``), which :mod:`tinyflow.tf_math` and
@@ -48,6 +48,7 @@ from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
 
 __all__ = [
+    "atan2",
     "ceil",
     "clip_by_average_norm",
     "clip_by_global_norm",
@@ -55,6 +56,8 @@ __all__ = [
     "confusion_matrix",
     "convert_to_tensor",
     "count_nonzero",
+    "cumprod",
+    "cumsum",
     "floor",
     "global_norm",
     "is_finite",
@@ -82,6 +85,33 @@ def _float_input(x, function) -> Symbol:
     if not x.dtype.is_floating:
         raise TypeError(f"{function} takes a float tensor, got {x.dtype.name}")
     return x
+
+
+def atan2(y, x, name=None) -> Symbol:
+    """The angle of the point ``(x, y)``, in [-pi, pi] (floats), numpy broadcasting; a Python
+    number takes the tensor's dtype."""
+    return create_op("atan2", *_operands(y, x), name=name)
+
+
+def _cumulative(op_name, x, axis, exclusive, reverse, name):
+    if isinstance(axis, (Symbol, NodeEntry)) or not isinstance(axis, numbers.Integral):
+        raise TypeError(f"tf.{op_name}: axis must be a Python integer in TinyFlow, got {axis!r}")
+    return create_op(op_name, _tensor(x), axis=int(axis), exclusive=bool(exclusive),
+                     reverse=bool(reverse), name=name)
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None) -> Symbol:
+    """Running sums of ``x`` along ``axis``, as TF 1.15's: ``exclusive`` leaves each element out
+    of its own sum (the first is 0), ``reverse`` sums from the end.  ``cumsum([a, b, c],
+    exclusive=True, reverse=True)`` is ``[b + c, c, 0]``."""
+    return _cumulative("cumsum", x, axis, exclusive, reverse, name)
+
+
+def cumprod(x, axis=0, exclusive=False, reverse=False, name=None) -> Symbol:
+    """Running products of ``x`` along ``axis``; ``exclusive`` and ``reverse`` as
+    :func:`cumsum`'s (the first of an exclusive product is 1).  The gradient is TF's, which
+    divides by x: wrong where x holds a zero, as in TF."""
+    return _cumulative("cumprod", x, axis, exclusive, reverse, name)
 
 
 # -- tensordot -------------------------------------------------------------------------------

@@ -40,6 +40,13 @@ function                                    meaning
 ``rsqrt log1p floor ceil``                  ``f(res, a)``: 1 / sqrt(a), log(1 + a), rounded
                                             down, rounded up
 ``round(res, a)``                           to the nearest integer, halves to even
+``sin cos tan asin acos atan sinh cosh``    ``f(res, a)``: res = f(a), trigonometric and
+                                            hyperbolic
+``erf erfc expm1 lgamma digamma``           ``f(res, a)``: erf, 1 - erf, exp(a) - 1,
+                                            log|Gamma(a)|, its derivative
+``polygamma(res, n, a)``                    res = the n-th derivative of digamma at a
+``atan2(res, a, b)``                        res = the angle of the point (b, a), in [-pi, pi]
+``cumsum(res, x, dim)`` / ``cumprod``       running sum / product along dim
 ``where(res, cond, a, b)``                  a where cond else b (cond: a's shape, or rows)
 ``sum(res, x, dims)`` / ``mean``            reduce over dims; kept as size 1 when res has x's rank
 ``max min prod any all`` ``(res, x, dims)`` reductions as ``sum``
@@ -219,9 +226,18 @@ neg, exp, log, sqrt, absolute, sign, sigmoid, logical_not, rsqrt, log1p = (
     _unary(f) for f in (torch.neg, torch.exp, torch.log, torch.sqrt, torch.abs, torch.sign,
                         torch.sigmoid, torch.logical_not, torch.rsqrt, torch.log1p))
 floor, ceil, round_even = (_unary(f) for f in (torch.floor, torch.ceil, torch.round))
+sin, cos, tan, asin, acos, atan, sinh, cosh, erf, erfc, expm1, lgamma, digamma = (
+    _unary(f) for f in (torch.sin, torch.cos, torch.tan, torch.asin, torch.acos, torch.atan,
+                        torch.sinh, torch.cosh, torch.erf, torch.erfc, torch.expm1, torch.lgamma,
+                        torch.digamma))
 eq, ne, lt, le, gt, ge, logical_and, logical_or, cmin, mod = (_binary(f) for f in (
     torch.eq, torch.ne, torch.lt, torch.le, torch.gt, torch.ge, torch.logical_and,
     torch.logical_or, torch.minimum, torch.remainder))
+atan2 = _binary(torch.atan2)
+
+
+def polygamma(res, n, a):
+    torch.polygamma(_integer(n, "n"), a, out=res)
 
 
 # aten's CPU tanh is 3-7x slower per core than numpy's (SVML; within 2 ulp, as aten's): LeNet's
@@ -319,6 +335,14 @@ def prod(res, x, dims=None):
         return
     _, flat = slices(x, lua_dims(dims))
     torch.prod(flat, -1, out=res.view(flat.shape[:-1]))
+
+
+def cumsum(res, x, dim):
+    torch.cumsum(x, lua_dim(dim), out=res)
+
+
+def cumprod(res, x, dim):
+    torch.cumprod(x, lua_dim(dim), out=res)
 
 
 def _arg_reduce(function):

@@ -9,6 +9,8 @@ programs: a comparison between an integer and a float tensor compares their valu
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..nnvm.attrs import no_gradient, same_shape
@@ -21,6 +23,7 @@ from .elemwise import NUMERIC, binary_shape, collapse_sum_like, dtype_kind, dtyp
 __all__ = []
 
 ANY = ("float", "int", "bool")
+_FLOAT = dtype_rule(("float",))
 
 
 def _zeros(g):
@@ -81,6 +84,15 @@ _binary("floordiv", "floor(a / b), numpy broadcasting (TF's floordiv: Python's /
         "gradient.", dtype_rule())
 _binary("mod", "a - floor(a / b) * b, numpy broadcasting (TF's floormod: Python's %, the sign "
         "of b).", dtype_rule(), _mod_grad)
+def _atan2_grad(node, grads):
+    # d atan2(y, x) = (x dy - y dx) / (x^2 + y^2)
+    y, x = node.inputs
+    scaled = grads[0] / (y * y + x * x)
+    return [collapse_sum_like(x * scaled, y), collapse_sum_like(-y * scaled, x)]
+
+
+_binary("atan2", "The angle of the point (b, a) (a = y, b = x), in [-pi, pi], numpy broadcasting.",
+        _FLOAT, _atan2_grad, ("torch.atan2({0}, {1})", "atan2({0}, {1})"))
 # FFoldValue: shape arguments computed from tf.shape are folded at bind (passes/fold_shapes.py)
 for _name, _fold in (("maximum", np.maximum), ("minimum", np.minimum),
                      ("floordiv", np.floor_divide), ("mod", np.mod)):
@@ -90,25 +102,99 @@ register_op("cast").set_attr("FFoldValue", lambda attrs, v, shapes: [
 
 
 # -- unary on floats ------------------------------------------------------------------------------
-_FLOAT = dtype_rule(("float",))
-
-
-def _unary(name, doc, gradient, dtypes=_FLOAT, cuda=None):
-    # FFuseExpr: torch.<name>(x), and <cuda or name>(x) in C++
+def _unary(name, doc, gradient, dtypes=_FLOAT, cuda=""):
+    # FFuseExpr: torch.<name>(x), and <cuda or name>(x) in C++ (cuda None: not fused on CUDA)
     (register_op(name).describe(doc).set_num_inputs(1)
      .set_attr("FInferShape", same_shape).set_attr("FInferType", dtypes)
      .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", gradient)
-     .set_attr("FFuseExpr", (f"torch.{name}({{0}})", f"{cuda or name}({{0}})")))
+     .set_attr("FFuseExpr", (f"torch.{name}({{0}})",
+                             None if cuda is None else f"{cuda or name}({{0}})")))
 
 
 _unary("rsqrt", "1 / sqrt(x).", lambda n, g: [g[0] * (n.outputs[0] ** 3) * -0.5])
 _unary("log1p", "log(1 + x), exact for small x.", lambda n, g: [g[0] / (n.inputs[0] + 1.0)])
+
+
+# -- trigonometric, hyperbolic and special functions: gradients as TF 1.15's math_grad.py -------
+def _gaussian(x, scale):
+    # d erf(x) / dx = 2 / sqrt(pi) * exp(-x^2)
+    return create_op("exp", -(x * x)) * (scale * 2.0 / math.sqrt(math.pi))
+
+
+_unary("sin", "Sine.", lambda n, g: [g[0] * create_op("cos", n.inputs[0])])
+_unary("cos", "Cosine.", lambda n, g: [-g[0] * create_op("sin", n.inputs[0])])
+_unary("tan", "Tangent.", lambda n, g: [g[0] * (1.0 / create_op("cos", n.inputs[0])) ** 2.0])
+_unary("asin", "Arcsine, in [-pi/2, pi/2].", lambda n, g: [
+    g[0] / create_op("sqrt", 1.0 - n.inputs[0] * n.inputs[0])])
+_unary("acos", "Arccosine, in [0, pi].", lambda n, g: [
+    -g[0] / create_op("sqrt", 1.0 - n.inputs[0] * n.inputs[0])])
+_unary("atan", "Arctangent, in (-pi/2, pi/2).", lambda n, g: [
+    g[0] / (n.inputs[0] * n.inputs[0] + 1.0)])
+_unary("sinh", "Hyperbolic sine.", lambda n, g: [g[0] * create_op("cosh", n.inputs[0])])
+_unary("cosh", "Hyperbolic cosine.", lambda n, g: [g[0] * create_op("sinh", n.inputs[0])])
+_unary("erf", "The error function.", lambda n, g: [g[0] * _gaussian(n.inputs[0], 1.0)])
+_unary("erfc", "1 - erf(x), exact where erf(x) is near 1.", lambda n, g: [
+    g[0] * _gaussian(n.inputs[0], -1.0)])
+_unary("expm1", "exp(x) - 1, exact for small x.", lambda n, g: [
+    g[0] * create_op("exp", n.inputs[0])])
+_unary("lgamma", "log |Gamma(x)|.", lambda n, g: [g[0] * create_op("digamma", n.inputs[0])])
+# digamma's derivative is polygamma(1, x): a hidden op of attr order n (no C++ function on CUDA)
+_unary("digamma", "d lgamma(x) / dx.", lambda n, g: [
+    g[0] * create_op("_polygamma", n.inputs[0], order=1)], cuda=None)
+
+
+def _polygamma_shape(attrs, in_shapes, out_shapes):
+    order = attrs.get("order")
+    if not isinstance(order, int) or isinstance(order, bool) or order < 0:
+        raise ShapeError(f"_polygamma's order must be an integer >= 0, got {order!r}")
+    return same_shape(attrs, in_shapes, out_shapes)
+
+
+(register_op("_polygamma").describe("polygamma(order, x): the order-th derivative of digamma.")
+ .set_num_inputs(1).set_attr("FInferShape", _polygamma_shape).set_attr("FInferType", _FLOAT)
+ .set_attr("FInplaceOption", [(0, 0)])
+ .set_attr("FGradient", lambda n, g: [
+     g[0] * create_op("_polygamma", n.inputs[0], order=n.attrs["order"] + 1)])
+ .set_attr("FFuseExpr", ("torch.polygamma({order}, {0})", None)))
+
 # TF 1.15 registers None as the gradient of Floor, Ceil and Round (math_grad.py)
 _unary("floor", "The largest integer not above x; no gradient.", no_gradient)
 _unary("ceil", "The smallest integer not below x; no gradient.", no_gradient)
 _unary("round", "x rounded to the nearest integer, halves to the even one (banker's rounding, "
        "as TF); integers unchanged; no gradient.", no_gradient, dtype_rule(("float", "int")),
        cuda="nearbyint")
+
+
+# -- running sums and products ---------------------------------------------------------------------
+def _cumulative_shape(attrs, in_shapes, out_shapes):
+    (x,), (out,) = same_shape(attrs, in_shapes, out_shapes)
+    axis = attrs["axis"]
+    if not isinstance(axis, int) or isinstance(axis, bool):
+        raise ShapeError(f"axis must be an integer, got {axis!r}")
+    if x is not None and not -len(x) <= axis < len(x):
+        raise ShapeError(f"axis {axis} is out of range for a tensor of shape {x} "
+                         f"(rank {len(x)}: axis in [-{len(x)}, {len(x)}), rank at least 1)")
+    return [x], [out]
+
+
+def _cumulative(name, doc, gradient):
+    (register_op(name).describe(doc + " along attr axis; attrs exclusive (shifted one place) "
+                                "and reverse (from the end), as TF 1.15's.")
+     .set_num_inputs(1).set_attr("FInferShape", _cumulative_shape)
+     .set_attr("FInferType", dtype_rule()).set_attr("FGradient", gradient))
+
+
+def _running(name, x, like, reverse):
+    return create_op(name, x, axis=like.attrs["axis"], exclusive=like.attrs["exclusive"],
+                     reverse=reverse)
+
+
+# TF's rules: cumsum's gradient is the cumsum the other way; cumprod's divides by x (TF's too:
+# wrong where x holds a zero)
+_cumulative("cumsum", "Running sums", lambda n, g: [
+    _running("cumsum", g[0], n, not n.attrs["reverse"])])
+_cumulative("cumprod", "Running products", lambda n, g: [
+    _running("cumsum", n.outputs[0] * g[0], n, not n.attrs["reverse"]) / n.inputs[0]])
 
 
 # -- cast ---------------------------------------------------------------------------------------

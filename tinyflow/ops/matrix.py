@@ -1,13 +1,16 @@
-"""Matrix and shape ops: matmul, reshape, pad.  Bodies: ``tinyflow/lua_ops/matrix/<name>.lua``."""
+"""Matrix and shape ops: matmul, einsum, reshape, pad.  Bodies:
+``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math
+import re
 
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
+from .elemwise import dtype_rule
 
-__all__ = ["register_view_op"]
+__all__ = ["einsum_terms", "register_view_op"]
 
 
 def _matmul_shape(attrs, in_shapes, out_shapes):
@@ -143,4 +146,70 @@ def _pad_backward_shape(attrs, in_shapes, out_shapes):
 
 
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+# -- einsum ------------------------------------------------------------------------------------
+_EINSUM = re.compile(r"([a-zA-Z]*(?:,[a-zA-Z]*)*)->([a-zA-Z]*)")
+
+
+def einsum_terms(equation):
+    """``(input label strings, output labels)`` of a ``"ab,bc->ac"`` equation: one or two
+    terms of letters, no label twice in one, every output label in some input (else a
+    ShapeError)."""
+    match = _EINSUM.fullmatch(equation) if isinstance(equation, str) else None
+    if match is None:
+        raise ShapeError(f"einsum equation must be letters, commas and '->', got {equation!r}")
+    terms, output = match[1].split(","), match[2]
+    if len(terms) > 2:  # torch's left-to-right products could outgrow the planned buffers
+        raise ShapeError(f"einsum takes one or two inputs, got {len(terms)} in {equation!r}")
+    for term in terms + [output]:
+        if len(set(term)) != len(term):
+            raise ShapeError(f"einsum: a label appears twice in {term!r} of {equation!r}")
+    if set(output) - set("".join(terms)):
+        raise ShapeError(f"einsum: output labels {output!r} not all in the inputs of "
+                         f"{equation!r}")
+    return terms, output
+
+
+def _einsum_shape(attrs, in_shapes, out_shapes):
+    terms, output = einsum_terms(attrs["equation"])
+    sizes = {}
+    for term, shape in zip(terms, in_shapes):
+        if shape is None:
+            continue
+        if len(shape) != len(term):
+            raise ShapeError(f"einsum: input {term!r} of {attrs['equation']!r} has rank "
+                             f"{len(term)}, got shape {shape}")
+        for label, size in zip(term, shape):
+            if sizes.setdefault(label, size) != size:
+                raise ShapeError(f"einsum {attrs['equation']!r}: label {label!r} has sizes "
+                                 f"{sizes[label]} and {size} (shapes {in_shapes})")
+    known = all(label in sizes for label in output)
+    return in_shapes, [tuple(sizes[label] for label in output) if known else out_shapes[0]]
+
+
+def _einsum_grad(node, grads):
+    # d/dx_k: the einsum of the output gradient and the other input into x_k's labels, then
+    # broadcast along the labels only x_k has (summed out there alone)
+    terms, output = einsum_terms(node.attrs["equation"])
+    result = []
+    for k, term in enumerate(terms):
+        pairs = [(output, grads[0])] + [(t, x) for i, (t, x) in enumerate(
+            zip(terms, node.inputs)) if i != k]
+        reached = set("".join(t for t, _ in pairs))
+        target = "".join(label for label in term if label in reached)
+        grad = grads[0] if len(pairs) == 1 and target == output else create_op(
+            "einsum", *(x for _, x in pairs), equation=",".join(t for t, _ in pairs) + "->" +
+            target)
+        if target != term:
+            grad = create_op("broadcast_like", grad, node.inputs[k], axis=tuple(
+                i for i, label in enumerate(term) if label not in reached))
+        result.append(grad)
+    return result
+
+
+(register_op("einsum").describe("Einstein summation of one or two inputs by attr equation "
+                                "(\"ab,bc->ac\": letters, the output explicit, no label twice in "
+                                "a term; a label's sizes agree: no broadcasting).")
+ .set_num_inputs(lambda attrs: str(attrs.get("equation", "")).count(",") + 1)
+ .set_attr("FInferShape", _einsum_shape).set_attr("FInferType", dtype_rule())
+ .set_attr("FGradient", _einsum_grad))
 register_op("matmul").set_attr("TTFType", "MatMul")

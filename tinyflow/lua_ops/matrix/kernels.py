@@ -1,4 +1,4 @@
-"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes."""
+"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +9,7 @@ import torch
 from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
 from ..threads import numpy_blas_single
 
-__all__ = ["blas_mm", "mm_function"]
+__all__ = ["blas_mm", "einsum", "mm_function"]
 
 
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
@@ -60,3 +60,8 @@ def _gemms(res, a, b):
         gemms["onednn"] = lambda: res.copy_(torch.ops.mkldnn._linear_pointwise(
             a, b_t, None, "none", [], ""))
     return gemms
+
+
+def einsum(res, equation, *operands):
+    """res = torch.einsum(equation, operands) (torch has no out=: a copy of its result)."""
+    res.copy_(torch.einsum(equation, *operands))
