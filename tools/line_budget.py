@@ -60,13 +60,14 @@ COMPONENTS = {
     # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by;
     # 3610 -> 3635: outputs sized at run time (TShapeAtRunTime) get tensors of their own, and a
     # graph reading them is bound in stages: bind_executor; 3635 -> 3650: attrs.py documents
-    # TKeep and TSkippableOutputs, a loop's backward's)
+    # TKeep and TSkippableOutputs, a loop's backward's; 3650 -> 3652: a size a body's
+    # kwarg.check_fits refuses as it runs is raised as the ResourceExhaustedError it is)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3650),
+            "session/session.py", "session/variables.py"], 3652),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
