@@ -19,6 +19,7 @@ Run alone: ``python tests/test_hostile_op_inputs.py 0`` prints the child's repor
 from __future__ import annotations
 
 import faulthandler
+import json
 import resource
 import subprocess
 import sys
@@ -28,13 +29,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 import tinyflow as tf
 from tinyflow.executor import memory
-from tinyflow.nnvm import Op, TinyflowError
+from tinyflow.lua_ops.runtime import LuaOpError
+from tinyflow.nnvm import Graph, Op, ShapeError, TinyflowError, apply_passes
 from tinyflow.nnvm.errors import OpError
+from tinyflow.nnvm.graph import NodeEntry
 from tinyflow.nnvm.op import list_ops
 from tinyflow.nnvm.symbol import Symbol, create_op
+from tinyflow.session.random_streams import stream_seed
 
 AVAILABLE = 256 << 20  # what the child's allocation check sees
 HEADROOM = 1 << 30  # the child's address space beyond what it had at start
@@ -272,6 +277,78 @@ def test_a_run_time_size_refused_is_a_resource_exhausted_error_naming_the_node(m
     np.testing.assert_array_equal(session.run(grown[0], feeds)[5], [1, 2, 3])  # still runs
 
 
+def _document(*outputs, edit):
+    """The graph of ``outputs`` saved as a document, its nodes edited by ``edit(nodes)``, and
+    loaded back (LoadJSON): ``(run, nodes by name)``, ``run(feeds by name)`` the heads."""
+    doc = json.loads(apply_passes(Graph([o.outputs[0] for o in outputs], {}),
+                                  "SaveJSON").attrs["json"])
+    edit({node["name"]: node for node in doc["nodes"]})
+    graph = apply_passes(Graph([], {"json": json.dumps(doc)}), "LoadJSON")
+    nodes = {node.name: node for node in graph.indexed.nodes}
+    session = tf.Session()
+    return lambda **feeds: session.run(Symbol(graph.outputs), {
+        Symbol([NodeEntry(nodes[name], 0)]): value for name, value in feeds.items()}), nodes
+
+
+def test_a_window_stride_that_does_not_give_the_gradients_size_is_refused():
+    # a document's _conv2d_backward_data (no padding attr: implied by the sizes) with a stride
+    # of 2**31 - 1: the padding that would give g's size from x's was 2**32, on which torch's
+    # kernel ran for minutes (or the zero border was allocated past the allocation check)
+    tf.reset_default_graph()
+    g, x, w = (tf.placeholder(tf.float32, s, name=n) for s, n in (
+        ((2, 4, 3, 5), "g"), ((2, 3, 7, 6), "x"), ((4, 3, 3, 2), "w")))
+    grad = create_op("_conv2d_backward_data", g, x, w, stride=(2, 1), name="grad")
+    run, _ = _document(grad, edit=lambda nodes: nodes["grad"]["attrs"].update(
+        stride=[2 ** 31 - 1, 1]))
+    feeds = {"g": np.ones((2, 4, 3, 5)), "x": np.zeros((2, 3, 7, 6)), "w": np.ones((4, 3, 3, 2))}
+    with pytest.raises(LuaOpError, match=r"node 'grad'.*windows of 3 at stride 2147483647 over "
+                                         r"7 pixels give no 3 outputs"):
+        run(**feeds)
+    good, _ = _document(grad, edit=lambda nodes: None)
+    expected = torch.nn.functional.conv_transpose2d(  # the same gradient, from torch
+        torch.ones(2, 4, 3, 5), torch.ones(4, 3, 3, 2), stride=(2, 1))
+    np.testing.assert_allclose(good(**feeds), expected.numpy(), rtol=1e-6)
+
+
+@pytest.mark.parametrize("op", ["_avg_pool2d_backward", "_max_pool2d_backward_backward"])
+def test_a_pooling_gradients_window_must_fit_x_as_the_forwards_does(op):
+    # a document's kernel of 2**31 - 1 rows over x of 7: the SAME padding's zero border of the
+    # gradient's buffer was allocated past the allocation check
+    tf.reset_default_graph()
+    x = tf.placeholder(tf.float32, (2, 3, 7, 6), name="x")
+    small = tf.placeholder(tf.float32 if op[1] == "a" else tf.int64, (2, 3, 4, 3), name="small")
+    inputs = (small, x) if op[1] == "a" else (x, small)  # (g, x) or (h, argmax)
+    grad = create_op(op, *inputs, kernel=(3, 3), stride=(2, 2), padding="SAME", name="grad")
+    with pytest.raises(ShapeError, match=r"node 'grad'.*height window 2147483647 is larger "
+                                         r"than the input's height 7"):
+        _document(grad, edit=lambda nodes: nodes["grad"]["attrs"].update(
+            kernel=[2 ** 31 - 1, 3]))[0](x=np.zeros((2, 3, 7, 6)), small=np.zeros((2, 3, 4, 3)))
+    with pytest.raises(ShapeError, match="height window 8 is larger than the input's height 7"):
+        create_op(op, *inputs, kernel=(8, 3), stride=(2, 2), padding="SAME")
+
+
+def test_a_constant_whose_values_do_not_fill_its_shape_is_a_shape_error():
+    tf.reset_default_graph()
+    c = tf.constant(np.arange(6.0).reshape(2, 3), name="c")
+    run, _ = _document(c, edit=lambda nodes: nodes["c"]["attrs"].update(shape=[4, 3]))
+    with pytest.raises(ShapeError, match=r"constant 'c': 6 values do not fill its shape "
+                                         r"\(4, 3\)"):
+        run()  # a fetched constant is built in Python: it was numpy's ValueError, unnamed
+
+
+def test_any_int_seed_of_a_document_seeds_a_stream_as_its_uint64():
+    # a negative seed (TF's are int64) raised numpy's ValueError as its session bound the node
+    for seed, seed2 in ((-1, 5), (-2 ** 63, 2 ** 64 + 3)):
+        expected = np.random.SeedSequence([seed % 2 ** 64, seed2 % 2 ** 64]).generate_state(
+            2, np.uint32)
+        assert stream_seed(seed, seed2) == int(expected[0]) | int(expected[1]) << 32
+    tf.reset_default_graph()
+    drawn = tf.random_uniform([4], seed=1, name="u")
+    run, _ = _document(drawn, edit=lambda nodes: nodes["u"]["attrs"].update(seed=-1, seed2=-7))
+    first = run()
+    assert first.shape == (4,) and np.all((0 <= first) & (first < 1))
+
+
 # -- the child --------------------------------------------------------------------------------
 def hostile_values(value):
     """``(label, array)`` of hostile values of ``value``'s dtype and shape: every element, or
@@ -293,10 +370,27 @@ def hostile_values(value):
             yield f"first={pick}", first
 
 
-def _outcome(session, fetches, feeds, node):
+def hostile_attrs(value):
+    """``(label, value)`` of hostile values of an int attribute or a tuple of ints (sizes,
+    strides, axes...): every element, or the first only."""
+    ints = isinstance(value, (tuple, list)) and value and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if not ints and (not isinstance(value, int) or isinstance(value, bool)):
+        return
+    for pick in (2 ** 62, 2 ** 31 - 1, -1, -2 ** 62, 0):
+        if not ints:
+            yield f"all={pick}", pick
+            continue
+        yield f"all={pick}", type(value)([pick] * len(value))
+        if len(value) > 1:
+            yield f"first={pick}", type(value)([pick, *value[1:]])
+
+
+def _outcome(run, node):
     """``"ok"``, ``"error"`` (a TinyflowError naming the node), or what went wrong."""
+    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
     try:
-        session.run(fetches, feeds)
+        run()
     except (TinyflowError, OpError) as err:  # OpError: tf.errors' classes
         text = f"{type(err).__name__}: {err}".replace("\n", " ")
         if any(word in text for word in _MEMORY):
@@ -307,6 +401,8 @@ def _outcome(session, fetches, feeds, node):
     except Exception as err:  # noqa: BLE001 (the child reports it)
         text = f"{type(err).__name__}: {err}".replace("\n", " ")[:300]
         return f"not a TinyflowError: {text}"
+    finally:
+        faulthandler.cancel_dump_traceback_later()
     return "ok"
 
 
@@ -319,9 +415,7 @@ def _run_probe(k, probe, emit):
     tf.reset_default_graph()
     try:
         node, fetches, feeds, setup = probe.make()
-        session = tf.Session()
-        if setup:
-            session.run(setup)
+        session = _session(setup)
         entries = list(dict.fromkeys(node.inputs))
         values = session.run(fetches + [Symbol([e]) for e in entries], feeds)
     except Exception as err:  # noqa: BLE001 (an int64 variant an op refuses; reported)
@@ -332,13 +426,40 @@ def _run_probe(k, probe, emit):
         others = {x: v for x, v in feeds.items() if x.outputs[0] != entry}
         for label, array in hostile_values(np.asarray(value)):
             emit("RUN", k, position, value.dtype, label)
-            faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
-            outcome = _outcome(session, fetches, {**others, Symbol([entry]): array}, node)
-            faulthandler.cancel_dump_traceback_later()
-            emit("DONE", k, position, outcome)
+            hostile = {**others, Symbol([entry]): array}
+            emit("DONE", k, position, _outcome(lambda h=hostile: session.run(fetches, h), node))
     stateful = node.op.attr("FMutateInputs") or node.op.attr("TRandom")
     after = session.run(fetches, feeds)
     emit("AFTER", k, "same" if stateful or _equal(before, after) else "changed")
+    _attribute_runs(k, node, lambda: _session(setup).run(fetches, feeds), emit)
+
+
+def _session(setup):
+    session = tf.Session()
+    if setup:
+        session.run(setup)
+    return session
+
+
+def _counts(node):
+    try:
+        return node.op.num_inputs(node.attrs), node.op.num_outputs(node.attrs)
+    except Exception:  # noqa: BLE001 (LoadJSON refuses such attributes)
+        return None
+
+
+def _attribute_runs(k, node, run, emit):
+    """Each int attribute of the node hostile in turn, as a graph document may give it, each
+    run in a new session (bound anew).  Not those setting the node's number of inputs or
+    outputs: LoadJSON checks them against the node's inputs and its readers."""
+    original, counts = dict(node.attrs), _counts(node)
+    for key, value in original.items():
+        for label, hostile in hostile_attrs(value):
+            node.attrs[key] = hostile
+            if _counts(node) == counts:
+                emit("RUN", k, f"attr:{key}", "int", label)
+                emit("DONE", k, f"attr:{key}", _outcome(run, node))
+            node.attrs[key] = value
 
 
 def _child(start):

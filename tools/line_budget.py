@@ -94,8 +94,10 @@ COMPONENTS = {
     # item 7.5, TTFType, the TF op type name where it is not our name in CamelCase; 2260 ->
     # 2290: item 7.2, the two candidate samplers)
     # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
-    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2340),
+    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2355:
+    # hostile documents: a pooling gradient's kernel fits x as the forward's does, a constant's
+    # value fills its shape (tests/test_hostile_op_inputs.py)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2355),
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;

@@ -31,6 +31,10 @@ def window_pads(x, y, kernel, stride):
     pads = []
     for axis, k, s in zip((2, 3), _sizes(kernel), _sizes(stride)):
         total = max((y.shape[axis] - 1) * s + k - x.shape[axis], 0)
+        if total >= k:  # SAME pads k - 1 at most, VALID none: a document's stride or kernel
+            raise ValueError(f"windows of {k} at stride {s} over {x.shape[axis]} pixels give "
+                             f"no {y.shape[axis]} outputs with SAME or VALID padding (it would "
+                             f"pad {total})")
         pads += [total // 2, total - total // 2]
     return tuple(pads)
 
