@@ -26,6 +26,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -33,6 +34,7 @@ import torch
 
 import tinyflow as tf
 from tinyflow.executor import memory
+from tinyflow.lua_ops.array import kernels as array_kernels
 from tinyflow.lua_ops.runtime import LuaOpError
 from tinyflow.nnvm import Graph, Op, ShapeError, TinyflowError, apply_passes
 from tinyflow.nnvm.errors import OpError
@@ -347,6 +349,58 @@ def test_any_int_seed_of_a_document_seeds_a_stream_as_its_uint64():
     run, _ = _document(drawn, edit=lambda nodes: nodes["u"]["attrs"].update(seed=-1, seed2=-7))
     first = run()
     assert first.shape == (4,) and np.all((0 <= first) & (first < 1))
+
+
+# -- indices on a GPU: its kernels do not check them, but assert on the device ------------------
+def _indexing(op, index):
+    """``(output, feeds, index placeholder)`` of op ``op`` reading int32 ``index`` (rows of a
+    (4, 3) tensor; columns for _top_k_backward)."""
+    rows = np.arange(12.0, dtype=np.float32).reshape(4, 3)
+    specs = {"gather": [rows, index], "_gather_backward": [rows[:2], index, rows],
+             "_top_k_backward": [rows[:, :2], index, rows],
+             "tensor_array_write": [rows, index, rows[:2]]}.get(op, [index, rows[:2]])
+    xs, feeds = _placeholders(*[(tf.int32 if v is index else tf.float32, v) for v in specs])
+    if op.startswith("scatter"):
+        xs = [tf.Variable(tf.zeros([4, 3])), *xs]
+    at = next(x for x, v in zip(xs[-len(specs):], specs) if v is index)
+    return create_op(op, *xs, name="op"), feeds, at
+
+
+@pytest.mark.parametrize("op", ["gather", "_gather_backward", "scatter_add", "scatter_update",
+                                "tensor_array_write", "_top_k_backward"])
+def test_an_index_out_of_range_is_an_error_naming_the_node_on_every_device(config, op):
+    tf.reset_default_graph()
+    shape = (4, 2) if op == "_top_k_backward" else (2,)
+    out, feeds, at = _indexing(op, np.full(shape, 1, np.int32))
+    session = tf.Session(config)
+    session.run(tf.global_variables_initializer())
+    good = session.run(out, feeds)
+    for bad in (7, -1, 2 ** 31 - 1):
+        value = np.full(shape, 1, np.int32)
+        value.flat[-1] = bad
+        with pytest.raises(TinyflowError, match="node 'op'"):
+            session.run(out, {**feeds, at: value})
+    if not op.startswith("scatter"):  # the session gives what it gave
+        np.testing.assert_array_equal(session.run(out, feeds), good)
+
+
+def test_indices_are_checked_where_a_gpus_kernel_would_not():
+    # on a GPU (an index said to be there: the check itself runs on any device) the function
+    # gets the index only once its values are in range, TensorFlow's text otherwise; on the CPU
+    # it is torch's own function (which checks them itself), at no cost
+    calls = []
+    checked = array_kernels.gpu_checked(lambda *args: calls.append(args), SimpleNamespace(
+        is_cuda=True), 2, 4, "indices")
+    checked("out", torch.tensor([0, 3]))
+    assert len(calls) == 1
+    for bad, text in (([0, 4], r"indices\[1\] = 4 is not in \[0, 4\)"),
+                      ([-1, 2], r"indices\[0\] = -1 is not in \[0, 4\)"),
+                      ([[2, 2], [2, 2 ** 62]], r"indices\[3\] = 4611686018427387904 is not")):
+        with pytest.raises(IndexError, match=text):
+            checked("out", torch.tensor(bad))
+    assert len(calls) == 1
+    assert array_kernels.gpu_checked(torch.index_select, torch.zeros(2), 4, 4, "") is \
+        torch.index_select
 
 
 # -- the child --------------------------------------------------------------------------------

@@ -96,9 +96,11 @@ COMPONENTS = {
     # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
     # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2355:
     # hostile documents: a pooling gradient's kernel fits x as the forward's does, a constant's
-    # value fills its shape (tests/test_hostile_op_inputs.py)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2355),
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1150),
+    # value fills its shape (tests/test_hostile_op_inputs.py); 2355 -> 2360: the ops whose
+    # indices a GPU's kernel would not check are TUncapturable (checked on the host there)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2360),
+    # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1160),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -112,7 +114,9 @@ COMPONENTS = {
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
     # the torch table, one kernel for a + s * b * c in the fused LSTM's steps)
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1720),  # 1710 -> 1720: where_true's nonzero
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1750),  # 1710 -> 1720: where_true's nonzero;
+    # 1720 -> 1750: hostile inputs: indices checked on a GPU (array/kernels.py gpu_checked, in
+    # the families using it), window paddings no TF padding gives refused (conv/kernels.py)
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

@@ -3,8 +3,10 @@ the loop variables of an iteration for the backward pass, copying a loop variabl
 shape changes, and a dynamic_size TensorArray growing at indices found at run time."""
 from __future__ import annotations
 
-__all__ = ["grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows", "truth",
-           "write_refused"]
+from ..array.kernels import gpu_checked
+
+__all__ = ["gpu_checked", "grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows",
+           "truth", "write_refused"]
 
 
 def truth(x) -> bool:
@@ -81,7 +83,7 @@ def kept_rows(res, g, index) -> None:
     held = res.shape[0]
     res.copy_(g[:held])
     flat = index.reshape(-1).long()
-    res.index_fill_(0, flat[flat < held], 0)
+    res.index_fill_(0, flat[(flat >= 0) & (flat < held)], 0)  # a document's may be negative
 
 
 def padded_rows(res, g) -> None:
