@@ -12,7 +12,12 @@ value or raise a TinyflowError naming the op's node, and the session must then g
 it gave before; a signal (a torch CPU kernel that does not check its indices segfaults), a run
 past ``HANG_SECONDS``, or an allocation past the child's address-space limit (one the allocation
 check let through) fails the test.  The child's allocation check sees ``AVAILABLE`` bytes.
-A child that dies is replaced by one starting at the next probe.
+Then each int attribute of the node (a stride, a kernel, an axis, a seed...) is made hostile
+in turn, as a graph document may give it, and run in a new session.  A child that dies is
+replaced by one starting at the next probe.
+
+Below them: regressions of what the sweep found, and the index checks where a GPU's kernels
+would assert on the device instead of checking (on every device; the check itself on the CPU).
 
 Run alone: ``python tests/test_hostile_op_inputs.py 0`` prints the child's report.
 """
@@ -52,8 +57,8 @@ LEFT_TO_THE_LEAD = {"_max_pool2d_backward": "argmax out of range segfaults torch
                                             "max_pool2d_with_indices_backward (the lead's fix)"}
 # Registered ops without a probe, and why none is needed.
 EXEMPT = {
-    **{op: "no inputs: sizes and values are attributes (shape inference checks them)"
-       for op in ("normal", "uniform", "truncated_normal", "_variable_init", "no_op")},
+    "_variable_init": "no inputs; its shape is the variable's it initialises",
+    "no_op": "no inputs, no outputs",
     **{op: "arithmetic on a variable's values: no input sets a size or an index"
        for op in ("assign", "assign_add", "assign_sub", "sgd_update", "momentum_update",
                   "adam_update", "adagrad_update", "rmsprop_update", "centered_rmsprop_update",
@@ -154,6 +159,9 @@ def _special_probes():
         _sampler("uniform_candidate_sampler"), _sampler("log_uniform_candidate_sampler"),
         _sampler("fixed_unigram_candidate_sampler", probabilities=[0.1, 0.2, 0.3, 0.2, 0.2]),
     ]
+    probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
+                                                                 seed2=2))  # attributes only
+               for op in ("normal", "uniform", "truncated_normal")]
     return probes
 
 
