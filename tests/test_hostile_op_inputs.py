@@ -49,7 +49,7 @@ from tinyflow.nnvm.symbol import Symbol, create_op
 from tinyflow.session.random_streams import stream_seed
 
 AVAILABLE = 256 << 20  # what the child's allocation check sees
-HEADROOM = 1 << 30  # the child's address space beyond what it had at start
+HEADROOM = 512 << 20  # the child's address space beyond what it had at start
 HANG_SECONDS = 10
 SWEEP_SECONDS = 300  # one child, all probes (about 5 s)
 # Ops whose crash on a hostile input another change fixes: their probes do not run yet.
@@ -469,8 +469,9 @@ def _outcome(run, node):
 
 
 def _equal(a, b):
-    return all(np.array_equal(np.asarray(x), np.asarray(y), equal_nan=True)
-               for x, y in zip(a, b))
+    # to rounding: a sum's order may change with the thread count CPU kernels choose per run
+    return all(np.allclose(np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-5,
+                           atol=1e-6, equal_nan=True) for x, y in zip(a, b))
 
 
 def _run_probe(k, probe, emit):
