@@ -79,25 +79,30 @@ _MEMORY = ("can't allocate memory", "not enough memory", "bad_alloc", "MemoryErr
 @dataclass(frozen=True)
 class Probe:
     """``make()`` -> ``(node, fetches, feeds, setup)``: the op's node, what to fetch, the feeds
-    of a run that works, and what to run once first (initialisers)."""
+    of a run that works, and what to run once first (initialisers).  A ``variant`` of a case
+    ("int64": its whole numbers as int64; "empty": its inputs with no elements) may be refused
+    (a TinyflowError); an empty one is run once, an int64 one without hostile attributes."""
 
     id: str
     op: str
     make: Callable
+    variant: str = ""
 
 
-def _case_probe(case, whole=()):
-    """A test_ops case, its inputs at positions ``whole`` int64 placeholders."""
+def _case_probe(case, whole=(), empty=None):
+    """A test_ops case, its inputs at positions ``whole`` int64 placeholders; with ``empty``,
+    an axis, every input of rank 1 or more without elements along it."""
     def make():
-        values = case.values()
-        xs = [tf.placeholder(tf.int64 if i in whole else tf.float32, shape=v.shape)
-              for i, v in enumerate(values)]
+        values = [v.astype(np.int64) if i in whole else v for i, v in enumerate(case.values())]
+        if empty is not None:
+            values = [np.zeros([0 if a == empty % v.ndim else d for a, d in enumerate(v.shape)],
+                               v.dtype) for v in values]
+        xs = [tf.placeholder(tf.as_dtype(v.dtype), shape=v.shape) for v in values]
         out = case.build(*xs)
-        feeds = {x: v.astype(np.int64) if i in whole else v
-                 for i, (x, v) in enumerate(zip(xs, values))}
-        return out.outputs[0].node, [Symbol([e]) for e in out.outputs], feeds, []
-    suffix = f"-int64{list(whole)}" if whole else ""
-    return Probe(f"{case.id}{suffix}", case.op, make)
+        return out.outputs[0].node, [Symbol([e]) for e in out.outputs], dict(zip(xs, values)), []
+    variant = "int64" if whole else "empty" if empty is not None else ""
+    suffix = {"int64": f"-int64{list(whole)}", "empty": f"-empty-axis={empty}", "": ""}[variant]
+    return Probe(f"{case.id}{suffix}", case.op, make, variant)
 
 
 def _placeholders(*specs):
@@ -181,6 +186,8 @@ def probes():
         whole = _whole(case.values())
         if whole:
             found.append(_case_probe(case, whole))
+        if any(v.ndim for v in case.values()):
+            found += [_case_probe(case, empty=axis) for axis in (0, -1)]
     return found + _special_probes()
 
 
@@ -199,13 +206,13 @@ class Report:
             if word == "OPS":
                 self.ops = set(rest.split())
             elif word == "PROBE":
-                k, op, probe_id = rest.split(" ", 2)
-                self.probe = self.probes[int(k)] = (op, probe_id)
+                k, op, variant, probe_id = rest.split(" ", 3)
+                self.probe = self.probes[int(k)] = (op, probe_id, variant.strip("-"))
                 self.pending = "its build and first run"
             elif word == "BASE":
-                if "-int64[" not in self.probe[1]:  # an int64 variant an op may refuse
-                    self.failures.append(f"{self.probe[1]}: a run with good values failed: "
-                                         f"{rest.split(' ', 1)[1]}")
+                _, kind, text = rest.split(" ", 2)
+                if kind != "refused" or not self.probe[2]:  # a variant an op may refuse
+                    self.failures.append(f"{self.probe[1]}: its first run failed: {text}")
                 self.pending = None
             elif word == "RUN":
                 _, position, dtype, label = rest.split(" ")
@@ -359,6 +366,32 @@ def test_any_int_seed_of_a_document_seeds_a_stream_as_its_uint64():
     assert first.shape == (4,) and np.all((0 <= first) & (first < 1))
 
 
+_EMPTY_BATCH_NORM = """
+import numpy as np, tinyflow as tf
+from tinyflow.nnvm import TinyflowError
+from tinyflow.nnvm.symbol import create_op
+for shape in ((0, 3), (6, 0), (0, 3, 2, 2)):
+    tf.reset_default_graph()
+    xs = [tf.placeholder(tf.float32, s) for s in (shape, shape) + ((shape[1],),) * 3]
+    grads = create_op("_batch_norm_backward", *xs, eps=1e-3, name="bn_grad")
+    try:
+        tf.Session().run(grads[0], {x: np.ones(x.get_shape().as_list()) for x in xs})
+    except TinyflowError as err:
+        print(type(err).__name__, err)
+"""
+
+
+def test_a_batch_norm_gradient_of_no_elements_is_an_error(programs):
+    # torch's CPU native_batch_norm_backward divides by the count: SIGFPE (in a child: a crash
+    # must not end the tests)
+    result = programs.run([sys.executable, "-c", _EMPTY_BATCH_NORM], timeout=120)
+    assert result.returncode == 0, f"ended with {result.returncode}: {result.stderr[-2000:]}"
+    lines = result.stdout.splitlines()
+    assert len(lines) == 3 and all(line.startswith("LuaOpError") and "node 'bn_grad'" in line
+                                   and "at least one element, got shape (" in line
+                                   for line in lines), lines
+
+
 # -- indices on a GPU: its kernels do not check them, but assert on the device ------------------
 def _indexing(op, index):
     """``(output, feeds, index placeholder)`` of op ``op`` reading int32 ``index`` (rows of a
@@ -476,13 +509,18 @@ def _equal(a, b):
 
 def _run_probe(k, probe, emit):
     tf.reset_default_graph()
+    refusals = (TinyflowError, OpError, ValueError, TypeError)  # TF's as a graph is built
     try:
         node, fetches, feeds, setup = probe.make()
+        refusals = (TinyflowError, OpError)  # as it runs
         session = _session(setup)
         entries = list(dict.fromkeys(node.inputs))
         values = session.run(fetches + [Symbol([e]) for e in entries], feeds)
-    except Exception as err:  # noqa: BLE001 (an int64 variant an op refuses; reported)
-        emit("BASE", k, f"{type(err).__name__}: {err}".replace("\n", " ")[:300])
+    except Exception as err:  # noqa: BLE001 (reported; a variant an op may refuse)
+        kind = "refused" if isinstance(err, refusals) else "failed"
+        emit("BASE", k, kind, f"{type(err).__name__}: {err}".replace("\n", " ")[:300])
+        return
+    if probe.variant == "empty":
         return
     before = values[:len(fetches)]
     for position, (entry, value) in enumerate(zip(entries, values[len(fetches):])):
@@ -494,7 +532,8 @@ def _run_probe(k, probe, emit):
     stateful = node.op.attr("FMutateInputs") or node.op.attr("TRandom")
     after = session.run(fetches, feeds)
     emit("AFTER", k, "same" if stateful or _equal(before, after) else "changed")
-    _attribute_runs(k, node, lambda: _session(setup).run(fetches, feeds), emit)
+    if not probe.variant:
+        _attribute_runs(k, node, lambda: _session(setup).run(fetches, feeds), emit)
 
 
 def _session(setup):
@@ -534,7 +573,7 @@ def _child(start):
     resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
     for k, probe in enumerate(probes()):
         if k >= start:
-            emit("PROBE", k, probe.op, probe.id)
+            emit("PROBE", k, probe.op, probe.variant or "-", probe.id)
             _run_probe(k, probe, emit)
     emit("END")
 

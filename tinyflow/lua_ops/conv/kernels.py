@@ -256,6 +256,8 @@ def batch_norm(res, mean, invstd, x, gamma, beta, eps):
 
 
 def batch_norm_backward(grad_x, grad_gamma, grad_beta, g, x, gamma, mean, invstd, eps):
+    if x.numel() == 0:  # torch's CPU kernel divides by the count (SIGFPE); as the forward says
+        raise ValueError(f"input tensor must have at least one element, got shape {tuple(x.shape)}")
     _aten.native_batch_norm_backward.out(g, x, gamma, None, None, mean, invstd, True, float(eps),
                                          (True, True, True), out0=grad_x, out1=grad_gamma,
                                          out2=grad_beta)
