@@ -344,6 +344,17 @@ def test_a_pooling_gradients_window_must_fit_x_as_the_forwards_does(op):
         create_op(op, *inputs, kernel=(8, 3), stride=(2, 2), padding="SAME")
 
 
+def test_a_tensor_arrays_negative_count_is_an_error():
+    # a document's count of -2 stacked all rows but the last two
+    tf.reset_default_graph()
+    (elements, count), feeds = _placeholders((tf.float32, np.ones((4, 3))), (tf.int32, 3))
+    stacked = create_op("tensor_array_rows", elements, count, name="stack")
+    session = tf.Session()
+    assert session.run(stacked, feeds).shape == (3, 3)
+    with pytest.raises(LuaOpError, match="node 'stack'.*TensorArray count -2 is negative"):
+        session.run(stacked, {**feeds, count: -2})
+
+
 def test_a_constant_whose_values_do_not_fill_its_shape_is_a_shape_error():
     tf.reset_default_graph()
     c = tf.constant(np.arange(6.0).reshape(2, 3), name="c")

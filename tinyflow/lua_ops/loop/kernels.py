@@ -65,6 +65,8 @@ def rows(res, elements, count, element) -> None:
     """res = the first ``count`` rows of ``elements`` (a TensorArray's stack); zeros of
     ``element`` shape (a Lua array, or nil when not known) for an array never written."""
     count, held = int(count), elements.shape[0] if elements.dim() else 0
+    if count < 0:  # a document's (a slice would take all rows but the last -count)
+        raise IndexError(f"TensorArray count {count} is negative")
     element = None if element is None else tuple(int(d) for d in element.values())
     if element is not None and tuple(elements.shape[1:]) != element:
         elements, held = elements.new_zeros((count,) + element), count
