@@ -60,15 +60,17 @@ COMPONENTS = {
     # attrs.py documents FSubgraphArity and TShapeSubgraphs, which LoadJSON checks subgraphs by;
     # 3610 -> 3635: outputs sized at run time (TShapeAtRunTime) get tensors of their own, and a
     # graph reading them is bound in stages: bind_executor; 3635 -> 3650: attrs.py documents
-    # TKeep and TSkippableOutputs, a loop's backward's; 3650 -> 3660: FCheckNode, which
+    # TKeep and TSkippableOutputs, a loop's backward's; 3650 -> 3662: FCheckNode, which
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
-    # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV)
+    # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
+    # a size a body's kwarg.check_fits refuses as it runs is raised as the
+    # ResourceExhaustedError it is)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3660),
+            "session/session.py", "session/variables.py"], 3662),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -96,12 +98,16 @@ COMPONENTS = {
     # item 7.5, TTFType, the TF op type name where it is not our name in CamelCase; 2260 ->
     # 2290: item 7.2, the two candidate samplers)
     # 2290 -> 2330: item 3, tf.data's iterator ops (get_next pulled from Python, initialisers);
-    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2360:
-    # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before)
-    # 2360 -> 2480: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2480),
-    # 1150 -> 1260: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1260),
+    # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2380:
+    # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before);
+    # hostile documents: a pooling gradient's kernel fits x as the forward's does, a constant's
+    # value fills its shape (tests/test_hostile_op_inputs.py); the ops whose indices a GPU's
+    # kernel would not check are TUncapturable (checked on the host there)
+    # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2500),
+    # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
+    # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1270),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -115,9 +121,11 @@ COMPONENTS = {
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
     # the torch table, one kernel for a + s * b * c in the fused LSTM's steps)
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
-        # 1710 -> 1720: where_true's nonzero; 1720 -> 1745:
-        # 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1745),
+        # 1710 -> 1720: where_true's nonzero; 1720 -> 1750: hostile inputs: indices checked on
+        # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
+        # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
+        # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1775),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

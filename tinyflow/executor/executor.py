@@ -461,6 +461,8 @@ class Executor:
             self.op_nodes[index]])
         message = (f"{node.describe()} failed while running (input shapes {in_shapes}): "
                    f"{_text(err)}")
+        if isinstance(err, ResourceExhaustedError):  # kwarg.check_fits refused: names the node
+            raise err
         if isinstance(err, OpError):  # TensorFlow's run-time error class (InvalidArgumentError)
             raise type(err)(None, node.name, message) from err
         raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)
@@ -478,7 +480,7 @@ def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
 def _fits_at_run(node, device, nbytes, shape) -> None:
     """``kwarg.check_fits(bytes, shape)`` of a body sizing its output as it runs."""
     check_fits([Buffer(int(nbytes), node, tuple(shape), "", "output sized as it runs")],
-               device)
+               device, outcome="the run stopped there, before allocating it")
 
 
 def _text(err) -> str:

@@ -66,12 +66,13 @@ def available_bytes(device: torch.device) -> tuple[int, str]:
 
 def _describe(buffer: Buffer) -> str:
     return (f"{buffer.node.describe()} needs {format_bytes(buffer.nbytes)} for its "
-            f"{buffer.what} of shape {tuple(buffer.shape)} {buffer.dtype}")
+            f"{buffer.what} of shape {tuple(buffer.shape)} {buffer.dtype}".rstrip())
 
 
-def check_fits(buffers: list[Buffer], device: torch.device) -> None:
-    """Raise :class:`ResourceExhaustedError` when one of ``buffers``, or all of them
-    together, need more than ``device`` can give now (see :func:`available_bytes`)."""
+def check_fits(buffers: list[Buffer], device: torch.device,
+               outcome: str = "nothing was allocated and no op ran") -> None:
+    """Raise :class:`ResourceExhaustedError` when one of ``buffers``, or all together, need
+    more than ``device`` can give now (:func:`available_bytes`); ``outcome`` ends its text."""
     if not buffers:
         return
     total = sum(b.nbytes for b in buffers)
@@ -85,8 +86,7 @@ def check_fits(buffers: list[Buffer], device: torch.device) -> None:
     else:
         message = (f"this run needs {format_bytes(total)} in {len(buffers)} buffers, more "
                    f"than {where}; the largest: {_describe(largest)}")
-    raise ResourceExhaustedError(message + "; nothing was allocated and no op ran",
-                                 largest.node)
+    raise ResourceExhaustedError(f"{message}; {outcome}", largest.node)
 
 
 def check_shape_sizes(indexed, shapes, dtypes) -> None:

@@ -353,6 +353,7 @@ def _gather_shape(attrs, in_shapes, out_shapes):
                                 "out.shape = params[:axis] + indices + params[axis + 1:].")
  .set_num_inputs(2).set_attr("FInferShape", _gather_shape)
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
+ .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
  .set_attr("FGradient", lambda n, g: [create_op(
      "_gather_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs.get("axis", 0)), None]))
 
@@ -362,6 +363,7 @@ def _gather_shape(attrs, in_shapes, out_shapes):
  .set_num_inputs(3).set_attr("FInferShape", _shape_of_input_2(_gather_shape, "gather"))
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
+ .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
  .set_attr("FGradient", lambda n, g: [create_op(
      "gather", g[0], n.inputs[1], axis=n.attrs.get("axis", 0)), None, None]))
 

@@ -399,12 +399,28 @@ def _pool_shape(attrs, in_shapes, out_shapes):
     data = _as_nchw(in_shapes[0], data_format)
     if data is None:
         return in_shapes, out_shapes
-    for size, k, axis in zip(data[2:], attrs["kernel"], ("height", "width")):
-        if k > size:  # TF pads such a window (SAME); here it means the layout is wrong
-            raise ShapeError(f"the {axis} window {k} is larger than the input's {axis} {size} "
-                             f"(input {tuple(in_shapes[0])} read as {data_format})")
+    _windows_fit(attrs["kernel"], in_shapes[0], data_format)
     out = (*data[:2], *_output_hw(data, attrs["kernel"], attrs))
     return in_shapes, [_from_nchw(out, data_format)]
+
+
+def _windows_fit(kernel, shape, data_format):
+    """ShapeError unless windows of ``kernel`` fit the pixels of the input of ``shape``."""
+    for size, k, axis in zip(_as_nchw(shape, data_format)[2:], kernel, ("height", "width")):
+        if k > size:  # TF pads such a window (SAME); here it means the layout is wrong
+            raise ShapeError(f"the {axis} window {k} is larger than the input's {axis} {size} "
+                             f"(input {tuple(shape)} read as {data_format})")
+
+
+def _pool_backward_shape(like, data):
+    """FInferShape of a pooling's gradient: input ``like``'s shape; input ``data``, of x's
+    shape, fits the windows of attr kernel as the forward's x does (a document's may not)."""
+    def rule(attrs, in_shapes, out_shapes):
+        in_shapes, out_shapes = same_as_input(like)(attrs, in_shapes, out_shapes)
+        if in_shapes[data] is not None and len(in_shapes[data]) == 4 and "kernel" in attrs:
+            _windows_fit(attrs["kernel"], in_shapes[data], _layout(attrs))
+        return in_shapes, out_shapes
+    return rule
 
 
 def _max_pool_outputs(attrs):
@@ -458,7 +474,9 @@ def _max_pool_backward_type(attrs, in_types, out_types):
  .set_attr("TChannelsLast", "prefer").set_attr("FDataLayout", _data_layout))
 _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (for its shape) "
              "and max_pool2d's argmax output; attrs kernel, stride, padding, data_format.", 3,
-             same_as_input(1))
+             _pool_backward_shape(1, 1))
+
+
 def _argmax_of_its_pool(node):
     """FCheckNode: the argmax (input 2) is that of a max pool of input 1 with the same window:
     torch's kernel writes through each index unchecked, outside the plane for any other."""
@@ -491,7 +509,7 @@ def _gather_argmax_type(attrs, in_types, out_types):
 # head through the forward's argmax; its own gradient is the scatter again
 (_backward_op("_max_pool2d_backward_backward", "Gradient of _max_pool2d_backward's g: h (of "
               "max_pool2d's input shape) at each window's argmax (input 2, max_pool2d's second "
-              "output); attrs kernel, stride, data_format.", 2, same_as_input(1))
+              "output); attrs kernel, stride, data_format.", 2, _pool_backward_shape(1, 0))
  .set_attr("FInferType", _gather_argmax_type)
  .set_attr("FGradient", lambda n, g: [create_op(
      "_max_pool2d_backward", g[0], _pool_input(n), n.inputs[1], **_pool_attrs(n)), None]))
@@ -516,7 +534,7 @@ def _pool_input(node):
 # linear in g: its gradient is the pooling of the head; x, read for its shape, gets none
 (_backward_op("_avg_pool2d_backward", "Gradient of avg_pool2d's input from g and x; attrs "
               "kernel, stride, padding (needed for its gradient unless the static shapes imply "
-              "it), data_format.", 2, same_as_input(1))
+              "it), data_format.", 2, _pool_backward_shape(1, 1))
  .set_attr("FGradient", lambda n, g: [create_op(
      "avg_pool2d", g[0], **{**_pool_attrs(n), "padding": _implied_padding(n)}), None]))
 

@@ -59,6 +59,9 @@ def _constant_value(node, inputs):
     could not be)."""
     dtype = node.attrs.get("dtype", "float32")
     value = np.array(node.attrs["value"], dtype=object if dtype == "string" else dtype)
+    if value.size != np.prod(node.attrs["shape"]):  # a document's value may not fill it
+        raise ShapeError(f"constant {getattr(node, 'name', '')!r}: {value.size} values do "
+                         f"not fill its shape {tuple(node.attrs['shape'])}")
     value = value.reshape(node.attrs["shape"])
     return value[()] if value.ndim == 0 else value
 

@@ -253,7 +253,8 @@ def _write_gradient(node, ograds):
            "input 1 (a scalar or a vector) replaced by input 2 (TensorArray.write, scatter).")
  .set_num_inputs(3)
  .set_attr("FInferShape", _write_shape).set_attr("FInferType", _write_type)
- .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient))
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", _write_gradient)
+ .set_attr("TUncapturable", True))  # on a GPU, the indices are checked on the host
 
 
 # -- a dynamic_size TensorArray grown at indices found at run time (frontend/tensor_array.py) ---

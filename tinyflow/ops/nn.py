@@ -248,6 +248,7 @@ def _top_k_type(attrs, in_types, out_types):
               "the indices along the last axis; inputs g, indices (int32) and x (for its shape).",
               3, same_as_input(2))
  .set_attr("FIgnoreInputs", [2]).set_attr("FInferType", _float_and_ids([0, 2], [1]))
+ .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
  .set_attr("FGradient", lambda n, g: [_pick_last_axis(g[0], n.inputs[1], n.inputs[2]),
                                       None, None]))
 

@@ -50,6 +50,7 @@ for _name, _doc in (("scatter_update", "ref[indices, ...] <- updates"),
      .set_num_inputs(3).set_attr("FInferShape", _scatter_shape)
      .set_attr("FInferType", _scatter_type)
      .set_attr("FMutateInputs", [0]).set_attr("FInplaceOption", [(0, 0)])
+     .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
      .set_attr("FGradient", no_gradient))
 
 # TensorFlow's RandomShuffle has no gradient (ops.NotDifferentiable): neither has this one.

@@ -23,7 +23,9 @@ def stream_seed(seed: int, seed2: int) -> int:
     the low 32 bits of its seed, so ``(seed << 31) + seed2`` would give graph seeds 2 and 4 one
     stream; mixed, every bit of both seeds reaches those 32.
     """
-    words = np.random.SeedSequence([int(seed), int(seed2)]).generate_state(2, np.uint32)
+    # any int (a document's: negative, past 64 bits) as the uint64 TensorFlow's kernels take
+    words = np.random.SeedSequence([int(seed) % 2 ** 64, int(seed2) % 2 ** 64]).generate_state(
+        2, np.uint32)
     return int(words[0]) | int(words[1]) << 32
 
 

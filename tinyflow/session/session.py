@@ -430,7 +430,7 @@ class Session:
             return entry.node
         visible = entry.node.op is not None and entry.node.op.attr("FNumVisibleOutputs")
         if visible and entry.index >= visible(entry.node.attrs):  # max_pool2d's argmax
-            raise ValueError(f"{key.name} is a hidden output of op '{entry.node.op.name}' "
+            raise GraphError(f"{key.name} is a hidden output of op '{entry.node.op.name}' "
                              f"(kept for its gradient): it cannot be fed")
         node = self._fed_inputs.get(entry)
         if node is None:

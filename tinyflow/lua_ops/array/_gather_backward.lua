@@ -4,9 +4,12 @@ return function(x, y, kwarg)
   local out, indices = y[1], x[2]
   local dim, count = torch.dim_of(kwarg.axis or 0), torch.numel(indices)
   local sizes = torch.shape(out)
-  sizes[dim > 0 and dim or #sizes + dim + 1] = count
+  local at = dim > 0 and dim or #sizes + dim + 1
+  local size = sizes[at]
+  sizes[at] = count
   local g, flat = torch.view(x[1], sizes), torch.view(indices, {count})
-  local zero, index_add = torch.zero, torch.index_add
+  local zero = torch.zero
+  local index_add = kernels.gpu_checked(torch.index_add, flat, 3, size, "indices")
   return function()
     zero(out)
     index_add(out, dim, flat, g)

@@ -1,10 +1,35 @@
 """Kernels of the array bodies (tinyflow/ops/array.py): strided_slice's attrs as a view; the
-coordinates of true elements into a tensor the body resizes."""
+coordinates of true elements into a tensor the body resizes; indices checked on a GPU."""
 from __future__ import annotations
 
 import torch
 
-__all__ = ["nonzero", "strided_view"]
+__all__ = ["check_range", "gpu_checked", "nonzero", "strided_view"]
+
+
+def gpu_checked(function, index, position, size, what):
+    """``function`` (taking the tensor ``index`` as its argument ``position``, 1-based), on a
+    GPU checking the index in [0, size) first (setup only).  torch checks it on the CPU, but
+    its GPU kernels assert on the device, ending the CUDA context; the check reads it on the
+    host, a sync: the ops calling it are TUncapturable."""
+    if not index.is_cuda:
+        return function
+
+    def checked(*args):
+        check_range(args[position - 1], size, what)
+        return function(*args)
+    return checked
+
+
+def check_range(index, size, what) -> None:
+    """IndexError (TensorFlow's text) unless the values of int tensor ``index`` are in
+    [0, size): one host sync."""
+    if index.numel():
+        low, high = torch.aminmax(index)
+        if low < 0 or high >= size:
+            flat = index.reshape(-1)
+            at = int(torch.nonzero((flat < 0) | (flat >= size))[0])
+            raise IndexError(f"{what}[{at}] = {int(flat[at])} is not in [0, {int(size)})")
 
 
 def nonzero(res, x, check_fits) -> None:

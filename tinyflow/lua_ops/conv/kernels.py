@@ -31,6 +31,10 @@ def window_pads(x, y, kernel, stride):
     pads = []
     for axis, k, s in zip((2, 3), _sizes(kernel), _sizes(stride)):
         total = max((y.shape[axis] - 1) * s + k - x.shape[axis], 0)
+        if total >= k:  # SAME pads k - 1 at most, VALID none: a document's stride or kernel
+            raise ValueError(f"windows of {k} at stride {s} over {x.shape[axis]} pixels give "
+                             f"no {y.shape[axis]} outputs with SAME or VALID padding (it would "
+                             f"pad {total})")
         pads += [total // 2, total - total // 2]
     return tuple(pads)
 
@@ -252,6 +256,8 @@ def batch_norm(res, mean, invstd, x, gamma, beta, eps):
 
 
 def batch_norm_backward(grad_x, grad_gamma, grad_beta, g, x, gamma, mean, invstd, eps):
+    if x.numel() == 0:  # torch's CPU kernel divides by the count (SIGFPE); as the forward says
+        raise ValueError(f"input tensor must have at least one element, got shape {tuple(x.shape)}")
     _aten.native_batch_norm_backward.out(g, x, gamma, None, None, mean, invstd, True, float(eps),
                                          (True, True, True), out0=grad_x, out1=grad_gamma,
                                          out2=grad_beta)

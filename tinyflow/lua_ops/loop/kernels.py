@@ -3,8 +3,10 @@ the loop variables of an iteration for the backward pass, copying a loop variabl
 shape changes, and a dynamic_size TensorArray growing at indices found at run time."""
 from __future__ import annotations
 
-__all__ = ["grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows", "truth",
-           "write_refused"]
+from ..array.kernels import gpu_checked
+
+__all__ = ["gpu_checked", "grow", "keep", "kept_rows", "padded_rows", "resize_copy", "rows",
+           "truth", "write_refused"]
 
 
 def truth(x) -> bool:
@@ -63,6 +65,8 @@ def rows(res, elements, count, element) -> None:
     """res = the first ``count`` rows of ``elements`` (a TensorArray's stack); zeros of
     ``element`` shape (a Lua array, or nil when not known) for an array never written."""
     count, held = int(count), elements.shape[0] if elements.dim() else 0
+    if count < 0:  # a document's (a slice would take all rows but the last -count)
+        raise IndexError(f"TensorArray count {count} is negative")
     element = None if element is None else tuple(int(d) for d in element.values())
     if element is not None and tuple(elements.shape[1:]) != element:
         elements, held = elements.new_zeros((count,) + element), count
@@ -81,7 +85,7 @@ def kept_rows(res, g, index) -> None:
     held = res.shape[0]
     res.copy_(g[:held])
     flat = index.reshape(-1).long()
-    res.index_fill_(0, flat[flat < held], 0)
+    res.index_fill_(0, flat[(flat >= 0) & (flat < held)], 0)  # a document's may be negative
 
 
 def padded_rows(res, g) -> None:

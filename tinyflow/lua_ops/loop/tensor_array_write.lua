@@ -9,7 +9,9 @@ return function(x, y, kwarg)
   sizes[1] = count
   local value = torch.view(x[3], sizes)
   local in_place = torch.same_memory(buffer, out)
-  local copy, index_copy, refused = torch.copy, torch.index_copy, kernels.write_refused
+  local copy, refused = torch.copy, kernels.write_refused
+  local index_copy = kernels.gpu_checked(torch.index_copy, rows, 3, torch.size(buffer, 1),
+    "indices")  -- on a GPU: refused says TensorFlow's text
   return function()
     if not in_place then copy(out, buffer) end
     copy(rows, flat)

@@ -6,6 +6,7 @@ import math
 
 import torch
 
+from ..array.kernels import check_range
 from ..scratch import scratch
 
 __all__ = ["bias_view", "candidate_sampler", "class_table", "column_view", "embedding_lookup", "embedding_lookup_backward",
@@ -130,6 +131,8 @@ def top_k(values, indices, x, k, buffers):
 def top_k_backward(res, g, indices, index):
     """Zeros with g put at indices along the last dim; index: int64 scratch like indices."""
     index.copy_(indices)
+    if index.is_cuda:  # torch's GPU scatter would assert on the device
+        check_range(index, res.shape[-1], "indices")
     res.zero_()
     res.scatter_(-1, index, g)
 

@@ -4,6 +4,6 @@
 return function(x, y, kwarg)
   local var = y[1]
   local flat, rows = kernels.scatter_rows(var, x[2], x[3])
-  local index_add = torch.index_add
+  local index_add = kernels.gpu_checked(torch.index_add, flat, 3, torch.size(var, 1), "indices")
   return function() index_add(var, 1, flat, rows, -1) end
 end

@@ -5,7 +5,9 @@ return function(x, y, kwarg)
   local var = y[1]
   local flat, rows = kernels.scatter_rows(var, x[2], x[3])
   local index = torch.index_like(flat)  -- int64, as index_copy takes
-  local copy, index_copy = torch.copy, torch.index_copy
+  local copy = torch.copy
+  local index_copy = kernels.gpu_checked(torch.index_copy, index, 3, torch.size(var, 1),
+    "indices")
   return function()
     copy(index, flat)
     index_copy(var, 1, index, rows)
