@@ -357,3 +357,87 @@ def test_in_a_tf_data_map_function():
     assert value.shape == (4, 24, 24, 3) and value.dtype == np.float32
     np.testing.assert_allclose(value.mean(axis=(1, 2, 3)), 0, atol=1e-4)
     np.testing.assert_allclose(value.std(axis=(1, 2, 3)), 1, rtol=1e-3)
+
+
+RGB = np.array([[[0.2, 0.4, 0.6], [0.9, 0.1, 0.1], [0.5, 0.5, 0.5], [0., 0., 0.], [0.3, 0.8, 0.2],
+                 [0.7, 0.2, 0.9], [1.0, 1.0, 0.0]]], np.float32)
+
+
+def test_hsv_conversions_as_tensorflow():
+    hsv = np.array([[[1.0, 1, 1], [0.999, 1, 1], [1.2, 1, 1], [-0.1, 1, 1], [0.5, 0.5, 0.8],
+                     [0.1, 0.3, 0.7], [2.5, 1, 1]]], np.float32)
+    to_hsv, to_rgb, round_trip = run([tf.image.rgb_to_hsv(RGB), tf.image.hsv_to_rgb(hsv),
+                                      tf.image.hsv_to_rgb(tf.image.rgb_to_hsv(BATCH[..., :3]))])
+    # real TF's numbers (a hue outside [0, 1] clamps to red)
+    np.testing.assert_allclose(to_hsv, [[[0.58333337, 0.6666667, 0.6], [0, 0.8888888, 0.9],
+                                         [0, 0, 0.5], [0, 0, 0], [0.30555555, 0.75, 0.8],
+                                         [0.7857143, 0.7777778, 0.9], [0.16666667, 1, 1]]],
+                               rtol=1e-6)
+    np.testing.assert_allclose(to_rgb, [[[1, 0, 0], [1, 0, 0.006000042], [1, 0, 0], [1, 0, 0],
+                                         [0.4, 0.8, 0.8], [0.7, 0.616, 0.49], [1, 0, 0]]],
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(round_trip, BATCH[..., :3], atol=1e-6)
+    check_gradients(tf.image.rgb_to_hsv, inputs=[RGB[:, [0, 4, 5]]])  # no ties: differentiable
+    check_gradients(tf.image.hsv_to_rgb, inputs=[[[[0.3, 0.5, 0.8], [0.7, 0.2, 0.4]]]])
+    with pytest.raises(ValueError, match="rgb_to_hsv: the images' last dimension must be 3"):
+        tf.image.rgb_to_hsv(RGB[..., :2])
+    with pytest.raises(TypeError, match="must be float16, float32 or float64, got uint8"):
+        tf.image.rgb_to_hsv(RGB.astype(np.uint8))
+
+
+def test_hue_saturation_and_sobel_as_tensorflow():
+    u = (RGB * 255).astype(np.uint8)
+    got = run([tf.image.adjust_hue(RGB, 0.3), tf.image.adjust_hue(RGB, -0.7),
+               tf.image.adjust_saturation(RGB, 1.7), tf.image.adjust_saturation(RGB, 0.3),
+               tf.image.adjust_hue(u, 0.3), tf.image.adjust_saturation(u, 1.7)])
+    # real TF's numbers
+    hue = [[[0.6, 0.2, 0.48], [0.26, 0.9, 0.1], [0.5, 0.5, 0.5], [0, 0, 0], [0.2, 0.42, 0.8],
+            [0.9, 0.56, 0.2], [0, 1, 0.8]]]
+    np.testing.assert_allclose(got[0], hue, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], hue, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[2], [[[0, 0.3, 0.6], [0.9, 0, 0], [0.5, 0.5, 0.5], [0, 0, 0],
+                                         [0.1333334, 0.8, 0], [0.64285725, 0, 0.9], [1, 1, 0]]],
+                               rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[3], [[[0.48, 0.54, 0.6], [0.9, 0.66, 0.66], [0.5, 0.5, 0.5],
+                                         [0, 0, 0], [0.65, 0.8, 0.62], [0.84, 0.69, 0.9],
+                                         [1, 1, 0.7]]], rtol=1e-5, atol=1e-6)
+    np.testing.assert_array_equal(got[4], [[[153, 51, 122], [65, 229, 25], [127, 127, 127],
+                                            [0, 0, 0], [51, 106, 204], [229, 142, 51],
+                                            [0, 255, 204]]])
+    np.testing.assert_array_equal(got[5], [[[0, 76, 153], [229, 0, 0], [127, 127, 127],
+                                            [0, 0, 0], [33, 204, 0], [163, 0, 229], [255, 255, 0]]])
+    x = np.arange(12, dtype=np.float32).reshape(1, 3, 4, 1) ** 2
+    edges = run(tf.image.sobel_edges(tf.constant(x)))
+    assert edges.shape == (1, 3, 4, 1, 2)  # real TF's numbers: dy, then dx
+    np.testing.assert_array_equal(edges[0, :, :, 0, 0], [[0, 0, 0, 0], [288, 320, 384, 416],
+                                                         [0, 0, 0, 0]])
+    np.testing.assert_array_equal(edges[0, :, :, 0, 1], [[0, 48, 64, 0], [0, 80, 96, 0],
+                                                         [0, 112, 128, 0]])
+    for call, message in ((lambda: tf.image.random_hue(RGB, 0.6), "max_delta must be <= 0.5."),
+                          (lambda: tf.image.random_hue(RGB, -0.1), "max_delta must be non-neg"),
+                          (lambda: tf.image.random_saturation(RGB, 1, 1), "upper must be > lo"),
+                          (lambda: tf.image.random_saturation(RGB, -1, 1), "lower must be non")):
+        with pytest.raises(ValueError, match=re.escape(message)):  # TF 1.15's messages
+            call()
+
+
+def test_random_hue_and_saturation_stay_in_their_ranges():
+    tf.set_random_seed(11)
+    p = tf.placeholder(tf.float32, [1, 7, 3])
+    hue, saturation = tf.image.random_hue(p, 0.2), tf.image.random_saturation(p, 0.5, 1.5)
+    hsv = tf.image.rgb_to_hsv(p)
+    shifted, scaled = tf.image.rgb_to_hsv(hue), tf.image.rgb_to_hsv(saturation)
+    deltas, factors = set(), set()
+    for original, h, s in _runs([hsv, shifted, scaled], {p: RGB}, 10):
+        delta = (h[0, 0, 0] - original[0, 0, 0] + 0.5) % 1.0 - 0.5  # the first pixel's shift
+        assert abs(delta) <= 0.2 + 1e-6
+        coloured = original[..., 1] > 0  # a grey pixel's hue stays 0
+        np.testing.assert_allclose(((h - original)[..., 0] - delta + 0.5)[coloured] % 1.0 - 0.5,
+                                   0, atol=1e-5)
+        np.testing.assert_allclose(h[..., 2], original[..., 2], atol=1e-6)  # the value kept
+        factor = s[0, 0, 1] / original[0, 0, 1]
+        assert 0.5 - 1e-6 <= factor <= 1.5
+        np.testing.assert_allclose(s[..., 1], np.minimum(original[..., 1] * factor, 1), atol=1e-5)
+        deltas.add(round(float(delta), 5))
+        factors.add(round(float(factor), 5))
+    assert len(deltas) > 5 and len(factors) > 5

@@ -26,20 +26,38 @@ from ..nnvm.variables import constant
 from .api import abs as _abs
 from .api import (
     add,
+    add_n,
     cast,
+    clip_by_value,
+    equal,
     floordiv,
     less,
     maximum,
     minimum,
     pow,
+    reduce_max,
     reduce_mean,
+    reduce_min,
     reduce_sum,
     rsqrt,
     sqrt,
     square,
     subtract,
+    where,
 )
-from .array_ops import expand_dims, gather, pad, reshape, reverse, slice, squeeze, tile
+from .array_ops import (
+    expand_dims,
+    gather,
+    pad,
+    reshape,
+    reverse,
+    slice,
+    squeeze,
+    stack,
+    tile,
+    unstack,
+    zeros_like,
+)
 from .array_ops import range as _range
 from .array_ops import transpose as _transpose
 from .control_flow_ops import cond
@@ -54,12 +72,15 @@ __all__ = [
     "adjust_brightness",
     "adjust_contrast",
     "adjust_gamma",
+    "adjust_hue",
+    "adjust_saturation",
     "central_crop",
     "convert_image_dtype",
     "crop_to_bounding_box",
     "flip_left_right",
     "flip_up_down",
     "grayscale_to_rgb",
+    "hsv_to_rgb",
     "image_gradients",
     "pad_to_bounding_box",
     "per_image_standardization",
@@ -68,12 +89,16 @@ __all__ = [
     "random_crop",
     "random_flip_left_right",
     "random_flip_up_down",
+    "random_hue",
+    "random_saturation",
     "resize_bilinear",
     "resize_image_with_crop_or_pad",
     "resize_images",
     "resize_nearest_neighbor",
     "rgb_to_grayscale",
+    "rgb_to_hsv",
     "rot90",
+    "sobel_edges",
     "total_variation",
     "transpose_image",
 ]
@@ -488,6 +513,118 @@ def image_gradients(image):
     dx = image[:, :, 1:, :] - image[:, :, :-1, :]
     return (pad(dy, [[0, 0], [0, 1], [0, 0], [0, 0]]),
             pad(dx, [[0, 0], [0, 0], [0, 1], [0, 0]]))
+
+
+# -- colour spaces, hue and saturation ------------------------------------------------------
+def _rgb(images, function) -> Symbol:
+    """``images`` as a float tensor whose last axis has size 3 (TF's kernels' checks)."""
+    images = convert_to_tensor(images, name="images")
+    shape = images.get_shape()
+    if shape.ndims is None or shape.ndims < 1 or shape.as_list()[-1] != 3:
+        raise ValueError(f"{function}: the images' last dimension must be 3, got shape {shape}")
+    if not images.dtype.is_floating:
+        raise TypeError(f"{function}: the images must be float16, float32 or float64, got "
+                        f"{images.dtype.name}")
+    return images
+
+
+def rgb_to_hsv(images, name=None):
+    """RGB images (floats in [0, 1], last axis 3) as hue, saturation, value in [0, 1], by TF
+    1.15's RGBToHSV kernel's formulas (a grey pixel has hue 0 and saturation 0); composed with
+    selects, so it has a gradient, finite on grey pixels too."""
+    images = _rgb(images, "rgb_to_hsv")
+    with current_context().name_scope(name or "rgb_to_hsv"):
+        red, green, blue = unstack(images, axis=-1)
+        value = reduce_max(images, axis=-1)
+        spread = value - reduce_min(images, axis=-1)
+        zeros = zeros_like(value)
+        saturation = where(value > 0, spread / where(value > 0, value, zeros + 1), zeros)
+        norm = 1 / (6 * where(spread > 0, spread, zeros + 1))  # no 1/0 where the select drops it
+        hue = where(equal(red, value), norm * (green - blue),
+                    where(equal(green, value), norm * (blue - red) + 2 / 6,
+                          norm * (red - green) + 4 / 6))
+        hue = where(spread > 0, hue, zeros)
+        hue = where(hue < 0, hue + 1, hue)
+        return stack([hue, saturation, value], axis=-1)
+
+
+def hsv_to_rgb(images, name=None):
+    """HSV images (last axis 3) as RGB, by TF 1.15's HSVToRGB kernel's formulas (a hue outside
+    [0, 1] clamped as its piecewise-linear ramps clamp it)."""
+    images = _rgb(images, "hsv_to_rgb")
+    with current_context().name_scope(name or "hsv_to_rgb"):
+        hue, saturation, value = unstack(images, axis=-1)
+        sixths = hue * 6
+        ramps = [_abs(sixths - 3) - 1, 2 - _abs(sixths - 2), 2 - _abs(sixths - 4)]
+        grey = 1 - saturation
+        return stack([(grey + saturation * clip_by_value(ramp, 0.0, 1.0)) * value
+                      for ramp in ramps], axis=-1)
+
+
+def _adjust_hsv(image, change, function):
+    """TF 1.15's adjust_hue / adjust_saturation: in float (an integer image converted and
+    back), ``change(hue, saturation) -> (hue, saturation)`` in HSV."""
+    image = convert_to_tensor(image, name="image")
+    with current_context().name_scope(function):
+        flt, dtype = _as_float(image, keep=("float16", "float32"))
+        hue, saturation, value = unstack(rgb_to_hsv(flt), axis=-1)
+        hue, saturation = change(hue, saturation)
+        return convert_image_dtype(hsv_to_rgb(stack([hue, saturation, value], axis=-1)), dtype)
+
+
+def adjust_hue(image, delta, name=None):
+    """RGB images with ``delta`` (in [-1, 1]) added to their hue, modulo 1, as TF 1.15."""
+    return _adjust_hsv(image, lambda hue, saturation: ((hue + delta) % 1.0, saturation),
+                       name or "adjust_hue")
+
+
+def adjust_saturation(image, saturation_factor, name=None):
+    """RGB images with their saturation times ``saturation_factor``, clipped to [0, 1], as TF
+    1.15."""
+    return _adjust_hsv(image, lambda hue, saturation: (
+        hue, clip_by_value(saturation * saturation_factor, 0.0, 1.0)),
+        name or "adjust_saturation")
+
+
+def random_hue(image, max_delta, seed=None):
+    """:func:`adjust_hue` by a delta drawn uniformly from ``[-max_delta, max_delta)`` every
+    run, ``max_delta`` in [0, 0.5] (``seed`` as :func:`random_flip_left_right`'s)."""
+    max_delta = _number(max_delta, "max_delta", "random_hue")
+    if max_delta > 0.5:
+        raise ValueError("random_hue: max_delta must be <= 0.5.")
+    if max_delta < 0:
+        raise ValueError("random_hue: max_delta must be non-negative.")
+    return adjust_hue(image, random_uniform([], -max_delta, max_delta, seed=seed))
+
+
+def random_saturation(image, lower, upper, seed=None):
+    """:func:`adjust_saturation` by a factor drawn uniformly from ``[lower, upper)`` every run
+    (``seed`` as :func:`random_flip_left_right`'s)."""
+    lower = _number(lower, "lower", "random_saturation")
+    upper = _number(upper, "upper", "random_saturation")
+    if upper <= lower:
+        raise ValueError("random_saturation: upper must be > lower.")
+    if lower < 0:
+        raise ValueError("random_saturation: lower must be non-negative.")
+    return adjust_saturation(image, random_uniform([], lower, upper, seed=seed))
+
+
+_SOBEL = np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], np.float32)
+
+
+def sobel_edges(image):
+    """The Sobel filters' responses ``[batch, height, width, channels, 2]`` (dy, dx) of each
+    channel of a batch of images, the border reflected, as TF 1.15 (there a depthwise
+    convolution; here the nine shifted slices of the padded images, weighted and summed)."""
+    image = _image(image, "sobel_edges", ranks=(4,))
+    height, width = _height_width(image, "sobel_edges")
+    with current_context().name_scope("sobel_edges"):
+        padded = pad(image, [[0, 0], [1, 1], [1, 1], [0, 0]], mode="REFLECT")
+        shifted = {(a, b): padded[:, a:a + height, b:b + width, :]
+                   for a in range(3) for b in range(3)}
+        edges = [add_n([float(k[a, b]) * shifted[a, b] for a in range(3) for b in range(3)
+                        if k[a, b]]) for k in (_SOBEL, _SOBEL.T)]
+        return stack(edges, axis=-1)
 
 
 # -- resizing -------------------------------------------------------------------------------
