@@ -441,3 +441,13 @@ def test_random_hue_and_saturation_stay_in_their_ranges():
         deltas.add(round(float(delta), 5))
         factors.add(round(float(factor), 5))
     assert len(deltas) > 5 and len(factors) > 5
+
+
+def test_a_batch_of_unknown_size_flips_per_image():
+    b = tf.placeholder(tf.float32, [None, 4, 5, 3])
+    flipped = tf.image.random_flip_left_right(b, seed=5)
+    assert flipped.get_shape().as_list() == [None, 4, 5, 3]
+    standardized = tf.image.per_image_standardization(b)
+    for many, _ in _runs([flipped, standardized], {b: BATCH}, 5):
+        for image, value in zip(BATCH, many):
+            assert np.array_equal(value, image[:, ::-1]) or np.array_equal(value, image)

@@ -3,14 +3,17 @@ composed from the ops users write, as TF composes them, so each gradient is its 
 
 An image is ``[height, width, channels]`` or a batch ``[batch, height, width, channels]``; the
 functions that TF 1.15 gives both take both.  Sizes, offsets and fractions are Python numbers
-and the image's height and width must be known when the graph is built (TinyFlow binds shapes
-once); a tensor there is a TypeError saying so.
+and the image's height and width must be known when the graph is built (the boxes and the
+interpolation weights are computed then); a tensor there is a TypeError saying so.
 
 Resizing is a linear map on each of the two axes: bilinear interpolation is
 ``einsum("ih,nhwc->niwc", R_height, images)`` then the same along the width, ``R`` the
 interpolation weights TF 1.15's ResizeBilinear kernel uses (``align_corners``, the legacy
 ``in = out * scale`` mapping or ``half_pixel_centers``), built once with numpy; the gradient
 w.r.t. the image is einsum's.  Nearest neighbour gathers the rows and columns TF's kernel picks.
+
+Colour: ``rgb_to_hsv`` / ``hsv_to_rgb`` compute TF's kernels' formulas with selects and
+clamps; ``adjust_hue`` / ``adjust_saturation`` go through them, as TF's kernels do inside.
 
 The random functions draw with :func:`~tinyflow.frontend.random_ops.random_uniform` and its
 seeds (``seed=``, ``tf.set_random_seed``), so a graph seed reproduces their choices.
@@ -59,6 +62,7 @@ from .array_ops import (
     zeros_like,
 )
 from .array_ops import range as _range
+from .array_ops import shape as dynamic_shape
 from .array_ops import transpose as _transpose
 from .control_flow_ops import cond
 from .dtypes import as_dtype, float32, int32
@@ -169,13 +173,13 @@ def _random_flip(image, axis, seed, function):
         if image.get_shape().ndims == 3:
             coin = less(random_uniform([], 0, 1.0, seed=seed), 0.5)
             return cond(coin, lambda: reverse(image, [axis]), lambda: image)
-        batch = image.get_shape().as_list()[0]
-        if batch is None:
-            raise ValueError(f"{function}: TinyFlow needs the batch size known when the graph "
-                             f"is built, got shape {image.get_shape()}")
-        flips = round(reshape(random_uniform([batch], 0, 1.0, seed=seed), [batch, 1, 1, 1]))
+        batch = image.get_shape().as_list()[0]  # a batch of unknown size: tf.shape's, at bind
+        batch = [batch] if batch is not None else dynamic_shape(image)[0:1]
+        flips = round(reshape(random_uniform(batch, 0, 1.0, seed=seed), [-1, 1, 1, 1]))
         flips = cast(flips, image.dtype)
-        return flips * reverse(image, [axis + 1]) + (1 - flips) * image
+        result = flips * reverse(image, [axis + 1]) + (1 - flips) * image
+        result.set_shape(image.get_shape())
+        return result
 
 
 def random_flip_left_right(image, seed=None):
@@ -408,8 +412,12 @@ def per_image_standardization(image):
     whatever the input's dtype, as in TF 1.15."""
     image = _image(image, "per_image_standardization")
     with current_context().name_scope("per_image_standardization"):
-        height, width = _height_width(image, "per_image_standardization")
-        pixels = height * width * image.get_shape().as_list()[-1]
+        pixels = image.get_shape().as_list()[-3:]
+        if None in pixels:
+            raise ValueError(f"per_image_standardization: TinyFlow needs the image's height, "
+                             f"width and channels known when the graph is built, got shape "
+                             f"{image.get_shape()}")
+        pixels = int(np.prod(pixels))
         image = cast(image, float32)
         mean = reduce_mean(image, axis=[-1, -2, -3], keepdims=True)
         variance = relu(reduce_mean(square(image), axis=[-1, -2, -3], keepdims=True)
@@ -477,7 +485,7 @@ def rgb_to_grayscale(images, name=None):
     images' dtype (an integer image converted to float and back, as TF 1.15)."""
     images = convert_to_tensor(images, name="images")
     with current_context().name_scope(name or "rgb_to_grayscale"):
-        flt, dtype = _as_float(images, keep=("float32",) if images.dtype.is_floating else ())
+        flt, dtype = _as_float(images, keep=("float32",))
         weights = constant(np.array([0.2989, 0.5870, 0.1140], np.float32), dtype=flt.dtype)
         gray = reduce_sum(flt * weights, axis=-1, keepdims=True)
         return convert_image_dtype(gray, dtype)
