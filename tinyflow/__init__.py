@@ -19,6 +19,7 @@ from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
 from .frontend.functional_ops import *
 from .frontend.functional_ops import __all__ as _functional_ops_all
+from .frontend.image_ops import random_crop
 from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
 from .frontend.init_ops import *
@@ -82,6 +83,7 @@ __all__ += [
     "estimator",
     "flags",
     "gfile",
+    "image",
     "logging",
     "losses",
     "metrics",
@@ -92,13 +94,15 @@ __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list
     "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
-    "Tensor"]
+    "Tensor", "random_crop"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
-# tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py
+# tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
+# tf_image.py
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data", "errors": "errors",
-            "estimator": "estimator", "flags": "flags", "gfile": "gfile", "layers": "layers",
+            "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
+            "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "summary": "summary"}
 
@@ -111,8 +115,8 @@ def __getattr__(name):
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
     if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)
         return importlib.import_module(".compat", __name__)
-    layers, math, linalg = (__getattr__(m) for m in ("layers", "math", "linalg"))
+    layers, math, linalg, image = (__getattr__(m) for m in ("layers", "math", "linalg", "image"))
     raise unsupported("tf.", "tinyflow", name, {
         "tf.": [*__all__, *_MODULES, "compat"], "tf.nn.": nn.__all__,
         "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__,
-        "tf.linalg.": linalg.__all__})
+        "tf.linalg.": linalg.__all__, "tf.image.": image.__all__})

@@ -171,6 +171,10 @@ COMPONENTS = {
     "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
+    # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
+    # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
+    "tf.image (frontend/image_ops.py, frontend/tf_image.py)": (
+        ["frontend/image_ops.py", "frontend/tf_image.py"], 665),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (

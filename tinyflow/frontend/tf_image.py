@@ -1,0 +1,15 @@
+"""``tf.image``: the names of TensorFlow 1.15's ``tf.image`` that TinyFlow has
+(:mod:`tinyflow.frontend.image_ops`; ``random_crop`` is ``tf.random_crop`` too).  Any other
+``tf.image.X`` is an AttributeError saying TinyFlow does not support it.
+"""
+from __future__ import annotations
+
+from .image_ops import *  # tf.image is image_ops' public names
+from .image_ops import __all__
+from .unsupported import unsupported
+
+__all__ = list(__all__)
+
+
+def __getattr__(name):
+    raise unsupported("tf.image.", "tinyflow.tf_image", name, {"tf.image.": __all__})
