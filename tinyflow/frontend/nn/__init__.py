@@ -1,13 +1,13 @@
 """``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
 functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`), the
-convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolution`) and the
+convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
 sampled losses with their candidate samplers (:mod:`.sampled`)."""
 from ..unsupported import unsupported
 from . import rnn_cell
 from .conv_transpose import conv2d_transpose
-from .convolution import *
-from .convolution import __all__ as _convolution_all
+from .convolutions import *
+from .convolutions import __all__ as _convolution_all
 from .functions import *
 from .functions import __all__ as _functions_all
 from .rnn import *

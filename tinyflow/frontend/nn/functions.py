@@ -38,8 +38,7 @@ __all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "crelu", "dr
            "leaky_relu", "linear", "local_response_normalization", "log_softmax", "lrn",
            "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "moments", "relu",
            "relu6", "relu_layer", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
-           "softmax",
-           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "top_k",
            "weighted_cross_entropy_with_logits", "xw_plus_b"]
 

@@ -16,8 +16,7 @@ import numbers
 
 from ...nnvm.symbol import Symbol, create_op, current_context
 from .. import array_ops
-from .functions import _data_format, _dilation_attr, _padding, _spatial, avg_pool, conv2d, \
-    max_pool
+from .functions import _data_format, _dilation_attr, _padding, _spatial, avg_pool, conv2d, max_pool
 
 __all__ = ["atrous_conv2d", "conv1d", "convolution", "depthwise_conv2d",
            "depthwise_conv2d_native", "pool", "separable_conv2d"]
