@@ -105,6 +105,22 @@ def _depthwise_cases(add):
         lambda x, w: torch_conv(x, depthwise_oihw(w), (2, 2), "SAME", groups=3))
 
 
+def _fused_cases(add):
+    """_fused_conv2d (FuseConvActivation's, oneDNN's post-op on the CPU) with a dilation and a
+    depthwise filter: act(conv + bias)."""
+    add("_fused_conv2d", "tanh-dilation=(2, 1)-SAME", lambda x, w, b: create_op(
+        "_fused_conv2d", x, w, b, activation="tanh", padding="SAME", dilation=(2, 1),
+        no_bias=False), [(2, 3, 9, 8), (4, 3, 3, 2), (4,)],
+        lambda x, w, b: torch.tanh(torch_conv(x, w, padding="SAME", dilation=(2, 1))
+                                   + b.view(-1, 1, 1)))
+    add("_fused_conv2d", "sigmoid-depthwise-x2-stride=(2, 2)-SAME", lambda x, w, b: create_op(
+        "_fused_conv2d", x, w, b, activation="sigmoid", stride=(2, 2), padding="SAME",
+        data_format="NHWC", filter_format="HWIM", no_bias=False),
+        [(2, 7, 6, 3), (3, 3, 3, 2), (6,)], nhwc(lambda x, w, b: torch.sigmoid(torch_conv(
+            x, depthwise_oihw(w), (2, 2), "SAME", groups=3) + b.view(-1, 1, 1))))
+
+
 def add_cases(add):
     _dilated_cases(add)
     _depthwise_cases(add)
+    _fused_cases(add)
