@@ -73,8 +73,8 @@ def _tuple(value, what, rank=2) -> tuple:
 def _padding(value, allowed=("valid", "same")) -> str:
     padding = value.lower() if isinstance(value, str) else value
     if padding not in allowed:
-        raise ValueError(f"The `padding` argument must be one of "
-                         f"{', '.join(map(repr, allowed))}. Received: {value!r}")
+        names = ", ".join(f'"{name}"' for name in allowed)
+        raise ValueError(f"The `padding` argument must be one of {names}. Received: {value!r}")
     return padding
 
 

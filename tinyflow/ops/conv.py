@@ -252,6 +252,10 @@ def _conv2d_shape(attrs, in_shapes, out_shapes):
     kernel = attrs.get("kernel") or (weight[2:] if weight is not None else None)
     if data is None or num_filter is None or kernel is None:
         return in_shapes, out_shapes
+    if filter_format == "HWIM" and in_shapes[1] is not None and in_shapes[1][2] != data[1]:
+        raise ShapeError(f"the depthwise filter {tuple(in_shapes[1])} (HWIM) takes "
+                         f"{in_shapes[1][2]} input channels, the input {tuple(in_shapes[0])} "
+                         f"({data_format}) has {data[1]}")
     expected = [in_shapes[0], _filter_shape(num_filter, data[1], kernel, filter_format),
                 (num_filter,)][:len(in_shapes)]
     for what, got, want in zip(("weight", "bias"), in_shapes[1:], expected[1:]):

@@ -81,9 +81,10 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804
 
 
 def selu(features, name=None) -> Symbol:
-    """scale * features where > 0, else scale * alpha * (exp(features) - 1) (gradient scale *
-    alpha at 0, as TensorFlow): ``scale * (alpha * elu + (1 - alpha) * relu)``."""
-    mixed = elu(features) * _SELU_ALPHA + relu(features) * (1.0 - _SELU_ALPHA)
+    """scale * features where > 0, else scale * alpha * (exp(features) - 1) (gradient scale at
+    0, as TensorFlow's): elu's composition, alpha on its negative part."""
+    negative = -relu(-features)  # min(features, 0), exactly
+    mixed = (features - negative) + (exp(negative) - 1.0) * _SELU_ALPHA
     return create_op("__mul_scalar__", mixed, scalar=_SELU_SCALE, name=name)
 
 
