@@ -234,7 +234,7 @@ def test_pooling1d_layers():
     mean = tf.layers.AveragePooling1D(3, 1, padding="same")(x)
     first = tf.layers.MaxPooling1D(2, 2, data_format="channels_first")(
         tf.transpose(x, [0, 2, 1]))
-    sess, (got_top, got_mean, got_first) = _run_layer([top, mean, first], {x: values})
+    _, (got_top, got_mean, got_first) = _run_layer([top, mean, first], {x: values})
     t = torch.tensor(values).permute(0, 2, 1)
     np.testing.assert_allclose(got_top, F.max_pool1d(t, 2, 2).permute(0, 2, 1).numpy())
     np.testing.assert_allclose(got_first, F.max_pool1d(t, 2, 2).numpy())

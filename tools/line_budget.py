@@ -99,7 +99,8 @@ COMPONENTS = {
     # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2360:
     # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before)
     # 2360 -> 2480: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2480),
+    # 2480 -> 2520: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2520),
     # 1150 -> 1260: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1260),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
@@ -117,7 +118,8 @@ COMPONENTS = {
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
         # 1710 -> 1720: where_true's nonzero; 1720 -> 1745:
         # 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1745),
+        # 1745 -> 1760: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1760),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -134,9 +136,10 @@ COMPONENTS = {
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 1950),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2095),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,
@@ -176,7 +179,8 @@ COMPONENTS = {
     # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported;
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    FRONT_END: ([], 3620),
+    # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
+    FRONT_END: ([], 3840),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
