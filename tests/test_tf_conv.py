@@ -304,3 +304,16 @@ def test_bad_feed_leaves_the_session_usable():
     with pytest.raises(tf.ShapeError, match=r"depthwise filter \(3, 3, 4, 1\) \(HWIM\) takes 4"):
         sess.run(y, {x: np.zeros((1, 5, 5, 2)), w: np.zeros((3, 3, 4, 1))})
     assert sess.run(y, {x: np.ones((1, 5, 5, 2)), w: np.ones((3, 3, 2, 1))})[0, 2, 2, 0] == 9
+
+
+def test_a_dilation_past_the_input_is_refused():
+    # a graph JSON could give any dilation: SAME would pad a copy of x past memory
+    x = tf.placeholder(tf.float32, [1, 8, 8, 2])
+    with pytest.raises(tf.ShapeError, match="dilated kernel covers 2000000001 pixels, more "
+                                            "than twice the input's height 8"):
+        tf.nn.conv2d(x, tf.zeros([3, 3, 2, 3]), [1, 1, 1, 1], "SAME",
+                     dilations=[1, 10 ** 9, 1, 1])
+    y = tf.nn.atrous_conv2d(x, tf.ones([3, 3, 2, 1]), 6, "SAME")  # 13 pixels of 8: TF's
+    got = tf.Session().run(y, {x: np.ones((1, 8, 8, 2))})
+    # 6 pixels of padding before: output row i reads rows i - 6, i, i + 6 of those there are
+    assert got[0, 0, 0, 0] == 2 * 2 * 2 and got[0, 3, 3, 0] == 2 and got[0, 0, 3, 0] == 4

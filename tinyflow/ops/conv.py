@@ -172,8 +172,14 @@ def _extent(kernel, attrs):
 def _output_hw(data, kernel, attrs):
     stride = tuple(attrs.get("stride", (1, 1)))
     padding = attrs.get("padding", "VALID")
+    extent = _extent(kernel, attrs)
+    for size, pixels, axis in zip(data[2:], extent, ("height", "width")):
+        if pixels > 2 * size and _dilation(attrs) != (1, 1):  # SAME would pad a copy of x by
+            # that much, nearly all zeros (a graph's dilation of 10**9: a buffer past memory)
+            raise ShapeError(f"the dilated kernel covers {pixels} pixels, more than twice the "
+                             f"input's {axis} {size}: not supported by TinyFlow")
     return tuple(window_size(size, k, s, padding, axis) for size, k, s, axis in
-                 zip(data[2:], _extent(kernel, attrs), stride, ("height", "width")))
+                 zip(data[2:], extent, stride, ("height", "width")))
 
 
 def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
