@@ -289,8 +289,9 @@ def _conv2d_grad(node, grads):
 # channels-last tensors, and take either (their gradients too)
 (_layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_filter, "
            "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
-           "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
-           "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
+           "num_filter, kernel (kh, kw), stride (sh, sw), dilation (dh, dw) (default 1s), "
+           "padding 'VALID' | 'SAME', data_format 'NCHW' (default) | 'NHWC', filter_format "
+           "'OIHW' (default) | 'HWIO' | 'HWIM' (depthwise: [kh, kw, in, multiplier]).",
            _conv2d_shape, _conv2d_grad)
  .set_attr("FFlops", _per_weight_flops).set_attr("TChannelsLast", "prefer")
  .set_attr("FDataLayout", _data_layout))
@@ -405,8 +406,8 @@ def _transposed_flops(attrs, in_shapes, out_shapes):
 (register_op("_conv2d_backward_data")
  .describe("Gradient of conv2d's input from g, x (read for its shape) and weight; or, with attr "
            "input_size (h, w), from g and weight alone (conv2d_transpose).  Attrs stride, "
-           "padding (checked when given; needed for the gradient unless the static shapes "
-           "imply it), data_format, filter_format.")
+           "dilation, padding (checked when given; needed for the gradient unless the static "
+           "shapes imply it), data_format, filter_format.")
  .set_num_inputs(lambda attrs: 2 if "input_size" in attrs else 3)
  .set_attr("FIgnoreInputs", lambda attrs: [] if "input_size" in attrs else [1])
  .set_attr("FInferShape", _conv2d_backward_data_shape)
@@ -427,8 +428,8 @@ def _conv2d_backward_weight_grad(node, grads):
 
 
 (_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-              "attrs stride, padding (needed for its gradient unless the static shapes imply "
-              "it), data_format, filter_format.", 3, same_as_input(2))
+              "attrs stride, dilation, padding (needed for its gradient unless the static "
+              "shapes imply it), data_format, filter_format.", 3, same_as_input(2))
  .set_attr("TChannelsLast", "prefer").set_attr("FGradient", _conv2d_backward_weight_grad))
 
 
