@@ -152,8 +152,11 @@ def test_bad_arguments_and_unsupported_names():
         tf.layers.max_pooling2d(x, 2, 2, data_format="NHWC")
     with pytest.raises(ValueError, match="`kernel_size` argument must be a tuple of 2"):
         tf.layers.conv2d(x, 2, (3, 3, 3))
-    with pytest.raises(ValueError, match="dilation_rate .* not supported by TinyFlow"):
-        tf.layers.conv2d(x, 2, 3, dilation_rate=2)
+    with pytest.raises(ValueError, match="strides > 1 not supported in conjunction with "
+                                         "dilation_rate > 1"):  # as TensorFlow
+        tf.layers.conv2d(x, 2, 3, strides=2, dilation_rate=2)
+    with pytest.raises(ValueError, match='must be one of "valid", "same". Received: .causal'):
+        tf.layers.conv2d(x, 2, 3, padding="causal")  # Conv1D's only
     with pytest.raises(ValueError, match="kernel_constraint not supported by TinyFlow"):
         tf.layers.dense(tf.zeros([2, 3]), 2, kernel_constraint=lambda w: w)
     with pytest.raises(ValueError, match="renorm.*not supported by TinyFlow"):

@@ -146,8 +146,8 @@ def test_tf_argument_errors():
     x = tf.placeholder(tf.float32)
     with pytest.raises(TypeError, match="strides and padding"):
         tf.nn.conv2d(x, tf.placeholder(tf.float32))
-    with pytest.raises(ValueError, match="dilations"):
-        tf.nn.conv2d(x, x, [1, 1, 1, 1], "SAME", dilations=[1, 2, 2, 1])
+    with pytest.raises(ValueError, match=r"dilations \[2, 2, 2, 1\] must be \[1, h, w, 1\]"):
+        tf.nn.conv2d(x, x, [1, 1, 1, 1], "SAME", dilations=[2, 2, 2, 1])
     with pytest.raises(ValueError, match=r"ksize .*\[1, h, w, 1\]"):
         tf.nn.max_pool(x, [2, 2, 2, 1], [1, 1, 1, 1], "VALID")
     with pytest.raises(ValueError, match="data_format"):

@@ -104,7 +104,8 @@ COMPONENTS = {
     # value fills its shape (tests/test_hostile_op_inputs.py); the ops whose indices a GPU's
     # kernel would not check are TUncapturable (checked on the host there)
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2500),
+    # 2500 -> 2540: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2540),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1270),
@@ -124,8 +125,9 @@ COMPONENTS = {
         # 1710 -> 1720: where_true's nonzero; 1720 -> 1750: hostile inputs: indices checked on
         # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
-        # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1775),
+        # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
+        # conv1d, dilations, depthwise/separable (TF-1 names programs use)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1790),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -142,9 +144,10 @@ COMPONENTS = {
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 1950),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2095),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,
@@ -188,7 +191,8 @@ COMPONENTS = {
     # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported;
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    FRONT_END: ([], 3620),
+    # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
+    FRONT_END: ([], 3840),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

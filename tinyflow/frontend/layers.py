@@ -8,8 +8,11 @@ earlier call of that name; a class built once reuses its own.  The ops go under 
 scope (``dense/MatMul``).
 
 - :class:`Dense` ``kernel [in, units]``, ``bias [units]``; :class:`Conv2D` ``kernel [kh, kw,
-  in, filters]``; :class:`Conv2DTranspose` ``kernel [kh, kw, filters, in]``; kernels default to
-  the scope's initializer, else Glorot-uniform (``get_variable``'s default), biases to zeros.
+  in, filters]``; :class:`Conv1D` ``kernel [k, in, filters]``; :class:`Conv2DTranspose`
+  ``kernel [kh, kw, filters, in]``; :class:`SeparableConv2D` ``depthwise_kernel [kh, kw, in,
+  depth_multiplier]`` and ``pointwise_kernel [1, 1, in * depth_multiplier, filters]``; kernels
+  default to the scope's initializer, else Glorot-uniform (``get_variable``'s default), biases
+  to zeros.
 - :class:`BatchNormalization`: ``gamma``, ``beta``, and the non-trainable ``moving_mean`` and
   ``moving_variance``, updated by ops added to ``tf.GraphKeys.UPDATE_OPS``:
   ``moving = moving * momentum + batch_statistic * (1 - momentum)``.  Training normalises with
@@ -42,34 +45,36 @@ from . import api, array_ops
 from .framework import GraphKeys, add_to_collection
 from .init_ops import ones_initializer, zeros_initializer
 from .math_ops import tensordot
+from .nn import convolutions
 from .nn import functions as nn
 from .nn.conv_transpose import conv2d_transpose as _conv2d_transpose
 from .unsupported import unsupported
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [
-    "AveragePooling2D", "BatchNormalization", "Conv2D", "Conv2DTranspose", "Dense", "Dropout",
-    "Flatten", "InputSpec", "Layer", "MaxPooling2D", "average_pooling2d",
-    "batch_normalization", "conv2d", "conv2d_transpose", "dense", "dropout", "flatten",
-    "max_pooling2d",
+    "AveragePooling1D", "AveragePooling2D", "BatchNormalization", "Conv1D", "Conv2D",
+    "Conv2DTranspose", "Dense", "Dropout", "Flatten", "InputSpec", "Layer", "MaxPooling1D",
+    "MaxPooling2D", "SeparableConv2D", "average_pooling1d", "average_pooling2d",
+    "batch_normalization", "conv1d", "conv2d", "conv2d_transpose", "dense", "dropout",
+    "flatten", "max_pooling1d", "max_pooling2d", "separable_conv2d",
 ]
 
 
 # -- arguments -------------------------------------------------------------------------------
-def _tuple(value, what) -> tuple:
-    """Keras' ``normalize_tuple``: an int or 2 ints."""
-    values = (value, value) if isinstance(value, numbers.Integral) else tuple(value)
-    if len(values) != 2 or not all(isinstance(v, numbers.Integral) for v in values):
-        raise ValueError(f"The `{what}` argument must be a tuple of 2 integers. Received: "
-                         f"{value!r}")
+def _tuple(value, what, rank=2) -> tuple:
+    """Keras' ``normalize_tuple``: an int or ``rank`` ints."""
+    values = (value,) * rank if isinstance(value, numbers.Integral) else tuple(value)
+    if len(values) != rank or not all(isinstance(v, numbers.Integral) for v in values):
+        raise ValueError(f"The `{what}` argument must be a tuple of {rank} integers. "
+                         f"Received: {value!r}")
     return tuple(int(v) for v in values)
 
 
-def _padding(value) -> str:
+def _padding(value, allowed=("valid", "same")) -> str:
     padding = value.lower() if isinstance(value, str) else value
-    if padding not in ("valid", "same"):
-        raise ValueError(f'The `padding` argument must be one of "valid", "same". Received: '
-                         f"{value!r}")
+    if padding not in allowed:
+        names = ", ".join(f'"{name}"' for name in allowed)
+        raise ValueError(f"The `padding` argument must be one of {names}. Received: {value!r}")
     return padding
 
 
@@ -362,9 +367,10 @@ class Dense(Layer):
 class Conv2D(Layer):
     """``activation(conv2d(inputs, kernel) + bias)``: kernel ``[kh, kw, in, filters]``;
     ``padding`` "valid" or "same" (any case), ``data_format`` "channels_last" (NHWC, the
-    default) or "channels_first" (NCHW).  ``dilation_rate`` must be 1."""
+    default) or "channels_first" (NCHW); ``dilation_rate`` spreads the kernel's taps (not
+    with ``strides`` above 1, as TensorFlow)."""
 
-    _transposed = False
+    _transposed, _rank = False, 2
 
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
                  data_format="channels_last", dilation_rate=(1, 1), activation=None,
@@ -376,19 +382,23 @@ class Conv2D(Layer):
                          activity_regularizer=activity_regularizer, **kwargs)
         _no_constraints(self, kernel_constraint=kernel_constraint,
                         bias_constraint=bias_constraint)
-        self.filters, self.kernel_size = int(filters), _tuple(kernel_size, "kernel_size")
-        self.strides, self.padding = _tuple(strides, "strides"), _padding(padding)
+        rank = self._rank
+        self.filters = int(filters)
+        self.kernel_size = _tuple(kernel_size, "kernel_size", rank)
+        self.strides = _tuple(strides, "strides", rank)
+        self.padding = _padding(padding, ("valid", "same", "causal")[:2 + (rank == 1)])
         self.data_format = _data_format(data_format)
-        self.dilation_rate = _tuple(dilation_rate, "dilation_rate")
-        if self.dilation_rate != (1, 1):
-            raise ValueError(f"{type(self).__name__}: dilation_rate {self.dilation_rate} is "
-                             f"not supported by TinyFlow (only 1)")
+        self.dilation_rate = _tuple(dilation_rate, "dilation_rate", rank)
+        if max(self.strides) > 1 and max(self.dilation_rate) > 1:
+            raise ValueError(f"{type(self).__name__}: strides > 1 not supported in "
+                             f"conjunction with dilation_rate > 1, got strides {self.strides} "
+                             f"and dilation_rate {self.dilation_rate}")
         self.activation, self.use_bias = _activation(activation), use_bias
         self.kernel_initializer = kernel_initializer
         self.bias_initializer = bias_initializer or zeros_initializer()
         self.kernel_regularizer, self.bias_regularizer = kernel_regularizer, bias_regularizer
         self.kernel = self.bias = None
-        self.input_spec = InputSpec(ndim=4)
+        self.input_spec = InputSpec(ndim=rank + 2)
 
     @property
     def _nn_format(self) -> str:
@@ -404,7 +414,7 @@ class Conv2D(Layer):
             raise self._bad_shape("The channel dimension of the inputs should be defined. "
                                   "Found `None`.", input_shape)
         sides = (self.filters, channels) if self._transposed else (channels, self.filters)
-        self.input_spec = InputSpec(ndim=4, axes={self._channel_axis: channels})
+        self.input_spec = InputSpec(ndim=self._rank + 2, axes={self._channel_axis: channels})
         self.kernel = self.add_weight("kernel", [*self.kernel_size, *sides],
                                       initializer=self.kernel_initializer,
                                       regularizer=self.kernel_regularizer)
@@ -415,7 +425,8 @@ class Conv2D(Layer):
 
     def _convolve(self, inputs):
         return nn.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding.upper(),
-                         data_format=self._nn_format, name="Conv2D")
+                         data_format=self._nn_format, dilations=self.dilation_rate,
+                         name="Conv2D")
 
     def call(self, inputs) -> Symbol:
         outputs = self._convolve(inputs)
@@ -423,6 +434,89 @@ class Conv2D(Layer):
             outputs = nn.bias_add(outputs, self.bias, data_format=self._nn_format,
                                   name="BiasAdd")
         return outputs if self.activation is None else self.activation(outputs)
+
+
+class Conv1D(Conv2D):
+    """``activation(conv1d(inputs, kernel) + bias)`` over ``[batch, width, in]``
+    (channels_last; channels_first: ``[batch, in, width]``): kernel ``[k, in, filters]``;
+    ``padding`` "valid", "same" or "causal" (zeros before the data only, ``dilation_rate *
+    (k - 1)`` of them, then "valid": output t sees inputs up to t)."""
+
+    _rank = 1
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid",
+                 data_format="channels_last", dilation_rate=1, activation=None,
+                 use_bias=True, kernel_initializer=None, bias_initializer=None,
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                 **kwargs) -> None:
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_regularizer, bias_regularizer, activity_regularizer,
+                         kernel_constraint, bias_constraint, trainable, name, **kwargs)
+
+    def _convolve(self, inputs):
+        padding = self.padding.upper()
+        if padding == "CAUSAL":  # Keras: pad the time axis before the data, then VALID
+            left = self.dilation_rate[0] * (self.kernel_size[0] - 1)
+            time = 2 if self.data_format == "channels_first" else 1
+            inputs = array_ops.pad(inputs, [[left, 0] if axis == time else [0, 0]
+                                            for axis in range(3)])
+            padding = "VALID"
+        return convolutions.conv1d(
+            inputs, self.kernel, self.strides[0], padding, name="conv1d",
+            data_format="NCW" if self.data_format == "channels_first" else "NWC",
+            dilations=self.dilation_rate[0])
+
+
+class SeparableConv2D(Conv2D):
+    """``activation(separable_conv2d(inputs, depthwise_kernel, pointwise_kernel) + bias)``:
+    ``depthwise_kernel [kh, kw, in, depth_multiplier]`` (each input channel convolved alone),
+    then ``pointwise_kernel [1, 1, in * depth_multiplier, filters]``; the rest as
+    :class:`Conv2D`'s."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
+                 data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
+                 activation=None, use_bias=True, depthwise_initializer=None,
+                 pointwise_initializer=None, bias_initializer=None, depthwise_regularizer=None,
+                 pointwise_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 depthwise_constraint=None, pointwise_constraint=None, bias_constraint=None,
+                 trainable=True, name=None, **kwargs) -> None:
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         activation, use_bias, None, bias_initializer, None, bias_regularizer,
+                         activity_regularizer, None, bias_constraint, trainable, name, **kwargs)
+        _no_constraints(self, depthwise_constraint=depthwise_constraint,
+                        pointwise_constraint=pointwise_constraint)
+        self.depth_multiplier = int(depth_multiplier)
+        self.initializers = {"depthwise": depthwise_initializer,
+                             "pointwise": pointwise_initializer}
+        self.regularizers = {"depthwise": depthwise_regularizer,
+                             "pointwise": pointwise_regularizer}
+        self.depthwise_kernel = self.pointwise_kernel = None
+
+    def build(self, input_shape) -> None:
+        channels = TensorShape(input_shape)[self._channel_axis].value
+        if channels is None:
+            raise self._bad_shape("The channel dimension of the inputs to `SeparableConv2D` "
+                                  "should be defined. Found `None`.", input_shape)
+        self.input_spec = InputSpec(ndim=4, axes={self._channel_axis: channels})
+        shapes = {"depthwise": [*self.kernel_size, channels, self.depth_multiplier],
+                  "pointwise": [1, 1, channels * self.depth_multiplier, self.filters]}
+        for what, shape in shapes.items():
+            setattr(self, f"{what}_kernel", self.add_weight(
+                f"{what}_kernel", shape, initializer=self.initializers[what],
+                regularizer=self.regularizers[what]))
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [self.filters], initializer=self.bias_initializer,
+                                        regularizer=self.bias_regularizer)
+        self.built = True
+
+    def _convolve(self, inputs):
+        strides = ((1, *self.strides, 1) if self.data_format == "channels_last"
+                   else (1, 1, *self.strides))
+        return convolutions.separable_conv2d(
+            inputs, self.depthwise_kernel, self.pointwise_kernel, strides,
+            self.padding.upper(), rate=self.dilation_rate, data_format=self._nn_format)
 
 
 def _deconv_length(size, kernel, padding, stride):
@@ -463,16 +557,22 @@ class Conv2DTranspose(Conv2D):
 
 # -- pooling, flatten, dropout ---------------------------------------------------------------
 class _Pooling2D(Layer):
-    _pool = None
+    _pool, _rank = None, 2
 
     def __init__(self, pool_size, strides, padding="valid", data_format="channels_last",
                  name=None, **kwargs):
         super().__init__(name=name, **kwargs)
-        self.pool_size, self.strides = _tuple(pool_size, "pool_size"), _tuple(strides, "strides")
+        self.pool_size = _tuple(pool_size, "pool_size", self._rank)
+        self.strides = _tuple(strides, "strides", self._rank)
         self.padding, self.data_format = _padding(padding), _data_format(data_format)
-        self.input_spec = InputSpec(ndim=4)
+        self.input_spec = InputSpec(ndim=self._rank + 2)
 
     def call(self, inputs):
+        if self._rank == 1:  # the width pooled through an axis of size 1 (tf.nn.pool's)
+            return convolutions.pool(
+                inputs, self.pool_size, type(self)._pooling, self.padding.upper(),
+                strides=self.strides, name=type(self).__name__,
+                data_format="NCW" if self.data_format == "channels_first" else "NWC")
         return type(self)._pool(inputs, ksize=self.pool_size, strides=self.strides,
                                 padding=self.padding.upper(), name=type(self).__name__,
                                 data_format="NCHW" if self.data_format == "channels_first"
@@ -482,13 +582,26 @@ class _Pooling2D(Layer):
 class MaxPooling2D(_Pooling2D):
     """Max over ``pool_size`` windows moved by ``strides``."""
 
-    _pool = nn.max_pool
+    _pool, _pooling = nn.max_pool, "MAX"
 
 
 class AveragePooling2D(_Pooling2D):
     """Mean over ``pool_size`` windows moved by ``strides`` (padding not counted)."""
 
-    _pool = nn.avg_pool
+    _pool, _pooling = nn.avg_pool, "AVG"
+
+
+class MaxPooling1D(MaxPooling2D):
+    """Max over ``pool_size`` windows of ``[batch, width, channels]`` (channels_last)."""
+
+    _rank = 1
+
+
+class AveragePooling1D(AveragePooling2D):
+    """Mean over ``pool_size`` windows of ``[batch, width, channels]`` (padding not
+    counted)."""
+
+    _rank = 1
 
 
 class Flatten(Layer):
@@ -669,6 +782,48 @@ def conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                   bias_constraint, trainable, name, _scope=name, _reuse=reuse).apply(inputs)
 
 
+def conv1d(inputs, filters, kernel_size, strides=1, padding="valid",
+           data_format="channels_last", dilation_rate=1, activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+           bias_constraint=None, trainable=True, name=None, reuse=None) -> Symbol:
+    """:class:`Conv1D` applied to ``inputs`` (``name`` and ``reuse`` as :func:`dense`'s).
+
+    Returns
+    -------
+    Symbol
+        The convolution, ``[batch, width', filters]`` (channels_last).
+    """
+    return Conv1D(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                  activation, use_bias, kernel_initializer, bias_initializer,
+                  kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
+                  bias_constraint, trainable, name, _scope=name, _reuse=reuse).apply(inputs)
+
+
+def separable_conv2d(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
+                     data_format="channels_last", dilation_rate=(1, 1), depth_multiplier=1,
+                     activation=None, use_bias=True, depthwise_initializer=None,
+                     pointwise_initializer=None, bias_initializer=None,
+                     depthwise_regularizer=None, pointwise_regularizer=None,
+                     bias_regularizer=None, activity_regularizer=None,
+                     depthwise_constraint=None, pointwise_constraint=None, bias_constraint=None,
+                     trainable=True, name=None, reuse=None) -> Symbol:
+    """:class:`SeparableConv2D` applied to ``inputs`` (``name`` and ``reuse`` as
+    :func:`dense`'s).
+
+    Returns
+    -------
+    Symbol
+        The depthwise then pointwise convolution, ``[batch, h', w', filters]``.
+    """
+    return SeparableConv2D(
+        filters, kernel_size, strides, padding, data_format, dilation_rate, depth_multiplier,
+        activation, use_bias, depthwise_initializer, pointwise_initializer, bias_initializer,
+        depthwise_regularizer, pointwise_regularizer, bias_regularizer, activity_regularizer,
+        depthwise_constraint, pointwise_constraint, bias_constraint, trainable, name,
+        _scope=name, _reuse=reuse).apply(inputs)
+
+
 def conv2d_transpose(inputs, filters, kernel_size, strides=(1, 1), padding="valid",
                      data_format="channels_last", activation=None, use_bias=True,
                      kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
@@ -699,6 +854,18 @@ def average_pooling2d(inputs, pool_size, strides, padding="valid", data_format="
                       name=None) -> Symbol:
     """:class:`AveragePooling2D` applied to ``inputs``."""
     return AveragePooling2D(pool_size, strides, padding, data_format, name).apply(inputs)
+
+
+def max_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None) -> Symbol:
+    """:class:`MaxPooling1D` applied to ``inputs``."""
+    return MaxPooling1D(pool_size, strides, padding, data_format, name).apply(inputs)
+
+
+def average_pooling1d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                      name=None) -> Symbol:
+    """:class:`AveragePooling1D` applied to ``inputs``."""
+    return AveragePooling1D(pool_size, strides, padding, data_format, name).apply(inputs)
 
 
 def flatten(inputs, name=None, data_format="channels_last") -> Symbol:

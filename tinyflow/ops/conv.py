@@ -6,9 +6,13 @@ rule: SAME gives ``ceil(size / stride)`` outputs and puts an odd padding pixel a
 Their backward ops recover the padding from the input and gradient shapes, so they only need the
 kernel and stride.  ``data_format`` is ``"NCHW"`` (the seed's layout, the default) or
 ``"NHWC"`` (TensorFlow's); conv2d's ``filter_format`` is ``"OIHW"`` (default) or ``"HWIO"``
-(TensorFlow's ``[kh, kw, in, out]``).  The shape rules work in NCHW / OIHW and translate; the
-bodies see NHWC tensors as NCHW views with channels-last strides (``kernels.nchw_view``), so
-nothing is transposed.
+(TensorFlow's ``[kh, kw, in, out]``) or ``"HWIM"`` (TensorFlow's depthwise filter ``[kh, kw, in,
+multiplier]``: each input channel convolved alone with its ``multiplier`` filters, output channel
+``c * multiplier + m``, torch's ``groups = in``).  conv2d's ``dilation=(dh, dw)`` spreads the
+kernel's taps (TensorFlow's dilations, atrous ``rate``): it covers ``(k - 1) * d + 1`` pixels.  The
+shape rules work in NCHW / OIHW and translate; the bodies see NHWC tensors as NCHW views with
+channels-last strides (``kernels.nchw_view``) and filters as OIHW views, so nothing is
+transposed.
 
 Weights, biases, gamma and beta left out of a call are created as variables
 ``<node name>_<input name>`` (``FListInputNames``).  ``FSetInputVarAttrOnCompose`` declares each
@@ -90,7 +94,8 @@ def window_size(size: int, kernel: int, stride: int, padding: str, axis: str = "
 _LAYOUT_TEXT = {"NCHW": "(batch, channels, height, width)",
                 "NHWC": "(batch, height, width, channels)"}
 _FILTER_TEXT = {"OIHW": "(num_filter, in_channels, kh, kw)",
-                "HWIO": "(kh, kw, in_channels, out_channels)"}
+                "HWIO": "(kh, kw, in_channels, out_channels)",
+                "HWIM": "(kh, kw, in_channels, channel_multiplier)"}
 
 
 _FORMATS = {"data_format": _LAYOUT_TEXT, "filter_format": _FILTER_TEXT}
@@ -117,16 +122,27 @@ def _from_nchw(shape, data_format):
 
 
 def _as_oihw(shape, filter_format):
-    """A filter shape in ``filter_format`` as OIHW; :func:`_from_oihw` goes back."""
+    """A filter shape in ``filter_format`` as OIHW (a depthwise one: in x multiplier filters of
+    one channel each); :func:`_filter_shape` goes back."""
     if shape is None or filter_format == "OIHW":
         return shape
+    if filter_format == "HWIM":
+        return (None if None in shape[2:] else shape[2] * shape[3], 1, shape[0], shape[1])
     return (shape[3], shape[2], shape[0], shape[1])
 
 
-def _from_oihw(shape, filter_format):
-    if shape is None or filter_format == "OIHW":
-        return shape
-    return (shape[2], shape[3], shape[1], shape[0])
+def _filter_shape(num_filter, channels, kernel, filter_format):
+    """The filter in ``filter_format`` taking ``channels`` input channels to ``num_filter``."""
+    if filter_format == "HWIM":
+        return (*kernel, channels, num_filter // channels)
+    if filter_format == "HWIO":
+        return (*kernel, channels, num_filter)
+    return (num_filter, channels, *kernel)
+
+
+def _filter_channels(shape, filter_format):
+    """The input channels a filter of ``shape`` takes (all of them for a depthwise one)."""
+    return shape[2] if filter_format in ("HWIM", "HWIO") else shape[1]
 
 
 def _data_layout(attrs):
@@ -135,16 +151,35 @@ def _data_layout(attrs):
 
 
 def _layout_attrs(node):
-    """The layout attributes a backward op takes from its forward node."""
-    return {key: node.attrs[key] for key in ("data_format", "filter_format")
+    """The layout attributes (and a convolution's dilation) a backward op takes from its
+    forward node."""
+    return {key: node.attrs[key] for key in ("data_format", "filter_format", "dilation")
             if node.attrs.get(key) is not None}
+
+
+def _dilation(attrs):
+    dilation = tuple(attrs.get("dilation") or (1, 1))
+    if len(dilation) != 2 or not all(isinstance(d, int) and d >= 1 for d in dilation):
+        raise ShapeError(f"dilation must be 2 positive ints (dh, dw), got {dilation}")
+    return dilation
+
+
+def _extent(kernel, attrs):
+    """The pixels a (dilated) kernel covers: (k - 1) * dilation + 1 along each axis."""
+    return tuple((k - 1) * d + 1 for k, d in zip(kernel, _dilation(attrs)))
 
 
 def _output_hw(data, kernel, attrs):
     stride = tuple(attrs.get("stride", (1, 1)))
     padding = attrs.get("padding", "VALID")
+    extent = _extent(kernel, attrs)
+    for size, pixels, axis in zip(data[2:], extent, ("height", "width")):
+        if pixels > 2 * size and _dilation(attrs) != (1, 1):  # SAME would pad a copy of x by
+            # that much, nearly all zeros (a graph's dilation of 10**9: a buffer past memory)
+            raise ShapeError(f"the dilated kernel covers {pixels} pixels, more than twice the "
+                             f"input's {axis} {size}: not supported by TinyFlow")
     return tuple(window_size(size, k, s, padding, axis) for size, k, s, axis in
-                 zip(data[2:], kernel, stride, ("height", "width")))
+                 zip(data[2:], extent, stride, ("height", "width")))
 
 
 def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
@@ -203,6 +238,8 @@ def _per_weight_flops(attrs, in_shapes, out_shapes):
     if len(in_shapes) < 2:
         return None
     weight = in_shapes[1]
+    if len(weight) == 4:
+        weight = _as_oihw(weight, attrs.get("filter_format") or "OIHW")
     return 2 * sum(math.prod(s) for s in out_shapes) * (math.prod(weight) // max(weight[0], 1))
 
 
@@ -221,14 +258,17 @@ def _conv2d_shape(attrs, in_shapes, out_shapes):
     kernel = attrs.get("kernel") or (weight[2:] if weight is not None else None)
     if data is None or num_filter is None or kernel is None:
         return in_shapes, out_shapes
-    expected = [data, (num_filter, data[1], *kernel), (num_filter,)][:len(in_shapes)]
-    expected[1] = _from_oihw(expected[1], filter_format)
-    expected[0] = in_shapes[0]
+    if filter_format == "HWIM" and in_shapes[1] is not None and in_shapes[1][2] != data[1]:
+        raise ShapeError(f"the depthwise filter {tuple(in_shapes[1])} (HWIM) takes "
+                         f"{in_shapes[1][2]} input channels, the input {tuple(in_shapes[0])} "
+                         f"({data_format}) has {data[1]}")
+    expected = [in_shapes[0], _filter_shape(num_filter, data[1], kernel, filter_format),
+                (num_filter,)][:len(in_shapes)]
     for what, got, want in zip(("weight", "bias"), in_shapes[1:], expected[1:]):
         if got is not None and tuple(got) != want:
             raise ShapeError(f"{what} must be {want} for input {tuple(in_shapes[0])} "
                              f"({data_format}, {data[1]} channels), num_filter {num_filter} "
-                             f"and kernel {tuple(kernel)}, got {tuple(got)}")
+                             f"and kernel {tuple(kernel)} ({filter_format}), got {tuple(got)}")
     out = (data[0], num_filter, *_output_hw(data, kernel, attrs))
     return expected, [_from_nchw(out, data_format)]
 
@@ -249,8 +289,9 @@ def _conv2d_grad(node, grads):
 # channels-last tensors, and take either (their gradients too)
 (_layer_op("conv2d", "2-D convolution (cross-correlation) of x with weight (num_filter, "
            "in_channels, kh, kw), plus bias (num_filter,) unless no_bias (default True).  attrs "
-           "num_filter, kernel (kh, kw), stride (sh, sw), padding 'VALID' | 'SAME', data_format "
-           "'NCHW' (default) | 'NHWC', filter_format 'OIHW' (default) | 'HWIO'.",
+           "num_filter, kernel (kh, kw), stride (sh, sw), dilation (dh, dw) (default 1s), "
+           "padding 'VALID' | 'SAME', data_format 'NCHW' (default) | 'NHWC', filter_format "
+           "'OIHW' (default) | 'HWIO' | 'HWIM' (depthwise: [kh, kw, in, multiplier]).",
            _conv2d_shape, _conv2d_grad)
  .set_attr("FFlops", _per_weight_flops).set_attr("TChannelsLast", "prefer")
  .set_attr("FDataLayout", _data_layout))
@@ -303,11 +344,12 @@ def _conv2d_backward_data_shape(attrs, in_shapes, out_shapes):
     if g is None or weight is None or data is None or "padding" not in attrs:
         return in_shapes, out_shapes
     expected = (data[0], weight[0], *_output_hw(data, weight[2:], attrs))
-    if tuple(g) != expected or data[1] != weight[1]:
+    if tuple(g) != expected or data[1] != _filter_channels(in_shapes[-1], filter_format):
         raise ShapeError(
             f"g {tuple(in_shapes[0])} does not fit conv2d's output for an input "
             f"{tuple(out_shapes[0])} ({data_format}) and a filter {tuple(in_shapes[-1])} "
-            f"({filter_format}), stride {tuple(attrs.get('stride', (1, 1)))} and padding "
+            f"({filter_format}), stride {tuple(attrs.get('stride', (1, 1)))}, dilation "
+            f"{_dilation(attrs)} and padding "
             f"{attrs['padding']!r}: it must be {_from_nchw(expected, data_format)}, and the "
             f"filter's in_channels the input's {data[1]}")
     return in_shapes, out_shapes
@@ -328,9 +370,10 @@ def _implied_padding(node):
     if g is not None and data is not None and kernel is not None:
         g, data = _as_nchw(g, data_format), _as_nchw(data, data_format)
         for padding in ("SAME", "VALID"):
-            attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": padding}
+            attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": padding,
+                     "dilation": node.attrs.get("dilation")}
             if None not in (*g[2:], *data[2:], *kernel) and all(
-                    size >= k for size, k in zip(data[2:], kernel)) and tuple(
+                    size >= k for size, k in zip(data[2:], _extent(kernel, attrs))) and tuple(
                     g[2:]) == _output_hw(data, kernel, attrs):
                 return padding
     raise GraphError(f"{node.node.describe()}: its gradient needs attr padding, or the static "
@@ -363,8 +406,8 @@ def _transposed_flops(attrs, in_shapes, out_shapes):
 (register_op("_conv2d_backward_data")
  .describe("Gradient of conv2d's input from g, x (read for its shape) and weight; or, with attr "
            "input_size (h, w), from g and weight alone (conv2d_transpose).  Attrs stride, "
-           "padding (checked when given; needed for the gradient unless the static shapes "
-           "imply it), data_format, filter_format.")
+           "dilation, padding (checked when given; needed for the gradient unless the static "
+           "shapes imply it), data_format, filter_format.")
  .set_num_inputs(lambda attrs: 2 if "input_size" in attrs else 3)
  .set_attr("FIgnoreInputs", lambda attrs: [] if "input_size" in attrs else [1])
  .set_attr("FInferShape", _conv2d_backward_data_shape)
@@ -385,8 +428,8 @@ def _conv2d_backward_weight_grad(node, grads):
 
 
 (_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
-              "attrs stride, padding (needed for its gradient unless the static shapes imply "
-              "it), data_format, filter_format.", 3, same_as_input(2))
+              "attrs stride, dilation, padding (needed for its gradient unless the static "
+              "shapes imply it), data_format, filter_format.", 3, same_as_input(2))
  .set_attr("TChannelsLast", "prefer").set_attr("FGradient", _conv2d_backward_weight_grad))
 
 

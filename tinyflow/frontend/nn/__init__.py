@@ -1,10 +1,13 @@
 """``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
-functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`) and the
+functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`), the
+convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
 sampled losses with their candidate samplers (:mod:`.sampled`)."""
 from ..unsupported import unsupported
 from . import rnn_cell
 from .conv_transpose import conv2d_transpose
+from .convolutions import *
+from .convolutions import __all__ as _convolution_all
 from .functions import *
 from .functions import __all__ as _functions_all
 from .rnn import *
@@ -13,7 +16,7 @@ from .sampled import *
 from .sampled import __all__ as _sampled_all
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
-           + ["conv2d_transpose", "rnn_cell"])
+           + list(_convolution_all) + ["conv2d_transpose", "rnn_cell"])
 
 
 def __getattr__(name):

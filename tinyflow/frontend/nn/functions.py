@@ -27,19 +27,20 @@ import numpy as np
 
 from ...nnvm.symbol import NodeEntry, Symbol, create_op
 from ..api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
+from ..array_ops import concat
 from ..math_ops import _softplus, l2_normalize
 from ..random_ops import get_seed
 from . import seed_layers
 from .seed_layers import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
 
-__all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "dropout", "elu",
+__all__ = ["avg_pool", "batch_normalization", "bias_add", "conv2d", "crelu", "dropout", "elu",
            "embedding_lookup", "flatten_layer", "in_top_k", "l2_loss", "l2_normalize",
            "leaky_relu", "linear", "local_response_normalization", "log_softmax", "lrn",
            "max_pool", "mean_sparse_softmax_cross_entropy_with_logits", "moments", "relu",
-           "relu6", "relu_layer", "sigmoid", "sigmoid_cross_entropy_with_logits", "softmax",
-           "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
+           "relu6", "relu_layer", "selu", "sigmoid", "sigmoid_cross_entropy_with_logits",
+           "softmax", "softmax_cross_entropy_with_logits", "softmax_cross_entropy_with_logits_v2",
            "softplus", "softsign", "sparse_softmax_cross_entropy_with_logits", "tanh", "top_k",
-           "xw_plus_b"]
+           "weighted_cross_entropy_with_logits", "xw_plus_b"]
 
 _SEED_CONV_ARGS = {"weight", "num_filter", "ksize", "bias", "no_bias"}
 
@@ -73,6 +74,24 @@ def elu(features, name=None) -> Symbol:
     """features where > 0, else exp(features) - 1 (gradient 1 at 0, as TensorFlow)."""
     negative = -relu(-features)  # min(features, 0), exactly
     return create_op("elemwise_add", features - negative, exp(negative) - 1.0, name=name)
+
+
+# TensorFlow's (Klambauer et al.'s) constants of selu
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def selu(features, name=None) -> Symbol:
+    """scale * features where > 0, else scale * alpha * (exp(features) - 1) (gradient scale at
+    0, as TensorFlow's): elu's composition, alpha on its negative part."""
+    negative = -relu(-features)  # min(features, 0), exactly
+    mixed = (features - negative) + (exp(negative) - 1.0) * _SELU_ALPHA
+    return create_op("__mul_scalar__", mixed, scalar=_SELU_SCALE, name=name)
+
+
+def crelu(features, name=None, axis=-1) -> Symbol:
+    """``relu(concat([features, -features], axis))``: the channels doubled."""
+    features = _symbol(features)
+    return relu(concat([features, -features], axis), name=name)
 
 
 def softplus(features, name=None) -> Symbol:
@@ -216,8 +235,8 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
         An int, ``[sh, sw]``, or 4 ints in the data's layout (``[1, sh, sw, 1]`` for NHWC).
     padding : {'VALID', 'SAME'}
         SAME gives ceil(size / stride) outputs, the odd padding pixel after the data.
-    dilations : list, optional
-        Must be all ones (TensorFlow 1.15's CPU kernels refuse others too).
+    dilations : int or list, optional
+        The kernel's taps ``dilations`` pixels apart, as ``strides`` are given (default 1s).
 
     A call with ``num_filter``, ``ksize``, ``weight``, ``bias`` or ``no_bias`` is the seed's
     NCHW layer instead (:func:`tinyflow.seed_layers.conv2d`).
@@ -237,12 +256,17 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
         raise TypeError("conv2d() needs input, filter, strides and padding (or, for the "
                         "seed's layer, num_filter and ksize)")
     data_format = _data_format(data_format)
-    if dilations is not None and _spatial(dilations, "dilations", data_format) != (1, 1):
-        raise ValueError(f"conv2d: dilations {dilations} are not supported (only 1s)")
     return create_op("conv2d", input, filter, no_bias=True,
                      stride=_spatial(strides, "strides", data_format),
                      padding=_padding(padding), data_format=data_format, filter_format="HWIO",
-                     name=name)
+                     name=name, **_dilation_attr(dilations, data_format))
+
+
+def _dilation_attr(dilations, data_format) -> dict:
+    """conv2d's attr dilation from TensorFlow's ``dilations`` (none when all 1s, the graph
+    then the same as without)."""
+    dilation = (1, 1) if dilations is None else _spatial(dilations, "dilations", data_format)
+    return {} if dilation == (1, 1) else {"dilation": dilation}
 
 
 def _seed_window(ksize, data_format) -> bool:
@@ -398,6 +422,21 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
     _named_only("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
     logits, labels = _symbol(logits), _symbol(labels)
     return create_op("elemwise_sub", _softplus(logits), logits * labels, name=name)
+
+
+def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
+                                       targets=None) -> Symbol:
+    """sigmoid_cross_entropy_with_logits with the positive term weighted by ``pos_weight``:
+    ``(1 - z) * x + (1 + (pos_weight - 1) * z) * log(1 + exp(-x))`` (TensorFlow's formula, z
+    the labels, ``targets`` their older name), computed stably."""
+    labels = targets if labels is None else labels
+    if labels is None or logits is None or pos_weight is None:
+        raise TypeError("weighted_cross_entropy_with_logits() needs labels (or targets), "
+                        "logits and pos_weight")
+    logits, labels = _symbol(logits), _symbol(labels)
+    log_weight = (_symbol(pos_weight) - 1.0) * labels + 1.0
+    return create_op("elemwise_add", (1.0 - labels) * logits, log_weight * _softplus(-logits),
+                     name=name)
 
 
 # -- lookups ---------------------------------------------------------------------------------

@@ -6,12 +6,12 @@ return function(x, y, kwarg)
   local nchw, layout = kernels.nchw_view, kwarg.data_format
   local g, out = nchw(x[1], layout), nchw(y[1], layout)
   local weight = kernels.oihw_view(x[#x], kwarg.filter_format)
-  local stride = kwarg.stride or {1, 1}
-  local kernel = {torch.size(weight, 3), torch.size(weight, 4)}
+  local stride, dilation = kwarg.stride or {1, 1}, kwarg.dilation
+  local kernel = kernels.kernel_extent(weight, dilation)
   local pad, grad, take_inside = kernels.window_grad(out, g, out, kernel, stride)
   local backward = kernels.conv2d_backward_data
   return function()
-    backward(grad, g, grad, weight, stride, pad)  -- the kernel takes x's shape only (grad's)
+    backward(grad, g, grad, weight, stride, pad, dilation)  -- the kernel takes x's shape only (grad's)
     if take_inside then take_inside() end
   end
 end

@@ -6,15 +6,15 @@ return function(x, y, kwarg)
   local g, data = nchw(x[1], layout), nchw(x[2], layout)
   local weight = kernels.oihw_view(x[3], kwarg.filter_format)
   local out = kernels.oihw_view(y[1], kwarg.filter_format)
-  local stride = kwarg.stride or {1, 1}
-  local kernel = {torch.size(weight, 3), torch.size(weight, 4)}
+  local stride, dilation = kwarg.stride or {1, 1}, kwarg.dilation
+  local kernel = kernels.kernel_extent(weight, dilation)
   local pad, input, fill_input = kernels.window_input(data, g, kernel, stride, 0)
   local backward, buffers = kernels.conv2d_backward_weight, nil
   if layout ~= "NHWC" then
-    buffers = kernels.conv2d_buffers(input, weight, g, stride, pad, true)
+    buffers = kernels.conv2d_buffers(input, weight, g, stride, pad, true, dilation)
   end
   return function()
     if fill_input then fill_input() end
-    backward(out, g, input, weight, stride, pad, buffers)
+    backward(out, g, input, weight, stride, pad, buffers, dilation)
   end
 end

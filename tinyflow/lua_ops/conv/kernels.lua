@@ -11,6 +11,11 @@ local function window_buffer(x, y, kernel, stride, fill)
   if top == bottom and left == right then return {top, left} end
   return {0, 0}, kernels.pad_buffer(x, top, bottom, left, right, fill)
 end
+-- The pixels an OIHW weight's kernel covers along H and W, dilated: (k - 1) * dilation + 1.
+function kernels.kernel_extent(weight, dilation)
+  local d = dilation or {1, 1}
+  return {(torch.size(weight, 3) - 1) * d[1] + 1, (torch.size(weight, 4) - 1) * d[2] + 1}
+end
 -- For a kernel reading x: x, or a copy of x bordered with fill (the copy fills it, first).
 function kernels.window_input(x, y, kernel, stride, fill)
   local pad, padded, inside = window_buffer(x, y, kernel, stride, fill)

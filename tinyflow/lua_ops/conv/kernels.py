@@ -4,6 +4,8 @@ padding, batch normalisation, dropout and the mean sparse cross entropy.
 
 PyTorch has no kernel writing into a given buffer for convolution, convolution_backward and
 native_batch_norm_backward: their ``out`` forms (or we) compute a new tensor and copy it in.
+The convolutions take a ``dilation`` (TensorFlow's dilations; None: 1s) and their groups from
+the shapes: ``x``'s channels over the weight's (a depthwise filter's view has one channel).
 Pooling, native_batch_norm, nll_loss and softmax write into ``out`` directly.  The Lua helpers
 ``window_input`` and ``window_grad`` are in kernels.lua beside this file.
 """
@@ -91,17 +93,27 @@ def _by_batch(res, x, run):
         res[start:start + step].copy_(run(x[start:start + step]))
 
 
-def conv2d(res, x, weight, bias, stride, pad, buffers=None):
+def _dilation(dilation):
+    return _NO_DILATION if dilation is None else _sizes(dilation)
+
+
+def _groups(channels, weight):
+    """torch's groups: the input channels over the weight's (one a group)."""
+    return channels // weight.shape[1]
+
+
+def conv2d(res, x, weight, bias, stride, pad, buffers=None, dilation=None):
     if buffers is None and onednn(x):  # aten's convolution: 1.17 ms for LeNet's conv1, 0.71
-        conv2d_activation(res, x, weight, bias, stride, pad, None)
+        conv2d_activation(res, x, weight, bias, stride, pad, None, dilation)
         return
     x = _layout_of(x, res)
     if buffers is not None:  # channels-last copies of x and weight, and the result
         x, weight = buffers[0].copy_(x), buffers[1].copy_(weight)
         res, out = buffers[2], res
-    stride, pad = _sizes(stride), _sizes(pad)
+    stride, pad, dilation = _sizes(stride), _sizes(pad), _dilation(dilation)
+    groups = _groups(x.shape[1], weight)
     _by_batch(res, x, lambda part: _aten.convolution(part, weight, bias, stride, pad,
-                                                     _NO_DILATION, False, (0, 0), 1))
+                                                     dilation, False, (0, 0), groups))
     if buffers is not None:
         out.copy_(res)
 
@@ -109,16 +121,17 @@ def conv2d(res, x, weight, bias, stride, pad, buffers=None):
 _ACTIVATIONS = {"tanh": torch.tanh_, "relu": torch.relu_, "sigmoid": torch.sigmoid_}
 
 
-def conv2d_activation(res, x, weight, bias, stride, pad, activation):
+def conv2d_activation(res, x, weight, bias, stride, pad, activation, dilation=None):
     # oneDNN applies the activation (None: none) as the convolution's post-op (one pass over y
     # instead of two).  The plain weight goes in as it is: oneDNN reorders it inside the call,
     # which in LeNet's step is ~0.1 ms a call faster than packing it here first
     if not onednn(x):
-        conv2d(res, x, weight, bias, stride, pad)
+        conv2d(res, x, weight, bias, stride, pad, None, dilation)
         if activation is not None:
             _ACTIVATIONS[activation](res)
         return
     x, stride, pad = _layout_of(x, res), _sizes(stride), _sizes(pad)
+    dilation, groups = _dilation(dilation), _groups(x.shape[1], weight)
     layout = torch.channels_last if channels_last(res) else torch.contiguous_format
     if (activation in (None, "relu") and x.is_contiguous(memory_format=layout)
             and res.numel() * res.element_size() <= _CHUNK_BYTES):
@@ -126,11 +139,11 @@ def conv2d_activation(res, x, weight, bias, stride, pad, activation):
         # y = relu(0 + conv + bias) straight into res, no fresh output to copy
         # (mnist_deep's conv1: 1.13 -> 0.99 ms)
         torch.ops.mkldnn._convolution_pointwise_.binary(
-            res.zero_(), x, weight, bias, pad, stride, _NO_DILATION, 1, "add", None, activation,
-            [], None)
+            res.zero_(), x, weight, bias, pad, stride, dilation, groups, "add", None,
+            activation, [], None)
         return
     _by_batch(res, x, lambda part: torch.ops.mkldnn._convolution_pointwise(
-        part, weight, bias, pad, stride, _NO_DILATION, 1, activation or "none", [], ""))
+        part, weight, bias, pad, stride, dilation, groups, activation or "none", [], ""))
 
 
 def linear_activation(res, x, weight, bias, activation):
@@ -145,23 +158,24 @@ def linear_activation(res, x, weight, bias, activation):
     res.copy_(torch.ops.mkldnn._linear_pointwise(x, weight, bias, activation, [], ""))
 
 
-def _conv2d_backward(g, x, weight, stride, pad, mask):
+def _conv2d_backward(g, x, weight, stride, pad, mask, dilation):
     return _aten.convolution_backward(g, x, weight, None, _sizes(stride), _sizes(pad),
-                                      _NO_DILATION, False, (0, 0), 1, mask)
+                                      _dilation(dilation), False, (0, 0),
+                                      _groups(x.shape[1], weight), mask)
 
 
-def conv2d_backward_data(res, g, x, weight, stride, pad):
-    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (True, False, False))[0])
+def conv2d_backward_data(res, g, x, weight, stride, pad, dilation=None):
+    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (True, False, False), dilation)[0])
 
 
-def conv2d_backward_weight(res, g, x, weight, stride, pad, buffers=None):
+def conv2d_backward_weight(res, g, x, weight, stride, pad, buffers=None, dilation=None):
     x = _layout_of(x, g)
     if buffers is not None:  # channels-last copies of g, x and weight
         g, x, weight = (b.copy_(t) for b, t in zip(buffers, (g, x, weight)))
-    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False))[1])
+    res.copy_(_conv2d_backward(g, x, weight, stride, pad, (False, True, False), dilation)[1])
 
 
-def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
+def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False, dilation=None):
     # On the CPU, MKL-DNN runs some convolutions several times faster on channels-last tensors
     # and others slower, by shape: time both ways once, copies included, on random data of
     # these shapes (as cuDNN's benchmark mode) and return the channels-last scratch copies
@@ -173,10 +187,10 @@ def conv2d_buffers(x, weight, y, stride, pad, grad_weight=False):
               for t in ((y, x, weight) if grad_weight else (x, weight, y))]
     if grad_weight:
         result = torch.empty_like(weight)
-        timings = seconds([lambda b=b: conv2d_backward_weight(result, y, x, weight, stride,
-                                                              pad, b) for b in (None, copies)])
+        timings = seconds([lambda b=b: conv2d_backward_weight(
+            result, y, x, weight, stride, pad, b, dilation) for b in (None, copies)])
     else:
-        timings = seconds([lambda b=b: conv2d(y, x, weight, None, stride, pad, b)
+        timings = seconds([lambda b=b: conv2d(y, x, weight, None, stride, pad, b, dilation)
                            for b in (None, copies)])
     return [scratch(c) for c in copies] if timings[1] < 0.8 * timings[0] else None
 
@@ -277,5 +291,10 @@ def nchw_view(x, data_format=None):
 
 
 def oihw_view(weight, filter_format=None):
-    # TensorFlow's HWIO filter [kh, kw, in, out] as an OIHW view
+    # TensorFlow's HWIO filter [kh, kw, in, out] as an OIHW view; its depthwise filter [kh, kw,
+    # in, multiplier] as in x multiplier filters of one channel, output c * multiplier + m
+    # (view, not reshape: a gradient body writes through it)
+    if filter_format == "HWIM":
+        kh, kw, channels, multiplier = weight.shape
+        return weight.view(kh, kw, 1, channels * multiplier).permute(3, 2, 0, 1)
     return weight.permute(3, 2, 0, 1) if filter_format == "HWIO" else weight
