@@ -104,8 +104,9 @@ COMPONENTS = {
     # value fills its shape (tests/test_hostile_op_inputs.py); the ops whose indices a GPU's
     # kernel would not check are TUncapturable (checked on the host there)
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    # 2500 -> 2540: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2540),
+    # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
+    # use), the dilated kernel checked to fit x in the gradients' shape rules too
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2550),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1270),

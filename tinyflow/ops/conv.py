@@ -164,22 +164,23 @@ def _dilation(attrs):
     return dilation
 
 
-def _extent(kernel, attrs):
-    """The pixels a (dilated) kernel covers: (k - 1) * dilation + 1 along each axis."""
-    return tuple((k - 1) * d + 1 for k, d in zip(kernel, _dilation(attrs)))
-
-
 def _output_hw(data, kernel, attrs):
     stride = tuple(attrs.get("stride", (1, 1)))
     padding = attrs.get("padding", "VALID")
-    extent = _extent(kernel, attrs)
+    return tuple(window_size(size, k, s, padding, axis) for size, k, s, axis in
+                 zip(data[2:], _extent(data, kernel, attrs), stride, ("height", "width")))
+
+
+def _extent(data, kernel, attrs):
+    """The pixels a (dilated) kernel covers along each axis, (k - 1) * dilation + 1: at most
+    twice x's (NCHW ``data``) size where dilated, as SAME pads a copy of x by that much (a
+    graph's dilation of 10**9: a buffer past memory, in the gradients' bodies too)."""
+    extent = tuple((k - 1) * d + 1 for k, d in zip(kernel, _dilation(attrs)))
     for size, pixels, axis in zip(data[2:], extent, ("height", "width")):
-        if pixels > 2 * size and _dilation(attrs) != (1, 1):  # SAME would pad a copy of x by
-            # that much, nearly all zeros (a graph's dilation of 10**9: a buffer past memory)
+        if pixels > 2 * size and _dilation(attrs) != (1, 1):
             raise ShapeError(f"the dilated kernel covers {pixels} pixels, more than twice the "
                              f"input's {axis} {size}: not supported by TinyFlow")
-    return tuple(window_size(size, k, s, padding, axis) for size, k, s, axis in
-                 zip(data[2:], extent, stride, ("height", "width")))
+    return extent
 
 
 def _backward_op(name, doc, num_inputs, shape_rule, num_outputs=1):
@@ -341,6 +342,8 @@ def _conv2d_backward_data_shape(attrs, in_shapes, out_shapes):
     elif g is not None and weight is not None:
         out_shapes = [_from_nchw((g[0], weight[1], *attrs["input_size"]), data_format)]
     data = _as_nchw(out_shapes[0], data_format)
+    if weight is not None and data is not None:
+        _extent(data, weight[2:], attrs)
     if g is None or weight is None or data is None or "padding" not in attrs:
         return in_shapes, out_shapes
     expected = (data[0], weight[0], *_output_hw(data, weight[2:], attrs))
@@ -373,7 +376,7 @@ def _implied_padding(node):
             attrs = {"stride": node.attrs.get("stride", (1, 1)), "padding": padding,
                      "dilation": node.attrs.get("dilation")}
             if None not in (*g[2:], *data[2:], *kernel) and all(
-                    size >= k for size, k in zip(data[2:], _extent(kernel, attrs))) and tuple(
+                    size >= k for size, k in zip(data[2:], _extent(data, kernel, attrs))) and tuple(
                     g[2:]) == _output_hw(data, kernel, attrs):
                 return padding
     raise GraphError(f"{node.node.describe()}: its gradient needs attr padding, or the static "
@@ -416,6 +419,15 @@ def _transposed_flops(attrs, in_shapes, out_shapes):
  .set_attr("FDataLayout", _data_layout))
 
 
+def _conv2d_backward_weight_shape(attrs, in_shapes, out_shapes):
+    """The weight's shape; the dilated kernel fits x as conv2d's does (a document's may not)."""
+    data = _as_nchw(in_shapes[1], _layout(attrs))
+    weight = _as_oihw(in_shapes[2], _layout(attrs, "filter_format", "OIHW"))
+    if data is not None and weight is not None:
+        _extent(data, weight[2:], attrs)
+    return same_as_input(2)(attrs, in_shapes, out_shapes)
+
+
 def _conv2d_backward_weight_grad(node, grads):
     """y = conv2d's weight gradient is linear in g and in x (TF's Conv2DBackpropFilter
     gradient): d g = conv2d(x, dy), d x = conv2d's input gradient for g and the weight dy; the
@@ -429,7 +441,7 @@ def _conv2d_backward_weight_grad(node, grads):
 
 (_backward_op("_conv2d_backward_weight", "Gradient of conv2d's weight from g, x and weight; "
               "attrs stride, dilation, padding (needed for its gradient unless the static "
-              "shapes imply it), data_format, filter_format.", 3, same_as_input(2))
+              "shapes imply it), data_format, filter_format.", 3, _conv2d_backward_weight_shape)
  .set_attr("TChannelsLast", "prefer").set_attr("FGradient", _conv2d_backward_weight_grad))
 
 
