@@ -67,8 +67,12 @@ def test_side_tables_are_gone_and_their_facts_kept():
                 "scatter_nd", "tensor_scatter_nd", "reverse_sequence"}  # indices checked too
     # size their outputs on the host (TShapeAtRunTime)
     sized = {"where_true", "tensor_array_grow", "tensor_array_rows"}
+    # segment ids checked on the host (ops/segment.py), the sorted ones sizing their outputs
+    segment = {f"unsorted_segment_{k}" for k in ("sum", "mean", "sqrt_n", "max", "min", "prod")}
+    segment |= {f"segment_{k}" for k in ("sum", "mean", "max", "min", "prod")}
+    segment |= {"_segment_gather"}
     assert _values("TUncapturable") == dict.fromkeys(
-        check_ids | collectives | loops | indexing | sized, True)
+        check_ids | collectives | loops | indexing | sized | segment, True)
     window = {"conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",
               "max_pool2d", "_max_pool2d_backward"}
     same = {"tanh", "relu", "sigmoid", "_tanh_backward", "_relu_backward", "_sigmoid_backward",

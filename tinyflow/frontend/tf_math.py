@@ -85,6 +85,8 @@ from .math_ops import (
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .segment_ops import *
+from .segment_ops import __all__ as _segment_all
 from .unsupported import unsupported
 
 __all__ = [
@@ -99,7 +101,7 @@ __all__ = [
     "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
     "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract",
     "tan", "tanh", "top_k", "truediv",
-]
+] + list(_segment_all)
 
 
 def __getattr__(name):
