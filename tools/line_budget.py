@@ -62,13 +62,15 @@ COMPONENTS = {
     # graph reading them is bound in stages: bind_executor; 3635 -> 3650: attrs.py documents
     # TKeep and TSkippableOutputs, a loop's backward's; 3650 -> 3660: FCheckNode, which
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
-    # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV)
+    # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
+    # 3660 -> 3662: the allocation check of an output sized as it runs raised a TypeError
+    # (ResourceExhaustedError rebuilt with OpError's arguments), found by the segment sums)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3660),
+            "session/session.py", "session/variables.py"], 3662),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -99,9 +101,11 @@ COMPONENTS = {
     # 2330 -> 2340: issue 25, where_true (tf.where(condition)) sized at run time; 2340 -> 2360:
     # the max pool gradient's FCheckNode (its argmax must be its own pool's: a SIGSEGV before)
     # 2360 -> 2480: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2480),
+    # 2480 -> 2640: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1 names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2640),
     # 1150 -> 1260: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1260),
+    # 1260 -> 1320: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1 names programs use)
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1320),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -116,8 +120,9 @@ COMPONENTS = {
     # the torch table, one kernel for a + s * b * c in the fused LSTM's steps)
     "the sandbox boundary and the families' kernels (tinyflow/lua_ops)": (
         # 1710 -> 1720: where_true's nonzero; 1720 -> 1745:
-        # 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1745),
+        # 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use);
+        # 1745 -> 1850: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1 names programs use)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1850),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -176,7 +181,8 @@ COMPONENTS = {
     # tf.strided_slice with tensor begin/end/strides and tf.<indexing ops> exported;
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    FRONT_END: ([], 3620),
+    # 3620 -> 3700: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1 names programs use)
+    FRONT_END: ([], 3700),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

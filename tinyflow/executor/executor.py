@@ -461,6 +461,8 @@ class Executor:
             self.op_nodes[index]])
         message = (f"{node.describe()} failed while running (input shapes {in_shapes}): "
                    f"{_text(err)}")
+        if isinstance(err, ResourceExhaustedError):  # kwarg.check_fits': names the node
+            raise err
         if isinstance(err, OpError):  # TensorFlow's run-time error class (InvalidArgumentError)
             raise type(err)(None, node.name, message) from err
         raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)

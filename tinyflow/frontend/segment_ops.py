@@ -59,8 +59,14 @@ def _unsorted(kind):
 
 def _sorted(kind):
     def reduce(data, segment_ids, name=None) -> Symbol:
-        return create_op(f"segment_{kind}", _tensor(data), _tensor(segment_ids),
-                         name=name or f"Segment{_camel(kind)}")
+        data = _tensor(data)
+        result = create_op(f"segment_{kind}", data, _tensor(segment_ids),
+                           name=name or f"Segment{_camel(kind)}")
+        known = data.get_shape()  # what is known before it runs, as TF's: [None] + data's rest
+        if known.ndims:
+            result.graph.declared_shapes[result.outputs[0]] = TensorShape(
+                [None] + known.as_list()[1:])
+        return result
     reduce.__name__ = reduce.__qualname__ = f"segment_{kind}"
     reduce.__doc__ = (f"Row ``s`` of the result: the {kind} of ``data``'s rows whose id in the "
                       f"sorted vector ``segment_ids`` is ``s``; ``segment_ids[-1] + 1`` rows, "

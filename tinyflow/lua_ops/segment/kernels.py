@@ -30,6 +30,8 @@ def _initial(kind, dtype):
 
 def _reduce(out, rows, ids, kind):
     """out ([segments, inner]) = the reduction of rows ([n, inner]) per id (all in range)."""
+    if out.numel() == 0:  # nothing to write (and no counts of segments without elements)
+        return
     out.fill_(_initial(kind, out.dtype))
     if rows.shape[0] and out.numel():
         index = ids.view(-1, 1).expand(-1, rows.shape[1])
@@ -79,11 +81,13 @@ def sorted_segment(res, data, ids, kind, check_fits) -> None:
             raise _invalid(f"Segment id {first} out of range [0, {segments}), possibly "
                            f"because 'segment_ids' input is not sorted.")
     shape = (segments,) + tuple(data.shape[1:])
-    check_fits(math.prod(shape) * data.element_size(), shape)
+    # the rows, and the count per segment that a mean or an empty max / min needs
+    check_fits(math.prod(shape) * data.element_size() + 8 * segments * (rows.shape[1] > 0),
+               shape)
     res.set_(torch.empty(shape, dtype=data.dtype, device=data.device))
     out = res.view(segments, rows.shape[1])
     _reduce(out, rows, flat, kind)
-    if kind in ("max", "min") and segments:  # TF's sorted kernels leave an empty segment 0
+    if kind in ("max", "min") and out.numel():  # TF's sorted kernels leave an empty one 0
         out[torch.bincount(flat, minlength=segments) == 0] = 0
 
 
@@ -91,6 +95,8 @@ def segment_gather(out, rows, ids, scale) -> None:
     """out[i] = rows[ids[i]] (0 for a negative id), divided by the id's count ('mean') or its
     square root ('sqrt_n'): TF's _GatherDropNegatives, of a segment reduction's gradient."""
     segments = rows.shape[0]
+    if out.numel() == 0:  # nothing to write (rows may be [huge, 0]: no counts then)
+        return
     flat = ids.reshape(-1).to(torch.int64)
     past = (flat >= segments).nonzero()
     if past.numel():
