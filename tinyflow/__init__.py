@@ -34,6 +34,8 @@ from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.sort_ops import *
+from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -92,7 +94,7 @@ __all__ += [
 __all__ += list(_array_ops_all) + list(_indexing_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
-__all__ += list(_math_ops_all) + list(_segment_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
+__all__ += list(_math_ops_all) + list(_segment_ops_all) + list(_sort_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor"]
 

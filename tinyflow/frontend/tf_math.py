@@ -87,10 +87,11 @@ from .math_ops import (
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
 from .segment_ops import *
 from .segment_ops import __all__ as _segment_all
+from .sort_ops import bincount
 from .unsupported import unsupported
 
 __all__ = [
-    "abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "ceil",
+    "abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "bincount", "ceil",
     "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma", "divide",
     "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod", "greater",
     "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",

@@ -17,9 +17,10 @@ from . import (
     rnn,
     segment,
     softmax,
+    sorting,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
            "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "segment",
-           "softmax", "state"]
+           "softmax", "sorting", "state"]
