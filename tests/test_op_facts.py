@@ -66,7 +66,8 @@ def test_side_tables_are_gone_and_their_facts_kept():
     indexing = {"select_index", "_select_index_backward", "gather_nd", "_gather_nd_backward",
                 "scatter_nd", "tensor_scatter_nd", "reverse_sequence"}  # indices checked too
     # size their outputs on the host (TShapeAtRunTime)
-    sized = {"where_true", "tensor_array_grow", "tensor_array_rows"}
+    sized = {"where_true", "tensor_array_grow", "tensor_array_rows", "unique", "setdiff1d",
+             "bincount"}
     # segment ids checked on the host (ops/segment.py), the sorted ones sizing their outputs
     segment = {f"unsorted_segment_{k}" for k in ("sum", "mean", "sqrt_n", "max", "min", "prod")}
     segment |= {f"segment_{k}" for k in ("sum", "mean", "max", "min", "prod")}
