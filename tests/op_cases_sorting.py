@@ -55,7 +55,7 @@ def add_cases(add):
     """sort along each axis both ways, with ties; _sort_backward scattering and gathering;
     unique with repeats, none and one element; setdiff1d with repeats and nothing left;
     bincount with minlength, maxlength (values left out), weights and 2-D arr."""
-    ties = lambda rng: [rng.integers(0, 3, (3, 5)).astype(float)]  # noqa: E731
+    ties = lambda rng: [rng.integers(0, 3, (3, 5)).astype(float)]
     for axis, shape in ((-1, (3, 5)), (0, (3, 5)), (1, (2, 4, 3))):
         for descending in (False, True):
             label = f"axis={axis}-{shape}-descending={descending}"
