@@ -39,3 +39,8 @@ def add_cases(add):
             lambda x: torch.diagonal(x, dim1=-2, dim2=-1))
     for shape, diagonal in (((4, 4), (4,)), ((3, 5), (3,)), ((2, 5, 3), (2, 3))):
         add("matrix_set_diag", f"{shape}", tf.matrix_set_diag, [shape, diagonal], _set_diag)
+
+
+# tf.Assert's op runs Python (FPythonCompute), tested by running it
+SPECIAL_TESTS = {"assert": ["test_tf_array_names.py::test_assert_raises_tf_error_with_its_data",
+                            "test_tf_array_names.py::test_case_as_tf"]}
