@@ -1,7 +1,9 @@
 """Segment reductions of TensorFlow 1.15: ``unsorted_segment_<kind>(data, segment_ids)`` with
-attr ``num_segments``, and ``segment_<kind>(data, segment_ids)`` on sorted ids, whose output
-has ``segment_ids[-1] + 1`` rows, a shape known once it ran (TShapeAtRunTime).  Kinds: sum,
-mean, sqrt_n (unsorted only, as TF's), max, min, prod.
+attr ``num_segments`` (unsorted_segment_sum, unsorted_segment_mean, unsorted_segment_sqrt_n,
+unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod), and
+``segment_<kind>(data, segment_ids)`` on sorted ids (segment_sum, segment_mean, segment_max,
+segment_min, segment_prod), whose output has ``segment_ids[-1] + 1`` rows, a shape known once
+it ran (TShapeAtRunTime).  TF 1.15 has no sorted sqrt_n.
 
 ``data``'s leading axes are ``segment_ids``' (one axis for the sorted ops); output row ``s``
 reduces the slices of ``data`` whose id is ``s``.  An empty segment holds what TF's kernels
