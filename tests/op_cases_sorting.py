@@ -1,8 +1,8 @@
 """test_ops' table for the sorting and counting ops (tinyflow/ops/sorting.py): sort's values and
 indices against torch's stable sort (ties included), its gradient and _sort_backward's both
 ways against torch autograd and finite differences; unique, setdiff1d and bincount (sized as
-they run, no gradient) against numpy.  TF's facts checked with real TF are in
-tests/test_sort_ops.py."""
+they run; a gradient for bincount's weights only) against numpy and torch.  TF's facts
+checked with real TF are in tests/test_sort_ops.py."""
 import numpy as np
 import torch
 
@@ -97,5 +97,5 @@ def add_cases(add):
             inputs=lambda rng: [rng.integers(0, 6, (2, 5)).astype(float)])
     add("bincount", "weights", lambda a, w: create_op(
         "bincount", tf.cast(a, tf.int32), w, weighted=True, minlength=None, maxlength=None),
-        ref=_bincount_ref(None, None, True), check_gradient=False,
+        ref=_bincount_ref(None, None, True), wrt=(1,),  # the weights' gradient, TF 1.15's
         inputs=lambda rng: [rng.integers(0, 6, 7).astype(float), rng.standard_normal(7)])

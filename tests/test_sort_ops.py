@@ -1,12 +1,13 @@
 """TensorFlow 1.15's tf.sort, tf.argsort, tf.unique, tf.unique_with_counts, tf.setdiff1d and
 tf.bincount (tinyflow/frontend/sort_ops.py): orders of ties, static shapes, dtypes, result
-tuples, refusals and missing gradients.  Every number here came from real TensorFlow
+tuples, refusals and gradients.  Every number here came from real TensorFlow
 (tf.compat.v1, graph mode) unless a comment says otherwise; values against torch and numpy
 are test_ops' (tests/op_cases_sorting.py)."""
 import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import GraphError
 from tinyflow.nnvm.errors import InvalidArgumentError
 
@@ -111,12 +112,20 @@ def test_bincount_as_tf():
         tf.bincount(tf.constant([1.0]))
 
 
-def test_no_gradient_as_tf():
+def test_gradients_as_tf():
     # TF: LookupError "No gradient defined for operation ... (op type: Unique)"
-    w = tf.constant([0.5, 1.0, 2.0, 3.0])
+    w = tf.constant([0.5, 1.0, 2.0, 3.0, 4.0])
     with pytest.raises(GraphError, match="unique"):
         tf.gradients(tf.unique(w).y, w)
-    # TF 1.15 differentiates bincount's weights (through unsorted_segment_sum); TinyFlow does
-    # not yet, and says so naming the op
-    with pytest.raises(GraphError, match="bincount"):
-        tf.gradients(tf.bincount(tf.constant([1, 1, 4, 2]), weights=w), w)
+    # TF 1.15's bincount sums weights by unsorted_segment_sum: its gradient, [2, 2, 5, 0, 3]
+    # from real TF's unsorted_segment_sum(w, arr, 6) with these grad_ys
+    arr = tf.constant([1, 1, 4, -2, 2])
+    counted = tf.bincount(arr, weights=w, minlength=6)
+    head = [tf.constant([1.0, 2.0, 3.0, 4.0, 5.0, 6.0])]
+    assert _run(tf.gradients(counted, w, grad_ys=head)[0]).tolist() == [2, 2, 5, 0, 3]
+    assert tf.gradients(tf.bincount(arr), arr) == [None]
+    ids = tf.constant([1, 1, 4, 0, 2])
+    check_gradients(lambda x: tf.bincount(ids, weights=x, minlength=6), [(5,)])
+    # and of that gradient (a bincount of the same bins)
+    check_gradients(lambda x: tf.gradients(
+        tf.reduce_sum(tf.bincount(ids, weights=x) ** 2), x)[0], [(5,)])

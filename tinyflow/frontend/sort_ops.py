@@ -2,7 +2,7 @@
 ``tf.unique_with_counts``, ``tf.setdiff1d`` and ``tf.bincount`` (ops of
 tinyflow/ops/sorting.py).  The outputs of unique, setdiff1d and bincount have as many elements as
 the data decides, a shape known once they ran (ops reading them are bound then:
-docs/control_flow.md); like TF's, they have no gradient.
+docs/control_flow.md); like TF 1.15's, they have no gradient but bincount's weights'.
 """
 from __future__ import annotations
 
@@ -88,7 +88,8 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=int32, nam
     bins (none for an empty arr), at least ``minlength``, at most ``maxlength``.  With
     ``weights`` (arr's shape), each bin sums the weights of its values, in their dtype.
     Values outside the bins are left out (with weights: negative ones; one past
-    ``maxlength`` is an InvalidArgumentError, as TF 1.15's unsorted_segment_sum)."""
+    ``maxlength`` is an InvalidArgumentError, as TF 1.15's unsorted_segment_sum, which also
+    gives the weights their gradient: each weight's bin's)."""
     inputs = [_tensor(arr)] + ([] if weights is None else [_tensor(weights)])
     result = create_op("bincount", *inputs, weighted=weights is not None,
                        minlength=_length(minlength, "minlength"),

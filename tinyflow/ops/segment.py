@@ -149,15 +149,20 @@ def _gather_type(attrs, in_types, out_types):
 
 def _gather_grad(node, grads):
     # out[i] = rows[ids[i]] * scale(count of ids[i]): d rows[s] = that scale times the sum of
-    # grads[i] over ids[i] = s, the segment reduction of the same kind
+    # grads[i] over ids[i] = s, the segment reduction of the same kind; rows of a weighted
+    # bincount (attr bins: its minlength, maxlength): the bincount of grads, as many bins
     kind = {"none": "sum", "mean": "mean", "sqrt_n": "sqrt_n"}[node.attrs["scale"]]
+    if "bins" in node.attrs:
+        low, high = node.attrs["bins"]
+        return [create_op("bincount", node.inputs[1], grads[0], weighted=True, minlength=low,
+                          maxlength=high), None]
     return [_sibling(node, kind)(grads[0]), None]
 
 
 (register_op("_segment_gather")
  .describe("out[i] = rows[ids[i]] (0 for a negative id), divided by the id's count (attr "
            "scale 'mean') or its square root ('sqrt_n'); attr num_segments when the rows are "
-           "an unsorted reduction's.")
+           "an unsorted reduction's, bins (minlength, maxlength) when a weighted bincount's.")
  .set_num_inputs(2).set_attr("FInferShape", _gather_shape)
  .set_attr("FInferType", _gather_type).set_attr("FGradient", _gather_grad)
  .set_attr("TIsBackward", True).set_attr("TUncapturable", True))
@@ -167,6 +172,8 @@ def _check_gather(node):
     scale = node.attrs.get("scale")
     if scale not in ("none", "mean", "sqrt_n"):
         return f"scale {scale!r} is not one of 'none', 'mean', 'sqrt_n'"
+    if scale != "none" and "bins" in node.attrs:
+        return "a bincount's rows are gathered unscaled (scale 'none')"
     if scale == "sqrt_n" and "num_segments" not in node.attrs:  # no sorted sqrt_n in TF
         return "scale 'sqrt_n' gathers an unsorted reduction's rows: it needs num_segments"
     return None

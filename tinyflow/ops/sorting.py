@@ -5,7 +5,8 @@
 elements in their order (TF's argsort gives that in both directions); its outputs are the values
 and their int32 indices, its gradient scatters the values' gradient back (``_sort_backward``).
 ``unique``, ``setdiff1d`` and ``bincount`` give outputs whose length the data decides
-(TShapeAtRunTime): TF's order (first occurrences; x's order) and no gradient, as TF 1.15's.
+(TShapeAtRunTime): TF's order (first occurrences; x's order); no gradient but bincount's
+weights', as TF 1.15's.
 Bodies: ``tinyflow/lua_ops/sorting/``.
 """
 from __future__ import annotations
@@ -149,9 +150,20 @@ def _bincount_type(attrs, in_types, out_types):
     return in_types, [dtype]
 
 
+def _bincount_grad(node, grads):
+    # TF 1.15 sums weights by unsorted_segment_sum: each weight's gradient is its bin's (0 for
+    # a negative value); none without weights (the counts of int values)
+    if len(node.inputs) == 1:
+        return [None]
+    bins = [node.attrs.get("minlength"), node.attrs.get("maxlength")]
+    return [None, create_op("_segment_gather", grads[0], node.inputs[0], scale="none",
+                            bins=bins)]
+
+
 (register_op("bincount").describe("How often each value 0, 1, ... occurs in arr (or, with a "
                                   "second input, the sum of its weights): max(arr) + 1 bins, "
                                   "at least attr minlength, at most attr maxlength.")
  .set_num_inputs(lambda attrs: 2 if attrs.get("weighted") else 1)
  .set_attr("FInferShape", _bincount_shape).set_attr("FInferType", _bincount_type)
- .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True))
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)
+ .set_attr("FGradient", _bincount_grad))
