@@ -66,12 +66,17 @@ def test_side_tables_are_gone_and_their_facts_kept():
     indexing = {"select_index", "_select_index_backward", "gather_nd", "_gather_nd_backward",
                 "scatter_nd", "tensor_scatter_nd", "reverse_sequence"}  # indices checked too
     # size their outputs on the host (TShapeAtRunTime)
-    sized = {"where_true", "tensor_array_grow", "tensor_array_rows"}
+    sized = {"where_true", "tensor_array_grow", "tensor_array_rows", "unique", "setdiff1d",
+             "bincount"}
     # their indices checked on the host on a GPU, whose kernels would assert on the device
     gpu_checked = {"gather", "_gather_backward", "scatter_update", "scatter_add", "scatter_sub",
                    "tensor_array_write", "_top_k_backward"}
+    # segment ids checked on the host (ops/segment.py), the sorted ones sizing their outputs
+    segment = {f"unsorted_segment_{k}" for k in ("sum", "mean", "sqrt_n", "max", "min", "prod")}
+    segment |= {f"segment_{k}" for k in ("sum", "mean", "max", "min", "prod")}
+    segment |= {"_segment_gather"}
     assert _values("TUncapturable") == dict.fromkeys(
-        check_ids | collectives | loops | indexing | sized | gpu_checked, True)
+        check_ids | collectives | loops | indexing | sized | gpu_checked | segment, True)
     window = {"conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",
               "max_pool2d", "_max_pool2d_backward"}
     same = {"tanh", "relu", "sigmoid", "_tanh_backward", "_relu_backward", "_sigmoid_backward",

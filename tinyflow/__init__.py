@@ -30,9 +30,15 @@ from .frontend.loops import *
 from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
+from .frontend.matrix_ops import *
+from .frontend.matrix_ops import __all__ as _matrix_ops_all
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
+from .frontend.segment_ops import *
+from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.sort_ops import *
+from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -92,6 +98,7 @@ __all__ += [
 __all__ += list(_array_ops_all) + list(_indexing_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
+__all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "random_crop"]

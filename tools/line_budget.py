@@ -106,10 +106,13 @@ COMPONENTS = {
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2550),
+    # 2550 -> 2885: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1
+    # names programs use)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2885),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1270),
+    # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1365),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -127,8 +130,9 @@ COMPONENTS = {
         # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
         # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
-        # conv1d, dilations, depthwise/separable (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1790),
+        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1985:
+        # 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1985),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -193,7 +197,9 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    FRONT_END: ([], 3840),
+    # 3840 -> 4250: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1
+    # names programs use)
+    FRONT_END: ([], 4250),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

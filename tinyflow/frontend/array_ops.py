@@ -14,6 +14,7 @@ TinyFlow fixes every shape at bind.
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from .dtypes import as_dtype, float32, int32
 __all__ = [
     "boolean_mask",
     "concat",
+    "depth_to_space",
     "expand_dims",
     "fill",
     "gather",
@@ -39,11 +41,13 @@ __all__ = [
     "rank",
     "reshape",
     "reverse",
+    "reverse_v2",
     "sequence_mask",
     "shape",
     "shape_value",
     "size",
     "slice",
+    "space_to_depth",
     "split",
     "squeeze",
     "stack",
@@ -290,6 +294,53 @@ def tile(input, multiples, name=None) -> Symbol:
 def reverse(tensor, axis, name=None) -> Symbol:
     """``tensor`` with the order of its elements reversed along each axis in ``axis``."""
     return create_op("reverse", _tensor(tensor), axis=_ints(axis), name=name)
+
+
+reverse_v2 = reverse  # TF 1.15's name of the same function
+
+
+def _block_axes(input, block_size, data_format, function):
+    """(input as NHWC, its static [H, W, C], the function giving back data_format's layout)."""
+    if data_format not in ("NHWC", "NCHW"):
+        raise ValueError(f"tf.{function}: data_format must be 'NHWC' or 'NCHW', got "
+                         f"{data_format!r}")
+    if not isinstance(block_size, numbers.Integral) or block_size < 2:
+        raise ValueError(f"tf.{function}: block_size must be an integer of at least 2, got "
+                         f"{block_size!r}")
+    input = _tensor(input)
+    if data_format == "NCHW":
+        input = transpose(input, [0, 2, 3, 1])
+    dims = input.get_shape()
+    if dims.ndims != 4 or None in dims.as_list()[1:]:
+        raise ValueError(f"tf.{function}: the input must be 4-D with known height, width and "
+                         f"depth, got shape {dims}")
+    back = (lambda x: transpose(x, [0, 3, 1, 2])) if data_format == "NCHW" else (lambda x: x)
+    return input, dims.as_list()[1:], back
+
+
+def space_to_depth(input, block_size, name=None, data_format="NHWC") -> Symbol:
+    """Each ``block_size`` x ``block_size`` block of pixels as one pixel of block_size**2 times
+    the depth (in the block's row-major order, then depth), as TF's SpaceToDepth."""
+    x, (h, w, c), back = _block_axes(input, block_size, data_format, "space_to_depth")
+    b = block_size
+    for size in (h, w):
+        if size % b:
+            raise ValueError(f"Dimension size must be evenly divisible by {b} but is {size}")
+    blocks = reshape(x, [-1, h // b, b, w // b, b, c])
+    moved = transpose(blocks, [0, 1, 3, 2, 4, 5])
+    return back(reshape(moved, [-1, h // b, w // b, b * b * c], name=name or "SpaceToDepth"))
+
+
+def depth_to_space(input, block_size, name=None, data_format="NHWC") -> Symbol:
+    """The inverse of :func:`space_to_depth`: each pixel's depth spread over a ``block_size``
+    x ``block_size`` block of pixels, as TF's DepthToSpace."""
+    x, (h, w, c), back = _block_axes(input, block_size, data_format, "depth_to_space")
+    b = block_size
+    if c % (b * b):
+        raise ValueError(f"Dimension size must be evenly divisible by {b * b} but is {c}")
+    blocks = reshape(x, [-1, h, w, b, b, c // (b * b)])
+    moved = transpose(blocks, [0, 1, 3, 2, 4, 5])
+    return back(reshape(moved, [-1, h * b, w * b, c // (b * b)], name=name or "DepthToSpace"))
 
 
 # -- padding ------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-"""TF-1 control flow and state ops beyond :mod:`tinyflow.frontend.api`: ``tf.cond``, ``tf.Print``,
-``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
+"""TF-1 control flow and state ops beyond :mod:`tinyflow.frontend.api`: ``tf.cond``, ``tf.case``,
+``tf.Print``, ``tf.Assert``, ``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
 
 ``tf.cond``: a select, or one node running one branch
     Branches without side effects are both built and each output picked with ``where(pred,
@@ -10,8 +10,8 @@
     ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
     ``tf.while_loop``'s body): only the taken branch runs; no gradient flows through it.
 
-``tf.Print`` and ``tf.py_func``: Python at run time
-    Their ops (``print``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
+``tf.Print``, ``tf.Assert`` and ``tf.py_func``: Python at run time
+    Their ops (``print``, ``assert``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
     FPythonCompute: the node's ``func`` attribute, a Python callable, gives its value from its
     inputs' values.  A fetched one is computed by the session once the executor has computed
     its inputs; one read by other ops runs inside the executor, in graph order, and then its
@@ -21,20 +21,23 @@
 """
 from __future__ import annotations
 
+import collections
+import functools
 import sys
 
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
-from .api import _tensor, constant
-from .array_ops import ones_like
+from .api import _tensor, cast, constant, reduce_any, reduce_sum
+from .array_ops import ones_like, stack
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
-__all__ = ["Print", "cond", "py_func", "scatter_add", "scatter_sub", "scatter_update"]
+__all__ = ["Assert", "Print", "case", "cond", "py_func", "scatter_add", "scatter_sub",
+           "scatter_update"]
 
 
 # -- tf.cond -----------------------------------------------------------------------------------
@@ -178,6 +181,107 @@ def _pick(pred, t, f) -> Symbol:
         return create_op("where", pred, t, f, name="Merge")
     mask = create_op("logical_and", pred, ones_like(t, dtype="bool"))
     return create_op("where", mask, t, f, name="Merge")
+
+
+# -- tf.case: nested tf.cond, TF 1.15's checks as tf.Assert -------------------------------------
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """The result of the ``fn`` of the first ``(pred, fn)`` pair whose ``pred`` (a scalar bool
+    tensor) is true, else of ``default()``, as TensorFlow 1.15's ``tf.case``: nested
+    :func:`cond`.  A dict of pairs is taken in the order of its predicates' names (TF's, for a
+    dict that is not an OrderedDict).  Without ``default`` the last pair's ``fn`` is the
+    default and a run where no ``pred`` holds is TF's InvalidArgumentError; ``exclusive``: one
+    where more than one holds is too."""
+    pairs = _case_pairs(pred_fn_pairs)
+    if default is not None and not callable(default):
+        raise TypeError("default must be callable.")
+    with current_context().name_scope(name or "case"):
+        preds = [pred for pred, _ in pairs]
+        shown = cast(stack(preds), "int32")
+        checks = []
+        if exclusive and len(preds) > 1:
+            names = ", ".join(p.name for p in preds)
+            message = (f"Input error: exclusive=True: more than 1 conditions ({names}) "
+                       f"evaluated as True:")
+            checks.append(Assert(reduce_sum(shown) <= 1, [message, shown]))
+        if default is None:  # the last fn, and an error when no pred holds
+            (*pairs, (_, default)) = pairs
+            message = "Input error: None of conditions evaluated as True:"
+            checks.append(Assert(reduce_any(stack(preds)), [message, shown]))
+        chosen = default
+        for pred, fn in reversed(pairs):
+            chosen = functools.partial(cond, pred, fn, chosen, strict)
+        result = chosen()
+        if not checks:
+            return result
+        with current_context().control_dependencies(checks):
+            return pack(result, iter([create_op("copy", _tensor(leaf), name="Identity")
+                                      for leaf in flatten(result)]))
+
+
+def _case_pairs(pred_fn_pairs) -> list:
+    """``pred_fn_pairs`` as a checked list of (pred, fn), TF's messages."""
+    if isinstance(pred_fn_pairs, dict) and not isinstance(pred_fn_pairs,
+                                                          collections.OrderedDict):
+        pairs = sorted(pred_fn_pairs.items(), key=lambda item: item[0].name)
+    elif isinstance(pred_fn_pairs, (dict, list, tuple)):
+        pairs = list(pred_fn_pairs.items() if isinstance(pred_fn_pairs, dict) else pred_fn_pairs)
+    else:
+        raise TypeError("fns must be a list, tuple, or dict")
+    if not pairs:
+        raise ValueError("tf.case: pred_fn_pairs must hold at least one (pred, fn) pair")
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError("Each entry in pred_fn_pairs must be a 2-tuple")
+        pred, fn = pair
+        if not isinstance(pred, Symbol):
+            raise TypeError(f"pred must be a Tensor, got: {pred}")
+        if pred.dtype.name != "bool":
+            raise TypeError(f"pred must be Tensor of type bool: {pred.name}")
+        if not callable(fn):
+            raise TypeError(f"fn for pred {pred.name} must be callable.")
+    return pairs
+
+
+# -- tf.Assert ---------------------------------------------------------------------------------
+def Assert(condition, data, summarize=None, name=None) -> Symbol:
+    """An operation that, every time it runs, stops the run with TF's InvalidArgumentError
+    ``assertion failed: [..] [..]`` when ``condition`` (a scalar bool tensor) is false: each
+    item of ``data`` in brackets, a string as it is, a tensor's first ``summarize`` (default
+    3) values.  Run it, or make ops depend on it with ``tf.control_dependencies``."""
+    condition = _tensor(condition)
+    if condition.dtype.name != "bool":
+        raise TypeError(f"tf.Assert: condition must be a bool tensor, got {condition.dtype.name}")
+    if isinstance(data, (Symbol, str)) or not hasattr(data, "__iter__"):
+        raise TypeError(f"tf.Assert: data must be a list, got {type(data).__name__}")
+    items = [d if isinstance(d, str) else _tensor(d) for d in data]
+    tensors = [d for d in items if isinstance(d, Symbol)]
+    summarize = 3 if summarize is None else int(summarize)
+    result = create_op("assert", condition, *tensors, num_args=len(tensors) + 1,
+                       summarize=summarize, func=_Asserter(items, summarize),
+                       name=name or "Assert")
+    return Symbol(result.outputs, is_operation=True)
+
+
+class _Asserter:
+    """An Assert node's run-time side: the check and TF's message."""
+
+    def __init__(self, items, summarize: int):
+        self.strings = [d if isinstance(d, str) else None for d in items]
+        self.summarize = summarize
+
+    def __call__(self, node, inputs):
+        holds = np.asarray(inputs[0])
+        if holds.ndim:  # TF's run-time check
+            raise InvalidArgumentError(None, node.name, f"In[0] should be a scalar: "
+                                                        f"[{','.join(map(str, holds.shape))}]")
+        if not holds:
+            values = iter(inputs[1:])
+            shown = [s if s is not None else summarize_value(np.asarray(next(values)),
+                                                             self.summarize)
+                     for s in self.strings]
+            raise InvalidArgumentError(None, node.name, "assertion failed: " + " ".join(
+                f"[{s}]" for s in shown))
+        return np.asarray(True)
 
 
 # -- tf.Print ----------------------------------------------------------------------------------

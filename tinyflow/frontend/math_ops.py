@@ -16,6 +16,7 @@ import numbers
 import numpy as np
 
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..nnvm.tensor_shape import TensorShape
 from .api import (
     _like,
     _operands,
@@ -48,6 +49,7 @@ from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
 
 __all__ = [
+    "accumulate_n",
     "atan2",
     "ceil",
     "clip_by_average_norm",
@@ -66,6 +68,7 @@ __all__ = [
     "log_sigmoid",
     "reciprocal",
     "reduce_logsumexp",
+    "rint",
     "round",
     "scalar_mul",
     "squared_difference",
@@ -244,6 +247,31 @@ def round(x, name=None) -> Symbol:
     """x rounded to the nearest integer, halves to the even one as TensorFlow's banker's
     rounding (``round(2.5) = 2``, ``round(-0.5) = -0``); integers are unchanged; no gradient."""
     return create_op("round", _tensor(x), name=name)
+
+
+def rint(x, name=None) -> Symbol:
+    """The nearest integer to x, halves to the even one: :func:`round`'s values (TF's Rint)."""
+    return create_op("round", _float_input(x, "tf.rint"), name=name or "Rint")
+
+
+def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None) -> Symbol:
+    """The sum of a list of tensors of one shape and dtype (TF 1.15's add_n by another name),
+    checked as TF checks it: the list, and ``shape`` and ``tensor_dtype`` when given."""
+    if not isinstance(inputs, (list, tuple)) or not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype and "
+                         "shape")
+    inputs = [_tensor(x) for x in inputs]
+    shapes = [x.get_shape() for x in inputs] + ([] if shape is None else [TensorShape(shape)])
+    for other in shapes[1:]:
+        if not shapes[0].is_compatible_with(other):
+            raise ValueError(f"Shapes {shapes[0]} and {other} are not compatible")
+    dtypes = {x.dtype for x in inputs} | ({as_dtype(tensor_dtype)} if tensor_dtype else set())
+    if len(dtypes) > 1:
+        raise ValueError(f"inputs must be a list of at least one Tensor with the same dtype "
+                         f"and shape, got dtypes {sorted(d.name for d in dtypes)}")
+    if len(inputs) == 1:  # TF returns the one input as it is
+        return identity(inputs[0], name=name)
+    return create_op("elemwise_sum", *inputs, num_args=len(inputs), name=name or "AccumulateN")
 
 
 def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Symbol:

@@ -63,6 +63,7 @@ from .api import (
     truediv,
 )
 from .math_ops import (
+    accumulate_n,
     atan2,
     ceil,
     confusion_matrix,
@@ -80,15 +81,19 @@ from .math_ops import (
     reduce_logsumexp,
     reduce_std,
     reduce_variance,
+    rint,
     round,
     scalar_mul,
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .segment_ops import *
+from .segment_ops import __all__ as _segment_all
+from .sort_ops import bincount
 from .unsupported import unsupported
 
 __all__ = [
-    "abs", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "ceil",
+    "abs", "accumulate_n", "acos", "add", "add_n", "argmax", "argmin", "asin", "atan", "atan2", "bincount", "ceil",
     "confusion_matrix", "cos", "cosh", "count_nonzero", "cumprod", "cumsum", "digamma", "divide",
     "equal", "erf", "erfc", "exp", "expm1", "floor", "floordiv", "floormod", "greater",
     "greater_equal", "in_top_k", "is_finite", "is_inf", "is_nan", "l2_normalize", "less",
@@ -96,10 +101,10 @@ __all__ = [
     "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "mod", "multiply", "negative",
     "not_equal", "pow", "reciprocal", "reduce_all", "reduce_any", "reduce_euclidean_norm",
     "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std",
-    "reduce_sum", "reduce_variance", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
+    "reduce_sum", "reduce_variance", "rint", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
     "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract",
     "tan", "tanh", "top_k", "truediv",
-]
+] + list(_segment_all)
 
 
 def __getattr__(name):

@@ -15,9 +15,12 @@ from . import (
     optim,
     reduce,
     rnn,
+    segment,
     softmax,
+    sorting,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "softmax", "state"]
+           "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "segment",
+           "softmax", "sorting", "state"]

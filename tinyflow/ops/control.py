@@ -1,6 +1,6 @@
 """Ops that shape what runs rather than compute: ``no_op`` (``tf.group``, ``tf.no_op``) and
-``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print)
-and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`; tf.data's iterator ops
+``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print),
+``assert`` (tf.Assert) and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`; tf.data's iterator ops
 (``iterator_get_next``, whose outputs are pulled from Python before a run, and
 ``iterator_init``), see :mod:`tinyflow.frontend.data`.
 
@@ -27,11 +27,11 @@ __all__: list[str] = []
  .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", no_gradient))
 
 
-# -- ops computed in Python (FPythonCompute): print and py_func ----------------------------------
+# -- ops computed in Python (FPythonCompute): print, assert and py_func ------------------------
 # Their attribute ``func`` is the Python callable that runs when the node runs (a tf.Print's
 # printer, a tf.py_func's function): like TensorFlow's py_func token, it does not serialise.
 def _run_func(node, inputs):
-    """FPythonCompute of print and py_func: the node's ``func`` on its inputs' values."""
+    """FPythonCompute of print, assert and py_func: the node's ``func`` on its inputs' values."""
     return node.attrs["func"](node, inputs)
 
 
@@ -53,6 +53,18 @@ def _first_input_type(attrs, in_types, out_types):
  .set_attr("FInferShape", _first_input_shape).set_attr("FInferType", _first_input_type)
  .set_attr("FPythonCompute", _run_func).set_attr("TPythonAttrs", ("func",))
  .set_attr("FGradient", lambda n, g: [g[0]] + [None] * (len(n.inputs) - 1)))
+
+
+# TensorFlow's Assert: an operation (its output a 0-d bool, as no_op's) that stops the run with
+# InvalidArgumentError, the data printed, when its condition (input 0) is false
+(register_op("assert")
+ .describe("Nothing when input 0 (a bool scalar) is true; else attr func raises TF's "
+           "InvalidArgumentError printing inputs 1.. (tf.Assert; attrs summarize, func).")
+ .set_num_inputs(lambda attrs: attrs.get("num_args", 1))
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, [()]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["bool"]))
+ .set_attr("FPythonCompute", _run_func).set_attr("TPythonAttrs", ("func",))
+ .set_attr("FGradient", no_gradient))
 
 
 def _py_func_shape(attrs, in_shapes, out_shapes):

@@ -1,10 +1,12 @@
-"""Matrix and shape ops: matmul, einsum, reshape, pad.  Bodies:
+"""Matrix and shape ops: matmul, einsum, reshape, pad, and TF 1.15's band and diagonals of the
+last two axes (matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag).  Bodies:
 ``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math
 import re
 
+from ..nnvm.attrs import same_type
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
@@ -213,3 +215,67 @@ def _einsum_grad(node, grads):
  .set_attr("FInferShape", _einsum_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FGradient", _einsum_grad))
 register_op("matmul").set_attr("TTFType", "MatMul")
+
+
+# -- the diagonal and band of the last two axes (TF 1.15's matrix_* ops) -------------------------
+def _rank_at_least(shape, rank, what):
+    if shape is not None and len(shape) < rank:
+        raise ShapeError(f"{what} must be at least rank {rank}, got shape {shape}")
+
+
+def _band_shape(attrs, in_shapes, out_shapes):
+    x = in_shapes[0] or out_shapes[0]
+    _rank_at_least(x, 2, "matrix_band_part's input")
+    for name in ("num_lower", "num_upper"):
+        if not isinstance(attrs.get(name), int) or isinstance(attrs.get(name), bool):
+            raise ShapeError(f"{name} must be an integer, got {attrs.get(name)!r}")
+    return [x], [x]
+
+
+def _diag_shape(attrs, in_shapes, out_shapes):
+    d = in_shapes[0]
+    _rank_at_least(d, 1, "matrix_diag's diagonal")
+    return in_shapes, [None if d is None else tuple(d) + (d[-1],)]
+
+
+def _diag_part_shape(attrs, in_shapes, out_shapes):
+    x = in_shapes[0]
+    _rank_at_least(x, 2, "matrix_diag_part's input")
+    return in_shapes, [None if x is None else tuple(x[:-2]) + (min(x[-2:]),)]
+
+
+def _set_diag_shape(attrs, in_shapes, out_shapes):
+    x, d = in_shapes
+    x = x or out_shapes[0]
+    _rank_at_least(x, 2, "matrix_set_diag's input")
+    if x is not None and d is not None and tuple(d) != tuple(x[:-2]) + (min(x[-2:]),):
+        raise ShapeError(f"matrix_set_diag: diagonal of shape {d} does not fit input of shape "
+                         f"{x} (it must be {tuple(x[:-2]) + (min(x[-2:]),)})")
+    return [x, d], [x]
+
+
+def _diag_part_grad(node, grads):
+    # TF's _MatrixDiagPartGrad: the gradient on the diagonal of zeros of the input's shape
+    zeros = create_op("zeros_like", node.inputs[0])
+    return [create_op("matrix_set_diag", zeros, grads[0])]
+
+
+(register_op("matrix_band_part").describe("x with, in each matrix of its last two axes, the "
+                                          "elements off the band zeroed: kept where i - j <= "
+                                          "num_lower and j - i <= num_upper (negative: all).")
+ .set_num_inputs(1).set_attr("FInferShape", _band_shape).set_attr("FInferType", same_type)
+ .set_attr("FGradient", lambda n, g: [create_op("matrix_band_part", g[0], **n.attrs)]))
+(register_op("matrix_diag").describe("Matrices [..., N, N] with diagonal [..., N] on the "
+                                     "diagonal, zeros elsewhere.")
+ .set_num_inputs(1).set_attr("FInferShape", _diag_shape).set_attr("FInferType", same_type)
+ .set_attr("FGradient", lambda n, g: [create_op("matrix_diag_part", g[0])]))
+(register_op("matrix_diag_part").describe("The diagonals [..., min(M, N)] of matrices "
+                                          "[..., M, N].")
+ .set_num_inputs(1).set_attr("FInferShape", _diag_part_shape)
+ .set_attr("FInferType", same_type).set_attr("FGradient", _diag_part_grad))
+(register_op("matrix_set_diag").describe("x with the diagonals of its matrices replaced by "
+                                         "diagonal (input 1).")
+ .set_num_inputs(2).set_attr("FInferShape", _set_diag_shape).set_attr("FInferType", same_type)
+ .set_attr("FGradient", lambda n, g: [
+     create_op("matrix_set_diag", g[0], create_op("zeros_like", n.inputs[1])),
+     create_op("matrix_diag_part", g[0])]))

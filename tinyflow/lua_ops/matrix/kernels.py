@@ -1,4 +1,5 @@
-"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum."""
+"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum; the
+band and diagonals of the last two axes."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +10,8 @@ import torch
 from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
 from ..threads import numpy_blas_single
 
-__all__ = ["blas_mm", "einsum", "mm_function"]
+__all__ = ["band_part", "blas_mm", "diag_part", "einsum", "matrix_diag", "mm_function",
+           "set_diag"]
 
 
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
@@ -65,3 +67,28 @@ def _gemms(res, a, b):
 def einsum(res, equation, *operands):
     """res = torch.einsum(equation, operands) (torch has no out=: a copy of its result)."""
     res.copy_(torch.einsum(equation, *operands))
+
+
+def band_part(res, x, num_lower, num_upper):
+    """res = x, zero off the band of each matrix: kept where i - j <= num_lower and j - i <=
+    num_upper (a negative bound keeps that whole triangle)."""
+    rows, cols = x.shape[-2], x.shape[-1]
+    lower, upper = int(num_lower), int(num_upper)
+    band = x.triu(-(rows if lower < 0 else lower))  # rows, cols: past every diagonal
+    torch.tril(band, cols if upper < 0 else upper, out=res)
+
+
+def matrix_diag(res, d):
+    """res = matrices with the vectors d on their diagonals."""
+    res.copy_(torch.diag_embed(d))
+
+
+def diag_part(res, x):
+    """res = the diagonals of x's matrices (last two axes)."""
+    res.copy_(torch.diagonal(x, dim1=-2, dim2=-1))
+
+
+def set_diag(res, x, d):
+    """res = x with its matrices' diagonals set to d."""
+    res.copy_(x)
+    torch.diagonal(res, dim1=-2, dim2=-1).copy_(d)
