@@ -69,6 +69,20 @@ def test_a_new_variable_needs_a_shape_or_a_value():
         tf.get_variable("w")
 
 
+def test_a_numpy_array_is_an_initializer_in_a_scope_and_in_get_variable():
+    # TF 1.15 takes an array as the initial value (shape from it); ``initializer or ...``
+    # asked an array for its truth value (ValueError)
+    value = np.arange(6, dtype=np.float32).reshape(2, 3)
+    with tf.variable_scope("arrays", initializer=np.zeros((2, 3), np.float32)):
+        v = tf.get_variable("v", initializer=value)
+        w = tf.get_variable("w", [2, 3])
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    assert v.shape.as_list() == [2, 3]
+    np.testing.assert_array_equal(sess.run(v), value)
+    np.testing.assert_array_equal(sess.run(w), np.zeros((2, 3)))
+
+
 def test_scope_initializer_is_the_default():
     ones = lambda shape, dtype=None, partition_info=None: tf.ones(shape)
     with tf.variable_scope("init", initializer=ones):

@@ -97,7 +97,7 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     captured = name_or_scope.reuse if isinstance(name_or_scope, VariableScope) else False
     reuse = next((r for r in (reuse, captured, outer.reuse) if r is True or r is AUTO_REUSE),
                  False)
-    scope = VariableScope(name, reuse, initializer or outer.initializer,
+    scope = VariableScope(name, reuse, outer.initializer if initializer is None else initializer,
                           as_dtype(dtype).name if dtype else outer.dtype)
     graph = current_context()
     op_scope = name.rsplit("/", 1)[-1] if auxiliary_name_scope else None
@@ -166,7 +166,8 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
     dtype = as_dtype(dtype).name if dtype else scope.dtype
-    value = _initial_value(full, shape, dtype, initializer or scope.initializer)
+    initializer = scope.initializer if initializer is None else initializer  # (an array too)
+    value = _initial_value(full, shape, dtype, initializer)
     graph = current_context()
     with graph.name_scope(None):  # the full name as it is, whatever name scope is open
         variable = Variable(value, name=full, trainable=trainable, dtype=dtype,
