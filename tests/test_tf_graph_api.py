@@ -234,3 +234,18 @@ def test_op_type_is_tensorflows():
         name: name for name in tf_types}
     assert x.op.type == "Placeholder" and W.op.type == "VariableV2"
     assert repr(y.op) == f"<tf.Operation '{y.op.name}' type=MatMul>"
+
+
+def test_an_empty_int_constant_and_one_grad_ys_tensor_as_tf_takes_them():
+    # TF 1.15: tf.constant([], tf.int32) is an empty int32 tensor (no Python float in it), and
+    # tf.gradients(y, x, grad_ys=t) takes one tensor for one y (values checked with real TF:
+    # [6, 6, 6] for y = 2x and grad_ys 3)
+    empty = tf.constant([], tf.int32)
+    x = tf.placeholder(tf.float32, [3])
+    (grad,) = tf.gradients(x * 2.0, x, grad_ys=tf.ones([3]) * 3.0)
+    sess = tf.Session()
+    value = sess.run(empty)
+    assert value.dtype == np.int32 and value.shape == (0,)
+    assert sess.run(grad, {x: [1.0, 2.0, 3.0]}).tolist() == [6.0, 6.0, 6.0]
+    with pytest.raises(TypeError, match="Python floats do not convert"):
+        tf.constant([1.5], tf.int32)

@@ -421,4 +421,6 @@ initialize_all_variables = global_variables_initializer
 def gradients(ys, xs, grad_ys=None, name="gradients", stop_gradients=None) -> list:
     """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on.
     ``stop_gradients`` (tensors) are held constant: no gradient flows back through them."""
+    if isinstance(grad_ys, Symbol) and not isinstance(ys, (list, tuple)):  # one, as TF takes
+        grad_ys = [grad_ys]
     return nnvm_gradients(ys, xs, grad_ys, unconnected="none", stop_gradients=stop_gradients or ())

@@ -50,8 +50,8 @@ def constant(value, dtype=None, shape=None, name=None) -> Symbol:
         return create_op("constant", value=tuple(_as_bytes(v) for v in array.ravel()),
                          shape=array.shape, dtype="string", name=name)
     exact = dtype.is_integer or dtype.is_bool
-    python_floats = (not isinstance(value, (np.ndarray, np.generic))
-                     and np.asarray(value).dtype.kind in "fc")
+    python_floats = (not isinstance(value, (np.ndarray, np.generic))  # ([] is no float)
+                     and np.asarray(value).dtype.kind in "fc" and np.asarray(value).size)
     if exact and python_floats:
         raise TypeError(f"expected {dtype.name}, got {value!r}: Python floats do not convert "
                         f"to an integer or bool tensor")
