@@ -199,11 +199,12 @@ def test_separable_conv_layer_norm_one_hot_embed_values():
     np.testing.assert_array_equal(got[3], table[[[1, 3], [0, 1]]])
 
 
+@pytest.mark.parametrize("shape", [(4, 3, 3, 2), (6, 2), (4, 3, 2)])
 @pytest.mark.parametrize("updates_collections", ["update_ops", None])
-def test_batch_norm_training_and_moving_averages(updates_collections):
+def test_batch_norm_training_and_moving_averages(updates_collections, shape):
     rng = np.random.default_rng(3)
-    x_np = rng.standard_normal((4, 3, 3, 2)).astype(np.float32) * 2 + 1
-    x = tf.placeholder(tf.float32, [4, 3, 3, 2])
+    x_np = rng.standard_normal(shape).astype(np.float32) * 2 + 1
+    x = tf.placeholder(tf.float32, shape)
     out = slim.batch_norm(x, decay=0.9, scale=True, updates_collections=updates_collections,
                           param_initializers={"gamma": tf.constant_initializer(2.0),
                                               "beta": tf.constant_initializer(0.5)})
@@ -217,15 +218,35 @@ def test_batch_norm_training_and_moving_averages(updates_collections):
         sess.run(updates, {x: x_np})  # the update, when in a collection (None: run with out)
         moving = sess.run(mean_var)
         inferred = sess.run(infer, {x: x_np})
-    mean, var = x_np.mean(axis=(0, 1, 2)), x_np.var(axis=(0, 1, 2))
+    axes = tuple(range(len(shape) - 1))
+    mean, var, count = x_np.mean(axis=axes), x_np.var(axis=axes), np.prod(shape[:-1])
     np.testing.assert_allclose(got, 2 * (x_np - mean) / np.sqrt(var + 1e-3) + 0.5, rtol=1e-4,
                                atol=1e-4)
-    # rank 4: TF's fused kernel moves the variance towards the unbiased one (n = 36)
-    keep = 0.9
-    np.testing.assert_allclose(moving[0], (1 - keep) * mean, rtol=1e-4, atol=1e-5)
-    np.testing.assert_allclose(moving[1], keep + (1 - keep) * var * 36 / 35, rtol=1e-4)
+    # one update of decay 0.9; TF 1.15 (tf_slim run on real TF, all six cases): inputs of
+    # rank 2 or 4 take the fused kernel, whose moving variance moves towards the unbiased one
+    unbiased = count / (count - 1) if len(shape) in (2, 4) else 1.0
+    np.testing.assert_allclose(moving[0], 0.1 * mean, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(moving[1], 0.9 + 0.1 * var * unbiased, rtol=1e-4)
     np.testing.assert_allclose(inferred, 2 * (x_np - moving[0]) / np.sqrt(moving[1] + 1e-3)
                                + 0.5, rtol=1e-4, atol=1e-4)
+
+
+def test_batch_norm_is_training_tensor_and_nchw():
+    x_np = np.random.default_rng(5).standard_normal((4, 2, 3, 3)).astype(np.float32)
+    x, training = tf.constant(x_np), tf.placeholder(tf.bool, [])
+    out = slim.batch_norm(x, data_format="NCHW", is_training=training, center=False)
+    moving = slim.get_model_variables()
+    assert [v.op.name for v in moving] == ["BatchNorm/moving_mean", "BatchNorm/moving_variance"]
+    assert moving[0].get_shape().as_list() == [2]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        frozen = sess.run(out, {training: False})  # moving statistics: 0 and 1
+        trained = sess.run(out, {training: True})
+    np.testing.assert_allclose(frozen, x_np / np.sqrt(1 + 1e-3), rtol=1e-5)
+    mean = x_np.mean(axis=(0, 2, 3), keepdims=True)
+    var = x_np.var(axis=(0, 2, 3), keepdims=True)
+    np.testing.assert_allclose(trained, (x_np - mean) / np.sqrt(var + 1e-3), rtol=1e-4,
+                               atol=1e-4)
 
 
 def test_dropout_is_training_and_errors():
