@@ -46,7 +46,6 @@ __all__ = [
     "l2_regularizer",
     "layer_norm",
     "max_pool2d",
-    "normalize_and_activate",
     "one_hot_encoding",
     "repeat",
     "separable_conv2d",
@@ -192,7 +191,7 @@ def _affine(inputs, units, num_outputs, weights_initializer, weights_regularizer
     return outputs
 
 
-def normalize_and_activate(outputs, normalizer_fn, normalizer_params, activation_fn,
+def _normalize_and_activate(outputs, normalizer_fn, normalizer_params, activation_fn,
                            outputs_collections) -> Symbol:
     """A contrib layer's tail: ``normalizer_fn(outputs, **normalizer_params)``, then
     ``activation_fn``, the result added to ``outputs_collections``."""
@@ -258,7 +257,7 @@ def fully_connected(inputs, num_outputs, activation_fn=relu, normalizer_fn=None,
         outputs = _affine(inputs, units, num_outputs, weights_initializer, weights_regularizer,
                           None if normalizer_fn else biases_initializer, biases_regularizer,
                           trainable, variables_collections)
-        return normalize_and_activate(outputs, normalizer_fn, normalizer_params,
+        return _normalize_and_activate(outputs, normalizer_fn, normalizer_params,
                                       activation_fn, outputs_collections)
 
 
@@ -403,7 +402,7 @@ def convolution2d(inputs, num_outputs, kernel_size, stride=1, padding="SAME", da
         outputs = _add_biases(outputs, num_outputs, nchw,
                               None if normalizer_fn else biases_initializer, biases_regularizer,
                               trainable, variables_collections)
-        return normalize_and_activate(outputs, normalizer_fn, normalizer_params,
+        return _normalize_and_activate(outputs, normalizer_fn, normalizer_params,
                                       activation_fn, outputs_collections)
 
 
@@ -441,7 +440,7 @@ def convolution2d_transpose(inputs, num_outputs, kernel_size, stride=1, padding=
         outputs = _add_biases(outputs, num_outputs, nchw,
                               None if normalizer_fn else biases_initializer, biases_regularizer,
                               trainable, variables_collections)
-        return normalize_and_activate(outputs, normalizer_fn, normalizer_params,
+        return _normalize_and_activate(outputs, normalizer_fn, normalizer_params,
                                       activation_fn, outputs_collections)
 
 
@@ -483,7 +482,7 @@ def separable_convolution2d(inputs, num_outputs, kernel_size, depth_multiplier=1
         outputs = _add_biases(outputs, num_outputs, nchw,
                               None if normalizer_fn else biases_initializer, biases_regularizer,
                               trainable, variables_collections)
-        return normalize_and_activate(outputs, normalizer_fn, normalizer_params,
+        return _normalize_and_activate(outputs, normalizer_fn, normalizer_params,
                                       activation_fn, outputs_collections)
 
 
@@ -605,7 +604,7 @@ def batch_norm(inputs, decay=0.999, center=True, scale=False, epsilon=0.001, act
         if updates_collections is None and layer.updates:
             with control_dependencies(layer.updates):
                 outputs = identity(outputs)
-        return normalize_and_activate(outputs, None, None, activation_fn, outputs_collections)
+        return _normalize_and_activate(outputs, None, None, activation_fn, outputs_collections)
 
 
 @add_arg_scope
@@ -645,7 +644,7 @@ def layer_norm(inputs, center=True, scale=True, activation_fn=None, reuse=None,
         mean, variance = _nn.moments(inputs, list(range(norm_axis, rank)), keep_dims=True)
         outputs = _nn.batch_normalization(inputs, mean, variance, params["beta"],
                                           params["gamma"], 1e-12)
-        return normalize_and_activate(outputs, None, None, activation_fn, outputs_collections)
+        return _normalize_and_activate(outputs, None, None, activation_fn, outputs_collections)
 
 
 def embed_sequence(ids, vocab_size=None, embed_dim=None, unique=False, initializer=None,
