@@ -266,6 +266,25 @@ def test_dropout_is_training_and_errors():
     assert [v.op.name for v in tf.global_variables()] == []
 
 
+def test_dropout_of_a_keep_prob_tensor_and_slim_variables():
+    keep_prob, training = tf.placeholder(tf.float32, []), tf.placeholder(tf.bool, [])
+    x = tf.constant(np.ones((100, 50), np.float32))
+    dropped, switched = slim.dropout(x, keep_prob), slim.dropout(x, 0.5, is_training=training)
+    with slim.arg_scope([slim.variable], device="/cpu:0"):
+        made = slim.model_variable("v", [3], initializer=tf.zeros_initializer())
+    mine = slim.variable("w", [2], collections=["mine"], trainable=False)
+    assert slim.get_model_variables() == [made]
+    assert tf.get_collection("mine") == [mine] and tf.global_variables() == [made, mine]
+    assert tf.trainable_variables() == [made]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        quarter = sess.run(dropped, {keep_prob: 0.25})
+        np.testing.assert_array_equal(sess.run(dropped, {keep_prob: 1.0}), 1.0)
+        np.testing.assert_array_equal(sess.run(switched, {training: False}), 1.0)
+        assert set(np.unique(sess.run(switched, {training: True}))) == {0.0, 2.0}
+    assert set(np.unique(quarter)) == {0.0, 4.0} and 0.2 < (quarter > 0).mean() < 0.3
+
+
 def test_slim_losses_take_tf1_argument_order():
     logits = tf.constant([[2.0, 0.5, -1.0], [0.1, 0.2, 0.3]])
     labels = tf.constant([[1.0, 0, 0], [0, 0, 1.0]])

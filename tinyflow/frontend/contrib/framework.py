@@ -11,6 +11,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 
+from ..framework import device as tf_device
 from ..framework import get_collection
 from ..variable_scope import get_variable
 
@@ -39,8 +40,9 @@ _SCOPES = _ArgScopes()
 
 
 def _key(func) -> str:
-    """TF's key of a function in a scope: the decorated function answers as the one it wraps."""
-    return getattr(func, "_key_op", f"{func.__module__}.{func.__qualname__}")
+    """TF's key of a function in a scope (``str(func)``, its address in it: two functions of
+    one name are two keys); the decorated function answers as the one it wraps."""
+    return getattr(func, "_key_op", str(func))
 
 
 def current_arg_scope() -> dict:
@@ -114,21 +116,19 @@ def arg_scope(list_ops_or_scope, **kwargs) -> Iterator[dict]:
 def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, trainable=True,
              collections=None, caching_device=None, device=None, partitioner=None,
              custom_getter=None, use_resource=None):
-    """``tf.get_variable`` in the global variables plus ``collections``; ``caching_device``,
-    ``device``, ``partitioner``, ``custom_getter`` and ``use_resource`` are not supported
-    (a ValueError when given)."""
-    unsupported = {"caching_device": caching_device, "device": device,
-                   "partitioner": partitioner, "custom_getter": custom_getter,
-                   "use_resource": use_resource}
+    """``tf.get_variable`` in the global variables plus ``collections``, under ``tf.device(
+    device)``; ``caching_device``, ``partitioner``, ``custom_getter`` and ``use_resource`` are
+    not supported (a ValueError when given)."""
+    unsupported = {"caching_device": caching_device, "partitioner": partitioner,
+                   "custom_getter": custom_getter, "use_resource": use_resource}
     given = sorted(k for k, v in unsupported.items() if v is not None)
     if given:
         raise ValueError(f"variable {name!r}: {', '.join(given)} not supported by TinyFlow")
-    collections = list(collections or ["variables"])
-    if "variables" not in collections:
-        collections.insert(0, "variables")
-    return get_variable(name, shape, dtype=dtype, initializer=initializer,
-                        regularizer=regularizer, trainable=trainable,
-                        collections=list(dict.fromkeys(collections)))
+    collections = list(dict.fromkeys(["variables", *(collections or [])]))
+    with tf_device(device):
+        return get_variable(name, shape, dtype=dtype, initializer=initializer,
+                            regularizer=regularizer, trainable=trainable,
+                            collections=collections)
 
 
 @add_arg_scope
@@ -136,9 +136,11 @@ def model_variable(name, shape=None, dtype="float32", initializer=None, regulari
                    trainable=True, collections=None, caching_device=None, device=None,
                    partitioner=None, custom_getter=None, use_resource=None):
     """:func:`variable` also in ``tf.GraphKeys.MODEL_VARIABLES``."""
-    return variable(name, shape, dtype, initializer, regularizer, trainable,
-                    ["variables", "model_variables", *(collections or [])], caching_device,
-                    device, partitioner, custom_getter, use_resource)
+    return variable(name, shape=shape, dtype=dtype, initializer=initializer,
+                    regularizer=regularizer, trainable=trainable,
+                    collections=["variables", "model_variables", *(collections or [])],
+                    caching_device=caching_device, device=device, partitioner=partitioner,
+                    custom_getter=custom_getter, use_resource=use_resource)
 
 
 def get_variables(scope=None, suffix=None, collection="variables") -> list:
