@@ -25,6 +25,8 @@ def test_slim_is_reachable_and_names_tf_objects():
     assert slim.arg_scope is tf.contrib.framework.arg_scope
     assert slim.losses is tf.contrib.losses
     assert slim.fully_connected is tf.contrib.layers.fully_connected
+    assert slim.layers is tf.contrib.layers
+    assert slim.get_or_create_global_step is tf.train.get_or_create_global_step
     with pytest.raises(AttributeError, match="tf.contrib.slim.nets is not supported"):
         _ = slim.nets
     with pytest.raises(AttributeError, match="tf.contrib.framework.nest is not supported"):

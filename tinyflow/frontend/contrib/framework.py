@@ -1,7 +1,7 @@
 """``tf.contrib.framework`` as TensorFlow 1.15 has it, the part slim programs use: ``arg_scope``
 (default keyword arguments for the functions decorated with ``add_arg_scope``, scopes nesting
-as TF's: an inner scope's value for a function wins, its other defaults are kept) and the model
-variables (``model_variable``, ``variable``, ``get_variables``, ``get_model_variables``,
+as TF's: an inner scope's value for a function wins, its other defaults are kept), the global
+step's functions (``tf.train``'s) and the model variables (``model_variable``, ``variable``, ``get_variables``, ``get_model_variables``,
 ``get_variables_to_restore``).  Any other name is an AttributeError saying TinyFlow lacks it.
 """
 from __future__ import annotations
@@ -13,14 +13,18 @@ from collections.abc import Callable, Iterator
 
 from ..framework import device as tf_device
 from ..framework import get_collection
+from ..train import create_global_step, get_global_step, get_or_create_global_step
 from ..variable_scope import get_variable
 
 __all__ = [
     "add_arg_scope",
     "arg_scope",
     "arg_scoped_arguments",
+    "create_global_step",
     "current_arg_scope",
+    "get_global_step",
     "get_model_variables",
+    "get_or_create_global_step",
     "get_variables",
     "get_variables_to_restore",
     "has_arg_scope",

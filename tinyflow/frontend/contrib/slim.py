@@ -1,15 +1,18 @@
 """``tf.contrib.slim`` (``import tensorflow.contrib.slim as slim``) as TensorFlow 1.15 has it:
-the names TF-Slim model code uses, each the object of ``tf.contrib.layers``,
+the names TF-Slim model code uses, each the object of ``tf.contrib.layers`` (``slim.layers``),
 ``tf.contrib.framework`` or ``tf.contrib.losses`` (``slim.losses``) it is in TensorFlow.  Any
 other ``slim.X`` is an AttributeError saying TinyFlow lacks it."""
 from __future__ import annotations
 
-from . import losses
+from . import layers, losses
 from .framework import (
     add_arg_scope,
     arg_scope,
     arg_scoped_arguments,
+    create_global_step,
+    get_global_step,
     get_model_variables,
+    get_or_create_global_step,
     get_variables,
     get_variables_to_restore,
     has_arg_scope,
@@ -45,9 +48,10 @@ from .layers import (
 __all__ = [
     "add_arg_scope", "apply_regularization", "arg_scope", "arg_scoped_arguments", "avg_pool2d",
     "batch_norm", "conv2d", "conv2d_transpose", "convolution2d", "convolution2d_transpose",
-    "dropout", "flatten", "fully_connected", "get_model_variables", "get_variables",
+    "create_global_step", "dropout", "flatten", "fully_connected", "get_global_step",
+    "get_model_variables", "get_or_create_global_step", "get_variables",
     "get_variables_to_restore", "has_arg_scope", "l1_regularizer", "l2_regularizer",
-    "layer_norm", "losses", "max_pool2d", "model_variable", "one_hot_encoding", "repeat",
+    "layer_norm", "layers", "losses", "max_pool2d", "model_variable", "one_hot_encoding", "repeat",
     "separable_conv2d", "separable_convolution2d", "softmax", "stack", "variable",
     "variance_scaling_initializer", "xavier_initializer", "xavier_initializer_conv2d",
 ]
