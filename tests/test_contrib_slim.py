@@ -201,6 +201,39 @@ def test_separable_conv_layer_norm_one_hot_embed_values():
     np.testing.assert_array_equal(got[3], table[[[1, 3], [0, 1]]])
 
 
+def test_same_padded_transpose_and_dilated_separable_give_tf_numbers():
+    rng = np.random.default_rng(0)
+    x_np = rng.standard_normal((2, 7, 7, 3)).astype(np.float32)
+    k, t = (rng.standard_normal(s).astype(np.float32) for s in [(3, 3, 3, 4), (3, 3, 5, 4)])
+    d, p = (rng.standard_normal(s).astype(np.float32) for s in [(3, 3, 3, 2), (1, 1, 6, 4)])
+    x, init = tf.constant(x_np), tf.constant_initializer
+    up = slim.conv2d_transpose(slim.conv2d(x, 4, 3, weights_initializer=init(k)), 5, 3,
+                               stride=2, weights_initializer=init(t))
+    dilated = slim.separable_conv2d(x, 4, 3, depth_multiplier=2, rate=2,
+                                    weights_initializer=init(d), pointwise_initializer=init(p))
+    strided = slim.separable_conv2d(x, None, 3, depth_multiplier=2, stride=2,
+                                    weights_initializer=init(d))
+    got = _run([up, dilated, strided])
+    # TensorFlow 2.21's tf.compat.v1 running tf_slim 1.1.0 (TF 1.15's contrib layers), the
+    # same arrays: sum, sum of squares, out[0, 1, 2], out[1, -1, -1]
+    want = [(6323.350246607559, 76949.89606533735, [0.0, 0.0, 0.0, 1.615912914276123, 0.0],
+             [0.0, 2.076524257659912, 0.8919651508331299, 0.0, 4.326467514038086]),
+            (749.6612342391163, 4594.123112582567,
+             [1.869155764579773, 0.0, 1.333328366279602, 1.0299389362335205],
+             [3.0652661323547363, 0.0, 4.733299732208252, 4.624275207519531]),
+            (192.67012272868305, 672.8742894050321,
+             [1.480494737625122, 3.995159149169922, 0.9472129344940186, 2.811899423599243,
+              2.247936725616455, 3.2047441005706787],
+             [0.0, 1.467329978942871, 0.0, 1.9509130716323853, 0.5624222159385681, 0.0])]
+    assert [v.shape for v in got] == [(2, 14, 14, 5), (2, 7, 7, 4), (2, 4, 4, 6)]
+    for value, (total, squares, first, last) in zip(got, want):
+        value = value.astype(np.float64)
+        np.testing.assert_allclose([value.sum(), (value ** 2).sum()], [total, squares],
+                                   rtol=1e-5)
+        np.testing.assert_allclose(value[0, 1, 2], first, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(value[1, -1, -1], last, rtol=1e-5, atol=1e-5)
+
+
 @pytest.mark.parametrize("shape", [(4, 3, 3, 2), (6, 2), (4, 3, 2)])
 @pytest.mark.parametrize("updates_collections", ["update_ops", None])
 def test_batch_norm_training_and_moving_averages(updates_collections, shape):
