@@ -606,8 +606,8 @@ def test_contrib_rnn_is_tf_contrib_rnn():
     for name in ("LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper", "BasicRNNCell",
                  "LSTMStateTuple"):
         assert getattr(contrib_rnn, name) is getattr(tf.nn.rnn_cell, name)
-    with pytest.raises(AttributeError, match="tf.contrib.slim is not supported by TinyFlow"):
-        _ = tf.contrib.slim
+    with pytest.raises(AttributeError, match="tf.contrib.learn is not supported by TinyFlow"):
+        _ = tf.contrib.learn
     with pytest.raises(AttributeError, match="tf.contrib.rnn.LSTMBlockCell is not supported"):
         _ = contrib_rnn.LSTMBlockCell
     with pytest.raises(AttributeError, match="tf.nn.rnn_cell.ResidualWrapper is not supported"):
