@@ -81,7 +81,7 @@ class Bernoulli(_Discrete):
         return -self._logits * (api.sigmoid(self._logits) - 1.) + nn.softplus(-self._logits)
 
     def _mean(self):
-        return array_ops.identity(self._probs)
+        return api.identity(self._probs)
 
     def _variance(self):
         return self._probs * (1. - self._probs)

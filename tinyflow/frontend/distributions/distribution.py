@@ -49,13 +49,16 @@ def parameters_as_tensors(values: dict, dtype=None) -> dict:
     """``values`` (numbers, arrays or tensors) as tensors of one floating dtype: ``dtype``, else a
     tensor's among them, else float32; a tensor of another dtype is a TypeError, as TF's
     ``assert_same_float_dtype``."""
-    given = [v.dtype for v in values.values() if isinstance(v, Symbol)]
+    given = [v.dtype for v in values.values() if isinstance(v, Symbol)] + [
+        as_dtype(v.dtype.name) for v in values.values()  # a float64 array makes float64, as TF
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f"]
     dtype = as_dtype(dtype) if dtype is not None else (given[0] if given else float32)
     if not dtype.is_floating:
         raise TypeError(f"a distribution's parameters must be floating point, got {dtype.name}")
     tensors = {}
     for key, value in values.items():
-        if isinstance(value, Symbol) and value.dtype != dtype:
+        if (isinstance(value, Symbol) or isinstance(value, np.ndarray) and value.dtype.kind ==
+                "f") and as_dtype(value.dtype.name) != dtype:
             raise TypeError(f"parameter {key!r} has dtype {value.dtype.name}, expected "
                             f"{dtype.name} (the distribution's other parameters' dtype)")
         tensors[key] = math_ops.convert_to_tensor(value, dtype=dtype, name=key)
