@@ -146,3 +146,137 @@ def test_cross_entropy_is_entropy_plus_kl():
     expected = (td.Normal(t(LOC), t(SCALE)).entropy() +
                 td.kl_divergence(td.Normal(t(LOC), t(SCALE)), td.Normal(t(X), t(POS))))
     np.testing.assert_allclose(got, expected.numpy(), rtol=1e-9)
+
+
+# -- TF 1.15's facts (printed by real TF's tf.compat.v1.distributions, graph mode) -------------
+def test_shapes_dtypes_and_reparameterization_are_tfs():
+    normal = tfd.Normal(loc=[0., 1.], scale=[[1.], [2.], [3.]])
+    assert normal.batch_shape.as_list() == [3, 2] and normal.event_shape.as_list() == []
+    assert normal.sample([4, 5], seed=1).shape.as_list() == [4, 5, 3, 2]
+    assert normal.name == "Normal/"  # real TF: the scope made
+    assert normal.reparameterization_type is tfd.FULLY_REPARAMETERIZED
+    assert repr(tfd.FULLY_REPARAMETERIZED) == "<Reparameterization Type: FULLY_REPARAMETERIZED>"
+    assert sorted(normal.parameters) == ["allow_nan_stats", "loc", "name", "scale",
+                                         "validate_args"]
+    bernoulli = tfd.Bernoulli(logits=[0.5, -1.])
+    assert bernoulli.dtype == tf.int32 and bernoulli.sample(3).dtype == tf.int32
+    assert bernoulli.sample(3).shape.as_list() == [3, 2]
+    assert bernoulli.reparameterization_type is tfd.NOT_REPARAMETERIZED
+    categorical = tfd.Categorical(logits=np.zeros((2, 3), np.float32))
+    assert categorical.batch_shape.as_list() == [2] and categorical.event_shape.as_list() == []
+    assert categorical.sample(4).shape.as_list() == [4, 2]
+    assert categorical.sample(4).dtype == tf.int32 and categorical.mode().dtype == tf.int32
+    dirichlet = tfd.Dirichlet([[1., 2., 3.]])
+    assert dirichlet.batch_shape.as_list() == [1] and dirichlet.event_shape.as_list() == [3]
+    for family in (tfd.Exponential([1.]), tfd.Gamma(1., 2.), tfd.Laplace(0., 1.),
+                   tfd.Uniform(), tfd.Dirichlet([1., 2.]), tfd.Beta(1., 2.)):
+        assert family.reparameterization_type is tfd.FULLY_REPARAMETERIZED
+    mvn = tf.contrib.distributions.MultivariateNormalDiag([[0., 1., 2.]], [1., 2., 3.])
+    assert mvn.batch_shape.as_list() == [1] and mvn.event_shape.as_list() == [3]
+    assert mvn.sample([4]).shape.as_list() == [4, 1, 3]
+
+
+def test_values_at_edges_are_tfs():
+    uniform = tfd.Uniform(low=[0.], high=[2.])
+    gamma = tfd.Gamma(concentration=[0.5, 2.], rate=[1., 2.])
+    got = run(uniform.prob([[0.], [2.], [1.], [-1.], [np.nan]]),
+              uniform.cdf([[0.], [2.], [1.], [-1.]]),
+              tfd.Categorical(probs=[0.2, 0.3, 0.5]).cdf([-1, 0, 1, 2, 3]),
+              tfd.Bernoulli(probs=[0.5, 0.6, 0.4]).mode(),
+              gamma.mode(), tfd.Exponential(rate=[1., 2.]).mode(),
+              tfd.Beta([0.5, 2.], [3., 0.7]).mode(),
+              tfd.Bernoulli(probs=0.3).log_prob([0., 1., 0.5]),
+              tfd.Exponential(rate=[1., 2.]).log_prob([-1., 0.]),
+              tfd.Laplace(0., [1., 2.]).cdf([1., -1.]),
+              tfd.Dirichlet([[1., 2., 3.]]).log_prob([0.2, 0.3, 0.5]),
+              tfd.Categorical(logits=[[0., 1.], [1., 0.]]).log_prob([[0], [1], [1]]))
+    # the numbers real TF printed for the same calls
+    np.testing.assert_allclose(got[0].ravel(), [0.5, 0., 0.5, 0., np.nan])
+    np.testing.assert_allclose(got[1].ravel(), [0., 1., 0.5, 0.])
+    np.testing.assert_allclose(got[2], [0., 0., 0.2, 0.5, 1.], atol=1e-7)  # P(X < k), TF's
+    np.testing.assert_array_equal(got[3], [0, 1, 0])
+    np.testing.assert_allclose(got[4], [np.nan, 0.5])
+    assert np.isnan(got[5]).all() and np.isnan(got[6]).all()  # TF 1.15: NaN where c <= 1
+    np.testing.assert_allclose(got[7], [-0.35667494, -1.2039728, -0.78032386], rtol=1e-6)
+    np.testing.assert_allclose(got[8], [1., 0.6931472], rtol=1e-6)
+    np.testing.assert_allclose(got[9], [0.8160603, 0.30326533], rtol=1e-6)
+    np.testing.assert_allclose(got[10], [1.5040774], rtol=1e-6)
+    assert got[11].shape == (3, 2)
+
+
+def test_errors_are_tfs():
+    with pytest.raises(ValueError, match="Must pass probs or logits, but not both"):
+        tfd.Bernoulli(logits=1., probs=.5)
+    with pytest.raises(ValueError, match="Must pass probs or logits, but not both"):
+        tfd.Categorical()
+    with pytest.raises(NotImplementedError, match="No KL.*type Normal and distribution_b "
+                                                  "type Bernoulli"):
+        tfd.kl_divergence(tfd.Normal(0., 1.), tfd.Bernoulli(probs=.5))
+    for method in ("mean", "variance", "stddev"):  # real TF: not implemented for Categorical
+        with pytest.raises(NotImplementedError, match=f"{method} is not implemented: "
+                                                      f"Categorical"):
+            getattr(tfd.Categorical(logits=[0., 1.]), method)()
+    with pytest.raises(NotImplementedError, match="cdf is not implemented: Bernoulli"):
+        tfd.Bernoulli(probs=.5).cdf(0)
+    with pytest.raises(NotImplementedError, match="mode is not implemented: Uniform"):
+        tfd.Uniform().mode()
+    with pytest.raises(TypeError, match="dtype float64, expected float32"):
+        tfd.Normal(tf.constant(0.), tf.constant(1., tf.float64))
+
+
+def test_nan_statistics_with_allow_nan_stats_false_fail_at_run_time():
+    ok = tfd.Gamma([2., 3.], 1., allow_nan_stats=False).mode()
+    bad = tfd.Gamma([0.5, 2.], 1., allow_nan_stats=False).mode()
+    np.testing.assert_allclose(run(ok)[0], [1., 2.])
+    with pytest.raises(tf.errors.InvalidArgumentError, match="mode not defined"):
+        run(bad)
+
+
+def test_validate_args_checks_scale_at_run_time():
+    scale = tf.placeholder(tf.float32, [2])
+    log_prob = tfd.Normal(0., scale, validate_args=True).log_prob(0.)
+    np.testing.assert_allclose(run(log_prob, feed_dict={scale: [1., 2.]})[0],
+                               [-0.9189385, -1.6120857], rtol=1e-6)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="x > 0"):
+        run(log_prob, feed_dict={scale: [1., -2.]})
+
+
+def test_what_tinyflow_lacks_says_so():
+    gamma = tfd.Gamma(2., 1.)
+    for family in (gamma, tfd.Beta(2., 3.), tfd.Dirichlet([1., 2.])):
+        with pytest.raises(NotImplementedError, match="no random op sampling"):
+            family.sample(3)
+    with pytest.raises(NotImplementedError, match="igamma"):
+        gamma.cdf(1.)
+    with pytest.raises(NotImplementedError, match="betainc"):
+        tfd.Beta(2., 3.).cdf(.5)
+    with pytest.raises(AttributeError, match="tf.distributions.StudentT is not supported"):
+        tfd.StudentT  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.contrib.distributions.Multinomial is not"):
+        tf.contrib.distributions.Multinomial  # noqa: B018
+    with pytest.raises(TypeError, match="sample_shape"):
+        tfd.Normal(0., 1.).sample(tf.constant([3]))
+
+
+def test_contrib_distributions_are_the_core_families():
+    contrib = tf.contrib.distributions
+    for name in tfd.__all__:
+        assert getattr(contrib, name) is getattr(tfd, name)
+    assert tf.compat.v1.distributions.Normal is tfd.Normal
+
+
+def test_register_kl_adds_a_pair_and_refuses_a_second():
+    class Shifted(tfd.Normal):
+        pass
+
+    # a subclass finds its parent's function along the MRO, as TF's lookup
+    (got,) = run(tfd.kl_divergence(Shifted(0., 1.), tfd.Normal(1., 1.)))
+    np.testing.assert_allclose(got, 0.5)
+
+    @tfd.RegisterKL(Shifted, Shifted)
+    def _kl(a, b, name=None):
+        return tf.constant(7.)
+
+    assert run(tfd.kl_divergence(Shifted(0., 1.), Shifted(1., 1.)))[0] == 7.
+    with pytest.raises(ValueError, match="already been registered"):
+        tfd.RegisterKL(Shifted, Shifted)(_kl)
