@@ -280,3 +280,158 @@ def test_register_kl_adds_a_pair_and_refuses_a_second():
     assert run(tfd.kl_divergence(Shifted(0., 1.), Shifted(1., 1.)))[0] == 7.
     with pytest.raises(ValueError, match="already been registered"):
         tfd.RegisterKL(Shifted, Shifted)(_kl)
+
+
+# -- samples -------------------------------------------------------------------------------------
+N = 20000
+SAMPLE_CASES = {  # name: (distribution, its mean, its variance)
+    "Normal": (lambda: tfd.Normal([1., -2.], [0.5, 3.]), [1., -2.], [0.25, 9.]),
+    "Bernoulli": (lambda: tfd.Bernoulli(probs=[0.2, 0.7]), [0.2, 0.7], [0.16, 0.21]),
+    "Bernoulli(logits)": (lambda: tfd.Bernoulli(logits=[math.log(0.25)]), [0.2], [0.16]),
+    "Uniform": (lambda: tfd.Uniform([-1., 0.], [3., 0.5]), [1., 0.25], [16 / 12, 0.25 / 12]),
+    "Laplace": (lambda: tfd.Laplace([1., 0.], [2., 0.5]), [1., 0.], [8., 0.5]),
+    "Exponential": (lambda: tfd.Exponential([2., 0.5]), [0.5, 2.], [0.25, 4.]),
+    "MultivariateNormalDiag": (
+        lambda: tf.contrib.distributions.MultivariateNormalDiag([1., -2.], [0.5, 3.]),
+        [1., -2.], [0.25, 9.]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SAMPLE_CASES))
+def test_sample_moments(case):
+    make, mean, variance = SAMPLE_CASES[case]
+    dist = make()
+    samples = dist.sample(N, seed=7)
+    got, got_mean, got_variance = run(samples, dist.mean(), dist.variance())
+    mean, variance = np.array(mean), np.array(variance)
+    assert got.shape == (N, len(mean))
+    np.testing.assert_allclose(got_mean, mean, rtol=1e-6)
+    np.testing.assert_allclose(got_variance, variance, rtol=1e-6)
+    assert (np.abs(got.mean(0) - mean) < 5 * np.sqrt(variance / N)).all()
+    # the variance's standard error is below sqrt(kurtosis 9 / N) of it here (Laplace's is 6)
+    assert (np.abs(got.var(0) - variance) < 5 * variance * np.sqrt(9 / N)).all()
+
+
+def test_categorical_sample_frequencies_and_supports():
+    probs = np.array([[0.1, 0.2, 0.3, 0.4], [0.7, 0.1, 0.1, 0.1]])
+    categorical = tfd.Categorical(probs=probs)
+    draws, uniform, exponential = run(categorical.sample([N // 100, 100], seed=3),
+                                      tfd.Uniform(-1., 3.).sample(N, seed=4),
+                                      tfd.Exponential(5.).sample(N, seed=5))
+    assert draws.shape == (N // 100, 100, 2) and draws.dtype == np.int32
+    for row in range(2):
+        frequencies = np.bincount(draws[..., row].ravel(), minlength=4) / N
+        se = np.sqrt(probs[row] * (1 - probs[row]) / N)
+        assert (np.abs(frequencies - probs[row]) < 5 * se).all()
+    assert uniform.min() >= -1. and uniform.max() < 3. and exponential.min() > 0.
+
+
+def test_seeded_samples_repeat_from_session_to_session():
+    tf.set_random_seed(11)
+    normal = tfd.Normal([0., 1.], 2.)
+    draw, seeded = normal.sample(5), tfd.Categorical(logits=[0., 1., 2.]).sample(6, seed=2)
+    with tf.Session() as sess:
+        first = sess.run([draw, seeded])
+        second = sess.run([draw, seeded])
+    with tf.Session() as sess:
+        again = sess.run([draw, seeded])
+    for a, b, c in zip(first, second, again):
+        np.testing.assert_array_equal(a, c)  # a new session repeats the stream
+        assert not np.array_equal(a, b) or a.dtype == np.int32  # the next run draws anew
+    assert not np.array_equal(first[0], second[0])
+
+
+def test_batch_shape_known_at_run_time():
+    loc = tf.placeholder(tf.float32, [None, 2])
+    normal = tfd.Normal(loc, 1.)
+    bernoulli = tfd.Bernoulli(logits=loc)
+    categorical = tfd.Categorical(logits=loc)
+    assert normal.batch_shape.as_list() == [None, 2]
+    samples = [normal.sample([3, 4], seed=1), bernoulli.sample(3, seed=2),
+               categorical.sample(5, seed=3)]
+    assert samples[0].shape.as_list() == [3, 4, None, 2]
+    feed = {loc: np.zeros((6, 2), np.float32)}
+    got = run(*samples, normal.batch_shape_tensor(), categorical.batch_shape_tensor(),
+              feed_dict=feed)
+    assert [g.shape for g in got[:3]] == [(3, 4, 6, 2), (3, 6, 2), (5, 6)]
+    np.testing.assert_array_equal(got[3], [6, 2])
+    np.testing.assert_array_equal(got[4], [6])
+
+
+# -- gradients -------------------------------------------------------------------------------------
+def _finite_differences(value_at, point, eps=1e-6):
+    grad = np.zeros_like(point)
+    for index in np.ndindex(point.shape):
+        step = np.zeros_like(point)
+        step[index] = eps
+        grad[index] = (value_at(point + step) - value_at(point - step)) / (2 * eps)
+    return grad
+
+
+@pytest.mark.parametrize("family", ["Normal", "Laplace", "Uniform", "Exponential", "MVNDiag"])
+def test_reparameterized_sample_gradients_match_finite_differences(family):
+    first, second = (tf.placeholder(tf.float64, [3]) for _ in range(2))
+    dist = {"Normal": lambda: tfd.Normal(first, second),
+            "Laplace": lambda: tfd.Laplace(first, second),
+            "Uniform": lambda: tfd.Uniform(first, first + second),
+            "Exponential": lambda: tfd.Exponential(second * first),
+            "MVNDiag": lambda: tf.contrib.distributions.MultivariateNormalDiag(first, second),
+            }[family]()
+    objective = tf.reduce_sum(tf.sin(dist.sample(4, seed=9)))
+    grads = tf.gradients(objective, [first, second])
+    point = (np.array([0.3, -0.5, 1.2]), np.array([0.8, 1.5, 0.6]))
+
+    def value_at(a, b):
+        with tf.Session() as sess:  # a new session repeats the seeded noise
+            return sess.run(objective, {first: a, second: b})
+
+    with tf.Session() as sess:
+        got = sess.run(grads, {first: point[0], second: point[1]})
+    np.testing.assert_allclose(got[0], _finite_differences(lambda a: value_at(a, point[1]),
+                                                           point[0]), rtol=1e-5, atol=1e-8)
+    np.testing.assert_allclose(got[1], _finite_differences(lambda b: value_at(point[0], b),
+                                                           point[1]), rtol=1e-5, atol=1e-8)
+
+
+GRAD_CASES = {  # name: (tinyflow family, torch family, parameters, points)
+    "Normal": (tfd.Normal, td.Normal, (LOC[0], SCALE[1] + [0., .5, 1.]), X),
+    "Bernoulli": (lambda p: tfd.Bernoulli(logits=p), lambda p: td.Bernoulli(logits=p),
+                  (LOGITS[0],), (LOGITS > 0.2).astype(F64)),
+    "Categorical": (lambda p: tfd.Categorical(logits=p), lambda p: td.Categorical(logits=p),
+                    (LOGITS,), np.array([[2, 0], [1, 3]])),
+    "Laplace": (tfd.Laplace, td.Laplace, (LOC[0], POS[0]), X),
+    "Gamma": (tfd.Gamma, td.Gamma, (CONC[0], POS[1]), POS),
+    "Beta": (tfd.Beta, td.Beta, (CONC[0], POS[0]), UNIT),
+    "Dirichlet": (tfd.Dirichlet, td.Dirichlet, (CONC[0] + POS,),
+                  UNIT / UNIT.sum(-1, keepdims=True)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRAD_CASES))
+def test_log_prob_and_entropy_gradients_match_torch_autograd(case):
+    make, make_torch, parameters, points = GRAD_CASES[case]
+    holders = [tf.placeholder(tf.float64, p.shape) for p in parameters]
+    dist = make(*holders)
+    log_prob = dist.log_prob(points)
+    shape = log_prob.shape.as_list()
+    weights = np.linspace(0.5, 1.5, int(np.prod(shape))).reshape(shape)
+    objective = tf.reduce_sum(log_prob * tf.constant(weights)) + tf.reduce_sum(dist.entropy())
+    got = run(*tf.gradients(objective, holders), feed_dict=dict(zip(holders, parameters)))
+    leaves = [t(p).requires_grad_() for p in parameters]
+    reference = make_torch(*leaves)
+    torch_log_prob = reference.log_prob(torch.tensor(points))
+    ((torch_log_prob * t(weights)).sum() + reference.entropy().sum()).backward()
+    for value, leaf in zip(got, leaves):
+        np.testing.assert_allclose(value, leaf.grad.numpy(), rtol=1e-8, atol=1e-10)
+
+
+def test_gamma_log_prob_gradient_matches_finite_differences():
+    concentration = tf.placeholder(tf.float64, [3])
+    log_prob = tf.reduce_sum(tfd.Gamma(concentration, 1.5).log_prob(POS))
+    (got,) = run(tf.gradients(log_prob, concentration)[0],
+                 feed_dict={concentration: CONC[0]})
+
+    def value_at(c):
+        return run(log_prob, feed_dict={concentration: c})[0]
+
+    np.testing.assert_allclose(got, _finite_differences(value_at, CONC[0]), rtol=1e-6)
