@@ -232,6 +232,14 @@ def test_nan_statistics_with_allow_nan_stats_false_fail_at_run_time():
         run(bad)
 
 
+def test_kl_divergence_without_nan_stats_checks_for_nan_at_run_time():
+    scale = tf.placeholder(tf.float32, [])
+    kl = tfd.kl_divergence(tfd.Normal(0., 1.), tfd.Normal(0., scale), allow_nan_stats=False)
+    np.testing.assert_allclose(run(kl, feed_dict={scale: 1.})[0], 0.)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="KL calculation between Normal"):
+        run(kl, feed_dict={scale: np.nan})
+
+
 def test_validate_args_checks_scale_at_run_time():
     scale = tf.placeholder(tf.float32, [2])
     log_prob = tfd.Normal(0., scale, validate_args=True).log_prob(0.)

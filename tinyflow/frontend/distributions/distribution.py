@@ -325,6 +325,8 @@ def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=Non
     """KL(distribution_a || distribution_b), batchwise, by the registered function for their
     families (TF 1.15's ``tf.distributions.kl_divergence``).
 
+    With ``allow_nan_stats=False`` a NaN in the result is an InvalidArgumentError at run time.
+
     Raises
     ------
     NotImplementedError
@@ -337,4 +339,12 @@ def kl_divergence(distribution_a, distribution_b, allow_nan_stats=True, name=Non
             f"{type(distribution_a).__name__} and distribution_b type "
             f"{type(distribution_b).__name__}")
     with name_scope("KullbackLeibler"):
-        return kl_fn(distribution_a, distribution_b, name=name)
+        kl = kl_fn(distribution_a, distribution_b, name=name)
+        if allow_nan_stats:
+            return kl
+        check = control_flow_ops.Assert(  # TF's run-time check
+            api.logical_not(api.reduce_any(math_ops.is_nan(kl))),
+            [f"KL calculation between {distribution_a.name} and {distribution_b.name} is NaN."],
+            name="nan_check")
+        with api.control_dependencies([check]):
+            return api.identity(kl, name="checked_kl")
