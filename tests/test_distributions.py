@@ -443,3 +443,19 @@ def test_gamma_log_prob_gradient_matches_finite_differences():
         return run(log_prob, feed_dict={concentration: c})[0]
 
     np.testing.assert_allclose(got, _finite_differences(value_at, CONC[0]), rtol=1e-6)
+
+
+def test_policy_gradient_flows_through_log_prob_not_the_integer_sample():
+    logits = tf.Variable([[0.1, 0.5, -0.3], [1.0, -1.0, 0.0]])
+    policy = tfd.Categorical(logits=logits)
+    action = policy.sample(seed=1)
+    reward = tf.constant([2.0, -0.5])
+    loss = -tf.reduce_sum(policy.log_prob(action) * reward)
+    (grad,) = tf.gradients(loss, logits)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got_action, got_grad, got_logits = sess.run([action, grad, logits])
+    probs = np.exp(got_logits) / np.exp(got_logits).sum(-1, keepdims=True)
+    one_hot = np.eye(3)[got_action]
+    # d(-r log softmax(l)[a]) / dl = r (softmax(l) - onehot(a)), by hand
+    np.testing.assert_allclose(got_grad, [[2.0], [-0.5]] * (probs - one_hot), rtol=1e-5)
