@@ -101,6 +101,22 @@ def test_values_match_torch_distributions(case):
         assert got.dtype == (np.int32 if method == "mode" and "Categorical" in case else F64)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_normal_log_cdf_is_finite_far_in_the_tails(dtype):
+    z = np.array([-60., -30., -19., -12., -9., -3., 0., 2., 4.5, 6., 9., 30.], dtype)
+    normal = tfd.Normal(np.array(0., dtype), np.array(1., dtype))
+    value = tf.placeholder(dtype, [12])
+    log_cdf, log_survival = normal.log_cdf(value), normal.log_survival_function(value)
+    grads = tf.gradients(tf.reduce_sum(log_cdf) + tf.reduce_sum(log_survival), value)
+    got = run(log_cdf, log_survival, grads[0], feed_dict={value: z})
+    reference = t(z).requires_grad_()
+    expected = [torch.special.log_ndtr(reference), torch.special.log_ndtr(-reference)]
+    (expected[0].sum() + expected[1].sum()).backward()
+    for value, wanted in zip(got, [*expected, reference.grad]):
+        assert np.isfinite(value).all()
+        np.testing.assert_allclose(value, wanted.detach().numpy(), rtol=2e-5, atol=1e-7)
+
+
 def test_normal_log_prob_is_the_numpy_formula_in_float32():
     x = np.linspace(-3., 3., 7).astype(np.float32)
     (got,) = run(tfd.Normal(loc=0.5, scale=2.0).log_prob(x))

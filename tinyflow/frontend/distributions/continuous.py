@@ -50,6 +50,30 @@ class TwoParameters(Distribution):
         return tensor * array_ops.ones_like(self._first + self._second)
 
 
+def _ndtr(z):
+    """The standard normal's cdf."""
+    return 0.5 * api.erfc(-z * (1. / math.sqrt(2.)))
+
+
+def _log_ndtr(z, series_order=3):
+    """log of the standard normal's cdf, finite far in the lower tail: TF's
+    ``special_math.log_ndtr``, its three segments (``-ndtr(-z)`` above the upper bound, the
+    log of ndtr between, the asymptotic series below), each fed values inside its segment so
+    that no branch's gradient is NaN."""
+    lower, upper = (-20., 8.) if z.dtype.name == "float64" else (-10., 5.)
+    low = api.minimum(z, lower)
+    low_square = api.square(low)
+    series, power = 1., low_square
+    for n in range(1, series_order + 1):  # 1 + sum (-1)^n (2n - 1)!! / z^2n
+        series = series + (-1.) ** n * float(np.prod(np.arange(2 * n - 1, 0, -2))) / power
+        power = power * low_square
+    lower_tail = (-0.5 * low_square - api.log(-low) - 0.5 * math.log(2. * math.pi) +
+                  api.log(series))
+    middle = api.log(_ndtr(api.maximum(z, lower)))
+    return api.where(api.greater(z, upper), -_ndtr(-z),
+                     api.where(api.greater(z, lower), middle, lower_tail))
+
+
 class Normal(TwoParameters):
     """The normal distribution N(loc, scale^2), batched (``tf.distributions.Normal``).
 
@@ -84,7 +108,13 @@ class Normal(TwoParameters):
                                                 api.log(self.scale))
 
     def _cdf(self, x):
-        return 0.5 * api.erfc(-self._z(x) * (1. / math.sqrt(2.)))
+        return _ndtr(self._z(x))
+
+    def _log_cdf(self, x):
+        return _log_ndtr(self._z(x))
+
+    def _log_survival_function(self, x):
+        return _log_ndtr(-self._z(x))
 
     def _entropy(self):
         return self._broadcast(0.5 * math.log(2. * math.pi * math.e) + api.log(self.scale))

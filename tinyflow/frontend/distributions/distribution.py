@@ -234,6 +234,8 @@ class Distribution:
             return 1. - self.cdf(value)
 
     def log_survival_function(self, value, name="log_survival_function"):
+        if hasattr(self, "_log_survival_function"):
+            return self._call("log_survival_function", name, self._value(value))
         with self._scope(name):
             return api.log1p(-self.cdf(value))
 
