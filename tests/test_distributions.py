@@ -139,6 +139,8 @@ KL_CASES = {
                                    td.Gamma(t(POS), t(UNIT)))),
     "Beta": (lambda: (tfd.Beta(CONC, RATE), tfd.Beta(POS, UNIT)),
              lambda: (td.Beta(t(CONC), t(RATE)), td.Beta(t(POS), t(UNIT)))),
+    "Dirichlet": (lambda: (tfd.Dirichlet(CONC * RATE), tfd.Dirichlet(POS)),
+                  lambda: (td.Dirichlet(t(CONC * RATE)), td.Dirichlet(t(POS)))),
     "MultivariateNormalDiag": (
         lambda: (tf.contrib.distributions.MultivariateNormalDiag(LOC, SCALE * [1., 2., .5]),
                  tf.contrib.distributions.MultivariateNormalDiag(X, POS)),
@@ -218,6 +220,13 @@ def test_values_at_edges_are_tfs():
     np.testing.assert_allclose(got[9], [0.8160603, 0.30326533], rtol=1e-6)
     np.testing.assert_allclose(got[10], [1.5040774], rtol=1e-6)
     assert got[11].shape == (3, 2)
+
+
+def test_dirichlet_mode_is_nan_where_a_concentration_is_at_most_one():
+    concentration = np.array([[1.5, 2., 3.], [0.5, 2., 3.]])
+    (got,) = run(tfd.Dirichlet(concentration).mode())
+    np.testing.assert_allclose(got[0], (concentration[0] - 1) / (concentration[0].sum() - 3))
+    assert np.isnan(got[1]).all()  # TF 1.15's: NaN (allow_nan_stats) where any c <= 1
 
 
 def test_errors_are_tfs():

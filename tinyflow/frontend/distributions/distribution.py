@@ -276,8 +276,7 @@ class Distribution:
         """``value`` with NaN where ``condition`` (``allow_nan_stats``); else ``value`` after a
         run-time check that ``condition`` holds nowhere, TF's InvalidArgumentError."""
         if self._allow_nan_stats:
-            return api.where(condition, array_ops.fill(array_ops.shape(value), float("nan")),
-                             value)
+            return api.where(condition, array_ops.zeros_like(value) + float("nan"), value)
         check = control_flow_ops.Assert(
             api.logical_not(api.reduce_any(condition)),
             [f"{statistic} not defined for some of the parameters"], name="nan_check")

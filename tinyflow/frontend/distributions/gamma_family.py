@@ -241,3 +241,22 @@ class Dirichlet(Distribution):
         total = array_ops.expand_dims(self._total, -1)
         mean = self._concentration / total
         return mean * (1. - mean) / (total + 1.)
+
+    def _mode(self):
+        k = api.cast(array_ops.shape(self._concentration)[-1], self.dtype)
+        mode = (self._concentration - 1.) / array_ops.expand_dims(self._total - k, -1)
+        # NaN across the event where any concentration is <= 1 (as a float to broadcast it)
+        below = api.reduce_max(api.cast(api.less_equal(self._concentration, 1.), self.dtype), -1,
+                               keepdims=True)
+        return self.nan_where(api.greater(below * array_ops.ones_like(mode), 0.), mode, "mode")
+
+
+@RegisterKL(Dirichlet, Dirichlet)
+def _kl_dirichlet_dirichlet(d1, d2, name=None):
+    """TF 1.15's closed form of KL(d1 || d2): sum (c1 - c2)(digamma(c1) - digamma(total1)) -
+    log B(c1) + log B(c2), B the multivariate beta function."""
+    with name_scope(name or "kl_dirichlet_dirichlet"):
+        digamma_diff = (api.digamma(d1.concentration) -
+                        array_ops.expand_dims(api.digamma(d1.total_concentration), -1))
+        return (api.reduce_sum((d1.concentration - d2.concentration) * digamma_diff, -1) -
+                d1._log_normalization() + d2._log_normalization())
