@@ -85,6 +85,7 @@ __all__ += [
     "RunOptions",
     "app",
     "data",
+    "distributions",
     "errors",
     "estimator",
     "flags",
@@ -107,7 +108,8 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
 # tf_image.py
-_MODULES = {"app": "app", "contrib": "contrib", "data": "data", "errors": "errors",
+_MODULES = {"app": "app", "contrib": "contrib", "data": "data",
+            "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
             "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",

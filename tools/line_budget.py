@@ -149,6 +149,10 @@ COMPONENTS = {
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
+    # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
+    "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
+        ["frontend/distributions/*.py", "frontend/contrib/distributions.py"], 940),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)

@@ -2,12 +2,13 @@
 RNN functions, :mod:`tinyflow.contrib.rnn`), ``seq2seq`` (BasicDecoder, its helpers,
 dynamic_decode, sequence_loss), ``layers`` (TF-Slim's layers, the xavier and variance-scaling
 initializers, the regularizers: :mod:`tinyflow.contrib.layers`), ``framework`` (``arg_scope``,
-the model variables), ``losses`` (the deprecated argument orders) and ``slim`` (their aliases);
+the model variables), ``losses`` (the deprecated argument orders), ``slim`` (their aliases) and
+``distributions`` (tf.distributions' families and MultivariateNormalDiag);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["framework", "layers", "losses", "rnn", "seq2seq", "slim"]
-_SUBMODULES = ("framework", "layers", "losses", "rnn", "seq2seq", "slim")
+__all__ = ["distributions", "framework", "layers", "losses", "rnn", "seq2seq", "slim"]
+_SUBMODULES = ("distributions", "framework", "layers", "losses", "rnn", "seq2seq", "slim")
 
 
 def __getattr__(name):
