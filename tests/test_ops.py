@@ -654,6 +654,10 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                      "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],
                  "fixed_unigram_candidate_sampler": [
                      "test_sampled_losses.py::test_fixed_unigram_sampler_as_tensorflow"],
+                 # its values and gradients are the program's rule's, tested there
+                 "custom_gradient": [
+                     "test_custom_gradient.py::test_log1pexp_value_and_its_stable_gradient",
+                     "test_custom_gradient.py::test_several_args_and_results"],
                  "shaped_by_value": [  # shapes computed from tensors, folded at bind
                      "test_feeds.py::test_shapes_from_tensors_per_feed_shape",
                      "test_feeds.py::test_shaped_by_value_gradients_against_finite_differences"]}
