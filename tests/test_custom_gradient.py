@@ -155,3 +155,22 @@ def test_a_document_names_an_override_and_never_holds_a_custom_gradient():
            ' "num_results": 1, "grad_fn": "os.system"}}], "heads": [[1, 0]]}')
     with pytest.raises(GraphError, match="'custom_gradient' must be one of plain attributes"):
         apply_passes(Graph([], {"json": doc}), "LoadJSON")
+
+
+def test_hessians_as_tensorflows(plan_memory):
+    w = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    u = tf.constant([0.5, -1.0])
+    f = (tf.reduce_sum(tf.exp(tf.reshape(w, [-1]) * 0.3) * tf.reduce_sum(w * w))
+         + tf.reduce_sum(u ** 3) * tf.reduce_sum(w))
+    h_w, h_u = _run(tf.hessians(f, [w, u]), plan_memory)
+    # numpy: f(w) = e(w) * s(w) with e = sum exp(0.3 w), s = sum w^2, plus (sum u^3) sum w;
+    # d2f/dwi dwj = 0.09 exp(0.3 wi) s [i == j] + 0.6 (exp(0.3 wi) wj + exp(0.3 wj) wi) + 2 e [i == j]
+    flat = np.float64([1, 2, 3, 4])
+    exp = np.exp(0.3 * flat)
+    want = (np.diag(0.09 * exp * (flat ** 2).sum() + 2 * exp.sum())
+            + 0.6 * (np.outer(exp, flat) + np.outer(flat, exp)))
+    np.testing.assert_allclose(h_w, want.reshape(2, 2, 2, 2), rtol=1e-5)
+    np.testing.assert_allclose(h_u, np.diag(6 * np.float64([0.5, -1.0]) * 10), atol=1e-5)
+    # real TF: h_w[0, 0] = [[23.167845, 2.713102], [3.9055083, 5.231732]], h_u [[30, 0], [0, -60]]
+    np.testing.assert_allclose(h_w[0, 0], [[23.167845, 2.713102], [3.9055083, 5.231732]],
+                               rtol=1e-5)

@@ -64,15 +64,15 @@ COMPONENTS = {
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
     # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
     # a size a body's kwarg.check_fits refuses as it runs is raised as the
-    # ResourceExhaustedError it is)
+    # ResourceExhaustedError it is; 3662 -> 3710: 2026-11-27: custom_gradient, broadcast_to,
+    # meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): Graph.gradient_override_map,
+    # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
             "session/session.py", "session/variables.py"], 3710),
-    # (3662 -> 3710: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): Graph.gradient_override_map, tf.RegisterGradient's registry and the
-    # Gradient pass taking a node's override by name)
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -108,7 +108,8 @@ COMPONENTS = {
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
-    # 2550 -> 2565: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN)
+    # 2550 -> 2565: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): the custom_gradient op (IdentityN)
     "op declarations (tinyflow/ops)": (["ops/*.py"], 2565),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
@@ -196,8 +197,10 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    # 3840 -> 3925: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient (frontend/gradient_ops.py)
-    FRONT_END: ([], 3925),
+    # 3840 -> 4010: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient, tf.hessians
+    # (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace (array_ops.py)
+    FRONT_END: ([], 4010),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 
 from ..nnvm.passes.gradient import register_gradient
 from ..nnvm.symbol import Symbol, create_op, current_context
 from . import nest
-from .api import _tensor
+from .api import _tensor, gradients
+from .array_ops import reshape, stack, zeros_like
 
-__all__ = ["RegisterGradient", "custom_gradient"]
+__all__ = ["RegisterGradient", "custom_gradient", "hessians"]
 
 
 class RegisterGradient:
@@ -108,3 +110,27 @@ def _takes_variables(grad_fn) -> bool:
     return any(p.name == "variables" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
+
+
+def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False,
+             gate_gradients=False, aggregation_method=None) -> list:
+    """For each x of ``xs``, the second derivatives of ``sum(ys)`` with respect to x, of shape
+    ``x.shape + x.shape`` (TF 1.15's ``tf.hessians``: each x's own, no cross terms).  TF loops
+    over the gradient's elements; TinyFlow unrolls that loop, so each x's size must be known
+    when the graph is built."""
+    xs = list(xs) if isinstance(xs, (list, tuple)) else [xs]
+    result = []
+    with current_context().name_scope(name):
+        for x, grad in zip(xs, gradients(ys, xs)):
+            shape = x.get_shape()
+            if not shape.is_fully_defined():
+                raise ValueError(f"tf.hessians: the shape of {x.name} is {shape}: TinyFlow "
+                                 f"needs it known when the graph is built")
+            if grad is None:  # ys do not depend on x: TF's loop would fail on a None
+                raise ValueError(f"tf.hessians: {x.name} does not reach ys")
+            flat = reshape(grad, [-1])
+            dims = shape.as_list()
+            rows = [gradients(flat[j], x)[0] for j in range(math.prod(dims))]
+            rows = [row if row is not None else zeros_like(x) for row in rows]
+            result.append(reshape(stack(rows), dims + dims))
+    return result
