@@ -66,7 +66,7 @@ def test_side_tables_are_gone_and_their_facts_kept():
     indexing = {"select_index", "_select_index_backward", "gather_nd", "_gather_nd_backward",
                 "scatter_nd", "tensor_scatter_nd", "reverse_sequence"}  # indices checked too
     # size their outputs on the host (TShapeAtRunTime)
-    sized = {"where_true", "tensor_array_grow", "tensor_array_rows"}
+    sized = {"where_true", "tensor_array_grow", "tensor_array_rows", "dynamic_stitch"}
     # their indices checked on the host on a GPU, whose kernels would assert on the device
     gpu_checked = {"gather", "_gather_backward", "scatter_update", "scatter_add", "scatter_sub",
                    "tensor_array_write", "_top_k_backward"}

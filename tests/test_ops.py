@@ -658,6 +658,10 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "custom_gradient": [
                      "test_custom_gradient.py::test_log1pexp_value_and_its_stable_gradient",
                      "test_custom_gradient.py::test_several_args_and_results"],
+                 "dynamic_stitch": [  # sized when it runs
+                     "test_partition_gather.py::test_dynamic_stitch_values_and_gradients",
+                     ("test_partition_gather.py::"
+                      "test_dynamic_stitch_last_writer_wins_and_undoes_a_partition")],
                  "shaped_by_value": [  # shapes computed from tensors, folded at bind
                      "test_feeds.py::test_shapes_from_tensors_per_feed_shape",
                      "test_feeds.py::test_shaped_by_value_gradients_against_finite_differences"]}

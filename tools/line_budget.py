@@ -110,12 +110,14 @@ COMPONENTS = {
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
-    # 2550 -> 2565: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
-    # (TF-1 names programs use): the custom_gradient op (IdentityN)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2565),
+    # 2550 -> 2600: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): the custom_gradient op (IdentityN), dynamic_stitch
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2600),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1270),
+    # 1270 -> 1280: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): custom_gradient's and dynamic_stitch's bodies
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1280),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -133,8 +135,10 @@ COMPONENTS = {
         # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
         # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
-        # conv1d, dilations, depthwise/separable (TF-1 names programs use)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1790),
+        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1810:
+        # 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names
+        # programs use): dynamic_stitch's kernel (array/kernels.py stitch)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1810),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.tensor_shape import TensorShape
 from .api import constant, equal, where
 from .array_ops import (
     ShapeValue,
@@ -23,7 +24,7 @@ from .array_ops import (
 )
 from .array_ops import shape as shape_of
 
-__all__ = ["batch_gather", "dynamic_partition", "gather_nd", "reverse_sequence", "scatter_nd", "tensor_scatter_add",
+__all__ = ["batch_gather", "dynamic_partition", "dynamic_stitch", "gather_nd", "reverse_sequence", "scatter_nd", "tensor_scatter_add",
            "tensor_scatter_nd_add", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
            "tensor_scatter_sub", "tensor_scatter_update"]
 
@@ -131,3 +132,23 @@ def dynamic_partition(data, partitions, num_partitions, name=None) -> list:
         with current_context().control_dependencies([checked]):
             return [gather(flat, squeeze(where(equal(flat_partitions, i)), axis=[1]))
                     for i in range(num_partitions)]
+
+
+def dynamic_stitch(indices, data, name=None) -> Symbol:
+    """``merged[indices[m][i...], ...] = data[m][i..., ...]`` (TF 1.15's
+    ``tf.dynamic_stitch``): ``indices`` int32 tensors, each ``data[m]`` of shape
+    ``indices[m].shape + rows``; ``max(indices) + 1`` rows, known once it ran; of a row written
+    twice the later ``(m, i)`` wins.  Gradients: each data gets the gradient's rows at its
+    indices (TF's)."""
+    indices, data = [_tensor(i) for i in indices], [_tensor(d) for d in data]
+    if not indices or len(indices) != len(data):
+        raise ValueError(f"dynamic_stitch takes as many indices as data (at least one), got "
+                         f"{len(indices)} and {len(data)}")
+    result = create_op("dynamic_stitch", *indices, *data, num_args=2 * len(data),
+                       name=name or "DynamicStitch")
+    index, rows = indices[0].get_shape(), data[0].get_shape()
+    # what is known before it runs, as TF's: the rows' shape
+    known = rows.as_list()[index.ndims:] if None not in (index.ndims, rows.ndims) else None
+    result.graph.declared_shapes[result.outputs[0]] = TensorShape(
+        None if known is None else [None] + known)
+    return result
