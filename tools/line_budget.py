@@ -25,10 +25,11 @@ COMPONENTS = {
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
-    # (460 -> 495: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
-    # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers)
+    # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
+    # and tf.dynamic_stitch)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 495),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 510),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
