@@ -204,10 +204,11 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    # 3840 -> 4010: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # 3840 -> 4070: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient, tf.hessians
-    # (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace (array_ops.py)
-    FRONT_END: ([], 4010),
+    # (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace (array_ops.py),
+    # tf.make_template (variable_scope.py)
+    FRONT_END: ([], 4070),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
