@@ -111,9 +111,10 @@ COMPONENTS = {
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
-    # 2550 -> 2600: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
-    # (TF-1 names programs use): the custom_gradient op (IdentityN), dynamic_stitch
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2600),
+    # 2550 -> 2610: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): the custom_gradient op (IdentityN), dynamic_stitch,
+    # orthogonalize (tf.orthogonal_initializer's QR)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2610),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1280: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
@@ -136,10 +137,10 @@ COMPONENTS = {
         # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
         # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
-        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1810:
+        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1815:
         # 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names
-        # programs use): dynamic_stitch's kernel (array/kernels.py stitch)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1810),
+        # programs use): dynamic_stitch's kernel (array/kernels.py stitch), orthogonalize's QR
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1815),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -204,11 +205,12 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    # 3840 -> 4070: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # 3840 -> 4105: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient, tf.hessians
     # (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace (array_ops.py),
-    # tf.make_template (variable_scope.py)
-    FRONT_END: ([], 4070),
+    # tf.make_template (variable_scope.py), tf.orthogonal_initializer and tf.initializers'
+    # identity, orthogonal, local_variables (init_ops.py)
+    FRONT_END: ([], 4105),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -1,14 +1,15 @@
-"""Matrix and shape ops: matmul, einsum, reshape, pad.  Bodies:
+"""Matrix and shape ops: matmul, einsum, orthogonalize, reshape, pad.  Bodies:
 ``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math
 import re
 
+from ..nnvm.attrs import no_gradient, same_shape
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
-from .elemwise import dtype_rule
+from .elemwise import FLOAT, dtype_rule
 
 __all__ = ["einsum_terms", "register_view_op"]
 
@@ -213,3 +214,20 @@ def _einsum_grad(node, grads):
  .set_attr("FInferShape", _einsum_shape).set_attr("FInferType", dtype_rule())
  .set_attr("FGradient", _einsum_grad))
 register_op("matmul").set_attr("TTFType", "MatMul")
+
+
+def _tall_matrix_shape(attrs, in_shapes, out_shapes):
+    in_shapes, out_shapes = same_shape(attrs, in_shapes, out_shapes)
+    if in_shapes[0] is not None and (len(in_shapes[0]) != 2 or in_shapes[0][0] < in_shapes[0][1]):
+        raise ShapeError(f"orthogonalize takes a matrix with at least as many rows as columns, "
+                         f"got shape {in_shapes[0]}")
+    return in_shapes, out_shapes
+
+
+# What tf.orthogonal_initializer makes of a normal sample (TF 1.15's composition qr, diag_part,
+# sign); an initializer's value, so no gradient (TF's goes through its QR: no initializer's does)
+(register_op("orthogonalize").describe("Q of the reduced QR factorisation of a (rows >= "
+                                       "columns), each column's sign that of R's diagonal: "
+                                       "orthonormal columns (tf.orthogonal_initializer).")
+ .set_num_inputs(1).set_attr("FInferShape", _tall_matrix_shape)
+ .set_attr("FInferType", FLOAT).set_attr("FGradient", no_gradient))

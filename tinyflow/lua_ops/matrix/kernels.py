@@ -1,4 +1,5 @@
-"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum."""
+"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum;
+orthogonalize's QR."""
 from __future__ import annotations
 
 import functools
@@ -9,7 +10,7 @@ import torch
 from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
 from ..threads import numpy_blas_single
 
-__all__ = ["blas_mm", "einsum", "mm_function"]
+__all__ = ["blas_mm", "einsum", "mm_function", "orthogonalize"]
 
 
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
@@ -60,6 +61,12 @@ def _gemms(res, a, b):
         gemms["onednn"] = lambda: res.copy_(torch.ops.mkldnn._linear_pointwise(
             a, b_t, None, "none", [], ""))
     return gemms
+
+
+def orthogonalize(res, a):
+    """res = q * sign(diag(r)) for a = q r, the reduced QR (TF's Orthogonal initializer)."""
+    q, r = torch.linalg.qr(a)
+    res.copy_(q * torch.sign(torch.diagonal(r)))
 
 
 def einsum(res, equation, *operands):
