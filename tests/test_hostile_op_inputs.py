@@ -61,7 +61,8 @@ EXEMPT = {
     **{op: "arithmetic on a variable's values: no input sets a size or an index"
        for op in ("assign", "assign_add", "assign_sub", "sgd_update", "momentum_update",
                   "adam_update", "adagrad_update", "rmsprop_update", "centered_rmsprop_update",
-                  "adadelta_update")},
+                  "adadelta_update", "proximal_sgd_update", "proximal_adagrad_update",
+                  "ftrl_update")},
     **{op: "a collective: runs in a process world of ranks (test_distributed.py), sums or "
            "copies float values" for op in ("_allreduce", "_allgather", "_broadcast",
                                               "_allreduce_start", "_allreduce_wait")},

@@ -647,6 +647,9 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "rmsprop_update": ["test_tf_update_ops_first_step"],
                  "centered_rmsprop_update": ["test_tf_update_ops_first_step"],
                  "adadelta_update": ["test_tf_update_ops_first_step"],  # more: test_train.py
+                 **{op: ["test_train.py::test_proximal_and_ftrl_steps_as_tensorflows"]
+                    for op in ("proximal_sgd_update", "proximal_adagrad_update",
+                               "ftrl_update")},
                  # random draws: their laws and TF's expected counts, tested there
                  "log_uniform_candidate_sampler": [
                      "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],

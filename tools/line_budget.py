@@ -111,15 +111,16 @@ COMPONENTS = {
     # 2380 -> 2500: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
-    # 2550 -> 2610: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # 2550 -> 2625: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the custom_gradient op (IdentityN), dynamic_stitch,
-    # orthogonalize (tf.orthogonal_initializer's QR)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2610),
+    # orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL update ops
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2625),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    # 1270 -> 1280: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
-    # (TF-1 names programs use): custom_gradient's and dynamic_stitch's bodies
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1280),
+    # 1270 -> 1295: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): the bodies of custom_gradient, dynamic_stitch, orthogonalize
+    # and the proximal and FTRL updates
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1295),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -137,10 +138,11 @@ COMPONENTS = {
         # a GPU (array/kernels.py gpu_checked, in the families using it), window paddings no TF
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
         # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
-        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1815:
+        # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1875:
         # 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl (TF-1 names
-        # programs use): dynamic_stitch's kernel (array/kernels.py stitch), orthogonalize's QR
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1815),
+        # programs use): dynamic_stitch's kernel (array/kernels.py stitch), orthogonalize's QR,
+        # the proximal and FTRL steps (optim/kernels.py)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1875),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -207,12 +209,13 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    # 3840 -> 4105: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # 3840 -> 4180: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient, tf.hessians
     # (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace (array_ops.py),
     # tf.make_template (variable_scope.py), tf.orthogonal_initializer and tf.initializers'
-    # identity, orthogonal, local_variables (init_ops.py)
-    FRONT_END: ([], 4105),
+    # identity, orthogonal, local_variables (init_ops.py), tf.train.FtrlOptimizer,
+    # ProximalAdagradOptimizer, ProximalGradientDescentOptimizer (train.py)
+    FRONT_END: ([], 4180),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
