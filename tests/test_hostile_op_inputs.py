@@ -61,7 +61,8 @@ EXEMPT = {
     **{op: "arithmetic on a variable's values: no input sets a size or an index"
        for op in ("assign", "assign_add", "assign_sub", "sgd_update", "momentum_update",
                   "adam_update", "adagrad_update", "rmsprop_update", "centered_rmsprop_update",
-                  "adadelta_update")},
+                  "adadelta_update", "proximal_sgd_update", "proximal_adagrad_update",
+                  "ftrl_update")},
     **{op: "a collective: runs in a process world of ranks (test_distributed.py), sums or "
            "copies float values" for op in ("_allreduce", "_allgather", "_broadcast",
                                               "_allreduce_start", "_allreduce_wait")},
@@ -156,6 +157,9 @@ def _special_probes():
         _op_probe("_tensor_array_rows_backward", "2-of-4", [(tf.float32, rows[:2]),
                                                             (tf.float32, rows)],
                   lambda *xs: create_op("_tensor_array_rows_backward", *xs)),
+        _op_probe("dynamic_stitch", "2-parts", [(int32, [0, 2]), (int32, [1]),
+                                                (tf.float32, rows[:2]), (tf.float32, rows[:1])],
+                  lambda *xs: create_op("dynamic_stitch", *xs, num_args=4)),
         _op_probe("dropout", "keep-0.5", [(tf.float32, rows), (tf.float32, 0.5)],
                   lambda *xs: create_op("dropout", *xs, seed=1, seed2=2)),
         _op_probe("random_shuffle", "4-rows", [(tf.float32, rows)],

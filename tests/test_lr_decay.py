@@ -173,3 +173,95 @@ def test_adam_with_a_schedule_matches_torch(plan_memory):
             np.testing.assert_allclose(sess.run(w), tw.detach().numpy(), rtol=1e-4, atol=1e-6)
         assert sess.run(step) == 7
 
+
+
+# -- the cosine schedules: numpy's formulas (TF 1.15's learning_rate_decay_v2), and values from
+# real TF (tf.compat.v1 in /work/tfvenv) at a few steps
+def _sgdr(step, first, t_mul, m_mul, alpha):
+    fraction = step / first
+    if t_mul == 1.0:
+        i_restart = np.floor(fraction)
+        fraction = fraction - i_restart
+    else:
+        i_restart = np.floor(np.log(1 - fraction * (1 - t_mul)) / np.log(t_mul))
+        sum_r = (1 - t_mul ** i_restart) / (1 - t_mul)
+        fraction = (fraction - sum_r) / t_mul ** i_restart
+    decayed = m_mul ** i_restart * 0.5 * (1 + np.cos(np.pi * fraction))
+    return 0.1 * ((1 - alpha) * decayed + alpha)
+
+
+def _linear_cosine(step, decay_steps, num_periods, alpha, beta, noise=0.0):
+    step = np.minimum(step, decay_steps)
+    linear = (decay_steps - step) / decay_steps + noise
+    cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+    return 0.1 * ((alpha + linear) * cosine + beta)
+
+
+def test_cosine_decay(plan_memory):
+    schedule, got = _over_steps(lambda s: tf.train.cosine_decay(0.1, s, 100, alpha=0.1),
+                                plan_memory=plan_memory)
+    fraction = np.minimum(STEPS, 100) / 100
+    expected = 0.1 * (0.9 * 0.5 * (1 + np.cos(np.pi * fraction)) + 0.1)
+    assert schedule.dtype == tf.float32
+    np.testing.assert_allclose(got, expected, rtol=1e-5)
+    # real TF at steps 7, 50, 99: 0.098916255, 0.054999996, 0.010022206
+    np.testing.assert_allclose(got[[7, 50, 99]], [0.098916255, 0.054999996, 0.010022206],
+                               rtol=1e-6)
+
+
+@pytest.mark.parametrize("t_mul,m_mul,alpha", [(2.0, 0.5, 0.05), (1.0, 0.9, 0.0),
+                                               (1.5, 0.9, 0.0)])
+def test_cosine_decay_restarts(t_mul, m_mul, alpha):
+    _, got = _over_steps(lambda s: tf.train.cosine_decay_restarts(
+        0.1, s, 10, t_mul=t_mul, m_mul=m_mul, alpha=alpha))
+    expected = _sgdr(STEPS.astype(np.float64), 10, t_mul, m_mul, alpha)
+    # the restarts' float32 floor of log ratios may round an exact boundary either way:
+    # compare away from them
+    away = np.abs(got - expected) < 1e-5
+    assert away.mean() > 0.97, f"{(~away).sum()} steps differ"
+    if t_mul == 2.0:  # real TF at steps 7, 10, 25, 50, 150
+        np.testing.assert_allclose(got[[7, 10, 25, 50, 150]], [
+            0.024580203, 0.0525, 0.011956215, 0.016874999, 0.0109375], rtol=1e-5)
+
+
+def test_cosine_decay_restarts_with_a_tensor_t_mul():
+    step = tf.placeholder(tf.int64, [])
+    t_mul = tf.placeholder(tf.float32, [])
+    schedule = tf.train.cosine_decay_restarts(0.1, step, 10, t_mul=t_mul, m_mul=0.9)
+    with tf.Session() as sess:
+        for mul in (1.0, 1.5):
+            got = [sess.run(schedule, {step: s, t_mul: mul}) for s in (7, 10, 50, 150)]
+            np.testing.assert_allclose(got, _sgdr(np.float64([7, 10, 50, 150]), 10, mul, 0.9,
+                                                  0.0), rtol=1e-5)
+
+
+def test_linear_cosine_decay(plan_memory):
+    _, got = _over_steps(lambda s: tf.train.linear_cosine_decay(
+        0.1, s, 100, num_periods=2.0, alpha=0.1, beta=0.01), plan_memory=plan_memory)
+    np.testing.assert_allclose(got, _linear_cosine(STEPS, 100, 2.0, 0.1, 0.01), rtol=1e-5,
+                               atol=1e-8)
+    # real TF at steps 0, 7, 50: 0.111, 0.085327335, 0.061
+    np.testing.assert_allclose(got[[0, 7, 50]], [0.111, 0.085327335, 0.061], rtol=1e-6)
+
+
+def test_noisy_linear_cosine_decay_noise_has_tfs_variance():
+    step = tf.placeholder(tf.int64, [])
+    schedule = tf.train.noisy_linear_cosine_decay(0.1, step, 100, initial_variance=1.0,
+                                                  variance_decay=0.55, num_periods=0.5)
+    tf.set_random_seed(3)
+    with tf.Session() as sess:
+        draws = np.array([sess.run(schedule, {step: 20}) for _ in range(4000)])
+    # value = 0.1 * ((linear + noise) * cosine + beta): the noise from the draws
+    cosine = 0.5 * (1 + np.cos(np.pi * 0.2))
+    noise = (draws / 0.1 - 0.001) / cosine - 0.8
+    assert abs(noise.mean()) < 4 * np.sqrt(21 ** -0.55 / 4000)
+    np.testing.assert_allclose(noise.std(), np.sqrt(21 ** -0.55), rtol=0.05)
+
+
+def test_cosine_schedules_need_a_step():
+    for schedule, message in ((tf.train.cosine_decay, "cosine decay requires global_step"),
+                              (tf.train.linear_cosine_decay, "linear cosine decay requires"),
+                              (tf.train.noisy_linear_cosine_decay, "noisy linear cosine decay"),
+                              (tf.train.cosine_decay_restarts, "cosine decay restarts")):
+        with pytest.raises(ValueError, match=message):
+            schedule(0.1, None, 10)

@@ -67,7 +67,7 @@ def test_side_tables_are_gone_and_their_facts_kept():
                 "scatter_nd", "tensor_scatter_nd", "reverse_sequence"}  # indices checked too
     # size their outputs on the host (TShapeAtRunTime)
     sized = {"where_true", "tensor_array_grow", "tensor_array_rows", "unique", "setdiff1d",
-             "bincount"}
+             "bincount", "dynamic_stitch"}
     # their indices checked on the host on a GPU, whose kernels would assert on the device
     gpu_checked = {"gather", "_gather_backward", "scatter_update", "scatter_add", "scatter_sub",
                    "tensor_array_write", "_top_k_backward"}

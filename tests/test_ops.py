@@ -647,6 +647,9 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  "rmsprop_update": ["test_tf_update_ops_first_step"],
                  "centered_rmsprop_update": ["test_tf_update_ops_first_step"],
                  "adadelta_update": ["test_tf_update_ops_first_step"],  # more: test_train.py
+                 **{op: ["test_train.py::test_proximal_and_ftrl_steps_as_tensorflows"]
+                    for op in ("proximal_sgd_update", "proximal_adagrad_update",
+                               "ftrl_update")},
                  # random draws: their laws and TF's expected counts, tested there
                  "log_uniform_candidate_sampler": [
                      "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],
@@ -654,6 +657,14 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                      "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],
                  "fixed_unigram_candidate_sampler": [
                      "test_sampled_losses.py::test_fixed_unigram_sampler_as_tensorflow"],
+                 # its values and gradients are the program's rule's, tested there
+                 "custom_gradient": [
+                     "test_custom_gradient.py::test_log1pexp_value_and_its_stable_gradient",
+                     "test_custom_gradient.py::test_several_args_and_results"],
+                 "dynamic_stitch": [  # sized when it runs
+                     "test_partition_gather.py::test_dynamic_stitch_values_and_gradients",
+                     ("test_partition_gather.py::"
+                      "test_dynamic_stitch_last_writer_wins_and_undoes_a_partition")],
                  "shaped_by_value": [  # shapes computed from tensors, folded at bind
                      "test_feeds.py::test_shapes_from_tensors_per_feed_shape",
                      "test_feeds.py::test_shaped_by_value_gradients_against_finite_differences"]}

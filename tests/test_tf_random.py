@@ -595,8 +595,39 @@ def test_initializers_namespace_and_helpers():
     assert np.abs(value).max() <= math.sqrt(6 / 1000)
     (value,) = run(tf.uniform_unit_scaling_initializer(factor=2.0, seed=1)([10, 5, 20]))
     assert np.abs(value).max() <= 2.0 * math.sqrt(3 / 50)
+    assert ns.orthogonal is tf.orthogonal_initializer
+    assert ns.local_variables is tf.local_variables_initializer
     with pytest.raises(AttributeError, match="not supported"):
-        ns.orthogonal  # noqa: B018
+        ns.tables_initializer  # noqa: B018  (TF 1.15 has it; TinyFlow has no lookup tables)
+
+
+@pytest.mark.parametrize("shape", [[4, 3], [3, 5], [2, 3, 4], [3, 3], [1, 6]])
+def test_orthogonal_initializer_gives_orthonormal_rows_or_columns(shape, plan_memory):
+    init = tf.orthogonal_initializer(gain=2.0, seed=3)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        value = sess.run(init(shape)).reshape(-1, shape[-1])
+    gram = value.T @ value if value.shape[0] >= value.shape[1] else value @ value.T
+    np.testing.assert_allclose(gram, 4.0 * np.eye(len(gram)), atol=1e-5)  # gain ** 2
+    assert init.get_config() == {"gain": 2.0, "seed": 3, "dtype": "float32"}  # TF's keys
+    with pytest.raises(ValueError, match="must be at least two-dimensional"):
+        init([3])
+
+
+def test_orthogonal_initializer_follows_the_seed():
+    values = []
+    for _ in range(2):
+        with tf.Graph().as_default():
+            init = tf.initializers.orthogonal(seed=5)
+            values.append(tf.Session().run(init([6, 4])))
+    np.testing.assert_array_equal(*values)
+
+
+def test_identity_initializer():
+    # real TF: gain 0.5 on [2, 3] gives [[0.5, 0, 0], [0, 0.5, 0]]
+    (value,) = run(tf.initializers.identity(gain=0.5)([2, 3]))
+    np.testing.assert_array_equal(value, [[0.5, 0.0, 0.0], [0.0, 0.5, 0.0]])
+    with pytest.raises(ValueError, match="only be used for 2D matrices"):
+        tf.initializers.identity()([2, 2, 2])
 
 
 def test_initializer_config_dtype_and_determinism():

@@ -455,3 +455,78 @@ def test_integer_constants_are_exact():
     counter = tf.Variable(2 ** 60, dtype=tf.int64, name="counter")
     sess.run(counter.initializer)
     assert sess.run(tf.assign_add(counter, 3)) == 2 ** 60 + 3
+
+
+# -- proximal optimizers and FTRL: three steps against real TF 1.15's kernels' numbers
+# (tf.compat.v1 in /work/tfvenv; loss sum(c * v^2 + d * v) from v = [1, -2, 0.5, 0, 3])
+_PROXIMAL_CASES = {
+    "proximal_sgd_l1_l2": (lambda lr: tf.train.ProximalGradientDescentOptimizer(
+        lr, l1_regularization_strength=0.05, l2_regularization_strength=0.2), 0.1, [
+        [0.75, -1.1519608, 0.4264706, 0.0, 2.97549],
+        [0.5539216, -0.65311426, 0.36159173, 0.0, 2.9519413],
+        [0.40013456, -0.35967505, 0.30434564, 0.0, 2.929316]]),
+    "proximal_sgd_plain": (lambda lr: tf.train.ProximalGradientDescentOptimizer(lr), 0.1, [
+        [0.77, -1.1800001, 0.44, -0.005, 3.04],
+        [0.58599997, -0.6880001, 0.386, -0.009000001, 3.0792],
+        [0.43879998, -0.39280003, 0.33740002, -0.012200001, 3.117616]]),
+    "proximal_adagrad_l1_l2": (lambda lr: tf.train.ProximalAdagradOptimizer(
+        lr, initial_accumulator_value=0.2, l1_regularization_strength=0.05,
+        l2_regularization_strength=0.2), 0.3, [
+        [0.68165785, -1.6862981, 0.22164883, 0.0, 2.8863635],
+        [0.49249583, -1.4829063, 0.07895082, 0.0, 2.8090756],
+        [0.3584274, -1.3266835, 0.0, 0.0, 2.7521362]]),
+    "proximal_adagrad_plain": (lambda lr: tf.train.ProximalAdagradOptimizer(lr), 0.3, [
+        [0.702796, -1.7002227, 0.23460448, -0.046852127, 3.2353394],
+        [0.52517986, -1.5055134, 0.10187416, -0.006275699, 3.4060771],
+        [0.3978511, -1.3556154, 0.024504028, -0.040813006, 3.543234]]),
+    "ftrl_l1_l2": (lambda lr: tf.train.FtrlOptimizer(
+        lr, l1_regularization_strength=0.05, l2_regularization_strength=0.2), 0.3, [
+        [0.53259736, -1.5979561, 0.0, 0.0, 1.0890943],
+        [0.387017, -1.4121974, -0.017375857, -0.03378097, 1.3117884],
+        [0.28030846, -1.2679207, -0.047957517, -0.021928476, 1.4807237]]),
+    "ftrl_power": (lambda lr: tf.train.FtrlOptimizer(
+        lr, learning_rate_power=-0.7, initial_accumulator_value=0.5,
+        l1_regularization_strength=0.01), 0.3, [
+        [0.6172433, -1.8068378, -0.038767338, -0.019426119, 0.6863683],
+        [0.51120234, -1.7300565, -0.059120547, -0.024839127, 0.8904354],
+        [0.43144995, -1.6722568, -0.07269015, -0.024995355, 1.0381169]]),
+    "ftrl_shrinkage": (lambda lr: tf.train.FtrlOptimizer(
+        lr, l2_regularization_strength=0.1, l2_shrinkage_regularization_strength=0.3), 0.3, [
+        [0.47673488, -1.5678183, -0.1205546, -0.039457466, 0.28254426],
+        [0.3055771, -1.3562636, -0.08282336, 0.001901665, 0.48757482],
+        [0.19041926, -1.1943268, -0.069618545, -0.040808838, 0.6127625]]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_PROXIMAL_CASES))
+@pytest.mark.parametrize("tensor_rate", [False, True])
+def test_proximal_and_ftrl_steps_as_tensorflows(case, tensor_rate, plan_memory):
+    make, rate, expected = _PROXIMAL_CASES[case]
+    v = tf.Variable([1.0, -2.0, 0.5, 0.0, 3.0])
+    loss = tf.reduce_sum(tf.constant([1.0, 2.0, 0.5, 1.0, 0.1]) * v * v
+                         + tf.constant([0.3, -0.2, 0.1, 0.05, -1.0]) * v)
+    step = make(tf.constant(rate) if tensor_rate else rate).minimize(loss)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        got = []
+        for _ in range(3):
+            sess.run(step)
+            got.append(sess.run(v))
+    np.testing.assert_allclose(got, expected, rtol=2e-6, atol=1e-8)
+
+
+def test_ftrl_slots_and_arguments_as_tensorflows():
+    v = tf.Variable([1.0, 2.0], name="v")
+    tf.train.FtrlOptimizer(0.1).minimize(tf.reduce_sum(v * v))
+    # real TF: the slots v/Ftrl (accum, from 0.1) and v/Ftrl_1 (linear, from 0)
+    slots = tf.global_variables()[1:]
+    assert [s.checkpoint_name for s in slots] == ["v/Ftrl", "v/Ftrl_1"]
+    with pytest.raises(ValueError, match="learning_rate_power 0.500000 needs to be negative "
+                                         "or zero"):
+        tf.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
+    with pytest.raises(ValueError, match="l1_regularization_strength -1.000000 needs to be "
+                                         "positive or zero"):
+        tf.train.FtrlOptimizer(0.1, l1_regularization_strength=-1.0)
+    w = tf.Variable([1.0], name="w")
+    tf.train.ProximalAdagradOptimizer(0.1).minimize(tf.reduce_sum(w))
+    assert tf.global_variables()[-1].checkpoint_name == "w/ProximalAdagrad"

@@ -97,3 +97,50 @@ def test_graphs_keep_their_own_variables():
         tf.get_variable("v", initializer=tf.zeros([1]))
     with tf.Graph().as_default(), tf.variable_scope("s"):
         tf.get_variable("v", initializer=tf.zeros([1]))  # a new graph: no clash
+
+
+# -- tf.make_template: names as real TF 1.15 gives them (tf.compat.v1 in /work/tfvenv) --------
+def _scale(x, scalar_name):
+    return x * tf.get_variable(scalar_name, shape=[], initializer=tf.constant_initializer(2.0))
+
+
+def test_make_template_shares_the_first_calls_variables():
+    template = tf.make_template("scale_by_y", _scale, scalar_name="y")
+    a, b = template(tf.constant(3.0)), template(tf.constant(4.0))
+    other = tf.make_template("scale_by_y", _scale, scalar_name="y")
+    c = other(tf.constant(5.0))
+    # real TF: ops under scale_by_y/, scale_by_y_1/, scale_by_y_2/; variables y of each
+    assert [t.name.split("/")[0] for t in (a, b, c)] == ["scale_by_y", "scale_by_y_1",
+                                                         "scale_by_y_2"]
+    assert [v.name for v in tf.global_variables()] == ["scale_by_y/y:0", "scale_by_y_1/y:0"]
+    assert template.variable_scope_name == "scale_by_y/"
+    assert template.variable_scope.name == "scale_by_y"
+    assert [v.name for v in template.trainable_variables] == ["scale_by_y/y:0"]
+    assert [v.name for v in template.variables] == ["scale_by_y/y:0"]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(tf.assign(template.variables[0], 10.0))
+        assert sess.run([a, b, c]) == [30.0, 40.0, 10.0]  # one variable for a and b
+
+
+def test_make_template_scopes_where_called_or_made():
+    with tf.variable_scope("outer"):
+        later = tf.make_template("inner", _scale, scalar_name="z")
+        now = tf.make_template("now", _scale, create_scope_now_=True, scalar_name="q")
+    d = later(tf.constant(1.0))
+    with tf.variable_scope("other"):
+        e = later(tf.constant(1.0))
+    with tf.variable_scope("elsewhere"):
+        f = now(tf.constant(1.0))
+    # real TF: inner/mul, other/inner/mul, elsewhere/now/mul; variables inner/z, outer/now/q
+    assert d.name.startswith("inner/") and e.name.startswith("other/inner/")
+    assert f.name.startswith("elsewhere/now/")
+    assert [v.name for v in tf.global_variables()] == ["inner/z:0", "outer/now/q:0"]
+
+
+def test_make_template_refuses_a_variable_made_again():
+    template = tf.make_template("bad", lambda x: x * tf.Variable(1.0))
+    template(tf.constant(1.0))
+    with pytest.raises(ValueError, match="Trainable variable created when calling a template "
+                                         "after the first time"):
+        template(tf.constant(1.0))

@@ -19,6 +19,8 @@ from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
 from .frontend.functional_ops import *
 from .frontend.functional_ops import __all__ as _functional_ops_all
+from .frontend.gradient_ops import *
+from .frontend.gradient_ops import __all__ as _gradient_ops_all
 from .frontend.image_ops import random_crop
 from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
@@ -96,7 +98,7 @@ __all__ += [
     "metrics",
     "summary",
 ]
-__all__ += list(_array_ops_all) + list(_indexing_ops_all)
+__all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)

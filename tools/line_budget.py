@@ -25,8 +25,11 @@ COMPONENTS = {
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
+    # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
+    # and tf.dynamic_stitch)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 460),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 510),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
@@ -64,13 +67,15 @@ COMPONENTS = {
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
     # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
     # a size a body's kwarg.check_fits refuses as it runs is raised as the
-    # ResourceExhaustedError it is)
+    # ResourceExhaustedError it is; 3662 -> 3710: 2026-11-27: custom_gradient, broadcast_to,
+    # meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): Graph.gradient_override_map,
+    # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3662),
+            "session/session.py", "session/variables.py"], 3710),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -107,12 +112,16 @@ COMPONENTS = {
     # 2500 -> 2550: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs
     # use), the dilated kernel checked to fit x in the gradients' shape rules too
     # 2550 -> 2885: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1
-    # names programs use)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2885),
+    # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
+    # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
+    # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
+    # update ops
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2960),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
-    # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1365),
+    # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
+    # 1390: custom_gradient, dynamic_stitch, orthogonalize, the proximal and FTRL updates
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1390),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -131,8 +140,10 @@ COMPONENTS = {
         # padding gives refused (conv/kernels.py); 1750 -> 1775: 2026-11-27: tf.sin...,
         # tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use); 1775 -> 1790: 2026-11-27:
         # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1985:
-        # 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 1985),
+        # 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1985 -> 2070:
+        # custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl: dynamic_stitch's
+        # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2070),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -169,13 +180,15 @@ COMPONENTS = {
     # for slots and Adam's beta powers, every entry of an untrusted file checked, the reader
     # functions (NewCheckpointReader, list_variables...), the earlier .npz still read; .meta
     # graphs and import_meta_graph, meta_graph.py)
-    # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters)
+    # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters;
+    # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
+    # (TF-1 names programs use): the four cosine schedules)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3560),
+         "examples/**/*.py"], 3640),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
@@ -204,8 +217,13 @@ COMPONENTS = {
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 3840 -> 4250: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case (TF-1
-    # names programs use)
-    FRONT_END: ([], 4250),
+    # names programs use); 4250 -> 4590: custom_gradient, broadcast_to, meshgrid...,
+    # cosine_decay, Ftrl (TF-1 names programs use): tf.custom_gradient, tf.RegisterGradient,
+    # tf.hessians (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace,
+    # tf.make_template, tf.orthogonal_initializer and tf.initializers' identity, orthogonal,
+    # local_variables, tf.train.FtrlOptimizer, ProximalAdagradOptimizer,
+    # ProximalGradientDescentOptimizer
+    FRONT_END: ([], 4590),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -13,6 +13,7 @@ TinyFlow fixes every shape at bind.
 """
 from __future__ import annotations
 
+import builtins
 import math
 import numbers
 
@@ -27,11 +28,15 @@ from .dtypes import as_dtype, float32, int32
 
 __all__ = [
     "boolean_mask",
+    "broadcast_to",
     "concat",
     "depth_to_space",
     "expand_dims",
     "fill",
     "gather",
+    "lin_space",
+    "linspace",
+    "meshgrid",
     "newaxis",
     "one_hot",
     "ones",
@@ -628,3 +633,66 @@ def sequence_mask(lengths, maxlen=None, dtype=bool, name=None) -> Symbol:
         columns = range(int(maxlen), dtype=lengths.dtype)
         mask = less(columns, expand_dims(lengths, -1))
         return mask if as_dtype(dtype) == as_dtype(bool) else cast(mask, dtype)
+
+
+def broadcast_to(input, shape, name=None) -> Symbol:
+    """``input`` broadcast to ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed
+    from shapes) by numpy's rules; the gradient sums back over the broadcast axes (TF's)."""
+    input = _tensor(input)
+    like = _filled(shape, 0, input.dtype, "zeros", None)  # read for its shape only
+    return create_op("broadcast_like", input, like, name=name or "BroadcastTo")
+
+
+def meshgrid(*args, **kwargs) -> list:
+    """Coordinate grids of the 1-d ``args`` (TF 1.15's ``tf.meshgrid``): ``indexing="xy"``
+    (the default) swaps the first two axes of the outputs, ``"ij"`` keeps the args' order;
+    each output is the arg broadcast over the others' sizes, so gradients sum back."""
+    indexing, name = kwargs.pop("indexing", "xy"), kwargs.pop("name", "meshgrid")
+    if kwargs:
+        raise TypeError(f"'{next(iter(kwargs))}' is an invalid keyword argument for this "
+                        f"function")
+    if indexing not in ("xy", "ij"):
+        raise ValueError("indexing parameter must be either 'xy' or 'ij'")
+    with current_context().name_scope(name):
+        flat = [reshape(_tensor(x), [-1]) for x in args]
+        ndim = len(flat)
+        axes = list(builtins.range(ndim))
+        if indexing == "xy" and ndim > 1:
+            axes[0], axes[1] = 1, 0
+        shaped = [reshape(x, [-1 if a == axes[i] else 1 for a in builtins.range(ndim)])
+                  for i, x in enumerate(flat)]
+        sizes = [None] * ndim
+        for i, x in enumerate(flat):
+            sizes[axes[i]] = size(x)
+        ones_grid = ones(stack(sizes), shaped[0].dtype) if ndim else None
+        return [x * ones_grid for x in shaped]
+
+
+def linspace(start, stop, num, name=None) -> Symbol:
+    """``num`` evenly spaced values from ``start`` to ``stop``, both included (TF's LinSpace:
+    ``start + i * (stop - start) / (num - 1)``, the last exactly ``stop``).  ``start`` and
+    ``stop`` are float scalars; ``num`` a positive int (or a constant int tensor)."""
+    start, stop = _tensor(start), _tensor(stop)
+    if start.dtype != stop.dtype or not start.dtype.is_floating:
+        raise TypeError(f"linspace: start and stop must be float tensors of one dtype, got "
+                        f"{start.dtype.name} and {stop.dtype.name}")
+    if isinstance(num, Symbol):
+        try:
+            num = fold_value(num.outputs[0], _known_shape)
+        except NotFoldable as err:
+            raise TypeError(f"linspace: num must be known when the graph is built: {err}") \
+                from None
+    if np.ndim(num) != 0 or not np.issubdtype(np.asarray(num).dtype, np.integer):
+        raise TypeError(f"linspace: num must be an int, got {num!r}")
+    if int(num) <= 0:
+        raise ValueError(f"linspace: Requires num > 0: {int(num)}")
+    with current_context().name_scope(name or "LinSpace"):
+        first = reshape(start, [1])
+        if int(num) == 1:
+            return first
+        step = (stop - start) / float(int(num) - 1)
+        inner = start + step * range(0, int(num) - 1, dtype=start.dtype)
+        return concat([inner, reshape(stop, [1])], 0)
+
+
+lin_space = linspace

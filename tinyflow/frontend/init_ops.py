@@ -17,7 +17,13 @@ import math
 import numpy as np
 
 from ..nnvm.symbol import create_op
-from .api import constant, global_variables_initializer, variables_initializer
+from .api import (
+    constant,
+    global_variables_initializer,
+    local_variables_initializer,
+    variables_initializer,
+)
+from .array_ops import reshape, transpose
 from .dtypes import as_dtype, float32
 from .random_ops import (
     Namespace,
@@ -34,6 +40,7 @@ __all__ = [
     "glorot_uniform_initializer",
     "initializers",
     "ones_initializer",
+    "orthogonal_initializer",
     "random_normal_initializer",
     "random_uniform_initializer",
     "truncated_normal_initializer",
@@ -282,6 +289,46 @@ class GlorotNormal(VarianceScaling):
         return {"seed": self.seed, "dtype": self.dtype.name}
 
 
+class Orthogonal(Initializer):
+    """``gain`` times a random matrix with orthonormal rows or columns, the tensor's axes but
+    the last flattened into one (``tf.orthogonal_initializer``, TF 1.15's: the Q of a normal
+    sample's QR, each column's sign that of R's diagonal)."""
+
+    def __init__(self, gain=1.0, seed=None, dtype=float32) -> None:
+        self.gain, self.seed = gain, seed
+        self.dtype = _float_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = self.dtype if dtype is None else _float_dtype(dtype)
+        shape = fully_known_shape(shape)
+        if len(shape) < 2:
+            raise ValueError("The tensor to initialize must be at least two-dimensional")
+        rows, cols = math.prod(shape[:-1]), shape[-1]
+        sample = random_normal((max(rows, cols), min(rows, cols)), dtype=dtype, seed=self.seed)
+        q = create_op("orthogonalize", sample)
+        return reshape(q if rows >= cols else transpose(q), list(shape)) * float(self.gain)
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "seed": self.seed, "dtype": self.dtype.name}
+
+
+class Identity(Initializer):
+    """``gain`` times the identity matrix (``tf.initializers.identity``); 2-D shapes only."""
+
+    def __init__(self, gain=1.0, dtype=float32) -> None:
+        self.gain, self.dtype = gain, _float_dtype(dtype)
+
+    def __call__(self, shape, dtype=None, partition_info=None):
+        dtype = self.dtype if dtype is None else _float_dtype(dtype)
+        shape = fully_known_shape(shape)
+        if len(shape) != 2:
+            raise ValueError("Identity matrix initializer can only be used for 2D matrices.")
+        return constant(np.eye(shape[0], shape[1]) * self.gain, dtype=dtype)
+
+    def get_config(self) -> dict:
+        return {"gain": self.gain, "dtype": self.dtype.name}
+
+
 def lecun_normal(seed=None) -> VarianceScaling:
     """Truncated normal with variance ``1 / fan_in``."""
     return VarianceScaling(1.0, "fan_in", "truncated_normal", seed)
@@ -309,6 +356,7 @@ truncated_normal_initializer, uniform_unit_scaling_initializer = (TruncatedNorma
                                                                   UniformUnitScaling)
 variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer, glorot_normal_initializer = GlorotUniform, GlorotNormal
+orthogonal_initializer = Orthogonal
 
 # tf.initializers.*: the same classes under TF 1.15's short names, and the variable ones
 initializers = Namespace(
@@ -317,4 +365,5 @@ initializers = Namespace(
     uniform_unit_scaling=UniformUnitScaling, variance_scaling=VarianceScaling,
     glorot_uniform=GlorotUniform, glorot_normal=GlorotNormal, lecun_normal=lecun_normal,
     lecun_uniform=lecun_uniform, he_normal=he_normal, he_uniform=he_uniform,
-    global_variables=global_variables_initializer, variables=variables_initializer)
+    global_variables=global_variables_initializer, variables=variables_initializer,
+    orthogonal=Orthogonal, identity=Identity, local_variables=local_variables_initializer)

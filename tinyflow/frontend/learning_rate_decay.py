@@ -9,20 +9,29 @@ to its dtype before the arithmetic.  The result is a scalar tensor to give an op
     lr = tf.train.exponential_decay(0.1, step, 1000, 0.96, staircase=True)
     train_op = tf.train.AdamOptimizer(lr).minimize(loss, global_step=step)
 
-``cosine_decay`` and its relatives are not here: TinyFlow has no ``cos`` op.
+The cosine schedules (``cosine_decay``, ``cosine_decay_restarts``, ``linear_cosine_decay``,
+``noisy_linear_cosine_decay``) are TF 1.15's learning_rate_decay_v2 formulas, op for op.
 """
 from __future__ import annotations
 
+import math
+
 from ..nnvm.symbol import Symbol
 from . import api
+from .control_flow_ops import cond
 from .dtypes import as_dtype
 from .framework import name_scope
 from .math_ops import ceil, floor
+from .random_ops import random_normal
 
 __all__ = [
+    "cosine_decay",
+    "cosine_decay_restarts",
     "exponential_decay",
     "inverse_time_decay",
+    "linear_cosine_decay",
     "natural_exp_decay",
+    "noisy_linear_cosine_decay",
     "piecewise_constant",
     "polynomial_decay",
 ]
@@ -233,3 +242,94 @@ def piecewise_constant(x, boundaries, values, name=None) -> Symbol:
         for predicate, value in reversed(pairs):
             result = api.where(predicate, value, result)
         return result
+
+
+def _cosine(fraction) -> Symbol:
+    """``0.5 * (1 + cos(pi * fraction))``, with TF's float32 constant pi."""
+    return 0.5 * (1.0 + api.cos(api.constant(math.pi) * fraction))
+
+
+def _clipped_fraction(learning_rate, global_step, decay_steps, what):
+    """The learning rate, ``min(step, decay_steps)`` and ``decay_steps``, as TF casts them."""
+    if global_step is None:
+        raise ValueError(f"{what} requires global_step")
+    learning_rate = _tensor(learning_rate)
+    decay_steps = _cast(decay_steps, learning_rate.dtype)
+    step = api.minimum(_cast(global_step, learning_rate.dtype), decay_steps)
+    return learning_rate, step, decay_steps
+
+
+def cosine_decay(learning_rate, global_step, decay_steps, alpha=0.0, name=None) -> Symbol:
+    """``learning_rate * ((1 - alpha) * 0.5 * (1 + cos(pi * step / decay_steps)) + alpha)``
+    with ``step = min(global_step, decay_steps)`` (SGDR without restarts; TF 1.15's)."""
+    with name_scope(name, "CosineDecay"):
+        learning_rate, step, decay_steps = _clipped_fraction(
+            learning_rate, global_step, decay_steps, "cosine decay")
+        alpha = _cast(alpha, learning_rate.dtype)
+        decayed = (1 - alpha) * _cosine(step / decay_steps) + alpha
+        return api.multiply(learning_rate, decayed)
+
+
+def cosine_decay_restarts(learning_rate, global_step, first_decay_steps, t_mul=2.0, m_mul=1.0,
+                          alpha=0.0, name=None) -> Symbol:
+    """Cosine decay restarted after ``first_decay_steps``, each period ``t_mul`` times longer
+    than the last and its start ``m_mul`` times lower (SGDR; TF 1.15's formula, its
+    ``cond(t_mul == 1)`` taken when the graph is built for a Python ``t_mul``)."""
+    if global_step is None:
+        raise ValueError("cosine decay restarts requires global_step")
+    with name_scope(name, "SGDRDecay"):
+        learning_rate = _tensor(learning_rate)
+        dtype = learning_rate.dtype
+        first, alpha = _cast(first_decay_steps, dtype), _cast(alpha, dtype)
+        geometric = _cast(t_mul, dtype)
+        fraction = _cast(global_step, dtype) / first
+
+        def restarts(geometric_periods):
+            if not geometric_periods:
+                i_restart = floor(fraction)
+                return i_restart, fraction - i_restart
+            i_restart = floor(api.log(1.0 - fraction * (1.0 - geometric)) / api.log(geometric))
+            sum_r = (1.0 - geometric ** i_restart) / (1.0 - geometric)
+            return i_restart, (fraction - sum_r) / geometric ** i_restart
+        if isinstance(t_mul, Symbol):
+            i_restart, fraction = cond(api.equal(geometric, 1.0), lambda: restarts(False),
+                                       lambda: restarts(True))
+        else:
+            i_restart, fraction = restarts(float(t_mul) != 1.0)
+        cosine_decayed = _cast(m_mul, dtype) ** i_restart * _cosine(fraction)
+        return api.multiply(learning_rate, (1 - alpha) * cosine_decayed + alpha)
+
+
+def linear_cosine_decay(learning_rate, global_step, decay_steps, num_periods=0.5, alpha=0.0,
+                        beta=0.001, name=None) -> Symbol:
+    """``learning_rate * ((alpha + (decay_steps - step) / decay_steps) * 0.5 * (1 + cos(2 pi
+    num_periods step / decay_steps)) + beta)``, ``step = min(global_step, decay_steps)``."""
+    with name_scope(name, "LinearCosineDecay"):
+        learning_rate, step, decay_steps = _clipped_fraction(
+            learning_rate, global_step, decay_steps, "linear cosine decay")
+        linear = (decay_steps - step) / decay_steps
+        return api.multiply(learning_rate, _linear_cosine(
+            learning_rate, step, decay_steps, linear, num_periods, alpha, beta))
+
+
+def _linear_cosine(learning_rate, step, decay_steps, linear, num_periods, alpha, beta):
+    dtype = learning_rate.dtype
+    fraction = 2.0 * _cast(num_periods, dtype) * (step / decay_steps)
+    return (_cast(alpha, dtype) + linear) * _cosine(fraction) + _cast(beta, dtype)
+
+
+def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_variance=1.0,
+                              variance_decay=0.55, num_periods=0.5, alpha=0.0, beta=0.001,
+                              name=None) -> Symbol:
+    """:func:`linear_cosine_decay` with normal noise of variance ``initial_variance / (1 +
+    step) ** variance_decay`` added to its linear part, drawn at every run (TF 1.15's)."""
+    with name_scope(name, "NoisyLinearCosineDecay"):
+        learning_rate, step, decay_steps = _clipped_fraction(
+            learning_rate, global_step, decay_steps, "noisy linear cosine decay")
+        dtype = learning_rate.dtype
+        variance = _cast(initial_variance, dtype) / api.pow(1.0 + step,
+                                                            _cast(variance_decay, dtype))
+        noise = random_normal([], dtype=dtype) * api.sqrt(variance)
+        linear = (decay_steps - step) / decay_steps + noise
+        return api.multiply(learning_rate, _linear_cosine(
+            learning_rate, step, decay_steps, linear, num_periods, alpha, beta))

@@ -49,10 +49,13 @@ __all__ = [
     "AdagradOptimizer",
     "AdamOptimizer",
     "ExponentialMovingAverage",
+    "FtrlOptimizer",
     "GradientDescentOptimizer",
     "MomentumOptimizer",
     "NewCheckpointReader",
     "Optimizer",
+    "ProximalAdagradOptimizer",
+    "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
     "checkpoint_exists",
@@ -293,6 +296,97 @@ class AdagradOptimizer(Optimizer):
                         [var, _slot(var, "adagrad", self._name, self.initial_accumulator_value)], grad,
                         self.learning_rate)
                 for grad, var in grads_and_vars]
+
+
+def _non_negative(**values) -> None:
+    for key, value in values.items():
+        if value < 0.0:
+            raise ValueError(f"{key} {value:f} needs to be positive or zero")
+
+
+class ProximalGradientDescentOptimizer(Optimizer):
+    """TensorFlow's proximal gradient descent (``ApplyProximalGradientDescent``)::
+
+        prox = var - learning_rate * grad
+        var <- sign(prox) * max(|prox| - learning_rate * l1, 0) / (1 + learning_rate * l2)
+    """
+
+    def __init__(self, learning_rate, l1_regularization_strength=0.0,
+                 l2_regularization_strength=0.0, use_locking=False,
+                 name="ProximalGradientDescent") -> None:
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
+        self.l1, self.l2 = float(l1_regularization_strength), float(l2_regularization_strength)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("proximal_sgd_update", [var], grad, self.learning_rate, l1=self.l1,
+                        l2=self.l2) for grad, var in grads_and_vars]
+
+
+class ProximalAdagradOptimizer(Optimizer):
+    """TensorFlow's proximal Adagrad (``ApplyProximalAdagrad``)::
+
+        accum <- accum + grad^2;  rate = learning_rate / sqrt(accum)
+        prox = var - rate * grad
+        var <- sign(prox) * max(|prox| - rate * l1, 0) / (1 + rate * l2)
+
+    ``accum`` is the slot ``<var name>_accumulator``, starting at ``initial_accumulator_value``.
+    """
+
+    def __init__(self, learning_rate, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="ProximalAdagrad") -> None:
+        if initial_accumulator_value <= 0:
+            raise ValueError(f"initial_accumulator_value must be positive: "
+                             f"{initial_accumulator_value}")
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
+        self.initial_accumulator_value = float(initial_accumulator_value)
+        self.l1, self.l2 = float(l1_regularization_strength), float(l2_regularization_strength)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("proximal_adagrad_update", [var, _slot(
+            var, "accumulator", self._name, self.initial_accumulator_value)], grad,
+            self.learning_rate, l1=self.l1, l2=self.l2) for grad, var in grads_and_vars]
+
+
+class FtrlOptimizer(Optimizer):
+    """TensorFlow's FTRL-proximal (``ApplyFtrl``; ``ApplyFtrlV2`` with
+    ``l2_shrinkage_regularization_strength``), ``p = -learning_rate_power``::
+
+        new = accum + grad^2
+        linear <- linear + grad + 2 l2_shrinkage var - (new^p - accum^p) / learning_rate * var
+        var <- (l1 sign(linear) - linear) / (new^p / learning_rate + 2 l2) if |linear| > l1
+               else 0
+        accum <- new
+
+    The slots ``<var name>_accum`` (from ``initial_accumulator_value``) and
+    ``<var name>_linear`` (from 0); ``accum_name`` / ``linear_name`` name them in checkpoints.
+    """
+
+    def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
+                 l1_regularization_strength=0.0, l2_regularization_strength=0.0,
+                 use_locking=False, name="Ftrl", accum_name=None, linear_name=None,
+                 l2_shrinkage_regularization_strength=0.0) -> None:
+        # TF 1.15's checks, in its order and words
+        _non_negative(initial_accumulator_value=initial_accumulator_value)
+        if learning_rate_power > 0.0:
+            raise ValueError(f"learning_rate_power {learning_rate_power:f} needs to be "
+                             f"negative or zero")
+        _non_negative(l1_regularization_strength=l1_regularization_strength,
+                      l2_regularization_strength=l2_regularization_strength,
+                      l2_shrinkage_regularization_strength=l2_shrinkage_regularization_strength)
+        self.learning_rate, self._name = _learning_rate(learning_rate), name
+        self.attrs = {"l1": float(l1_regularization_strength),
+                      "l2": float(l2_regularization_strength),
+                      "l2_shrinkage": float(l2_shrinkage_regularization_strength),
+                      "lr_power": float(learning_rate_power)}
+        self.initial_accumulator_value = float(initial_accumulator_value)
+        self._slot_names = (accum_name or name, linear_name or name)
+
+    def _update_ops(self, grads_and_vars) -> list:
+        return [_update("ftrl_update", [
+            var, _slot(var, "accum", self._slot_names[0], self.initial_accumulator_value),
+            _slot(var, "linear", self._slot_names[1])], grad, self.learning_rate, **self.attrs)
+            for grad, var in grads_and_vars]
 
 
 class AdadeltaOptimizer(Optimizer):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 from collections.abc import Iterator
 
 from ..nnvm.dtypes import as_dtype
@@ -19,7 +20,7 @@ from .api import constant
 from .init_ops import glorot_uniform_initializer
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
-           "variable_scope"]
+           "make_template", "variable_scope"]
 
 
 class _ReuseMode(enum.Enum):
@@ -100,7 +101,10 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     scope = VariableScope(name, reuse, outer.initializer if initializer is None else initializer,
                           as_dtype(dtype).name if dtype else outer.dtype)
     graph = current_context()
-    op_scope = name.rsplit("/", 1)[-1] if auxiliary_name_scope else None
+    # a default name's ops go to a name scope of their own made unique (TF's), not the scope's
+    by_default = not isinstance(name_or_scope, VariableScope) and not name_or_scope
+    op_scope = None if not auxiliary_name_scope else default_name if by_default else \
+        name.rsplit("/", 1)[-1]
     scopes.opened[name] = scopes.opened.get(name, 0) + 1
     opened = dict(scopes.opened)
     with graph.name_scope(op_scope) if op_scope else contextlib.nullcontext() as ops:
@@ -210,3 +214,70 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
 
 def _constant(value, dtype):
     return constant(value, dtype=dtype)
+
+
+def make_template(name_, func_, create_scope_now_=False, unique_name_=None, custom_getter_=None,
+                  **kwargs) -> Template:
+    """``func_`` (with ``kwargs`` bound) wrapped so that every call shares the variables the
+    first call made with ``tf.get_variable`` (TF 1.15's ``tf.make_template``): the first call
+    runs in a new variable scope ``name_`` (made unique), the later ones re-enter it reusing;
+    ``create_scope_now_`` makes the scope at once, where the template is made."""
+    if custom_getter_ is not None:
+        raise TypeError("make_template: custom_getter_ is not supported by TinyFlow")
+    return Template(name_, functools.partial(func_, **kwargs) if kwargs else func_,
+                    create_scope_now_, unique_name_)
+
+
+class Template:
+    """What :func:`make_template` returns: call it as the function; ``variable_scope``,
+    ``variable_scope_name``, ``variables``, ``trainable_variables`` as TF's."""
+
+    def __init__(self, name, func, create_scope_now=False, unique_name=None) -> None:
+        if not name:
+            raise ValueError("name cannot be None.")
+        self.name, self._func, self._unique_name = name, func, unique_name
+        self._variable_scope, self._variables_created = None, False
+        if create_scope_now:  # TF's pure variable scope: no name scope for ops
+            with variable_scope(unique_name, default_name=name,
+                                auxiliary_name_scope=False) as scope:
+                self._variable_scope = scope
+
+    def __call__(self, *args, **kwargs):
+        if self._variable_scope is not None:
+            with variable_scope(self._variable_scope, reuse=self._variables_created or None):
+                return self._call_func(args, kwargs)
+        with variable_scope(self._unique_name, default_name=self.name) as scope:
+            self._variable_scope = scope
+            return self._call_func(args, kwargs)
+
+    def _call_func(self, args, kwargs):
+        trainable = current_context().get_collection("trainable_variables")
+        result = self._func(*args, **kwargs)
+        made = current_context().get_collection("trainable_variables")[len(trainable):]
+        if self._variables_created and made:
+            raise ValueError(f"Trainable variable created when calling a template after the "
+                             f"first time, perhaps you used tf.Variable when you meant "
+                             f"tf.get_variable: {made}")
+        self._variables_created = True
+        return result
+
+    @property
+    def variable_scope(self) -> VariableScope | None:
+        return self._variable_scope
+
+    @property
+    def variable_scope_name(self) -> str | None:
+        return None if self._variable_scope is None else self._variable_scope.name + "/"
+
+    def _variables(self, key: str) -> list:
+        prefix = self.variable_scope_name
+        return [] if prefix is None else [
+            v for v in current_context().get_collection(key) if v.name.startswith(prefix)]
+
+    @property
+    def variables(self) -> list:
+        return self._variables("variables")
+
+    @property
+    def trainable_variables(self) -> list:
+        return self._variables("trainable_variables")

@@ -198,6 +198,7 @@ class GraphContext:
         self.finalized: bool = False  # tf.Graph.finalized: no op may be added (finalize())
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
         self.pulls_outputs: bool = False  # holds a node whose op has FPullOutputs (get_next)
+        self.gradient_overrides: dict = {}  # TF op type -> registered gradient's name
 
     def op_seeds(self, op_seed) -> tuple:
         """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and this
@@ -290,6 +291,20 @@ class GraphContext:
             prefix = self.naming.unique_name(name) + "/"
         with self.use_naming(Naming(prefix, self.naming.counts, self.naming.source)):
             yield prefix
+
+    @contextlib.contextmanager
+    def gradient_override_map(self, op_type_map: dict):
+        """Ops of the types ``op_type_map`` names (``{"Square": "MyGrad"}``) made inside the
+        ``with`` block take the gradient registered under the name it gives them
+        (``tf.RegisterGradient``), held by name in their attribute ``_gradient_op_type``."""
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in op_type_map.items()):
+            raise TypeError("gradient_override_map: op types and gradient names must be strings")
+        previous = self.gradient_overrides
+        self.gradient_overrides = {**previous, **op_type_map}
+        try:
+            yield
+        finally:
+            self.gradient_overrides = previous
 
     def add_to_collection(self, key: str, value) -> None:
         self.collections.setdefault(key, []).append(value)
@@ -442,6 +457,8 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
                          f"got {len(entries)}")
     node = Node(op, name, attrs, entries, graph.control_inputs,
                 source=graph.naming.source or _user_site(), graph=graph)
+    if node.type in graph.gradient_overrides:  # Graph.gradient_override_map
+        node.attrs["_gradient_op_type"] = graph.gradient_overrides[node.type]
     _check_dtypes(node)
     check_shapes(node)
     if op.attr("FCheckNode") and (refused := op.attr("FCheckNode")(node)):

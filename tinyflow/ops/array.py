@@ -407,6 +407,46 @@ def _where_true_shape(attrs, in_shapes, out_shapes):
  .set_attr("TUncapturable", True))  # its count is read on the host
 
 
+
+# -- dynamic_stitch: rows placed at indices read when it runs, as many as the largest says -----
+def _stitch_shape(attrs, in_shapes, out_shapes):
+    """Rows known, their count once it ran (TShapeAtRunTime): each data is its indices' shape
+    followed by one row shape, the same for all."""
+    half, rows = attrs["num_args"] // 2, None
+    for m, (index, data) in enumerate(zip(in_shapes[:half], in_shapes[half:])):
+        if index is None or data is None:
+            continue
+        row = tuple(data[len(index):])
+        if tuple(data[:len(index)]) != tuple(index) or rows not in (None, row):
+            raise ShapeError(f"data[{m}] of shape {data} must be indices[{m}]'s shape {index} "
+                             f"followed by the rows' shape{'' if rows is None else f' {rows}'}")
+        rows = row
+    return in_shapes, list(out_shapes)
+
+
+def _stitch_type(attrs, in_types, out_types):
+    half = attrs["num_args"] // 2
+    for m, kind in enumerate(in_types[:half]):
+        if kind not in (None, "int32"):
+            raise TypeError(f"dynamic_stitch's indices[{m}] must be int32, got {kind}")
+    known = {k for k in in_types[half:] if k is not None}
+    if len(known) > 1:
+        raise TypeError(f"dynamic_stitch's data must be of one dtype, got {sorted(known)}")
+    return in_types, [next(iter(known), out_types[0])]
+
+
+# TF's _DynamicStitchGrads: each data gets the gradient's rows at its indices (an overwritten
+# row too), the indices none
+(register_op("dynamic_stitch")
+ .describe("merged[indices[m][i...]] = data[m][i...], the later (m, i) winning a row written "
+           "twice; max(indices) + 1 rows (tf.dynamic_stitch; inputs: num_args / 2 indices, "
+           "then as many data): its shape is known once it ran.")
+ .set_num_inputs(lambda attrs: attrs["num_args"])
+ .set_attr("FInferShape", _stitch_shape).set_attr("FInferType", _stitch_type)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # reads its indices
+ .set_attr("FGradient", lambda n, g: [None] * (len(n.inputs) // 2) + [
+     create_op("gather", g[0], index, axis=0) for index in n.inputs[:len(n.inputs) // 2]]))
+
 # -- tile --------------------------------------------------------------------------------------
 def _tile_shape(attrs, in_shapes, out_shapes):
     x, multiples = in_shapes[0], tuple(attrs["multiples"])

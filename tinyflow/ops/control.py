@@ -1,6 +1,7 @@
-"""Ops that shape what runs rather than compute: ``no_op`` (``tf.group``, ``tf.no_op``) and
-``stop_gradient``; and the ops whose compute is Python (FPythonCompute): ``print`` (tf.Print),
-``assert`` (tf.Assert) and ``py_func`` (tf.py_func), see :mod:`tinyflow.control_flow_ops`; tf.data's iterator ops
+"""Ops that shape what runs rather than compute: ``no_op`` (``tf.group``, ``tf.no_op``),
+``stop_gradient`` and ``custom_gradient`` (``tf.custom_gradient``); and the ops whose compute
+is Python (FPythonCompute): ``print`` (tf.Print), ``assert`` (tf.Assert) and ``py_func``
+(tf.py_func), see :mod:`tinyflow.control_flow_ops`; tf.data's iterator ops
 (``iterator_get_next``, whose outputs are pulled from Python before a run, and
 ``iterator_init``), see :mod:`tinyflow.frontend.data`.
 
@@ -25,6 +26,32 @@ __all__: list[str] = []
                                         "it (tf.stop_gradient).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
  .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", no_gradient))
+
+
+def _results_shape(attrs, in_shapes, out_shapes):
+    count = attrs["num_results"]
+    shapes = [i if i is not None else o for i, o in zip(in_shapes, out_shapes)]
+    return shapes + list(in_shapes[count:]), shapes
+
+
+def _results_type(attrs, in_types, out_types):
+    count = attrs["num_results"]
+    types = [i or o for i, o in zip(in_types, out_types)]
+    return types + list(in_types[count:]), types
+
+
+# TensorFlow's custom_gradient is an IdentityN over (results, args, variables) whose gradient is
+# overridden by the user's: here the first num_results inputs pass through, and attr grad_fn
+# (the front end's wrapper of the user's function) gives one gradient per input.
+(register_op("custom_gradient")
+ .describe("Inputs 0..num_results-1 as they are; gradients: attr grad_fn's, a Python function "
+           "of the outputs' gradients giving one per input (tf.custom_gradient).")
+ .set_num_inputs(lambda attrs: attrs["num_args"])
+ .set_num_outputs(lambda attrs: attrs["num_results"])
+ .set_attr("FInferShape", _results_shape).set_attr("FInferType", _results_type)
+ .set_attr("FInplaceOption", lambda attrs: [(i, i) for i in range(attrs["num_results"])])
+ .set_attr("TPythonAttrs", ("grad_fn",)).set_attr("TTFType", "IdentityN")
+ .set_attr("FGradient", lambda node, out_grads: node.attrs["grad_fn"](out_grads)))
 
 
 # -- ops computed in Python (FPythonCompute): print, assert and py_func ------------------------

@@ -1,16 +1,17 @@
-"""Matrix and shape ops: matmul, einsum, reshape, pad, and TF 1.15's band and diagonals of the
-last two axes (matrix_band_part, matrix_diag, matrix_diag_part, matrix_set_diag).  Bodies:
+"""Matrix and shape ops: matmul, einsum, orthogonalize, reshape, pad, and TF 1.15's band and
+diagonals of the last two axes (matrix_band_part, matrix_diag, matrix_diag_part,
+matrix_set_diag).  Bodies:
 ``tinyflow/lua_ops/matrix/<name>.lua``."""
 from __future__ import annotations
 
 import math
 import re
 
-from ..nnvm.attrs import same_type
+from ..nnvm.attrs import no_gradient, same_shape, same_type
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
-from .elemwise import dtype_rule
+from .elemwise import FLOAT, dtype_rule
 
 __all__ = ["einsum_terms", "register_view_op"]
 
@@ -279,3 +280,18 @@ def _diag_part_grad(node, grads):
  .set_attr("FGradient", lambda n, g: [
      create_op("matrix_set_diag", g[0], create_op("zeros_like", n.inputs[1])),
      create_op("matrix_diag_part", g[0])]))
+def _tall_matrix_shape(attrs, in_shapes, out_shapes):
+    in_shapes, out_shapes = same_shape(attrs, in_shapes, out_shapes)
+    if in_shapes[0] is not None and (len(in_shapes[0]) != 2 or in_shapes[0][0] < in_shapes[0][1]):
+        raise ShapeError(f"orthogonalize takes a matrix with at least as many rows as columns, "
+                         f"got shape {in_shapes[0]}")
+    return in_shapes, out_shapes
+
+
+# What tf.orthogonal_initializer makes of a normal sample (TF 1.15's composition qr, diag_part,
+# sign); an initializer's value, so no gradient (TF's goes through its QR: no initializer's does)
+(register_op("orthogonalize").describe("Q of the reduced QR factorisation of a (rows >= "
+                                       "columns), each column's sign that of R's diagonal: "
+                                       "orthonormal columns (tf.orthogonal_initializer).")
+ .set_num_inputs(1).set_attr("FInferShape", _tall_matrix_shape)
+ .set_attr("FInferType", FLOAT).set_attr("FGradient", no_gradient))

@@ -66,11 +66,27 @@ _update_op("adadelta_update",
            "sqrt(accum_update + epsilon) / sqrt(accum + epsilon) * grad; var <- var - lr * "
            "update; accum_update <- rho * accum_update + (1 - rho) * update^2.  Inputs var, "
            "accum, accum_update, grad; attrs rho, epsilon.", 3)
+_update_op("proximal_sgd_update",
+           "TensorFlow's ApplyProximalGradientDescent: prox = var - lr * grad; var <- "
+           "sign(prox) * max(|prox| - lr * l1, 0) / (1 + lr * l2).  Inputs var, grad; attrs l1, "
+           "l2.", 1)
+_update_op("proximal_adagrad_update",
+           "TensorFlow's ApplyProximalAdagrad: accum <- accum + grad^2; rate = lr / "
+           "sqrt(accum); prox = var - rate * grad; var <- sign(prox) * max(|prox| - rate * l1, "
+           "0) / (1 + rate * l2).  Inputs var, accum, grad; attrs l1, l2.", 2)
+_update_op("ftrl_update",
+           "TensorFlow's ApplyFtrl (ApplyFtrlV2 with l2_shrinkage): new = accum + grad^2; linear "
+           "<- linear + grad + 2 l2_shrinkage var - (new^-p - accum^-p) / lr * var, p = "
+           "lr_power; var <- (l1 sign(linear) - linear) / (new^-p / lr + 2 l2) where |linear| > "
+           "l1, else 0; accum <- new.  Inputs var, accum, linear, grad; attrs l1, l2, "
+           "l2_shrinkage, lr_power.", 3)
 
 
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
 for _name, _type in (("sgd_update", "ApplyGradientDescent"), ("momentum_update", "ApplyMomentum"),
         ("adam_update", "ApplyAdam"), ("rmsprop_update", "ApplyRMSProp"),
         ("centered_rmsprop_update", "ApplyCenteredRMSProp"), ("adagrad_update", "ApplyAdagrad"),
-        ("adadelta_update", "ApplyAdadelta")):
+        ("adadelta_update", "ApplyAdadelta"),
+        ("proximal_sgd_update", "ApplyProximalGradientDescent"),
+        ("proximal_adagrad_update", "ApplyProximalAdagrad"), ("ftrl_update", "ApplyFtrl")):
     Op.get(_name).set_attr("TTFType", _type)

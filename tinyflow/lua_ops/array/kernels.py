@@ -2,9 +2,11 @@
 coordinates of true elements into a tensor the body resizes; indices checked on a GPU."""
 from __future__ import annotations
 
+import math
+
 import torch
 
-__all__ = ["check_range", "gpu_checked", "nonzero", "strided_view"]
+__all__ = ["check_range", "gpu_checked", "nonzero", "stitch", "strided_view"]
 
 
 def gpu_checked(function, index, position, size, what):
@@ -38,6 +40,29 @@ def nonzero(res, x, check_fits) -> None:
     count = int(torch.count_nonzero(x))
     check_fits(count * x.dim() * 8, (count, x.dim()))
     res.set_(torch.nonzero(x))  # its own storage (numpy() of the last one fixed its size)
+
+
+def stitch(res, inputs, check_fits) -> None:
+    """res = TF's DynamicStitch of ``inputs`` (a Lua array: the indices, then as many data):
+    row ``indices[m][i]`` is ``data[m][i]``, the last writer winning; max index + 1 rows (rows
+    no index names are zeros).  res takes new storage, checked with ``check_fits``."""
+    tensors = [inputs[k] for k in range(1, len(inputs) + 1)]
+    half = len(tensors) // 2
+    rows = tuple(tensors[half].shape[tensors[0].dim():])
+    index = torch.cat([t.reshape(-1).long() for t in tensors[:half]])
+    values = torch.cat([d.reshape((i.numel(),) + rows) for i, d in zip(tensors[:half],
+                                                                         tensors[half:])])
+    if index.numel() and int(index.min()) < 0:
+        at = int(torch.nonzero(index < 0)[0])
+        raise IndexError(f"indices[{at}] = {int(index[at])} is out of range")
+    count = int(index.max()) + 1 if index.numel() else 0
+    check_fits(count * math.prod(rows) * values.element_size(), (count,) + rows)
+    last = torch.full((count,), -1, dtype=torch.long, device=index.device)
+    last.scatter_reduce_(0, index, torch.arange(len(index), device=index.device), "amax")
+    out = values.new_zeros((count,) + rows)
+    written = last >= 0
+    out[written] = values[last[written]]
+    res.set_(out)
 
 
 def _mask_index(kwarg):

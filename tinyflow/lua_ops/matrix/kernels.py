@@ -1,5 +1,5 @@
-"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum; the
-band and diagonals of the last two axes."""
+"""Kernels of matmul's body (tinyflow/ops/matrix.py): the GEMM chosen per shapes; einsum;
+orthogonalize's QR; the band and diagonals of the last two axes."""
 from __future__ import annotations
 
 import functools
@@ -11,7 +11,7 @@ from ..cpu import ONEDNN_POINTWISE, numpy_views, onednn, seconds
 from ..threads import numpy_blas_single
 
 __all__ = ["band_part", "blas_mm", "diag_part", "einsum", "matrix_diag", "mm_function",
-           "set_diag"]
+           "orthogonalize", "set_diag"]
 
 
 # CPU floats, few columns (784x10 weights): numpy's OpenBLAS is 1.4-2.5x faster than torch's
@@ -62,6 +62,12 @@ def _gemms(res, a, b):
         gemms["onednn"] = lambda: res.copy_(torch.ops.mkldnn._linear_pointwise(
             a, b_t, None, "none", [], ""))
     return gemms
+
+
+def orthogonalize(res, a):
+    """res = q * sign(diag(r)) for a = q r, the reduced QR (TF's Orthogonal initializer)."""
+    q, r = torch.linalg.qr(a)
+    res.copy_(q * torch.sign(torch.diagonal(r)))
 
 
 def einsum(res, equation, *operands):

@@ -17,10 +17,25 @@ from __future__ import annotations
 
 from ..errors import GraphError
 from ..graph import Graph, _dfs_postorder, register_pass
-from ..op import Op
-from ..symbol import Naming, NodeEntry, Symbol, create_op, current_context
+from ..op import Op, list_ops
+from ..symbol import Naming, Node, NodeEntry, Symbol, create_op, current_context
 
-__all__ = ["GradNode", "gradient"]
+__all__ = ["GradNode", "gradient", "register_gradient"]
+
+# Gradient functions by name (tf.RegisterGradient), process-wide as the op registry: a node
+# whose attribute ``_gradient_op_type`` names one (Graph.gradient_override_map) takes it
+# instead of its op's FGradient.  A graph document can name one, never bring one.
+_REGISTERED_GRADIENTS: dict = {}
+
+
+def register_gradient(name: str, rule) -> None:
+    """Register ``rule(op, *out_grads) -> grad | [grad, ...]`` (TensorFlow's convention) as the
+    gradient named ``name``; KeyError when the name is taken, as TF's."""
+    if not isinstance(name, str):
+        raise TypeError(f"a gradient's name must be a string, got {type(name).__name__}")
+    if name in _REGISTERED_GRADIENTS:
+        raise KeyError(f"Registering two gradient with name '{name}'!")
+    _REGISTERED_GRADIENTS[name] = rule
 
 
 class GradNode:
@@ -33,6 +48,7 @@ class GradNode:
         self.attrs = node.attrs
         self.inputs = [Symbol([e]) for e in node.inputs]
         self.outputs = [Symbol([NodeEntry(node, i)]) for i in range(node.num_outputs())]
+        self.type, self.get_attr = node.type, node.get_attr  # as TF's op: a registered rule's
 
 
 def _build(role: str, *inputs, **attrs) -> Symbol:
@@ -106,6 +122,8 @@ def _gradient(graph: Graph, naming: Naming) -> Graph:
 def _input_grads(node, out_entries, grads) -> list:
     """``node``'s FGradient rule applied to the summed gradients of its outputs."""
     rule = node.op.attr("FGradient")
+    if "_gradient_op_type" in node.attrs:  # Graph.gradient_override_map
+        rule = _registered_rule(node)
     if rule is None:
         raise GraphError(f"{node.describe()} has no gradient (FGradient) but a gradient "
                          f"must flow through it")
@@ -120,3 +138,21 @@ def _input_grads(node, out_entries, grads) -> list:
         raise GraphError(f"FGradient of {node.describe()} returned {len(in_grads)} "
                          f"gradients for {len(node.inputs)} inputs")
     return in_grads
+
+
+def _registered_rule(node):
+    """The FGradient rule of the gradient ``node``'s ``_gradient_op_type`` names."""
+    name = node.attrs["_gradient_op_type"]
+    registered = _REGISTERED_GRADIENTS.get(name)
+    if registered is None:  # an op type's own gradient, as TF's registry has ({"Sign": "Identity"})
+        ops = [op for op in map(Op.get, list_ops()) if op.attr("FGradient") is not None
+               and Node(op, "", graph=node.graph).type == name]
+        if len(ops) == 1:
+            return ops[0].attr("FGradient")
+        raise GraphError(f"{node.describe()}: no gradient is registered under the name "
+                         f"{name!r} its gradient_override_map gives it (tf.RegisterGradient)")
+
+    def rule(grad_node, out_grads):
+        grads = registered(grad_node, *out_grads)
+        return list(grads) if isinstance(grads, (list, tuple)) else [grads]
+    return rule
