@@ -249,3 +249,22 @@ def test_an_empty_int_constant_and_one_grad_ys_tensor_as_tf_takes_them():
     assert sess.run(grad, {x: [1.0, 2.0, 3.0]}).tolist() == [6.0, 6.0, 6.0]
     with pytest.raises(TypeError, match="Python floats do not convert"):
         tf.constant([1.5], tf.int32)
+
+
+def test_operators_take_numpy_arrays_and_lists_as_tf_converts_them():
+    # TF 1.15: x * np.array([...]) and x + [...] convert the array to a constant of x's dtype
+    # (x * np.ones(3) was a TypeError: float() of an array)
+    x = tf.placeholder(tf.float32, [2, 3])
+    i = tf.placeholder(tf.int32, [3])
+    value = np.arange(6, dtype=np.float32).reshape(2, 3)
+    row = np.array([1.0, 2.0, 3.0])
+    sess = tf.Session()
+    got = sess.run([x * row, row * x, x + [1, 2, 3], [1.0, 1.0, 1.0] - x, x < row,
+                    i * np.array([1, 2, 3])], {x: value, i: [2, 2, 2]})
+    np.testing.assert_array_equal(got[0], value * row)
+    np.testing.assert_array_equal(got[1], row * value)
+    np.testing.assert_array_equal(got[2], value + [1, 2, 3])
+    np.testing.assert_array_equal(got[3], 1.0 - value)
+    np.testing.assert_array_equal(got[4], value < row)
+    assert got[0].dtype == np.float32 and got[5].dtype == np.int32
+    assert got[5].tolist() == [2, 4, 6]

@@ -18,6 +18,8 @@ import sys
 import threading
 from typing import Any
 
+import numpy as np
+
 from .attrs import same_type
 from .dtypes import as_dtype
 from .errors import DTypeError, GraphError, TinyflowError
@@ -492,23 +494,23 @@ def Group(symbols) -> Symbol:
 
 def _scalar_op(op_name, scalar_op_name, reflected=False):
     def method(self, other):
-        if isinstance(other, Symbol):
-            return create_op(op_name, *((other, self) if reflected else (self, other)))
-        if isinstance(other, (int, float)) or hasattr(other, "dtype"):
+        if isinstance(other, (int, float)) or getattr(other, "shape", None) == ():
             return create_op(scalar_op_name, self, scalar=float(other))
-        return NotImplemented
+        return _number_op(op_name, reflected)(self, other)
     return method
 
 
 def _number_op(op_name, reflected=False):
-    """Operators of ops without a scalar form (``x // 2``, ``x < 0``, ``b & True``): the number
-    becomes a constant of the symbol's dtype (op ``_constant_like``), as TF converts it."""
+    """Operators of ops without a scalar form (``x // 2``, ``x < 0``, ``b & True``), and any
+    operator with an array or a list (``x * np.ones(3)``): it becomes a constant of the
+    symbol's dtype (op ``_constant_like``), as TF converts it."""
     def method(self, other):
         if not isinstance(other, Symbol):
-            if not isinstance(other, (int, float)) and getattr(other, "shape", None) != ():
+            if not isinstance(other, (int, float, list, tuple)) and not hasattr(other, "shape"):
                 return NotImplemented
-            value = other.item() if hasattr(other, "item") else other  # a numpy scalar
-            other = create_op("_constant_like", self, value=(value,), shape=())
+            array = np.asarray(other)
+            other = create_op("_constant_like", self, value=tuple(array.ravel().tolist()),
+                              shape=array.shape)
         return create_op(op_name, *((other, self) if reflected else (self, other)))
     return method
 
