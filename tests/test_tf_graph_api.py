@@ -268,3 +268,5 @@ def test_operators_take_numpy_arrays_and_lists_as_tf_converts_them():
     np.testing.assert_array_equal(got[4], value < row)
     assert got[0].dtype == np.float32 and got[5].dtype == np.int32
     assert got[5].tolist() == [2, 4, 6]
+    scalar = tf.placeholder(tf.float32, [])  # a scalar tensor is a tensor, not a number
+    assert sess.run(x * scalar, {x: value, scalar: 2.0}).tolist() == (value * 2).tolist()

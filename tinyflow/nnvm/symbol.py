@@ -494,7 +494,8 @@ def Group(symbols) -> Symbol:
 
 def _scalar_op(op_name, scalar_op_name, reflected=False):
     def method(self, other):
-        if isinstance(other, (int, float)) or getattr(other, "shape", None) == ():
+        if not isinstance(other, Symbol) and (isinstance(other, (int, float))
+                                              or getattr(other, "shape", None) == ()):
             return create_op(scalar_op_name, self, scalar=float(other))
         return _number_op(op_name, reflected)(self, other)
     return method
