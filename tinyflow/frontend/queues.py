@@ -14,11 +14,17 @@ enqueue raises ``CancelledError``) or when the session closes (``CancelledError`
 from __future__ import annotations
 
 import threading
+import time
 
 import numpy as np
 
 from ..nnvm.dtypes import as_dtype
-from ..nnvm.errors import CancelledError, InvalidArgumentError, OutOfRangeError
+from ..nnvm.errors import (
+    CancelledError,
+    DeadlineExceededError,
+    InvalidArgumentError,
+    OutOfRangeError,
+)
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..ops import control  # noqa: F401 - registers the queue ops
@@ -141,11 +147,11 @@ class QueueBase:
         state = resources.get(self)
         return state if state is not None else resources.setdefault(self, _Contents(self))
 
-    def take(self, node, resources) -> list:
+    def take(self, node, resources, deadline=None) -> list:
         """FPullOutputs of queue_dequeue: attr count elements, one array per component."""
         count = node.attrs.get("count")
         elements = self._state(resources).take(node, 1 if count is None else count,
-                                               node.attrs.get("up_to", False))
+                                               node.attrs.get("up_to", False), deadline)
         if count is None:
             return list(elements[0])
         return [np.stack([e[i] for e in elements]) if elements
@@ -228,10 +234,13 @@ class _Contents:
             self.session_gone = True
             self.changed.notify_all()
 
-    def _wait(self, node, ready) -> None:
+    def _wait(self, node, ready, deadline=None) -> None:
         while not ready():
             if self.session_gone:
                 raise CancelledError(None, node.name, f"{self._label()}: the session closed")
+            if deadline is not None and time.monotonic() >= deadline:
+                raise DeadlineExceededError(None, node.name, (
+                    f"Timed out waiting for {node.describe()} (the run's timeout_in_ms)"))
             self.changed.wait(_WAKE_S)
 
     def _label(self) -> str:
@@ -249,10 +258,11 @@ class _Contents:
                 self.elements.append(element)
                 self.changed.notify_all()
 
-    def take(self, node, count, up_to) -> list:
+    def take(self, node, count, up_to, deadline) -> list:
         keep = self.queue._min_after_dequeue
         with self.changed:
-            self._wait(node, lambda: self.closed or len(self.elements) >= count + keep)
+            self._wait(node, lambda: self.closed or len(self.elements) >= count + keep,
+                       deadline)
             if len(self.elements) < count and not (up_to and self.elements):
                 raise OutOfRangeError(None, node.name, (
                     f"{self._label()} is closed and has insufficient elements (requested "

@@ -80,7 +80,7 @@ def _py_func_type(attrs, in_types, out_types):
 # -- tf.data's iterator ops: an element pulled from Python, and the initializer ----------------
 # Their attribute ``iterator`` / ``func`` is the front end's Python object (the pipeline), which
 # keeps its position per session in the session's ``resources`` (tinyflow/frontend/data).
-def _pull_next(node, resources, evaluate):
+def _pull_next(node, resources, evaluate, deadline):
     """FPullOutputs of iterator_get_next: its iterator's next element, one array per output."""
     return node.attrs["iterator"].next_values(node, resources, evaluate)
 
@@ -123,10 +123,10 @@ def _run_stateful(node, inputs, resources):
 # session's ``resources``: a dequeue is pulled from it before the run (blocking until an element
 # is there, or the queue is closed: OutOfRangeError), an enqueue, a close and a size are Python
 # ops given the resources, run by whichever thread runs them (a QueueRunner's).
-def _pull_queue(node, resources, evaluate):
+def _pull_queue(node, resources, evaluate, deadline):
     """FPullOutputs of queue_dequeue: attr count elements (one without a batch dimension when
     attr count is None) taken from attr queue, one array per component."""
-    return node.attrs["queue"].take(node, resources)
+    return node.attrs["queue"].take(node, resources, deadline)
 
 
 def _queue_call(node, inputs, resources):

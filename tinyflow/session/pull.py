@@ -10,6 +10,8 @@ cached beside the full batches' one), and an error raised while pulling (the end
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import torch
 
@@ -18,10 +20,11 @@ from ..nnvm.symbol import NodeEntry, Symbol
 __all__ = ["pull_feeds"]
 
 
-def pull_feeds(session, symbols, feeds: dict) -> dict:
+def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> dict:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
-    tensor needs is not pulled: the feed cuts it off, as in TensorFlow."""
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
+    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue)."""
     entries = tuple(e for s in symbols for e in s.outputs)
     fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
     nodes = session._pulled.get((entries, fed))
@@ -31,8 +34,9 @@ def pull_feeds(session, symbols, feeds: dict) -> dict:
         return feeds
     feeds = dict(feeds)
     resources = session.variable_store.resources
+    deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
     for node in nodes:
-        values = node.op.attr("FPullOutputs")(node, resources, session.run)
+        values = node.op.attr("FPullOutputs")(node, resources, session.run, deadline)
         for index, value in enumerate(values):
             feed_node = session._feed_node(Symbol([NodeEntry(node, index)]))
             if feed_node not in feeds:  # an output the user fed keeps the fed value

@@ -222,10 +222,10 @@ class Session:
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
+        timeout_ms = getattr(options, "timeout_in_ms", 0)
         if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
-            feeds = pull_feeds(self, symbols, feeds)
-        results = self._run_symbols(symbols, feeds, trace,
-                                    timeout_ms=getattr(options, "timeout_in_ms", 0))
+            feeds = pull_feeds(self, symbols, feeds, timeout_ms)
+        results = self._run_symbols(symbols, feeds, trace, timeout_ms=timeout_ms)
         if trace is not None:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)
