@@ -57,7 +57,8 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
         if shuffle:
             input_tensor = random_shuffle(input_tensor, seed=seed)
         input_tensor = limit_epochs(input_tensor, num_epochs)
-        queue = FIFOQueue(capacity, [input_tensor.dtype], shapes=[shape], name="fifo_queue")
+        queue = FIFOQueue(capacity, [input_tensor.dtype], shapes=[shape],
+                          name="input_producer")
         enqueue = queue.enqueue_many([input_tensor])
         add_queue_runner(QueueRunner(queue, [enqueue], cancel_op=cancel_op))
         return queue
@@ -66,8 +67,9 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
 def range_input_producer(limit, num_epochs=None, shuffle=True, seed=None, capacity=32,
                          shared_name=None, name=None) -> FIFOQueue:
     """A queue of the integers ``0 .. limit - 1`` (int32), as :func:`input_producer`."""
-    with current_context().name_scope(name or "input_producer"):
-        return input_producer(range_(limit), [], num_epochs, shuffle, seed, capacity)
+    with current_context().name_scope(name or "input_producer") as scope:
+        return input_producer(range_(limit), [], num_epochs, shuffle, seed, capacity,
+                              name=scope)  # re-enters this scope, as TF's does
 
 
 def slice_input_producer(tensor_list, num_epochs=None, shuffle=True, seed=None, capacity=32,
