@@ -30,9 +30,9 @@ from .frontend.loops import *
 from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
+from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
-from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.shapes import infer_variable_shapes
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported

@@ -22,6 +22,12 @@ FRONT_END = "TF-1 surface (tinyflow/frontend: the rest)"
 # file counts in the first component naming it, the front end's is the rest.  The limits were
 # set a little above the counts when the packages took the layers' shape (2026-11-26).
 COMPONENTS = {
+    # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
+    # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner): their ops
+    # and the front end, counted apart as tf.data's pipeline is
+    "TF-1 queues (ops/queue.py, frontend/queues.py, queue_runner.py, input_pipeline.py)": (
+        ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
+         "frontend/input_pipeline.py"], 650),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -64,13 +70,15 @@ COMPONENTS = {
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
     # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
     # a size a body's kwarg.check_fits refuses as it runs is raised as the
-    # ResourceExhaustedError it is)
+    # ResourceExhaustedError it is; 3662 -> 3666: 2026-11-27: TF-1 queues (tf.train.batch,
+    # Coordinator...): FPullOutputs gets the run's deadline (a dequeue's timeout_in_ms), a
+    # closing session ends its queues' waits)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3662),
+            "session/session.py", "session/variables.py"], 3666),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -86,7 +94,8 @@ COMPONENTS = {
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 500),
+    # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 504),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:

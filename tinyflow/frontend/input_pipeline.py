@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..nnvm.variables import Variable
-from ..ops import control  # noqa: F401 - registers epoch_limit
+from ..ops import queue  # noqa: F401 - registers epoch_limit
 from .api import assign_add
 from .array_ops import gather
 from .array_ops import range as range_

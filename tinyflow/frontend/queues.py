@@ -2,7 +2,7 @@
 
 A queue is a Python object in the graph; its elements live per session in the session's
 ``resources`` (TF's resource manager), so two sessions have queues of their own.  Its ops
-(tinyflow/ops/control.py): ``dequeue`` / ``dequeue_many`` / ``dequeue_up_to`` are pulled from
+(tinyflow/ops/queue.py): ``dequeue`` / ``dequeue_many`` / ``dequeue_up_to`` are pulled from
 the queue before the run that needs them (FPullOutputs, session/pull.py), waiting until enough
 elements are there; ``enqueue`` / ``enqueue_many``, ``close`` and ``size`` are Python ops run
 after what they read (a QueueRunner's thread runs the enqueues: tinyflow/frontend/queue_runner.py).
@@ -27,7 +27,7 @@ from ..nnvm.errors import (
 )
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
-from ..ops import control  # noqa: F401 - registers the queue ops
+from ..ops import queue as queue_ops  # noqa: F401 - registers the queue ops
 from .math_ops import convert_to_tensor
 
 __all__ = ["FIFOQueue", "QueueBase", "RandomShuffleQueue"]
@@ -142,7 +142,7 @@ class QueueBase:
             return dict(zip(self._names, outputs))
         return outputs[0] if len(outputs) == 1 else outputs
 
-    # -- run time: the ops' Python side (ops/control.py) -----------------------------------
+    # -- run time: the ops' Python side (ops/queue.py) -----------------------------------
     def _state(self, resources) -> _Contents:
         state = resources.get(self)
         return state if state is not None else resources.setdefault(self, _Contents(self))

@@ -13,6 +13,7 @@ from . import (
     matrix,
     nn,
     optim,
+    queue,
     reduce,
     rnn,
     softmax,
@@ -20,4 +21,4 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "softmax", "state"]
+           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "softmax", "state"]
