@@ -33,6 +33,13 @@ from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
+from .frontend.readers import (
+    FixedLengthRecordReader,
+    ReaderBase,
+    TextLineReader,
+    WholeFileReader,
+    decode_raw,
+)
 from .frontend.shapes import infer_variable_shapes
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
@@ -95,7 +102,8 @@ __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list
     "TensorArray"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
-    "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue"]
+    "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
+    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

@@ -22,7 +22,7 @@ from .queues import FIFOQueue, RandomShuffleQueue
 from .random_ops import random_shuffle
 
 __all__ = ["batch", "batch_join", "input_producer", "limit_epochs", "range_input_producer",
-           "shuffle_batch", "shuffle_batch_join", "slice_input_producer"]
+           "shuffle_batch", "shuffle_batch_join", "slice_input_producer", "string_input_producer"]
 
 
 def limit_epochs(tensor, num_epochs=None, name=None) -> Symbol:
@@ -54,7 +54,11 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
         if not shape.is_fully_defined():
             raise ValueError("Either `input_tensor` must have a fully defined shape or "
                              "`element_shape` must be specified")
-        if shuffle:
+        if shuffle and input_tensor.dtype.name == "string":  # no executor buffer holds them
+            seed1, seed2 = current_context().op_seeds(seed)
+            input_tensor = create_op("shuffle_strings", input_tensor, seed=seed1, seed2=seed2,
+                                     name="RandomShuffle")
+        elif shuffle:
             input_tensor = random_shuffle(input_tensor, seed=seed)
         input_tensor = limit_epochs(input_tensor, num_epochs)
         queue = FIFOQueue(capacity, [input_tensor.dtype], shapes=[shape],
@@ -62,6 +66,18 @@ def input_producer(input_tensor, element_shape=None, num_epochs=None, shuffle=Tr
         enqueue = queue.enqueue_many([input_tensor])
         add_queue_runner(QueueRunner(queue, [enqueue], cancel_op=cancel_op))
         return queue
+
+
+def string_input_producer(string_tensor, num_epochs=None, shuffle=True, seed=None,
+                          capacity=32, shared_name=None, name=None, cancel_op=None) -> FIFOQueue:
+    """A queue of the strings of ``string_tensor`` (file names for a reader), as
+    :func:`input_producer`."""
+    if not isinstance(string_tensor, Symbol) and not len(string_tensor):
+        raise ValueError("string_input_producer requires a non-null input tensor")
+    with current_context().name_scope(name or "input_producer") as scope:
+        string_tensor = convert_to_tensor(string_tensor, dtype="string")
+        return input_producer(string_tensor, [], num_epochs, shuffle, seed, capacity,
+                              name=scope, cancel_op=cancel_op)
 
 
 def range_input_producer(limit, num_epochs=None, shuffle=True, seed=None, capacity=32,

@@ -157,6 +157,10 @@ class QueueBase:
         return [np.stack([e[i] for e in elements]) if elements
                 else np.zeros((0,), dtype=d.as_numpy_dtype) for i, d in enumerate(self._dtypes)]
 
+    def take_one(self, node, resources, deadline=None) -> tuple:
+        """One element (a tuple of arrays), for an op reading the queue itself (a reader)."""
+        return self._state(resources).take(node, 1, False, deadline)[0]
+
     def queue_enqueue(self, node, inputs, resources):
         """FPythonCompute of queue_enqueue: the inputs as one element, or their slices."""
         values = [np.asarray(v, dtype=d.as_numpy_dtype) for v, d in zip(inputs, self._dtypes)]
@@ -165,7 +169,8 @@ class QueueBase:
                 raise InvalidArgumentError(None, node.name, (
                     f"{node.describe()}: enqueue_many's components must share a first "
                     f"dimension, got shapes {[list(v.shape) for v in values]}"))
-            elements = [tuple(v[i].copy() for v in values) for i in range(len(values[0]))]
+            elements = [tuple(np.array(v[i], dtype=v.dtype) for v in values)
+                        for i in range(len(values[0]))]
         else:
             elements = [tuple(values)]
         for element in elements[:1]:
