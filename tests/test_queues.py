@@ -289,3 +289,119 @@ def test_a_program_that_never_joins_exits_and_ctrl_c_ends_a_waiting_dequeue(prog
     result = programs.run([sys.executable, "-c", code], timeout=60)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["0", "interrupted"]
+
+
+def _cifar_files(directory, files=2, records=5):
+    """CIFAR-10's binary format: per record 1 label byte, then 3072 image bytes (depth major).
+    Returns the paths, and each record's label and image (32, 32, 3) as numpy reads them."""
+    rng = np.random.RandomState(0)
+    paths, expected = [], []
+    for f in range(files):
+        chunks = []
+        for r in range(records):
+            label, image = f * records + r, rng.randint(0, 256, 3072).astype(np.uint8)
+            chunks.append(bytes([label]) + image.tobytes())
+            expected.append((label, image.reshape(3, 32, 32).transpose(1, 2, 0)))
+        path = directory / f"data_batch_{f}.bin"
+        path.write_bytes(b"".join(chunks))
+        paths.append(str(path))
+    return paths, expected
+
+
+def test_cifar10_input_reads_the_binary_format(tmp_path):
+    paths, expected = _cifar_files(tmp_path)
+
+    def build():  # cifar10_input.py's read_cifar10 and batching
+        filename_queue = tf.train.string_input_producer(paths, num_epochs=1, shuffle=False)
+        reader = tf.FixedLengthRecordReader(record_bytes=1 + 3072)
+        _, value = reader.read(filename_queue)
+        record_bytes = tf.decode_raw(value, tf.uint8)
+        assert record_bytes.shape.as_list() == [None]  # real TF's static shape
+        label = tf.cast(tf.strided_slice(record_bytes, [0], [1]), tf.int32)
+        depth_major = tf.reshape(tf.strided_slice(record_bytes, [1], [1 + 3072]), [3, 32, 32])
+        image = tf.cast(tf.transpose(depth_major, [1, 2, 0]), tf.float32)
+        image.set_shape([32, 32, 3])
+        label.set_shape([1])
+        return tf.train.batch([image, label], batch_size=3, capacity=20,
+                              allow_smaller_final_batch=True)
+
+    values, _ = _run_pipeline(build)
+    # real TF: batches of 3, 3, 3 and 1, the records in the files' order
+    assert [len(labels) for _, labels in values] == [3, 3, 3, 1]
+    images = np.concatenate([v[0] for v in values])
+    labels = np.concatenate([v[1] for v in values]).ravel()
+    assert labels.tolist() == [label for label, _ in expected]
+    np.testing.assert_array_equal(images, np.stack([image for _, image in expected]))
+    assert images.dtype == np.float32
+
+
+def test_cifar_records_through_shuffle_batch(tmp_path):
+    paths, expected = _cifar_files(tmp_path, files=2, records=6)
+
+    def build():
+        queue = tf.train.string_input_producer(paths, num_epochs=2, shuffle=True, seed=3)
+        _, value = tf.FixedLengthRecordReader(record_bytes=3073).read(queue)
+        record = tf.decode_raw(value, tf.uint8)
+        label = tf.cast(record[0], tf.int32)
+        first_pixel = tf.cast(record[1], tf.int32)  # the red value of pixel (0, 0)
+        return tf.train.shuffle_batch([label, first_pixel], batch_size=4, capacity=16,
+                                      min_after_dequeue=6, num_threads=2, seed=4)
+
+    values, _ = _run_pipeline(build)
+    labels = np.concatenate([v[0] for v in values]).tolist()
+    assert len(values) == 6 and sorted(labels) == sorted(list(range(12)) * 2)
+    red = {label: int(image[0, 0, 0]) for label, image in expected}
+    assert all(red[a] == b for v in values for a, b in zip(*v))  # each label with its image
+
+
+def _read_all(queue, reader):
+    _, value = reader.read(queue)
+    return tf.shape(tf.decode_raw(value, tf.uint8))[0]
+
+
+def test_text_line_and_whole_file_readers(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"head\nl1\r\nl2\n\nl4")
+    (tmp_path / "b.txt").write_bytes(b"x\ny\n")
+    files = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
+    lines, _ = _run_pipeline(lambda: _read_all(
+        tf.train.string_input_producer(files, num_epochs=1, shuffle=False),
+        tf.TextLineReader(skip_header_lines=1)))
+    # real TF: each file's header skipped, '\r\n' ends a line too: l1, l2, '', l4, y
+    assert [int(n) for n in lines] == [2, 2, 0, 2, 1]
+    sizes, _ = _run_pipeline(lambda: _read_all(
+        tf.train.string_input_producer(files, num_epochs=2, seed=1), tf.WholeFileReader()))
+    assert sorted(int(n) for n in sizes) == [4, 4, 15, 15]  # real TF: each file, twice
+
+
+def test_decode_raw_of_strings():
+    x = tf.decode_raw(tf.constant([b"\x00\x00\x80\x3f\x00\x00\x00\x40",
+                                   b"\x00\x00\x40\x40\x00\x00\x80\x40"]), tf.float32)
+    assert x.shape.as_list() == [2, None]  # real TF's
+    odd = tf.decode_raw(tf.constant(b"\x01\x02\x03"), tf.int16)
+    big = tf.decode_raw(tf.constant(b"\x00\x01"), tf.int16, little_endian=False)
+    with tf.Session() as sess:
+        assert sess.run(x).tolist() == [[1.0, 2.0], [3.0, 4.0]]  # real TF's
+        assert sess.run(big).tolist() == [1]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Input to DecodeRaw has "
+                           "length 3 that is not a multiple of 2, the size of int16"):
+            sess.run(odd)  # real TF's message
+
+
+def test_a_missing_or_too_large_file_is_reported_by_the_coordinator(tmp_path, monkeypatch):
+    from tinyflow.executor import memory
+    (tmp_path / "big.bin").write_bytes(bytes(4096))
+    for name, error in (("missing.bin", tf.errors.NotFoundError),
+                        ("big.bin", tf.errors.ResourceExhaustedError)):
+        monkeypatch.setattr(memory, "available_bytes", lambda device: (1000, "a test's limit"))
+        with tf.Graph().as_default():
+            size = _read_all(tf.train.string_input_producer([str(tmp_path / name)]),
+                             tf.WholeFileReader())
+            batch = tf.train.batch([size], batch_size=1)
+            with tf.Session() as sess:
+                coord = tf.train.Coordinator()
+                threads = tf.train.start_queue_runners(sess, coord)
+                with pytest.raises(tf.errors.OutOfRangeError):  # the runner closed the queue
+                    while True:
+                        sess.run(batch, options=tf.RunOptions(timeout_in_ms=20000))
+                with pytest.raises(error, match=name):
+                    coord.join(threads, stop_grace_period_secs=10)

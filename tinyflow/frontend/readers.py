@@ -169,7 +169,7 @@ def _read_file(node, filename) -> bytes:
     if size > limit:
         raise ResourceExhaustedError(
             f"{node.describe()} cannot read {filename}: it holds {format_bytes(size)}, more "
-            f"than the {format_bytes(limit)} free ({source})", node.name)
+            f"than the {format_bytes(limit)} free ({source})", node)
     try:
         with open(filename, "rb") as file:
             return file.read(size)
@@ -197,7 +197,7 @@ class _Decode:
                 f"{self.dtype.itemsize}, the size of {self.dtype.name}"))
         count = size // self.dtype.itemsize
         out = np.empty(value.shape + (count,), dtype=self.dtype.newbyteorder("="))
-        for flat, data in zip(out.reshape(-1, count), strings):
+        for flat, data in zip(out.reshape(len(strings), count), strings):
             flat[...] = np.frombuffer(data, dtype=self.dtype)
         return out
 
