@@ -23,11 +23,13 @@ FRONT_END = "TF-1 surface (tinyflow/frontend: the rest)"
 # set a little above the counts when the packages took the layers' shape (2026-11-26).
 COMPONENTS = {
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
-    # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner): their ops
-    # and the front end, counted apart as tf.data's pipeline is
-    "TF-1 queues (ops/queue.py, frontend/queues.py, queue_runner.py, input_pipeline.py)": (
+    # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
+    # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
+    # end, counted apart as tf.data's pipeline is
+    "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
+    "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py"], 650),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 880),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -146,9 +148,11 @@ COMPONENTS = {
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
     # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
     # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too;
-    # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count)
+    # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count;
+    # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
+    # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 680),
+        ["executor/*.py", "session/*.py"], 690),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -202,7 +206,9 @@ COMPONENTS = {
     # 3350 -> 3390: tf.boolean_mask as TF composes it and tf.where's one-argument form)
     # 3390 -> 3620: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 3620 -> 3840: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
-    FRONT_END: ([], 3840),
+    # 3840 -> 3845: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): their names in
+    # tf., tf.train. and tf.errors (CancelledError), GraphKeys.QUEUE_RUNNERS
+    FRONT_END: ([], 3845),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
