@@ -63,7 +63,8 @@ def _check_limit(node, inputs):
     """FPythonCompute of epoch_limit: input 0 as it is while the count (input 1, the epoch
     counter after this run's increment) is within attr limit."""
     if int(inputs[1]) > node.attrs["limit"]:
-        raise OutOfRangeError(None, node.name, f"Reached limit of {node.attrs['limit']}")
+        raise OutOfRangeError(None, node.name, f"Reached limit of {node.attrs['limit']} "
+                                               f"({node.describe()})")
     return inputs[0]
 
 
@@ -116,7 +117,7 @@ def _shuffle_strings(node, inputs, resources):
     if generator is None:
         seeds = [node.attrs.get("seed"), node.attrs.get("seed2")]
         generator = resources.setdefault(node, np.random.default_rng(
-            seeds if None not in seeds else None))
+            [int(s) % 2**32 for s in seeds] if None not in seeds else None))
     value = np.asarray(inputs[0])
     return value if value.ndim == 0 else value[generator.permutation(len(value))]
 
@@ -128,4 +129,5 @@ def _shuffle_strings(node, inputs, resources):
  .set_num_inputs(1)
  .set_attr("FInferShape", _first_input_shape).set_attr("FInferType", _first_input_type)
  .set_attr("FPythonCompute", _shuffle_strings).set_attr("TSessionState", True)
+ .set_attr("TRandom", True)
  .set_attr("FGradient", no_gradient))
