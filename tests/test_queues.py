@@ -157,6 +157,12 @@ def test_queue_shapes_and_types_are_checked():
         queue.enqueue([[1, 2, 3]])  # real TF's message
     bare = tf.FIFOQueue(3, tf.float32)
     assert bare.dequeue().shape.dims is None and bare.shapes[0].dims is None  # real TF
+    with tf.Session() as sess:
+        sess.run(bare.enqueue([1.0]))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="FIFOQueue's DequeueMany and "
+                           "DequeueUpTo require the components to have specified shapes."):
+            sess.run(bare.dequeue_many(1))  # real TF's message; the element stays
+        assert sess.run(bare.dequeue()) == 1.0
     named = tf.FIFOQueue(3, [tf.int32, tf.float32], names=["a", "b"], shapes=[[], []])
     assert sorted(named.dequeue()) == ["a", "b"]  # real TF: a dict by name
     x = tf.placeholder(tf.int32, [None])

@@ -150,6 +150,10 @@ class QueueBase:
     def take(self, node, resources, deadline=None) -> list:
         """FPullOutputs of queue_dequeue: attr count elements, one array per component."""
         count = node.attrs.get("count")
+        if count is not None and not all(s.is_fully_defined() for s in self._shapes):
+            raise InvalidArgumentError(None, node.name, (  # TF's message
+                f"{node.describe()}: {self._kind}'s DequeueMany and DequeueUpTo require the "
+                f"components to have specified shapes."))
         elements = self._state(resources).take(node, 1 if count is None else count,
                                                node.attrs.get("up_to", False), deadline)
         if count is None:
