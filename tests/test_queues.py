@@ -411,3 +411,16 @@ def test_a_missing_or_too_large_file_is_reported_by_the_coordinator(tmp_path, mo
                         sess.run(batch, options=tf.RunOptions(timeout_in_ms=20000))
                 with pytest.raises(error, match=name):
                     coord.join(threads, stop_grace_period_secs=10)
+
+
+def test_monitored_training_session_runs_the_queue_runners():
+    with tf.Graph().as_default():
+        x = tf.train.slice_input_producer([np.arange(10.)], num_epochs=1, shuffle=False)[0]
+        batch = tf.train.batch([x], batch_size=5)
+        seen = []
+        # TF's monitored sessions start the graph's queue runners with a coordinator, run the
+        # local init op (the epoch counter), and end the with block quietly at the input's end
+        with tf.train.MonitoredTrainingSession() as sess:
+            while not sess.should_stop():
+                seen.append(sess.run(batch).tolist())
+    assert seen == [[0., 1., 2., 3., 4.], [5., 6., 7., 8., 9.]]
