@@ -369,11 +369,15 @@ def test_text_line_and_whole_file_readers(tmp_path):
     (tmp_path / "a.txt").write_bytes(b"head\nl1\r\nl2\n\nl4")
     (tmp_path / "b.txt").write_bytes(b"x\ny\n")
     files = [str(tmp_path / "a.txt"), str(tmp_path / "b.txt")]
-    lines, _ = _run_pipeline(lambda: _read_all(
-        tf.train.string_input_producer(files, num_epochs=1, shuffle=False),
-        tf.TextLineReader(skip_header_lines=1)))
-    # real TF: each file's header skipped, '\r\n' ends a line too: l1, l2, '', l4, y
-    assert [int(n) for n in lines] == [2, 2, 0, 2, 1]
+    def lines():
+        queue = tf.train.string_input_producer(files, num_epochs=1, shuffle=False)
+        return list(tf.TextLineReader(skip_header_lines=1).read(queue))
+
+    records, _ = _run_pipeline(lines)
+    # real TF: each file's header skipped, '\r\n' ends a line too, keys '<file>:<line>'
+    assert [(k.decode().replace(str(tmp_path), "D"), v) for k, v in records] == [
+        ("D/a.txt:2", b"l1"), ("D/a.txt:3", b"l2"), ("D/a.txt:4", b""), ("D/a.txt:5", b"l4"),
+        ("D/b.txt:2", b"y")]
     sizes, _ = _run_pipeline(lambda: _read_all(
         tf.train.string_input_producer(files, num_epochs=2, seed=1), tf.WholeFileReader()))
     assert sorted(int(n) for n in sizes) == [4, 4, 15, 15]  # real TF: each file, twice

@@ -72,15 +72,16 @@ COMPONENTS = {
     # create_op checks, and a hidden output (max_pool2d's argmax) is not fed: a max pool's
     # gradient given any other int64 tensor as its argmax wrote outside the tensor, SIGSEGV;
     # a size a body's kwarg.check_fits refuses as it runs is raised as the
-    # ResourceExhaustedError it is; 3662 -> 3666: 2026-11-27: TF-1 queues (tf.train.batch,
+    # ResourceExhaustedError it is; 3662 -> 3670: 2026-11-27: TF-1 queues (tf.train.batch,
     # Coordinator...): FPullOutputs gets the run's deadline (a dequeue's timeout_in_ms), a
-    # closing session ends its queues' waits)
+    # closing session ends its queues' waits, a fetched string pulled (a reader's key) is
+    # answered as pulled)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3666),
+            "session/session.py", "session/variables.py"], 3670),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -150,9 +151,10 @@ COMPONENTS = {
     # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too;
     # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count;
     # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
-    # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed)
+    # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
+    # and answered as pulled when fetched)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 690),
+        ["executor/*.py", "session/*.py"], 695),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline

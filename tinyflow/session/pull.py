@@ -17,21 +17,22 @@ import torch
 
 from ..nnvm.symbol import NodeEntry, Symbol
 
-__all__ = ["pull_feeds"]
+__all__ = ["fetched_strings", "pull_feeds"]
 
 
-def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> dict:
+def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
     tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
-    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue)."""
+    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue).  Returns the
+    feeds, and the fetched entries pulled as strings (a reader's key) with their values."""
     entries = tuple(e for s in symbols for e in s.outputs)
     fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
     nodes = session._pulled.get((entries, fed))
     if nodes is None:
         nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)
     if not nodes:
-        return feeds
+        return feeds, {}
     feeds, pulled = dict(feeds), {}  # pulled: this run's values, by entry
     resources = session.variable_store.resources
     deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
@@ -51,7 +52,15 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> dict:
             if feed_node not in feeds:  # an output the user fed keeps the fed value
                 feeds[feed_node] = torch.from_numpy(
                     array if array.flags.c_contiguous else array.copy())
-    return feeds
+    return feeds, {e: v for e, v in pulled.items() if v.dtype == object and e in entries}
+
+
+def fetched_strings(symbols, strings, run) -> list:
+    """The fetches' values: a string pulled in this run (``strings``) as it was pulled, the
+    rest from ``run(the rest)``."""
+    pulled = [len(s.outputs) == 1 and s.outputs[0] in strings for s in symbols]
+    rest = iter(run([s for s, p in zip(symbols, pulled) if not p]) if not all(pulled) else [])
+    return [strings[s.outputs[0]][()] if p else next(rest) for s, p in zip(symbols, pulled)]
 
 
 def _pulled_nodes(entries, fed) -> list:
