@@ -164,6 +164,10 @@ def _special_probes():
                   lambda *xs: create_op("dropout", *xs, seed=1, seed2=2)),
         _op_probe("random_shuffle", "4-rows", [(tf.float32, rows)],
                   lambda x: create_op("random_shuffle", x, seed=1, seed2=2)),
+        _op_probe("shuffle_strings", "4-rows", [(tf.float32, rows)],
+                  lambda x: create_op("shuffle_strings", x, seed=1, seed2=2)),
+        _op_probe("epoch_limit", "count-1-of-2", [(tf.float32, rows), (tf.int64, 1)],
+                  lambda *xs: create_op("epoch_limit", *xs, limit=2)),
         _sampler("uniform_candidate_sampler"), _sampler("log_uniform_candidate_sampler"),
         _sampler("fixed_unigram_candidate_sampler", probabilities=[0.1, 0.2, 0.3, 0.2, 0.2]),
     ]

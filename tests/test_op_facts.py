@@ -95,7 +95,7 @@ def test_the_passes_lists_became_attributes():
     assert set(_values("FBiasLayout")) == {"elemwise_add", "bias_add"}
     assert _values("TArgmaxOutput") == {"max_pool2d": 1}
     assert set(_values("TRandom")) == {"dropout", "normal", "truncated_normal", "uniform",
-                                       "random_shuffle", "_variable_init",
+                                       "random_shuffle", "shuffle_strings", "_variable_init",
                                        "log_uniform_candidate_sampler",
                                        "uniform_candidate_sampler",
                                        "fixed_unigram_candidate_sampler"}

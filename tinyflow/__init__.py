@@ -34,8 +34,16 @@ from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
+from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
+from .frontend.readers import (
+    FixedLengthRecordReader,
+    ReaderBase,
+    TextLineReader,
+    WholeFileReader,
+    decode_raw,
+)
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
@@ -104,7 +112,8 @@ __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
-    "Tensor", "random_crop"]
+    "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
+    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

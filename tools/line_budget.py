@@ -22,6 +22,14 @@ FRONT_END = "TF-1 surface (tinyflow/frontend: the rest)"
 # file counts in the first component naming it, the front end's is the rest.  The limits were
 # set a little above the counts when the packages took the layers' shape (2026-11-26).
 COMPONENTS = {
+    # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
+    # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
+    # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
+    # end, counted apart as tf.data's pipeline is
+    "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
+    "input_pipeline.py, readers.py)": (
+        ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
+         "frontend/input_pipeline.py", "frontend/readers.py"], 880),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -69,13 +77,16 @@ COMPONENTS = {
     # a size a body's kwarg.check_fits refuses as it runs is raised as the
     # ResourceExhaustedError it is; 3662 -> 3710: 2026-11-27: custom_gradient, broadcast_to,
     # meshgrid..., cosine_decay, Ftrl (TF-1 names programs use): Graph.gradient_override_map,
-    # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name)
+    # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name;
+    # 3710 -> 3720: TF-1 queues (tf.train.batch, Coordinator...): FPullOutputs gets the run's
+    # deadline (a dequeue's timeout_in_ms), a closing session ends its queues' waits, a fetched
+    # string pulled (a reader's key) is answered as pulled)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3710),
+            "session/session.py", "session/variables.py"], 3720),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -91,7 +102,8 @@ COMPONENTS = {
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 500),
+    # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 504),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -152,9 +164,12 @@ COMPONENTS = {
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
     # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
     # 625 -> 675: issue 25, the reports of an executor bound in stages, its later stages too;
-    # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count)
+    # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count;
+    # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
+    # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
+    # and answered as pulled when fetched)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 680),
+        ["executor/*.py", "session/*.py"], 695),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -222,8 +237,10 @@ COMPONENTS = {
     # tf.hessians (frontend/gradient_ops.py), tf.broadcast_to, tf.meshgrid, tf.linspace,
     # tf.make_template, tf.orthogonal_initializer and tf.initializers' identity, orthogonal,
     # local_variables, tf.train.FtrlOptimizer, ProximalAdagradOptimizer,
-    # ProximalGradientDescentOptimizer
-    FRONT_END: ([], 4590),
+    # ProximalGradientDescentOptimizer; 4590 -> 4615: TF-1 queues (tf.train.batch,
+    # Coordinator...): their names in tf., tf.train. and tf.errors (CancelledError),
+    # GraphKeys.QUEUE_RUNNERS
+    FRONT_END: ([], 4615),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

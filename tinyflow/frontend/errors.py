@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..nnvm.errors import (
     AlreadyExistsError,
+    CancelledError,
     DeadlineExceededError,
     FailedPreconditionError,
     InvalidArgumentError,
@@ -15,6 +16,6 @@ from ..nnvm.errors import (
     ResourceExhaustedError,
 )
 
-__all__ = ["AlreadyExistsError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
+__all__ = ["AlreadyExistsError", "CancelledError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
            "NotFoundError", "OpError",
            "OutOfRangeError", "PermissionDeniedError", "ResourceExhaustedError"]

@@ -9,13 +9,16 @@ A :class:`MonitoredSession` is a session that prepares itself and runs hooks aro
 3. the session is made: the latest checkpoint of ``checkpoint_dir`` (or
    ``checkpoint_filename_with_path``) is restored, else the init op runs (then ``init_fn``);
    the local init op runs either way;
-4. every hook's ``after_create_session(session, coord)``;
+4. the graph's queue runners start, with a :class:`~tinyflow.train.Coordinator` (TF-1's
+   queue-based input: ``tf.train.batch``...), and every hook's
+   ``after_create_session(session, coord)``;
 5. each :meth:`~MonitoredSession.run` calls every hook's ``before_run(run_context)``, whose
    :class:`SessionRunArgs` add fetches, feeds and options to the same ``sess.run``, then
    ``after_run(run_context, run_values)`` with its results; a hook that calls
    ``run_context.request_stop()`` makes :meth:`~MonitoredSession.should_stop` True;
-6. :meth:`~MonitoredSession.close` calls every hook's ``end(session)`` and closes the session;
-   the graph becomes writable again when it was before.
+6. :meth:`~MonitoredSession.close` calls every hook's ``end(session)``, stops the queue
+   runners (``stop_grace_period_secs`` for them to end) and closes the session; the graph
+   becomes writable again when it was before.
 
 As in TensorFlow, ``tf.errors.OutOfRangeError`` (the end of a ``tf.data`` input) leaves
 ``run()`` as it is, and the ``with`` block ends on it quietly: hooks' ``end`` run, nothing is
@@ -35,6 +38,7 @@ from ..session.options import RunMetadata, RunOptions
 from . import summary as summary_lib
 from .api import global_variables, global_variables_initializer, local_variables_initializer
 from .framework import GraphKeys
+from .queue_runner import Coordinator, start_queue_runners
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
 from .session_run_hooks import (
     CheckpointSaverHook,
@@ -218,8 +222,8 @@ def _check_master(master):
 class _MonitoredSession:
     """See the module's docstring."""
 
-    def __init__(self, session_creator, hooks):
-        self._graph = current_context()
+    def __init__(self, session_creator, hooks, stop_grace_period_secs=120):
+        self._graph, self._grace = current_context(), stop_grace_period_secs
         self._graph_was_finalized = self._graph.finalized
         self._hooks = list(hooks or [])
         for hook in self._hooks:
@@ -228,8 +232,11 @@ class _MonitoredSession:
         try:
             with self._graph.as_default():
                 self._tf_sess = (session_creator or ChiefSessionCreator()).create_session()
+            # as TF's _CoordinatedSessionCreator: every error a runner reports is raised
+            self._coord = Coordinator(clean_stop_exception_types=[])
+            self._threads = start_queue_runners(self._tf_sess, self._coord)
             for hook in self._hooks:
-                hook.after_create_session(self._tf_sess, None)
+                hook.after_create_session(self._tf_sess, self._coord)
         except BaseException:  # a failed restore: the graph can be changed again, as before
             if self._tf_sess is not None:
                 self._tf_sess.close()
@@ -243,8 +250,8 @@ class _MonitoredSession:
         return None if self._tf_sess is None else self._tf_sess.graph
 
     def should_stop(self) -> bool:
-        """True once a hook requested a stop, or the session is closed."""
-        return self._tf_sess is None or self._stop
+        """True once a hook or the coordinator requested a stop, or the session is closed."""
+        return self._tf_sess is None or self._stop or self._coord.should_stop()
 
     def run(self, fetches, feed_dict=None, options=None, run_metadata=None):
         """``sess.run(fetches, feed_dict, options, run_metadata)`` with the hooks' fetches,
@@ -290,7 +297,11 @@ class _MonitoredSession:
                 for hook in self._hooks:
                     hook.end(self._tf_sess)
         finally:
-            self._tf_sess.close()
+            self._coord.request_stop()
+            try:
+                self._coord.join(self._threads, self._grace, ignore_live_threads=True)
+            finally:
+                self._tf_sess.close()
             self._tf_sess = None
             if not self._graph_was_finalized:
                 self._graph.finalized = False
@@ -320,11 +331,11 @@ class MonitoredSession(_MonitoredSession):
         Default: a :class:`ChiefSessionCreator` (a new :class:`Scaffold`, no checkpoint).
     hooks : list of SessionRunHook, optional
     stop_grace_period_secs : int
-        Accepted for TensorFlow's signature: TinyFlow starts no threads to wait for.
+        How long :meth:`close` waits for the queue runners' threads to end.
     """
 
     def __init__(self, session_creator=None, hooks=None, stop_grace_period_secs=120):
-        super().__init__(session_creator, hooks)
+        super().__init__(session_creator, hooks, stop_grace_period_secs)
 
 
 class SingularMonitoredSession(_MonitoredSession):
@@ -334,7 +345,8 @@ class SingularMonitoredSession(_MonitoredSession):
     def __init__(self, hooks=None, scaffold=None, master="", config=None, checkpoint_dir=None,
                  stop_grace_period_secs=120, checkpoint_filename_with_path=None):
         super().__init__(ChiefSessionCreator(scaffold, master, config, checkpoint_dir,
-                                             checkpoint_filename_with_path), hooks)
+                                             checkpoint_filename_with_path), hooks,
+                         stop_grace_period_secs)
 
     def raw_session(self):
         """The plain ``tf.Session`` (running it runs no hooks)."""
@@ -395,5 +407,5 @@ def MonitoredTrainingSession(master="", is_chief=True, checkpoint_dir=None, scaf
             checkpoint_dir, save_steps=checkpoint_steps, save_secs=checkpoint_secs,
             scaffold=scaffold, save_graph_def=save_graph_def))
     all_hooks.extend(hooks or [])
-    return MonitoredSession(creator, all_hooks)
+    return MonitoredSession(creator, all_hooks, stop_grace_period_secs)
 

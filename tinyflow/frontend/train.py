@@ -508,7 +508,12 @@ class ExponentialMovingAverage:
 
 # tf.train's monitored sessions and hooks: their modules load on first use (importlib, as
 # tinyflow/__init__.py's _MODULES: they import this one)
-_LAZY = {"monitored_session": ["ChiefSessionCreator", "MonitoredSession",
+_LAZY = {"queue_runner": ["Coordinator", "QueueRunner", "add_queue_runner",
+                          "start_queue_runners"],
+         "input_pipeline": ["batch", "batch_join", "input_producer", "limit_epochs",
+                            "range_input_producer", "shuffle_batch", "shuffle_batch_join",
+                            "slice_input_producer", "string_input_producer"],
+         "monitored_session": ["ChiefSessionCreator", "MonitoredSession",
                                "MonitoredTrainingSession", "Scaffold", "SessionCreator",
                                "SingularMonitoredSession"],
          "session_run_hooks": ["CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",

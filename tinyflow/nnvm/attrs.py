@@ -66,13 +66,16 @@ FPythonCompute      ``f(node, inputs) -> value``: the node's value (a list of va
                     one by ``set_shape``); summaries, whose outputs are strings, can only be
                     fetched or read by such ops.  ``constant`` has both: a fetched constant is
                     answered from its attributes (a string one too).
-FPullOutputs        ``f(node, resources, evaluate) -> [array, ...]``: the op's outputs come from
-                    Python state, pulled once per run that needs them, before binding (an
-                    iterator's ``get_next``): the session feeds them as the node's values, so
-                    their shapes may differ from run to run as a feed's.  ``resources`` is the
-                    session's dict of such state (TF's resource manager), ``evaluate(symbols)``
-                    runs tensors in the session.  Creating a node of such an op marks its graph
-                    (``GraphContext.pulls_outputs``).
+FPullOutputs        ``f(node, resources, evaluate, deadline) -> [array, ...]``: the op's
+                    outputs come from Python state, pulled once per run that needs them,
+                    before binding (an iterator's ``get_next``): the session feeds them as the
+                    node's values, so their shapes may differ from run to run as a feed's.
+                    ``resources`` is the session's dict of such state (TF's resource manager),
+                    ``evaluate(symbols)`` runs tensors in the session (an input pulled before
+                    it in this run gives that value; string outputs are not fed, only such ops
+                    read them); ``deadline`` (``time.monotonic()``'s clock, or None) ends a
+                    wait with DeadlineExceededError (a queue's dequeue: ``timeout_in_ms``).
+                    Creating a node of such an op marks its graph (``pulls_outputs``).
 TSessionState       ``True``: the op's FPythonCompute is called ``f(node, inputs, resources)``,
                     ``resources`` the session's dict of Python state (an iterator's
                     initializer resets its position there).

@@ -1,7 +1,7 @@
 """Exceptions raised by the graph layer and the executor: TinyFlow's own, and TensorFlow's
 run-time error classes (``tf.errors``), which the engine raises too."""
 
-__all__ = ["AlreadyExistsError", "BindError", "DTypeError", "DeadlineExceededError",
+__all__ = ["AlreadyExistsError", "BindError", "CancelledError", "DTypeError", "DeadlineExceededError",
            "FailedPreconditionError",
            "GraphError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
            "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
@@ -59,8 +59,14 @@ class DeadlineExceededError(OpError):
     stopped between two Lua instructions (what ran before keeps its effect)."""
 
 
+class CancelledError(OpError):
+    """An operation cancelled: an enqueue into a closed queue, a queue's wait ended by its
+    session closing."""
+
+
 class OutOfRangeError(OpError):
-    """The end of a sequence: an iterator's ``get_next`` past its last element (tf.data)."""
+    """The end of a sequence: an iterator's ``get_next`` past its last element (tf.data), a
+    dequeue from a closed queue holding too few elements."""
 
 
 class FailedPreconditionError(OpError):

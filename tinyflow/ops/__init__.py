@@ -13,6 +13,7 @@ from . import (
     matrix,
     nn,
     optim,
+    queue,
     reduce,
     rnn,
     segment,
@@ -22,5 +23,5 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "segment",
+           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
            "softmax", "sorting", "state"]

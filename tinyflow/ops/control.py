@@ -116,7 +116,7 @@ def _py_func_type(attrs, in_types, out_types):
 # -- tf.data's iterator ops: an element pulled from Python, and the initializer ----------------
 # Their attribute ``iterator`` / ``func`` is the front end's Python object (the pipeline), which
 # keeps its position per session in the session's ``resources`` (tinyflow/frontend/data).
-def _pull_next(node, resources, evaluate):
+def _pull_next(node, resources, evaluate, deadline):
     """FPullOutputs of iterator_get_next: its iterator's next element, one array per output."""
     return node.attrs["iterator"].next_values(node, resources, evaluate)
 
@@ -152,3 +152,4 @@ def _run_stateful(node, inputs, resources):
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["bool"]))
  .set_attr("FPythonCompute", _run_stateful).set_attr("TSessionState", True)
  .set_attr("TPythonAttrs", ("func",)).set_attr("FGradient", no_gradient))
+

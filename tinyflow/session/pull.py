@@ -10,51 +10,76 @@ cached beside the full batches' one), and an error raised while pulling (the end
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import torch
 
 from ..nnvm.symbol import NodeEntry, Symbol
 
-__all__ = ["pull_feeds"]
+__all__ = ["fetched_strings", "pull_feeds"]
 
 
-def pull_feeds(session, symbols, feeds: dict) -> dict:
+def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
-    tensor needs is not pulled: the feed cuts it off, as in TensorFlow."""
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
+    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue).  Returns the
+    feeds, and the fetched entries pulled as strings (a reader's key) with their values."""
     entries = tuple(e for s in symbols for e in s.outputs)
     fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
     nodes = session._pulled.get((entries, fed))
     if nodes is None:
         nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)
     if not nodes:
-        return feeds
-    feeds = dict(feeds)
+        return feeds, {}
+    feeds, pulled = dict(feeds), {}  # pulled: this run's values, by entry
     resources = session.variable_store.resources
+    deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
+
+    def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record)
+        return ([pulled[s.outputs[0]] for s in symbols]
+                if all(s.outputs[0] in pulled for s in symbols) else session.run(symbols))
+
     for node in nodes:
-        values = node.op.attr("FPullOutputs")(node, resources, session.run)
+        values = node.op.attr("FPullOutputs")(node, resources, evaluate, deadline)
         for index, value in enumerate(values):
+            array = np.asarray(value)  # a 0-d element stays 0-d
+            pulled[NodeEntry(node, index)] = array
+            if array.dtype == object:  # strings: read by pulled or Python ops alone
+                continue
             feed_node = session._feed_node(Symbol([NodeEntry(node, index)]))
             if feed_node not in feeds:  # an output the user fed keeps the fed value
-                array = np.asarray(value)  # a 0-d element stays 0-d
                 feeds[feed_node] = torch.from_numpy(
                     array if array.flags.c_contiguous else array.copy())
-    return feeds
+    return feeds, {e: v for e, v in pulled.items() if v.dtype == object and e in entries}
+
+
+def fetched_strings(symbols, strings, run) -> list:
+    """The fetches' values: a string pulled in this run (``strings``) as it was pulled, the
+    rest from ``run(the rest)``."""
+    pulled = [len(s.outputs) == 1 and s.outputs[0] in strings for s in symbols]
+    rest = iter(run([s for s, p in zip(symbols, pulled) if not p]) if not all(pulled) else [])
+    return [strings[s.outputs[0]][()] if p else next(rest) for s, p in zip(symbols, pulled)]
 
 
 def _pulled_nodes(entries, fed) -> list:
     """The nodes with FPullOutputs among what ``entries`` depend on (inputs and control
-    dependencies, not through the ``fed`` entries), in the order a depth-first walk from the
-    first fetch meets them."""
+    dependencies, not through the ``fed`` entries), inputs first (``tf.decode_raw`` of a
+    reader's record after the reader), else in the order a depth-first walk from the first
+    fetch meets them."""
     found, seen = [], set()
-    stack = [e.node for e in reversed(entries) if e not in fed]
+    stack = [(e.node, False) for e in reversed(entries) if e not in fed]
     while stack:
-        node = stack.pop()
+        node, inputs_done = stack.pop()
+        if inputs_done:
+            found.append(node)
+            continue
         if node in seen:
             continue
         seen.add(node)
         if node.op is not None and node.op.attr("FPullOutputs") is not None:
-            found.append(node)
-        stack.extend(reversed([e.node for e in node.inputs if e not in fed]
-                              + list(node.control_deps)))
+            stack.append((node, True))
+        stack.extend((n, False) for n in reversed(
+            [e.node for e in node.inputs if e not in fed] + list(node.control_deps)))
     return found

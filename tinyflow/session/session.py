@@ -36,7 +36,7 @@ from ..nnvm.symbol import (
     get_default_session,
 )
 from .options import session_options, step_stats
-from .pull import pull_feeds
+from .pull import fetched_strings, pull_feeds
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
@@ -222,10 +222,13 @@ class Session:
         symbols, rebuild = self._flatten_fetches(fetches)
         trace = [] if run_metadata is not None and getattr(options, "trace_level", 0) else None
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
+        timeout_ms = getattr(options, "timeout_in_ms", 0)
+        strings = {}
         if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
-            feeds = pull_feeds(self, symbols, feeds)
-        results = self._run_symbols(symbols, feeds, trace,
-                                    timeout_ms=getattr(options, "timeout_in_ms", 0))
+            feeds, strings = pull_feeds(self, symbols, feeds, timeout_ms)
+        results = fetched_strings(symbols, strings, lambda rest: self._run_symbols(
+            rest, feeds, trace, timeout_ms=timeout_ms)) if strings else self._run_symbols(
+            symbols, feeds, trace, timeout_ms=timeout_ms)
         if trace is not None:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)

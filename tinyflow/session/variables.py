@@ -180,6 +180,8 @@ class VariableStore(Mapping):
         self._set_by_user.clear()
         self._pending.clear()
         self.random_streams.clear()
+        for state in list(self.resources.values()):  # a queue's waits end (frontend/queues.py)
+            getattr(state, "session_closed", lambda: None)()
         self.resources.clear()
 
     def close(self) -> None:
