@@ -154,8 +154,9 @@ COMPONENTS = {
         # conv1d, dilations, depthwise/separable (TF-1 names programs use); 1790 -> 1985:
         # 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1985 -> 2070:
         # custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl: dynamic_stitch's
-        # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2070),
+        # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps;
+        # 2070 -> 2090: issue 26, small softmax kernels on one thread (softmax/kernels.py)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2090),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

@@ -1,6 +1,6 @@
 -- softmax: y = softmax(x) along kwarg.axis (default -1)
 return function(x, y, kwarg)
-  local softmax, src, out = torch.softmax, x[1], y[1]
+  local softmax, src, out = kernels.softmax, x[1], y[1]
   local dim = torch.dim_of(kwarg.axis or -1)
   -- torch's kernel along a last dim of fewer than 16 takes ~8x longer than along the first
   -- dim of the transpose (100x10: ~18 us against ~2): then it runs on x^T, in scratch
