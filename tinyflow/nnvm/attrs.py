@@ -155,7 +155,7 @@ TIsBackward         ``True`` for the ops FGradient rules build for a gradient (e
 TFoldable           ``True``: the output is a cheap, pure function of the values of the inputs
                     the op reads (no state, no randomness): a node whose inputs are all
                     shape-only or such nodes is computed once when the executor is built (the
-                    loss's seed gradient, ``ones_like`` -> ``broadcast_like``...), not each step.
+                    loss's seed gradient, a ``constant``, ``ones_like`` -> ...), not each step.
 FFoldValue          ``f(attrs, in_values, in_shapes) -> [value, ...]``: the outputs' values as
                     numpy arrays, from the inputs' values (None for FIgnoreInputs ones) and
                     shapes: the small int ops a shape argument is computed with (``shape_of``,

@@ -81,4 +81,5 @@ register_op("assign").set_attr("TWriteOnly", True)  # the others read what they 
 
 
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
-Op.get("constant").set_attr("TTFType", "Const")
+# a constant is computed once, when the executor is built (TFoldable), as TF keeps its tensor
+Op.get("constant").set_attr("TTFType", "Const").set_attr("TFoldable", True)
