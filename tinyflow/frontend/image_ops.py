@@ -141,6 +141,17 @@ def _number(value, what, function) -> float:
     return float(value)
 
 
+def _random_factor(lower, upper, seed, function) -> Symbol:
+    """A factor drawn uniformly from ``[lower, upper)`` every run, the bounds checked as TF
+    1.15's random_contrast and random_saturation check them."""
+    lower, upper = _number(lower, "lower", function), _number(upper, "upper", function)
+    if upper <= lower:
+        raise ValueError(f"{function}: upper must be > lower.")
+    if lower < 0:
+        raise ValueError(f"{function}: lower must be non-negative.")
+    return random_uniform([], lower, upper, seed=seed)
+
+
 def _batched(image, body):
     """``body`` applied to ``image`` as a batch: a single image gets an axis 0 for it."""
     if image.get_shape().ndims == 4:
@@ -460,13 +471,7 @@ def random_brightness(image, max_delta, seed=None):
 def random_contrast(image, lower, upper, seed=None):
     """:func:`adjust_contrast` by a factor drawn uniformly from ``[lower, upper)`` every run
     (``seed`` as :func:`random_flip_left_right`'s)."""
-    lower = _number(lower, "lower", "random_contrast")
-    upper = _number(upper, "upper", "random_contrast")
-    if upper <= lower:
-        raise ValueError("random_contrast: upper must be > lower.")
-    if lower < 0:
-        raise ValueError("random_contrast: lower must be non-negative.")
-    return adjust_contrast(image, random_uniform([], lower, upper, seed=seed))
+    return adjust_contrast(image, _random_factor(lower, upper, seed, "random_contrast"))
 
 
 def adjust_gamma(image, gamma=1, gain=1):
@@ -608,13 +613,7 @@ def random_hue(image, max_delta, seed=None):
 def random_saturation(image, lower, upper, seed=None):
     """:func:`adjust_saturation` by a factor drawn uniformly from ``[lower, upper)`` every run
     (``seed`` as :func:`random_flip_left_right`'s)."""
-    lower = _number(lower, "lower", "random_saturation")
-    upper = _number(upper, "upper", "random_saturation")
-    if upper <= lower:
-        raise ValueError("random_saturation: upper must be > lower.")
-    if lower < 0:
-        raise ValueError("random_saturation: lower must be non-negative.")
-    return adjust_saturation(image, random_uniform([], lower, upper, seed=seed))
+    return adjust_saturation(image, _random_factor(lower, upper, seed, "random_saturation"))
 
 
 _SOBEL = np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], np.float32)
