@@ -493,11 +493,13 @@ def Group(symbols) -> Symbol:
 
 
 def _scalar_op(op_name, scalar_op_name, reflected=False):
+    tensor_op = _number_op(op_name, reflected)
+
     def method(self, other):
         if not isinstance(other, Symbol) and (isinstance(other, (int, float))
                                               or getattr(other, "shape", None) == ()):
             return create_op(scalar_op_name, self, scalar=float(other))
-        return _number_op(op_name, reflected)(self, other)
+        return tensor_op(self, other)
     return method
 
 

@@ -128,12 +128,17 @@ def _declared_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [o if o is not None else k for o, k in zip(out_shapes, known)]
 
 
+def _declared_type(attrs, in_types, out_types):
+    """FInferType of an op pulled before the run: its outputs' dtypes are attr Touts."""
+    return in_types, list(attrs["Touts"])
+
+
 (register_op("iterator_get_next")
  .describe("The next element of attr iterator (a tf.data pipeline), pulled before the run "
            "and fed as the node's outputs, of dtypes attr Touts (Iterator.get_next).")
  .set_num_inputs(0).set_num_outputs(lambda attrs: len(attrs["Touts"]))
  .set_attr("FInferShape", _declared_shape)
- .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Touts"])))
+ .set_attr("FInferType", _declared_type)
  .set_attr("FPullOutputs", _pull_next).set_attr("TPythonAttrs", ("iterator",))
  .set_attr("FGradient", no_gradient))
 

@@ -532,12 +532,18 @@ _backward_op("_max_pool2d_backward", "Gradient of max_pool2d's input from g, x (
              _pool_backward_shape(1, 1))
 
 
+def _pool_of(argmax):
+    """The max pool whose argmax output the NodeEntry ``argmax`` is, else None."""
+    pool = argmax.node
+    return pool if pool.op is not None and pool.op.attr("TArgmaxOutput") == argmax.index \
+        else None
+
+
 def _argmax_of_its_pool(node):
     """FCheckNode: the argmax (input 2) is that of a max pool of input 1 with the same window:
     torch's kernel writes through each index unchecked, outside the plane for any other."""
-    pool, index = node.inputs[2]
-    if pool.op is None or pool.op.attr("TArgmaxOutput") != index or pool.inputs[:1] != [
-            node.inputs[1]]:
+    pool = _pool_of(node.inputs[2])
+    if pool is None or pool.inputs[:1] != [node.inputs[1]]:
         return f"input 2 of {node.name!r} (the argmax) must be the argmax output of a max " \
                f"pool of its input 1"
     window = [(tuple(n.attrs.get("kernel", ())), tuple(n.attrs.get("stride", (1, 1))),
@@ -573,11 +579,9 @@ def _gather_argmax_type(attrs, in_types, out_types):
 def _pool_input(node):
     """The input of the max pool whose argmax a _max_pool2d_backward_backward node reads (its
     own input 0, h, where that argmax is no pool's): what _argmax_of_its_pool asks for."""
-    argmax = node.inputs[1].outputs[0]
-    pool = argmax.node
-    if pool.op is not None and pool.op.attr("TArgmaxOutput") == argmax.index:
-        return Symbol(pool.inputs[:1])
-    return node.inputs[0]
+    pool = _pool_of(node.inputs[1].outputs[0])
+    return node.inputs[0] if pool is None else Symbol(pool.inputs[:1])
+
 
 (register_op("avg_pool2d")
  .describe("Mean (padding not counted) over kernel (kh, kw) windows of x moved by stride "

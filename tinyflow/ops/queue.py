@@ -12,7 +12,7 @@ from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import OutOfRangeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
-from .control import _declared_shape, _first_input_shape, _first_input_type
+from .control import _declared_shape, _declared_type, _first_input_shape, _first_input_type
 
 __all__: list[str] = []
 
@@ -40,7 +40,7 @@ def _queue_call(node, inputs, resources):
            "outputs, of dtypes attr Touts (QueueBase.dequeue, dequeue_many, dequeue_up_to).")
  .set_num_inputs(0).set_num_outputs(lambda attrs: len(attrs["Touts"]))
  .set_attr("FInferShape", _declared_shape)
- .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Touts"])))
+ .set_attr("FInferType", _declared_type)
  .set_attr("FPullOutputs", _pull_queue).set_attr("TPythonAttrs", ("queue",))
  .set_attr("FGradient", no_gradient))
 
