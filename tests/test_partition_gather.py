@@ -43,6 +43,53 @@ def test_batch_gather_of_vectors_with_int64_indices(plan_memory):
         tf.batch_gather(tf.placeholder(tf.float32, [None, 3]), tf.constant(indices))
 
 
+def _gather_reference(params, indices, axis, b):
+    """numpy: each batch entry's np.take along its own slice."""
+    if b == 0:
+        return np.take(params, indices, axis=axis)
+    return np.stack([_gather_reference(params[k], indices[k], axis - 1, b - 1)
+                     for k in range(params.shape[0])])
+
+
+# (axis, batch_dims, result shape, result sum): the shapes and sums from real TF
+# (tf.compat.v1.gather in /work/tfvenv) on params arange(120).reshape(2, 3, 4, 5) and BATCH_IDS
+# (batch_dims 1: BATCH_IDS[:, 0])
+BATCH_IDS = np.int32([[[0, 2], [1, 1], [3, 0]], [[2, 2], [0, 1], [1, 3]]])
+TF_BATCHED_GATHERS = [(2, 2, (2, 3, 2, 5), 3520.0), (None, 2, (2, 3, 2, 5), 3520.0),
+                      (3, 2, (2, 3, 4, 2), 2824.0), (1, 1, (2, 2, 4, 5), 5560.0),
+                      (2, 1, (2, 3, 2, 5), 3570.0), (-1, 1, (2, 3, 4, 2), 2832.0),
+                      (3, -1, (2, 3, 4, 2), 2824.0)]
+
+
+@pytest.mark.parametrize("axis, batch_dims, shape, total", TF_BATCHED_GATHERS)
+def test_gather_with_batch_dims_as_tf(plan_memory, axis, batch_dims, shape, total):
+    params = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    ids = BATCH_IDS if batch_dims != 1 else BATCH_IDS[:, 0]
+    x = tf.placeholder(tf.float32, params.shape)
+    out = tf.gather(x, tf.constant(ids), axis=axis, batch_dims=batch_dims)
+    assert out.get_shape().as_list() == list(shape)
+    weights = np.random.RandomState(0).rand(*shape).astype(np.float32)
+    got, grad = _run([out, tf.gradients(tf.reduce_sum(out * weights), x)[0]], plan_memory,
+                     {x: params})
+    b = batch_dims % ids.ndim if batch_dims < 0 else batch_dims
+    want = _gather_reference(params, ids, b if axis is None else axis % 4, b)
+    np.testing.assert_array_equal(got, want)
+    assert got.sum() == total
+    check_gradients(lambda p: tf.gather(p, tf.constant(ids), axis=axis, batch_dims=batch_dims),
+                    [(2, 3, 4, 5)], plan_memory=plan_memory)
+    assert grad.sum() == pytest.approx(weights.sum(), rel=1e-5)  # each pick gets its weight
+
+
+def test_gather_with_batch_dims_refuses_bad_axes_and_indices():
+    params = tf.constant(np.zeros((2, 3, 4), np.float32))
+    with pytest.raises(ValueError, match="at most axis"):
+        tf.gather(params, tf.constant(np.zeros((2, 3), np.int32)), axis=0, batch_dims=1)
+    with pytest.raises(ValueError, match="batch axes"):
+        tf.gather(params, tf.constant(np.zeros((3, 1), np.int32)), axis=1, batch_dims=1)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="does not index"):
+        _run(tf.gather(params, tf.constant(np.int32([[0], [3]])), axis=1, batch_dims=1))
+
+
 def test_dynamic_partition_values_as_numpy(plan_memory):
     data = np.arange(12, dtype=np.float32).reshape(2, 3, 2)
     partitions = np.int32([[0, 2, 1], [2, 0, 0]])

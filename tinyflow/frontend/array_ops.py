@@ -457,11 +457,45 @@ def slice(input_, begin, size, name=None) -> Symbol:
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0) -> Symbol:
     """The slices of ``params`` along ``axis`` (default 0) at ``indices`` (int32 or int64, any
     shape): ``out.shape == params.shape[:axis] + indices.shape + params.shape[axis + 1:]``.
-    An index outside the axis is an error when the graph runs."""
-    if batch_dims != 0:
-        raise NotImplementedError("TinyFlow's gather has no batch_dims")
-    return create_op("gather", _tensor(params), _tensor(indices), axis=int(axis or 0),
-                     name=name or "GatherV2")
+    An index outside the axis is an error when the graph runs.  With ``batch_dims`` b (TF
+    1.15's GatherV2), the first b axes of both are a batch, each entry gathering from its own
+    slice (``axis`` b by default, at least b): ``out.shape == params.shape[:axis] +
+    indices.shape[b:] + params.shape[axis + 1:]``."""
+    if batch_dims == 0:
+        return create_op("gather", _tensor(params), _tensor(indices), axis=int(axis or 0),
+                         name=name or "GatherV2")
+    return _gather_batched(_tensor(params), _tensor(indices), axis, int(batch_dims),
+                           name or "GatherV2")
+
+
+def _gather_batched(params, indices, axis, batch_dims, name) -> Symbol:
+    # gather_nd on the batch with one coordinate per index (its range checked as gather's),
+    # the gathered axis moved next to the batch first and the indices' axes to its place after
+    ranks = params.get_shape().ndims, indices.get_shape().ndims
+    if None in ranks:
+        raise ValueError(f"gather with batch_dims={batch_dims} needs the ranks of params "
+                         f"({params.get_shape()}) and indices ({indices.get_shape()})")
+    b = batch_dims + ranks[1] if batch_dims < 0 else batch_dims
+    axis = b if axis is None else int(axis) + (ranks[0] if int(axis) < 0 else 0)
+    if not 0 <= b <= ranks[1] or not b <= axis < ranks[0]:
+        raise ValueError(f"gather: batch_dims ({batch_dims}) must be in [0, rank(indices) = "
+                         f"{ranks[1]}] and at most axis ({axis}), which must be less than "
+                         f"rank(params) = {ranks[0]}")
+    if not params.get_shape()[:b].is_compatible_with(indices.get_shape()[:b]):
+        raise ValueError(f"gather with batch_dims={b}: the batch axes of params "
+                         f"{params.get_shape()} and indices {indices.get_shape()} differ")
+    moved = axis - b  # the axes between the batch and the gathered one
+    with current_context().name_scope(name):
+        if moved:
+            params = transpose(params, list(builtins.range(b)) + [axis] + list(builtins.range(b, axis)) +
+                               list(builtins.range(axis + 1, ranks[0])))
+        result = create_op("gather_nd", params, expand_dims(indices, -1), batch_dims=b)
+        if not moved:
+            return result
+        taken = ranks[1] - b  # the indices' own axes, now right after the batch
+        return transpose(result, list(builtins.range(b)) + list(builtins.range(b + taken, b + taken + moved)) +
+                         list(builtins.range(b, b + taken)) +
+                         list(builtins.range(b + taken + moved, ranks[0] - 1 + taken)))
 
 
 def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
