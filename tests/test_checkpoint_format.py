@@ -369,6 +369,8 @@ def test_a_graph_with_a_python_function_saves_without_a_meta_graph(tmp_path):
     sess.run(tf.global_variables_initializer())
     with pytest.warns(UserWarning, match="no meta graph .* written beside"):
         path = Saver().save(sess, tmp_path / "model")
+    with pytest.raises(GraphError, match="node 'PyFunc' \\(op 'py_func'\\) holds a Python object"):
+        tf.train.export_meta_graph()
     assert not os.path.exists(path + ".meta")
     assert tf.train.list_variables(path) == [("v", [2])]
 

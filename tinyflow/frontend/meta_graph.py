@@ -48,6 +48,19 @@ def _variable_doc(var) -> dict:
             [float(codec.betas[0]), float(codec.betas[1]), *codec.names]}
 
 
+def _unwritable(context) -> str | None:
+    """Which node's attribute JSON cannot write (a Python object), said; None if none is."""
+    for node in context.nodes_by_name.values():
+        for key, value in node.attrs.items():
+            try:
+                json.dumps(value)
+            except (TypeError, ValueError):
+                op = "a variable" if node.op is None else f"op '{node.op.name}'"
+                return (f"node '{node.name}' ({op}) holds a Python object in its attribute "
+                        f"'{key}' ({type(value).__name__}), which a graph document cannot hold")
+    return None
+
+
 def export_meta_graph(filename=None, collection_list=None, graph=None, **kwargs) -> dict:
     """Write the current graph (or ``graph``), its variables and its collections (or those of
     ``collection_list``) to ``filename`` when given; return the document written.
@@ -71,7 +84,7 @@ def export_meta_graph(filename=None, collection_list=None, graph=None, **kwargs)
     try:
         text = apply_passes(Graph(heads), ["SaveJSON"]).attrs["json"]
     except (TypeError, ValueError) as err:
-        raise GraphError(f"cannot write the meta graph: {err}") from None
+        raise GraphError(f"cannot write the meta graph: {_unwritable(context) or err}") from None
     doc = {"tinyflow_meta_graph": VERSION, "graph": text,
            "variables": [_variable_doc(v) for v in context.variables],
            "collections": collections}
