@@ -111,3 +111,32 @@ def test_every_listed_module_has_its_file_and_importing_one_loads_no_torch():
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+def test_tf_namespaces_import_by_tensorflows_module_paths():
+    # TF-1 programs' `import tensorflow.contrib.slim as slim`, `from tensorflow.contrib import
+    # rnn`, `from tensorflow.contrib.layers import xavier_initializer`: a fresh interpreter, as
+    # a program starts (the namespaces must not load twice under the second name)
+    program = """if True:
+        import sys
+        import tinyflow.contrib.slim as slim
+        from tinyflow.contrib import rnn
+        from tinyflow.contrib.layers import xavier_initializer
+        from tinyflow.nn import rnn_cell
+        import tinyflow as tf
+        assert slim is tf.contrib.slim and rnn is tf.contrib.rnn and rnn_cell is tf.nn.rnn_cell
+        assert xavier_initializer is tf.contrib.layers.xavier_initializer
+        assert sys.modules["tinyflow.contrib.slim"] is sys.modules[slim.__name__]
+        assert not any(m.startswith("tinyflow.contrib.") and m != "tinyflow.contrib.slim"
+                       and m != "tinyflow.contrib.layers" for m in sys.modules), sys.modules
+        try:
+            import tinyflow.contrib.nothing  # noqa: F401
+        except ModuleNotFoundError as err:
+            assert "tf.contrib.nothing is not supported by TinyFlow" in str(err), err
+        else:
+            raise AssertionError("imported a module TinyFlow lacks")
+        print("ok")
+    """
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                          check=False, timeout=120, cwd=PACKAGE.parent.parent)
+    assert done.stdout.strip() == "ok", done.stderr

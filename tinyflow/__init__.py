@@ -6,7 +6,7 @@
 import importlib
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
-from .frontend import dtypes, nn, train
+from .frontend import dtypes, module_paths, nn, train
 from .frontend.api import *
 from .frontend.api import __all__ as _api_all
 from .frontend.array_ops import *
@@ -140,3 +140,6 @@ def __getattr__(name):
         "tf.": [*__all__, *_MODULES, "compat"], "tf.nn.": nn.__all__,
         "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__,
         "tf.linalg.": linalg.__all__, "tf.image.": image.__all__})
+
+
+module_paths.install()  # import tinyflow.contrib.slim as slim: TF's module paths
