@@ -9,6 +9,8 @@ import torch
 
 import tinyflow as tf
 from tinyflow.frontend.contrib import rnn
+from tinyflow.nnvm.errors import ShapeError
+from tinyflow.nnvm.symbol import create_op
 
 pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
 F64 = torch.float64
@@ -696,6 +698,37 @@ def test_memory_plan_reuses_the_unrolled_steps_storage():
     assert forward.planned_bytes < 0.2 * forward.naive_bytes
     # training keeps what the backward pass reads, and still shares the rest
     assert step.planned_bytes < 0.6 * step.naive_bytes
+
+
+@pytest.mark.parametrize("fetch_c", [False, True])
+def test_forward_only_lstm_block_keeps_one_step_of_what_nothing_reads(fetch_c):
+    # static_rnn's lstm_block keeps every step's c, gates and tanh(c) for its gradient; scoring
+    # reads none (KeepOneStep): the plan shrinks, the values stay bit for bit those of the
+    # unoptimised graph (Session(optimize=False)) and of no memory planning
+    tf.set_random_seed(3)
+    x = tf.placeholder(tf.float32, [None, T, D])
+    outputs, state = tf.nn.static_rnn(rnn.BasicLSTMCell(H), tf.unstack(x, axis=1),
+                                      dtype=tf.float32)
+    logits = tf.layers.dense(outputs[-1], 3)
+    fetches = [logits, state.c] if fetch_c else [logits]
+    feed = {x: _rand(50, T, D)}
+    got, plans = [], []
+    for options in ({}, {"optimize": False}, {"plan_memory": False}):
+        with tf.Session(**options) as sess:
+            sess.run(tf.global_variables_initializer())
+            got.append(sess.run(fetches, feed))
+            plans.append(sess.memory_plan(fetches, feed).planned_bytes)
+    for other in got[1:]:
+        for a, b in zip(got[0], other):
+            np.testing.assert_array_equal(a, b)
+    # unoptimised: h, c, tanh(c) [T, 50, H] and the gates [T, 50, 4H] for every step
+    steps_bytes = T * 50 * 7 * H * 4
+    assert plans[1] - plans[0] >= (0.6 if fetch_c else 0.8) * steps_bytes
+    # a document's attr naming h (output 0), which every step needs: refused as it is made
+    args = [tf.zeros([T, 2, D]), tf.zeros([2, H]), tf.zeros([2, H]), tf.zeros([D + H, 4 * H]),
+            tf.zeros([4 * H])]
+    with pytest.raises(ShapeError, match="one_step must list outputs among 1, 2, 3"):
+        create_op("lstm_block", *args, one_step=(0, 1))
 
 
 class ScaledCell(tf.nn.rnn_cell.RNNCell):

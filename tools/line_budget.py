@@ -107,8 +107,9 @@ COMPONENTS = {
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
-    # issue 26 point 2, the step's own kernels (one GEMM and the gates, the fused carries)
-    "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 310),
+    # issue 26 point 2, the step's own kernels (one GEMM and the gates, the fused carries);
+    # 310 -> 325: one step's row of the outputs nothing reads (attr one_step, KeepOneStep)
+    "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 325),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:

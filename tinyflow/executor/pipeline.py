@@ -5,8 +5,7 @@ reader learns from: fed tensors made inputs (CutFeeds), shape arguments folded
 (FoldShapeArguments), shapes and types, shape-only inputs cut (MaterializeShapes), every reader
 of a variable before its writers (OrderMutation), storage planned (PlanMemory).  The others are
 *optimisations*: the same values for less time or memory; ``tf.Session(optimize=False)`` runs
-the core alone.  Gradient is core too, but it runs when the graph is built
-(``tf.gradients``, ``minimize``), not at bind.
+the core alone.  Gradient is core too, but runs when the graph is built (``tf.gradients``).
 """
 from __future__ import annotations
 
@@ -59,6 +58,7 @@ PIPELINE = (
     Stage("FuseElemwise",         OPTIMISATION, fusing),  # after Mirror: recomputed ops fuse too
     Stage("FuseConvActivation",   OPTIMISATION, on_cpu),
     Stage("PruneArgmax",          OPTIMISATION, on_cpu),
+    Stage("KeepOneStep",          OPTIMISATION, always),
     Stage("OrderMutation",        CORE,         always),
     Stage("ChooseLayout",         OPTIMISATION, on_cpu),
     Stage("PlanMemory",           CORE,         always),

@@ -193,6 +193,11 @@ TArgmaxOutput       ``int``: the index of an output holding, for each element of
                     over windows (PoolBeforeActivation); the output exists only while the
                     node's attr ``argmax`` is true (default), which PruneArgmax sets False when
                     nothing reads it.
+TOneStepOutputs     ``tuple[int]``: outputs holding one row per step (``[T, ...]``) that the op
+                    can give as a single step's row (``[1, ...]``, each step writing it over the
+                    last) when nothing reads them: ``lstm_block``'s c, gates and tanh(c), kept
+                    for the gradient.  The node's attr ``one_step`` lists the outputs so given;
+                    KeepOneStep sets it in a forward-only graph.
 FBiasLayout         ``f(attrs) -> "NCHW" | "NHWC"``: the op adds input 1, when a vector of C
                     values, to input 0 along its channels in that layout (axis 1 or the last):
                     ``bias_add``, ``elemwise_add`` (broadcasting).  FuseConvActivation folds

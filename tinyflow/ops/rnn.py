@@ -52,14 +52,27 @@ def _lstm_block_shape(attrs, in_shapes, out_shapes):
         if have is not None and tuple(have) != shape:
             raise ShapeError(f"lstm_block: {name} has shape {shape_str(have)}, expected "
                              f"{shape_str(shape)} (x {shape_str(in_shapes[0])}, {units} units)")
-    out = (steps, batch, units)
-    return want, [out, out, (steps, batch, 4 * units), out]
+    out, one = (steps, batch, units), _one_step(attrs)
+    outs = [out, out, (steps, batch, 4 * units), out]
+    return want, [(1, *s[1:]) if i in one else s for i, s in enumerate(outs)]
+
+
+def _one_step(attrs) -> tuple:
+    """The outputs given one step's row (attr ``one_step``, KeepOneStep's): c, gates, tanh(c)."""
+    one = attrs.get("one_step", ())
+    if not isinstance(one, (tuple, list)) or not set(one) <= {1, 2, 3}:
+        raise ShapeError(f"lstm_block: attr one_step must list outputs among 1, 2, 3 (c, the "
+                         f"gates, tanh(c)), got {one!r}")
+    return tuple(one)
 
 
 def _lstm_block_grad(node, grads):
     """Gradients of x, c0, h0, kernel and bias from those of h and c (the hidden outputs'
     own, never read by another op, are not used).  x's is a matmul of the gates' gradients,
     apart from the backward op, so that it is not computed where nothing reads it (a fed x)."""
+    if _one_step(node.attrs):
+        raise GraphError(f"lstm_block '{node.name}' keeps one step of its outputs "
+                         f"{list(node.attrs['one_step'])} (attr one_step): no gradient")
     backward = create_op("_lstm_block_backward", grads[0], grads[1], *node.inputs,
                          *node.outputs)
     kernel = node.inputs[3].get_shape()
@@ -77,18 +90,19 @@ def _lstm_block_grad(node, grads):
  .describe("An LSTM over a sequence, TensorFlow's BlockLSTM in BasicLSTMCell's layout: x [T, "
            "B, D], c0 and h0 [B, H], kernel [D + H, 4H] (gates i, j, f, o), bias [4H]; attr "
            "forget_bias.  Outputs h and c [T, B, H] (each step's), and for the gradient "
-           "(hidden) the gates' activations [T, B, 4H] and tanh(c) [T, B, H].")
+           "(hidden) the gates' activations [T, B, 4H] and tanh(c) [T, B, H]; c, gates and "
+           "tanh(c) are one step [1, B, ...] where attr one_step lists them (KeepOneStep).")
  .set_num_inputs(5).set_num_outputs(4)
  .set_attr("FNumVisibleOutputs", lambda attrs: 2)
  .set_attr("FInferShape", _lstm_block_shape).set_attr("FGradient", _lstm_block_grad)
- .set_attr("TTFType", "BlockLSTM"))
+ .set_attr("TOneStepOutputs", (1, 2, 3)).set_attr("TTFType", "BlockLSTM"))
 
 
 def _lstm_block_backward_shape(attrs, in_shapes, out_shapes):
     """dh, dc, x, c0, h0, kernel, bias, h, c, gates, tanh(c) -> d gates, dc0, dh0, dkernel,
     dbias."""
     forward = list(in_shapes[2:7])
-    forward, outs = _lstm_block_shape(attrs, forward, list(in_shapes[7:11]))
+    forward, outs = _lstm_block_shape({}, forward, list(in_shapes[7:11]))  # every step kept
     if None in forward:
         return in_shapes, out_shapes
     return [outs[0], outs[1], *forward, *outs], [outs[2], *forward[1:]]

@@ -6,9 +6,13 @@
 -- computed from the GEMM's result straight into their rows of the hidden output
 -- (kernels.gates_function); c_t, tanh(c_t) and h_t go into their rows of the outputs.  (A
 -- projection of all steps' x first, then h @ W_h added to its slice of it, read 256 KB a step
--- out of cache: 1.2 ms slower a run, one thread.)
+-- out of cache: 1.2 ms slower a run, one thread.)  The outputs kwarg.one_step lists (0-based:
+-- 1 c, 2 gates, 3 tanh(c); KeepOneStep, when nothing reads them) have one row, every step's.
 return function(x, y, kwarg)
   local narrow, view = torch.narrow, torch.view
+  local one_row = {}
+  for _, k in ipairs(kwarg.one_step or {}) do one_row[k + 1] = true end
+  local function row_of(k, t) return one_row[k] and 1 or t end  -- output y[k]'s row of step t
   local steps, batch, depth = torch.size(x[1], 1), torch.size(x[1], 2), torch.size(x[1], 3)
   local units = torch.size(x[2], 2)
   local kernel, acts, width = x[4], y[3], depth + units
@@ -20,13 +24,13 @@ return function(x, y, kwarg)
   local gates, i, j, f, o, c, h, c_prev, x_t = {}, {}, {}, {}, {}, {}, {}, {}, {}
   local tanh_c, tanh_of_c = {}, {}
   for t = 1, steps do
-    local step = view(narrow(acts, 1, t, 1), {batch, 4 * units})
+    local step = view(narrow(acts, 1, row_of(3, t), 1), {batch, 4 * units})
     x_t[t] = view(narrow(x[1], 1, t, 1), {batch, depth})
     gates[t] = kernels.gates_function(step, row, kernel_t, bias, units)
     i[t], j[t] = narrow(step, 2, 1, units), narrow(step, 2, units + 1, units)
     f[t], o[t] = narrow(step, 2, 2 * units + 1, units), narrow(step, 2, 3 * units + 1, units)
-    c[t], h[t] = view(narrow(y[2], 1, t, 1), {batch, units}), view(narrow(y[1], 1, t, 1), {batch, units})
-    tanh_c[t] = view(narrow(y[4], 1, t, 1), {batch, units})
+    c[t], h[t] = view(narrow(y[2], 1, row_of(2, t), 1), {batch, units}), view(narrow(y[1], 1, t, 1), {batch, units})
+    tanh_c[t] = view(narrow(y[4], 1, row_of(4, t), 1), {batch, units})
     tanh_of_c[t] = kernels.tanh_function(tanh_c[t], c[t])
     c_prev[t] = t == 1 and x[2] or c[t - 1]
   end
