@@ -290,8 +290,8 @@ def test_errors_are_tensorflows():
         tf.train.MonitoredTrainingSession(master="grpc://host:2222")
     with pytest.raises(ValueError, match="is_chief=False"):
         tf.train.MonitoredTrainingSession(is_chief=False)
-    with pytest.raises(AttributeError, match="tf.train.Supervisor"):
-        tf.train.Supervisor  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.train.Server"):
+        tf.train.Server  # noqa: B018
 
 
 def test_scaffold_init_fn_and_saver_collection(tmp_path):

@@ -133,11 +133,14 @@ def __getattr__(name):
         return getattr(session, name)
     if name in _MODULES:
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
+    if name in ("Event", "SessionLog", "Summary"):  # tensorboard's protos, as tf.summary's
+        return getattr(__getattr__("summary"), name)
     if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)
         return importlib.import_module(".compat", __name__)
     layers, math, linalg, image = (__getattr__(m) for m in ("layers", "math", "linalg", "image"))
     raise unsupported("tf.", "tinyflow", name, {
-        "tf.": [*__all__, *_MODULES, "compat"], "tf.nn.": nn.__all__,
+        "tf.": [*__all__, *_MODULES, "compat", "Event", "SessionLog", "Summary"],
+        "tf.nn.": nn.__all__,
         "tf.train.": train.__all__, "tf.layers.": layers.__all__, "tf.math.": math.__all__,
         "tf.linalg.": linalg.__all__, "tf.image.": image.__all__})
 

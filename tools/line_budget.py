@@ -25,11 +25,11 @@ COMPONENTS = {
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
-    # end, counted apart as tf.data's pipeline is
+    # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread)
     "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py", "frontend/readers.py"], 880),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 920),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -103,7 +103,8 @@ COMPONENTS = {
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 504),
+    # 504 -> 510: tf.errors.AbortedError (tf.train.basic_train_loop)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 510),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -200,13 +201,14 @@ COMPONENTS = {
     # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters;
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
-    # names the node holding a Python object)
+    # names the node holding a Python object; 3655 -> 3665: FileWriter.add_session_log, the
+    # summary protos as tf.Summary / tf.summary.Summary name them)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3655),
+         "examples/**/*.py"], 3665),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
@@ -222,9 +224,10 @@ COMPONENTS = {
         ["frontend/image_ops.py", "frontend/tf_image.py"], 665),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
-    "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (
+    # (1560 -> 2010: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py)
+    "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/estimator/*.py"], 1560),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2010),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;

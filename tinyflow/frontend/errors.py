@@ -4,6 +4,7 @@ defined in the engine (tinyflow/nnvm/errors.py), which raises them."""
 from __future__ import annotations
 
 from ..nnvm.errors import (
+    AbortedError,
     AlreadyExistsError,
     CancelledError,
     DeadlineExceededError,
@@ -16,6 +17,6 @@ from ..nnvm.errors import (
     ResourceExhaustedError,
 )
 
-__all__ = ["AlreadyExistsError", "CancelledError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
+__all__ = ["AbortedError", "AlreadyExistsError", "CancelledError", "DeadlineExceededError", "FailedPreconditionError", "InvalidArgumentError",
            "NotFoundError", "OpError",
            "OutOfRangeError", "PermissionDeniedError", "ResourceExhaustedError"]

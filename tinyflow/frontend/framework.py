@@ -51,6 +51,8 @@ class GraphKeys:
     LOCAL_INIT_OP = "local_init_op"
     SUMMARY_OP = "summary_op"
     SAVERS = "savers"
+    READY_OP = "ready_op"
+    READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
     EVAL_STEP = "eval_step"
     VARIABLES = GLOBAL_VARIABLES
 

@@ -18,7 +18,8 @@ from ..nnvm.errors import CancelledError, OutOfRangeError
 from ..nnvm.symbol import current_context, get_default_session
 from .framework import GraphKeys
 
-__all__ = ["Coordinator", "QueueRunner", "add_queue_runner", "start_queue_runners"]
+__all__ = ["Coordinator", "LooperThread", "QueueRunner", "add_queue_runner",
+           "start_queue_runners"]
 
 
 class Coordinator:
@@ -105,6 +106,54 @@ class Coordinator:
         if stragglers and not ignore_live_threads:
             raise RuntimeError(f"Coordinator stopped with threads still running: "
                                f"{' '.join(stragglers)}")
+
+
+class LooperThread(threading.Thread):
+    """A daemon thread calling :meth:`run_loop` (``target(*args, **kwargs)``) at once and then
+    every ``timer_interval_secs`` (back to back when None) until ``coord`` is asked to stop;
+    registered with ``coord``, which its exceptions stop (TensorFlow's ``LooperThread``)."""
+
+    def __init__(self, coord, timer_interval_secs, target=None, args=None, kwargs=None):
+        if not isinstance(coord, Coordinator):
+            raise ValueError(f"'coord' argument must be a Coordinator: {coord}")  # noqa: TRY004 - TF's
+        if target is None and (args or kwargs):
+            raise ValueError("'args' and 'kwargs' argument require that you also pass "
+                             "'target'")
+        super().__init__(daemon=True)
+        self._coord, self._interval = coord, timer_interval_secs
+        self._target, self._args, self._kwargs = target, args or (), kwargs or {}
+        coord.register_thread(self)
+
+    @staticmethod
+    def loop(coord, timer_interval_secs, target, args=None, kwargs=None):
+        """A started LooperThread calling ``target``."""
+        looper = LooperThread(coord, timer_interval_secs, target, args, kwargs)
+        looper.start()
+        return looper
+
+    def run(self):
+        with self._coord.stop_on_exception():
+            self.start_loop()
+            if self._interval is None:
+                while not self._coord.should_stop():
+                    self.run_loop()
+            else:
+                due = time.time()
+                while not self._coord.wait_for_stop(max(0.0, due - time.time())):
+                    due += self._interval
+                    self.run_loop()
+            self.stop_loop()
+
+    def start_loop(self):
+        """Called once in the thread before the first :meth:`run_loop`."""
+
+    def stop_loop(self):
+        """Called once in the thread after the last :meth:`run_loop`."""
+
+    def run_loop(self):
+        """One turn: ``target(*args, **kwargs)``."""
+        if self._target is not None:
+            self._target(*self._args, **self._kwargs)
 
 
 class QueueRunner:

@@ -383,6 +383,11 @@ class FileWriter:
                 self._seen_tags.add(value.tag)
         self.add_event(events.event(global_step, summary=summary))
 
+    def add_session_log(self, session_log, global_step=None) -> None:
+        """Write a ``SessionLog`` (START, STOP, CHECKPOINT: TensorBoard drops the events a
+        restarted run wrote past its START step)."""
+        self.add_event(events.event(global_step, session_log=session_log))
+
     def add_graph(self, graph, global_step=None, graph_def=None) -> None:
         """Write ``graph`` (a ``tf.Graph``) as a GraphDef for TensorBoard's graph dashboard
         (see ``_graph_def``), or ``graph_def`` (a GraphDef protobuf or its bytes) as it is."""
@@ -440,5 +445,13 @@ class FileWriter:
         self.close()
 
 
+# TensorFlow's protocol buffers, as tf.summary.Summary (and tf.Summary) name them: loaded with
+# the tensorboard package on first use
+_PROTOS = {"Summary": "summary_pb2", "SummaryDescription": "summary_pb2",
+           "Event": "event_pb2", "SessionLog": "event_pb2", "TaggedRunMetadata": "event_pb2"}
+
+
 def __getattr__(name):
+    if name in _PROTOS:
+        return getattr(events.proto(_PROTOS[name]), name)
     raise AttributeError(f"tf.summary.{name} is not supported by TinyFlow")

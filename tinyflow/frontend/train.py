@@ -508,8 +508,9 @@ class ExponentialMovingAverage:
 
 # tf.train's monitored sessions and hooks: their modules load on first use (importlib, as
 # tinyflow/__init__.py's _MODULES: they import this one)
-_LAZY = {"queue_runner": ["Coordinator", "QueueRunner", "add_queue_runner",
+_LAZY = {"queue_runner": ["Coordinator", "LooperThread", "QueueRunner", "add_queue_runner",
                           "start_queue_runners"],
+         "supervisor": ["SessionManager", "Supervisor", "basic_train_loop"],
          "input_pipeline": ["batch", "batch_join", "input_producer", "limit_epochs",
                             "range_input_producer", "shuffle_batch", "shuffle_batch_join",
                             "slice_input_producer", "string_input_producer"],

@@ -1,7 +1,7 @@
 """Exceptions raised by the graph layer and the executor: TinyFlow's own, and TensorFlow's
 run-time error classes (``tf.errors``), which the engine raises too."""
 
-__all__ = ["AlreadyExistsError", "BindError", "CancelledError", "DTypeError", "DeadlineExceededError",
+__all__ = ["AbortedError", "AlreadyExistsError", "BindError", "CancelledError", "DTypeError", "DeadlineExceededError",
            "FailedPreconditionError",
            "GraphError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
            "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
@@ -57,6 +57,11 @@ class InvalidArgumentError(OpError):
 class DeadlineExceededError(OpError):
     """A run that took longer than its ``tf.RunOptions(timeout_in_ms=...)``: its step was
     stopped between two Lua instructions (what ran before keeps its effect)."""
+
+
+class AbortedError(OpError):
+    """An operation aborted (TensorFlow: a worker preempted); ``tf.train.basic_train_loop``
+    starts its managed session again after one."""
 
 
 class CancelledError(OpError):
