@@ -1,0 +1,321 @@
+"""Linear algebra of TensorFlow 1.15 over the last two axes, batched over the leading ones:
+batch_matmul, matrix_inverse, matrix_determinant, log_matrix_determinant, cholesky,
+matrix_solve, matrix_triangular_solve, svd, qr and self_adjoint_eig; float32 and float64.
+
+Shape rules check at graph time what TF's do (square matrices, rank >= 2, equal batch axes and
+matching rows); a singular or non-positive-definite input is TF's InvalidArgumentError at run
+time, naming the node.  Gradients are TF 1.15's: those of inverse, determinant, log-determinant,
+Cholesky and the solves are built from these same ops (second derivatives come free); svd's,
+qr's and self_adjoint_eig's are one backward op each (``_<op>_backward``), TF's formula in a
+kernel.  Bodies: ``tinyflow/lua_ops/linalg/``.
+"""
+from __future__ import annotations
+
+from ..nnvm.errors import DTypeError, ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+
+__all__ = []
+
+_FLOATS = ("float32", "float64")
+
+
+def _float_type(name, outputs=None):
+    """FInferType: inputs of one dtype, float32 or float64 (TF's real linalg types); every
+    output (``outputs(attrs)`` of them, default the op's count) of that dtype too."""
+    def rule(attrs, in_types, out_types):
+        known = [t for t in list(in_types) + list(out_types) if t is not None]
+        if not known:
+            return in_types, out_types
+        for dtype in known:
+            if dtype not in _FLOATS or dtype != known[0]:
+                raise DTypeError(f"{name} takes float32 or float64 tensors of one dtype, got "
+                                 f"{[str(t) for t in in_types]}")
+        return [known[0]] * len(in_types), [known[0]] * len(out_types)
+    return rule
+
+
+def _matrices(name, shape, what="input", square=False):
+    """``shape`` (or None), checked to be a batch of matrices (square ones with ``square``)."""
+    if shape is None:
+        return None
+    if len(shape) < 2:
+        raise ShapeError(f"{name}: {what} must be at least rank 2 (a batch of matrices), got "
+                         f"shape {shape}")
+    if square and shape[-1] != shape[-2]:
+        raise ShapeError(f"{name}: {what} must be square matrices, got shape {shape}")
+    return tuple(shape)
+
+
+def _same_batch(name, a, b, what=("matrix", "rhs")):
+    if a is not None and b is not None and tuple(a[:-2]) != tuple(b[:-2]):
+        raise ShapeError(f"{name}: the batch axes of {what[0]} {a} and {what[1]} {b} differ")
+
+
+def _square_same(name):
+    """FInferShape of an op mapping square matrices to matrices of their shape."""
+    def rule(attrs, in_shapes, out_shapes):
+        x = _matrices(name, in_shapes[0] or out_shapes[0], square=True)
+        return [x], [x]
+    return rule
+
+
+def _square_to_batch(name, outputs):
+    """FInferShape of an op mapping square matrices [..., N, N] to ``outputs`` scalars each."""
+    def rule(attrs, in_shapes, out_shapes):
+        x = _matrices(name, in_shapes[0], square=True)
+        return [x], [None if x is None else x[:-2]] * outputs
+    return rule
+
+
+def _matmul(a, b, adjoint_a=False, adjoint_b=False):
+    return create_op("batch_matmul", a, b, adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+
+
+def _batch_scalars(g):
+    """g [...] as [..., 1, 1], to scale each matrix of a batch."""
+    return create_op("expand_dims", create_op("expand_dims", g, axis=-1), axis=-1)
+
+
+# -- batch_matmul: the product the gradient rules below are built from -------------------------
+def _batch_matmul_shape(attrs, in_shapes, out_shapes):
+    a, b = (_matrices("batch_matmul", s, what) for s, what in zip(in_shapes, ("a", "b")))
+    _same_batch("batch_matmul", a, b, ("a", "b"))
+    if a is None or b is None:
+        return [a, b], out_shapes
+    m, k = a[-1:-3:-1] if attrs.get("adjoint_a") else a[-2:]
+    k2, n = b[-1:-3:-1] if attrs.get("adjoint_b") else b[-2:]
+    if k != k2:
+        raise ShapeError(f"batch_matmul: inner dimensions differ: {a} and {b} (adjoint_a "
+                         f"{bool(attrs.get('adjoint_a'))}, adjoint_b "
+                         f"{bool(attrs.get('adjoint_b'))})")
+    return [a, b], [a[:-2] + (m, n)]
+
+
+def _batch_matmul_grad(node, grads):
+    # c = op(a) op(b): dA = g op(b)^H (or its adjoint), dB = op(a)^H g (or its adjoint)
+    a, b = node.inputs
+    g = grads[0]
+    adj_a, adj_b = node.attrs.get("adjoint_a", False), node.attrs.get("adjoint_b", False)
+    grad_a = _matmul(b, g, adj_b, True) if adj_a else _matmul(g, b, False, not adj_b)
+    grad_b = _matmul(g, a, True, adj_a) if adj_b else _matmul(a, g, not adj_a, False)
+    return [grad_a, grad_b]
+
+
+(register_op("batch_matmul").describe("a @ b for each matrix of a batch (equal batch axes); "
+                                      "adjoint_a / adjoint_b use a^H / b^H.")
+ .set_num_inputs(2).set_attr("FInferShape", _batch_matmul_shape)
+ .set_attr("FInferType", _float_type("batch_matmul")).set_attr("TTFType", "BatchMatMulV2")
+ .set_attr("FGradient", _batch_matmul_grad))
+
+
+# -- inverse, determinants, Cholesky --------------------------------------------------------------
+def _inverse_grad(node, grads):
+    # Y = inv(A): dA = -Y^H g Y^H; with adjoint Y = inv(A^H): dA = -Y g^H Y (TF 1.15 writes the
+    # first for both; they agree on what a real TF run gives, which tests/test_linalg.py checks)
+    y, g = node.outputs[0], grads[0]
+    if node.attrs.get("adjoint", False):
+        return [-_matmul(y, _matmul(g, y, True, False))]
+    return [-_matmul(y, _matmul(g, y, False, True), True, False)]
+
+
+(register_op("matrix_inverse").describe("The inverse of each square matrix (of its adjoint "
+                                        "with attr adjoint); a singular one is an error.")
+ .set_num_inputs(1).set_attr("FInferShape", _square_same("matrix_inverse"))
+ .set_attr("FInferType", _float_type("matrix_inverse")).set_attr("FGradient", _inverse_grad))
+
+
+def _inverse_adjoint(a):
+    return create_op("matrix_inverse", a, adjoint=True)
+
+
+(register_op("matrix_determinant").describe("The determinant of each square matrix.")
+ .set_num_inputs(1).set_attr("FInferShape", _square_to_batch("matrix_determinant", 1))
+ .set_attr("FInferType", _float_type("matrix_determinant"))
+ .set_attr("FGradient", lambda n, g: [  # d det(A) = det(A) A^-H (TF's)
+     _batch_scalars(g[0] * n.outputs[0]) * _inverse_adjoint(n.inputs[0])]))
+
+(register_op("log_matrix_determinant").describe("The sign and the log of the absolute value "
+                                                "of each square matrix's determinant (TF's "
+                                                "slogdet).")
+ .set_num_inputs(1).set_num_outputs(2)
+ .set_attr("FInferShape", _square_to_batch("log_matrix_determinant", 2))
+ .set_attr("FInferType", _float_type("log_matrix_determinant"))
+ .set_attr("FGradient", lambda n, g: [  # d log|det A| = A^-H; the sign has none
+     _batch_scalars(g[1]) * _inverse_adjoint(n.inputs[0])]))
+
+
+def _cholesky_grad(node, grads):
+    # TF 1.15's: with L^-1 = inv(L), P = L^-H Phi(L^H g) (Phi: the lower triangle, its
+    # diagonal halved), dA = (P L^-1 + (P L^-1)^H) / 2, symmetric
+    low, g = node.outputs[0], grads[0]
+    middle = _matmul(low, g, True, False)
+    middle = create_op("matrix_set_diag", middle, create_op("matrix_diag_part", middle) * 0.5)
+    middle = create_op("matrix_band_part", middle, num_lower=-1, num_upper=0)
+    inverse = create_op("matrix_inverse", low)
+    part = _matmul(inverse, middle, True, False)
+    return [(_matmul(part, inverse) + _matmul(inverse, part, True, True)) * 0.5]
+
+
+(register_op("cholesky").describe("The lower Cholesky factor L (A = L L^H) of each matrix, "
+                                  "whose lower triangle alone is read; one not positive "
+                                  "definite is an error.")
+ .set_num_inputs(1).set_attr("FInferShape", _square_same("cholesky"))
+ .set_attr("FInferType", _float_type("cholesky")).set_attr("FGradient", _cholesky_grad))
+
+
+# -- solves --------------------------------------------------------------------------------------
+def _solve_shape(name):
+    def rule(attrs, in_shapes, out_shapes):
+        a = _matrices(name, in_shapes[0], "matrix", square=True)
+        rhs = _matrices(name, in_shapes[1] or out_shapes[0], "rhs")
+        _same_batch(name, a, rhs)
+        if a is not None and rhs is not None and a[-1] != rhs[-2]:
+            raise ShapeError(f"{name}: matrix {a} and rhs {rhs} have different numbers of "
+                             f"rows")
+        return [a, rhs], [rhs]
+    return rule
+
+
+def _solve_grad(solve):
+    """TF 1.15's rule of matrix_solve / matrix_triangular_solve: db = solve(A^H, g), dA =
+    -db c^H (-c db^H with adjoint), the triangle read for a triangular solve."""
+    def rule(node, grads):
+        a, c, attrs = node.inputs[0], node.outputs[0], node.attrs
+        adjoint = attrs.get("adjoint", False)
+        grad_b = create_op(solve, a, grads[0], **{**attrs, "adjoint": not adjoint})
+        grad_a = -(_matmul(c, grad_b, False, True) if adjoint else _matmul(grad_b, c, False,
+                                                                              True))
+        if solve == "matrix_triangular_solve":
+            lower = attrs.get("lower", True)
+            grad_a = create_op("matrix_band_part", grad_a, num_lower=-1 if lower else 0,
+                               num_upper=0 if lower else -1)
+        return [grad_a, grad_b]
+    return rule
+
+
+(register_op("matrix_solve").describe("X with A X = rhs (A^H X = rhs with attr adjoint) for "
+                                      "each square A; a singular one is an error.")
+ .set_num_inputs(2).set_attr("FInferShape", _solve_shape("matrix_solve"))
+ .set_attr("FInferType", _float_type("matrix_solve"))
+ .set_attr("FGradient", _solve_grad("matrix_solve")))
+
+(register_op("matrix_triangular_solve").describe(
+    "X with A X = rhs for each triangular A, whose lower (attr lower, default) or upper "
+    "triangle alone is read (A^H X = rhs with attr adjoint).")
+ .set_num_inputs(2).set_attr("FInferShape", _solve_shape("matrix_triangular_solve"))
+ .set_attr("FInferType", _float_type("matrix_triangular_solve"))
+ .set_attr("FGradient", _solve_grad("matrix_triangular_solve")))
+
+
+# -- decompositions: svd, qr, self_adjoint_eig ----------------------------------------------------
+def _svd_outputs(attrs):
+    return 3 if attrs.get("compute_uv", True) else 1
+
+
+def _svd_shape(attrs, in_shapes, out_shapes):
+    a = _matrices("svd", in_shapes[0])
+    if a is None:
+        return [a], out_shapes
+    m, n, batch = a[-2], a[-1], a[:-2]
+    k = min(m, n)
+    if not attrs.get("compute_uv", True):
+        return [a], [batch + (k,)]
+    full = attrs.get("full_matrices", False)
+    return [a], [batch + (k,), batch + (m, m if full else k), batch + (n, n if full else k)]
+
+
+def _svd_grad(node, grads):
+    a, attrs = node.inputs[0], node.attrs
+    if not attrs.get("compute_uv", True):  # TF's: U diag(g) V^H of a new SVD
+        return [create_op("_svd_backward", a, grads[0], **attrs)]
+    shape = a.get_shape()
+    m, n = (None, None) if shape.ndims is None else shape.as_list()[-2:]
+    if m is None or n is None:
+        raise NotImplementedError("SVD gradient has not been implemented for input with "
+                                  "unknown inner matrix shape.")
+    if attrs.get("full_matrices", False) and abs(m - n) > 1:
+        raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when "
+                                  f"full_matrices is True. Received: m={m} and n={n}")
+    return [create_op("_svd_backward", a, *grads, *node.outputs, **attrs)]
+
+
+(register_op("svd").describe("The singular values s [..., K] (descending; K = min(M, N)) "
+                             "of each matrix [..., M, N] and, with attr compute_uv (default), "
+                             "u and v with a = u diag(s) v^H (attr full_matrices: square u, v).")
+ .set_num_inputs(1).set_num_outputs(_svd_outputs).set_attr("FInferShape", _svd_shape)
+ .set_attr("FInferType", _float_type("svd")).set_attr("FGradient", _svd_grad))
+
+
+def _backward_shape(attrs, in_shapes, out_shapes):
+    """A decomposition's backward op: its output has input 0's (the matrices) shape."""
+    return in_shapes, [in_shapes[0] or out_shapes[0]]
+
+
+(register_op("_svd_backward").describe("TF 1.15's gradient of svd: inputs a, then the "
+                                       "gradients of s (u, v) and, with compute_uv, s, u, v.")
+ .set_num_inputs(lambda attrs: 7 if attrs.get("compute_uv", True) else 2)
+ .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _float_type("svd"))
+ .set_attr("TIsBackward", True))
+
+
+def _qr_shape(attrs, in_shapes, out_shapes):
+    a = _matrices("qr", in_shapes[0])
+    if a is None:
+        return [a], out_shapes
+    m, n, batch = a[-2], a[-1], a[:-2]
+    rows = m if attrs.get("full_matrices", False) else min(m, n)
+    return [a], [batch + (m, rows), batch + (rows, n)]
+
+
+def _qr_grad(node, grads):
+    q, r = node.outputs
+    shape = node.inputs[0].get_shape()
+    m, n = (None, None) if shape.ndims is None else shape.as_list()[-2:]
+    if m is None or n is None:
+        raise NotImplementedError("QrGrad not implemented with dynamic shapes.")
+    if m < n or (node.attrs.get("full_matrices", False) and m != n):
+        raise NotImplementedError("QrGrad not implemented when ncols > nrows or full_matrices "
+                                  f"is true and ncols != nrows (got a {m}x{n} input)")
+    return [create_op("_qr_backward", q, r, *grads)]
+
+
+(register_op("qr").describe("q, r with a = q r for each matrix [..., M, N]: q's columns "
+                            "orthonormal, r upper triangular; attr full_matrices: q [M, M], "
+                            "r [M, N] (else [M, K], [K, N], K = min(M, N)).")
+ .set_num_inputs(1).set_num_outputs(2).set_attr("FInferShape", _qr_shape)
+ .set_attr("FInferType", _float_type("qr")).set_attr("FGradient", _qr_grad))
+
+(register_op("_qr_backward").describe("TF 1.15's gradient of qr (rows >= columns, reduced): "
+                                      "inputs q, r and their gradients.")
+ .set_num_inputs(4).set_attr("FInferShape", lambda attrs, ins, outs: (
+     ins, [None if ins[0] is None or ins[1] is None else ins[0][:-1] + ins[1][-1:]]))
+ .set_attr("FInferType", _float_type("qr")).set_attr("TIsBackward", True))
+
+
+def _eig_outputs(attrs):
+    return 2 if attrs.get("compute_v", True) else 1
+
+
+def _eig_shape(attrs, in_shapes, out_shapes):
+    a = _matrices("self_adjoint_eig", in_shapes[0], square=True)
+    if a is None:
+        return [a], out_shapes
+    return [a], [a[:-1], a][:_eig_outputs(attrs)]
+
+
+(register_op("self_adjoint_eig").describe("The eigenvalues e (ascending) of each self-adjoint "
+                                          "matrix, whose lower triangle alone is read, and with "
+                                          "attr compute_v (default) the eigenvectors v (columns)"
+                                          ": a = v diag(e) v^H.")
+ .set_num_inputs(1).set_num_outputs(_eig_outputs).set_attr("FInferShape", _eig_shape)
+ .set_attr("FInferType", _float_type("self_adjoint_eig")).set_attr("TTFType", "SelfAdjointEigV2")
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_self_adjoint_eig_backward", n.inputs[0], *g, *n.outputs, **n.attrs)]))
+
+(register_op("_self_adjoint_eig_backward").describe(
+    "TF 1.15's gradient of self_adjoint_eig, lower triangular as the op reads: inputs a, the "
+    "gradients of e (and v), and with compute_v e and v.")
+ .set_num_inputs(lambda attrs: 5 if attrs.get("compute_v", True) else 2)
+ .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _float_type(
+     "self_adjoint_eig")).set_attr("TIsBackward", True))
