@@ -310,8 +310,9 @@ def _eig_shape(attrs, in_shapes, out_shapes):
                                           ": a = v diag(e) v^H.")
  .set_num_inputs(1).set_num_outputs(_eig_outputs).set_attr("FInferShape", _eig_shape)
  .set_attr("FInferType", _float_type("self_adjoint_eig")).set_attr("TTFType", "SelfAdjointEigV2")
- .set_attr("FGradient", lambda n, g: [create_op(
-     "_self_adjoint_eig_backward", n.inputs[0], *g, *n.outputs, **n.attrs)]))
+ .set_attr("FGradient", lambda n, g: [create_op(  # without v: TF's, from a new eig
+     "_self_adjoint_eig_backward", n.inputs[0], *g, *(n.outputs if len(g) == 2 else ()),
+     **n.attrs)]))
 
 (register_op("_self_adjoint_eig_backward").describe(
     "TF 1.15's gradient of self_adjoint_eig, lower triangular as the op reads: inputs a, the "
