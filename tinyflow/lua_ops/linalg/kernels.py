@@ -159,6 +159,8 @@ def svd_backward(res, a, grad_s, grad_u, grad_v, s, u, v, full_matrices) -> None
     """res = the gradient of a from those of s, u, v (TF's _SvdGrad); without u and v (svd
     with compute_uv false), U diag(grad_s) V^H of a new SVD."""
     if u is None:
+        if not _finite(a, res):
+            return
         left, _, right_h = torch.linalg.svd(a, full_matrices=False)
         res.copy_(left @ torch.diag_embed(grad_s) @ right_h)
         return
@@ -200,6 +202,8 @@ def eig_backward(res, a, grad_e, grad_v, e, v) -> None:
     """res = the gradient of the lower triangle self_adjoint_eig reads, from e's and v's
     (TF's _SelfAdjointEigV2Grad): tril(G + G^H) with its diagonal halved."""
     if v is None:
+        if not _finite(a, res):
+            return
         _, v = torch.linalg.eigh(a, UPLO="L")
         grad = v @ torch.diag_embed(grad_e) @ _t(v)
     else:
