@@ -1,10 +1,10 @@
 """test_ops' table for the linear-algebra ops of tinyflow/ops/linalg.py: each against its
 torch.linalg twin (float64 autograd) and finite differences, memory planning on and off,
 single matrices and batches.  Inputs are well-conditioned matrices (the identity's multiple
-plus noise), so float32 finite differences are meaningful.  The ops whose outputs have a sign
-LAPACK chooses (svd's u and v, qr, self_adjoint_eig's vectors) and the backward ops of the
-decompositions are tested in tests/test_linalg.py with losses that do not depend on it; here
-svd and self_adjoint_eig give their values only.  Ops reading one triangle (cholesky,
+plus noise), so float32 finite differences are meaningful.  The outputs with a sign LAPACK
+chooses (svd's u and v, qr, self_adjoint_eig's vectors) and the gradients through them are
+tested in tests/test_linalg.py with losses that do not depend on it; here svd and
+self_adjoint_eig give their values only.  Ops reading one triangle (cholesky,
 self_adjoint_eig) get x + x^T, so their gradient is compared where it is defined."""
 import numpy as np
 import torch
@@ -86,11 +86,5 @@ def add_cases(add):
         [(2, 3, 3)], lambda x: torch.linalg.eigvalsh(x + _t(x)), inputs=_inputs((2, 3, 3)))
 
 
-# the decompositions with their vectors, and their backward ops: sign-free losses
-SPECIAL_TESTS = {
-    "qr": ["test_linalg.py::test_qr_factors", "test_linalg.py::test_qr_gradient"],
-    "_qr_backward": ["test_linalg.py::test_qr_gradient"],
-    "_svd_backward": ["test_linalg.py::test_svd_gradient",
-                      "test_linalg.py::test_svd_gradient_full_matrices"],
-    "_self_adjoint_eig_backward": ["test_linalg.py::test_self_adjoint_eig_gradient"],
-}
+# qr's outputs both have a sign LAPACK chooses: tested with sign-free checks
+SPECIAL_TESTS = {"qr": ["test_linalg.py::test_qr_factors", "test_linalg.py::test_qr_gradient"]}

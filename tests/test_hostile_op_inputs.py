@@ -179,22 +179,15 @@ def _special_probes():
 
 
 def _linalg_probes():
-    """The decompositions with their vectors (test_linalg.py tests them) and their backward
-    ops, over a 4x3 matrix (a 3x3 one for the eigenvalues)."""
-    f32, rng = tf.float32, np.random.default_rng(0)
-    tall, square, values = rng.standard_normal((4, 3)), rng.standard_normal((3, 3)), [3., 2, 1]
-    decompositions = [
-        _op_probe(op, label, [(f32, tall if op != "self_adjoint_eig" else square)],
-                  lambda x, op=op, attrs=attrs: create_op(op, x, **attrs))
-        for op, label, attrs in (("qr", "reduced", {}), ("qr", "full", {"full_matrices": True}),
-                                 ("svd", "full", {"full_matrices": True}),
-                                 ("self_adjoint_eig", "vectors", {}))]
-    backward = {"_svd_backward": [tall, values, tall, square, values, tall, square],
-                "_qr_backward": [tall, square, tall, square],
-                "_self_adjoint_eig_backward": [square, values, square, values, square]}
-    return decompositions + [
-        _op_probe(op, "4x3", [(f32, v) for v in inputs], lambda *xs, op=op: create_op(op, *xs))
-        for op, inputs in backward.items()]
+    """The decompositions with their vectors (test_linalg.py tests them), over a 4x3 matrix (a
+    3x3 one for the eigenvectors)."""
+    rng = np.random.default_rng(0)
+    tall, square = rng.standard_normal((4, 3)), rng.standard_normal((3, 3))
+    return [_op_probe(op, label, [(tf.float32, tall if op != "self_adjoint_eig" else square)],
+                      lambda x, op=op, attrs=attrs: create_op(op, x, **attrs))
+            for op, label, attrs in (("qr", "reduced", {}), ("qr", "full", {"full_matrices": True}),
+                                     ("svd", "full", {"full_matrices": True}),
+                                     ("self_adjoint_eig", "vectors", {}))]
 
 
 def _whole(values):

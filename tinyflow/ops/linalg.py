@@ -5,15 +5,14 @@ matrix_solve, matrix_triangular_solve, svd, qr and self_adjoint_eig; float32 and
 Shape rules check at graph time what TF's do (square matrices, rank >= 2, equal batch axes and
 matching rows); a singular or non-positive-definite input is TF's InvalidArgumentError at run
 time, naming the node.  Gradients are TF 1.15's: those of inverse, determinant, log-determinant,
-Cholesky and the solves are built from these same ops (second derivatives come free); svd's,
-qr's and self_adjoint_eig's are one backward op each (``_<op>_backward``), TF's formula in a
-kernel.  Bodies: ``tinyflow/lua_ops/linalg/``.
+Cholesky, the solves and the decompositions are built from these same ops and the matrix ops
+(second derivatives come free).  Bodies: ``tinyflow/lua_ops/linalg/``.
 """
 from __future__ import annotations
 
 from ..nnvm.errors import DTypeError, ShapeError
 from ..nnvm.op import register_op
-from ..nnvm.symbol import create_op
+from ..nnvm.symbol import Symbol, create_op
 
 __all__ = []
 
@@ -209,6 +208,41 @@ def _solve_grad(solve):
 
 
 # -- decompositions: svd, qr, self_adjoint_eig ----------------------------------------------------
+def _split(symbol):
+    return [Symbol([entry]) for entry in symbol.outputs]
+
+
+def _known_shape(node, what):
+    """The input's shape, which TF 1.15's rules of the decompositions need (as TF's)."""
+    shape = node.inputs[0].get_shape()
+    if shape.ndims is None or None in shape.as_list()[-2:]:
+        raise NotImplementedError(f"{what} gradient has not been implemented for input with "
+                                  f"unknown inner matrix shape.")
+    return shape.as_list()
+
+
+def _adjoint(x, rank):
+    return create_op("transpose", x, perm=tuple(range(rank - 2)) + (rank - 1, rank - 2))
+
+
+def _safe_reciprocal(x):  # TF's: 1 / x, and 0 (not inf) where x is 0
+    return x / (x * x + 1e-20)
+
+
+def _gaps(values):
+    """f[..., i, j] = 1 / (values[j] - values[i]), 0 on the diagonal (TF's F matrix)."""
+    diff = create_op("expand_dims", values, axis=-2) - create_op("expand_dims", values, axis=-1)
+    return create_op("matrix_set_diag", _safe_reciprocal(diff), create_op("zeros_like", values))
+
+
+def _columns_scaled(x, d):  # x diag(d)
+    return x * create_op("expand_dims", d, axis=-2)
+
+
+def _rows_scaled(d, x):  # diag(d) x
+    return create_op("expand_dims", d, axis=-1) * x
+
+
 def _svd_outputs(attrs):
     return 3 if attrs.get("compute_uv", True) else 1
 
@@ -226,18 +260,38 @@ def _svd_shape(attrs, in_shapes, out_shapes):
 
 
 def _svd_grad(node, grads):
-    a, attrs = node.inputs[0], node.attrs
-    if not attrs.get("compute_uv", True):  # TF's: U diag(g) V^H of a new SVD
-        return [create_op("_svd_backward", a, grads[0], **attrs)]
-    shape = a.get_shape()
-    m, n = (None, None) if shape.ndims is None else shape.as_list()[-2:]
-    if m is None or n is None:
-        raise NotImplementedError("SVD gradient has not been implemented for input with "
-                                  "unknown inner matrix shape.")
-    if attrs.get("full_matrices", False) and abs(m - n) > 1:
+    # TF 1.15's _SvdGrad (real matrices), written with these ops
+    a, grad_s, full = node.inputs[0], grads[0], node.attrs.get("full_matrices", False)
+    if not node.attrs.get("compute_uv", True):  # U diag(grad_s) V^H of a new SVD
+        _, u, v = _split(create_op("svd", a, compute_uv=True, full_matrices=False))
+        return [_matmul(_columns_scaled(u, grad_s), v, False, True)]
+    shape = _known_shape(node, "SVD")
+    rank, (m, n) = len(shape), shape[-2:]
+    if full and abs(m - n) > 1:
         raise NotImplementedError(f"svd gradient is not implemented for abs(m - n) > 1 when "
                                   f"full_matrices is True. Received: m={m} and n={n}")
-    return [create_op("_svd_backward", a, *grads, *node.outputs, **attrs)]
+    s, u, v = node.outputs
+    grad_u, grad_v = grads[1:]
+    use_adjoint = m > n  # the rule for the adjoint, whose SVD swaps u and v
+    if use_adjoint:
+        m, n, u, v, grad_u, grad_v = n, m, v, u, grad_v, grad_u
+    v1, grad_v1 = v, grad_v
+    if full and m != n:  # v's first m columns, and the rest
+        (v1, v2), (grad_v1, grad_v2) = (_split(create_op("split", t, axis=-1, sizes=[m, n - m]))
+                                        for t in (v, grad_v))
+    f = _gaps(s * s)
+    f_u = f * _matmul(u, grad_u, True, False)
+    f_v = f * _matmul(v1, grad_v1, True, False)
+    middle = (create_op("matrix_diag", grad_s) + _columns_scaled(f_u + _adjoint(f_u, rank), s)
+              + _rows_scaled(s, f_v + _adjoint(f_v, rank)))
+    grad = _matmul(u, _matmul(middle, v1, False, True))
+    if m != n:
+        rest = _adjoint(grad_v1, rank) - _matmul(_matmul(grad_v1, v1, True, False), v1, False,
+                                                 True)
+        if full:
+            rest = rest - _matmul(_matmul(v1, grad_v2, True, False), v2, False, True)
+        grad = grad + _matmul(_columns_scaled(u, _safe_reciprocal(s)), rest)
+    return [_adjoint(grad, rank) if use_adjoint else grad]
 
 
 (register_op("svd").describe("The singular values s [..., K] (descending; K = min(M, N)) "
@@ -245,18 +299,6 @@ def _svd_grad(node, grads):
                              "u and v with a = u diag(s) v^H (attr full_matrices: square u, v).")
  .set_num_inputs(1).set_num_outputs(_svd_outputs).set_attr("FInferShape", _svd_shape)
  .set_attr("FInferType", _float_type("svd")).set_attr("FGradient", _svd_grad))
-
-
-def _backward_shape(attrs, in_shapes, out_shapes):
-    """A decomposition's backward op: its output has input 0's (the matrices) shape."""
-    return in_shapes, [in_shapes[0] or out_shapes[0]]
-
-
-(register_op("_svd_backward").describe("TF 1.15's gradient of svd: inputs a, then the "
-                                       "gradients of s (u, v) and, with compute_uv, s, u, v.")
- .set_num_inputs(lambda attrs: 7 if attrs.get("compute_uv", True) else 2)
- .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _float_type("svd"))
- .set_attr("TIsBackward", True))
 
 
 def _qr_shape(attrs, in_shapes, out_shapes):
@@ -269,15 +311,22 @@ def _qr_shape(attrs, in_shapes, out_shapes):
 
 
 def _qr_grad(node, grads):
-    q, r = node.outputs
-    shape = node.inputs[0].get_shape()
-    m, n = (None, None) if shape.ndims is None else shape.as_list()[-2:]
-    if m is None or n is None:
-        raise NotImplementedError("QrGrad not implemented with dynamic shapes.")
+    # TF 1.15's _QrGrad, for M >= N without full_matrices (r square): with
+    # solve(x) = x r^-H, dA = q (dr + solve(tril(qdq - qdq^H + rdr - rdr^H))) + solve(dq - q qdq)
+    shape = _known_shape(node, "QR")
+    rank, (m, n) = len(shape), shape[-2:]
     if m < n or (node.attrs.get("full_matrices", False) and m != n):
         raise NotImplementedError("QrGrad not implemented when ncols > nrows or full_matrices "
                                   f"is true and ncols != nrows (got a {m}x{n} input)")
-    return [create_op("_qr_backward", q, r, *grads)]
+    (q, r), (grad_q, grad_r) = node.outputs, grads
+
+    def solve(x):  # x r^-H, r upper triangular
+        return _adjoint(create_op("matrix_triangular_solve", r, _adjoint(x, rank), lower=False,
+                                  adjoint=False), rank)
+    qdq, rdr = _matmul(q, grad_q, True, False), _matmul(r, grad_r, False, True)
+    tril = create_op("matrix_band_part", qdq - _adjoint(qdq, rank) + rdr - _adjoint(rdr, rank),
+                     num_lower=-1, num_upper=0)
+    return [_matmul(q, grad_r + solve(tril)) + solve(grad_q - _matmul(q, qdq))]
 
 
 (register_op("qr").describe("q, r with a = q r for each matrix [..., M, N]: q's columns "
@@ -285,12 +334,6 @@ def _qr_grad(node, grads):
                             "r [M, N] (else [M, K], [K, N], K = min(M, N)).")
  .set_num_inputs(1).set_num_outputs(2).set_attr("FInferShape", _qr_shape)
  .set_attr("FInferType", _float_type("qr")).set_attr("FGradient", _qr_grad))
-
-(register_op("_qr_backward").describe("TF 1.15's gradient of qr (rows >= columns, reduced): "
-                                      "inputs q, r and their gradients.")
- .set_num_inputs(4).set_attr("FInferShape", lambda attrs, ins, outs: (
-     ins, [None if ins[0] is None or ins[1] is None else ins[0][:-1] + ins[1][-1:]]))
- .set_attr("FInferType", _float_type("qr")).set_attr("TIsBackward", True))
 
 
 def _eig_outputs(attrs):
@@ -304,19 +347,26 @@ def _eig_shape(attrs, in_shapes, out_shapes):
     return [a], [a[:-1], a][:_eig_outputs(attrs)]
 
 
+def _eig_grad(node, grads):
+    # TF 1.15's _SelfAdjointEigV2Grad: G = v (diag(de) + F o (v^H dv)) v^H, given as the lower
+    # triangle the op reads: tril(G + G^H), its diagonal halved
+    rank = len(_known_shape(node, "self_adjoint_eig"))
+    middle = create_op("matrix_diag", grads[0])
+    if len(grads) == 2:
+        e, v = node.outputs
+        middle = middle + _gaps(e) * _matmul(v, grads[1], True, False)
+    else:  # without v: that of a new decomposition, as TF's
+        v = _split(create_op("self_adjoint_eig", node.inputs[0], compute_v=True))[1]
+    grad = _matmul(v, _matmul(middle, v, False, True))
+    grad = create_op("matrix_band_part", grad + _adjoint(grad, rank), num_lower=-1,
+                     num_upper=0)
+    return [create_op("matrix_set_diag", grad, create_op("matrix_diag_part", grad) * 0.5)]
+
+
 (register_op("self_adjoint_eig").describe("The eigenvalues e (ascending) of each self-adjoint "
                                           "matrix, whose lower triangle alone is read, and with "
                                           "attr compute_v (default) the eigenvectors v (columns)"
                                           ": a = v diag(e) v^H.")
  .set_num_inputs(1).set_num_outputs(_eig_outputs).set_attr("FInferShape", _eig_shape)
  .set_attr("FInferType", _float_type("self_adjoint_eig")).set_attr("TTFType", "SelfAdjointEigV2")
- .set_attr("FGradient", lambda n, g: [create_op(  # without v: TF's, from a new eig
-     "_self_adjoint_eig_backward", n.inputs[0], *g, *(n.outputs if len(g) == 2 else ()),
-     **n.attrs)]))
-
-(register_op("_self_adjoint_eig_backward").describe(
-    "TF 1.15's gradient of self_adjoint_eig, lower triangular as the op reads: inputs a, the "
-    "gradients of e (and v), and with compute_v e and v.")
- .set_num_inputs(lambda attrs: 5 if attrs.get("compute_v", True) else 2)
- .set_attr("FInferShape", _backward_shape).set_attr("FInferType", _float_type(
-     "self_adjoint_eig")).set_attr("TIsBackward", True))
+ .set_attr("FGradient", _eig_grad))

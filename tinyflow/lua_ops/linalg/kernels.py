@@ -2,16 +2,15 @@
 writes into the outputs the memory plan gave it.  A singular matrix (inverse, solve) or one
 not positive definite (Cholesky) is TF 1.15's InvalidArgumentError, with its message; the
 decompositions (svd, qr, self_adjoint_eig) of a matrix holding a NaN or an infinity give NaN,
-LAPACK never iterating on it.  The backward kernels are TF 1.15's gradient formulas of svd, qr
-and self_adjoint_eig (tensorflow/python/ops/linalg_grad.py), real case."""
+LAPACK never iterating on it."""
 from __future__ import annotations
 
 import torch
 
 from ...nnvm.errors import InvalidArgumentError
 
-__all__ = ["batch_matmul", "cholesky", "determinant", "eig", "eig_backward", "inverse", "qr",
-           "qr_backward", "slogdet", "solve", "svd", "svd_backward", "triangular_solve"]
+__all__ = ["batch_matmul", "cholesky", "determinant", "eig", "inverse", "qr", "slogdet", "solve",
+           "svd", "triangular_solve"]
 
 
 def _invalid(message):
@@ -141,74 +140,3 @@ def eig(e, v, a) -> None:
     values, vectors = torch.linalg.eigh(a, UPLO="L")
     e.copy_(values)
     v.copy_(vectors)
-
-
-# -- TF 1.15's gradients of the decompositions ---------------------------------------------------
-def _safe_reciprocal(x):
-    return x / (x * x + 1e-20)
-
-
-def _gaps(values):
-    """f[..., i, j] = 1 / (values[j] - values[i]), 0 on the diagonal (and for equal values)."""
-    f = _safe_reciprocal(values.unsqueeze(-2) - values.unsqueeze(-1))
-    f.diagonal(dim1=-2, dim2=-1).zero_()
-    return f
-
-
-def svd_backward(res, a, grad_s, grad_u, grad_v, s, u, v, full_matrices) -> None:
-    """res = the gradient of a from those of s, u, v (TF's _SvdGrad); without u and v (svd
-    with compute_uv false), U diag(grad_s) V^H of a new SVD."""
-    if u is None:
-        if not _finite(a, res):
-            return
-        left, _, right_h = torch.linalg.svd(a, full_matrices=False)
-        res.copy_(left @ torch.diag_embed(grad_s) @ right_h)
-        return
-    m, n = a.shape[-2], a.shape[-1]
-    use_adjoint = m > n
-    if use_adjoint:
-        m, n, u, v, grad_u, grad_v = n, m, v, u, grad_v, grad_u
-    s_mat, f = torch.diag_embed(s), _gaps(s * s)
-    v1, grad_v1 = v[..., :, :m], grad_v[..., :, :m]
-    f_u, f_v = f * (_t(u) @ grad_u), f * (_t(v1) @ grad_v1)
-    middle = torch.diag_embed(grad_s) + (f_u + _t(f_u)) @ s_mat + s_mat @ (f_v + _t(f_v))
-    grad = u @ middle @ _t(v1)
-    if m != n:
-        grad_v1_t = _t(grad_v1)
-        rest = grad_v1_t - grad_v1_t @ v1 @ _t(v1)
-        if _flag(full_matrices):
-            v2, grad_v2 = v[..., :, m:n], grad_v[..., :, m:n]
-            rest = rest - _t(v1) @ grad_v2 @ _t(v2)
-        grad = grad + u @ torch.diag_embed(_safe_reciprocal(s)) @ rest
-    res.copy_(_t(grad) if use_adjoint else grad)
-
-
-def _solve_upper_right(x, r):
-    """x @ r^-H for upper triangular r (TF's _TriangularSolve in _QrGrad)."""
-    return _t(torch.linalg.solve_triangular(r, _t(x), upper=True))
-
-
-def qr_backward(res, q, r, grad_q, grad_r) -> None:
-    """res = the gradient of a = q r (rows >= columns, reduced) from q's and r's (TF's
-    _QrGrad)."""
-    qdq = _t(q) @ grad_q
-    rdr = r @ _t(grad_r)
-    tril = torch.tril(qdq - _t(qdq) + rdr - _t(rdr))
-    grad_a = q @ (grad_r + _solve_upper_right(tril, r))
-    res.copy_(grad_a + _solve_upper_right(grad_q - q @ qdq, r))
-
-
-def eig_backward(res, a, grad_e, grad_v, e, v) -> None:
-    """res = the gradient of the lower triangle self_adjoint_eig reads, from e's and v's
-    (TF's _SelfAdjointEigV2Grad): tril(G + G^H) with its diagonal halved."""
-    if v is None:
-        if not _finite(a, res):
-            return
-        _, v = torch.linalg.eigh(a, UPLO="L")
-        grad = v @ torch.diag_embed(grad_e) @ _t(v)
-    else:
-        middle = torch.diag_embed(grad_e) + _gaps(e) * (_t(v) @ grad_v)
-        grad = v @ middle @ _t(v)
-    grad = torch.tril(grad + _t(grad))
-    grad.diagonal(dim1=-2, dim2=-1).mul_(0.5)
-    res.copy_(grad)
