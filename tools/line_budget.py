@@ -29,7 +29,7 @@ COMPONENTS = {
     # tf.norm and tf.einsum (161 lines) and tf_linalg.py its 22 from the front end's count
     "linear algebra (ops/linalg.py, lua_ops/linalg/, frontend/linalg_ops.py, tf_linalg.py)": (
         ["ops/linalg.py", "lua_ops/linalg/*", "frontend/linalg_ops.py",
-         "frontend/tf_linalg.py"], 770),
+         "frontend/tf_linalg.py"], 740),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
