@@ -349,17 +349,17 @@ def _eig_shape(attrs, in_shapes, out_shapes):
 
 def _eig_grad(node, grads):
     # TF 1.15's _SelfAdjointEigV2Grad: G = v (diag(de) + F o (v^H dv)) v^H, given as the lower
-    # triangle the op reads: tril(G + G^H), its diagonal halved
-    rank = len(_known_shape(node, "self_adjoint_eig"))
-    middle = create_op("matrix_diag", grads[0])
+    # triangle the op reads, tril(G + G^H) with its diagonal halved; G + G^H = v (2 diag(de) +
+    # F o (v^H dv - dv^H v)) v^H (F^H = -F), so no transpose (nor the rank) is needed
+    middle = create_op("matrix_diag", grads[0]) * 2.0
     if len(grads) == 2:
         e, v = node.outputs
-        middle = middle + _gaps(e) * _matmul(v, grads[1], True, False)
+        middle = middle + _gaps(e) * (_matmul(v, grads[1], True, False)
+                                      - _matmul(grads[1], v, True, False))
     else:  # without v: that of a new decomposition, as TF's
         v = _split(create_op("self_adjoint_eig", node.inputs[0], compute_v=True))[1]
-    grad = _matmul(v, _matmul(middle, v, False, True))
-    grad = create_op("matrix_band_part", grad + _adjoint(grad, rank), num_lower=-1,
-                     num_upper=0)
+    grad = create_op("matrix_band_part", _matmul(v, _matmul(middle, v, False, True)),
+                     num_lower=-1, num_upper=0)
     return [create_op("matrix_set_diag", grad, create_op("matrix_diag_part", grad) * 0.5)]
 
 
