@@ -264,6 +264,14 @@ def test_second_order_gradient_of_the_composed_rules():
                             + tf.reduce_sum(tf.matrix_determinant(x)), x)[0]
     check_gradients(first, inputs=[A], name="d/dx of inverse's and det's gradients")
 
+    def decompositions(x):  # cholesky's, svd's and self_adjoint_eig's rules
+        sym = x + tf.matrix_transpose(x)
+        s, u, v = tf.svd(x)
+        loss = (tf.reduce_sum(tf.cholesky(sym) * W) + tf.reduce_sum(s * W[0])
+                + _sign_free([W, W], u, v) + tf.reduce_sum(tf.self_adjoint_eigvals(sym) * W[1]))
+        return tf.gradients(loss, x)[0]
+    check_gradients(decompositions, inputs=[SPD / 4], name="d/dx of the decompositions' rules")
+
 
 # -- tf.norm's matrix 2-norm ---------------------------------------------------------------------
 @pytest.mark.parametrize("axis, keepdims", [((-2, -1), False), ((0, 2), True), ((2, 1), False)])
