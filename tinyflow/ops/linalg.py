@@ -19,9 +19,9 @@ __all__ = []
 _FLOATS = ("float32", "float64")
 
 
-def _float_type(name, outputs=None):
-    """FInferType: inputs of one dtype, float32 or float64 (TF's real linalg types); every
-    output (``outputs(attrs)`` of them, default the op's count) of that dtype too."""
+def _float_type(name):
+    """FInferType: inputs of one dtype, float32 or float64 (TF's real linalg types; TinyFlow
+    has no complex dtype, and torch.linalg no float16), every output of that dtype too."""
     def rule(attrs, in_types, out_types):
         known = [t for t in list(in_types) + list(out_types) if t is not None]
         if not known:
@@ -110,8 +110,7 @@ def _batch_matmul_grad(node, grads):
 
 # -- inverse, determinants, Cholesky --------------------------------------------------------------
 def _inverse_grad(node, grads):
-    # Y = inv(A): dA = -Y^H g Y^H; with adjoint Y = inv(A^H): dA = -Y g^H Y (TF 1.15 writes the
-    # first for both; they agree on what a real TF run gives, which tests/test_linalg.py checks)
+    # TF's: Y = inv(A): dA = -Y^H g Y^H; with adjoint, Y = inv(A^H): dA = -Y g^H Y
     y, g = node.outputs[0], grads[0]
     if node.attrs.get("adjoint", False):
         return [-_matmul(y, _matmul(g, y, True, False))]
@@ -176,16 +175,17 @@ def _solve_shape(name):
     return rule
 
 
-def _solve_grad(solve):
-    """TF 1.15's rule of matrix_solve / matrix_triangular_solve: db = solve(A^H, g), dA =
-    -db c^H (-c db^H with adjoint), the triangle read for a triangular solve."""
+def _solve_grad(solve, triangular=False):
+    """TF 1.15's rule of matrix_solve / matrix_triangular_solve (``triangular``): db =
+    solve(A^H, g), dA = -db c^H (-c db^H with adjoint), in the triangle a triangular solve
+    reads."""
     def rule(node, grads):
         a, c, attrs = node.inputs[0], node.outputs[0], node.attrs
         adjoint = attrs.get("adjoint", False)
         grad_b = create_op(solve, a, grads[0], **{**attrs, "adjoint": not adjoint})
         grad_a = -(_matmul(c, grad_b, False, True) if adjoint else _matmul(grad_b, c, False,
                                                                               True))
-        if solve == "matrix_triangular_solve":
+        if triangular:
             lower = attrs.get("lower", True)
             grad_a = create_op("matrix_band_part", grad_a, num_lower=-1 if lower else 0,
                                num_upper=0 if lower else -1)
@@ -204,7 +204,7 @@ def _solve_grad(solve):
     "triangle alone is read (A^H X = rhs with attr adjoint).")
  .set_num_inputs(2).set_attr("FInferShape", _solve_shape("matrix_triangular_solve"))
  .set_attr("FInferType", _float_type("matrix_triangular_solve"))
- .set_attr("FGradient", _solve_grad("matrix_triangular_solve")))
+ .set_attr("FGradient", _solve_grad("matrix_triangular_solve", triangular=True)))
 
 
 # -- decompositions: svd, qr, self_adjoint_eig ----------------------------------------------------
