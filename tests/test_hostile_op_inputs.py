@@ -171,10 +171,23 @@ def _special_probes():
         _sampler("uniform_candidate_sampler"), _sampler("log_uniform_candidate_sampler"),
         _sampler("fixed_unigram_candidate_sampler", probabilities=[0.1, 0.2, 0.3, 0.2, 0.2]),
     ]
+    probes += _linalg_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
                for op in ("normal", "uniform", "truncated_normal")]
     return probes
+
+
+def _linalg_probes():
+    """The decompositions with their vectors (test_linalg.py tests them), over a 4x3 matrix (a
+    3x3 one for the eigenvectors)."""
+    rng = np.random.default_rng(0)
+    tall, square = rng.standard_normal((4, 3)), rng.standard_normal((3, 3))
+    return [_op_probe(op, label, [(tf.float32, tall if op != "self_adjoint_eig" else square)],
+                      lambda x, op=op, attrs=attrs: create_op(op, x, **attrs))
+            for op, label, attrs in (("qr", "reduced", {}), ("qr", "full", {"full_matrices": True}),
+                                     ("svd", "full", {"full_matrices": True}),
+                                     ("self_adjoint_eig", "vectors", {}))]
 
 
 def _whole(values):

@@ -1,12 +1,19 @@
-"""TF-1's ``tf.norm`` and ``tf.einsum`` (also ``tf.linalg.norm`` / ``tf.linalg.einsum``).
+"""TF-1's linear algebra: ``tf.norm`` and ``tf.einsum`` (also ``tf.linalg.norm`` /
+``tf.linalg.einsum``), and the matrix functions over the last two axes, batched over the leading
+ones (``tf.matrix_inverse``, ``tf.cholesky``, ``tf.svd``..., their ``tf.linalg`` names in
+``tf_linalg.py``).
 
 ``norm`` is composed from abs, pow, sums and maxima exactly as TensorFlow 1.15's
 ``linalg_ops.norm`` composes it, so its gradient is theirs (NaN at a zero vector for the
-euclidean norm, as TF's).  ``einsum`` is one op (``tinyflow/ops/matrix.py``) for the equations TF
-1.15's ``special_math_ops.einsum`` takes; an equation it refuses is a ValueError here too.
+euclidean norm, as TF's); its matrix 2-norm is the largest singular value, as TF's.  ``einsum``
+is one op (``tinyflow/ops/matrix.py``) for the equations TF 1.15's ``special_math_ops.einsum``
+takes; an equation it refuses is a ValueError here too.  The matrix functions are the ops of
+``tinyflow/ops/linalg.py``; ``cholesky_solve`` and ``logdet`` are composed as TF 1.15 composes
+them.
 """
 from __future__ import annotations
 
+import collections
 import numbers
 import re
 import string
@@ -14,12 +21,15 @@ import string
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op
-from .api import _tensor, reduce_max, reduce_sum, sqrt
+from .api import _tensor, log, multiply, reduce_max, reduce_sum, sqrt
 from .api import abs as _abs
 from .api import pow as _pow
-from .array_ops import squeeze
+from .array_ops import expand_dims, squeeze, transpose
+from .matrix_ops import matrix_diag_part
 
-__all__ = ["einsum", "norm"]
+__all__ = ["cholesky", "cholesky_solve", "einsum", "log_matrix_determinant",
+           "matrix_determinant", "matrix_inverse", "matrix_solve", "matrix_triangular_solve",
+           "norm", "qr", "self_adjoint_eig", "self_adjoint_eigvals", "svd"]
 
 _VECTOR_ORDS = ("euclidean", 1, 2, np.inf)
 _MATRIX_ORDS = ("euclidean", "fro", 1, 2, np.inf)
@@ -43,9 +53,6 @@ def _check_ord(ord, matrix):
         if ord not in _MATRIX_ORDS:
             raise ValueError(f"'ord' must be a supported matrix norm in {list(_MATRIX_ORDS)}, "
                              f"got {ord}")
-        if ord == 2:  # TF computes the largest singular value; TinyFlow has no SVD
-            raise ValueError("tf.norm: the matrix 2-norm (ord=2 over two axes) needs an SVD, "
-                             "which TinyFlow does not support")
         return
     positive = isinstance(ord, numbers.Real) and not isinstance(ord, bool) and ord > 0
     if not positive and ord not in _VECTOR_ORDS:
@@ -63,7 +70,8 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,
         Floats.
     ord : str or number
         Vectors: ``"euclidean"`` (= 2), 1, ``np.inf`` or any p > 0.  Matrices: ``"fro"`` /
-        ``"euclidean"``, 1 (the largest column sum of |x|), ``np.inf`` (the largest row sum).
+        ``"euclidean"``, 1 (the largest column sum of |x|), 2 (the largest singular value),
+        ``np.inf`` (the largest row sum).
     axis : None, int or a pair of distinct ints
     keepdims : bool
         Keep the reduced axes as size 1 (``keep_dims``: TF's older name).
@@ -72,13 +80,16 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,
     Raises
     ------
     ValueError
-        For an ``ord`` or ``axis`` TF 1.15 refuses, and for the matrix 2-norm (an SVD).
+        For an ``ord`` or ``axis`` TF 1.15 refuses (the matrix 2-norm: a tensor of unknown
+        rank too).
     """
     keepdims = keep_dims if keepdims is None else keepdims
     axis, matrix = _norm_axis(axis)
     _check_ord(ord, matrix)
     x = _tensor(tensor)
-    if ord in ("fro", "euclidean", 2):
+    if matrix and ord == 2:
+        result = _spectral_norm(x, axis)
+    elif ord in ("fro", "euclidean", 2):
         result = sqrt(reduce_sum(x * x, axis, keepdims=True))
     elif ord == 1:
         result = reduce_sum(_abs(x), None if axis is None else axis[0], keepdims=True)
@@ -92,6 +103,19 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,
     else:  # a p-norm, p > 0
         result = _pow(reduce_sum(_pow(_abs(x), float(ord)), axis, keepdims=True), 1.0 / ord)
     return result if keepdims else squeeze(result, axis, name=name)
+
+
+def _spectral_norm(x, axis):
+    """TF 1.15's: the largest singular value of the matrices over ``axis`` (moved last), the
+    two axes kept as size 1."""
+    rank = x.get_shape().ndims
+    if rank is None:
+        raise ValueError("tf.norm: the matrix 2-norm needs a tensor of known rank")
+    rows, cols = (a % rank for a in axis)
+    before = [a for a in range(rank) if a not in (rows, cols)] + [rows, cols]
+    values = svd(transpose(x, before), compute_uv=False)
+    largest = expand_dims(reduce_max(values, -1, keepdims=True), -1)
+    return transpose(largest, [before.index(a) for a in range(rank)])
 
 
 # -- einsum ------------------------------------------------------------------------------------
@@ -181,3 +205,105 @@ def einsum(equation, *inputs, name=None) -> Symbol:
     if labels != output or len(inputs) == 1:
         result = create_op("einsum", result, equation=f"{labels}->{output}", name=name)
     return result
+
+
+# -- matrix functions (ops of tinyflow/ops/linalg.py) ------------------------------------------
+LogMatrixDeterminant = collections.namedtuple("LogMatrixDeterminant",
+                                              ["sign", "log_abs_determinant"])
+Qr = collections.namedtuple("Qr", ["q", "r"])
+
+
+def _outputs(symbol):
+    return tuple(Symbol([entry]) for entry in symbol.outputs)
+
+
+def matrix_inverse(input, adjoint=False, name=None) -> Symbol:
+    """TF 1.15's ``tf.matrix_inverse`` (``tf.linalg.inv``): the inverse of each square matrix
+    of ``input`` [..., N, N] (float32 / float64), of its adjoint with ``adjoint``.  A singular
+    matrix is an InvalidArgumentError when the graph runs ("Input is not invertible.")."""
+    return create_op("matrix_inverse", _tensor(input), adjoint=bool(adjoint), name=name)
+
+
+def matrix_determinant(input, name=None) -> Symbol:
+    """TF 1.15's ``tf.matrix_determinant`` (``tf.linalg.det``): [...] of ``input`` [..., N,
+    N]."""
+    return create_op("matrix_determinant", _tensor(input), name=name)
+
+
+def log_matrix_determinant(input, name=None) -> LogMatrixDeterminant:
+    """TF 1.15's ``tf.linalg.slogdet`` (TF 1.x's ``tf.log_matrix_determinant``):
+    ``(sign, log_abs_determinant)`` of each square matrix (0 and -inf for a singular one)."""
+    return LogMatrixDeterminant(*_outputs(create_op("log_matrix_determinant", _tensor(input),
+                                                    name=name)))
+
+
+def cholesky(input, name=None) -> Symbol:
+    """TF 1.15's ``tf.cholesky``: the lower factor L of each matrix A = L L^H, from A's lower
+    triangle alone.  A matrix not positive definite is an InvalidArgumentError when the graph
+    runs ("Cholesky decomposition was not successful...")."""
+    return create_op("cholesky", _tensor(input), name=name)
+
+
+def cholesky_solve(chol, rhs, name=None) -> Symbol:
+    """TF 1.15's ``tf.cholesky_solve``: X with A X = rhs, given ``chol`` = cholesky(A),
+    composed of two triangular solves as TF's (L Y = rhs, then L^H X = Y)."""
+    chol = _tensor(chol)
+    inner = matrix_triangular_solve(chol, rhs, lower=True, adjoint=False)
+    return matrix_triangular_solve(chol, inner, lower=True, adjoint=True, name=name)
+
+
+def matrix_solve(matrix, rhs, adjoint=False, name=None) -> Symbol:
+    """TF 1.15's ``tf.matrix_solve`` (``tf.linalg.solve``): X [..., M, K] with A X = rhs (A^H X
+    = rhs with ``adjoint``) for each square A of ``matrix``, rhs of the same batch axes.  A
+    singular A is an InvalidArgumentError when the graph runs ("Input matrix is not
+    invertible.")."""
+    return create_op("matrix_solve", _tensor(matrix), _tensor(rhs), adjoint=bool(adjoint),
+                     name=name)
+
+
+def matrix_triangular_solve(matrix, rhs, lower=True, adjoint=False, name=None) -> Symbol:
+    """TF 1.15's ``tf.matrix_triangular_solve`` (``tf.linalg.triangular_solve``): X with T X =
+    rhs (T^H X with ``adjoint``), T the lower (``lower``) or upper triangle of each matrix of
+    ``matrix``: the other triangle is not read."""
+    return create_op("matrix_triangular_solve", _tensor(matrix), _tensor(rhs),
+                     lower=bool(lower), adjoint=bool(adjoint), name=name)
+
+
+def svd(tensor, full_matrices=False, compute_uv=True, name=None):
+    """TF 1.15's ``tf.svd`` (``tf.linalg.svd``): ``(s, u, v)`` -- TF's order, and v, not v^H --
+    with ``tensor = u diag(s) v^H`` for each matrix [..., M, N]: s [..., K] descending (K =
+    min(M, N)), u [..., M, K] and v [..., N, K] (square with ``full_matrices``).  With
+    ``compute_uv=False``, s alone.  The signs of u's and v's columns are LAPACK's (as TF's):
+    only u diag(s) v^H is defined."""
+    out = create_op("svd", _tensor(tensor), full_matrices=bool(full_matrices),
+                    compute_uv=bool(compute_uv), name=name)
+    return _outputs(out) if compute_uv else out
+
+
+def qr(input, full_matrices=False, name=None) -> Qr:
+    """TF 1.15's ``tf.qr`` (``tf.linalg.qr``): ``(q, r)`` with ``input = q r`` for each matrix
+    [..., M, N], q's columns orthonormal and r upper triangular: q [..., M, K], r [..., K, N]
+    (K = min(M, N)), or q [..., M, M], r [..., M, N] with ``full_matrices``.  Its gradient is
+    TF 1.15's: for M >= N without ``full_matrices`` (or square)."""
+    return Qr(*_outputs(create_op("qr", _tensor(input), full_matrices=bool(full_matrices),
+                                  name=name)))
+
+
+def self_adjoint_eig(tensor, name=None) -> tuple:
+    """TF 1.15's ``tf.self_adjoint_eig`` (``tf.linalg.eigh``): ``(e, v)``, the eigenvalues
+    [..., N] ascending and the eigenvectors (v's columns) of each self-adjoint matrix, whose
+    lower triangle alone is read.  An eigenvector's sign is LAPACK's (as TF's)."""
+    return _outputs(create_op("self_adjoint_eig", _tensor(tensor), compute_v=True, name=name))
+
+
+def self_adjoint_eigvals(tensor, name=None) -> Symbol:
+    """TF 1.15's ``tf.self_adjoint_eigvals`` (``tf.linalg.eigvalsh``): the eigenvalues of each
+    self-adjoint matrix, ascending; its gradient computes the eigenvectors, as TF's."""
+    return create_op("self_adjoint_eig", _tensor(tensor), compute_v=False, name=name)
+
+
+def logdet(matrix, name=None) -> Symbol:
+    """TF 1.15's ``tf.linalg.logdet``: log(det(A)) of each Hermitian positive definite matrix,
+    as TF composes it: ``2 * sum(log(diag(cholesky(A))))``."""
+    diagonal = matrix_diag_part(cholesky(matrix))
+    return multiply(2.0, reduce_sum(log(diagonal), axis=-1), name=name)

@@ -5,7 +5,14 @@ TinyFlow does not support it.
 from __future__ import annotations
 
 from .api import matmul
-from .linalg_ops import einsum, norm
+from .linalg_ops import cholesky, cholesky_solve, einsum, logdet, norm, qr, svd
+from .linalg_ops import log_matrix_determinant as slogdet
+from .linalg_ops import matrix_determinant as det
+from .linalg_ops import matrix_inverse as inv
+from .linalg_ops import matrix_solve as solve
+from .linalg_ops import matrix_triangular_solve as triangular_solve
+from .linalg_ops import self_adjoint_eig as eigh
+from .linalg_ops import self_adjoint_eigvals as eigvalsh
 from .math_ops import global_norm, l2_normalize, tensordot
 from .matrix_ops import diag as tensor_diag
 from .matrix_ops import diag_part as tensor_diag_part
@@ -17,9 +24,10 @@ from .matrix_ops import matrix_transpose as transpose
 from .matrix_ops import trace
 from .unsupported import unsupported
 
-__all__ = ["band_part", "diag", "diag_part", "einsum", "global_norm", "l2_normalize", "matmul",
-           "norm", "set_diag", "tensor_diag", "tensor_diag_part", "tensordot", "trace",
-           "transpose"]
+__all__ = ["band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part", "eigh",
+           "eigvalsh", "einsum", "global_norm", "inv", "l2_normalize", "logdet", "matmul", "norm",
+           "qr", "set_diag", "slogdet", "solve", "svd", "tensor_diag", "tensor_diag_part",
+           "tensordot", "trace", "transpose", "triangular_solve"]
 
 
 def __getattr__(name):

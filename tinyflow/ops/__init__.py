@@ -8,6 +8,7 @@ from . import (
     fused,
     indexing,
     init,
+    linalg,
     loop,
     math,
     matrix,
@@ -23,5 +24,5 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
+           "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
            "softmax", "sorting", "state"]
