@@ -103,7 +103,8 @@ def test_every_listed_module_has_its_file_and_importing_one_loads_no_torch():
     listed = set(reexport.modules())
     files = {".".join(p.relative_to(PACKAGE).with_suffix("").parts)
              for p in PACKAGE.rglob("*.py") if p.name not in ("__init__.py", "reexport.py")}
-    assert listed == files
+    # the modules TinyFlow writes itself rather than re-exports: client.timeline (test_timeline)
+    assert listed == files - {"client.timeline"}
     code = ("import sys\nfrom tinyflow.python.framework import ops\n"
             "from tinyflow.python.ops import math_ops, nn_ops\n"
             "ops.get_default_graph(); math_ops.matmul; nn_ops.relu\n"

@@ -222,8 +222,9 @@ COMPONENTS = {
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
         ["frontend/checkpoint_format.py"], 470),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
-    # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt)
-    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
+    # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
+    # 260 -> 305: client/timeline.py (a traced run as a Chrome trace, TF's own module)
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 305),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
@@ -232,10 +233,11 @@ COMPONENTS = {
         ["frontend/image_ops.py", "frontend/tf_image.py"], 665),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
-    # (1560 -> 2010: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py)
+    # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
+    # ProfilerHook, GlobalStepWaiterHook)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2010),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2030),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;

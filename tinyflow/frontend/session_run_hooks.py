@@ -32,6 +32,7 @@ import numpy as np
 
 from ..nnvm.errors import OutOfRangeError
 from ..nnvm.symbol import Symbol, current_context
+from ..session.options import RunOptions
 from . import events
 from .framework import GraphKeys
 from .summary import FileWriter
@@ -43,9 +44,11 @@ __all__ = [
     "CheckpointSaverListener",
     "FeedFnHook",
     "FinalOpsHook",
+    "GlobalStepWaiterHook",
     "LoggingTensorHook",
     "NanLossDuringTrainingError",
     "NanTensorHook",
+    "ProfilerHook",
     "SecondOrStepTimer",
     "SessionRunArgs",
     "SessionRunContext",
@@ -563,3 +566,76 @@ class FeedFnHook(SessionRunHook):
 
     def before_run(self, run_context):
         return SessionRunArgs(fetches=None, feed_dict=self.feed_fn())
+
+
+class ProfilerHook(SessionRunHook):
+    """Traces a step every ``save_steps`` steps or ``save_secs`` seconds (exactly one) and
+    writes its ops as a Chrome trace, ``output_dir/timeline-<global step>.json``
+    (``tensorflow.python.client.timeline``), and its run metadata to the folder's event file
+    (TensorBoard's graph dashboard shows each op's time)."""
+
+    def __init__(self, save_steps=None, save_secs=None, output_dir="", show_dataflow=True,
+                 show_memory=False):
+        self._output_file = os.path.join(output_dir, "timeline-{}.json")
+        self._output_dir = output_dir
+        self._show = {"show_dataflow": show_dataflow, "show_memory": show_memory}
+        self._timer = SecondOrStepTimer(every_secs=save_secs, every_steps=save_steps)
+
+    def begin(self):
+        self._next_step, self._writer = None, SummaryWriterCache.get(self._output_dir)
+        self._global_step = _global_step("ProfilerHook")
+
+    def before_run(self, run_context):
+        self._trace = (self._next_step is not None
+                       and self._timer.should_trigger_for_step(self._next_step))
+        options = RunOptions(trace_level=RunOptions.FULL_TRACE) if self._trace else None
+        return SessionRunArgs({"global_step": self._global_step}, options=options)
+
+    def after_run(self, run_context, run_values):
+        stale = int(run_values.results["global_step"])
+        if self._next_step is None:  # no trace before N steps or seconds have passed
+            self._timer.update_last_triggered_step(stale)
+        step = stale + 1
+        if self._trace:
+            from ..python.client.timeline import Timeline  # its module: TF's path for it
+
+            step = int(run_context.session.run(self._global_step))
+            self._timer.update_last_triggered_step(step)
+            path = self._output_file.format(step)
+            info("Saving timeline for %d into '%s'.", step, path)
+            with open(path, "w") as file:
+                file.write(Timeline(run_values.run_metadata.step_stats)
+                           .generate_chrome_trace_format(**self._show))
+            self._writer.add_run_metadata(run_values.run_metadata, f"step_{step}")
+        self._next_step = step + 1
+
+
+class GlobalStepWaiterHook(SessionRunHook):
+    """Holds the first step until the global step reaches ``wait_until_step`` (another thread
+    training the same session advances it; TensorFlow's workers wait so for the chief)."""
+
+    def __init__(self, wait_until_step):
+        self._wait_until_step = wait_until_step
+
+    def begin(self):
+        self._started = False
+        self._global_step = _global_step("GlobalStepWaiterHook")
+
+    def before_run(self, run_context):
+        if self._started:
+            return
+        if self._wait_until_step <= 0:
+            self._started = True
+            return
+        info("Waiting for global step %d before starting training.", self._wait_until_step)
+        last_logged = 0
+        while True:
+            step = int(run_context.session.run(self._global_step))
+            if step >= self._wait_until_step:
+                self._started = True
+                return
+            if step - last_logged > 1000:
+                info("Waiting for global step %d before starting training. Current step is "
+                     "%d.", self._wait_until_step, step)
+                last_logged = step
+            time.sleep(0.5)

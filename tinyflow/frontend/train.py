@@ -518,8 +518,9 @@ _LAZY = {"queue_runner": ["Coordinator", "LooperThread", "QueueRunner", "add_que
                                "MonitoredTrainingSession", "Scaffold", "SessionCreator",
                                "SingularMonitoredSession"],
          "session_run_hooks": ["CheckpointSaverHook", "CheckpointSaverListener", "FeedFnHook",
-                               "FinalOpsHook", "LoggingTensorHook", "NanLossDuringTrainingError",
-                               "NanTensorHook", "SecondOrStepTimer", "SessionRunArgs",
+                               "FinalOpsHook", "GlobalStepWaiterHook", "LoggingTensorHook",
+                               "NanLossDuringTrainingError", "NanTensorHook", "ProfilerHook",
+                               "SecondOrStepTimer", "SessionRunArgs",
                                "SessionRunContext", "SessionRunHook", "SessionRunValues",
                                "StepCounterHook", "StopAtStepHook", "SummarySaverHook"]}
 __all__ += [name for names in _LAZY.values() for name in names]

@@ -144,6 +144,11 @@ class RunMetadata(_Message):
         return self.to_proto().SerializeToString(deterministic=deterministic)
 
 
+def _entry_name(entry) -> str:
+    """TensorFlow's name of a node's input in a timeline label: ``node``, ``node:1``."""
+    return entry.node.name if entry.index == 0 else f"{entry.node.name}:{entry.index}"
+
+
 def step_stats(device_type: str, trace) -> StepStats:
     """StepStats of the session's device (``device_type`` ``"cpu"`` or ``"cuda"``) from
     ``trace``: ``(node, start in seconds since the epoch, seconds)`` per op run."""
@@ -154,7 +159,8 @@ def step_stats(device_type: str, trace) -> StepStats:
         micros = round(seconds * 1e6)
         stats.append(NodeExecStats(
             node_name=node.name, all_start_micros=int(start * 1e6), op_end_rel_micros=micros,
-            all_end_rel_micros=micros, timeline_label=f"{node.name} = {node.kind}()"))
+            all_end_rel_micros=micros, timeline_label=f"{node.name} = {node.kind}("
+            f"{', '.join(_entry_name(e) for e in node.inputs)})"))
     return StepStats(dev_stats=[DeviceStepStats(device=device, node_stats=stats)])
 
 
