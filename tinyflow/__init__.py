@@ -112,7 +112,7 @@ __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_a
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
-__all__ += [*_sparse_ops_all, "sparse"]
+__all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",

@@ -30,7 +30,7 @@ from .array_ops import (
     zeros_like,
 )
 from .array_ops import shape as shape_of
-from .dtypes import as_dtype, int32, int64
+from .dtypes import as_dtype, int64
 from .indexing_ops import gather_nd, tensor_scatter_nd_add
 from .math_ops import convert_to_tensor, cumprod
 from .segment_ops import segment_mean, segment_sum, unsorted_segment_sum

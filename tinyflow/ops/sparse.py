@@ -58,17 +58,19 @@ def _to_dense_type(attrs, in_types, out_types):
 
 def _to_dense_gradient(node, grads):
     # TF's _SparseToDenseGrad: each value gets the gradient at its coordinates, the default
-    # value the rest of the gradient's sum
+    # value the rest of the gradient's sum (all of it when the values add to the default)
     values_grad = create_op("gather_nd", grads[0], node.inputs[0])
-    default_grad = (create_op("reduce_sum", grads[0], axis=None)
-                    - create_op("reduce_sum", values_grad, axis=None))
+    default_grad = create_op("reduce_sum", grads[0], axis=None)
+    if not node.attrs.get("accumulate"):
+        default_grad = default_grad - create_op("reduce_sum", values_grad, axis=None)
     return [None, None, values_grad, default_grad]
 
 
 (register_op("sparse_to_dense")
  .describe("dense[indices[i]] = values[i], default_value elsewhere, of the shape the value of "
            "input 1 gives (TF's SparseToDense); attr validate_indices: indices must be "
-           "ordered and distinct; attr accumulate: repeated indices sum (else the last wins).")
+           "ordered and distinct; attr accumulate: the values add to the default (repeated indices "
+           "sum; else the last wins).")
  .set_num_inputs(4).set_attr("FInferShape", _to_dense_shape)
  .set_attr("FInferType", _to_dense_type).set_attr("FGradient", _to_dense_gradient)
  .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
