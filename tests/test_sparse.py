@@ -441,3 +441,37 @@ def test_sparse_segment_functions_match_numpy():
     np.testing.assert_allclose(got[0], total)
     np.testing.assert_allclose(got[1], total / [[2], [1], [2]])
     np.testing.assert_allclose(got[2], total / np.sqrt([[2], [1], [2]]), rtol=1e-6)
+
+
+def test_a_known_shape_feeds_its_constant_and_a_dense_layer_trains_on_it(plan_memory):
+    sp = tf.sparse_placeholder(tf.float32, shape=[None, 6], name="bag")
+    dense = tf.sparse.to_dense(sp)
+    assert dense.get_shape().as_list() == [None, 6]  # what a layer's weight is made from
+    tf.set_random_seed(0)
+    logits = tf.layers.dense(dense, 1)
+    labels = np.array([[1.0], [0.0], [1.0]], np.float32)
+    loss = tf.reduce_mean(tf.square(logits - labels))
+    step = tf.train.GradientDescentOptimizer(0.3).minimize(loss)
+    feed = {sp: ([[0, 1], [1, 4], [2, 1], [2, 5]], [1.0, 1.0, 1.0, 1.0], [3, 6])}
+    with _session(plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        first = sess.run(loss, feed)
+        for _ in range(30):
+            sess.run(step, feed)
+        assert sess.run(loss, feed) < first / 10
+    known = tf.sparse_placeholder(tf.float32, shape=[2, 3], name="known")
+    with _session() as sess:  # dense_shape is a constant; the fed shape is checked and fed
+        got = sess.run(tf.sparse.to_dense(known), {known: ([[1, 2]], [5.0], [2, 3])})
+        np.testing.assert_array_equal(got, [[0, 0, 0], [0, 0, 5]])
+        with pytest.raises(ValueError, match="sparse placeholder 'known'"):
+            sess.run(known.values, {known: ([[2, 2]], [5.0], [2, 3])})
+
+
+def test_an_in_graph_sparse_tensor_can_be_fed():
+    sp = tf.SparseTensor([[0, 0]], [1.0], [1, 2])
+    dense = tf.sparse.to_dense(sp)
+    with _session() as sess:
+        np.testing.assert_array_equal(sess.run(dense, {sp: ([[0, 1]], [4.0], [1, 2])}),
+                                      [[0, 4]])
+        with pytest.raises(ValueError, match="sparse tensor 'SparseTensor"):
+            sess.run(dense, {sp: ([[0, 2]], [4.0], [1, 2])})

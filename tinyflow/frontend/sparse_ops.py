@@ -64,7 +64,7 @@ class SparseTensor(CompositeTensor):
                 raise ValueError(f"SparseTensor: {part.name} must have rank {rank}, got shape "
                                  f"{part.get_shape()}")
         self._static = None  # the shape a sparse_placeholder declared, when partly known
-        self._name = self._values.op.name  # what feed errors call it (a placeholder's name)
+        self._name = f"tensor '{self._values.op.name}'"  # what feed errors call it
 
     indices = property(lambda self: self._indices, doc="int64 [N, rank]: the coordinates.")
     values = property(lambda self: self._values, doc="[N]: the values at them.")
@@ -109,7 +109,7 @@ class SparseTensor(CompositeTensor):
         return SparseTensorValue(*values)
 
     def _feed_components(self, value) -> list:
-        what = f"feed for sparse placeholder '{self._name}'"
+        what = f"feed for sparse {self._name}"
         if not isinstance(value, (tuple, list)) or len(value) != 3:
             raise TypeError(f"{what} must be a tf.SparseTensorValue or an (indices, values, "
                             f"dense_shape) tuple, got {type(value).__name__}")
@@ -190,7 +190,7 @@ def sparse_placeholder(dtype, shape=None, name=None) -> SparseTensor:
     indices = placeholder(int64, [None, rank], name=sub("indices"))
     result = SparseTensor(indices, values, dense_shape)
     result._static = static
-    result._name = name or values.op.name
+    result._name = f"placeholder '{name or values.op.name}'"
     return result
 
 
