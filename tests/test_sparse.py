@@ -298,8 +298,6 @@ def test_sparse_add_to_a_dense_tensor(plan_memory):
     np.testing.assert_array_equal(dense_grad, [[1, 2, 3], [4, 5, 6]])
     with _session() as sess:
         np.testing.assert_array_equal(sess.run(tf.sparse.add(dense, sp)), got)
-    with pytest.raises(TypeError, match="two SparseTensors is not supported"):
-        tf.sparse_add(sp, sp)
 
 
 def test_reorder_retain_and_from_dense_match_tf(plan_memory):
@@ -317,6 +315,42 @@ def test_reorder_retain_and_from_dense_match_tf(plan_memory):
     assert got[2].dense_shape.tolist() == [2, 2]
     with pytest.raises(ValueError, match="to_retain"):
         tf.sparse_retain(sp, [True, False])
+
+
+# real TF: a + b of two sparse tensors at thresholds 0 and 5.5, and the gradients of
+# sum(c.values * [1, 2, ...]) to a's and b's values
+SPARSE_SUM_TF = {
+    0.0: ([[0, 0], [0, 1], [1, 0], [2, 1], [2, 2]], [0.5, 1.0, 5.0, 4.0, -5.0], [2, 3, 5],
+          [1, 3, 4, 5]),
+    5.5: ([[0, 0], [0, 1], [2, 1]], [0.5, 1.0, 4.0], [2, 0, 0], [1, 0, 3, 0]),
+}
+
+
+@pytest.mark.parametrize("threshold", list(SPARSE_SUM_TF))
+def test_sparse_add_of_two_sparse_tensors_matches_tf(threshold, plan_memory):
+    a_values, b_values = tf.constant([1.0, 2.0, -3.0]), tf.constant([0.5, 3.0, 4.0, -2.0])
+    a = tf.SparseTensor([[0, 1], [1, 0], [2, 2]], a_values, [3, 3])
+    b = tf.SparseTensor([[0, 0], [1, 0], [2, 1], [2, 2]], b_values, [3, 3])
+    total = tf.sparse.add(a, b, threshold=threshold)
+    grads = tf.gradients(tf.reduce_sum(total.values * tf.cumsum(tf.ones_like(total.values))),
+                         [a_values, b_values])
+    with _session(plan_memory) as sess:
+        got, a_grad, b_grad = sess.run([total] + grads)
+    indices, values, want_a, want_b = SPARSE_SUM_TF[threshold]
+    assert got.indices.tolist() == indices and got.values.tolist() == values
+    assert got.dense_shape.tolist() == [3, 3]
+    assert a_grad.tolist() == want_a and b_grad.tolist() == want_b
+    with pytest.raises(ValueError, match=r"Shapes \(3, 3\) and \(3, 4\) are incompatible"):
+        tf.sparse.add(a, tf.SparseTensor([[0, 0]], [1.0], [3, 4]))  # real TF's message
+
+
+def test_sparse_transpose_matches_tf():
+    sp = tf.SparseTensor([[0, 1], [1, 0], [2, 2], [0, 2]], [1.0, 2.0, 3.0, 4.0], [3, 4])
+    with _session() as sess:
+        got = sess.run(tf.sparse.transpose(sp))
+    # real TF
+    assert got.indices.tolist() == [[0, 1], [1, 0], [2, 0], [2, 2]]
+    assert got.values.tolist() == [2.0, 1.0, 4.0, 3.0] and got.dense_shape.tolist() == [4, 3]
 
 
 def test_reorder_then_to_dense_of_a_fed_unordered_tensor_matches_numpy():

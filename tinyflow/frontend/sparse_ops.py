@@ -18,11 +18,26 @@ import numpy as np
 from ..nnvm.composite import CompositeTensor
 from ..nnvm.symbol import Symbol, _session_for, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
-from .api import cast, maximum, not_equal, placeholder, reduce_sum, sqrt, where
+from .api import abs as absolute
+from .api import (
+    cast,
+    equal,
+    floordiv,
+    floormod,
+    greater_equal,
+    logical_or,
+    maximum,
+    not_equal,
+    placeholder,
+    reduce_sum,
+    sqrt,
+    where,
+)
 from .array_ops import (
     _folded,
     _tensor,
     boolean_mask,
+    concat,
     expand_dims,
     gather,
     ones_like,
@@ -34,13 +49,13 @@ from .dtypes import as_dtype, int64
 from .indexing_ops import gather_nd, tensor_scatter_nd_add
 from .math_ops import convert_to_tensor, cumprod
 from .segment_ops import segment_mean, segment_sum, unsorted_segment_sum
-from .sort_ops import argsort
+from .sort_ops import argsort, unique_with_counts
 
 __all__ = ["SparseTensor", "SparseTensorValue", "from_dense",
            "sparse_add", "sparse_placeholder", "sparse_reduce_sum", "sparse_reorder",
            "sparse_retain", "sparse_segment_mean", "sparse_segment_sqrt_n",
            "sparse_segment_sum", "sparse_tensor_dense_matmul", "sparse_tensor_to_dense",
-           "sparse_to_dense"]
+           "sparse_to_dense", "sparse_transpose"]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
@@ -257,17 +272,37 @@ def sparse_reduce_sum(sp_input, axis=None, keepdims=None, reduction_axes=None,
         return reduce_sum(dense, axis=axis, keepdims=keepdims)
 
 
-def sparse_add(a, b, threshold=None, thresh=None) -> Symbol:
-    """A sparse tensor plus a dense one (either order): the dense tensor with each value added
-    at its index (TF's SparseTensorDenseAdd; repeated indices add twice).  Two sparse tensors
-    are not supported by TinyFlow."""
-    if isinstance(a, (SparseTensor, SparseTensorValue)) and isinstance(
-            b, (SparseTensor, SparseTensorValue)):
-        raise TypeError("tf.sparse_add of two SparseTensors is not supported by TinyFlow "
-                        "(a SparseTensor and a dense tensor is)")
-    sp, dense = (a, b) if isinstance(a, (SparseTensor, SparseTensorValue)) else (b, a)
+def sparse_add(a, b, threshold=None, thresh=None):
+    """``a + b``.  A sparse tensor plus a dense one (either order) is the dense tensor with each
+    value added at its index (TF's SparseTensorDenseAdd; a repeated index adds twice).  Two
+    sparse tensors of one shape give a sparse tensor: their entries merged in row-major order,
+    values at a common index summed, and such a sum dropped when its magnitude is below
+    ``threshold`` (TF's SparseAdd, which merges inputs already in that order)."""
+    sparse = (SparseTensor, SparseTensorValue)
+    if isinstance(a, sparse) and isinstance(b, sparse):
+        bound = threshold if threshold is not None else thresh
+        return _sparse_sum(_sparse(a, "sparse_add"), _sparse(b, "sparse_add"), bound or 0)
+    sp, dense = (a, b) if isinstance(a, sparse) else (b, a)
     sp, dense = _sparse(sp, "sparse_add"), _tensor(dense)
     return tensor_scatter_nd_add(dense, sp.indices, sp.values, name="SparseTensorDenseAdd")
+
+
+def _sparse_sum(a, b, threshold) -> SparseTensor:
+    """Both sparse tensors' entries, sorted by their row-major position, summed per position."""
+    if not a.shape.is_compatible_with(b.shape):
+        raise ValueError(f"Shapes {a.shape} and {b.shape} are incompatible")
+    with current_context().name_scope("SparseAdd"):
+        strides = cumprod(a.dense_shape, exclusive=True, reverse=True)
+        keys = reduce_sum(concat([a.indices, b.indices], 0) * strides, axis=1)
+        order = argsort(keys, stable=True)
+        positions, segments, counts = unique_with_counts(gather(keys, order), out_idx=int64)
+        sums = segment_sum(gather(concat([a.values, b.values], 0), order), segments)
+        # each position's coordinates: (position // stride) % size, per axis
+        indices = floormod(floordiv(expand_dims(positions, 1), strides), a.dense_shape)
+        if threshold:  # TF drops a sum of two entries below it; a lone entry stays
+            keep = logical_or(equal(counts, 1), greater_equal(absolute(sums), threshold))
+            indices, sums = boolean_mask(indices, keep), boolean_mask(sums, keep)
+        return SparseTensor(indices, sums, a.dense_shape)
 
 
 # -- reorder, retain, from_dense ----------------------------------------------------------------
@@ -279,6 +314,19 @@ def sparse_reorder(sp_input, name=None) -> SparseTensor:
         order = argsort(reduce_sum(sp.indices * strides, axis=1), stable=True)
         return SparseTensor(gather(sp.indices, order), gather(sp.values, order),
                             sp.dense_shape)
+
+
+def sparse_transpose(sp_input, perm=None, name=None) -> SparseTensor:
+    """The sparse tensor with its axes permuted by ``perm`` (default: reversed), its entries
+    in the new row-major order."""
+    sp = _sparse(sp_input, "sparse_transpose")
+    rank = sp.dense_shape.get_shape()
+    if perm is None and (rank.ndims != 1 or rank[0].value is None):
+        raise ValueError("sparse_transpose: the rank must be known when perm is not given")
+    perm = list(range(rank[0].value))[::-1] if perm is None else perm
+    with current_context().name_scope(name or "SparseTranspose"):
+        return sparse_reorder(SparseTensor(gather(sp.indices, perm, axis=1), sp.values,
+                                           gather(sp.dense_shape, perm)))
 
 
 def sparse_retain(sp_input, to_retain) -> SparseTensor:

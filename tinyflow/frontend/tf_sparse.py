@@ -16,11 +16,12 @@ from .sparse_ops import sparse_segment_sum as segment_sum
 from .sparse_ops import sparse_tensor_dense_matmul as matmul
 from .sparse_ops import sparse_tensor_dense_matmul as sparse_dense_matmul
 from .sparse_ops import sparse_tensor_to_dense as to_dense
+from .sparse_ops import sparse_transpose as transpose
 from .unsupported import unsupported
 
 __all__ = ["SparseTensor", "add", "from_dense", "matmul", "placeholder", "reduce_sum",
            "reorder", "retain", "segment_mean", "segment_sqrt_n", "segment_sum",
-           "sparse_dense_matmul", "to_dense"]
+           "sparse_dense_matmul", "to_dense", "transpose"]
 
 
 def __getattr__(name):
