@@ -158,7 +158,7 @@ def test_a_huge_fed_dense_shape_is_refused_before_it_is_allocated():
     dense = tf.sparse.to_dense(sp)
     with _session() as sess:
         with pytest.raises(tf.errors.ResourceExhaustedError):
-            sess.run(dense, {sp: ([[0, 0]], [1.0], [2 ** 40, 2 ** 40])})
+            sess.run(dense, {sp: ([[0, 0]], [1.0], [2 ** 31, 2 ** 31])})
         assert sess.run(dense, {sp: ([[0, 1]], [1.0], [1, 2])}).tolist() == [[0, 1]]
 
 
@@ -509,3 +509,22 @@ def test_an_in_graph_sparse_tensor_can_be_fed():
                                       [[0, 4]])
         with pytest.raises(ValueError, match="sparse tensor 'SparseTensor"):
             sess.run(dense, {sp: ([[0, 2]], [4.0], [1, 2])})
+
+
+def test_empty_sparse_tensors_and_empty_dense_shapes():
+    sp = tf.sparse_placeholder(tf.float32, name="empty")
+    b = tf.placeholder(tf.float32, [None, 2])
+    dense, product = tf.sparse.to_dense(sp), tf.sparse_tensor_dense_matmul(sp, b)
+    with _session() as sess:
+        got = sess.run([dense, product], {sp: ([], [], [2, 3]), b: np.ones((3, 2))})
+        np.testing.assert_array_equal(got[0], np.zeros((2, 3)))
+        np.testing.assert_array_equal(got[1], np.zeros((2, 2)))
+        empty = [0, 2 ** 30, 2 ** 30]  # no element
+        assert sess.run(dense, {sp: ([], [], empty)}).shape == (0, 2 ** 30, 2 ** 30)
+        with pytest.raises(ValueError, match="sparse placeholder 'empty'.*out of bounds"):
+            sess.run(dense, {sp: ([[0, 0, 0]], [1.0], empty)})
+        with pytest.raises(InvalidArgumentError, match="more than 2..63 - 1 elements"):
+            sess.run(dense, {sp: ([], [], [0, 2 ** 62, 2 ** 62])})
+    inside = tf.sparse.to_dense(tf.SparseTensor([[0, 0, 0]], [1.0], empty), name="inside")
+    with _session() as sess, pytest.raises(InvalidArgumentError, match="out of bounds"):
+        sess.run(inside)

@@ -24,6 +24,8 @@ def _dims(shape, rank, what) -> list:
         raise _invalid(f"{what} has incorrect number of elements: {len(dims)} should be: {rank}")
     if any(d < 0 for d in dims):
         raise _invalid(f"{what} must not hold a negative dimension, got {dims}")
+    if math.prod(d for d in dims if d) >= 2 ** 63:  # TF's TensorShape refuses it too
+        raise _invalid(f"{what} {dims} would have more than 2**63 - 1 elements")
     return dims
 
 
@@ -59,6 +61,9 @@ def to_dense(res, indices, shape, values, default, validate, accumulate, check_f
     count = math.prod(dims)
     check_fits(count * values.element_size(), tuple(dims))
     coords = _coordinates(indices, dims)
+    if count == 0:  # no element, and (checked above) no index
+        res.set_(torch.empty(dims, dtype=values.dtype, device=values.device))
+        return
     strides = [math.prod(dims[j + 1:]) for j in range(len(dims))]
     flat = coords @ torch.tensor(strides, dtype=torch.int64) if len(dims) else coords.sum(1)
     if (validate is None or bool(validate)) and not bool(accumulate):
