@@ -528,3 +528,61 @@ def test_empty_sparse_tensors_and_empty_dense_shapes():
     inside = tf.sparse.to_dense(tf.SparseTensor([[0, 0, 0]], [1.0], empty), name="inside")
     with _session() as sess, pytest.raises(InvalidArgumentError, match="out of bounds"):
         sess.run(inside)
+
+
+def test_fill_empty_rows_matches_tf(plan_memory):
+    values, default = tf.constant([1.0, 2.0, 3.0]), tf.placeholder_with_default(-1.0, [])
+    sp = tf.SparseTensor([[0, 1], [2, 0], [2, 2]], values, [4, 3])
+    filled, empty = tf.sparse.fill_empty_rows(sp, default)
+    grads = tf.gradients(tf.reduce_sum(filled.values * tf.cumsum(tf.ones_like(filled.values))),
+                         [values, default])
+    with _session(plan_memory) as sess:
+        got, got_empty, values_grad, default_grad = sess.run([filled, empty] + grads)
+    # real TF
+    assert got.indices.tolist() == [[0, 1], [1, 0], [2, 0], [2, 2], [3, 0]]
+    assert got.values.tolist() == [1.0, -1.0, 2.0, 3.0, -1.0]
+    assert got_empty.tolist() == [False, True, False, True]
+    assert values_grad.tolist() == [1.0, 3.0, 4.0] and default_grad == 7.0
+
+
+# real TF: the result, and the gradients of sum(e * rows) to params (and the weights)
+SAFE_TF = {
+    ("sum", False, None): [
+        [[-0.2, 0.0, 0.2], [0.0, 0.0, 0.0], [0.5, 0.6, 0.7], [-0.8, -0.6, -0.4], [0, 0, 0]],
+        [[0.9, 1.0, 1.1], [0.0, 0.1, 0.2], [0.9, 1.0, 1.1], [0.0, 0.1, 0.2], [0.6, 0.7, 0.8]]],
+    ("mean", False, 2): [
+        [[-0.1, 0.0, 0.1], [-0.1, 0.0, 0.1], [0.5, 0.6, 0.7], [-0.4, -0.3, -0.2],
+         [-0.1, 0.0, 0.1]],
+        [[0.45, 0.5, 0.55], [0.0, 0.05, 0.1], [1.95, 2.2, 2.45], [0.0, 0.05, 0.1],
+         [0.6, 0.7, 0.8]]],
+    ("mean", True, None): [
+        [[0.0, 0.1, 0.2], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [-0.7, -0.6, -0.5], [0, 0, 0]],
+        [[0.9, 1.0, 1.1], [0.0, 0.033333, 0.066667], [0.0, 0.0, 0.0],
+         [0.0, 0.066667, 0.133333], [0.0, 0.0, 0.0]],
+        [-0.04, 0.02, 0.0, 0.0, 0.0, 0.0]],
+    ("sqrtn", True, 2): [
+        [[0.0, 0.134164, 0.268328], [-0.1, 0.0, 0.1], [-0.1, 0.0, 0.1], [-0.7, -0.6, -0.5],
+         [-0.1, 0.0, 0.1]],
+        [[0.9, 1.0, 1.1], [0.0, 0.044721, 0.089443], [2.1, 2.4, 2.7],
+         [0.0, 0.089443, 0.178885], [0.0, 0.0, 0.0]],
+        [-0.044721, 0.022361, 0.0, 0.0, 0.0, 0.0]],
+}
+
+
+@pytest.mark.parametrize("combiner, weighted, default_id", list(SAFE_TF), ids=str)
+def test_safe_embedding_lookup_sparse_matches_tf(combiner, weighted, default_id, plan_memory):
+    # an invalid id (-1), a row whose one weight is negative, a zero weight, two empty rows
+    params = tf.constant((np.arange(15).reshape(5, 3) * 0.1 - 0.7).astype(np.float32))
+    indices = [[0, 0], [0, 1], [0, 2], [2, 0], [3, 1], [3, 2]]
+    ids = tf.SparseTensor(indices, tf.constant([1, 3, -1, 4, 0, 2], tf.int64), [5, 3])
+    weight_values = tf.constant([1.0, 2.0, 0.5, -1.5, 0.25, 0.0])
+    weights = tf.SparseTensor(indices, weight_values, [5, 3]) if weighted else None
+    found = tf.nn.safe_embedding_lookup_sparse(params, ids, weights, combiner=combiner,
+                                               default_id=default_id)
+    rows = tf.constant(np.arange(15, dtype=np.float32).reshape(5, 3) * 0.1)
+    wrt = [params] + ([weight_values] if weighted else [])
+    grads = tf.gradients(tf.reduce_sum(found * rows), wrt)
+    with _session(plan_memory) as sess:
+        got = sess.run([found] + grads)
+    for value, want in zip(got, SAFE_TF[(combiner, weighted, default_id)]):
+        np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6)

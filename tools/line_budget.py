@@ -31,12 +31,13 @@ COMPONENTS = {
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
          "frontend/input_pipeline.py", "frontend/readers.py"], 880),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
-    # embedding_lookup_sparse): the session's composite fetches and feeds, the sparse family's
-    # two ops (sized by the dense shape's value, indices checked on the host), their kernels
-    # and the TF-1 functions composed of them, counted apart as TF's sparse_ops are
+    # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
+    # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
+    # on the host), their kernels and the TF-1 functions composed of them (add, reorder,
+    # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 625),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 695),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart

@@ -51,11 +51,24 @@ from .math_ops import convert_to_tensor, cumprod
 from .segment_ops import segment_mean, segment_sum, unsorted_segment_sum
 from .sort_ops import argsort, unique_with_counts
 
-__all__ = ["SparseTensor", "SparseTensorValue", "from_dense",
-           "sparse_add", "sparse_placeholder", "sparse_reduce_sum", "sparse_reorder",
-           "sparse_retain", "sparse_segment_mean", "sparse_segment_sqrt_n",
-           "sparse_segment_sum", "sparse_tensor_dense_matmul", "sparse_tensor_to_dense",
-           "sparse_to_dense", "sparse_transpose"]
+__all__ = [
+    "SparseTensor",
+    "SparseTensorValue",
+    "from_dense",
+    "sparse_add",
+    "sparse_fill_empty_rows",
+    "sparse_placeholder",
+    "sparse_reduce_sum",
+    "sparse_reorder",
+    "sparse_retain",
+    "sparse_segment_mean",
+    "sparse_segment_sqrt_n",
+    "sparse_segment_sum",
+    "sparse_tensor_dense_matmul",
+    "sparse_tensor_to_dense",
+    "sparse_to_dense",
+    "sparse_transpose",
+]
 
 SparseTensorValue = collections.namedtuple("SparseTensorValue",
                                            ["indices", "values", "dense_shape"])
@@ -327,6 +340,28 @@ def sparse_transpose(sp_input, perm=None, name=None) -> SparseTensor:
     with current_context().name_scope(name or "SparseTranspose"):
         return sparse_reorder(SparseTensor(gather(sp.indices, perm, axis=1), sp.values,
                                            gather(sp.dense_shape, perm)))
+
+
+def sparse_fill_empty_rows(sp_input, default_value, name=None) -> tuple:
+    """``(sparse tensor, empty_row_indicator)``: each row (first index) without an entry gets
+    one, ``default_value`` at column 0 (all later coordinates 0), entries in row-major order;
+    the bool vector says which rows were empty."""
+    sp = _sparse(sp_input, "sparse_fill_empty_rows")
+    rank = sp.dense_shape.get_shape()
+    if rank.ndims != 1 or rank[0].value is None:
+        raise ValueError("sparse_fill_empty_rows: the rank of the sparse tensor must be known")
+    with current_context().name_scope(name or "SparseFillEmptyRows"):
+        rows = sp.indices[:, :1]  # each entry's row: how many entries each row holds
+        counts = _to_dense(SparseTensor(rows, ones_like(sp.indices[:, 0]), sp.dense_shape[:1]),
+                           0, False, True, "counts")
+        empty = equal(counts, 0)
+        empty_rows = where(empty)  # [M, 1]
+        filler = concat([empty_rows] + [empty_rows * 0] * (rank[0].value - 1), axis=1)
+        default = cast(zeros_like(empty_rows[:, 0]), sp.dtype) + convert_to_tensor(
+            default_value, dtype=sp.dtype)
+        filled = SparseTensor(concat([sp.indices, filler], 0), concat([sp.values, default], 0),
+                              sp.dense_shape)
+        return sparse_reorder(filled), empty
 
 
 def sparse_retain(sp_input, to_retain) -> SparseTensor:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from .sparse_ops import SparseTensor, from_dense
 from .sparse_ops import sparse_add as add
+from .sparse_ops import sparse_fill_empty_rows as fill_empty_rows
 from .sparse_ops import sparse_placeholder as placeholder
 from .sparse_ops import sparse_reduce_sum as reduce_sum
 from .sparse_ops import sparse_reorder as reorder
@@ -19,7 +20,7 @@ from .sparse_ops import sparse_tensor_to_dense as to_dense
 from .sparse_ops import sparse_transpose as transpose
 from .unsupported import unsupported
 
-__all__ = ["SparseTensor", "add", "from_dense", "matmul", "placeholder", "reduce_sum",
+__all__ = ["SparseTensor", "add", "fill_empty_rows", "from_dense", "matmul", "placeholder", "reduce_sum",
            "reorder", "retain", "segment_mean", "segment_sqrt_n", "segment_sum",
            "sparse_dense_matmul", "to_dense", "transpose"]
 
