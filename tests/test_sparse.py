@@ -586,3 +586,10 @@ def test_safe_embedding_lookup_sparse_matches_tf(combiner, weighted, default_id,
         got = sess.run([found] + grads)
     for value, want in zip(got, SAFE_TF[(combiner, weighted, default_id)]):
         np.testing.assert_allclose(value, want, rtol=1e-5, atol=1e-6)
+
+
+def test_sparse_placeholder_takes_a_tensor_shape():
+    sp = tf.sparse_placeholder(tf.float32, shape=tf.TensorShape([None, 5]))
+    assert sp.shape.as_list() == [None, 5] and sp.indices.get_shape().as_list() == [None, 2]
+    unknown = tf.sparse_placeholder(tf.float32, shape=tf.TensorShape(None))
+    assert unknown.shape.ndims is None

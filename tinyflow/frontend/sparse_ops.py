@@ -205,8 +205,11 @@ def sparse_placeholder(dtype, shape=None, name=None) -> SparseTensor:
     known (then a constant), ``<name>/shape``."""
     sub = (lambda part: f"{name}/{part}") if name is not None else (lambda part: None)
     static = None
+    if isinstance(shape, TensorShape):
+        shape = None if shape.ndims is None else shape.as_list()
     if isinstance(shape, Symbol):
-        dense_shape, rank = shape, shape.get_shape()[0].value
+        known = shape.get_shape()
+        dense_shape, rank = shape, known[0].value if known.ndims == 1 else None
     elif shape is None:
         dense_shape, rank = placeholder(int64, [None], name=sub("shape")), None
     else:
@@ -253,8 +256,9 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
     values = _tensor(sparse_values)
     if values.get_shape().ndims == 0:  # one value for every index
         values = values + cast(zeros_like(indices[:, 0]), values.dtype)
-    dims = _folded(_tensor(output_shape)) if not isinstance(output_shape, Symbol) else None
-    sp = SparseTensor(cast(indices, int64), values, cast(_tensor(output_shape), int64))
+    shape = _tensor(output_shape)
+    dims = _folded(shape) if not isinstance(output_shape, Symbol) else None
+    sp = SparseTensor(cast(indices, int64), values, cast(shape, int64))
     sp._static = TensorShape(list(dims)) if dims is not None else None
     return _to_dense(sp, default_value, validate_indices, False, name or "SparseToDense")
 
