@@ -593,3 +593,25 @@ def test_sparse_placeholder_takes_a_tensor_shape():
     assert sp.shape.as_list() == [None, 5] and sp.indices.get_shape().as_list() == [None, 2]
     unknown = tf.sparse_placeholder(tf.float32, shape=tf.TensorShape(None))
     assert unknown.shape.ndims is None
+
+
+def test_a_saved_meta_graph_with_sparse_ops_runs_the_same(tmp_path):
+    sp = tf.sparse_placeholder(tf.float32, name="sp")
+    w = tf.Variable(_b((4, 2)), name="w")
+    product = tf.sparse_tensor_dense_matmul(sp, w, adjoint_a=False, name="product")
+    dense = tf.sparse.to_dense(sp, default_value=-1.0, name="dense")
+    value = (INDICES, VALUES, [3, 4])
+    with _session() as sess:
+        sess.run(tf.global_variables_initializer())
+        want = sess.run([product, dense], {sp: value})
+        path = tf.train.Saver().save(sess, str(tmp_path / "model"))
+    tf.reset_default_graph()
+    with _session() as sess:
+        tf.train.import_meta_graph(path + ".meta").restore(sess, path)
+        graph = tf.get_default_graph()
+        parts = [graph.get_tensor_by_name(f"sp/{part}:0") for part in ("indices", "values",
+                                                                          "shape")]
+        got = sess.run([graph.get_tensor_by_name(n) for n in ("product:0", "dense:0")],
+                       dict(zip(parts, value)))
+    for value, expected in zip(got, want):
+        np.testing.assert_array_equal(value, expected)
