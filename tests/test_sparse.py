@@ -17,6 +17,7 @@ import torch
 import tinyflow as tf
 from tinyflow.nnvm.errors import InvalidArgumentError
 
+pytestmark = pytest.mark.usefixtures("fresh_graph")  # each test its own default graph
 INDICES = [[0, 0], [0, 3], [1, 1], [2, 0], [2, 2]]
 VALUES = np.array([1.5, -2.0, 0.5, -1.0, 3.0], np.float32)
 
