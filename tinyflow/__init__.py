@@ -49,6 +49,8 @@ from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
 from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
+from .frontend.sparse_ops import *
+from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -110,6 +112,7 @@ __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_a
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
+__all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
@@ -124,7 +127,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
             "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "summary": "summary"}
+            "metrics": "metrics", "sparse": "tf_sparse", "summary": "summary"}
 
 
 def __getattr__(name):

@@ -38,6 +38,14 @@ COMPONENTS = {
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
          "frontend/input_pipeline.py", "frontend/readers.py"], 920),
+    # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
+    # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
+    # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
+    # on the host), their kernels and the TF-1 functions composed of them (add, reorder,
+    # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are
+    "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
+        ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 695),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -88,13 +96,14 @@ COMPONENTS = {
     # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name;
     # 3710 -> 3720: TF-1 queues (tf.train.batch, Coordinator...): FPullOutputs gets the run's
     # deadline (a dequeue's timeout_in_ms), a closing session ends its queues' waits, a fetched
-    # string pulled (a reader's key) is answered as pulled)
+    # string pulled (a reader's key) is answered as pulled; 3720 -> 3726: sparse tensors:
+    # Session.run fetches and feeds a CompositeTensor (tf.SparseTensor) by its parts)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3720),
+            "session/session.py", "session/variables.py"], 3726),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)

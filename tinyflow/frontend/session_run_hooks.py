@@ -32,6 +32,7 @@ import numpy as np
 
 from ..nnvm.errors import OutOfRangeError
 from ..nnvm.symbol import Symbol, current_context
+from ..python.client.timeline import Timeline
 from ..session.options import RunOptions
 from . import events
 from .framework import GraphKeys
@@ -597,8 +598,6 @@ class ProfilerHook(SessionRunHook):
             self._timer.update_last_triggered_step(stale)
         step = stale + 1
         if self._trace:
-            from ..python.client.timeline import Timeline  # its module: TF's path for it
-
             step = int(run_context.session.run(self._global_step))
             self._timer.update_last_triggered_step(step)
             path = self._output_file.format(step)

@@ -20,9 +20,10 @@ from . import (
     segment,
     softmax,
     sorting,
+    sparse,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
            "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
-           "softmax", "sorting", "state"]
+           "softmax", "sorting", "sparse", "state"]

@@ -26,6 +26,7 @@ from ..executor import (
     release,
 )
 from ..executor.memory import Buffer, ResourceExhaustedError, check_fits
+from ..nnvm.composite import CompositeTensor
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.symbol import (
     Node,
@@ -99,6 +100,9 @@ def _flat_feeds(feed_dict):
         stack = [(key, value)]
         while stack:
             key, value = stack.pop()
+            if isinstance(key, CompositeTensor):  # a tf.SparseTensor: its parts, checked
+                stack.extend(key._feed_components(value))
+                continue
             if not isinstance(key, (tuple, list)):
                 pairs.append((key, value))
                 continue
@@ -363,6 +367,8 @@ class Session:
         result per symbol back into the structure of ``fetches``."""
         if isinstance(fetches, (Symbol, str, Node)):
             return [self._as_symbol(fetches)], lambda results: results[0]
+        if isinstance(fetches, CompositeTensor):  # a tf.SparseTensor: a SparseTensorValue
+            return list(fetches._components()), fetches._from_components
         if isinstance(fetches, dict):
             keys = list(fetches)
             parts = [self._flatten_fetches(fetches[k]) for k in keys]

@@ -15,10 +15,12 @@ from .rnn import *
 from .rnn import __all__ as _rnn_all
 from .sampled import *
 from .sampled import __all__ as _sampled_all
+from .sparse_lookup import embedding_lookup_sparse, safe_embedding_lookup_sparse
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_convolution_all)
-           + ["conv2d_transpose", "depth_to_space", "rnn_cell", "space_to_depth"])
+           + ["conv2d_transpose", "depth_to_space", "embedding_lookup_sparse", "rnn_cell",
+              "safe_embedding_lookup_sparse", "space_to_depth"])
 
 
 def __getattr__(name):

@@ -1,0 +1,108 @@
+"""Kernels of the sparse bodies (tinyflow/ops/sparse.py): the dense shape and every index are
+read on the host and checked (TensorFlow's InvalidArgumentError text), and the output's bytes
+go through ``check_fits`` before it is allocated, so a hostile sparse tensor is an error naming
+the node, never memory outside a tensor nor an allocation past the device."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from ...nnvm.errors import InvalidArgumentError
+
+__all__ = ["matmul", "to_dense"]
+
+
+def _invalid(message):
+    return InvalidArgumentError(None, None, message)
+
+
+def _dims(shape, rank, what) -> list:
+    """The dense shape's value as ints: ``rank`` of them, none negative."""
+    dims = [int(d) for d in shape.reshape(-1).tolist()]
+    if len(dims) != rank:
+        raise _invalid(f"{what} has incorrect number of elements: {len(dims)} should be: {rank}")
+    if any(d < 0 for d in dims):
+        raise _invalid(f"{what} must not hold a negative dimension, got {dims}")
+    if math.prod(d for d in dims if d) >= 2 ** 63:  # TF's TensorShape refuses it too
+        raise _invalid(f"{what} {dims} would have more than 2**63 - 1 elements")
+    return dims
+
+
+def _coordinates(indices, dims) -> torch.Tensor:
+    """indices as int64 [N, rank], each row checked to lie inside ``dims``."""
+    coords = indices.to(device="cpu", dtype=torch.int64).reshape(indices.shape[0], len(dims))
+    bad = ((coords < 0) | (coords >= torch.tensor(dims, dtype=torch.int64))).any(1)
+    if bool(bad.any()):
+        row = int(bad.nonzero()[0, 0])
+        raise _invalid(f"indices[{row}] = [{','.join(map(str, coords[row].tolist()))}] is out "
+                       f"of bounds: need 0 <= index < [{','.join(map(str, dims))}]")
+    return coords
+
+
+def _check_order(coords, flat) -> None:
+    """TF's IndicesValid: the rows in row-major order, none repeated."""
+    step = flat[1:] - flat[:-1]
+    bad = (step <= 0).nonzero()
+    if bad.numel():
+        row = int(bad[0, 0]) + 1
+        shown = ",".join(map(str, coords[row].tolist()))
+        if int(step[row - 1]) == 0:
+            raise _invalid(f"indices[{row}] = [{shown}] is repeated")
+        raise _invalid(f"indices[{row}] = [{shown}] is out of order. Many sparse ops require "
+                       f"sorted indices. Use `tf.sparse.reorder` to create a correctly ordered "
+                       f"copy.")
+
+
+def to_dense(res, indices, shape, values, default, validate, accumulate, check_fits) -> None:
+    """res (resized) = default, with values written at indices (repeats: the last wins, or
+    they sum with accumulate); validate: indices must be ordered and distinct."""
+    dims = _dims(shape, indices.shape[1], "output_shape")
+    count = math.prod(dims)
+    check_fits(count * values.element_size(), tuple(dims))
+    coords = _coordinates(indices, dims)
+    if count == 0:  # no element, and (checked above) no index
+        res.set_(torch.empty(dims, dtype=values.dtype, device=values.device))
+        return
+    strides = [math.prod(dims[j + 1:]) for j in range(len(dims))]
+    flat = coords @ torch.tensor(strides, dtype=torch.int64) if len(dims) else coords.sum(1)
+    if (validate is None or bool(validate)) and not bool(accumulate):
+        _check_order(coords, flat)
+    dense = torch.full((count,), 0, dtype=values.dtype, device=values.device)
+    dense.fill_(default.reshape(()))
+    flat, source = flat.to(values.device), values.reshape(-1)
+    if bool(accumulate):
+        dense.index_add_(0, flat, source)
+    elif flat.numel():  # the last of repeated indices wins (TF's ToDense loop)
+        written, slot = torch.unique(flat, return_inverse=True)
+        order = torch.arange(flat.numel(), device=flat.device)
+        last = torch.zeros_like(written).scatter_reduce_(0, slot, order, "amax",
+                                                         include_self=False)
+        dense[written] = source[last]
+    res.set_(dense.view(dims))
+
+
+def matmul(res, indices, values, shape, b, adjoint_a, adjoint_b, check_fits) -> None:
+    """res (resized) = op(a) @ op(b), a the sparse matrix (indices, values, shape)."""
+    dims = _dims(shape, 2, "a's dense shape")
+    dense = b.t() if bool(adjoint_b) else b
+    lhs, rhs = (1, 0) if bool(adjoint_a) else (0, 1)
+    rows, inner = dims[lhs], dims[rhs]
+    if inner != dense.shape[0]:
+        raise _invalid(f"Cannot multiply A and B because inner dimension does not match: "
+                       f"{inner} vs. {dense.shape[0]}.  Did you forget a transpose?  "
+                       f"Dimensions of A: [{dims[0]}, {dims[1]}).  Dimensions of B: "
+                       f"[{b.shape[0]},{b.shape[1]}]")
+    count = values.numel()
+    check_fits((rows + count) * dense.shape[1] * b.element_size(), (rows, dense.shape[1]))
+    coords = indices.to(device="cpu", dtype=torch.int64)
+    for column, limit, letter in ((rhs, inner, "k"), (lhs, rows, "m")):  # TF checks k first
+        bad = ((coords[:, column] < 0) | (coords[:, column] >= limit)).nonzero()
+        if bad.numel():
+            at = int(bad[0, 0])
+            raise _invalid(f"{letter} ({int(coords[at, column])}) from index[{at},{column}] "
+                           f"out of bounds (>={limit})")
+    out = torch.zeros((rows, dense.shape[1]), dtype=b.dtype, device=b.device)
+    products = dense.index_select(0, coords[:, rhs].to(b.device)) * values.reshape(-1, 1)
+    out.index_add_(0, coords[:, lhs].to(b.device), products)
+    res.set_(out)

@@ -1,0 +1,132 @@
+"""Sparse tensors' ops (TensorFlow 1.15's SparseToDense and SparseTensorDenseMatMul): a sparse
+tensor is its three dense parts, ``indices`` (int64 ``[N, rank]``), ``values`` (``[N]``) and
+``dense_shape`` (int64 ``[rank]``), so these ops take them as inputs.
+
+Both outputs are sized by ``dense_shape``'s value, read when the op runs (TShapeAtRunTime: a
+sparse placeholder's shape is fed).  Every index is read on the host and checked against it
+(TF's InvalidArgumentError text), and the output's bytes are checked before it is allocated;
+bodies: ``tinyflow/lua_ops/sparse/`` over this family's kernels.  The other ``tf.sparse.*``
+functions compose these with gather, segment and scatter ops (tinyflow/frontend/sparse_ops.py).
+"""
+from __future__ import annotations
+
+from ..nnvm.errors import ShapeError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
+
+__all__: list = []
+
+
+def _int_type(kind, what):
+    if kind is not None and kind not in ("int32", "int64"):
+        raise TypeError(f"{what} must be int32 or int64, got {kind}")
+
+
+def _check_parts(indices, values, shape, what):
+    """ShapeError unless indices is [N, rank], values [N] and the dense shape [rank]."""
+    if indices is not None and len(indices) != 2:
+        raise ShapeError(f"{what}: indices must be a matrix [N, rank], got shape {indices}")
+    if shape is not None and len(shape) != 1:
+        raise ShapeError(f"{what}: the dense shape must be a vector, got shape {shape}")
+    if indices is not None and shape is not None and indices[1] != shape[0]:
+        raise ShapeError(f"{what}: indices of shape {indices} do not match a dense shape of "
+                         f"{shape[0]} dims")
+    if values is not None and indices is not None and (len(values) != 1
+                                                        or values[0] != indices[0]):
+        raise ShapeError(f"{what}: values must be a vector of the {indices[0]} indices' "
+                         f"values, got shape {values}")
+
+
+# -- sparse_to_dense -------------------------------------------------------------------------
+def _to_dense_shape(attrs, in_shapes, out_shapes):
+    indices, shape, values, default = in_shapes
+    _check_parts(indices, values, shape, "sparse_to_dense")
+    if default is not None and len(default) != 0:
+        raise ShapeError(f"sparse_to_dense: default_value must be a scalar, got shape {default}")
+    return in_shapes, list(out_shapes)  # sized by the dense shape's value when it runs
+
+
+def _to_dense_type(attrs, in_types, out_types):
+    indices, shape, values, default = in_types
+    _int_type(indices, "sparse_to_dense's indices")
+    _int_type(shape, "sparse_to_dense's output shape")
+    if None not in (values, default) and values != default:
+        raise TypeError(f"sparse_to_dense: default_value ({default}) must have the values' "
+                        f"dtype ({values})")
+    return in_types, [values or default or out_types[0]]
+
+
+def _to_dense_gradient(node, grads):
+    # TF's _SparseToDenseGrad: each value gets the gradient at its coordinates, the default
+    # value the rest of the gradient's sum (all of it when the values add to the default)
+    values_grad = create_op("gather_nd", grads[0], node.inputs[0])
+    default_grad = create_op("reduce_sum", grads[0], axis=None)
+    if not node.attrs.get("accumulate"):
+        default_grad = default_grad - create_op("reduce_sum", values_grad, axis=None)
+    return [None, None, values_grad, default_grad]
+
+
+(register_op("sparse_to_dense")
+ .describe("dense[indices[i]] = values[i], default_value elsewhere, of the shape the value of "
+           "input 1 gives (TF's SparseToDense); attr validate_indices: indices must be "
+           "ordered and distinct; attr accumulate: the values add to the default (repeated indices "
+           "sum; else the last wins).")
+ .set_num_inputs(4).set_attr("FInferShape", _to_dense_shape)
+ .set_attr("FInferType", _to_dense_type).set_attr("FGradient", _to_dense_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
+ .set_attr("TTFType", "SparseToDense"))
+
+
+# -- sparse_tensor_dense_matmul --------------------------------------------------------------
+def _matmul_shape(attrs, in_shapes, out_shapes):
+    indices, values, shape, b = in_shapes
+    _check_parts(indices, values, shape, "sparse_tensor_dense_matmul")
+    if (indices is not None and indices[1] != 2) or (shape is not None and shape[0] != 2):
+        raise ShapeError(f"sparse_tensor_dense_matmul: the sparse operand must be a matrix "
+                         f"(indices {indices}, dense shape {shape})")
+    if b is not None and len(b) != 2:
+        raise ShapeError(f"sparse_tensor_dense_matmul: b must be a matrix, got shape {b}")
+    return in_shapes, list(out_shapes)  # [rows of op(a), columns of op(b)] once it runs
+
+
+def _matmul_type(attrs, in_types, out_types):
+    indices, values, shape, b = in_types
+    _int_type(indices, "sparse_tensor_dense_matmul's indices")
+    _int_type(shape, "sparse_tensor_dense_matmul's dense shape")
+    if None not in (values, b) and values != b:
+        raise TypeError(f"sparse_tensor_dense_matmul: a's values ({values}) and b ({b}) must "
+                        f"have one dtype")
+    return in_types, [values or b or out_types[0]]
+
+
+def _column(indices, k):
+    return create_op("gather", indices, create_op("constant", value=(k,), shape=(),
+                                                  dtype="int64"), axis=1)
+
+
+def _matmul_gradient(node, grads):
+    # TF's _SparseTensorDenseMatMulGrad: d b = op(a)^T g (op(b)'s transpose if adjoint_b);
+    # d values[i] = <g[row i of op(a)], op(b)[column i of op(a)]>
+    indices, values, shape, b = node.inputs
+    adjoint_a, adjoint_b = node.attrs.get("adjoint_a", False), node.attrs.get("adjoint_b", False)
+    b_grad = create_op("sparse_tensor_dense_matmul", indices, values, shape, grads[0],
+                       adjoint_a=not adjoint_a, adjoint_b=False)
+    if adjoint_b:
+        b_grad = create_op("transpose", b_grad, perm=(1, 0))
+    rows, cols = _column(indices, 0), _column(indices, 1)
+    if adjoint_a:
+        rows, cols = cols, rows
+    dense = create_op("transpose", b, perm=(1, 0)) if adjoint_b else b
+    picked = (create_op("gather", grads[0], rows, axis=0)
+              * create_op("gather", dense, cols, axis=0))
+    return [None, create_op("reduce_sum", picked, axis=(1,)), None, b_grad]
+
+
+(register_op("sparse_tensor_dense_matmul")
+ .describe("op(a) @ op(b), a the sparse matrix of inputs (indices, values, dense shape), b "
+           "dense; op transposes when attr adjoint_a / adjoint_b (TF's "
+           "SparseTensorDenseMatMul).")
+ .set_num_inputs(4).set_attr("FInferShape", _matmul_shape)
+ .set_attr("FInferType", _matmul_type).set_attr("FGradient", _matmul_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
+ .set_attr("TTFType", "SparseTensorDenseMatMul"))
