@@ -7,6 +7,7 @@ not added to ``tf.GraphKeys.LOSSES`` (``tf.losses``' are)."""
 from __future__ import annotations
 
 from .. import api, array_ops
+from ...nnvm.symbol import Symbol
 from ..framework import name_scope
 from ..math_ops import convert_to_tensor
 from ..nn import functions as nn
@@ -25,6 +26,13 @@ __all__ = [
 def _pair(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
     return api.cast(convert_to_tensor(y_true), y_pred.dtype), y_pred
+
+
+def _logits_of(output, op_type):
+    """The input of ``output``'s op when that op is ``op_type`` (``"Softmax"``, ``"Sigmoid"``):
+    Keras then computes the loss from those logits, as if ``from_logits`` (TF 1.15's
+    backend: no probability collapses to 0 while training); else None."""
+    return Symbol([output.op.inputs[0]]) if output.op.type == op_type else None
 
 
 def _clipped(probabilities):
@@ -58,7 +66,8 @@ def squared_hinge(y_true, y_pred):
 def _signed(labels):
     """Keras' hinge: labels of 0 / 1 become -1 / 1 (when every label is 0 or 1)."""
     binary = api.reduce_all(api.logical_or(api.equal(labels, 0.0), api.equal(labels, 1.0)))
-    return api.where(binary, labels * 2.0 - 1.0, labels)
+    # a scalar condition (tf.where's needs x's shape): a blend by it as 1.0 / 0.0
+    return labels + (labels - 1.0) * api.cast(binary, labels.dtype)
 
 
 def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
@@ -69,8 +78,9 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     if label_smoothing:
         classes = api.cast(array_ops.shape(y_true)[-1], y_pred.dtype)
         y_true = y_true * (1.0 - label_smoothing) + label_smoothing / classes
-    if from_logits:
-        return nn.softmax_cross_entropy_with_logits_v2(labels=y_true, logits=y_pred, axis=-1)
+    logits = y_pred if from_logits else _logits_of(y_pred, "Softmax")
+    if logits is not None:
+        return nn.softmax_cross_entropy_with_logits_v2(labels=y_true, logits=logits, axis=-1)
     y_pred = _clipped(y_pred / api.reduce_sum(y_pred, axis=-1, keepdims=True))
     return -api.reduce_sum(y_true * api.log(y_pred), axis=-1)
 
@@ -83,7 +93,8 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     if axis not in (-1, y_pred.get_shape().ndims - 1):
         raise ValueError(f"sparse_categorical_crossentropy: only the last axis is supported "
                          f"by TinyFlow, got axis={axis}")
-    logits = y_pred if from_logits else api.log(_clipped(y_pred))
+    logits = y_pred if from_logits else _logits_of(y_pred, "Softmax")
+    logits = api.log(_clipped(y_pred)) if logits is None else logits
     classes = y_pred.get_shape()[-1].value
     labels = array_ops.reshape(api.cast(convert_to_tensor(y_true), "int64"), [-1])
     flat = array_ops.reshape(logits, [-1, classes if classes is not None else
@@ -96,16 +107,19 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
 
 
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0):
-    """``mean(sigmoid cross-entropy, axis=-1)``; probabilities are clipped and turned into
-    logits ``log(p / (1 - p))`` first, as Keras does."""
+    """``mean(-(y * log(p + eps) + (1 - y) * log(1 - p + eps)), axis=-1)``, ``p`` the clipped
+    probabilities; from logits (or a sigmoid's input), the sigmoid cross-entropy."""
     y_true, y_pred = _pair(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
-    if not from_logits:
-        clipped = _clipped(y_pred)
-        y_pred = api.log(clipped / (1.0 - clipped))
-    return api.reduce_mean(nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=y_pred),
-                           axis=-1)
+    logits = y_pred if from_logits else _logits_of(y_pred, "Sigmoid")
+    if logits is not None:
+        losses = nn.sigmoid_cross_entropy_with_logits(labels=y_true, logits=logits)
+    else:
+        p = _clipped(y_pred)
+        losses = -(y_true * api.log(p + epsilon()) + (1.0 - y_true) * api.log(
+            1.0 - p + epsilon()))
+    return api.reduce_mean(losses, axis=-1)
 
 
 mse = MSE = mean_squared_error
