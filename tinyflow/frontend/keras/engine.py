@@ -28,7 +28,7 @@ import inspect
 import numpy as np
 
 from ...nnvm.dtypes import as_dtype
-from ...nnvm.symbol import Symbol, current_context
+from ...nnvm.symbol import current_context
 from ...nnvm.variables import Variable
 from .. import api
 from .. import layers as tf_layers

@@ -6,8 +6,8 @@ the number of per-sample losses).  Probabilities (``from_logits=False``) are cli
 not added to ``tf.GraphKeys.LOSSES`` (``tf.losses``' are)."""
 from __future__ import annotations
 
-from .. import api, array_ops
 from ...nnvm.symbol import Symbol
+from .. import api, array_ops
 from ..framework import name_scope
 from ..math_ops import convert_to_tensor
 from ..nn import functions as nn
@@ -15,11 +15,27 @@ from ..unsupported import unsupported
 from .backend import epsilon
 
 __all__ = [
-    "BinaryCrossentropy", "CategoricalCrossentropy", "Loss", "MAE", "MSE",
-    "MeanAbsoluteError", "MeanSquaredError", "Reduction", "SparseCategoricalCrossentropy",
-    "binary_crossentropy", "categorical_crossentropy", "deserialize", "get", "hinge",
-    "mae", "mean_absolute_error", "mean_squared_error", "mse", "serialize",
-    "sparse_categorical_crossentropy", "squared_hinge",
+    "MAE",
+    "MSE",
+    "BinaryCrossentropy",
+    "CategoricalCrossentropy",
+    "Loss",
+    "MeanAbsoluteError",
+    "MeanSquaredError",
+    "Reduction",
+    "SparseCategoricalCrossentropy",
+    "binary_crossentropy",
+    "categorical_crossentropy",
+    "deserialize",
+    "get",
+    "hinge",
+    "mae",
+    "mean_absolute_error",
+    "mean_squared_error",
+    "mse",
+    "serialize",
+    "sparse_categorical_crossentropy",
+    "squared_hinge",
 ]
 
 

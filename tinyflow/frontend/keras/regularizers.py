@@ -42,15 +42,15 @@ class L1L2(Regularizer):
         return {"l1": self.l1, "l2": self.l2}
 
 
-def l1(l=0.01) -> L1L2:  # noqa: E741 - TF's argument name
+def l1(l=0.01) -> L1L2:
     return L1L2(l1=l)
 
 
-def l2(l=0.01) -> L1L2:  # noqa: E741 - TF's argument name
+def l2(l=0.01) -> L1L2:
     return L1L2(l2=l)
 
 
-def l1_l2(l1=0.01, l2=0.01) -> L1L2:  # noqa: F811 - TF's argument names
+def l1_l2(l1=0.01, l2=0.01) -> L1L2:
     return L1L2(l1=l1, l2=l2)
 
 
