@@ -333,6 +333,42 @@ def test_model_subclass_tracks_its_layers_and_training_methods_are_refused():
         net.compile("adam", "mse")
 
 
+def test_models_built_on_their_first_call_name_variables_in_their_scope():
+    model = keras.Sequential([keras.layers.Dense(3), keras.layers.Dense(1)])
+    out = model(tf.placeholder(tf.float32, [None, 3]))
+    inputs = keras.Input((5,))
+    functional = keras.Model(inputs, keras.layers.Dense(2)(inputs))
+    again = functional(tf.placeholder(tf.float32, [None, 5]))
+    # real TF's names
+    assert [v.name for v in model.trainable_variables] == [
+        "sequential/dense/kernel:0", "sequential/dense/bias:0", "sequential/dense_1/kernel:0",
+        "sequential/dense_1/bias:0"]
+    assert out.name == "sequential/dense_1/BiasAdd:0"
+    assert again.name == "model/dense_2/BiasAdd:0" and functional.name == "model"
+
+
+def test_a_custom_layer_with_add_weight():
+    class Scale(keras.layers.Layer):
+        def __init__(self, factor, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def build(self, input_shape):
+            self.w = self.add_weight(name="w", shape=[int(input_shape[-1])],
+                                     initializer="ones", regularizer="l1")
+            super().build(input_shape)
+
+        def call(self, inputs):
+            return inputs * self.w * self.factor
+
+    layer = Scale(3.0)
+    out = layer(tf.constant(np.ones((2, 4), np.float32)))
+    assert layer.name == "scale" and layer.trainable_weights[0].name == "scale/w:0"
+    sess = _session()
+    np.testing.assert_array_equal(sess.run(out), np.full((2, 4), 3.0))
+    np.testing.assert_allclose(sess.run(layer.losses[0]), 0.04)  # "l1": 0.01 * sum(|w|)
+
+
 def test_more_layers_shapes_and_values():
     ids = tf.constant(np.array([[1, 2], [3, 9]], np.int32))
     embedding = keras.layers.Embedding(10, 3)

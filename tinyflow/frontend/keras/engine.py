@@ -98,11 +98,12 @@ class Layer(tf_layers.Layer):
         return super()._as_input(inputs)
 
     def add_weight(self, name, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, constraint=None, **kwargs) -> Variable:
+                   trainable=None, constraint=None, **kwargs) -> Variable:
         """A new variable ``<the call's name scope>/<name>`` of ``shape``; ``initializer``
         (an object or a name) defaults to Glorot-uniform for floats, zeros otherwise; the
         regularizer's loss goes to :attr:`losses`."""
         tf_layers._no_constraints(self, constraint=constraint)
+        trainable = True if trainable is None else trainable  # Keras' default
         if kwargs:
             raise TypeError(f"{type(self).__name__}.add_weight: arguments not supported by "
                             f"TinyFlow: {sorted(kwargs)}")

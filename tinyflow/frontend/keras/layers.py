@@ -22,13 +22,15 @@ from .engine import Layer
 from .models import Input, InputLayer
 
 __all__ = [
-    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D",
-    "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose", "Dense",
-    "Dropout", "Embedding", "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool1D",
+    "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose",
+    "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Dense", "Dropout",
+    "Embedding", "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
     "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda",
-    "Layer", "LeakyReLU", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "Multiply",
-    "Permute", "ReLU", "Reshape", "SeparableConv2D", "Softmax", "Subtract", "ZeroPadding2D",
-    "add", "average", "concatenate", "maximum", "minimum", "multiply", "subtract",
+    "Layer", "LeakyReLU", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
+    "Minimum", "Multiply", "Permute", "ReLU", "Reshape", "SeparableConv2D",
+    "SeparableConvolution2D", "Softmax", "Subtract", "ZeroPadding2D", "add", "average",
+    "concatenate", "maximum", "minimum", "multiply", "subtract",
 ]
 
 InputSpec = tf_layers.InputSpec
@@ -388,6 +390,13 @@ class Concatenate(_Merge):
     def call(self, inputs) -> Symbol:
         self._check_inputs(inputs)
         return array_ops.concat(list(inputs), self.axis)
+
+
+# Keras' other names of the same classes
+AvgPool1D, AvgPool2D, MaxPool1D, MaxPool2D = (AveragePooling1D, AveragePooling2D, MaxPooling1D,
+                                              MaxPooling2D)
+Convolution1D, Convolution2D, Convolution2DTranspose = Conv1D, Conv2D, Conv2DTranspose
+SeparableConvolution2D = SeparableConv2D
 
 
 def add(inputs, **kwargs):

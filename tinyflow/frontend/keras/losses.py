@@ -15,26 +15,10 @@ from ..unsupported import unsupported
 from .backend import epsilon
 
 __all__ = [
-    "MAE",
-    "MSE",
-    "BinaryCrossentropy",
-    "CategoricalCrossentropy",
-    "Loss",
-    "MeanAbsoluteError",
-    "MeanSquaredError",
-    "Reduction",
-    "SparseCategoricalCrossentropy",
-    "binary_crossentropy",
-    "categorical_crossentropy",
-    "deserialize",
-    "get",
-    "hinge",
-    "mae",
-    "mean_absolute_error",
-    "mean_squared_error",
-    "mse",
-    "serialize",
-    "sparse_categorical_crossentropy",
+    "MAE", "MSE", "BinaryCrossentropy", "CategoricalCrossentropy", "Loss", "MeanAbsoluteError",
+    "MeanSquaredError", "Reduction", "SparseCategoricalCrossentropy", "binary_crossentropy",
+    "categorical_crossentropy", "deserialize", "get", "hinge", "mae", "mean_absolute_error",
+    "mean_squared_error", "mse", "serialize", "sparse_categorical_crossentropy",
     "squared_hinge",
 ]
 
