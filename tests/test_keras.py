@@ -312,7 +312,7 @@ def test_a_functional_model_applies_to_new_inputs_sharing_weights():
         keras.Model(inputs, keras.layers.Dense(1)(stray))
 
 
-def test_model_subclass_tracks_its_layers_and_training_methods_are_refused():
+def test_model_subclass_tracks_its_layers_and_saving_is_refused():
     class Net(keras.Model):
         def __init__(self):
             super().__init__()
@@ -327,10 +327,10 @@ def test_model_subclass_tracks_its_layers_and_training_methods_are_refused():
     assert net.name == "net" and result.get_shape().as_list() == [None, 2]
     assert [v.name for v in net.trainable_variables] == [
         "net/dense/kernel:0", "net/dense/bias:0", "net/dense_1/kernel:0", "net/dense_1/bias:0"]
-    with pytest.raises(NotImplementedError, match="fit is not supported by TinyFlow"):
-        net.fit(np.zeros((2, 3)), np.zeros(2))
-    with pytest.raises(NotImplementedError, match="compile is not supported by TinyFlow"):
-        net.compile("adam", "mse")
+    with pytest.raises(NotImplementedError, match="save is not supported by TinyFlow"):
+        net.save("model.h5")
+    with pytest.raises(NotImplementedError, match="compile of a model without exactly one"):
+        net.compile("adam", "mse")  # a subclassed model has no inputs to train from
 
 
 def test_models_built_on_their_first_call_name_variables_in_their_scope():
@@ -424,6 +424,69 @@ def test_an_mnist_like_program_trains():
     end, predicted = sess.run([loss, logits], {x: images, y: labels})
     assert end < 0.25 * start
     assert (predicted.argmax(1) == labels).mean() > 0.9
+
+
+# -- compile / fit / evaluate / predict ------------------------------------------------------
+def _numpy_dense(x, weights):
+    kernel, bias = weights
+    return x @ kernel + bias
+
+
+def test_train_on_batch_takes_one_sgd_step_as_numpy():
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    model.compile(tf.train.GradientDescentOptimizer(0.1), "mse")
+    x, y = _rand(4, 3), _rand(4, 2, seed=1)
+    with tf.Session():
+        before = model.get_weights()
+        error = _numpy_dense(x, before) - y
+        loss = model.train_on_batch(x, y)
+        after = model.get_weights()
+    np.testing.assert_allclose(loss, np.mean(error ** 2), rtol=1e-5)
+    grad_kernel = 2 * x.T @ error / error.size  # d mean((xW + b - y)**2)
+    np.testing.assert_allclose(after[0], before[0] - 0.1 * grad_kernel, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(after[1], before[1] - 0.1 * 2 * error.sum(0) / error.size,
+                               rtol=1e-5, atol=1e-6)
+
+
+def test_fit_evaluate_predict():
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((300, 4)).astype(np.float32)
+    y = (x[:, 0] + x[:, 1] > 0).astype(np.int64)
+    model = keras.Sequential([keras.layers.Dense(8, activation="tanh", input_shape=(4,)),
+                              keras.layers.Dropout(0.1),
+                              keras.layers.Dense(2, activation="softmax")])
+    model.compile(tf.train.AdamOptimizer(0.05), "sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    np.random.seed(0)  # fit shuffles with numpy's global generator, as Keras
+    with tf.Session():
+        history = model.fit(x, y, batch_size=30, epochs=8, verbose=0,
+                            validation_data=(x[:50], y[:50]))
+        loss, accuracy = model.evaluate(x, y, verbose=0)
+        probabilities = model.predict(x, batch_size=64)
+        k1, b1, k2, b2 = model.get_weights()
+    assert sorted(history.history) == ["acc", "loss", "val_acc", "val_loss"]
+    assert history.epoch == list(range(8)) and len(history.history["loss"]) == 8
+    assert history.history["loss"][-1] < 0.7 * history.history["loss"][0]
+    logits = np.tanh(x @ k1 + b1) @ k2 + b2  # dropout off outside fit: numpy's forward
+    expected = np.exp(logits - logits.max(1, keepdims=True))
+    expected /= expected.sum(1, keepdims=True)
+    np.testing.assert_allclose(probabilities, expected, rtol=1e-4, atol=1e-6)
+    np.testing.assert_allclose(loss, -np.log(expected[np.arange(300), y]).mean(), rtol=1e-4)
+    np.testing.assert_allclose(accuracy, (expected.argmax(1) == y).mean())
+    assert accuracy > 0.9
+
+
+def test_training_errors_name_what_is_missing():
+    model = keras.Sequential([keras.layers.Dense(1, input_shape=(2,))])
+    with pytest.raises(RuntimeError, match="must compile your model"):
+        model.fit(np.zeros((2, 2)), np.zeros((2, 1)))
+    model.compile("sgd", "mse")
+    with pytest.raises(NotImplementedError, match="fit's callbacks is not supported"):
+        model.fit(np.zeros((2, 2)), np.zeros((2, 1)), callbacks=[object()])
+    with pytest.raises(ValueError, match="Found 2 input samples and 3 target samples"):
+        model.fit(np.zeros((2, 2)), np.zeros((3, 1)), verbose=0)
+    with pytest.raises(NotImplementedError, match="optimizer 'nadam'"):
+        model.compile("nadam", "mse")
 
 
 # -- what is not there -------------------------------------------------------------------------

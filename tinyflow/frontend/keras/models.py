@@ -11,16 +11,16 @@ them in graph mode, as stacks of layers one calls on tensors.
 - A subclass of ``Model`` defining ``call`` tracks the layers it holds as attributes.
 
 ``.trainable_variables``, ``.weights``, ``.updates``, ``.losses`` gather its layers';
-``summary()`` prints Keras' table.  ``compile``/``fit``/``evaluate``/``predict`` and saving
-are not supported (an error says so): build the loss with ``tf.keras.losses`` and train it
-with a ``tf.train`` optimizer in a ``tf.Session``.
+``summary()`` prints Keras' table; ``compile``/``fit``/``evaluate``/``predict`` are
+:mod:`.training`'s; saving and generators are not supported (NotImplementedError says so):
+save the variables with ``tf.train.Saver``.
 """
 from __future__ import annotations
 
 from ...nnvm.symbol import Symbol, current_context
 from .. import api
 from .. import layers as tf_layers
-from . import backend
+from . import backend, training
 from .engine import Layer
 
 __all__ = ["Input", "InputLayer", "Model", "Sequential"]
@@ -84,17 +84,15 @@ def _unique(variables) -> list:
     return result
 
 
-_UNSUPPORTED = ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
-                "predict_on_batch", "fit_generator", "evaluate_generator", "predict_generator",
-                "save", "save_weights", "load_weights", "to_json", "to_yaml")
+_UNSUPPORTED = ("fit_generator", "evaluate_generator", "predict_generator", "save",
+                "save_weights", "load_weights", "to_json", "to_yaml")
 
 
 def _not_supported(name):
     def method(self, *args, **kwargs):
         raise NotImplementedError(
-            f"tf.keras.Model.{name} is not supported by TinyFlow: build the loss with "
-            f"tf.keras.losses on the model's outputs and train it with a tf.train optimizer "
-            f"in a tf.Session (save with tf.train.Saver)")
+            f"tf.keras.Model.{name} is not supported by TinyFlow: fit / evaluate / predict "
+            f"take numpy arrays; save the variables with tf.train.Saver")
     method.__name__ = name
     return method
 
@@ -279,6 +277,9 @@ class Model(Layer):
 
 for _name in _UNSUPPORTED:
     setattr(Model, _name, _not_supported(_name))
+for _name in ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
+              "predict_on_batch"):  # the training loop's (training.py)
+    setattr(Model, _name, getattr(training, _name))
 
 
 class _InputRow:
