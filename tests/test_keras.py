@@ -296,7 +296,8 @@ def test_a_functional_model_applies_to_new_inputs_sharing_weights():
     outputs = keras.layers.Dense(1)(keras.layers.add([joined, joined]))
     model = keras.Model(inputs=inputs, outputs=outputs)
     assert [type(layer).__name__ for layer in model.layers] == [
-        "Dense", "Dense", "Concatenate", "Add", "Dense"]
+        "InputLayer", "Dense", "Dense", "Concatenate", "Add", "Dense"]
+    assert model.layers[0].name == "input_1" and model.layers[0].output is inputs
     other = tf.placeholder(tf.float32, [None, 5])
     again = model(other)
     assert len(tf.global_variables()) == 6 and len(model.trainable_variables) == 6

@@ -47,7 +47,8 @@ class InputLayer(Layer):
             with current_context().name_scope(None):
                 self.output = api.placeholder(self.dtype, list(batch_shape), name=name)
         self._batch_input_shape = tuple(self.output.get_shape().as_list())
-        self._output_shape = self.output.get_shape()
+        self._output_shape = [self.output.get_shape()]  # Keras prints it as a list
+        current_context().keras.setdefault("input_layers", {})[self.output.outputs[0]] = self
         self.built = True
 
 
@@ -148,6 +149,9 @@ class Model(Layer):
                 continue
             stack.append((tensor, True))
             stack.extend((x, False) for x in reversed(_flat(record[1])))
+        found = current_context().keras.get("input_layers", {})
+        self._layers = [found.get(t.outputs[0]) or InputLayer(input_tensor=t)
+                        for t in self.inputs]  # a functional model's layers start with these
         for record in self._calls:
             if not any(record[0] is layer for layer in self._layers):
                 self._layers.append(record[0])
@@ -155,7 +159,8 @@ class Model(Layer):
 
     @property
     def layers(self) -> list:
-        """The model's layers, in the order they are called (InputLayers left out)."""
+        """The model's layers in the order they are called, a functional model's InputLayers
+        first (a Sequential model's are left out, as Keras)."""
         return list(self._layers)
 
     def get_layer(self, name=None, index=None):
@@ -256,7 +261,7 @@ class Model(Layer):
         print_fn("_" * width)
         row("Layer (type)", "Output Shape", "Param #")
         print_fn("=" * width)
-        layers = [*self._input_layers(), *self._layers]
+        layers = self._layers
         for i, layer in enumerate(layers):
             row(f"{layer.name} ({type(layer).__name__})", _shape_text(layer),
                 layer.count_params())
@@ -268,31 +273,12 @@ class Model(Layer):
         print_fn(f"Non-trainable params: {total - trainable:,}")
         print_fn("_" * width)
 
-    def _input_layers(self) -> list:
-        """Rows for a functional model's inputs, as Keras prints them."""
-        if self.inputs is None or isinstance(self, Sequential):
-            return []
-        return [_InputRow(t) for t in self.inputs]
-
 
 for _name in _UNSUPPORTED:
     setattr(Model, _name, _not_supported(_name))
 for _name in ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
               "predict_on_batch"):  # the training loop's (training.py)
     setattr(Model, _name, getattr(training, _name))
-
-
-class _InputRow:
-    """An input of a functional model as a row of :meth:`Model.summary`."""
-
-    def __init__(self, tensor) -> None:
-        self.name, self._output_shape = tensor.op.name, [tensor.get_shape()]
-
-    def count_params(self) -> int:
-        return 0
-
-
-_InputRow.__name__ = "InputLayer"
 
 
 def _count(variable) -> int:
