@@ -427,6 +427,29 @@ def test_an_mnist_like_program_trains():
     assert (predicted.argmax(1) == labels).mean() > 0.9
 
 
+@pytest.mark.parametrize("build, message", [
+    (lambda: keras.layers.Dense(2)(tf.placeholder(tf.float32, [None])),
+     r"layer dense is incompatible .*expected min_ndim=2, found ndim=1"),
+    (lambda: keras.layers.Conv2D(2, 3)(tf.placeholder(tf.float32, [None, 4, 4])),
+     r"layer conv2d is incompatible .*expected ndim=4, found ndim=3"),
+    (lambda: keras.layers.Reshape((-1, 4))(tf.placeholder(tf.float32, [None, 3, 3])),
+     r"layer 'reshape': input shape \[None, 3, 3\], target \(-1, 4\)"),
+    (lambda: keras.layers.Add()(tf.placeholder(tf.float32, [None, 3])),
+     "`Add` layer should be called on a list of at least 2 inputs"),
+    (lambda: keras.layers.Embedding(10, 2, mask_zero=True), "mask_zero"),
+])
+def test_bad_inputs_are_errors_naming_the_layer(build, message):
+    with pytest.raises(ValueError, match=message):
+        build()
+
+
+def test_a_model_called_on_the_wrong_number_of_inputs():
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, keras.layers.Dense(1)(inputs))
+    with pytest.raises(ValueError, match="Model model expects 1 input"):
+        model([tf.placeholder(tf.float32, [None, 3])] * 2)
+
+
 # -- compile / fit / evaluate / predict ------------------------------------------------------
 def _numpy_dense(x, weights):
     kernel, bias = weights
