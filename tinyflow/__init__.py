@@ -103,6 +103,7 @@ __all__ += [
     "flags",
     "gfile",
     "image",
+    "keras",
     "logging",
     "losses",
     "metrics",
@@ -125,7 +126,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
-            "layers": "layers",
+            "keras": "keras", "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "sparse": "tf_sparse", "summary": "summary"}
 

@@ -202,9 +202,16 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
+    # 2680 -> 2695: 2026-11-27: tf.keras: a layer's call scopes and input conversion as methods
+    # tf.keras' layers replace (one __call__ for both), and dir(tf.layers) TF's names only
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2680),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2695),
+    # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
+    # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
+    # loop, losses, activations, initializers, regularizers, backend): counted apart, as
+    # tf.data is
+    "tf.keras (frontend/keras)": (["frontend/keras/*.py"], 1465),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,

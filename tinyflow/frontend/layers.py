@@ -279,19 +279,30 @@ class Layer:
                 with variable_scope(scope, default_name=self._base_name) as found:
                     self._scope = found
 
-    def __call__(self, inputs, *args, **kwargs):
-        """The layer's output for ``inputs`` (made into a constant if not a tensor); the first
-        call builds the variables, later ones reuse them."""
-        self._set_scope(kwargs.pop("scope", None))
-        inputs = inputs if isinstance(inputs, Symbol) else api.constant(
-            np.asarray(inputs, dtype=self.dtype or "float32"))
+    @contextlib.contextmanager
+    def _call_scope(self, scope):
+        """The variable and name scopes a call builds and computes in (the layer's own)."""
+        self._set_scope(scope)
         ops = self._scope.original_name_scope
         with variable_scope(self._scope, reuse=True if self.built else self._reuse,
                             auxiliary_name_scope=False), \
                 current_context().name_scope(ops) if ops else contextlib.nullcontext():
+            yield
+
+    def _as_input(self, inputs):
+        """``inputs`` as a tensor (a constant if not one)."""
+        return inputs if isinstance(inputs, Symbol) else api.constant(
+            np.asarray(inputs, dtype=self.dtype or "float32"))
+
+    def __call__(self, inputs, *args, **kwargs):
+        """The layer's output for ``inputs`` (made into a constant if not a tensor); the first
+        call builds the variables, later ones reuse them."""
+        with self._call_scope(kwargs.pop("scope", None)):
+            inputs = self._as_input(inputs)
             self._check(inputs)
             if not self.built:
-                self.build(inputs.get_shape())
+                self.build(inputs.get_shape() if isinstance(inputs, Symbol)
+                           else [t.get_shape() for t in inputs])
                 self.built = True
                 self._check(inputs)  # against what build learnt (Dense: the last axis)
             outputs = self.call(inputs, *args, **kwargs)
@@ -303,7 +314,7 @@ class Layer:
         return outputs
 
     def _check(self, inputs) -> None:
-        if self.input_spec is not None:
+        if self.input_spec is not None and isinstance(inputs, Symbol):
             self.input_spec.check(inputs, self.name)
 
     def apply(self, inputs, *args, **kwargs) -> Symbol:
@@ -906,3 +917,8 @@ def batch_normalization(inputs, axis=-1, momentum=0.99, epsilon=1e-3, center=Tru
 
 def __getattr__(name):
     raise unsupported("tf.layers.", "tinyflow.layers", name, {"tf.layers.": __all__})
+
+
+def __dir__():
+    """TF's public names only (not the modules and helpers this module imports)."""
+    return sorted(__all__)

@@ -201,6 +201,7 @@ class GraphContext:
         self.recompute_hints: dict = {}  # node name -> recompute? (tf.recompute_scope)
         self.pulls_outputs: bool = False  # holds a node whose op has FPullOutputs (get_next)
         self.gradient_overrides: dict = {}  # TF op type -> registered gradient's name
+        self.keras: dict = {}  # tf.keras's state of this graph (layer names, learning phase)
 
     def op_seeds(self, op_seed) -> tuple:
         """The two seeds ``(seed, seed2)`` an op made now uses, from ``op_seed`` and this

@@ -1,0 +1,30 @@
+"""``tf.keras`` for TF-1 graph-mode programs, as TensorFlow 1.15 has it: layer objects called
+on tensors inside a ``tf.Session`` program, and the modules they use.
+
+- :mod:`.layers` (``tf.keras.layers``), :mod:`.models` (``Input``, ``Model``,
+  ``Sequential``), :mod:`.backend`, :mod:`.activations`, :mod:`.initializers`,
+  :mod:`.regularizers`, :mod:`.losses`.
+- ``tf.keras.optimizers`` (Keras' own optimizers, whose arguments and defaults differ from
+  ``tf.train``'s), ``compile``/``fit``, and the other Keras names are not supported: an
+  AttributeError (or for the training methods, NotImplementedError) says so.
+"""
+from __future__ import annotations
+
+from ..unsupported import unsupported
+from . import activations, backend, initializers, layers, losses, models, regularizers
+from .models import Input, Model, Sequential
+
+__all__ = [
+    "Input", "Model", "Sequential", "activations", "backend", "initializers", "layers",
+    "losses", "models", "regularizers",
+]
+
+
+def __getattr__(name):
+    raise unsupported("tf.keras.", "tinyflow.keras", name, {
+        "tf.keras.": __all__, "tf.keras.layers.": layers.__all__,
+        "tf.keras.losses.": losses.__all__, "tf.keras.activations.": activations.__all__})
+
+
+def __dir__():
+    return sorted(__all__)
