@@ -101,10 +101,12 @@ __all__ += [
     "flags",
     "gfile",
     "image",
+    "io",
     "logging",
     "losses",
     "metrics",
     "summary",
+    "test",
 ]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
@@ -118,13 +120,13 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
-# tf_image.py
+# tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
-            "layers": "layers",
+            "io": "tf_io", "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "summary": "summary"}
+            "metrics": "metrics", "summary": "summary", "test": "tf_testing"}
 
 
 def __getattr__(name):

@@ -200,11 +200,17 @@ COMPONENTS = {
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
-        ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
+        ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
          "examples/**/*.py"], 3640),
+    # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
+    # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
+    # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
+    # programs' own tests and file code use, counted apart
+    "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/)": (
+        ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py"], 440),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
