@@ -1,0 +1,223 @@
+"""Numbers from real TensorFlow (tensorflow-cpu 2.21, tf.compat.v1 with TF_USE_LEGACY_KERAS=1,
+graph mode: TF 1.15 semantics) for tests/test_contrib_rnn.py: outputs, final states, a loss and
+its gradients of tf.contrib.rnn's cells, every variable set to ``weight(k, shape)`` (k: its index
+in tf.trainable_variables()).  TensorFlow 2.21 has no tf.contrib: the script below runs TF 1.15's
+contrib classes with their build and call as TF 1.15 wrote them (LSTMBlockCell on TF's own
+LSTMBlockCell kernel, tf.raw_ops, with TF 1.15's gradient function registered as it was;
+LayerNormBasicLSTMCell, the projection and embedding wrappers on TF's ops), and TF's own
+ResidualWrapper and DeviceWrapper.  Produced by ``python ref.py block ...`` (each case prints
+one entry of REFERENCE, rounded to 6 decimals)::
+
+    import os, sys; os.environ["TF_USE_LEGACY_KERAS"] = "1"; os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import math
+    import numpy as np, tensorflow as tf1
+    from tensorflow.python.ops import gen_rnn_ops
+    tf = tf1.compat.v1; tf.disable_eager_execution()
+    B, T, D, H = 3, 4, 2, 3
+    xv = np.sin(np.arange(B * T * D) * 0.7).reshape(B, T, D).astype(np.float32)
+    def weight(k, shape):
+        return (np.cos(np.arange(int(np.prod(shape))) * 0.37 + k) * 0.5).reshape(shape).astype(np.float32)
+
+    @tf.RegisterGradient("LSTMBlockCell")  # TF 1.15's contrib/rnn/python/ops/lstm_ops.py, as it is
+    def _lstm_block_cell_grad(op, *grad):
+        (x, cs_prev, h_prev, w, wci, wcf, wco, b) = op.inputs
+        (i, cs, f, o, ci, co, _) = op.outputs
+        (_, cs_grad, _, _, _, _, h_grad) = grad
+        input_size, cell_size = x.get_shape()[1], cs_prev.get_shape()[1]
+        (cs_prev_grad, dicfo, wci_grad, wcf_grad, wco_grad) = gen_rnn_ops.lstm_block_cell_grad(
+            x=x, cs_prev=cs_prev, h_prev=h_prev, w=w, wci=wci, wcf=wcf, wco=wco, b=b, i=i, cs=cs,
+            f=f, o=o, ci=ci, co=co, cs_grad=cs_grad, h_grad=h_grad, use_peephole=op.get_attr("use_peephole"))
+        xh_grad = tf.matmul(dicfo, w, transpose_b=True)
+        x_grad = tf.slice(xh_grad, (0, 0), (-1, input_size))
+        h_prev_grad = tf.slice(xh_grad, (0, input_size), (-1, cell_size))
+        w_grad = tf.matmul(tf.concat([x, h_prev], 1), dicfo, transpose_a=True)
+        b_grad = tf.reduce_sum(dicfo, 0)
+        return (x_grad, cs_prev_grad, h_prev_grad, w_grad, wci_grad, wcf_grad, wco_grad, b_grad)
+
+    class LSTMBlockCell(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib LSTMBlockCell's build and call
+        def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False):
+            super().__init__(name="lstm_cell")
+            self._num_units, self._forget_bias, self._use_peephole = num_units, forget_bias, use_peephole
+            self._cell_clip = cell_clip if cell_clip is not None else -1
+        state_size = property(lambda self: tf.nn.rnn_cell.LSTMStateTuple(self._num_units, self._num_units))
+        output_size = property(lambda self: self._num_units)
+        def build(self, inputs_shape):
+            n = self._num_units
+            self._kernel = self.add_variable("kernel", [inputs_shape[1] + n, n * 4])
+            self._bias = self.add_variable("bias", [n * 4], initializer=tf.constant_initializer(0.0))
+            if self._use_peephole:
+                self._w_i_diag = self.add_variable("w_i_diag", [n])
+                self._w_f_diag = self.add_variable("w_f_diag", [n])
+                self._w_o_diag = self.add_variable("w_o_diag", [n])
+            self.built = True
+        def call(self, inputs, state):
+            if self._use_peephole:
+                wci, wcf, wco = self._w_i_diag, self._w_f_diag, self._w_o_diag
+            else:
+                wci = wcf = wco = tf.zeros([self._num_units])
+            cs_prev, h_prev = state
+            out = tf.raw_ops.LSTMBlockCell(x=inputs, cs_prev=cs_prev, h_prev=h_prev, w=self._kernel, wci=wci, wcf=wcf, wco=wco, b=self._bias, forget_bias=self._forget_bias, cell_clip=self._cell_clip, use_peephole=self._use_peephole)
+            return out.h, tf.nn.rnn_cell.LSTMStateTuple(out.cs, out.h)
+
+    def layer_norm(inputs, scope):  # TF 1.15's contrib.layers.layer_norm, reuse=True, 2-D inputs
+        with tf.variable_scope(scope, reuse=True):
+            beta, gamma = tf.get_variable("beta"), tf.get_variable("gamma")
+            mean, variance = tf.nn.moments(inputs, [1], keep_dims=True)
+            return tf.nn.batch_normalization(inputs, mean, variance, offset=beta, scale=gamma, variance_epsilon=1e-12)
+
+    class LayerNormBasicLSTMCell(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib/rnn/python/ops/rnn_cell.py
+        def __init__(self, num_units, forget_bias=1.0, layer_norm=True, norm_gain=1.0, norm_shift=0.0):
+            super().__init__()
+            self._num_units, self._forget_bias, self._layer_norm = num_units, forget_bias, layer_norm
+            self._g, self._b = norm_gain, norm_shift
+        state_size = property(lambda self: tf.nn.rnn_cell.LSTMStateTuple(self._num_units, self._num_units))
+        output_size = property(lambda self: self._num_units)
+        def _norm(self, inp, scope):
+            shape = inp.get_shape()[-1:]
+            with tf.variable_scope(scope):
+                tf.get_variable("gamma", shape=shape, initializer=tf.constant_initializer(self._g))
+                tf.get_variable("beta", shape=shape, initializer=tf.constant_initializer(self._b))
+            return layer_norm(inp, scope)
+        def _linear(self, args):
+            out = tf.matmul(args, tf.get_variable("kernel", [args.get_shape()[-1], 4 * self._num_units]))
+            if not self._layer_norm:
+                out = tf.nn.bias_add(out, tf.get_variable("bias", [4 * self._num_units]))
+            return out
+        def call(self, inputs, state):
+            c, h = state
+            i, j, f, o = tf.split(self._linear(tf.concat([inputs, h], 1)), 4, axis=1)
+            if self._layer_norm:
+                i, j, f, o = (self._norm(i, "input"), self._norm(j, "transform"), self._norm(f, "forget"), self._norm(o, "output"))
+            new_c = c * tf.sigmoid(f + self._forget_bias) + tf.sigmoid(i) * tf.tanh(j)
+            if self._layer_norm:
+                new_c = self._norm(new_c, "state")
+            new_h = tf.tanh(new_c) * tf.sigmoid(o)
+            return new_h, tf.nn.rnn_cell.LSTMStateTuple(new_c, new_h)
+
+    def linear(x, size):  # TF 1.15's rnn_cell_impl._Linear(x, size, True)
+        kernel = tf.get_variable("kernel", [x.get_shape()[1], size])
+        return tf.nn.bias_add(tf.matmul(x, kernel), tf.get_variable("bias", [size], initializer=tf.constant_initializer(0.0)))
+
+    class OutputProjectionWrapper(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib core_rnn_cell.py
+        def __init__(self, cell, output_size):
+            super().__init__(); self._cell, self._size = cell, output_size
+        state_size = property(lambda self: self._cell.state_size)
+        output_size = property(lambda self: self._size)
+        def call(self, inputs, state):
+            output, res_state = self._cell(inputs, state)
+            return linear(output, self._size), res_state
+
+    class InputProjectionWrapper(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib core_rnn_cell.py
+        def __init__(self, cell, num_proj, activation=None):
+            super().__init__(); self._cell, self._size, self._act = cell, num_proj, activation
+        state_size = property(lambda self: self._cell.state_size)
+        output_size = property(lambda self: self._cell.output_size)
+        def call(self, inputs, state):
+            projected = linear(inputs, self._size)
+            return self._cell(self._act(projected) if self._act else projected, state)
+
+    class EmbeddingWrapper(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib core_rnn_cell.py
+        def __init__(self, cell, classes, size):
+            super().__init__(); self._cell, self._classes, self._size = cell, classes, size
+        state_size = property(lambda self: self._cell.state_size)
+        output_size = property(lambda self: self._cell.output_size)
+        def call(self, inputs, state):
+            s3 = math.sqrt(3)
+            embedding = tf.get_variable("embedding", [self._classes, self._size], initializer=tf.random_uniform_initializer(-s3, s3))
+            return self._cell(tf.nn.embedding_lookup(embedding, tf.reshape(inputs, [-1])), state)
+
+    def loss_of(outs, states):
+        total = 0
+        for i, o in enumerate(outs):
+            total += tf.reduce_sum(o * np.cos(np.arange(int(np.prod(o.get_shape().as_list()))) * 0.5 + i).reshape(o.get_shape().as_list()).astype(np.float32))
+        for i, s in enumerate(states):
+            total += tf.reduce_sum(s * (0.5 + i))
+        return total
+
+    def case(name, build):
+        g = tf.Graph()
+        with g.as_default():
+            ids = name == "embedding"
+            x = tf.placeholder(tf.int32 if ids else tf.float32, [B, T] if ids else [B, T, D])
+            outs, states = build(x)
+            outs, states = tf.nest.flatten(outs), tf.nest.flatten(states)
+            loss = loss_of(outs, states)
+            vs = tf.trainable_variables()
+            grads = tf.gradients(loss, vs + ([] if ids else [x]))
+            grads = [tf.convert_to_tensor(g) for g in grads]
+            with tf.Session() as s:
+                s.run(tf.global_variables_initializer())
+                for k, v in enumerate(vs):
+                    v.load(weight(k, v.get_shape().as_list()), s)
+                r = s.run([outs, states, loss, grads], {x: (np.arange(B * T).reshape(B, T) * 3) % 5 if ids else xv})
+            rnd = lambda a: np.round(np.asarray(a, np.float64), 6).tolist()
+            print(f"    {name!r}: {{")
+            print(f"        'variables': {[v.name for v in vs]!r},")
+            print(f"        'loss': {round(float(r[2]), 6)!r},")
+            print(f"        'outputs': {[rnd(o) for o in r[0]]!r},")
+            print(f"        'states': {[rnd(o) for o in r[1]]!r},")
+            print(f"        'grads': {[rnd(o) for o in r[3]]!r}}},")
+
+    def block(x):
+        return tf.nn.static_rnn(LSTMBlockCell(H), tf.unstack(x, T, 1), dtype=tf.float32)
+    def block_peephole_clip(x):
+        return tf.nn.dynamic_rnn(LSTMBlockCell(H, forget_bias=0.5, cell_clip=0.3, use_peephole=True), x, sequence_length=[4, 2, 3], dtype=tf.float32)
+    def layer_norm_lstm(x):
+        return tf.nn.dynamic_rnn(LayerNormBasicLSTMCell(H, norm_gain=0.9, norm_shift=0.1), x, dtype=tf.float32)
+    def no_norm_lstm(x):
+        return tf.nn.static_rnn(LayerNormBasicLSTMCell(H, layer_norm=False), tf.unstack(x, T, 1), dtype=tf.float32)
+    def output_projection(x):
+        return tf.nn.static_rnn(OutputProjectionWrapper(tf.nn.rnn_cell.BasicLSTMCell(H), 2), tf.unstack(x, T, 1), dtype=tf.float32)
+    def residual_input_projection(x):
+        cell = tf.nn.rnn_cell.ResidualWrapper(tf.nn.rnn_cell.DeviceWrapper(InputProjectionWrapper(tf.nn.rnn_cell.BasicRNNCell(D), 3, tf.tanh), "/cpu:0"))
+        return tf.nn.dynamic_rnn(cell, x, sequence_length=[4, 1, 3], dtype=tf.float32)
+    def embedding(x):
+        return tf.nn.static_rnn(EmbeddingWrapper(tf.nn.rnn_cell.GRUCell(H), 5, 2), tf.unstack(x, T, 1), dtype=tf.float32)
+    for n in sys.argv[1:]:
+        case(n, globals()[n])
+"""
+
+REFERENCE = {
+    'block': {
+        'variables': ['rnn/lstm_cell/kernel:0', 'rnn/lstm_cell/bias:0'],
+        'loss': -3.794492,
+        'outputs': [[[-0.004366, -0.023587, -0.039551], [-0.095383, -0.099144, -0.090217], [-0.156139, -0.153094, -0.133304]], [[0.057314, -0.000822, -0.065136], [0.013133, -0.018822, -0.054172], [-0.084642, -0.093035, -0.095927]], [[-0.051729, -0.138484, -0.210073], [0.012496, -0.067183, -0.141407], [0.019767, -0.032185, -0.090321]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'states': [[[-0.405218, -0.475356, -0.513889], [-0.315126, -0.418583, -0.480734], [-0.188473, -0.340506, -0.433418]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'grads': [[[0.086035, 0.01382, 0.06022, 0.832796, 0.989819, 1.41497, 0.002293, 0.010728, -0.044471, -0.01322, 0.026214, -0.00546], [0.313592, 0.365008, 0.426252, -0.092536, 0.141175, 1.151914, -0.010815, 0.07327, 0.071476, 0.166408, 0.258272, 0.2286], [-0.001305, -0.000974, 0.008204, 0.001787, -0.044255, -0.216371, 0.003209, 0.006234, 0.018519, -0.008136, -0.006196, 0.016937], [0.030807, 0.042476, 0.062589, -0.101157, -0.1296, -0.30772, 0.00298, 0.017459, 0.040999, 0.008952, 0.01799, 0.050192], [0.061024, 0.083916, 0.11426, -0.205012, -0.212246, -0.378021, 0.002299, 0.027474, 0.06064, 0.026311, 0.041925, 0.080677]], [-0.301338, -0.501274, -1.055688, 2.135867, 1.927459, 3.888259, 0.001648, -0.196767, -0.486421, -0.121645, -0.190882, -0.559653], [[[0.06319, 0.316974], [0.039455, 0.083128], [-0.069883, 0.064894], [-0.020802, 0.178075]], [[0.011781, -0.139019], [-0.097135, -0.001975], [-0.081966, 0.404062], [0.017844, 0.431253]], [[-0.101722, -0.081927], [-0.120298, 0.429577], [0.095247, 0.914541], [0.147458, 0.83149]]]]},
+    'block_peephole_clip': {
+        'variables': ['rnn/lstm_cell/kernel:0', 'rnn/lstm_cell/bias:0', 'rnn/lstm_cell/w_i_diag:0', 'rnn/lstm_cell/w_f_diag:0', 'rnn/lstm_cell/w_o_diag:0'],
+        'loss': -2.019904,
+        'outputs': [[[[-0.004373, -0.02369, -0.039529], [0.055724, 0.001408, -0.061989], [-0.061374, -0.140199, -0.162622], [-0.171686, -0.188734, -0.199472]], [[-0.098032, -0.100428, -0.090138], [0.02072, -0.01097, -0.047519], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]], [[-0.16235, -0.155527, -0.133175], [-0.075609, -0.084277, -0.087314], [0.030986, -0.020741, -0.080396], [0.0, 0.0, 0.0]]]],
+        'states': [[[-0.3, -0.3, -0.3], [0.054055, -0.027621, -0.114194], [0.090637, -0.055882, -0.200493]], [[-0.171686, -0.188734, -0.199472], [0.02072, -0.01097, -0.047519], [0.030986, -0.020741, -0.080396]]],
+        'grads': [[[0.433389, 0.401763, 0.361612, 0.299945, 0.264453, 0.268903, -0.0252, 0.036666, 0.035321, 0.177891, 0.180343, 0.204563], [0.391875, 0.38171, 0.372698, 1.033646, 0.752738, 0.826636, -0.058817, 0.027757, 0.060653, 0.135146, 0.10029, 0.120676], [0.001071, 0.010742, 0.013441, -0.161988, -0.131414, -0.131459, 0.015822, 0.01632, 0.015159, 0.005417, 0.01199, 0.016067], [0.017802, 0.035712, 0.047867, -0.195824, -0.170805, -0.188299, 0.019085, 0.025358, 0.028332, 0.010119, 0.016848, 0.025321], [0.023982, 0.045963, 0.06649, -0.197111, -0.180726, -0.213572, 0.018475, 0.027091, 0.033533, 0.009628, 0.014229, 0.025963]], [-0.28599, -0.501322, -0.847079, 2.733492, 2.436929, 3.257344, -0.153081, -0.203659, -0.275456, -0.074876, -0.121023, -0.276581], [0.006427, 0.073728, 0.129975], [0.031044, 0.049775, 0.062997], [0.040814, 0.026638, 0.061575], [[[0.028563, 0.32235], [-0.031546, 0.130487], [-0.170368, 0.229191], [-0.05138, 0.360762]], [[-0.064859, 0.558694], [0.207111, 0.772425], [0.0, 0.0], [0.0, 0.0]], [[-0.076447, 0.280211], [0.058964, 0.27817], [0.119281, 0.565998], [0.0, 0.0]]]]},
+    'layer_norm_lstm': {
+        'variables': ['rnn/layer_norm_basic_lstm_cell/kernel:0', 'rnn/layer_norm_basic_lstm_cell/input/gamma:0', 'rnn/layer_norm_basic_lstm_cell/input/beta:0', 'rnn/layer_norm_basic_lstm_cell/transform/gamma:0', 'rnn/layer_norm_basic_lstm_cell/transform/beta:0', 'rnn/layer_norm_basic_lstm_cell/forget/gamma:0', 'rnn/layer_norm_basic_lstm_cell/forget/beta:0', 'rnn/layer_norm_basic_lstm_cell/output/gamma:0', 'rnn/layer_norm_basic_lstm_cell/output/beta:0', 'rnn/layer_norm_basic_lstm_cell/state/gamma:0', 'rnn/layer_norm_basic_lstm_cell/state/beta:0'],
+        'loss': -2.96698,
+        'outputs': [[[[-0.470677, 0.03063, 0.07659], [0.12419, -0.180188, -0.210229], [-0.288909, 0.021367, 0.091478], [0.079098, -0.271323, -0.163807]], [[-0.449386, -0.084611, 0.146937], [0.087199, -0.125874, -0.236073], [-0.310766, 0.077726, 0.028182], [0.081097, -0.243966, -0.189193]], [[-0.276172, -0.133161, 0.169332], [0.011688, -0.036998, -0.253932], [-0.308578, -0.272496, 0.185826], [-0.02918, 0.013957, -0.280765]]]],
+        'states': [[[0.222438, -0.696087, -0.412264], [0.224282, -0.622757, -0.484011], [-0.073891, 0.033832, -0.798054]], [[0.079098, -0.271323, -0.163807], [0.081097, -0.243966, -0.189193], [-0.02918, 0.013957, -0.280765]]],
+        'grads': [[[0.236506, -0.172412, -0.064095, 1.055512, -0.9371, -0.118413, -0.151561, 0.333858, -0.182297, 1.53199, 0.364324, -1.896316], [0.223326, -0.198961, -0.024365, -0.215021, 1.493523, -1.278502, 0.021193, -0.014214, -0.006979, 0.292041, 1.603483, -1.895526], [0.096753, -0.053278, -0.043476, -0.478116, 1.158282, -0.680165, -0.018708, 0.034012, -0.015304, 0.07693, 0.034761, -0.111692], [0.017678, -0.0184, 0.000722, 0.244871, -1.035689, 0.790819, 0.044054, -0.089058, 0.045004, -0.132557, 0.147067, -0.01451], [-0.130382, 0.093264, 0.037118, 0.344436, -1.257971, 0.913536, 0.05323, -0.107582, 0.054352, -0.339503, 0.254983, 0.08452]], [-0.103901, -0.020416, -0.443434], [0.125949, 0.149302, -0.17654], [-0.537054, -0.002662, 0.592596], [0.302952, -1.426053, 0.996133], [0.028559, -0.010706, 0.071201], [0.019854, 0.067764, -0.139798], [-0.653492, -0.246569, -1.139282], [0.033984, -0.421285, -0.495911], [-3.045287, 0.105008, 3.824106], [2.488541, 3.108387, 3.303828], [[[0.540521, 0.0], [0.009557, -0.012525], [0.553824, -0.040722], [0.084356, -0.056332]], [[0.001919, 0.072048], [0.029573, -0.024177], [-0.042039, 0.154927], [-0.010878, -9e-05]], [[0.165524, -0.262204], [0.005315, -0.001783], [-0.066383, 0.081776], [-0.009599, 0.038571]]]]},
+    'no_norm_lstm': {
+        'variables': ['rnn/layer_norm_basic_lstm_cell/kernel:0', 'rnn/layer_norm_basic_lstm_cell/bias:0'],
+        'loss': -3.794492,
+        'outputs': [[[-0.004366, -0.023587, -0.039551], [-0.095383, -0.099144, -0.090217], [-0.156139, -0.153094, -0.133304]], [[0.057314, -0.000822, -0.065136], [0.013133, -0.018822, -0.054172], [-0.084642, -0.093035, -0.095927]], [[-0.051729, -0.138484, -0.210073], [0.012496, -0.067183, -0.141407], [0.019767, -0.032185, -0.090321]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'states': [[[-0.405218, -0.475356, -0.513889], [-0.315126, -0.418583, -0.480734], [-0.188473, -0.340506, -0.433418]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'grads': [[[0.086035, 0.01382, 0.06022, 0.832796, 0.989819, 1.41497, 0.002293, 0.010728, -0.044471, -0.01322, 0.026214, -0.00546], [0.313593, 0.365008, 0.426252, -0.092537, 0.141175, 1.151914, -0.010815, 0.07327, 0.071476, 0.166408, 0.258272, 0.2286], [-0.001305, -0.000974, 0.008204, 0.001787, -0.044255, -0.216371, 0.003209, 0.006234, 0.018519, -0.008136, -0.006196, 0.016937], [0.030807, 0.042476, 0.062589, -0.101157, -0.1296, -0.30772, 0.00298, 0.017459, 0.040999, 0.008952, 0.01799, 0.050192], [0.061024, 0.083916, 0.11426, -0.205012, -0.212246, -0.378021, 0.002299, 0.027474, 0.06064, 0.026311, 0.041925, 0.080677]], [-0.301338, -0.501274, -1.055688, 2.135867, 1.927459, 3.88826, 0.001648, -0.196767, -0.486421, -0.121645, -0.190882, -0.559653], [[[0.06319, 0.316974], [0.039455, 0.083128], [-0.069883, 0.064894], [-0.020802, 0.178075]], [[0.011781, -0.139019], [-0.097135, -0.001975], [-0.081966, 0.404062], [0.017844, 0.431253]], [[-0.101722, -0.081927], [-0.120298, 0.429577], [0.095247, 0.914541], [0.147458, 0.831491]]]]},
+    'output_projection': {
+        'variables': ['rnn/output_projection_wrapper/basic_lstm_cell/kernel:0', 'rnn/output_projection_wrapper/basic_lstm_cell/bias:0', 'rnn/output_projection_wrapper/kernel:0', 'rnn/output_projection_wrapper/bias:0'],
+        'loss': -2.729299,
+        'outputs': [[[-0.464579, -0.458645], [-0.386971, -0.369026], [-0.329179, -0.30393]], [[-0.475822, -0.482412], [-0.463517, -0.461746], [-0.389325, -0.373761]], [[-0.32142, -0.319502], [-0.399984, -0.404226], [-0.441698, -0.443719]], [[-0.164356, -0.142278], [-0.218777, -0.20515], [-0.295786, -0.290651]]],
+        'states': [[[-0.405218, -0.475356, -0.513889], [-0.315126, -0.418583, -0.480734], [-0.188473, -0.340506, -0.433418]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'grads': [[[0.372046, 0.318942, 0.207667, 0.905159, 1.212062, 1.696735, 0.022952, 0.05492, -0.022875, 0.171474, 0.218119, 0.099012], [0.596693, 0.689087, 0.575978, -0.167811, 0.245081, 1.672937, -0.033841, 0.093992, 0.112251, 0.30919, 0.435236, 0.338722], [-0.000565, -0.001508, 0.001032, -0.053941, -0.087612, -0.198346, 0.012193, 0.014552, 0.017638, 0.008713, 0.011587, 0.019971], [0.046041, 0.063062, 0.074082, -0.197049, -0.220327, -0.33169, 0.012333, 0.031069, 0.046949, 0.03895, 0.054045, 0.069809], [0.089185, 0.123815, 0.143666, -0.331135, -0.340675, -0.439766, 0.010772, 0.044642, 0.072626, 0.065693, 0.092042, 0.114636]], [-0.585716, -0.967772, -1.554313, 3.339679, 3.51843, 5.802588, -0.040677, -0.298669, -0.582462, -0.37978, -0.557846, -0.935405], [[0.410121, 0.394631], [0.618337, 0.578144], [0.784861, 0.718963]], [-3.161438, -3.906665], [[[-0.072081, 0.01198], [-0.011521, 0.533331], [-0.094343, 0.637342], [0.079784, 0.393256]], [[-0.112785, 0.189604], [0.026459, 0.672022], [0.030279, 0.836871], [0.033123, 0.448441]], [[-0.136476, 0.251559], [0.046848, 0.529513], [0.066268, 0.545465], [0.058212, 0.510224]]]]},
+    'residual_input_projection': {
+        'variables': ['rnn/input_projection_wrapper/kernel:0', 'rnn/input_projection_wrapper/bias:0', 'rnn/input_projection_wrapper/basic_rnn_cell/kernel:0', 'rnn/input_projection_wrapper/basic_rnn_cell/bias:0'],
+        'loss': 2.892206,
+        'outputs': [[[[-0.504003, 0.088705], [0.259524, 0.026147], [-0.234959, -1.094894], [-0.966674, -1.243748]], [[-0.878463, -0.236573], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[-1.070785, -0.667784], [-0.47041, 0.095616], [0.262494, 0.006514], [0.0, 0.0]]]],
+        'states': [[[-0.095098, -0.261296], [-0.247197, -0.253387], [-0.728113, -0.839233]]],
+        'grads': [[[-0.347695, -0.558357, -0.50748], [-0.435848, -0.710032, -0.640541]], [0.580499, 0.925183, 0.797162], [[0.203798, 0.241304], [0.193462, 0.277329], [0.146138, 0.289378], [0.406615, 0.619287], [0.480829, 0.710798]], [-0.592901, -1.519511], [[[0.350215, 0.855518], [0.442525, 0.078759], [-0.103155, -0.784567], [-0.575195, -0.920951]], [[-0.729596, -0.224342], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[0.256762, -0.563625], [-0.257812, -0.974491], [-0.78305, -0.479937], [0.0, 0.0]]]]},
+    'embedding': {
+        'variables': ['rnn/embedding_wrapper/embedding:0', 'rnn/embedding_wrapper/gru_cell/gates/kernel:0', 'rnn/embedding_wrapper/gru_cell/gates/bias:0', 'rnn/embedding_wrapper/gru_cell/candidate/kernel:0', 'rnn/embedding_wrapper/gru_cell/candidate/bias:0'],
+        'loss': -0.655907,
+        'outputs': [[[-0.408559, -0.287395, -0.100627], [-0.186124, -0.106818, -0.008694], [0.031747, 0.072444, 0.10101]], [[-0.263236, -0.17451, -0.050762], [-0.490038, -0.350102, -0.13368], [-0.159835, -0.067145, 0.038257]], [[-0.462597, -0.335277, -0.1408], [-0.308048, -0.213969, -0.078015], [-0.476673, -0.331121, -0.111457]], [[-0.234036, -0.150524, -0.037179], [-0.484031, -0.356523, -0.158496], [-0.298377, -0.2026, -0.066055]]],
+        'states': [[[-0.234036, -0.150524, -0.037179], [-0.484031, -0.356523, -0.158496], [-0.298377, -0.2026, -0.066055]]],
+        'grads': [[[-0.84163, -0.161788], [0.168386, 0.079317], [0.273451, 0.079087], [-0.607785, -0.109409], [0.680694, 0.211318]], [[0.002023, 0.004855, -0.000442, 0.044658, 0.03559, 0.021374], [0.009321, 0.00941, -0.00023, 0.056653, 0.041601, 0.017575], [0.023156, 0.014344, -0.000939, 0.014699, 0.002776, -0.003459], [0.015068, 0.009696, -0.000789, 0.012071, 0.007218, 0.001278], [0.003494, 0.002715, -0.000497, 0.006683, 0.010049, 0.005736]], [-0.043583, -0.015972, 0.00026, 0.07003, 0.096171, 0.081252], [[0.308696, 0.382609, 0.298857], [0.294181, 0.375271, 0.251272], [-0.027957, -0.043402, -0.111401], [-0.009921, -0.009163, -0.04919], [0.00975, 0.023049, 0.012923]], [-0.134899, 0.084048, 0.591862]]},
+}

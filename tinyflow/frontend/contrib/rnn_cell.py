@@ -1,0 +1,238 @@
+"""``tf.contrib.rnn``'s own cells (TF 1.15's ``contrib/rnn``: ``lstm_ops.py``, ``rnn_cell.py``,
+``core_rnn_cell.py``), composed from the ops users write, their variables named as TF names
+them:
+
+=======================  ===============================================================
+cell                     variables under the cell's scope
+=======================  ===============================================================
+LSTMBlockCell            scope ``lstm_cell`` (LSTMCell's, so checkpoints read across):
+                         ``kernel`` [depth + units, 4 units], ``bias`` (zeros), gates i, j,
+                         f, o; ``w_i_diag``, ``w_f_diag``, ``w_o_diag`` with peepholes
+LayerNormBasicLSTMCell   ``kernel`` [depth + units, 4 units] (``bias`` without layer norm),
+                         ``input``, ``transform``, ``forget``, ``output``, ``state``
+                         ``/gamma`` (``norm_gain``) and ``/beta`` (``norm_shift``) [units]
+OutputProjectionWrapper  the cell under ``output_projection_wrapper/``, then ``kernel``
+                         [cell output, output_size] and ``bias`` (zeros)
+InputProjectionWrapper   ``kernel`` [depth, num_proj] and ``bias`` (zeros), the cell inside
+EmbeddingWrapper         ``embedding`` [classes, size] (U(-sqrt 3, sqrt 3) unless the scope
+                         or ``initializer`` says), the cell inside
+=======================  ===============================================================
+"""
+from __future__ import annotations
+
+import math
+
+from ...nnvm.symbol import Symbol
+from ..api import clip_by_value, matmul, sigmoid, stop_gradient
+from ..array_ops import concat, reshape, split
+from ..init_ops import constant_initializer, random_uniform_initializer, zeros_initializer
+from ..nn.functions import bias_add, dropout, embedding_lookup
+from ..nn.rnn_cell import (
+    LSTMCell,
+    LSTMStateTuple,
+    _activation,
+    _CellWrapper,
+    _LayerCell,
+    _lstm_state,
+)
+from ..variable_scope import get_variable, get_variable_scope, variable_scope
+from .layers import layer_norm
+
+__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "LSTMBlockCell",
+           "LayerNormBasicLSTMCell", "OutputProjectionWrapper"]
+
+
+class LSTMBlockCell(LSTMCell):
+    """TF's fused LSTM step (the ``LSTMBlockCell`` op), here as ops:
+    ``c = sigmoid(f + forget_bias [+ w_f_diag * c_prev]) * c_prev + sigmoid(i [+ w_i_diag *
+    c_prev]) * tanh(j)``, clipped to ``[-cell_clip, cell_clip]`` when ``cell_clip > 0``;
+    ``h = sigmoid(o [+ w_o_diag * c]) * tanh(c)``; the state ``LSTMStateTuple(c, h)``.
+    As TF's kernel, the gradient goes through the clip as if it were not there.
+    Its variables are LSTMCell's, under the scope ``lstm_cell``; static_rnn over it without
+    peepholes or clipping is one ``lstm_block`` node, as over BasicLSTMCell.
+
+    Parameters
+    ----------
+    num_units : int
+    forget_bias : float
+    cell_clip : float, optional
+        None or a value <= 0: no clipping (TF's -1).
+    use_peephole : bool
+    """
+
+    def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                 dtype=None, reuse=None, name="lstm_cell") -> None:
+        clip = None if cell_clip is None or cell_clip <= 0 else float(cell_clip)
+        super().__init__(num_units, use_peepholes=use_peephole, cell_clip=clip,
+                         forget_bias=forget_bias, reuse=reuse, name=name, dtype=dtype)
+
+    def build(self, inputs_shape) -> None:
+        depth, units = self._start_build(inputs_shape), self._num_units
+        self._kernel = self._add_variable("kernel", [depth + units, 4 * units])
+        self._bias = self._add_variable("bias", [4 * units], initializer=zeros_initializer())
+        if self._use_peepholes:  # TF's order: i, f, o
+            self._w_i_diag, self._w_f_diag, self._w_o_diag = (
+                self._add_variable(name, [units]) for name in ("w_i_diag", "w_f_diag",
+                                                               "w_o_diag"))
+
+    def _clip_cell(self, c):
+        # TF's LSTMBlockCellGrad ignores the clip: the gradient of c passes it unchanged
+        clip = self._cell_clip
+        return c + stop_gradient(clip_by_value(c, -clip, clip) - c)
+
+
+class LayerNormBasicLSTMCell(_LayerCell):
+    """BasicLSTMCell with layer normalisation of each gate's pre-activation and of the new
+    memory (Ba et al. 2016; TF's ``LayerNormBasicLSTMCell``), and optional recurrent dropout
+    of the candidate ``g = activation(j)`` (Semeniuta et al. 2016):
+    ``new_c = norm(c * sigmoid(norm(f) + forget_bias) + sigmoid(norm(i)) * g)``,
+    ``new_h = activation(new_c) * sigmoid(norm(o))``, ``norm`` = contrib's ``layer_norm``
+    (epsilon 1e-12) with its own ``gamma`` / ``beta``.
+
+    Parameters
+    ----------
+    num_units : int
+    forget_bias : float
+    activation : callable, default tanh
+    layer_norm : bool
+        False: BasicLSTMCell's step with a ``bias`` (glorot-uniform, as TF's) and no norms.
+    norm_gain, norm_shift : float
+        The gammas' and betas' initial values.
+    dropout_keep_prob : float or scalar tensor
+    dropout_prob_seed : int, optional
+    """
+
+    def __init__(self, num_units, forget_bias=1.0, input_size=None, activation=None,
+                 layer_norm=True, norm_gain=1.0, norm_shift=0.0, dropout_keep_prob=1.0,
+                 dropout_prob_seed=None, reuse=None) -> None:
+        super().__init__(reuse=reuse)
+        self._num_units = int(num_units)
+        self._forget_bias = float(forget_bias)
+        self._activation = _activation(activation)
+        self._layer_norm = bool(layer_norm)
+        self._norm_gain, self._norm_shift = float(norm_gain), float(norm_shift)
+        self._keep_prob, self._seed = dropout_keep_prob, dropout_prob_seed
+        self._state_is_tuple = True
+
+    @property
+    def state_size(self):
+        return LSTMStateTuple(self._num_units, self._num_units)
+
+    @property
+    def output_size(self):
+        return self._num_units
+
+    def build(self, inputs_shape) -> None:
+        self._start_build(inputs_shape)  # the variables are made in call, as TF's
+
+    def _norm(self, value, scope):
+        with variable_scope(scope):
+            for name, init in (("gamma", self._norm_gain), ("beta", self._norm_shift)):
+                found = get_variable(name, [self._num_units], dtype=value.dtype,
+                                     initializer=constant_initializer(init))
+                if not any(w is found for w in self._weights):
+                    self._weights.append(found)
+        return layer_norm(value, reuse=True, scope=scope)
+
+    def call(self, inputs, state) -> tuple:
+        c, h = _lstm_state(self, state, self._num_units, self._num_units)
+        args = concat([inputs, h], 1)
+        width = [args.get_shape()[-1].value, 4 * self._num_units]
+        if getattr(self, "_kernel", None) is None:
+            self._kernel = self._add_variable("kernel", width)
+            if not self._layer_norm:
+                self._bias = self._add_variable("bias", width[1:])
+        gates = matmul(args, self._kernel)
+        gates = gates if self._layer_norm else bias_add(gates, self._bias)
+        i, j, f, o = split(gates, 4, axis=1)
+        if self._layer_norm:
+            i, j, f, o = (self._norm(g, scope) for g, scope in
+                          ((i, "input"), (j, "transform"), (f, "forget"), (o, "output")))
+        g = self._activation(j)
+        if isinstance(self._keep_prob, Symbol) or self._keep_prob < 1:
+            g = dropout(g, self._keep_prob, seed=self._seed)
+        new_c = c * sigmoid(f + self._forget_bias) + sigmoid(i) * g
+        if self._layer_norm:
+            new_c = self._norm(new_c, "state")
+        new_h = self._activation(new_c) * sigmoid(o)
+        return new_h, LSTMStateTuple(new_c, new_h)
+
+
+class _ProjectingWrapper(_CellWrapper):
+    """A wrapper with a scope of its own, in which it runs the cell and makes its variables
+    (``kernel`` and ``bias``, zeros) on first use."""
+
+    def __init__(self, cell, size, activation, reuse) -> None:
+        super().__init__(cell, reuse=reuse)
+        self._size = int(size)
+        if self._size < 1:
+            raise ValueError(f"{type(self).__name__}: the projection's size must be positive, "
+                             f"got {size}")
+        self._projection_activation = activation
+        self._kernel = None
+
+    def _project(self, value):
+        if self._kernel is None:
+            depth = value.get_shape()[-1].value
+            if depth is None:
+                raise ValueError(f"{type(self).__name__} '{self.scope_name}': the depth of "
+                                 f"what it projects must be known, got {value.get_shape()}")
+            self._kernel = self._add_variable("kernel", [depth, self._size], value.dtype.name)
+            self._bias = self._add_variable("bias", [self._size], value.dtype.name,
+                                            initializer=zeros_initializer())
+        projected = bias_add(matmul(value, self._kernel), self._bias)
+        activation = self._projection_activation
+        return projected if activation is None else activation(projected)
+
+
+class OutputProjectionWrapper(_ProjectingWrapper):
+    """The cell's output projected to ``output_size`` (``output @ kernel + bias``, then
+    ``activation`` if given); the state is the cell's."""
+
+    def __init__(self, cell, output_size, activation=None, reuse=None) -> None:
+        super().__init__(cell, output_size, activation, reuse)
+
+    @property
+    def output_size(self):
+        return self._size
+
+    def call(self, inputs, state) -> tuple:
+        output, new_state = self._cell(inputs, state)
+        return self._project(output), new_state
+
+
+class InputProjectionWrapper(_ProjectingWrapper):
+    """The inputs projected to ``num_proj`` (``inputs @ kernel + bias``, then ``activation``
+    if given) before the cell."""
+
+    def __init__(self, cell, num_proj, activation=None, input_size=None, reuse=None) -> None:
+        super().__init__(cell, num_proj, activation, reuse)
+
+    def call(self, inputs, state) -> tuple:
+        return self._cell(self._project(inputs), state)
+
+
+class EmbeddingWrapper(_CellWrapper):
+    """Integer ids (``[batch]`` or ``[batch, 1]``) looked up in ``embedding`` [classes, size]
+    before the cell, in the wrapper's own scope."""
+
+    def __init__(self, cell, embedding_classes, embedding_size, initializer=None,
+                 reuse=None) -> None:
+        super().__init__(cell, reuse=reuse)
+        if embedding_classes <= 0 or embedding_size <= 0:
+            raise ValueError(f"Both embedding_classes and embedding_size must be > 0: "
+                             f"{embedding_classes}, {embedding_size}.")
+        self._classes, self._size = int(embedding_classes), int(embedding_size)
+        self._initializer = initializer
+        self._embedding = None
+
+    def call(self, inputs, state) -> tuple:
+        if self._embedding is None:
+            initializer = (self._initializer or get_variable_scope().initializer
+                           or random_uniform_initializer(-math.sqrt(3), math.sqrt(3)))
+            dtype = (state[0] if isinstance(state, tuple) else state).dtype.name
+            self._embedding = self._add_variable("embedding", [self._classes, self._size],
+                                                 dtype, initializer=initializer)
+        embedded = embedding_lookup(self._embedding, reshape(inputs, [-1]))
+        return self._cell(embedded, state)
+
