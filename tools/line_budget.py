@@ -53,11 +53,12 @@ COMPONENTS = {
     # reads the intermediates its forward kept (TKeep) instead of computing the body again,
     # skips the gradients nothing reads or that stay zero, and a loop variable goes straight
     # into the body's input buffer: dynamic_rnn's loop 1.44x -> 1.09x the unrolled graph's
-    # CPU time per step, benchmarks/dynamic_rnn.py)
+    # CPU time per step, benchmarks/dynamic_rnn.py; 2145 -> 2215: 2026-11-27: tf.nn.raw_rnn, the
+    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 2145),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 2215),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
