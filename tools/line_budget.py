@@ -81,13 +81,14 @@ COMPONENTS = {
     # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name;
     # 3710 -> 3720: TF-1 queues (tf.train.batch, Coordinator...): FPullOutputs gets the run's
     # deadline (a dequeue's timeout_in_ms), a closing session ends its queues' waits, a fetched
-    # string pulled (a reader's key) is answered as pulled)
+    # string pulled (a reader's key) is answered as pulled; 3720 -> 3730: 2026-11-27: graph
+    # defs: tf.Graph.as_graph_def and Session.graph_def)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3720),
+            "session/session.py", "session/variables.py"], 3730),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -100,6 +101,11 @@ COMPONENTS = {
     # an untrusted .meta holding loops needs); apart, as the control flow it serialises is
     "subgraphs in graph JSON (nnvm/passes/serialize_subgraphs.py)": (
         ["nnvm/passes/serialize_subgraphs.py"], 125),
+    # 2026-11-27: graph defs (TF-1 names programs use): tf.GraphDef in TinyFlow's format (the
+    # SaveJSON document, read back under LoadJSON's checks), tf.graph_util's freezing,
+    # tf.import_graph_def and tf.train.write_graph; counted apart, as the .meta files are
+    "graph defs: tf.GraphDef, freezing, import_graph_def (nnvm/graph_def.py, "
+    "frontend/graph_util.py)": (["nnvm/graph_def.py", "frontend/graph_util.py"], 240),
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
