@@ -33,6 +33,7 @@ def _loss(outputs, states):
     return total
 
 
+_C0 = np.linspace(-0.5, 0.5, B * H).reshape(B, H).astype(np.float32)
 CASES = {
     "block": lambda x: tf.nn.static_rnn(rnn.LSTMBlockCell(H), tf.unstack(x, T, 1),
                                         dtype=tf.float32),
@@ -52,6 +53,11 @@ CASES = {
         x, sequence_length=[4, 1, 3], dtype=tf.float32),
     "embedding": lambda x: tf.nn.static_rnn(rnn.EmbeddingWrapper(rnn.GRUCell(H), 5, 2),
                                             tf.unstack(x, T, 1), dtype=tf.float32),
+    "fused": lambda x: rnn.LSTMBlockFusedCell(H)(tf.transpose(x, [1, 0, 2]), dtype=tf.float32),
+    "fused_peephole_clip_lengths": lambda x: rnn.LSTMBlockFusedCell(
+        H, forget_bias=0.7, cell_clip=0.25, use_peephole=True)(
+            tf.transpose(x, [1, 0, 2]), initial_state=(_C0, _C0 * 0.5),
+            sequence_length=tf.constant([4, 1, 0])),
 }
 
 
@@ -127,6 +133,23 @@ def test_lstm_block_cell_is_lstm_cells_layout():
     cell = rnn.LSTMBlockCell(H, use_peephole=True, cell_clip=-1.0)  # <= 0: no clip, as TF
     assert cell._cell_clip is None and cell.name == "lstm_cell"
     assert cell.state_size == (H, H) and cell.output_size == H
+
+
+def test_lstm_block_fused_cell_lists_and_errors():
+    """A list of inputs gives a list of outputs, the same values as the stacked tensor's."""
+    x = tf.placeholder(tf.float32, [T, B, D])
+    cell = rnn.LSTMBlockFusedCell(H)
+    stacked, _ = cell(x, dtype=tf.float32)
+    listed, _ = cell(tf.unstack(x), dtype=tf.float32)  # the same variables, reused
+    assert isinstance(listed, list) and len(listed) == T and len(cell.weights) == 2
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        a, b = sess.run([stacked, listed], {x: X.transpose(1, 0, 2)})
+    np.testing.assert_allclose(a, np.stack(b), rtol=1e-6)
+    with pytest.raises(ValueError, match="Either initial_state or dtype"):
+        cell(x)
+    with pytest.raises(ValueError, match="inputs \\[time, batch, depth\\]"):
+        cell(tf.placeholder(tf.float32, [B, D]), dtype=tf.float32)
 
 
 def test_wrapper_errors():

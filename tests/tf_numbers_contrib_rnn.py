@@ -4,9 +4,10 @@ its gradients of tf.contrib.rnn's cells, every variable set to ``weight(k, shape
 in tf.trainable_variables()).  TensorFlow 2.21 has no tf.contrib: the script below runs TF 1.15's
 contrib classes with their build and call as TF 1.15 wrote them (LSTMBlockCell on TF's own
 LSTMBlockCell kernel, tf.raw_ops, with TF 1.15's gradient function registered as it was;
-LayerNormBasicLSTMCell, the projection and embedding wrappers on TF's ops), and TF's own
-ResidualWrapper and DeviceWrapper.  Produced by ``python ref.py block ...`` (each case prints
-one entry of REFERENCE, rounded to 6 decimals)::
+LSTMBlockFusedCell on TF's BlockLSTM kernel and its own gradient; LayerNormBasicLSTMCell, the
+projection and embedding wrappers on TF's ops), and TF's own ResidualWrapper and DeviceWrapper.
+Produced by ``python ref.py block ...`` (each case prints one entry of REFERENCE, rounded to 6
+decimals)::
 
     import os, sys; os.environ["TF_USE_LEGACY_KERAS"] = "1"; os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
     import math
@@ -58,6 +59,52 @@ one entry of REFERENCE, rounded to 6 decimals)::
             cs_prev, h_prev = state
             out = tf.raw_ops.LSTMBlockCell(x=inputs, cs_prev=cs_prev, h_prev=h_prev, w=self._kernel, wci=wci, wcf=wcf, wco=wco, b=self._bias, forget_bias=self._forget_bias, cell_clip=self._cell_clip, use_peephole=self._use_peephole)
             return out.h, tf.nn.rnn_cell.LSTMStateTuple(out.cs, out.h)
+
+    # BlockLSTM's gradient is TF's own (tensorflow/python/ops/rnn_grad.py)
+    class LSTMBlockFusedCell(tf.layers.Layer):  # TF 1.15's LSTMBlockWrapper.call and LSTMBlockFusedCell
+        def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False):
+            super().__init__(name="lstm_fused_cell")
+            self._num_units, self._forget_bias, self._use_peephole = num_units, forget_bias, use_peephole
+            self._cell_clip = cell_clip if cell_clip is not None else -1
+        def build(self, input_shape):
+            n = self._num_units
+            self._kernel = self.add_variable("kernel", [input_shape[2] + n, n * 4])
+            self._bias = self.add_variable("bias", [n * 4], initializer=tf.constant_initializer(0.0))
+            if self._use_peephole:
+                self._w_i_diag = self.add_variable("w_i_diag", [n])
+                self._w_f_diag = self.add_variable("w_f_diag", [n])
+                self._w_o_diag = self.add_variable("w_o_diag", [n])
+            self.built = True
+        def call(self, inputs, initial_state=None, dtype=None, sequence_length=None):
+            is_list = isinstance(inputs, list)
+            if is_list:
+                inputs = tf.stack(inputs)
+            batch_size, time_len = inputs.get_shape()[1], inputs.get_shape()[0]
+            if initial_state is None:
+                z = tf.zeros(tf.stack([batch_size, self._num_units]), dtype=dtype)
+                initial_state = z, z
+            c0, h0 = initial_state
+            dtype = dtype or c0.dtype
+            if self._use_peephole:
+                wci, wco, wcf = self._w_i_diag, self._w_o_diag, self._w_f_diag
+            else:
+                wci = wcf = wco = tf.zeros([self._num_units], dtype=dtype)
+            max_len = tf.cast(time_len if sequence_length is None else tf.reduce_max(sequence_length), tf.int64)
+            _, cs, _, _, _, _, h = tf.raw_ops.BlockLSTM(seq_len_max=max_len, x=inputs, cs_prev=c0, h_prev=h0,
+                w=self._kernel, wci=wci, wcf=wcf, wco=wco, b=self._bias, forget_bias=self._forget_bias,
+                cell_clip=self._cell_clip, use_peephole=self._use_peephole)
+            outputs = h
+            if sequence_length is not None:
+                mask = tf.transpose(tf.sequence_mask(sequence_length, time_len, dtype=dtype), [1, 0])
+                outputs *= tf.tile(tf.expand_dims(mask, [-1]), [1, 1, self._num_units])
+                gather = lambda data: tf.gather_nd(data, tf.stack([sequence_length, tf.range(batch_size)], axis=1))
+                final_c = gather(tf.concat([tf.expand_dims(c0, [0]), cs], 0))
+                final_h = gather(tf.concat([tf.expand_dims(h0, [0]), outputs], 0))
+            else:
+                final_c, final_h = cs[-1], outputs[-1]
+            if is_list:
+                outputs = tf.unstack(outputs)
+            return outputs, tf.nn.rnn_cell.LSTMStateTuple(final_c, final_h)
 
     def layer_norm(inputs, scope):  # TF 1.15's contrib.layers.layer_norm, reuse=True, 2-D inputs
         with tf.variable_scope(scope, reuse=True):
@@ -173,6 +220,12 @@ one entry of REFERENCE, rounded to 6 decimals)::
         return tf.nn.dynamic_rnn(cell, x, sequence_length=[4, 1, 3], dtype=tf.float32)
     def embedding(x):
         return tf.nn.static_rnn(EmbeddingWrapper(tf.nn.rnn_cell.GRUCell(H), 5, 2), tf.unstack(x, T, 1), dtype=tf.float32)
+    def fused(x):
+        return LSTMBlockFusedCell(H)(tf.transpose(x, [1, 0, 2]), dtype=tf.float32)
+    def fused_peephole_clip_lengths(x):
+        c0 = tf.constant(np.linspace(-0.5, 0.5, B * H).reshape(B, H).astype(np.float32))
+        return LSTMBlockFusedCell(H, forget_bias=0.7, cell_clip=0.25, use_peephole=True)(
+            tf.transpose(x, [1, 0, 2]), initial_state=(c0, c0 * 0.5), sequence_length=tf.constant([4, 1, 0]))
     for n in sys.argv[1:]:
         case(n, globals()[n])
 """
@@ -220,4 +273,16 @@ REFERENCE = {
         'outputs': [[[-0.408559, -0.287395, -0.100627], [-0.186124, -0.106818, -0.008694], [0.031747, 0.072444, 0.10101]], [[-0.263236, -0.17451, -0.050762], [-0.490038, -0.350102, -0.13368], [-0.159835, -0.067145, 0.038257]], [[-0.462597, -0.335277, -0.1408], [-0.308048, -0.213969, -0.078015], [-0.476673, -0.331121, -0.111457]], [[-0.234036, -0.150524, -0.037179], [-0.484031, -0.356523, -0.158496], [-0.298377, -0.2026, -0.066055]]],
         'states': [[[-0.234036, -0.150524, -0.037179], [-0.484031, -0.356523, -0.158496], [-0.298377, -0.2026, -0.066055]]],
         'grads': [[[-0.84163, -0.161788], [0.168386, 0.079317], [0.273451, 0.079087], [-0.607785, -0.109409], [0.680694, 0.211318]], [[0.002023, 0.004855, -0.000442, 0.044658, 0.03559, 0.021374], [0.009321, 0.00941, -0.00023, 0.056653, 0.041601, 0.017575], [0.023156, 0.014344, -0.000939, 0.014699, 0.002776, -0.003459], [0.015068, 0.009696, -0.000789, 0.012071, 0.007218, 0.001278], [0.003494, 0.002715, -0.000497, 0.006683, 0.010049, 0.005736]], [-0.043583, -0.015972, 0.00026, 0.07003, 0.096171, 0.081252], [[0.308696, 0.382609, 0.298857], [0.294181, 0.375271, 0.251272], [-0.027957, -0.043402, -0.111401], [-0.009921, -0.009163, -0.04919], [0.00975, 0.023049, 0.012923]], [-0.134899, 0.084048, 0.591862]]},
+    'fused': {
+        'variables': ['lstm_fused_cell/kernel:0', 'lstm_fused_cell/bias:0'],
+        'loss': -3.561898,
+        'outputs': [[[[-0.004366, -0.023587, -0.039551], [-0.095383, -0.099144, -0.090217], [-0.156139, -0.153094, -0.133304]], [[0.057314, -0.000822, -0.065136], [0.013133, -0.018822, -0.054172], [-0.084642, -0.093035, -0.095927]], [[-0.051729, -0.138484, -0.210073], [0.012496, -0.067183, -0.141407], [0.019767, -0.032185, -0.090321]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]]],
+        'states': [[[-0.405218, -0.475356, -0.513889], [-0.315126, -0.418583, -0.480734], [-0.188473, -0.340506, -0.433418]], [[-0.219123, -0.284132, -0.327119], [-0.154532, -0.23206, -0.29104], [-0.079055, -0.161678, -0.229737]]],
+        'grads': [[[0.272678, 0.11801, 0.014577, 0.64117, 1.104484, 1.643685, 0.008404, 0.022941, -0.052716, 0.108745, 0.063556, -0.112564], [0.452099, 0.374969, 0.275867, 0.247773, 0.670296, 1.66265, -0.025929, 0.058033, 0.03729, 0.204248, 0.1743, 0.043854], [0.002438, 0.003148, 0.00694, -0.079389, -0.084939, -0.178561, 0.010912, 0.010829, 0.01565, 0.00848, 0.007837, 0.014987], [0.041074, 0.044215, 0.051558, -0.178682, -0.16405, -0.262562, 0.012892, 0.022721, 0.034195, 0.030258, 0.026623, 0.038595], [0.076239, 0.082398, 0.093978, -0.266712, -0.233336, -0.327355, 0.013312, 0.032569, 0.050291, 0.04897, 0.043044, 0.060021]], [-0.38861, -0.469626, -0.914073, 2.628957, 2.364319, 4.075137, -0.074094, -0.220473, -0.409199, -0.161828, -0.124247, -0.484902], [[[0.008083, 0.409123], [-0.010017, 0.297234], [-0.098066, 0.185478], [0.056287, 0.305966]], [[-0.045217, 0.077661], [0.05421, 0.491943], [-0.016452, 0.344544], [-0.023124, 0.239858]], [[-0.068323, -0.0816], [-0.008469, 0.321619], [0.08495, 0.762354], [0.040501, 0.542041]]]]},
+    'fused_peephole_clip_lengths': {
+        'variables': ['lstm_fused_cell/kernel:0', 'lstm_fused_cell/bias:0', 'lstm_fused_cell/w_i_diag:0', 'lstm_fused_cell/w_f_diag:0', 'lstm_fused_cell/w_o_diag:0'],
+        'loss': -0.303005,
+        'outputs': [[[[-0.116277, -0.116206, -0.099423], [-0.126394, -0.090399, -0.036041], [-0.0, -0.0, 0.0]], [[0.013801, -0.033828, -0.084091], [0.0, -0.0, -0.0], [-0.0, -0.0, 0.0]], [[-0.080974, -0.121889, -0.136131], [0.0, -0.0, -0.0], [0.0, 0.0, -0.0]], [[-0.142016, -0.156883, -0.166619], [-0.0, -0.0, -0.0], [-0.0, -0.0, -0.0]]]],
+        'states': [[[-0.25, -0.25, -0.25], [-0.239244, -0.163786, -0.062869], [0.25, 0.375, 0.5]], [[-0.142016, -0.156883, -0.166619], [-0.126394, -0.090399, -0.036041], [0.125, 0.1875, 0.25]]],
+        'grads': [[[0.313827, 0.274636, 0.156991, -0.564333, -0.320083, 0.117881, 0.085114, 0.058738, -0.008235, 0.180768, 0.13266, 0.0278], [0.308828, 0.277758, 0.191849, -0.254389, -0.041641, 0.408651, 0.032607, 0.053404, 0.013807, 0.070673, 0.036502, -0.018586], [0.026393, 0.026411, 0.02681, -0.151301, -0.136143, -0.209524, 0.023097, 0.018412, 0.020048, 0.029061, 0.021105, 0.022409], [0.033905, 0.033648, 0.033879, -0.128112, -0.113281, -0.179103, 0.020374, 0.020219, 0.023091, 0.023072, 0.016034, 0.019851], [0.034078, 0.034126, 0.035544, -0.092087, -0.079561, -0.134799, 0.015358, 0.019382, 0.023745, 0.013583, 0.008273, 0.014848]], [-0.419146, -0.410837, -0.417283, 1.715429, 1.372048, 1.727431, -0.175177, -0.153675, -0.164739, -0.219633, -0.097854, -0.127649], [0.059625, 0.070176, 0.071562], [0.048527, 0.041525, 0.048004], [0.056243, 0.020511, 0.02651], [[[0.114008, 0.420061], [0.008476, 0.348418], [-0.088996, 0.244593], [-0.04395, 0.35481]], [[0.047876, 0.586296], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]]]},
 }

@@ -21,12 +21,13 @@ from .rnn_cell import (
     InputProjectionWrapper,
     LayerNormBasicLSTMCell,
     LSTMBlockCell,
+    LSTMBlockFusedCell,
     OutputProjectionWrapper,
 )
 
 __all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "EmbeddingWrapper",
-           "GRUCell", "InputProjectionWrapper", "LSTMBlockCell", "LSTMCell", "LSTMStateTuple",
-           "LayerNormBasicLSTMCell", "MultiRNNCell", "OutputProjectionWrapper", "RNNCell",
+           "GRUCell", "InputProjectionWrapper", "LSTMBlockCell", "LSTMBlockFusedCell", "LSTMCell",
+           "LSTMStateTuple", "LayerNormBasicLSTMCell", "MultiRNNCell", "OutputProjectionWrapper", "RNNCell",
            "ResidualWrapper", "bidirectional_dynamic_rnn", "dynamic_rnn",
            "static_bidirectional_rnn", "static_rnn"]
 

@@ -5,6 +5,7 @@ them:
 =======================  ===============================================================
 cell                     variables under the cell's scope
 =======================  ===============================================================
+LSTMBlockFusedCell       LSTMBlockCell's, under the scope ``lstm_fused_cell``
 LSTMBlockCell            scope ``lstm_cell`` (LSTMCell's, so checkpoints read across):
                          ``kernel`` [depth + units, 4 units], ``bias`` (zeros), gates i, j,
                          f, o; ``w_i_diag``, ``w_f_diag``, ``w_o_diag`` with peepholes
@@ -24,9 +25,11 @@ import math
 
 from ...nnvm.symbol import Symbol
 from ..api import clip_by_value, matmul, sigmoid, stop_gradient
-from ..array_ops import concat, reshape, split
+from ..array_ops import concat, reshape, split, stack, unstack
 from ..init_ops import constant_initializer, random_uniform_initializer, zeros_initializer
+from ..math_ops import convert_to_tensor
 from ..nn.functions import bias_add, dropout, embedding_lookup
+from ..nn.rnn import dynamic_rnn
 from ..nn.rnn_cell import (
     LSTMCell,
     LSTMStateTuple,
@@ -38,7 +41,7 @@ from ..nn.rnn_cell import (
 from ..variable_scope import get_variable, get_variable_scope, variable_scope
 from .layers import layer_norm
 
-__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "LSTMBlockCell",
+__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "LSTMBlockCell", "LSTMBlockFusedCell",
            "LayerNormBasicLSTMCell", "OutputProjectionWrapper"]
 
 
@@ -79,6 +82,54 @@ class LSTMBlockCell(LSTMCell):
         # TF's LSTMBlockCellGrad ignores the clip: the gradient of c passes it unchanged
         clip = self._cell_clip
         return c + stop_gradient(clip_by_value(c, -clip, clip) - c)
+
+
+class LSTMBlockFusedCell:
+    """TF's whole-sequence LSTM (the ``BlockLSTM`` op): LSTMBlockCell's step over the time-major
+    ``inputs`` ``[time, batch, depth]`` (or a list of ``[batch, depth]``), run as
+    ``dynamic_rnn`` runs a cell.  With ``sequence_length`` the outputs past each example's
+    length are zeros and its final state is the one at its length, as TF's.
+
+    Parameters are LSTMBlockCell's; ``__call__(inputs, initial_state=None, dtype=None,
+    sequence_length=None, scope=None)`` -> ``(outputs, LSTMStateTuple(c, h))``, outputs a list
+    when the inputs were.
+    """
+
+    def __init__(self, num_units, forget_bias=1.0, cell_clip=None, use_peephole=False,
+                 reuse=None, dtype=None, name="lstm_fused_cell") -> None:
+        self._cell = LSTMBlockCell(num_units, forget_bias, cell_clip, use_peephole, dtype=dtype,
+                                   reuse=reuse, name=name)
+
+    @property
+    def num_units(self) -> int:
+        return self._cell.output_size
+
+    @property
+    def weights(self) -> list:
+        return self._cell.weights
+
+    variables = trainable_weights = trainable_variables = weights
+
+    def __call__(self, inputs, initial_state=None, dtype=None, sequence_length=None,
+                 scope=None):
+        is_list = isinstance(inputs, list)
+        inputs = stack(inputs) if is_list else inputs
+        shape = inputs.get_shape()
+        if shape.ndims != 3 or shape[2].value is None:
+            raise ValueError(f"LSTMBlockFusedCell: expecting inputs [time, batch, depth], depth "
+                             f"known; got shape {shape}")
+        if initial_state is None and dtype is None:
+            raise ValueError("Either initial_state or dtype needs to be specified")
+        if initial_state is not None and len(initial_state) != 2:
+            raise ValueError("Expecting initial_state to be a tuple with length 2 or None")
+        if self._cell._scope is None:  # the layer's scope: scope, else its name made unique
+            self._cell._capture_scope(scope)
+        outputs, state = dynamic_rnn(
+            self._cell, inputs, sequence_length,
+            None if initial_state is None else LSTMStateTuple(
+                *(convert_to_tensor(part) for part in initial_state)), dtype,
+            time_major=True, scope=get_variable_scope())
+        return unstack(outputs) if is_list else outputs, LSTMStateTuple(*state)
 
 
 class LayerNormBasicLSTMCell(_LayerCell):
