@@ -1,7 +1,8 @@
-"""tf.contrib.rnn's own cells (LSTMBlockCell, LayerNormBasicLSTMCell, the projection and
-embedding wrappers) and tf.nn.rnn_cell's ResidualWrapper / DeviceWrapper: variable names, values
-and gradients against numbers from real TensorFlow (tests/tf_numbers_contrib_rnn.py), memory
-planning on and off; LSTMBlockCell's clip against PyTorch autograd of TF's kernel."""
+"""tf.contrib.rnn's own cells (LSTMBlockCell, LSTMBlockFusedCell, LayerNormBasicLSTMCell, the
+projection, embedding and attention wrappers) and tf.nn.rnn_cell's ResidualWrapper /
+DeviceWrapper: variable names, values and gradients against numbers from real TensorFlow
+(tests/tf_numbers_contrib_rnn.py), memory planning on and off; LSTMBlockCell's clip against
+PyTorch autograd of TF's kernel."""
 import numpy as np
 import pytest
 import torch
@@ -53,6 +54,12 @@ CASES = {
         x, sequence_length=[4, 1, 3], dtype=tf.float32),
     "embedding": lambda x: tf.nn.static_rnn(rnn.EmbeddingWrapper(rnn.GRUCell(H), 5, 2),
                                             tf.unstack(x, T, 1), dtype=tf.float32),
+    "attention": lambda x: tf.nn.dynamic_rnn(
+        rnn.AttentionCellWrapper(rnn.BasicLSTMCell(H), 2), x, sequence_length=[4, 3, 2],
+        dtype=tf.float32),
+    "attention_concat": lambda x: tf.nn.static_rnn(
+        rnn.AttentionCellWrapper(rnn.GRUCell(H), 3, attn_size=2, attn_vec_size=5, input_size=4,
+                                 state_is_tuple=False), tf.unstack(x, T, 1), dtype=tf.float32),
     "fused": lambda x: rnn.LSTMBlockFusedCell(H)(tf.transpose(x, [1, 0, 2]), dtype=tf.float32),
     "fused_peephole_clip_lengths": lambda x: rnn.LSTMBlockFusedCell(
         H, forget_bias=0.7, cell_clip=0.25, use_peephole=True)(
@@ -155,6 +162,10 @@ def test_lstm_block_fused_cell_lists_and_errors():
 def test_wrapper_errors():
     with pytest.raises(ValueError, match="embedding_classes and embedding_size must be > 0"):
         rnn.EmbeddingWrapper(rnn.GRUCell(H), 0, 2)
+    with pytest.raises(ValueError, match="attn_length should be greater than zero"):
+        rnn.AttentionCellWrapper(rnn.GRUCell(H), 0)
+    with pytest.raises(ValueError, match="state_is_tuple is not set"):
+        rnn.AttentionCellWrapper(rnn.BasicLSTMCell(H), 2, state_is_tuple=False)
     with pytest.raises(ValueError, match="projection's size must be positive"):
         rnn.OutputProjectionWrapper(rnn.GRUCell(H), 0)
     with pytest.raises(TypeError):

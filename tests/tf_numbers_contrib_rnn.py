@@ -5,7 +5,7 @@ in tf.trainable_variables()).  TensorFlow 2.21 has no tf.contrib: the script bel
 contrib classes with their build and call as TF 1.15 wrote them (LSTMBlockCell on TF's own
 LSTMBlockCell kernel, tf.raw_ops, with TF 1.15's gradient function registered as it was;
 LSTMBlockFusedCell on TF's BlockLSTM kernel and its own gradient; LayerNormBasicLSTMCell, the
-projection and embedding wrappers on TF's ops), and TF's own ResidualWrapper and DeviceWrapper.
+projection, embedding and attention wrappers on TF's ops), and TF's own ResidualWrapper and DeviceWrapper.
 Produced by ``python ref.py block ...`` (each case prints one entry of REFERENCE, rounded to 6
 decimals)::
 
@@ -163,6 +163,51 @@ decimals)::
             projected = linear(inputs, self._size)
             return self._cell(self._act(projected) if self._act else projected, state)
 
+    class AttentionCellWrapper(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib/rnn/python/ops/rnn_cell.py
+        def __init__(self, cell, attn_length, attn_size=None, attn_vec_size=None, input_size=None, state_is_tuple=True):
+            super().__init__()
+            attn_size = attn_size or cell.output_size
+            self._cell, self._attn_length, self._attn_size = cell, attn_length, attn_size
+            self._attn_vec_size, self._input_size, self._state_is_tuple = attn_vec_size or attn_size, input_size, state_is_tuple
+        @property
+        def state_size(self):
+            size = (self._cell.state_size, self._attn_size, self._attn_size * self._attn_length)
+            return size if self._state_is_tuple else sum(list(size))
+        output_size = property(lambda self: self._attn_size)
+        def call(self, inputs, state):
+            if self._state_is_tuple:
+                state, attns, attn_states = state
+            else:
+                states = state
+                state = tf.slice(states, [0, 0], [-1, self._cell.state_size])
+                attns = tf.slice(states, [0, self._cell.state_size], [-1, self._attn_size])
+                attn_states = tf.slice(states, [0, self._cell.state_size + self._attn_size], [-1, self._attn_size * self._attn_length])
+            attn_states = tf.reshape(attn_states, [-1, self._attn_length, self._attn_size])
+            input_size = self._input_size or inputs.get_shape().as_list()[1]
+            inputs = linear(tf.concat([inputs, attns], 1), input_size)
+            cell_output, new_state = self._cell(inputs, state)
+            new_state_cat = tf.concat(tf.nest.flatten(new_state), 1) if self._state_is_tuple else new_state
+            new_attns, new_attn_states = self._attention(new_state_cat, attn_states)
+            with tf.variable_scope("attn_output_projection"):
+                output = linear(tf.concat([cell_output, new_attns], 1), self._attn_size)
+            new_attn_states = tf.concat([new_attn_states, tf.expand_dims(output, 1)], 1)
+            new_attn_states = tf.reshape(new_attn_states, [-1, self._attn_length * self._attn_size])
+            new_state = (new_state, new_attns, new_attn_states)
+            if not self._state_is_tuple:
+                new_state = tf.concat(list(new_state), 1)
+            return output, new_state
+        def _attention(self, query, attn_states):
+            with tf.variable_scope("attention"):
+                k = tf.get_variable("attn_w", [1, 1, self._attn_size, self._attn_vec_size])
+                v = tf.get_variable("attn_v", [self._attn_vec_size])
+                hidden = tf.reshape(attn_states, [-1, self._attn_length, 1, self._attn_size])
+                hidden_features = tf.nn.conv2d(hidden, k, [1, 1, 1, 1], "SAME")
+                y = tf.reshape(linear(query, self._attn_vec_size), [-1, 1, 1, self._attn_vec_size])
+                s = tf.reduce_sum(v * tf.tanh(hidden_features + y), [2, 3])
+                a = tf.nn.softmax(s)
+                d = tf.reduce_sum(tf.reshape(a, [-1, self._attn_length, 1, 1]) * hidden, [1, 2])
+                return tf.reshape(d, [-1, self._attn_size]), tf.slice(attn_states, [0, 1, 0], [-1, -1, -1])
+
     class EmbeddingWrapper(tf.nn.rnn_cell.RNNCell):  # TF 1.15's contrib core_rnn_cell.py
         def __init__(self, cell, classes, size):
             super().__init__(); self._cell, self._classes, self._size = cell, classes, size
@@ -226,6 +271,12 @@ decimals)::
         c0 = tf.constant(np.linspace(-0.5, 0.5, B * H).reshape(B, H).astype(np.float32))
         return LSTMBlockFusedCell(H, forget_bias=0.7, cell_clip=0.25, use_peephole=True)(
             tf.transpose(x, [1, 0, 2]), initial_state=(c0, c0 * 0.5), sequence_length=tf.constant([4, 1, 0]))
+    def attention(x):
+        cell = AttentionCellWrapper(tf.nn.rnn_cell.BasicLSTMCell(H), 2)
+        return tf.nn.dynamic_rnn(cell, x, sequence_length=[4, 3, 2], dtype=tf.float32)
+    def attention_concat(x):
+        cell = AttentionCellWrapper(tf.nn.rnn_cell.GRUCell(H), 3, attn_size=2, attn_vec_size=5, input_size=4, state_is_tuple=False)
+        return tf.nn.static_rnn(cell, tf.unstack(x, T, 1), dtype=tf.float32)
     for n in sys.argv[1:]:
         case(n, globals()[n])
 """
@@ -285,4 +336,16 @@ REFERENCE = {
         'outputs': [[[[-0.116277, -0.116206, -0.099423], [-0.126394, -0.090399, -0.036041], [-0.0, -0.0, 0.0]], [[0.013801, -0.033828, -0.084091], [0.0, -0.0, -0.0], [-0.0, -0.0, 0.0]], [[-0.080974, -0.121889, -0.136131], [0.0, -0.0, -0.0], [0.0, 0.0, -0.0]], [[-0.142016, -0.156883, -0.166619], [-0.0, -0.0, -0.0], [-0.0, -0.0, -0.0]]]],
         'states': [[[-0.25, -0.25, -0.25], [-0.239244, -0.163786, -0.062869], [0.25, 0.375, 0.5]], [[-0.142016, -0.156883, -0.166619], [-0.126394, -0.090399, -0.036041], [0.125, 0.1875, 0.25]]],
         'grads': [[[0.313827, 0.274636, 0.156991, -0.564333, -0.320083, 0.117881, 0.085114, 0.058738, -0.008235, 0.180768, 0.13266, 0.0278], [0.308828, 0.277758, 0.191849, -0.254389, -0.041641, 0.408651, 0.032607, 0.053404, 0.013807, 0.070673, 0.036502, -0.018586], [0.026393, 0.026411, 0.02681, -0.151301, -0.136143, -0.209524, 0.023097, 0.018412, 0.020048, 0.029061, 0.021105, 0.022409], [0.033905, 0.033648, 0.033879, -0.128112, -0.113281, -0.179103, 0.020374, 0.020219, 0.023091, 0.023072, 0.016034, 0.019851], [0.034078, 0.034126, 0.035544, -0.092087, -0.079561, -0.134799, 0.015358, 0.019382, 0.023745, 0.013583, 0.008273, 0.014848]], [-0.419146, -0.410837, -0.417283, 1.715429, 1.372048, 1.727431, -0.175177, -0.153675, -0.164739, -0.219633, -0.097854, -0.127649], [0.059625, 0.070176, 0.071562], [0.048527, 0.041525, 0.048004], [0.056243, 0.020511, 0.02651], [[[0.114008, 0.420061], [0.008476, 0.348418], [-0.088996, 0.244593], [-0.04395, 0.35481]], [[0.047876, 0.586296], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 0.0], [0.0, 0.0], [0.0, 0.0]]]]},
+    'attention': {
+        'variables': ['rnn/attention_cell_wrapper/kernel:0', 'rnn/attention_cell_wrapper/bias:0', 'rnn/attention_cell_wrapper/basic_lstm_cell/kernel:0', 'rnn/attention_cell_wrapper/basic_lstm_cell/bias:0', 'rnn/attention_cell_wrapper/attention/attn_w:0', 'rnn/attention_cell_wrapper/attention/attn_v:0', 'rnn/attention_cell_wrapper/attention/kernel:0', 'rnn/attention_cell_wrapper/attention/bias:0', 'rnn/attention_cell_wrapper/attn_output_projection/kernel:0', 'rnn/attention_cell_wrapper/attn_output_projection/bias:0'],
+        'loss': -52.965969,
+        'outputs': [[[[-0.395476, -0.42413, -0.39538], [-0.467381, -0.486301, -0.439403], [-0.696007, -0.707186, -0.622651], [-0.860881, -0.868362, -0.758314]], [[-0.450994, -0.478537, -0.441312], [-0.534023, -0.549483, -0.490572], [-0.736931, -0.749897, -0.661368], [0.0, 0.0, 0.0]], [[-0.491906, -0.519492, -0.476767], [-0.617202, -0.629114, -0.555878], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]],
+        'states': [[[-0.416443, -0.302877, -0.147923], [-0.460493, -0.376582, -0.252097], [-0.226262, -0.112956, 0.024603]], [[-0.23675, -0.172611, -0.082474], [-0.254085, -0.227117, -0.161554], [-0.139838, -0.0725, 0.015792]], [[-0.575828, -0.591076, -0.526325], [-0.491888, -0.51348, -0.465574], [-0.209898, -0.221669, -0.203439]], [[-0.696007, -0.707186, -0.622651, -0.860881, -0.868362, -0.758314], [-0.534023, -0.549483, -0.490572, -0.736931, -0.749897, -0.661368], [-0.491906, -0.519492, -0.476767, -0.617202, -0.629114, -0.555878]]],
+        'grads': [[[-1.40584, 0.322795], [1.634951, 1.244935], [-0.473865, 0.156888], [-0.504855, 0.16652], [-0.467514, 0.153615]], [11.537231, 1.00818], [[1.156882, 2.616295, 0.653902, -2.029456, -4.732424, -1.707696, 0.243549, 0.375771, 0.03652, 0.951846, 1.416581, 0.352975], [0.677047, 1.723424, 0.473288, -0.85044, -2.036113, -0.713529, 0.174531, 0.288618, 0.027542, 0.634789, 1.018351, 0.277076], [-0.116773, -0.273802, -0.055118, 0.286742, 0.890117, 0.192947, -0.050521, -0.11561, -0.01079, -0.183394, -0.307791, -0.060202], [-0.084406, -0.187588, -0.037415, 0.22025, 0.667918, 0.142367, -0.041032, -0.09704, -0.009854, -0.141307, -0.239341, -0.048163], [-0.040377, -0.073773, -0.014746, 0.123097, 0.348969, 0.072258, -0.025913, -0.064501, -0.007633, -0.078768, -0.135302, -0.029237]], [1.919223, 3.179433, 0.426021, -6.012672, -15.042448, -4.754424, 0.329807, 0.629533, 0.054409, 1.582297, 2.12863, 0.267198], [[[[0.359582, 0.754167, 0.895806], [0.377728, 0.792815, 0.942589], [0.344751, 0.724159, 0.861797]]]], [0.874355, 1.660199, 2.073048], [[0.013724, -0.007794, -0.117308], [0.009095, -0.005973, -0.08004], [0.003264, -0.003421, -0.03236], [0.00822, -0.0044, -0.069499], [0.005776, -0.003445, -0.049842], [0.002158, -0.001996, -0.020646]], [-0.047701, 0.017442, 0.380363], [[-6.950234, -7.80366, -4.988241], [-4.989135, -5.658064, -3.576171], [-2.208605, -2.602028, -1.56817], [-8.58199, -9.256993, -7.439588], [-9.011857, -9.721991, -7.778199], [-8.222012, -8.871161, -7.064067]], [45.452927, 51.072025, 30.589876], [[[1.475918, 1.013994], [0.830922, 0.568863], [0.656212, 0.519067], [0.119617, 0.113458]], [[1.378151, 0.985568], [0.606044, 0.416102], [-0.008234, 0.005822], [0.0, 0.0]], [[1.034423, 0.758339], [0.14554, 0.102878], [0.0, 0.0], [0.0, 0.0]]]]},
+    'attention_concat': {
+        'variables': ['rnn/attention_cell_wrapper/kernel:0', 'rnn/attention_cell_wrapper/bias:0', 'rnn/attention_cell_wrapper/gru_cell/gates/kernel:0', 'rnn/attention_cell_wrapper/gru_cell/gates/bias:0', 'rnn/attention_cell_wrapper/gru_cell/candidate/kernel:0', 'rnn/attention_cell_wrapper/gru_cell/candidate/bias:0', 'rnn/attention_cell_wrapper/attention/attn_w:0', 'rnn/attention_cell_wrapper/attention/attn_v:0', 'rnn/attention_cell_wrapper/attention/kernel:0', 'rnn/attention_cell_wrapper/attention/bias:0', 'rnn/attention_cell_wrapper/attn_output_projection/kernel:0', 'rnn/attention_cell_wrapper/attn_output_projection/bias:0'],
+        'loss': 2.583123,
+        'outputs': [[[0.088165, 0.285777], [0.057885, 0.250935], [0.021562, 0.226638]], [[0.18396, 0.431187], [0.177806, 0.396372], [0.144748, 0.346397]], [[0.226216, 0.514639], [0.241699, 0.516439], [0.244472, 0.492555]], [[0.308804, 0.558885], [0.299296, 0.57418], [0.29601, 0.580122]]],
+        'states': [[[0.051138, 0.241305, 0.38296, 0.167484, 0.412779, 0.18396, 0.431187, 0.226216, 0.514639, 0.308804, 0.558885], [0.067026, 0.296921, 0.456325, 0.161357, 0.391093, 0.177806, 0.396372, 0.241699, 0.516439, 0.299296, 0.57418], [0.035108, 0.317821, 0.50359, 0.139887, 0.358732, 0.144748, 0.346397, 0.244472, 0.492555, 0.29601, 0.580122]]],
+        'grads': [[[0.347331, -0.200184, -0.34806, -0.228654], [0.716743, -0.520227, -0.944205, -0.457735], [-0.029276, 0.060569, 0.086274, 0.020253], [-0.07153, 0.17662, 0.24606, 0.049107]], [0.314407, 0.953683, 0.980316, -0.160526], [[0.007115, 0.003773, 0.011572, -0.026293, -0.01947, -0.177487], [0.005052, 0.001495, 0.007015, -0.001724, -0.014171, -0.077759], [0.002305, -0.000985, 0.00151, 0.023079, -0.006953, 0.032492], [-0.000754, -0.003331, -0.0042, 0.044758, 0.001205, 0.138346], [-0.002089, 0.002263, -0.002152, 0.002658, 0.005069, 0.026348], [0.002925, -0.017648, 0.000377, -0.011492, -0.002456, -0.015236], [0.006269, -0.030391, 0.002258, -0.020628, -0.007627, -0.046214]], [0.016131, -0.0641, 0.011764, -0.130782, -0.021318, -0.342962], [[-0.722356, 0.069236, 0.659295], [-0.242857, 0.059487, 0.27221], [0.269511, 0.041686, -0.151718], [0.745403, 0.018244, -0.555111], [0.016981, -0.018476, -0.044429], [0.074375, 0.0806, 0.07921], [0.107962, 0.147829, 0.166522]], [-0.67586, 0.929094, 2.147933], [[[[0.013853, 0.008298, 0.002033, -0.004677, -0.011344], [0.02311, 0.013746, 0.003328, -0.007574, -0.018301]]]], [0.01707, 0.007176, -0.003645, -0.014842, -0.024914], [[2.7e-05, 6.6e-05, 2.1e-05, -3.1e-05, 1.9e-05], [0.00131, 0.000407, -1.5e-05, 0.000216, 0.000498], [0.002161, 0.000634, -3.9e-05, 0.000379, 0.000817]], [0.004608, 0.001271, -0.000114, 0.000866, 0.00177], [[-0.377696, -0.296679], [0.395162, 0.543806], [0.922546, 1.115405], [0.042638, 0.159768], [0.166666, 0.460421]], [3.370105, 3.218984], [[[0.052791, 0.107493], [-0.011447, 0.082913], [0.04009, -0.056928], [0.200958, -0.231181]], [[0.003119, 0.034558], [0.007641, -0.009452], [0.061209, -0.070257], [0.214376, -0.188989]], [[0.032211, 0.015022], [0.069358, 0.011317], [0.070228, 0.039171], [0.187519, -0.078793]]]]},
 }

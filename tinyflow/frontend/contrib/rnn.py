@@ -17,6 +17,7 @@ from ..nn.rnn_cell import (
     RNNCell,
 )
 from .rnn_cell import (
+    AttentionCellWrapper,
     EmbeddingWrapper,
     InputProjectionWrapper,
     LayerNormBasicLSTMCell,
@@ -25,9 +26,10 @@ from .rnn_cell import (
     OutputProjectionWrapper,
 )
 
-__all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "EmbeddingWrapper",
-           "GRUCell", "InputProjectionWrapper", "LSTMBlockCell", "LSTMBlockFusedCell", "LSTMCell",
-           "LSTMStateTuple", "LayerNormBasicLSTMCell", "MultiRNNCell", "OutputProjectionWrapper", "RNNCell",
+__all__ = ["AttentionCellWrapper", "BasicLSTMCell", "BasicRNNCell", "DeviceWrapper",
+           "DropoutWrapper", "EmbeddingWrapper", "GRUCell", "InputProjectionWrapper",
+           "LSTMBlockCell", "LSTMBlockFusedCell", "LSTMCell", "LSTMStateTuple",
+           "LayerNormBasicLSTMCell", "MultiRNNCell", "OutputProjectionWrapper", "RNNCell",
            "ResidualWrapper", "bidirectional_dynamic_rnn", "dynamic_rnn",
            "static_bidirectional_rnn", "static_rnn"]
 

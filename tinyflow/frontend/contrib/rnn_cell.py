@@ -15,6 +15,10 @@ LayerNormBasicLSTMCell   ``kernel`` [depth + units, 4 units] (``bias`` without l
 OutputProjectionWrapper  the cell under ``output_projection_wrapper/``, then ``kernel``
                          [cell output, output_size] and ``bias`` (zeros)
 InputProjectionWrapper   ``kernel`` [depth, num_proj] and ``bias`` (zeros), the cell inside
+AttentionCellWrapper     ``kernel``, ``bias`` (the inputs' projection), the cell,
+                         ``attention/attn_w`` [1, 1, attn, vec], ``attention/attn_v`` [vec],
+                         ``attention/kernel``, ``bias``, ``attn_output_projection/kernel``,
+                         ``bias`` (biases zeros)
 EmbeddingWrapper         ``embedding`` [classes, size] (U(-sqrt 3, sqrt 3) unless the scope
                          or ``initializer`` says), the cell inside
 =======================  ===============================================================
@@ -24,25 +28,28 @@ from __future__ import annotations
 import math
 
 from ...nnvm.symbol import Symbol
-from ..api import clip_by_value, matmul, sigmoid, stop_gradient
-from ..array_ops import concat, reshape, split, stack, unstack
+from ..api import clip_by_value, matmul, reduce_sum, sigmoid, stop_gradient, tanh
+from ..array_ops import concat, expand_dims, reshape, split, stack, unstack
+from ..array_ops import slice as array_slice
 from ..init_ops import constant_initializer, random_uniform_initializer, zeros_initializer
 from ..math_ops import convert_to_tensor
-from ..nn.functions import bias_add, dropout, embedding_lookup
+from ..nn.functions import bias_add, conv2d, dropout, embedding_lookup, softmax
 from ..nn.rnn import dynamic_rnn
 from ..nn.rnn_cell import (
     LSTMCell,
     LSTMStateTuple,
+    RNNCell,
     _activation,
     _CellWrapper,
     _LayerCell,
     _lstm_state,
+    flatten,
 )
 from ..variable_scope import get_variable, get_variable_scope, variable_scope
 from .layers import layer_norm
 
-__all__ = ["EmbeddingWrapper", "InputProjectionWrapper", "LSTMBlockCell", "LSTMBlockFusedCell",
-           "LayerNormBasicLSTMCell", "OutputProjectionWrapper"]
+__all__ = ["AttentionCellWrapper", "EmbeddingWrapper", "InputProjectionWrapper", "LSTMBlockCell",
+           "LSTMBlockFusedCell", "LayerNormBasicLSTMCell", "OutputProjectionWrapper"]
 
 
 class LSTMBlockCell(LSTMCell):
@@ -287,3 +294,84 @@ class EmbeddingWrapper(_CellWrapper):
         embedded = embedding_lookup(self._embedding, reshape(inputs, [-1]))
         return self._cell(embedded, state)
 
+
+
+class AttentionCellWrapper(_CellWrapper):
+    """Attention over the cell's last ``attn_length`` outputs (TF's ``AttentionCellWrapper``,
+    arXiv:1601.06733): the inputs and the last attention are projected to the cell's input,
+    the cell's new state (concatenated) queries the window, ``softmax(v . tanh(W h + U q))``
+    weighs it, and ``[output, attention]`` projected to ``attn_size`` is the output and the
+    window's newest entry.  The state is ``(cell state, attention, window)``, concatenated
+    with ``state_is_tuple=False``.
+    """
+
+    def __init__(self, cell, attn_length, attn_size=None, attn_vec_size=None, input_size=None,
+                 state_is_tuple=True, reuse=None) -> None:
+        super().__init__(cell, reuse=reuse)
+        if isinstance(cell.state_size, tuple) and not state_is_tuple:
+            raise ValueError(f"Cell returns tuple of states, but the flag state_is_tuple is not "
+                             f"set. State size is: {cell.state_size}")
+        if attn_length <= 0:
+            raise ValueError(f"attn_length should be greater than zero, got {attn_length}")
+        self._attn_length, self._input_size = int(attn_length), input_size
+        self._attn_size = int(attn_size if attn_size is not None else cell.output_size)
+        self._attn_vec_size = int(attn_vec_size if attn_vec_size is not None else self._attn_size)
+        self._state_is_tuple = state_is_tuple
+        self._linears: dict = {}
+
+    @property
+    def state_size(self):
+        size = (self._cell.state_size, self._attn_size, self._attn_size * self._attn_length)
+        return size if self._state_is_tuple else sum(size)
+
+    @property
+    def output_size(self):
+        return self._attn_size
+
+    zero_state = RNNCell.zero_state  # zeros of its own state's structure
+
+    def _linear(self, key, args, size):
+        """TF's ``_Linear(args, size, True)``: ``concat(args) @ kernel + bias`` (zeros), its
+        variables made in the current scope at the first call."""
+        if key not in self._linears:
+            depth = sum(a.get_shape()[-1].value for a in args)
+            self._linears[key] = (
+                self._add_variable("kernel", [depth, size], args[0].dtype.name),
+                self._add_variable("bias", [size], args[0].dtype.name,
+                                   initializer=zeros_initializer()))
+        kernel, bias = self._linears[key]
+        return bias_add(matmul(concat(args, 1) if len(args) > 1 else args[0], kernel), bias)
+
+    def call(self, inputs, state) -> tuple:
+        length, size, cell_size = self._attn_length, self._attn_size, self._cell.state_size
+        if self._state_is_tuple:
+            state, attns, window = state
+        else:
+            state, attns, window = (array_slice(state, [0, begin], [-1, width]) for begin, width
+                                    in ((0, cell_size), (cell_size, size),
+                                        (cell_size + size, size * length)))
+        window = reshape(window, [-1, length, size])
+        input_size = self._input_size or inputs.get_shape().as_list()[1]
+        cell_output, new_state = self._cell(self._linear(1, [inputs, attns], input_size), state)
+        query = concat(flatten(new_state), 1) if self._state_is_tuple else new_state
+        new_attns, window = self._attention(query, window)
+        with variable_scope("attn_output_projection"):
+            output = self._linear(2, [cell_output, new_attns], size)
+        window = reshape(concat([window, expand_dims(output, 1)], 1), [-1, length * size])
+        new_state = (new_state, new_attns, window)
+        return output, new_state if self._state_is_tuple else concat(list(new_state), 1)
+
+    def _attention(self, query, window):
+        length, size, vec = self._attn_length, self._attn_size, self._attn_vec_size
+        with variable_scope("attention"):
+            if "attention" not in self._linears:
+                self._linears["attention"] = (
+                    self._add_variable("attn_w", [1, 1, size, vec], query.dtype.name),
+                    self._add_variable("attn_v", [vec], query.dtype.name))
+            k, v = self._linears["attention"]
+            hidden = reshape(window, [-1, length, 1, size])
+            features = conv2d(hidden, k, [1, 1, 1, 1], "SAME")
+            y = reshape(self._linear(3, [query], vec), [-1, 1, 1, vec])
+            weights = softmax(reduce_sum(v * tanh(features + y), [2, 3]))
+            attended = reduce_sum(reshape(weights, [-1, length, 1, 1]) * hidden, [1, 2])
+            return reshape(attended, [-1, size]), array_slice(window, [0, 1, 0], [-1, -1, -1])
