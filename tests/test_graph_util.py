@@ -129,6 +129,8 @@ def test_errors_leave_the_graph_as_it_was():
         tf.import_graph_def(graph_def, return_elements=["nope:0"])
     with pytest.raises(ValueError, match=r"not found in graph_def: \['nope:0'\]"):
         tf.import_graph_def(graph_def, input_map={"nope:0": tf.zeros([1, 3])})
+    with pytest.raises(ValueError, match="x:0 is float32 in the graph def, but it was given"):
+        tf.import_graph_def(graph_def, input_map={"x:0": tf.zeros([1, 3], tf.int32)})
     with pytest.raises(TypeError, match="input_map must be a dictionary"):
         tf.import_graph_def(graph_def, input_map={"x:0": np.zeros((1, 3))})
     with pytest.raises(TypeError, match="graph_def must be a GraphDef"):

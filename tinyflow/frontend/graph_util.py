@@ -106,8 +106,12 @@ def _map_inputs(graph: Graph, input_map: dict, prefix: str) -> Graph:
         node = nodes.get(prefix + name)
         if node is None or index >= node.num_outputs():
             missing.append(key)
-        else:
-            mapped[NodeEntry(node, index)] = value.outputs[0]
+            continue
+        declared = node.attrs.get("dtype") if node.op is None else None
+        if declared is not None and declared != value.dtype.name:
+            raise ValueError(f"input_map: {key} is {declared} in the graph def, but it was "
+                             f"given {value.name} of type {value.dtype.name}")
+        mapped[NodeEntry(node, index)] = value.outputs[0]
     if missing:
         raise ValueError(f"Attempted to map inputs that were not found in graph_def: {missing}")
 
