@@ -182,9 +182,35 @@ def test_gpu_questions_are_torchs():
     assert os.path.isdir(tf.test.get_temp_dir())
 
 
+def test_compute_gradient_against_numpy(case):
+    """TF 1.15's Jacobian layout: [x size, y size]; d(x * x + 3x)/dx = diag(2x + 3) and
+    d(a @ b)_ij / d a_kl = [i == k] b_lj, d(a @ b)_ij / d b_kl = [j == l] a_ik."""
+    x = tf.placeholder(tf.float32, [2, 3])
+    at = np.linspace(-1, 1, 6).reshape(2, 3).astype(np.float32)
+    with case.cached_session():
+        theoretical, numerical = tf.test.compute_gradient(x, [2, 3], x * x + 3.0 * x, [2, 3],
+                                                          x_init_value=at)
+        assert tf.test.compute_gradient_error(x, [2, 3], tf.tanh(x), [2, 3]) < 5e-3
+        av, bv = at, np.arange(6, dtype=np.float32).reshape(3, 2) / 5
+        a, b = tf.constant(av), tf.constant(bv)  # each fed in turn, the other its value (TF)
+        (ta, na), (tb, nb) = tf.test.compute_gradient([a, b], [[2, 3], [3, 2]],
+                                                      tf.matmul(a, b), [2, 2], [av, bv])
+        unreached, _ = tf.test.compute_gradient(tf.placeholder(tf.float32, [2]), [2],
+                                                tf.constant([1.0]), [1])
+    np.testing.assert_allclose(theoretical, np.diag((2 * at + 3).ravel()), rtol=1e-6)
+    np.testing.assert_allclose(numerical, theoretical, atol=2e-3)
+    want_a = np.einsum("ik,lj->klij", np.eye(2), bv).reshape(6, 4)
+    want_b = np.einsum("jl,ik->klij", np.eye(2), av).reshape(6, 4)
+    for got, want in ((ta, want_a), (na, want_a), (tb, want_b), (nb, want_b)):
+        np.testing.assert_allclose(got, want, atol=2e-3)
+    assert not unreached.any()
+    with pytest.raises(ValueError, match="runs in the default session"):
+        tf.test.compute_gradient(x, [2, 3], x * 2.0, [2, 3])
+
+
 def test_unsupported_test_name():
-    with pytest.raises(AttributeError, match="tf.test.compute_gradient_error is not supported"):
-        tf.test.compute_gradient_error  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.test.create_local_cluster is not supported"):
+        tf.test.create_local_cluster  # noqa: B018
 
 
 def test_main_runs_the_module_tests(tmp_path):

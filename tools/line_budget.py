@@ -219,9 +219,10 @@ COMPONENTS = {
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
-    # programs' own tests and file code use, counted apart
+    # programs' own tests and file code use, counted apart; with tf.test.compute_gradient's
+    # Jacobians (TF 1.15's layout)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/)": (
-        ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py"], 440),
+        ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py"], 490),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (

@@ -22,10 +22,11 @@ import numpy as np
 from ..nnvm.errors import OpError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context, get_default_session
 from ..nnvm.symbol import reset_default_graph as _reset_default_graph
+from .api import gradients, placeholder
 from .unsupported import unsupported
 
-__all__ = ["TestCase", "get_temp_dir", "gpu_device_name", "is_built_with_cuda",
-           "is_gpu_available", "main"]
+__all__ = ["TestCase", "compute_gradient", "compute_gradient_error", "get_temp_dir",
+           "gpu_device_name", "is_built_with_cuda", "is_gpu_available", "main"]
 
 DEFAULT_GRAPH_SEED = 87654321  # TF's random_seed.DEFAULT_GRAPH_SEED
 
@@ -79,6 +80,62 @@ _TEMP_DIR = _TempDir()
 def main(argv=None):
     """Run the tests of ``__main__`` (``if __name__ == "__main__": tf.test.main()``)."""
     return unittest.main(argv=argv)
+
+
+def compute_gradient(x, x_shape, y, y_shape, x_init_value=None, delta=1e-3, init_targets=None,
+                     extra_feed_dict=None):
+    """TF 1.15's ``tf.test.compute_gradient``: ``(theoretical, numerical)`` Jacobians of ``y``
+    with respect to ``x`` (a tensor, or a list of them: a list of pairs), each ``[x size,
+    y size]``, in the default session: the theoretical one column by column from the
+    gradient of ``y`` against a one-hot head, the numerical one by central differences of
+    ``delta``.  ``x`` takes ``x_init_value`` (default uniform [0, 1) samples), after
+    ``init_targets`` ran; an ``x`` the gradient does not reach has a zero Jacobian."""
+    sess = get_default_session()
+    if sess is None:
+        raise ValueError("tf.test.compute_gradient runs in the default session: call it "
+                         "inside 'with self.cached_session():' (or 'with sess.as_default():')")
+    xs, shapes, inits = ((x, x_shape, x_init_value) if isinstance(x, list) else
+                         ([x], [x_shape], [x_init_value]))
+    heads = [placeholder(y.dtype, list(y_shape)) for _ in xs]
+    dxs = [gradients(y, xi, grad_ys=dy)[0] for xi, dy in zip(xs, heads)]
+    for init in init_targets or ():
+        sess.run(init)
+    pairs = [_jacobians(sess, xi, tuple(shape), y, tuple(y_shape), dx, dy, init, delta,
+                        dict(extra_feed_dict or {}))
+             for xi, shape, dx, dy, init in zip(xs, shapes, dxs, heads, inits or [None] * len(xs))]
+    return pairs if isinstance(x, list) else pairs[0]
+
+
+def _jacobians(sess, x, x_shape, y, y_shape, dx, dy, x_data, delta, feeds) -> tuple:
+    dtype = x.dtype.as_numpy_dtype
+    if x_data is None:
+        x_data = np.random.random_sample(x_shape).astype(dtype)
+    x_data = np.asarray(x_data, dtype=dtype)
+    x_size, y_size = int(np.prod(x_shape)), int(np.prod(y_shape))
+    theoretical = np.zeros((x_size, y_size), dtype=dtype)
+    head = np.zeros(y_shape, dtype=y.dtype.as_numpy_dtype)
+    for col in range(y_size if dx is not None else 0):
+        head.flat[col] = 1
+        theoretical[:, col] = np.ravel(sess.run(dx, {**feeds, x: x_data, dy: head}))
+        head.flat[col] = 0
+    numerical = np.zeros((x_size, y_size), dtype=dtype)
+    scale = np.asarray(2 * delta, dtype=y.dtype.as_numpy_dtype)[()]
+    for row in range(x_size):
+        moved = [x_data.copy(), x_data.copy()]
+        moved[0].flat[row] += delta
+        moved[1].flat[row] -= delta
+        ends = [np.asarray(sess.run(y, {**feeds, x: m})) for m in moved]
+        numerical[row, :] = ((ends[0] - ends[1]) / scale).ravel()
+    return theoretical, numerical
+
+
+def compute_gradient_error(x, x_shape, y, y_shape, x_init_value=None, delta=1e-3,
+                           init_targets=None, extra_feed_dict=None) -> float:
+    """The largest ``|theoretical - numerical|`` of :func:`compute_gradient`'s Jacobians."""
+    found = compute_gradient(x, x_shape, y, y_shape, x_init_value, delta, init_targets,
+                             extra_feed_dict)
+    pairs = found if isinstance(found, list) else [found]
+    return max((float(np.max(np.abs(t - n))) for t, n in pairs if t.size), default=0.0)
 
 
 def _where(condition):
