@@ -34,6 +34,11 @@ def _loss(outputs, states):
     return total
 
 
+def _stacked(result):
+    outputs, states_fw, states_bw = result
+    return outputs, (states_fw, states_bw)
+
+
 _C0 = np.linspace(-0.5, 0.5, B * H).reshape(B, H).astype(np.float32)
 CASES = {
     "block": lambda x: tf.nn.static_rnn(rnn.LSTMBlockCell(H), tf.unstack(x, T, 1),
@@ -60,6 +65,12 @@ CASES = {
     "attention_concat": lambda x: tf.nn.static_rnn(
         rnn.AttentionCellWrapper(rnn.GRUCell(H), 3, attn_size=2, attn_vec_size=5, input_size=4,
                                  state_is_tuple=False), tf.unstack(x, T, 1), dtype=tf.float32),
+    "stack_static": lambda x: _stacked(rnn.stack_bidirectional_rnn(
+        [rnn.GRUCell(H), rnn.BasicRNNCell(2)], [rnn.BasicLSTMCell(H), rnn.GRUCell(2)],
+        tf.unstack(x, T, 1), dtype=tf.float32, sequence_length=[4, 2, 3])),
+    "stack_dynamic": lambda x: _stacked(rnn.stack_bidirectional_dynamic_rnn(
+        [rnn.BasicLSTMCell(H), rnn.GRUCell(2)], [rnn.GRUCell(H), rnn.BasicRNNCell(2)], x,
+        dtype=tf.float32, sequence_length=[4, 2, 3])),
     "fused": lambda x: rnn.LSTMBlockFusedCell(H)(tf.transpose(x, [1, 0, 2]), dtype=tf.float32),
     "fused_peephole_clip_lengths": lambda x: rnn.LSTMBlockFusedCell(
         H, forget_bias=0.7, cell_clip=0.25, use_peephole=True)(
@@ -174,5 +185,12 @@ def test_wrapper_errors():
     x = tf.placeholder(tf.float32, [B, D])
     with pytest.raises(ValueError, match="ResidualWrapper: inputs of shape"):
         cell(x, cell.zero_state(B, tf.float32))
+    for args, problem in (([[], [cell]], "at least one fw cell"),
+                          ([[cell], cell], "cells_bw must be a list"),
+                          ([[cell], [cell, cell]], "the same depth")):
+        with pytest.raises(ValueError, match=problem):
+            rnn.stack_bidirectional_dynamic_rnn(*args, tf.zeros([B, T, D]), dtype=tf.float32)
+    with pytest.raises(ValueError, match="initial_states_fw must be a list"):
+        rnn.stack_bidirectional_rnn([cell], [cell], [x], initial_states_fw=[1, 2])
     with pytest.raises(AttributeError, match="tf.contrib.rnn.NASCell is not supported"):
         rnn.NASCell  # noqa: B018

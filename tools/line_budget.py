@@ -190,13 +190,13 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
-    # 2680 -> 3055: 2026-11-27: tf.contrib.rnn's own cells (LSTMBlockCell, LSTMBlockFusedCell,
+    # 2680 -> 3110: 2026-11-27: tf.contrib.rnn's own cells (LSTMBlockCell, LSTMBlockFusedCell,
     # LayerNormBasicLSTMCell, the projection, embedding and attention wrappers:
-    # contrib/rnn_cell.py) and
+    # contrib/rnn_cell.py), its stacked bidirectional RNNs, and
     # tf.nn.rnn_cell's ResidualWrapper and DeviceWrapper, on a wrapper base DropoutWrapper shares
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3055),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3110),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,
