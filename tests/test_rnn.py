@@ -606,14 +606,14 @@ def test_contrib_rnn_is_tf_contrib_rnn():
     assert contrib_rnn.static_rnn is tf.nn.static_rnn
     assert contrib_rnn.static_bidirectional_rnn is tf.nn.static_bidirectional_rnn
     for name in ("LSTMCell", "GRUCell", "MultiRNNCell", "DropoutWrapper", "BasicRNNCell",
-                 "LSTMStateTuple"):
+                 "LSTMStateTuple", "ResidualWrapper", "DeviceWrapper"):
         assert getattr(contrib_rnn, name) is getattr(tf.nn.rnn_cell, name)
     with pytest.raises(AttributeError, match="tf.contrib.learn is not supported by TinyFlow"):
         _ = tf.contrib.learn
-    with pytest.raises(AttributeError, match="tf.contrib.rnn.LSTMBlockCell is not supported"):
-        _ = contrib_rnn.LSTMBlockCell
-    with pytest.raises(AttributeError, match="tf.nn.rnn_cell.ResidualWrapper is not supported"):
-        _ = tf.nn.rnn_cell.ResidualWrapper
+    with pytest.raises(AttributeError, match="tf.contrib.rnn.GridLSTMCell is not supported"):
+        _ = contrib_rnn.GridLSTMCell
+    with pytest.raises(AttributeError, match="tf.nn.rnn_cell.LSTMBlockCell is not supported"):
+        _ = tf.nn.rnn_cell.LSTMBlockCell  # contrib's, not tf.nn.rnn_cell's
 
 
 def test_inputs_of_the_wrong_depth_name_the_cell_and_shapes():

@@ -21,6 +21,7 @@ from .frontend.functional_ops import *
 from .frontend.functional_ops import __all__ as _functional_ops_all
 from .frontend.gradient_ops import *
 from .frontend.gradient_ops import __all__ as _gradient_ops_all
+from .frontend.graph_util import import_graph_def
 from .frontend.image_ops import random_crop
 from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
@@ -57,6 +58,7 @@ from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
 from .lua_ops import attach_lua_bodies
 from .nnvm import GraphError, ShapeError, TinyflowError
+from .nnvm.graph_def import GraphDef
 from .nnvm.symbol import Node as Operation  # TF's names of a tensor and an operation
 from .nnvm.symbol import Symbol
 from .nnvm.symbol import Symbol as Tensor
@@ -103,11 +105,13 @@ __all__ += [
     "flags",
     "gfile",
     "image",
+    "io",
     "keras",
     "logging",
     "losses",
     "metrics",
     "summary",
+    "test",
 ]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
@@ -115,20 +119,22 @@ __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
-    "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
+    "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
-    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw"]
+    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw",
+    "graph_util", "import_graph_def"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
-# tf_image.py
+# tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "distributions": "distributions", "errors": "errors",
-            "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
-            "keras": "keras", "layers": "layers",
+            "estimator": "estimator", "flags": "flags", "gfile": "gfile",
+            "graph_util": "graph_util", "image": "tf_image",
+            "io": "tf_io", "keras": "keras", "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "sparse": "tf_sparse", "summary": "summary"}
+            "metrics": "metrics", "sparse": "tf_sparse", "summary": "summary", "test": "tf_testing"}
 
 
 def __getattr__(name):

@@ -69,11 +69,12 @@ COMPONENTS = {
     # reads the intermediates its forward kept (TKeep) instead of computing the body again,
     # skips the gradients nothing reads or that stay zero, and a loop variable goes straight
     # into the body's input buffer: dynamic_rnn's loop 1.44x -> 1.09x the unrolled graph's
-    # CPU time per step, benchmarks/dynamic_rnn.py)
+    # CPU time per step, benchmarks/dynamic_rnn.py; 2145 -> 2215: 2026-11-27: tf.nn.raw_rnn, the
+    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 2145),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 2215),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -96,14 +97,15 @@ COMPONENTS = {
     # tf.RegisterGradient's registry, and the Gradient pass taking a node's override by name;
     # 3710 -> 3720: TF-1 queues (tf.train.batch, Coordinator...): FPullOutputs gets the run's
     # deadline (a dequeue's timeout_in_ms), a closing session ends its queues' waits, a fetched
-    # string pulled (a reader's key) is answered as pulled; 3720 -> 3726: sparse tensors:
-    # Session.run fetches and feeds a CompositeTensor (tf.SparseTensor) by its parts)
+    # string pulled (a reader's key) is answered as pulled; 3720 -> 3741: sparse tensors:
+    # Session.run fetches and feeds a CompositeTensor (tf.SparseTensor) by its parts; graph
+    # defs: tf.Graph.as_graph_def and Session.graph_def; GraphContext.keras)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3726),
+            "session/session.py", "session/variables.py"], 3741),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -116,6 +118,11 @@ COMPONENTS = {
     # an untrusted .meta holding loops needs); apart, as the control flow it serialises is
     "subgraphs in graph JSON (nnvm/passes/serialize_subgraphs.py)": (
         ["nnvm/passes/serialize_subgraphs.py"], 125),
+    # 2026-11-27: graph defs (TF-1 names programs use): tf.GraphDef in TinyFlow's format (the
+    # SaveJSON document, read back under LoadJSON's checks), tf.graph_util's freezing,
+    # tf.import_graph_def and tf.train.write_graph; counted apart, as the .meta files are
+    "graph defs: tf.GraphDef, freezing, import_graph_def (nnvm/graph_def.py, "
+    "frontend/graph_util.py)": (["nnvm/graph_def.py", "frontend/graph_util.py"], 240),
     # (480 -> 485: tf.errors.OutOfRangeError, the end of a tf.data iterator; 485 -> 495: issue
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
@@ -202,11 +209,15 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
-    # 2680 -> 2695: 2026-11-27: tf.keras: a layer's call scopes and input conversion as methods
-    # tf.keras' layers replace (one __call__ for both), and dir(tf.layers) TF's names only
+    # 2680 -> 3110: 2026-11-27: tf.contrib.rnn's own cells (LSTMBlockCell, LSTMBlockFusedCell,
+    # LayerNormBasicLSTMCell, the projection, embedding and attention wrappers:
+    # contrib/rnn_cell.py), its stacked bidirectional RNNs, and
+    # tf.nn.rnn_cell's ResidualWrapper and DeviceWrapper, on a wrapper base DropoutWrapper shares;
+    # 3110 -> 3125: tf.keras: a layer's call scopes and input conversion as methods tf.keras'
+    # layers replace (one __call__ for both), and dir(tf.layers) TF's names only
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2695),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3125),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
@@ -228,19 +239,27 @@ COMPONENTS = {
     # names the node holding a Python object; 3655 -> 3665: FileWriter.add_session_log, the
     # summary protos as tf.Summary / tf.summary.Summary name them)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
-        ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
+        ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
          "examples/**/*.py"], 3665),
+    # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
+    # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
+    # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
+    # programs' own tests and file code use, counted apart; with tf.test.compute_gradient's
+    # Jacobians (TF 1.15's layout)
+    "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/)": (
+        ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py"], 490),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
         ["frontend/checkpoint_format.py"], 470),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
-    # 260 -> 305: client/timeline.py (a traced run as a Chrome trace, TF's own module)
-    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 305),
+    # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
+    # platform.test, framework.graph_util and framework.importer
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 315),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,

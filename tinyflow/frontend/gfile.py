@@ -2,6 +2,7 @@
 (``NotFoundError`` for a missing file, ``AlreadyExistsError`` when not overwriting)."""
 from __future__ import annotations
 
+import collections
 import contextlib
 import glob
 import os
@@ -9,8 +10,9 @@ import shutil
 
 from . import errors
 
-__all__ = ["Copy", "DeleteRecursively", "Exists", "FastGFile", "GFile", "Glob", "IsDirectory",
-           "ListDirectory", "MakeDirs", "Open", "Remove", "Rename", "Walk"]
+__all__ = ["Copy", "DeleteRecursively", "Exists", "FastGFile", "FileStatistics", "GFile", "Glob",
+           "IsDirectory", "ListDirectory", "MakeDirs", "MkDir", "Open", "Remove", "Rename",
+           "Stat", "Walk"]
 
 
 @contextlib.contextmanager
@@ -39,6 +41,27 @@ def MakeDirs(dirname) -> None:
     """Create the directory and its missing parents; an existing directory is fine."""
     with _tf_errors(dirname):
         os.makedirs(dirname, exist_ok=True)
+
+
+def MkDir(dirname) -> None:
+    """Create one directory (its parent must exist: NotFoundError); an existing one is fine,
+    as in TF."""
+    with _tf_errors(dirname):
+        if not os.path.isdir(dirname):
+            os.mkdir(dirname)
+
+
+class FileStatistics(collections.namedtuple("FileStatistics",
+                                            ("length", "mtime_nsec", "is_directory"))):
+    """What :func:`Stat` tells of a path: its size in bytes, its modification time in
+    nanoseconds (whole seconds, as TF's POSIX file system gives it), whether a directory."""
+
+
+def Stat(filename) -> FileStatistics:
+    """The path's :class:`FileStatistics` (NotFoundError when missing)."""
+    with _tf_errors(filename):
+        found = os.stat(filename)
+    return FileStatistics(found.st_size, int(found.st_mtime) * 10**9, os.path.isdir(filename))
 
 
 def ListDirectory(dirname) -> list:
@@ -94,11 +117,38 @@ def Copy(oldpath, newpath, overwrite: bool = False) -> None:
         shutil.copyfile(oldpath, newpath)
 
 
-def GFile(name, mode: str = "r"):
-    """TensorFlow's file object, here Python's own: ``"r"`` reads str, ``"rb"`` bytes.
-    Opening a missing file for reading is a NotFoundError."""
-    with _tf_errors(name):
-        return open(name, mode)
+class GFile:
+    """TensorFlow's file object on Python's own: ``"r"`` reads str, ``"rb"`` bytes; ``read``,
+    ``readline``, ``readlines``, ``write``, ``seek``, ``tell``, iteration, ``with``, and TF's
+    ``size()``.  Opening a missing file for reading is a NotFoundError."""
+
+    def __init__(self, name, mode: str = "r") -> None:
+        self.name, self.mode = os.fspath(name), mode
+        with _tf_errors(name):
+            self._file = open(self.name, mode)  # noqa: SIM115 - closed by close() or the with block
+
+    def size(self) -> int:
+        """The file's length in bytes."""
+        if self._file.writable():
+            self._file.flush()
+        return os.path.getsize(self.name)
+
+    def __getattr__(self, attribute):
+        if attribute == "_file":  # not opened (the NotFoundError __init__ raised)
+            raise AttributeError(attribute)
+        return getattr(self._file, attribute)
+
+    def __iter__(self):
+        return iter(self._file)
+
+    def __next__(self):
+        return next(self._file)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._file.close()
 
 
 Open = FastGFile = GFile

@@ -27,6 +27,7 @@ from .api import (
 )
 from .array_ops import ones, zeros
 from .framework import GraphKeys
+from .graph_util import write_graph
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
 from .meta_graph import export_meta_graph
@@ -70,6 +71,7 @@ __all__ = [
     "list_variables",
     "load_checkpoint",
     "load_variable",
+    "write_graph",
 ]
 __all__ += list(_decay_all)
 

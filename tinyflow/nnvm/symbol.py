@@ -24,6 +24,7 @@ from .attrs import same_type
 from .dtypes import as_dtype
 from .errors import DTypeError, GraphError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
+from .graph_def import GraphDef
 from .op import Op
 from .shape_checks import check_shapes
 from .tensor_shape import _STAND_INS, TensorShape
@@ -341,6 +342,16 @@ class GraphContext:
             raise KeyError(f"the name {name!r} refers to an operation that does not exist in "
                            f"this graph")
         return Symbol([NodeEntry(node, i) for i in range(node.num_outputs())], is_operation=True)
+
+    def as_graph_def(self, from_version=None, add_shapes=False) -> GraphDef:
+        """Every node of this graph in TinyFlow's graph format (:mod:`.graph_def`); a node
+        that cannot be written (a ``tf.py_func``'s Python function) is a GraphError."""
+        heads = [NodeEntry(n, i) for n in self.nodes_by_name.values()
+                 for i in range(n.num_outputs())]
+        try:
+            return GraphDef(apply_passes(Graph(heads), ["SaveJSON"]).attrs["json"])
+        except (TypeError, ValueError) as err:
+            raise GraphError(f"cannot write the graph def: {err}") from None
 
     def variable(self, node: Node):
         """The variable symbol declared here for variable ``node``, or None."""

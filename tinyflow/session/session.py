@@ -337,6 +337,11 @@ class Session:
         self._free()  # runs once: closing twice is fine
 
     @property
+    def graph_def(self):
+        """The session's graph in TinyFlow's graph format (``self.graph.as_graph_def()``)."""
+        return self.graph.as_graph_def()
+
+    @property
     def closed(self) -> bool:
         """True once :meth:`close` ran."""
         return self.variable_store.closed

@@ -21,9 +21,9 @@ from ..api import _tensor, cast
 from ..array_ops import concat, reverse, shape, stack, transpose, unstack
 from ..variable_scope import variable_scope
 from .rnn_cell import assert_like_rnncell, flatten, pack_sequence_as
-from .rnn_loop import dynamic_rnn_loop, reverse_sequence, rnn_step
+from .rnn_loop import dynamic_rnn_loop, raw_rnn, reverse_sequence, rnn_step
 
-__all__ = ["bidirectional_dynamic_rnn", "dynamic_rnn", "static_bidirectional_rnn",
+__all__ = ["bidirectional_dynamic_rnn", "dynamic_rnn", "raw_rnn", "static_bidirectional_rnn",
            "static_rnn"]
 
 

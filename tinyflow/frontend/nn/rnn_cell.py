@@ -41,8 +41,8 @@ from ..variable_scope import VariableScope, get_variable, variable_scope
 from . import functions as nn
 from .functions import bias_add, dropout
 
-__all__ = ["BasicLSTMCell", "BasicRNNCell", "DropoutWrapper", "GRUCell", "LSTMCell",
-           "LSTMStateTuple", "MultiRNNCell", "RNNCell"]
+__all__ = ["BasicLSTMCell", "BasicRNNCell", "DeviceWrapper", "DropoutWrapper", "GRUCell",
+           "LSTMCell", "LSTMStateTuple", "MultiRNNCell", "RNNCell", "ResidualWrapper"]
 
 
 # -- nested structures (TF's nest, for states: tuples, lists, LSTMStateTuples) ---------------
@@ -596,6 +596,9 @@ class LSTMCell(_FusedSequence, _LayerCell):
         return (type(self).call is LSTMCell.call and not self._use_peepholes
                 and self._cell_clip is None and self._num_proj is None)
 
+    def _clip_cell(self, c):
+        return clip_by_value(c, -self._cell_clip, self._cell_clip)
+
     def call(self, inputs, state) -> tuple:
         c_prev, m_prev = _lstm_state(self, state, self._num_units, self.output_size)
         i, j, f, o = split(_linear(inputs, m_prev, self._kernel, self._bias), 4, axis=1)
@@ -605,7 +608,7 @@ class LSTMCell(_FusedSequence, _LayerCell):
             forget, write = forget + self._w_f_diag * c_prev, i + self._w_i_diag * c_prev
         c = sigmoid(forget) * c_prev + sigmoid(write) * self._activation(j)
         if self._cell_clip is not None:
-            c = clip_by_value(c, -self._cell_clip, self._cell_clip)
+            c = self._clip_cell(c)
         m = sigmoid(o + self._w_o_diag * c if peep else o) * self._activation(c)
         if self._num_proj is not None:
             m = matmul(m, self._proj_kernel)
@@ -697,38 +700,14 @@ def _keep_prob(value, what):
     return value
 
 
-class DropoutWrapper(RNNCell):
-    """Dropout on a cell's inputs, outputs and new state (TF's ``DropoutWrapper``): a new mask
-    at every step; a keep probability that is the constant 1 adds no op.  The state's dropout
-    follows ``dropout_state_filter_visitor`` (default: every part but an LSTM's ``c``).
+class _CellWrapper(RNNCell):
+    """A cell around another (TF's RNNCell wrappers): its sizes and zero state are the wrapped
+    cell's; its weights are the wrapped cell's and its own."""
 
-    Parameters
-    ----------
-    cell : RNNCell
-    input_keep_prob, output_keep_prob, state_keep_prob : float or scalar tensor
-    seed : int, optional
-        Each dropout's op seed is derived from it as TensorFlow's (md5 of seed and salt).
-    dropout_state_filter_visitor : callable, optional
-    """
-
-    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
-                 variational_recurrent=False, input_size=None, dtype=None, seed=None,
-                 dropout_state_filter_visitor=None) -> None:
-        super().__init__()
+    def __init__(self, cell, name=None, reuse=None) -> None:
+        super().__init__(name=name, reuse=reuse)
         assert_like_rnncell("cell", cell)
-        if variational_recurrent:
-            raise ValueError("DropoutWrapper: variational_recurrent=True (one mask for all "
-                             "time steps) is not supported by TinyFlow")
-        if dropout_state_filter_visitor is not None and not callable(
-                dropout_state_filter_visitor):
-            raise TypeError("dropout_state_filter_visitor must be callable")
-        self._state_filter = dropout_state_filter_visitor or \
-            _default_dropout_state_filter_visitor
-        self._input_keep_prob = _keep_prob(input_keep_prob, "input_keep_prob")
-        self._state_keep_prob = _keep_prob(state_keep_prob, "state_keep_prob")
-        self._output_keep_prob = _keep_prob(output_keep_prob, "output_keep_prob")
         self._cell = cell
-        self._seed = seed
 
     @property
     def wrapped_cell(self):
@@ -745,13 +724,79 @@ class DropoutWrapper(RNNCell):
 
     @property
     def weights(self) -> list:
-        return list(getattr(self._cell, "weights", []))
+        return list(getattr(self._cell, "weights", [])) + self._weights
 
     variables = trainable_weights = trainable_variables = weights
 
     def zero_state(self, batch_size, dtype) -> Symbol | tuple:
-        with current_context().name_scope("DropoutWrapperZeroState"):
+        with current_context().name_scope(type(self).__name__ + "ZeroState"):
             return self._cell.zero_state(batch_size, dtype)
+
+
+class ResidualWrapper(_CellWrapper):
+    """The wrapped cell's output plus its inputs (``residual_fn(inputs, outputs)`` when given);
+    the state is the cell's.  No scope of its own: the variables are the cell's."""
+
+    def __init__(self, cell, residual_fn=None) -> None:
+        super().__init__(cell)
+        self._residual_fn = residual_fn
+
+    def __call__(self, inputs, state, scope=None):
+        outputs, new_state = self._cell(inputs, state, scope=scope)
+        if self._residual_fn is not None:
+            return self._residual_fn(inputs, outputs), new_state
+
+        def add(inp, out):
+            if inp.get_shape().is_compatible_with(out.get_shape()):
+                return inp + out
+            raise ValueError(f"ResidualWrapper: inputs of shape {inp.get_shape()} and the "
+                             f"cell's outputs of shape {out.get_shape()} cannot be added")
+        return pack_sequence_as(inputs, [add(x, y) for x, y in
+                                         zip(flatten(inputs), flatten(outputs))]), new_state
+
+
+class DeviceWrapper(_CellWrapper):
+    """The wrapped cell on ``device``: every op of a session runs on its one device, so this is
+    the cell itself (as ``tf.device`` is)."""
+
+    def __init__(self, cell, device) -> None:
+        super().__init__(cell)
+        self._device = device
+
+    def __call__(self, inputs, state, scope=None):
+        return self._cell(inputs, state, scope=scope)
+
+
+class DropoutWrapper(_CellWrapper):
+    """Dropout on a cell's inputs, outputs and new state (TF's ``DropoutWrapper``): a new mask
+    at every step; a keep probability that is the constant 1 adds no op.  The state's dropout
+    follows ``dropout_state_filter_visitor`` (default: every part but an LSTM's ``c``).
+
+    Parameters
+    ----------
+    cell : RNNCell
+    input_keep_prob, output_keep_prob, state_keep_prob : float or scalar tensor
+    seed : int, optional
+        Each dropout's op seed is derived from it as TensorFlow's (md5 of seed and salt).
+    dropout_state_filter_visitor : callable, optional
+    """
+
+    def __init__(self, cell, input_keep_prob=1.0, output_keep_prob=1.0, state_keep_prob=1.0,
+                 variational_recurrent=False, input_size=None, dtype=None, seed=None,
+                 dropout_state_filter_visitor=None) -> None:
+        super().__init__(cell)
+        if variational_recurrent:
+            raise ValueError("DropoutWrapper: variational_recurrent=True (one mask for all "
+                             "time steps) is not supported by TinyFlow")
+        if dropout_state_filter_visitor is not None and not callable(
+                dropout_state_filter_visitor):
+            raise TypeError("dropout_state_filter_visitor must be callable")
+        self._state_filter = dropout_state_filter_visitor or \
+            _default_dropout_state_filter_visitor
+        self._input_keep_prob = _keep_prob(input_keep_prob, "input_keep_prob")
+        self._state_keep_prob = _keep_prob(state_keep_prob, "state_keep_prob")
+        self._output_keep_prob = _keep_prob(output_keep_prob, "output_keep_prob")
+        self._seed = seed
 
     def _gen_seed(self, salt_prefix, index):
         if self._seed is None:

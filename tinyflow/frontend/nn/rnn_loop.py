@@ -1,5 +1,6 @@
 """``dynamic_rnn``'s loop over time (TensorFlow 1.15's ``_dynamic_rnn_loop``) and what it
-shares with the unrolled RNNs: TF's ``_rnn_step`` copy-through and ``reverse_sequence``.
+shares with the unrolled RNNs: TF's ``_rnn_step`` copy-through and ``reverse_sequence``; and
+``tf.nn.raw_rnn``, the loop whose every step a ``loop_fn`` steers.
 
 The loop is one ``tf.while_loop`` (:mod:`tinyflow.frontend.loops`) over
 ``(time, output buffers, state)``: the body reads the inputs of step ``time`` (a time-major
@@ -20,10 +21,13 @@ from ..api import (
     cast,
     greater_equal,
     less,
+    logical_not,
+    logical_or,
     maximum,
     minimum,
     multiply,
     placeholder_with_default,
+    reduce_all,
     reduce_max,
     subtract,
     where,
@@ -31,9 +35,13 @@ from ..api import (
 from ..array_ops import expand_dims, gather, reshape, shape, stack, zeros
 from ..array_ops import range as int_range
 from ..loops import while_loop
-from .rnn_cell import flatten, pack_sequence_as
+from ..nest import flatten as flatten_nest
+from ..nest import pack
+from ..tensor_array import TensorArray
+from ..variable_scope import variable_scope
+from .rnn_cell import assert_like_rnncell, flatten, pack_sequence_as
 
-__all__: list[str] = []
+__all__ = ["raw_rnn"]
 
 
 def rnn_step(time, sequence_length, state, new_output, new_state):
@@ -134,3 +142,75 @@ def dynamic_rnn_loop(cell, inputs, state, sequence_length):
         result.set_shape(before.get_shape())  # a loop variable keeps its shape
     outputs = pack_sequence_as(cell.output_size, results[1:1 + count])
     return outputs, pack_sequence_as(state, results[1 + count:])
+
+
+def _repack(structure, flat):
+    return pack(structure, iter(flat))
+
+
+def raw_rnn(cell, loop_fn, parallel_iterations=None, swap_memory=False, scope=None) -> tuple:
+    """TF 1.15's ``tf.nn.raw_rnn``: ``loop_fn(time, cell_output, cell_state, loop_state)`` ->
+    ``(elements_finished, next_input, next_cell_state, emit_output, next_loop_state)`` steers
+    each step (called at time 0 with None for all but ``time``: its state is the initial one,
+    its emit the structure of what is emitted, default ``cell.output_size``); the loop runs
+    while any example is unfinished.  A finished example emits zeros and keeps its state.
+
+    Returns
+    -------
+    ``(emit_ta, final_state, final_loop_state)``: TensorArrays (in the emit structure) of
+    ``[batch, ...]`` rows, one per step; ``final_loop_state`` None when loop_fn gave none.
+    """
+    assert_like_rnncell("cell", cell)
+    if not callable(loop_fn):
+        raise TypeError("loop_fn must be a callable")
+    with variable_scope(scope or "rnn"):
+        time = _tensor(0)
+        finished, first_input, state, emit_structure, loop_state = loop_fn(time, None, None,
+                                                                           None)
+        batch = flatten_nest(first_input)[0].get_shape()[0].value
+        batch_size = batch if batch is not None else shape(flatten_nest(first_input)[0])[0]
+        given_loop_state = loop_state is not None
+        loop_state = loop_state if given_loop_state else _tensor(0)
+        if emit_structure is None:
+            emit_structure = cell.output_size
+            flat_emit = [([int(size)], flatten(state)[0].dtype) for size in flatten_nest(
+                emit_structure)]
+        else:
+            flat_emit = [(_static_row(e), e.dtype) for e in flatten_nest(emit_structure)]
+        emit_ta = _repack(emit_structure, [
+            TensorArray(dtype, size=0, dynamic_size=True, element_shape=[batch] + row,
+                        name=f"rnn_output_{i}") for i, (row, dtype) in enumerate(flat_emit)])
+        zero_emit = [zeros([batch_size, *row], dtype=dtype) for row, dtype in flat_emit]
+
+        def body(time, finished, current_input, emit_ta, state, loop_state):
+            output, cell_state = cell(current_input, state)
+            (next_finished, next_input, next_state, emit,
+             next_loop_state) = loop_fn(time + 1, output, cell_state, loop_state)
+            loop_state = loop_state if next_loop_state is None else next_loop_state
+            emit = [_copy_through(finished, zero, e)
+                    for zero, e in zip(zero_emit, flatten_nest(emit))]
+            next_state = _repack(state, [_copy_through(finished, old, new) for old, new in
+                                         zip(flatten_nest(state), flatten_nest(next_state))])
+            emit_ta = _repack(emit_ta, [ta.write(time, e)
+                                        for ta, e in zip(flatten_nest(emit_ta), emit)])
+            return (time + 1, logical_or(finished, next_finished), next_input, emit_ta,
+                    next_state, loop_state)
+
+        result = while_loop(lambda time, finished, *_: logical_not(reduce_all(finished)), body,
+                            [time, finished, first_input, emit_ta, state, loop_state])
+        return result[3], result[4], result[5] if given_loop_state else None
+
+
+def _static_row(emit) -> list:
+    """An emit structure's element's shape (per example), which must be known."""
+    if not emit.get_shape().is_fully_defined():
+        raise ValueError(f"raw_rnn: the emit structure's shapes must be known when the graph "
+                         f"is built in TinyFlow, got {emit.get_shape()} ({emit.name})")
+    return emit.get_shape().as_list()
+
+
+def _copy_through(finished, current, candidate):
+    """``where(finished, current, candidate)`` by example; a scalar is the candidate (TF)."""
+    if candidate.get_shape().ndims == 0:
+        return candidate
+    return where(finished, current, candidate)
