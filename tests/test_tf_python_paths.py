@@ -124,12 +124,15 @@ def test_tf_namespaces_import_by_tensorflows_module_paths():
         from tinyflow.contrib import rnn
         from tinyflow.contrib.layers import xavier_initializer
         from tinyflow.nn import rnn_cell
+        from tinyflow.keras.layers import Dense
         import tinyflow as tf
+        assert Dense is tf.keras.layers.Dense
         assert slim is tf.contrib.slim and rnn is tf.contrib.rnn and rnn_cell is tf.nn.rnn_cell
         assert xavier_initializer is tf.contrib.layers.xavier_initializer
         assert sys.modules["tinyflow.contrib.slim"] is sys.modules[slim.__name__]
         assert not any(m.startswith("tinyflow.contrib.") and m != "tinyflow.contrib.slim"
                        and m != "tinyflow.contrib.layers" for m in sys.modules), sys.modules
+        assert "tinyflow.frontend.keras.layers" in sys.modules  # loaded once, by its name
         try:
             import tinyflow.contrib.nothing  # noqa: F401
         except ModuleNotFoundError as err:
