@@ -413,3 +413,54 @@ def test_batches_of_slices_drop_the_remainder_and_keep_the_data_as_made():
         np.testing.assert_array_equal(got, [[0, 1, 2], [3, 4, 5]])
     with pytest.raises(ValueError, match="batch_size must be at least 1"):
         ds.batch(0)
+
+
+# -- enumerate, shard, unbatch, take_while, unique and tf.data.experimental's functions -------
+def _values(dataset) -> list:
+    with tf.Session() as sess:
+        return _drain(sess, tf.compat.v1.data.make_one_shot_iterator(dataset).get_next())
+
+
+def test_enumerate_shard_unbatch_take_while_unique_as_real_tf():
+    # each list printed by real TF (tf.compat.v1, graph mode) for the same dataset
+    pairs = _values(tf.data.Dataset.range(5).enumerate(10))
+    assert [(int(i), int(v)) for i, v in pairs] == [(10, 0), (11, 1), (12, 2), (13, 3), (14, 4)]
+    assert _values(tf.data.Dataset.range(10).shard(3, 1)) == [1, 4, 7]
+    rows = _values(tf.data.Dataset.from_tensor_slices(np.arange(12).reshape(6, 2))
+                   .batch(4).unbatch())
+    np.testing.assert_array_equal(rows, np.arange(12).reshape(6, 2))
+    assert _values(tf.data.Dataset.range(10).apply(
+        tf.data.experimental.take_while(lambda x: x < 4))) == [0, 1, 2, 3]
+    assert _values(tf.data.Dataset.from_tensor_slices(np.int64([3, 1, 3, 2, 1])).apply(
+        tf.data.experimental.unique())) == [3, 1, 2]
+    assert _values(tf.data.experimental.Counter(5, 2).take(4)) == [5, 7, 9, 11]
+    nested = tf.data.Dataset.from_tensor_slices({"x": np.float32([[1, 2], [3, 4]])}).enumerate()
+    index_shape, element_shapes = nested.output_shapes
+    assert index_shape.as_list() == [] and element_shapes["x"].as_list() == [2]
+
+
+def test_dataset_transformations_refuse_as_tf():
+    with pytest.raises(ValueError, match="Cannot unbatch an input with scalar components"):
+        tf.data.Dataset.range(3).unbatch()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"Index must be between 0 and 2 \(currently index = 3\)"):
+        _values(tf.data.Dataset.range(10).shard(3, 3))
+    with pytest.raises(TypeError, match="only supports datasets with a single tf.int32"):
+        tf.data.Dataset.from_tensor_slices(np.float32([1, 2])).unique()
+    uneven = tf.data.Dataset.zip((tf.data.Dataset.range(4).batch(2),
+                                  tf.data.Dataset.range(6).batch(3)))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="the same batch size"):
+        _values(uneven.unbatch())
+
+
+def test_shuffle_and_repeat_and_map_and_batch():
+    epochs = _values(tf.data.Dataset.range(4).apply(
+        tf.data.experimental.shuffle_and_repeat(4, count=3, seed=1)))
+    assert len(epochs) == 12
+    assert all(sorted(epochs[i:i + 4]) == [0, 1, 2, 3] for i in (0, 4, 8))  # each epoch whole
+    batches = _values(tf.data.Dataset.range(5).apply(
+        tf.data.experimental.map_and_batch(lambda x: x * 2, 2)))
+    assert [b.tolist() for b in batches] == [[0, 2], [4, 6], [8]]
+    assert "Counter" in dir(tf.data.experimental)
+    with pytest.raises(AttributeError, match="tf.data.experimental.parallel_interleave"):
+        tf.data.experimental.parallel_interleave  # noqa: B018

@@ -200,7 +200,9 @@ COMPONENTS = {
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 900),
+    # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
+    # Counter, shuffle_and_repeat, map_and_batch...)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1000),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's

@@ -9,6 +9,8 @@ functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested element
 """
 from __future__ import annotations
 
+import sys
+
 from ..unsupported import unsupported
 from .dataset import Dataset
 from .iterator import Iterator
@@ -22,14 +24,52 @@ AUTOTUNE = -1  # tf.data.experimental.AUTOTUNE: TinyFlow pulls one element at a 
 
 
 class _Experimental:
-    """``tf.data.experimental``: ``AUTOTUNE`` only (for ``num_parallel_calls`` and
-    ``prefetch``)."""
+    """``tf.data.experimental``: ``AUTOTUNE`` (for ``num_parallel_calls`` and ``prefetch``),
+    ``Counter`` and the transformations TF 1.15 kept there, for ``dataset.apply(...)``."""
 
     AUTOTUNE = AUTOTUNE
+    NAMES = ("AUTOTUNE", "Counter", "enumerate_dataset", "map_and_batch", "shuffle_and_repeat",
+             "take_while", "unbatch", "unique")
+
+    @staticmethod
+    def Counter(start=0, step=1, dtype="int64") -> Dataset:
+        """``start``, ``start + step``... without end."""
+        return Dataset.range(start, sys.maxsize if step > 0 else -sys.maxsize, step,
+                             output_type=dtype)
+
+    @staticmethod
+    def shuffle_and_repeat(buffer_size, count=None, seed=None):
+        """``lambda d: d.shuffle(buffer_size, seed).repeat(count)`` (a new order each time)."""
+        return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
+
+    @staticmethod
+    def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False,
+                      num_parallel_calls=None):
+        """``lambda d: d.map(map_func).batch(batch_size, drop_remainder)``."""
+        return lambda dataset: dataset.map(map_func).batch(batch_size, drop_remainder)
+
+    @staticmethod
+    def enumerate_dataset(start=0):
+        return lambda dataset: dataset.enumerate(start)
+
+    @staticmethod
+    def unbatch():
+        return lambda dataset: dataset.unbatch()
+
+    @staticmethod
+    def unique():
+        return lambda dataset: dataset.unique()
+
+    @staticmethod
+    def take_while(predicate):
+        return lambda dataset: dataset.take_while(predicate)
 
     def __getattr__(self, name):
         raise unsupported("tf.data.experimental.", "tinyflow.data.experimental", name,
-                          {"tf.data.experimental.": ["AUTOTUNE"]})
+                          {"tf.data.experimental.": list(self.NAMES)})
+
+    def __dir__(self):
+        return list(self.NAMES)
 
 
 experimental = _Experimental()

@@ -129,6 +129,26 @@ class Dataset:
         """All but the first ``count`` elements (-1: none)."""
         return _Skip(self, count)
 
+    def enumerate(self, start=0) -> Dataset:
+        """``(index, element)`` pairs, the index an int64 counting from ``start``."""
+        return _Enumerate(self, start)
+
+    def shard(self, num_shards, index) -> Dataset:
+        """Every ``num_shards``-th element from the ``index``-th (one worker's share)."""
+        return _Shard(self, num_shards, index)
+
+    def unbatch(self) -> Dataset:
+        """The rows of each element as elements (the inverse of :meth:`batch`)."""
+        return _Unbatch(self)
+
+    def take_while(self, predicate) -> Dataset:
+        """The elements up to the first for which ``predicate`` is false."""
+        return _Filter(self, predicate, until=True)
+
+    def unique(self) -> Dataset:
+        """Each distinct element once, as first seen (scalar int32 or int64 elements)."""
+        return _Unique(self)
+
     def prefetch(self, buffer_size) -> Dataset:
         """The same elements (TinyFlow pulls one at a time; no background thread)."""
         _integer(buffer_size, "prefetch", "buffer_size")
@@ -500,8 +520,10 @@ class _Map(Dataset):
 class _Filter(Dataset):
     _kind = "FilterDataset"
 
-    def __init__(self, dataset, predicate):
-        self._function = TracedFunction(predicate, dataset._specs, "Dataset.filter()")
+    def __init__(self, dataset, predicate, until=False):
+        self._until = until  # take_while: the first false ends it
+        self._function = TracedFunction(predicate, dataset._specs,
+                                        "Dataset.take_while()" if until else "Dataset.filter()")
         out = self._function.output_specs
         if not isinstance(out, Spec) or out.dtype != tf_bool or out.shape.ndims not in (0, None):
             raise ValueError(f"`predicate` return type must be convertible to a scalar boolean "
@@ -511,6 +533,85 @@ class _Filter(Dataset):
     def _elements(self, context):
         for element in self._inputs[0]._elements(context):
             if bool(self._function(element)[0]):
+                yield element
+            elif self._until:
+                return
+
+
+class _Enumerate(Dataset):
+    _kind = "EnumerateDataset"
+
+    def __init__(self, dataset, start):
+        self._start = _integer(start, "enumerate", "start")
+        super().__init__((Spec(as_dtype("int64"), TensorShape([])), dataset._specs), (dataset,),
+                         [self._start] if isinstance(self._start, Symbol) else [])
+
+    def _elements(self, context):
+        start = context.integer(self._start)
+        for index, element in enumerate(self._inputs[0]._elements(context), start):
+            yield (np.int64(index), *element)
+
+
+class _Shard(Dataset):
+    _kind = "ShardDataset"
+
+    def __init__(self, dataset, num_shards, index):
+        self._shards = _integer(num_shards, "shard", "num_shards")
+        self._index = _integer(index, "shard", "index")
+        super().__init__(dataset._specs, (dataset,),
+                         [v for v in (self._shards, self._index) if isinstance(v, Symbol)])
+
+    def _elements(self, context):
+        shards, index = context.integer(self._shards), context.integer(self._index)
+        if shards <= 0:
+            raise InvalidArgumentError(None, None, f"{self._what}: Number of shards must be "
+                                                   f"greater than zero (got {shards}).")
+        if not 0 <= index < shards:
+            raise InvalidArgumentError(None, None, f"{self._what}: Index must be between 0 and "
+                                                   f"{shards - 1} (currently index = {index}).")
+        for position, element in enumerate(self._inputs[0]._elements(context)):
+            if position % shards == index:
+                yield element
+
+
+class _Unbatch(Dataset):
+    _kind = "UnbatchDataset"
+
+    def __init__(self, dataset):
+        flat = flatten(dataset._specs)
+        if any(s.shape.ndims == 0 for s in flat):
+            raise ValueError("Cannot unbatch an input with scalar components.")
+        super().__init__(map_structure(lambda s: Spec(s.dtype, TensorShape(
+            s.shape.dims[1:] if s.shape.dims is not None else None)), dataset._specs),
+            (dataset,))
+
+    def _elements(self, context):
+        for element in self._inputs[0]._elements(context):
+            rows = {len(component) for component in element}
+            if len(rows) > 1:
+                raise InvalidArgumentError(None, None, f"{self._what}: Input element must "
+                                                       f"have the same batch size in each "
+                                                       f"component.")
+            for row in range(rows.pop() if rows else 0):
+                yield tuple(component[row] for component in element)
+
+
+class _Unique(Dataset):
+    _kind = "UniqueDataset"
+
+    def __init__(self, dataset):
+        spec = dataset._specs
+        if not isinstance(spec, Spec) or spec.dtype.name not in ("int32", "int64"):
+            raise TypeError("Dataset.unique() only supports datasets with a single tf.int32 "
+                            "or tf.int64 component (TinyFlow has no tf.string).")
+        super().__init__(spec, (dataset,))
+
+    def _elements(self, context):
+        seen = set()
+        for element in self._inputs[0]._elements(context):
+            key = np.asarray(element[0]).tobytes()
+            if key not in seen:
+                seen.add(key)
                 yield element
 
 
