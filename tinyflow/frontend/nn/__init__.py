@@ -2,7 +2,8 @@
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
 functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`), the
 convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
-sampled losses with their candidate samplers (:mod:`.sampled`)."""
+sampled losses with their candidate samplers (:mod:`.sampled`), and the statistics past
+``moments`` (:mod:`.statistics`)."""
 from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
 from . import rnn_cell
@@ -16,9 +17,11 @@ from .rnn import __all__ as _rnn_all
 from .sampled import *
 from .sampled import __all__ as _sampled_all
 from .sparse_lookup import embedding_lookup_sparse, safe_embedding_lookup_sparse
+from .statistics import *
+from .statistics import __all__ as _statistics_all
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
-           + list(_convolution_all)
+           + list(_convolution_all) + list(_statistics_all)
            + ["conv2d_transpose", "depth_to_space", "embedding_lookup_sparse", "rnn_cell",
               "safe_embedding_lookup_sparse", "space_to_depth"])
 
