@@ -9,8 +9,8 @@ import numbers
 from ...nnvm.symbol import Symbol, current_context
 from ..api import cast, equal, reduce_mean, reduce_prod, reduce_sum, sigmoid, square, stop_gradient
 from ..array_ops import gather, shape, squeeze, zeros_like
-from ..math_ops import squared_difference
 from ..dtypes import float32
+from ..math_ops import squared_difference
 
 __all__ = ["normalize_moments", "sufficient_statistics", "swish", "weighted_moments",
            "zero_fraction"]
