@@ -235,3 +235,122 @@ def test_matches_tensorflow_recorded_values(case, plan_memory):
     got = _stream(build, feeds, plan_memory)
     for step, (g, e) in enumerate(zip(got, expected)):
         np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6, err_msg=f"{case} step {step}")
+
+
+
+C = tf.contrib.metrics
+# tf.contrib.metrics' streaming names take predictions first: the same numbers as TF_RECORDED's
+STREAMING = {
+    "true_positives": lambda l, p: C.streaming_true_positives(p, l),
+    "false_negatives_weighted": lambda l, p, w: C.streaming_false_negatives(p, l, weights=w),
+    "root_mean_squared_error_weighted": lambda l, p, w: C.streaming_root_mean_squared_error(
+        p, l, w),
+    "mean_relative_error_weighted": lambda l, p, n, w: C.streaming_mean_relative_error(
+        p, l, n, w),
+    "mean_cosine_distance": lambda l, p: C.streaming_mean_cosine_distance(p, l, 1),
+    "mean_tensor_weighted": lambda r, w: C.streaming_mean_tensor(r, w),
+    "percentage_below_weighted": lambda r, w: C.streaming_percentage_less(r, 1.0, w),
+    "precision_at_thresholds": lambda l, p: C.streaming_precision_at_thresholds(
+        p, l, [0.15, 0.5, 0.85]),
+    "true_negatives_at_thresholds": lambda l, p, w: C.streaming_true_negatives_at_thresholds(
+        p, l, [0.15, 0.5, 0.85], w),
+    "sensitivity_at_specificity_weighted": lambda l, p, w:
+        C.streaming_sensitivity_at_specificity(p, l, 0.5, weights=w, num_thresholds=11),
+    "specificity_at_sensitivity": lambda l, p: C.streaming_specificity_at_sensitivity(
+        p, l, 0.7),
+    "precision_at_k_class": lambda l, p: C.streaming_sparse_precision_at_k(p, l, 2,
+                                                                           class_id=4),
+    "recall_at_k_weighted": lambda l, p, w: C.streaming_sparse_recall_at_k(p, l, 3,
+                                                                           weights=w),
+    "recall_at_top_k": lambda l, i: C.sparse_recall_at_top_k(l, i),
+    "precision_at_top_k": lambda l, i: C.streaming_sparse_precision_at_top_k(i, l,
+                                                                             class_id=2),
+    "average_precision_at_k": lambda l, p: C.streaming_sparse_average_precision_at_k(p, l, 3),
+}
+
+
+@pytest.mark.parametrize("case", sorted(STREAMING))
+def test_contrib_streaming_names_take_predictions_first(case):
+    _, feeds, expected = TF_RECORDED[case]
+    got = _stream(STREAMING[case], feeds)
+    for step, (g, e) in enumerate(zip(got, expected)):
+        np.testing.assert_allclose(g, e, rtol=2e-6, atol=2e-6, err_msg=f"{case} step {step}")
+
+
+def test_contrib_streaming_recall_at_k_is_the_mean_of_in_top_k():
+    labels = [np.array([3, 4, 1, 2]), np.array([0, 2, 4, 4])]
+    got = _stream(lambda l, p: C.streaming_recall_at_k(p, l, 2), [labels, LOGITS])
+    # numpy: is each label among the row's two highest scores (no ties in LOGITS)
+    hits = [np.argsort(-s, 1)[np.arange(4), :2] == l[:, None] for s, l in zip(LOGITS, labels)]
+    first, both = hits[0].any(1).mean(), np.concatenate(hits).any(1).mean()
+    np.testing.assert_allclose(got, [0, first, first, both, both, 0], rtol=1e-6)
+
+
+def test_contrib_aggregate_metric_map_and_unsupported_names():
+    values = tf.placeholder(tf.float32, [4])
+    names_to_values, names_to_updates = C.aggregate_metric_map(
+        {"mean": M.mean(values), "below": M.percentage_below(values, 1.0)})
+    assert sorted(names_to_values) == ["below", "mean"]
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        got = sess.run(names_to_updates, {values: REALS[0]})
+    assert got == {"mean": pytest.approx(0.75), "below": pytest.approx(0.5)}
+    assert C.streaming_mean is M.mean and C.streaming_percentage_less is M.percentage_below
+    with pytest.raises(AttributeError, match="streaming_pearson_correlation is not supported"):
+        C.streaming_pearson_correlation  # noqa: B018
+
+
+def test_variable_names_as_tensorflow():
+    # names printed by tf.compat.v1 (tensorflow-cpu 2.21) for the same calls
+    labels, scores = tf.placeholder(tf.int64, [4]), tf.placeholder(tf.float32, [4])
+    logits, many = tf.placeholder(tf.float32, [4, 5]), tf.placeholder(tf.int64, [4, 2])
+    M.root_mean_squared_error(scores, scores)
+    M.mean_per_class_accuracy(labels, labels, 3)
+    M.mean_tensor(scores)
+    M.percentage_below(scores, 1.0)
+    M.true_negatives(labels, labels)
+    M.false_positives_at_thresholds(labels, scores, [0.5])
+    M.precision_at_thresholds(labels, scores, [0.5])
+    M.sensitivity_at_specificity(labels, scores, 0.5)
+    M.recall_at_k(many, logits, 2, class_id=2)
+    M.precision_at_top_k(many, tf.cast(logits, tf.int64))
+    expected = [
+        "root_mean_squared_error/total:0", "root_mean_squared_error/count:0",
+        "mean_accuracy/total:0", "mean_accuracy/count:0", "mean/total_tensor:0",
+        "mean/count_tensor:0", "percentage_below_threshold/total:0",
+        "percentage_below_threshold/count:0", "true_negatives/count:0",
+        "false_positives/false_positives:0", "precision_at_thresholds/true_positives:0",
+        "precision_at_thresholds/false_positives:0",
+        *[f"sensitivity_at_specificity/{n}:0" for n in
+          ("true_positives", "false_negatives", "true_negatives", "false_positives")],
+        "recall_at_2_class2/true_positive_at_2_class2:0",
+        "recall_at_2_class2/false_negative_at_2_class2:0",
+        "precision_at_k/true_positive_at_k:0", "precision_at_k/false_positive_at_k:0"]
+    assert [v.name for v in tf.local_variables()] == expected
+    assert [v.name for v in tf.get_collection(tf.GraphKeys.METRIC_VARIABLES)] == expected
+    assert [v.dtype.name for v in tf.local_variables()[-2:]] == ["float64", "float64"]
+
+
+class _SparseLabels:  # what a tf.SparseTensor would hand in
+    dense_shape = (4, 2)
+
+
+@pytest.mark.parametrize("build, error, message", [
+    (lambda: M.sensitivity_at_specificity([1, 0], [.5, .5], 1.5), ValueError,
+     "`specificity` must be in the range"),
+    (lambda: M.specificity_at_sensitivity([1, 0], [.5, .5], -0.1), ValueError,
+     "`sensitivity` must be in the range"),
+    (lambda: M.recall_at_k(np.array([[1], [2]]), np.ones((2, 3), np.float32), 0), ValueError,
+     "Invalid k=0"),
+    (lambda: M.precision_at_k(_SparseLabels(), np.ones((4, 3), np.float32), 1), TypeError,
+     "SparseTensor labels are not supported"),
+    (lambda: M.mean_tensor(tf.placeholder(tf.float32, [None, 3])), ValueError,
+     "fully known static shape"),
+    (lambda: M.mean_relative_error(tf.zeros([4]), tf.zeros([4]), tf.zeros([3])), ValueError,
+     "incompatible"),
+    (lambda: M.true_positives(tf.zeros([4, 2]), tf.zeros([4, 2]), weights=tf.zeros([3])),
+     ValueError, "Dimensions must be equal"),
+])
+def test_bad_arguments_raise_naming_them(build, error, message):
+    with pytest.raises(error, match=message):
+        build()

@@ -181,6 +181,13 @@ COMPONENTS = {
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
         ["frontend/distributions/*.py", "frontend/contrib/distributions.py"], 940),
+    # 2026-11-27: tf.metrics (issue 24 item 4's eight, 389 lines, moved here from TF-1 program
+    # support) completed to TF 1.15's: counts, thresholds, errors, per-class accuracy and the
+    # ranking metrics (metrics_at_k.py), with tf.contrib.metrics' streaming_* names; a
+    # component of its own, as TF's metrics_impl
+    "tf.metrics (frontend/metrics*.py, frontend/contrib/metrics.py)": (
+        ["frontend/metrics.py", "frontend/metrics_at_k.py", "frontend/metrics_base.py",
+         "frontend/contrib/metrics.py"], 990),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
@@ -200,13 +207,13 @@ COMPONENTS = {
     # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters;
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
-    # names the node holding a Python object)
-    "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
+    # names the node holding a Python object; 3655 -> 3266: tf.metrics counted apart)
+    "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
-         "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
+         "frontend/losses.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3655),
+         "examples/**/*.py"], 3266),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (

@@ -212,9 +212,10 @@ def average_precision_at_k(labels, predictions, k, weights=None, metrics_collect
     predictions_idx = api.cast(_top_k_indices(predictions, k), "int64")
     labels = _dense_labels(labels, predictions_idx, "average_precision_at_k")
     # as TF, a label >= num_classes is padding (-1): no prediction finds it, nor counts it
-    num_classes = _shape(predictions).as_list()[-1] if _shape(predictions).ndims else None
-    if num_classes is None:
-        num_classes = api.cast(array_ops.gather(array_ops.shape(predictions), -1), "int64")
+    num_classes = _shape(predictions).as_list()[-1]
+    if num_classes is None:  # known at run time: the shape's last entry
+        num_classes = api.cast(array_ops.gather(array_ops.shape(predictions),
+                                                _shape(predictions).ndims - 1), "int64")
     labels = api.where(api.greater_equal(labels, num_classes),
                        -1 * array_ops.ones_like(labels), labels)
     with variable_scope(None, default_name=name or _at_k_name("average_precision", k)):
