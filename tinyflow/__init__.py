@@ -49,6 +49,7 @@ from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
 from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
+from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -114,6 +115,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "Dimension", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
     "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw"]
+__all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

@@ -19,9 +19,10 @@ from . import (
     segment,
     softmax,
     sorting,
+    special,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
            "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
-           "softmax", "sorting", "state"]
+           "softmax", "sorting", "special", "state"]
