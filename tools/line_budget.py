@@ -110,6 +110,14 @@ COMPONENTS = {
     # issue 26 point 2, the step's own kernels (one GEMM and the gates, the fused carries);
     # 310 -> 325: one step's row of the outputs nothing reads (attr one_step, KeepOneStep)
     "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 325),
+    # 2026-11-27: tf.math's special functions (igamma, betainc, polygamma, zeta, erfinv,
+    # ndtri, the Bessel functions, lbeta; tf.math.special): their ops, bodies and kernels
+    # (torch.special's, betainc's continued fraction, igamma's derivative in a) and the TF
+    # functions, counted apart as a family of their own
+    "special functions (ops/special.py, lua_ops/special/, frontend/special_math_ops.py, "
+    "tf_math_special.py)": (
+        ["ops/special.py", "lua_ops/special/*", "frontend/special_math_ops.py",
+         "frontend/tf_math_special.py"], 310),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -128,8 +136,9 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2960),
+    # update ops; 2960 -> 2970: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
+    # gradient (running logsumexps of the gradient's two signs)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2970),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
