@@ -354,3 +354,15 @@ class _SparseLabels:  # what a tf.SparseTensor would hand in
 def test_bad_arguments_raise_naming_them(build, error, message):
     with pytest.raises(error, match=message):
         build()
+
+
+def test_a_class_id_out_of_range_stops_the_update_and_keeps_the_totals():
+    # TF's scatter_add raises InvalidArgumentError "indices[1] = 5 is not in [0, 3)"
+    labels, predictions = tf.placeholder(tf.int64, [2]), tf.placeholder(tf.int64, [2])
+    value, update_op = M.mean_per_class_accuracy(labels, predictions, 3)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        sess.run(update_op, {labels: [0, 1], predictions: [0, 0]})
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"labels must be in \[0, 3\)"):
+            sess.run(update_op, {labels: [0, 5], predictions: [0, 1]})
+        assert sess.run(value) == pytest.approx(1 / 3)  # [1, 0, 0] as before

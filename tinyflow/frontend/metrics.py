@@ -15,6 +15,7 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol
 from . import api, array_ops, math_ops
+from .control_flow_ops import Assert
 from .metrics_at_k import *  # tf.metrics' ranking metrics
 from .metrics_at_k import __all__ as _at_k_all
 from .metrics_base import (
@@ -469,8 +470,13 @@ def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
         count = _metric_variable([num_classes], "float32", "count")
         is_correct = api.cast(api.equal(api.cast(predictions, "int64"), labels), "float32")
         # TF's scatter_add of each example's 1 (and of is_correct) at its label, as a sum of
-        # one-hot rows
-        rows = array_ops.one_hot(labels, num_classes, dtype="float32")
+        # one-hot rows; a label outside [0, num_classes) stops the run, as TF's scatter_add
+        in_range = api.reduce_all(api.logical_and(api.greater_equal(labels, 0),
+                                                  api.less(labels, num_classes)))
+        message = f"mean_per_class_accuracy: labels must be in [0, {num_classes}), got"
+        check = Assert(in_range, [message, labels])
+        with api.control_dependencies([check]):
+            rows = array_ops.one_hot(labels, num_classes, dtype="float32")
         if weights is not None:
             weights = array_ops.reshape(api.cast(weights, "float32"), [-1, 1])
             rows = rows * weights
