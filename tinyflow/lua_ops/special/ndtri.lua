@@ -1,4 +1,4 @@
--- ndtri: y = ndtri(x) (kernels.ndtri, torch.special's)
+-- ndtri: y = ndtri(x) (kernels.ndtri: PyTorch's special function)
 return function(x, y, kwarg)
   local ndtri, a, out = kernels.ndtri, x[1], y[1]
   return function() ndtri(out, a) end
