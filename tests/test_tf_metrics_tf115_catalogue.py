@@ -366,3 +366,20 @@ def test_a_class_id_out_of_range_stops_the_update_and_keeps_the_totals():
         with pytest.raises(tf.errors.InvalidArgumentError, match=r"labels must be in \[0, 3\)"):
             sess.run(update_op, {labels: [0, 5], predictions: [0, 1]})
         assert sess.run(value) == pytest.approx(1 / 3)  # [1, 0, 0] as before
+
+
+@pytest.mark.parametrize("weighted, expected", [
+    # tensorflow 2.21's metrics_impl._streaming_sparse_average_precision_at_top_k (TF 1.15's),
+    # batches TOPL2 / TOPIDX (/ WEIGHTS)
+    (False, [0.0, 0.375, 0.375, NAN, NAN, 0.0]),
+    (True, [0.0, 0.3055555556, 0.3055555556, NAN, NAN, 0.0])])
+def test_contrib_average_precision_of_given_top_k(weighted, expected):
+    if weighted:
+        got = _stream(lambda l, i, w: C.streaming_sparse_average_precision_at_top_k(i, l, w),
+                      [TOPL2, TOPIDX, WEIGHTS])
+    else:
+        got = _stream(lambda l, i: C.streaming_sparse_average_precision_at_top_k(i, l),
+                      [TOPL2, TOPIDX])
+    np.testing.assert_allclose(got, expected, rtol=1e-9)
+    assert [v.name for v in tf.local_variables()] == ["average_precision_at_top_k/max:0",
+                                                      "average_precision_at_top_k/total:0"]

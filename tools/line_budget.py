@@ -196,7 +196,7 @@ COMPONENTS = {
     # component of its own, as TF's metrics_impl
     "tf.metrics (frontend/metrics*.py, frontend/contrib/metrics.py)": (
         ["frontend/metrics.py", "frontend/metrics_at_k.py", "frontend/metrics_base.py",
-         "frontend/contrib/metrics.py"], 990),
+         "frontend/contrib/metrics.py"], 1010),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)

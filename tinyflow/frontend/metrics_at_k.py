@@ -184,6 +184,28 @@ def _average_precisions(labels, predictions_idx) -> Symbol:
     return api.reduce_sum(precisions * found, -1) / api.minimum(relevant, float(k))
 
 
+def _streamed_average_precision(labels, predictions_idx, weights, metrics_collections,
+                                updates_collections, scope):
+    """The mean over rows (weighted) of :func:`_average_precisions`: float64 ``max`` (the rows'
+    weight) and ``total`` in scope ``scope``; 0 before any row."""
+    with variable_scope(None, default_name=scope):
+        precisions = _average_precisions(labels, predictions_idx)
+        if weights is None:
+            batch_max = api.cast(array_ops.size(precisions), "float64")
+        else:
+            weights = api.cast(math_ops.convert_to_tensor(weights), "float64")
+            _check_multipliable(precisions, weights)
+            weights = weights * array_ops.ones_like(precisions)
+            precisions, batch_max = precisions * weights, api.reduce_sum(weights)
+        max_var = _metric_variable([], "float64", "max")
+        total = _metric_variable([], "float64", "total")
+        max_update = api.assign_add(max_var, batch_max)
+        total_update = api.assign_add(total, api.reduce_sum(precisions))
+        value = _ratio(total, max_var, "mean")
+        update_op = _ratio(total_update, max_update, "update")
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
 def average_precision_at_k(labels, predictions, k, weights=None, metrics_collections=None,
                            updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
     """The mean over rows of the average precision of the ``k`` highest ``predictions``.
@@ -218,22 +240,21 @@ def average_precision_at_k(labels, predictions, k, weights=None, metrics_collect
                                                 _shape(predictions).ndims - 1), "int64")
     labels = api.where(api.greater_equal(labels, num_classes),
                        -1 * array_ops.ones_like(labels), labels)
-    with variable_scope(None, default_name=name or _at_k_name("average_precision", k)):
-        precisions = _average_precisions(labels, predictions_idx)
-        if weights is None:
-            batch_max = api.cast(array_ops.size(precisions), "float64")
-        else:
-            weights = api.cast(math_ops.convert_to_tensor(weights), "float64")
-            _check_multipliable(precisions, weights)
-            weights = weights * array_ops.ones_like(precisions)
-            precisions, batch_max = precisions * weights, api.reduce_sum(weights)
-        max_var = _metric_variable([], "float64", "max")
-        total = _metric_variable([], "float64", "total")
-        max_update = api.assign_add(max_var, batch_max)
-        total_update = api.assign_add(total, api.reduce_sum(precisions))
-        value = _ratio(total, max_var, "mean")
-        update_op = _ratio(total_update, max_update, "update")
-    return _finish(value, update_op, metrics_collections, updates_collections)
+    return _streamed_average_precision(labels, predictions_idx, weights, metrics_collections,
+                                       updates_collections,
+                                       name or _at_k_name("average_precision", k))
+
+
+def average_precision_at_top_k(labels, predictions_idx, weights=None, metrics_collections=None,
+                               updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """:func:`average_precision_at_k` of given top-k class ids ``predictions_idx [..., k]``
+    (TF's ``_streaming_sparse_average_precision_at_top_k``, tf.contrib.metrics'
+    ``streaming_sparse_average_precision_at_top_k``): labels below 0 are padding; scope
+    ``average_precision_at_top_k``."""
+    predictions_idx = api.cast(math_ops.convert_to_tensor(predictions_idx), "int64")
+    labels = _dense_labels(labels, predictions_idx, "average_precision_at_top_k")
+    return _streamed_average_precision(labels, predictions_idx, weights, metrics_collections,
+                                       updates_collections, name or "average_precision_at_top_k")
 
 
 sparse_average_precision_at_k = average_precision_at_k  # TF 1.15's deprecated name

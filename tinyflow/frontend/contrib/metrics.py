@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ...nnvm.symbol import Symbol
 from .. import api, metrics
+from ..metrics_at_k import average_precision_at_top_k
 from ..nn.functions import in_top_k
 
 # streaming name -> tf.metrics function, arguments (predictions, labels, *rest)
@@ -31,6 +32,7 @@ _SWAPPED = {
     "streaming_root_mean_squared_error": metrics.root_mean_squared_error,
     "streaming_sensitivity_at_specificity": metrics.sensitivity_at_specificity,
     "streaming_sparse_average_precision_at_k": metrics.average_precision_at_k,
+    "streaming_sparse_average_precision_at_top_k": average_precision_at_top_k,
     "streaming_sparse_precision_at_k": metrics.precision_at_k,
     "streaming_sparse_precision_at_top_k": metrics.precision_at_top_k,
     "streaming_sparse_recall_at_k": metrics.recall_at_k,
