@@ -52,6 +52,7 @@ from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
+from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -123,6 +124,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
     "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw",
     "graph_util", "import_graph_def"]
+__all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

@@ -135,6 +135,14 @@ COMPONENTS = {
     # issue 26 point 2, the step's own kernels (one GEMM and the gates, the fused carries);
     # 310 -> 325: one step's row of the outputs nothing reads (attr one_step, KeepOneStep)
     "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 325),
+    # 2026-11-27: tf.math's special functions (igamma, betainc, polygamma, zeta, erfinv,
+    # ndtri, the Bessel functions, lbeta; tf.math.special): their ops, bodies and kernels
+    # (torch.special's, betainc's continued fraction, igamma's derivative in a) and the TF
+    # functions, counted apart as a family of their own
+    "special functions (ops/special.py, lua_ops/special/, frontend/special_math_ops.py, "
+    "tf_math_special.py)": (
+        ["ops/special.py", "lua_ops/special/*", "frontend/special_math_ops.py",
+         "frontend/tf_math_special.py"], 310),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -153,8 +161,9 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2960),
+    # update ops; 2960 -> 2970: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
+    # gradient (running logsumexps of the gradient's two signs)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2970),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -208,6 +217,13 @@ COMPONENTS = {
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
         ["frontend/distributions/*.py", "frontend/contrib/distributions.py"], 940),
+    # 2026-11-27: tf.metrics (issue 24 item 4's eight, 389 lines, moved here from TF-1 program
+    # support) completed to TF 1.15's: counts, thresholds, errors, per-class accuracy and the
+    # ranking metrics (metrics_at_k.py), with tf.contrib.metrics' streaming_* names; a
+    # component of its own, as TF's metrics_impl
+    "tf.metrics (frontend/metrics*.py, frontend/contrib/metrics.py)": (
+        ["frontend/metrics.py", "frontend/metrics_at_k.py", "frontend/metrics_base.py",
+         "frontend/contrib/metrics.py"], 1010),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
@@ -239,13 +255,14 @@ COMPONENTS = {
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
     # names the node holding a Python object; 3655 -> 3665: FileWriter.add_session_log, the
-    # summary protos as tf.Summary / tf.summary.Summary name them)
-    "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
+    # summary protos as tf.Summary / tf.summary.Summary name them; 3665 -> 3276: tf.metrics
+    # counted apart)
+    "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
-         "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
+         "frontend/losses.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3665),
+         "examples/**/*.py"], 3276),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what

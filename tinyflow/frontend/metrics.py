@@ -14,113 +14,55 @@ from __future__ import annotations
 import numpy as np
 
 from ..nnvm.symbol import Symbol
-from ..nnvm.tensor_shape import TensorShape
-from ..nnvm.variables import Variable
 from . import api, array_ops, math_ops
-from .framework import GraphKeys, add_to_collection
+from .control_flow_ops import Assert
+from .metrics_at_k import *  # tf.metrics' ranking metrics
+from .metrics_at_k import __all__ as _at_k_all
+from .metrics_base import (
+    _broadcast_weights,
+    _check_compatible,
+    _check_multipliable,
+    _finish,
+    _metric_variable,
+    _ratio,
+    _remove_squeezable_dimensions,
+    _shape,
+)
 from .variable_scope import variable_scope
 
 __all__ = [
     "accuracy",
     "auc",
+    "false_negatives",
+    "false_negatives_at_thresholds",
+    "false_positives",
+    "false_positives_at_thresholds",
     "mean",
     "mean_absolute_error",
+    "mean_cosine_distance",
     "mean_iou",
+    "mean_per_class_accuracy",
+    "mean_relative_error",
     "mean_squared_error",
+    "mean_tensor",
+    "percentage_below",
     "precision",
+    "precision_at_thresholds",
     "recall",
-]
+    "recall_at_thresholds",
+    "root_mean_squared_error",
+    "sensitivity_at_specificity",
+    "specificity_at_sensitivity",
+    "true_negatives",
+    "true_negatives_at_thresholds",
+    "true_positives",
+    "true_positives_at_thresholds",
+] + list(_at_k_all)
 
 
 def __getattr__(name):
     raise AttributeError(f"tf.metrics.{name} is not supported by TinyFlow (module "
                          f"'tinyflow.metrics' has no attribute {name!r})")
-
-
-# -- the shared pieces -------------------------------------------------------------------------
-def _metric_variable(shape, dtype, name) -> Variable:
-    """A zero variable in LOCAL_VARIABLES and METRIC_VARIABLES (TF's ``metric_variable``)."""
-    return Variable(array_ops.zeros(shape, dtype=dtype), trainable=False, name=name,
-                    collections=[GraphKeys.LOCAL_VARIABLES, GraphKeys.METRIC_VARIABLES])
-
-
-def _ratio(numerator, denominator, name) -> Symbol:
-    """``numerator / denominator``, 0 where the denominator is not positive (TF's
-    ``div_no_nan(n, maximum(d, 0))`` and ``where(d > 0, n / d, 0)`` alike)."""
-    positive = api.greater(denominator, 0.0)
-    safe = api.where(positive, denominator, array_ops.ones_like(denominator))
-    return api.where(positive, numerator / safe, array_ops.zeros_like(numerator), name=name)
-
-
-def _finish(value, update_op, metrics_collections, updates_collections):
-    """Add the value and the update op to the collections asked for; return them."""
-    for keys, item in ((metrics_collections, value), (updates_collections, update_op)):
-        for key in [keys] if isinstance(keys, str) else keys or ():  # one name, as TF's
-            add_to_collection(key, item)
-    return value, update_op
-
-
-def _shape(tensor: Symbol) -> TensorShape:
-    return TensorShape(tensor.get_shape())
-
-
-def _check_compatible(a: Symbol, b: Symbol) -> None:
-    """TF's ``assert_is_compatible_with`` on static shapes: a ValueError at build."""
-    if not _shape(a).is_compatible_with(_shape(b)):
-        raise ValueError(f"Shapes {_shape(a)} and {_shape(b)} are incompatible")
-
-
-def _squeeze_last(tensor: Symbol, other: Symbol) -> Symbol:
-    """``tensor`` without its last dimension when that is 1 and ``other`` has one rank less."""
-    rank, other_rank = _shape(tensor).ndims, _shape(other).ndims
-    if rank is not None and other_rank is not None and rank - other_rank == 1 \
-            and _shape(tensor).as_list()[-1] in (1, None):
-        return array_ops.squeeze(tensor, [-1])
-    return tensor
-
-
-def _remove_squeezable_dimensions(predictions, labels, weights):
-    """TF's: a size-1 last dimension of predictions or labels goes when their ranks differ by
-    one (their shapes must then agree); a weight tensor gains or loses a last dimension to
-    match the predictions' rank."""
-    predictions = math_ops.convert_to_tensor(predictions)
-    if labels is not None:
-        labels = math_ops.convert_to_tensor(labels)
-        labels, predictions = _squeeze_last(labels, predictions), _squeeze_last(predictions,
-                                                                                labels)
-        _check_compatible(predictions, labels)
-    if weights is None:
-        return predictions, labels, None
-    weights = math_ops.convert_to_tensor(weights)
-    weights_rank, rank = _shape(weights).ndims, _shape(predictions).ndims
-    if weights_rank not in (0, None) and rank is not None:
-        if weights_rank - rank == 1:
-            last = _shape(weights).as_list()[-1]
-            if last not in (1, None):
-                raise ValueError(f"Can not squeeze dim[{weights_rank - 1}], expected a "
-                                 f"dimension of 1, got {last} (weights of shape "
-                                 f"{_shape(weights)})")
-            weights = array_ops.squeeze(weights, [-1])
-        elif rank - weights_rank == 1:
-            weights = array_ops.expand_dims(weights, -1)
-    return predictions, labels, weights
-
-
-def _broadcast_weights(weights, values: Symbol) -> Symbol:
-    """``weights`` (float32) times ones of ``values``' shape; TF's static broadcast check (a
-    scalar, or the same rank with each dimension 1 or equal) raises ValueError at build."""
-    weights = api.cast(weights, "float32")
-    w_shape, v_shape = _shape(weights), _shape(values)
-    if w_shape.ndims not in (0, None) and v_shape.ndims is not None:
-        if w_shape.ndims != v_shape.ndims:
-            raise ValueError(f"weights can not be broadcast to values. values.rank="
-                             f"{v_shape.ndims}. weights.rank={w_shape.ndims}.")
-        for dim, (w, v) in enumerate(zip(w_shape.as_list(), v_shape.as_list())):
-            if w not in (1, None) and v is not None and w != v:
-                raise ValueError(f"weights can not be broadcast to values. Mismatch at dim "
-                                 f"{dim}. values.shape={v_shape.as_list()}, weights.shape="
-                                 f"{w_shape.as_list()}.")
-    return weights * array_ops.ones_like(values, dtype="float32")
 
 
 # -- means -------------------------------------------------------------------------------------
@@ -213,16 +155,6 @@ def mean_absolute_error(labels, predictions, weights=None, metrics_collections=N
 
 
 # -- precision and recall ----------------------------------------------------------------------
-def _check_multipliable(values: Symbol, weights: Symbol) -> None:
-    """TF's static check of ``values * weights``: dimensions from the right equal or 1."""
-    if _shape(values).ndims is None or _shape(weights).ndims is None:
-        return
-    for a, b in zip(reversed(_shape(values).as_list()), reversed(_shape(weights).as_list())):
-        if a is not None and b is not None and a != b and 1 not in (a, b):
-            raise ValueError(f"Dimensions must be equal, but are {a} and {b} (values of shape "
-                             f"{_shape(values)}, weights of shape {_shape(weights)})")
-
-
 def _count(condition, weights, scope):
     """TF's ``_count_condition`` in scope ``scope``: a ``count`` variable summing the weights
     where ``condition`` holds; returns the variable and its update."""
@@ -300,10 +232,12 @@ def _thresholds(num_thresholds, thresholds) -> list:
     return [0.0 - 1e-7] + inner + [1.0 + 1e-7]
 
 
-def _confusion_at_thresholds(labels, predictions, thresholds, weights) -> dict:
+def _confusion_at_thresholds(labels, predictions, thresholds, weights,
+                             includes=("tp", "fn", "tn", "fp")) -> dict:
     """Variables ``true_positives``, ``false_negatives``, ``true_negatives``,
-    ``false_positives`` (one count per threshold; a score counts positive when it is above
-    the threshold) and their updates: ``{"tp": (variable, update), ...}``."""
+    ``false_positives`` of those ``includes`` names (one count per threshold; a score counts
+    positive when it is above the threshold) and their updates: ``{"tp": (variable, update),
+    ...}``."""
     predictions, labels, weights = _remove_squeezable_dimensions(
         api.cast(predictions, "float32"), api.cast(labels, "bool"), weights)
     # [thresholds, examples] by broadcasting, as TF's tiles: 1.0 where the score is above
@@ -322,6 +256,8 @@ def _confusion_at_thresholds(labels, predictions, thresholds, weights) -> dict:
              "fp": ("false_positives", above * negative)}
     counts = {}
     for key, (name, is_case) in cases.items():
+        if key not in includes:
+            continue
         variable = _metric_variable([len(thresholds)], "float32", name)
         counts[key] = variable, api.assign_add(variable, api.reduce_sum(is_case, 1))
     return counts
@@ -459,3 +395,335 @@ def mean_iou(labels, predictions, num_classes, weights=None, metrics_collections
         update_op = api.assign_add(total_cm, current)
         value = _mean_iou_value(total_cm, num_classes)
     return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+# -- errors, distances, per-class accuracy, tensors --------------------------------------------
+def root_mean_squared_error(labels, predictions, weights=None, metrics_collections=None,
+                            updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The square root of :func:`mean_squared_error` (scope ``root_mean_squared_error``:
+    ``root_mean_squared_error/total:0``, ``.../count:0``); arguments as :func:`accuracy`."""
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    mse, update_mse = mean(math_ops.squared_difference(api.cast(labels, "float32"),
+                                                       api.cast(predictions, "float32")),
+                           weights, None, None, name or "root_mean_squared_error")
+    return _finish(api.sqrt(mse), api.sqrt(update_mse), metrics_collections,
+                   updates_collections)
+
+
+def mean_relative_error(labels, predictions, normalizer, weights=None, metrics_collections=None,
+                        updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The weighted mean of ``|labels - predictions| / normalizer`` (0 where the normalizer is
+    0), scope ``mean_relative_error``; ``normalizer`` has the predictions' shape, the rest as
+    :func:`accuracy`."""
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    predictions, normalizer, _ = _remove_squeezable_dimensions(predictions, normalizer, None)
+    labels, predictions, normalizer = (api.cast(t, "float32")
+                                       for t in (labels, predictions, normalizer))
+    is_zero = api.equal(normalizer, 0.0)
+    safe = api.where(is_zero, array_ops.ones_like(normalizer), normalizer)
+    relative = api.where(is_zero, array_ops.zeros_like(labels),
+                         api.abs(labels - predictions) / safe)
+    return mean(relative, weights, metrics_collections, updates_collections,
+                name or "mean_relative_error")
+
+
+def mean_cosine_distance(labels, predictions, dim, weights=None, metrics_collections=None,
+                         updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """``1 -`` the weighted mean over examples of ``sum(labels * predictions, dim)`` (unit
+    vectors along ``dim``), scope ``mean_cosine_distance``; ``weights`` broadcast to the sums,
+    which keep ``dim`` with size 1.  1 before any update, as TF."""
+    predictions, labels, weights = _remove_squeezable_dimensions(predictions, labels, weights)
+    radial = api.reduce_sum(api.cast(predictions, "float32") * api.cast(labels, "float32"),
+                            axis=[dim], keepdims=True)
+    value, update_op = mean(radial, weights, None, None, name or "mean_cosine_distance")
+    return _finish(1.0 - value, 1.0 - update_op, metrics_collections, updates_collections)
+
+
+def mean_per_class_accuracy(labels, predictions, num_classes, weights=None,
+                            metrics_collections=None, updates_collections=None,
+                            name=None) -> tuple[Symbol, Symbol]:
+    """The mean over classes of each class's accuracy (its examples' weighted share predicted
+    right; 0 for a class not seen).
+
+    Parameters
+    ----------
+    labels, predictions : Symbol
+        Class ids in ``[0, num_classes)`` (flattened); predictions cast to the labels' dtype.
+    num_classes : int
+    weights, metrics_collections, updates_collections : optional
+        As :func:`mean` (weights flattened as the labels).
+    name : str, optional
+        The variable scope (default ``mean_accuracy``): ``mean_accuracy/total:0`` and
+        ``mean_accuracy/count:0``, ``[num_classes]`` each.
+
+    Returns
+    -------
+    (Symbol, Symbol)
+        ``value`` (``mean_accuracy/mean_accuracy:0``) and ``update_op``; as TF, the update op
+        gives the updated per-class accuracies.
+    """
+    with variable_scope(name, default_name="mean_accuracy"):
+        labels = array_ops.reshape(api.cast(labels, "int64"), [-1])
+        predictions = array_ops.reshape(math_ops.convert_to_tensor(predictions), [-1])
+        _check_compatible(predictions, labels)
+        total = _metric_variable([num_classes], "float32", "total")
+        count = _metric_variable([num_classes], "float32", "count")
+        is_correct = api.cast(api.equal(api.cast(predictions, "int64"), labels), "float32")
+        # TF's scatter_add of each example's 1 (and of is_correct) at its label, as a sum of
+        # one-hot rows; a label outside [0, num_classes) stops the run, as TF's scatter_add
+        in_range = api.reduce_all(api.logical_and(api.greater_equal(labels, 0),
+                                                  api.less(labels, num_classes)))
+        message = f"mean_per_class_accuracy: labels must be in [0, {num_classes}), got"
+        check = Assert(in_range, [message, labels])
+        with api.control_dependencies([check]):
+            rows = array_ops.one_hot(labels, num_classes, dtype="float32")
+        if weights is not None:
+            weights = array_ops.reshape(api.cast(weights, "float32"), [-1, 1])
+            rows = rows * weights
+        update_total = api.assign_add(total, api.reduce_sum(rows, 0))
+        update_count = api.assign_add(count, api.reduce_sum(
+            rows * array_ops.expand_dims(is_correct, 1), 0))
+        value = api.reduce_mean(_ratio(count, total, "per_class"), name="mean_accuracy")
+        update_op = _ratio(update_count, update_total, "update_op")
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def mean_tensor(values, weights=None, metrics_collections=None, updates_collections=None,
+                name=None) -> tuple[Symbol, Symbol]:
+    """The element-wise (weighted) mean of ``values`` over batches: variables
+    ``mean/total_tensor:0`` and ``mean/count_tensor:0`` of the values' static shape, which
+    must be fully known; the rest as :func:`mean`."""
+    with variable_scope(name, default_name="mean"):
+        values = api.cast(values, "float32")
+        if not _shape(values).is_fully_defined():
+            raise ValueError(f"mean_tensor needs values of a fully known static shape, got "
+                             f"{_shape(values)}")
+        shape = _shape(values).as_list()
+        total = _metric_variable(shape, "float32", "total_tensor")
+        count = _metric_variable(shape, "float32", "count_tensor")
+        num_values = array_ops.ones_like(values)
+        if weights is not None:
+            values, _, weights = _remove_squeezable_dimensions(values, None, weights)
+            weights = _broadcast_weights(weights, values)
+            values, num_values = values * weights, num_values * weights
+        update_total = api.assign_add(total, values)
+        update_count = api.assign_add(count, num_values)
+        value = _ratio(total, count, "value")
+        update_op = _ratio(update_total, update_count, "update_op")
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def percentage_below(values, threshold, weights=None, metrics_collections=None,
+                     updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The weighted share of ``values`` below ``threshold`` (scope
+    ``percentage_below_threshold``); the rest as :func:`mean`."""
+    is_below = api.cast(api.less(api.cast(values, "float32"), float(threshold)), "float32")
+    return mean(is_below, weights, metrics_collections, updates_collections,
+                name or "percentage_below_threshold")
+
+
+# -- counts ------------------------------------------------------------------------------------
+_CONDITIONS = {  # labels, predictions (bools) -> the examples each count counts
+    "true_positives": lambda lab, pred: api.logical_and(lab, pred),
+    "false_positives": lambda lab, pred: api.logical_and(api.logical_not(lab), pred),
+    "true_negatives": lambda lab, pred: api.logical_and(api.logical_not(lab),
+                                                        api.logical_not(pred)),
+    "false_negatives": lambda lab, pred: api.logical_and(lab, api.logical_not(pred)),
+}
+
+
+def _counted(kind, labels, predictions, weights, metrics_collections, updates_collections,
+             name):
+    """TF's ``true_positives`` and kin: a ``<kind>/count:0`` summing the weights of the
+    examples ``_CONDITIONS[kind]`` picks; the value reads it."""
+    with variable_scope(name, default_name=kind):
+        predictions, labels, weights = _remove_squeezable_dimensions(
+            api.cast(predictions, "bool"), api.cast(labels, "bool"), weights)
+        count = _metric_variable([], "float32", "count")
+        values = api.cast(_CONDITIONS[kind](labels, predictions), "float32")
+        if weights is not None:
+            weights = api.cast(weights, "float32")
+            _check_multipliable(values, weights)
+            values = values * weights
+        update_op = api.assign_add(count, api.reduce_sum(values))
+        value = api.identity(count)
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def _counted_at_thresholds(key, labels, predictions, thresholds, weights, metrics_collections,
+                           updates_collections, name):
+    """TF's ``true_positives_at_thresholds`` and kin: one count per threshold in
+    ``<kind>/<kind>:0``; a score counts positive when it is above the threshold."""
+    kind = {"tp": "true_positives", "fp": "false_positives", "tn": "true_negatives",
+            "fn": "false_negatives"}[key]
+    with variable_scope(name, default_name=kind):
+        counts = _confusion_at_thresholds(labels, predictions, list(thresholds), weights,
+                                          (key,))
+        variable, update_op = counts[key]
+        value = api.identity(variable)
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def true_positives(labels, predictions, weights=None, metrics_collections=None,
+                   updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The (weighted) count of examples with label and prediction both True (nonzero):
+    ``true_positives/count:0``; arguments as :func:`precision`."""
+    return _counted("true_positives", labels, predictions, weights, metrics_collections,
+                    updates_collections, name)
+
+
+def false_positives(labels, predictions, weights=None, metrics_collections=None,
+                    updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The (weighted) count of examples labelled False and predicted True; as
+    :func:`true_positives`."""
+    return _counted("false_positives", labels, predictions, weights, metrics_collections,
+                    updates_collections, name)
+
+
+def true_negatives(labels, predictions, weights=None, metrics_collections=None,
+                   updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The (weighted) count of examples labelled and predicted False; as
+    :func:`true_positives`."""
+    return _counted("true_negatives", labels, predictions, weights, metrics_collections,
+                    updates_collections, name)
+
+
+def false_negatives(labels, predictions, weights=None, metrics_collections=None,
+                    updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The (weighted) count of examples labelled True and predicted False; as
+    :func:`true_positives`."""
+    return _counted("false_negatives", labels, predictions, weights, metrics_collections,
+                    updates_collections, name)
+
+
+def true_positives_at_thresholds(labels, predictions, thresholds, weights=None,
+                                 metrics_collections=None, updates_collections=None,
+                                 name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, the (weighted) count of True labels whose score is above it
+    (``true_positives/true_positives:0``, ``[len(thresholds)]``); predictions are scores in
+    [0, 1], the rest as :func:`auc`."""
+    return _counted_at_thresholds("tp", labels, predictions, thresholds, weights,
+                                  metrics_collections, updates_collections, name)
+
+
+def false_positives_at_thresholds(labels, predictions, thresholds, weights=None,
+                                  metrics_collections=None, updates_collections=None,
+                                  name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, the count of False labels scored above it; as
+    :func:`true_positives_at_thresholds`."""
+    return _counted_at_thresholds("fp", labels, predictions, thresholds, weights,
+                                  metrics_collections, updates_collections, name)
+
+
+def true_negatives_at_thresholds(labels, predictions, thresholds, weights=None,
+                                 metrics_collections=None, updates_collections=None,
+                                 name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, the count of False labels scored at most it; as
+    :func:`true_positives_at_thresholds`."""
+    return _counted_at_thresholds("tn", labels, predictions, thresholds, weights,
+                                  metrics_collections, updates_collections, name)
+
+
+def false_negatives_at_thresholds(labels, predictions, thresholds, weights=None,
+                                  metrics_collections=None, updates_collections=None,
+                                  name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, the count of True labels scored at most it; as
+    :func:`true_positives_at_thresholds`."""
+    return _counted_at_thresholds("fn", labels, predictions, thresholds, weights,
+                                  metrics_collections, updates_collections, name)
+
+
+# -- precision, recall, sensitivity and specificity at thresholds ------------------------------
+_EPSILON = 1e-7  # TF's kepsilon: keeps the ratios at thresholds finite
+
+
+def _ratio_at_thresholds(kind, labels, predictions, thresholds, weights, metrics_collections,
+                         updates_collections, name):
+    """``tp / (tp + other + 1e-7)`` per threshold: precision (other = fp) or recall (fn)."""
+    other = "fp" if kind == "precision" else "fn"
+    with variable_scope(name, default_name=f"{kind}_at_thresholds"):
+        counts = _confusion_at_thresholds(labels, predictions, list(thresholds), weights,
+                                          ("tp", other))
+        (tp, tp_update), (rest, rest_update) = counts["tp"], counts[other]
+        value = api.divide(tp, _EPSILON + tp + rest, name=f"{kind}_value")
+        update_op = api.divide(tp_update, _EPSILON + tp_update + rest_update,
+                               name=f"{kind}_update_op")
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def precision_at_thresholds(labels, predictions, thresholds, weights=None,
+                            metrics_collections=None, updates_collections=None,
+                            name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, ``tp / (tp + fp + 1e-7)`` of scores above it (scope
+    ``precision_at_thresholds``: ``true_positives:0``, ``false_positives:0``); as
+    :func:`true_positives_at_thresholds`."""
+    return _ratio_at_thresholds("precision", labels, predictions, thresholds, weights,
+                                metrics_collections, updates_collections, name)
+
+
+def recall_at_thresholds(labels, predictions, thresholds, weights=None,
+                         metrics_collections=None, updates_collections=None,
+                         name=None) -> tuple[Symbol, Symbol]:
+    """Per threshold, ``tp / (tp + fn + 1e-7)`` (scope ``recall_at_thresholds``:
+    ``true_positives:0``, ``false_negatives:0``); as :func:`true_positives_at_thresholds`."""
+    return _ratio_at_thresholds("recall", labels, predictions, thresholds, weights,
+                                metrics_collections, updates_collections, name)
+
+
+def _rate_at_rate(counts, wanted, sensitivity_given, name):
+    """TF's: the threshold whose sensitivity (or specificity) is nearest ``wanted`` (the first
+    such for specificity, the last for sensitivity, as TF), and the other rate there."""
+    tp, fn, tn, fp = (counts[key] for key in ("tp", "fn", "tn", "fp"))
+    if sensitivity_given:  # specificity_at_sensitivity
+        distance = api.abs(tp / (tp + fn + _EPSILON) - wanted)
+        at_min = api.cast(api.equal(distance, api.reduce_min(distance)), "int64")
+        index = api.argmax(math_ops.cumsum(at_min), 0)  # the last index at the minimum
+        num, other = array_ops.gather(tn, index), array_ops.gather(fp, index)
+    else:
+        distance = api.abs(tn / (tn + fp + _EPSILON) - wanted)
+        index = api.argmin(distance, 0)
+        num, other = array_ops.gather(tp, index), array_ops.gather(fn, index)
+    return api.divide(num, num + other + _EPSILON, name=name)
+
+
+def _rate_metric(sensitivity_given, labels, predictions, wanted, weights, num_thresholds,
+                 metrics_collections, updates_collections, name):
+    given = "sensitivity" if sensitivity_given else "specificity"
+    if wanted < 0 or wanted > 1:
+        raise ValueError(f"`{given}` must be in the range [0, 1]. Currently, `{given}` is "
+                         f"{wanted}.")
+    default = ("specificity_at_sensitivity" if sensitivity_given
+               else "sensitivity_at_specificity")
+    with variable_scope(name, default_name=default):
+        counts = _confusion_at_thresholds(labels, predictions,
+                                          _thresholds(num_thresholds, None), weights)
+        value = _rate_at_rate({k: v for k, (v, _) in counts.items()}, wanted,
+                              sensitivity_given, "value")
+        update_op = _rate_at_rate({k: u for k, (_, u) in counts.items()}, wanted,
+                                  sensitivity_given, "update_op")
+    return _finish(value, update_op, metrics_collections, updates_collections)
+
+
+def sensitivity_at_specificity(labels, predictions, specificity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The sensitivity (recall) at the threshold whose specificity ``tn / (tn + fp)`` is
+    nearest ``specificity``, over :func:`auc`'s thresholds and confusion counts (scope
+    ``sensitivity_at_specificity``).
+
+    Raises
+    ------
+    ValueError
+        ``specificity`` outside [0, 1].
+    """
+    return _rate_metric(False, labels, predictions, specificity, weights, num_thresholds,
+                        metrics_collections, updates_collections, name)
+
+
+def specificity_at_sensitivity(labels, predictions, sensitivity, weights=None,
+                               num_thresholds=200, metrics_collections=None,
+                               updates_collections=None, name=None) -> tuple[Symbol, Symbol]:
+    """The specificity at the threshold whose sensitivity is nearest ``sensitivity`` (scope
+    ``specificity_at_sensitivity``); as :func:`sensitivity_at_specificity`."""
+    return _rate_metric(True, labels, predictions, sensitivity, weights, num_thresholds,
+                        metrics_collections, updates_collections, name)

@@ -1,10 +1,12 @@
 """``tf.math``: the names of TensorFlow 1.15's ``tf.math`` that TinyFlow has, the very functions
 ``tf.*`` and ``tf.nn.*`` give (defined in :mod:`tinyflow.frontend.api`,
-:mod:`tinyflow.frontend.math_ops` and :mod:`tinyflow.frontend.nn`).  Any other ``tf.math.X`` is an
+:mod:`tinyflow.frontend.math_ops` and :mod:`tinyflow.frontend.nn`), the special functions
+(:mod:`tinyflow.frontend.special_math_ops`) and ``tf.math.special``.  Any other ``tf.math.X`` is an
 AttributeError saying TinyFlow does not support it.
 """
 from __future__ import annotations
 
+from . import tf_math_special as special
 from .api import (
     abs,
     acos,
@@ -90,6 +92,8 @@ from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, to
 from .segment_ops import *
 from .segment_ops import __all__ as _segment_all
 from .sort_ops import bincount
+from .special_math_ops import *
+from .special_math_ops import __all__ as _special_all
 from .unsupported import unsupported
 
 __all__ = [
@@ -103,8 +107,8 @@ __all__ = [
     "reduce_logsumexp", "reduce_max", "reduce_mean", "reduce_min", "reduce_prod", "reduce_std",
     "reduce_sum", "reduce_variance", "rint", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
     "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract",
-    "tan", "tanh", "top_k", "truediv",
-] + list(_segment_all)
+    "tan", "tanh", "top_k", "truediv", "special",
+] + list(_segment_all) + list(_special_all)
 
 
 def __getattr__(name):

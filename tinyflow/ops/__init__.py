@@ -21,9 +21,10 @@ from . import (
     softmax,
     sorting,
     sparse,
+    special,
     state,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
            "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
-           "softmax", "sorting", "sparse", "state"]
+           "softmax", "sorting", "sparse", "special", "state"]

@@ -177,11 +177,11 @@ def _cumulative_shape(attrs, in_shapes, out_shapes):
     return [x], [out]
 
 
-def _cumulative(name, doc, gradient):
+def _cumulative(name, doc, gradient, dtypes=None):
     (register_op(name).describe(doc + " along attr axis; attrs exclusive (shifted one place) "
                                 "and reverse (from the end), as TF 1.15's.")
      .set_num_inputs(1).set_attr("FInferShape", _cumulative_shape)
-     .set_attr("FInferType", dtype_rule()).set_attr("FGradient", gradient))
+     .set_attr("FInferType", dtypes or dtype_rule()).set_attr("FGradient", gradient))
 
 
 def _running(name, x, like, reverse):
@@ -195,6 +195,24 @@ _cumulative("cumsum", "Running sums", lambda n, g: [
     _running("cumsum", g[0], n, not n.attrs["reverse"])])
 _cumulative("cumprod", "Running products", lambda n, g: [
     _running("cumsum", n.outputs[0] * g[0], n, not n.attrs["reverse"]) / n.inputs[0]])
+
+
+def _logsumexp_grad(n, g):
+    # TF's: the gradient's positive and negative parts, each a running logsumexp the other way
+    # of log|g| - y, then exp(... + x); a part's log where it is empty is very negative
+    x, y, floor = n.inputs[0], n.outputs[0], -1e30
+    parts = []
+    for keep, magnitude in ((create_op("greater", g[0], 0.0 * g[0]), g[0]),
+                            (create_op("less", g[0], 0.0 * g[0]), -g[0])):
+        safe = create_op("where", keep, magnitude, create_op("ones_like", magnitude))
+        log_part = create_op("where", keep, create_op("log", safe),
+                             create_op("ones_like", safe) * floor)
+        parts.append(create_op("exp", _running("cumulative_logsumexp", log_part - y, n,
+                                               not n.attrs["reverse"]) + x))
+    return [parts[0] - parts[1]]
+
+
+_cumulative("cumulative_logsumexp", "Running log(sum(exp(x)))", _logsumexp_grad, _FLOAT)
 
 
 # -- cast ---------------------------------------------------------------------------------------

@@ -3,12 +3,14 @@ RNN functions, :mod:`tinyflow.contrib.rnn`), ``seq2seq`` (BasicDecoder, its help
 dynamic_decode, sequence_loss), ``layers`` (TF-Slim's layers, the xavier and variance-scaling
 initializers, the regularizers: :mod:`tinyflow.contrib.layers`), ``framework`` (``arg_scope``,
 the model variables), ``losses`` (the deprecated argument orders), ``slim`` (their aliases) and
-``distributions`` (tf.distributions' families and MultivariateNormalDiag);
+``distributions`` (tf.distributions' families and MultivariateNormalDiag), ``metrics`` (the
+``streaming_*`` metrics);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["distributions", "framework", "layers", "losses", "rnn", "seq2seq", "slim"]
-_SUBMODULES = ("distributions", "framework", "layers", "losses", "rnn", "seq2seq", "slim")
+__all__ = ["distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq", "slim"]
+_SUBMODULES = ("distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq",
+               "slim")
 
 
 def __getattr__(name):

@@ -1,9 +1,13 @@
-"""Kernels of the math bodies (tinyflow/ops/math.py): tf.confusion_matrix."""
+"""Kernels of the math bodies (tinyflow/ops/math.py): tf.confusion_matrix, the running
+logsumexp of tf.math.cumulative_logsumexp."""
 from __future__ import annotations
 
-from ..nn.kernels import ids_buffer, read_ids
+import torch
 
-__all__ = ["confusion_matrix", "ids_buffer"]
+from ..nn.kernels import ids_buffer, read_ids
+from ..torch_table import lua_dim
+
+__all__ = ["confusion_matrix", "ids_buffer", "logcumsumexp"]
 
 
 def confusion_matrix(res, labels, predictions, weights, rows, cols):
@@ -15,3 +19,8 @@ def confusion_matrix(res, labels, predictions, weights, rows, cols):
     rows.mul_(classes).add_(cols)
     res.zero_()
     res.view(-1).index_add_(0, rows, weights.reshape(-1))
+
+
+def logcumsumexp(res, x, dim):
+    """res = log(cumsum(exp(x))) along the 1-based ``dim``, as the torch table's cumsum."""
+    torch.logcumsumexp(x, lua_dim(dim), out=res)

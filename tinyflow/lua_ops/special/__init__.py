@@ -1,0 +1,1 @@
+"""The special functions' bodies (tinyflow/ops/special.py) and their kernels."""
