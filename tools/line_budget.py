@@ -218,8 +218,10 @@ COMPONENTS = {
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
-    "tf.image (frontend/image_ops.py, frontend/tf_image.py)": (
-        ["frontend/image_ops.py", "frontend/tf_image.py"], 665),
+    # (665 -> 760: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
+    # resize_image_with_pad, YUV / YIQ; resizing moved to frontend/image_resize.py)
+    "tf.image (frontend/image_*.py, frontend/tf_image.py)": (
+        ["frontend/image_*.py", "frontend/tf_image.py"], 760),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (
