@@ -1,0 +1,108 @@
+"""tf.image.crop_and_resize and draw_bounding_boxes: TensorFlow 1.15's semantics, checked
+against numbers from real TensorFlow (tf.compat.v1 of TF 2.21, graph mode, written down below)
+and finite differences."""
+import numpy as np
+import pytest
+
+import tinyflow as tf
+from tinyflow.frontend.testing import check_gradients
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+IMG = (np.arange(2 * 4 * 5 * 2, dtype=np.float32).reshape(2, 4, 5, 2) ** 1.5) / 20
+BOXES = np.array([[0.1, 0.2, 0.8, 0.9], [0.5, -0.2, 1.3, 0.6], [0.9, 0.7, 0.2, 0.1],
+                  [0.3, 0.3, 0.3, 0.3]], np.float32)
+IND = np.array([0, 1, 1, 0], np.int32)
+
+
+def run(fetches, feeds=None, plan_memory=True):
+    with tf.Session(plan_memory=plan_memory) as sess:
+        return sess.run(fetches, feeds)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_crop_and_resize_as_tensorflow(plan_memory):
+    boxes = tf.placeholder(tf.float32, [None, 4])
+    got = run([tf.image.crop_and_resize(IMG, boxes, IND, [3, 2], extrapolation_value=-1.0),
+               tf.image.crop_and_resize(IMG, boxes, box_ind=IND, crop_size=[1, 3],
+                                        method="nearest")], {boxes: BOXES}, plan_memory)
+    # real TF: channel 1 of crop_and_resize(IMG, BOXES, IND, [3, 2], extrapolation_value=-1)
+    bilinear = [[[0.82441, 1.99221], [3.33689, 5.14803], [6.94824, 9.21777]],
+                [[-1.0, 23.76666], [-1.0, 31.10624], [-1.0, -1.0]],
+                [[31.61862, 28.58347], [25.11758, 22.31606], [19.13845, 16.59208]],
+                [[2.24222, 2.24222], [2.24222, 2.24222], [2.24222, 2.24222]]]
+    # real TF: channel 0 of the same boxes' [1, 3] crops, method="nearest"
+    nearest = [[[2.07846, 2.61916, 3.81838]], [[0.0, 30.54701, 31.8286]],
+               [[26.80932, 25.6, 23.2379]], [[2.07846, 2.07846, 2.07846]]]
+    assert got[0].shape == (4, 3, 2, 2) and got[1].shape == (4, 1, 3, 2)
+    np.testing.assert_allclose(got[0][..., 1], bilinear, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[1][..., 0], nearest, rtol=1e-5, atol=1e-5)
+
+
+def test_crop_and_resize_gradients_as_tensorflow_and_finite_differences():
+    x, boxes = tf.constant(IMG), tf.constant(BOXES)
+    crops = tf.image.crop_and_resize(x, boxes, IND, [3, 2])
+    weights = np.arange(48, dtype=np.float32).reshape(4, 3, 2, 2) / 10
+    image_grad, box_grad = run(tf.gradients(tf.reduce_sum(crops * weights), [x, boxes]))
+    # real TF: the gradients of sum(crop_and_resize(IMG, BOXES, IND, [3, 2]) * weights)
+    want_image = [[[0.0, 1.968, 0.492, 0.056, 0.084], [0.052, 17.92, 4.428, 0.18, 0.27],
+                   [0.124, 0.496, 0.0, 0.324, 0.486], [0.064, 0.256, 0.0, 0.16, 0.24]],
+                  [[0.816, 0.544, 0.256, 1.024, 0.0], [1.854, 1.236, 1.0, 2.6, 0.0],
+                   [1.638, 1.092, 1.252, 2.528, 0.0], [1.092, 0.728, 1.092, 1.848, 0.0]]]
+    want_boxes = [[15.7354, 7.321, 58.0248, 11.5639], [85.5547, 0.0, 34.8954, 32.4185],
+                  [291.6171, 79.8885, 311.6834, 82.6516], [144.3955, 50.9183, 164.2178, 53.4321]]
+    np.testing.assert_allclose(image_grad[..., 0], want_image, rtol=1e-4, atol=1e-4)
+    np.testing.assert_allclose(box_grad, want_boxes, rtol=1e-4, atol=2e-3)
+    check_gradients(lambda t: tf.image.crop_and_resize(t, BOXES[:3], IND[:3], [3, 4]),
+                    [(2, 4, 5, 2)])
+
+
+def test_crop_and_resize_bad_arguments():
+    with pytest.raises(ValueError, match="crop_and_resize: method must be 'bilinear' or"):
+        tf.image.crop_and_resize(IMG, BOXES, IND, [2, 2], method="bicubic")
+    with pytest.raises(ValueError, match="crop_and_resize: boxes must be 2-dimensional"):
+        tf.image.crop_and_resize(IMG, BOXES[None], IND, [2, 2])
+    crops = tf.image.crop_and_resize(IMG, BOXES, np.array([0, 2, 1, 0], np.int32), [2, 2])
+    with pytest.raises(Exception, match="gather|index|range"):
+        run(crops)
+
+
+CANVAS = np.zeros((2, 6, 7, 3), np.float32) + 0.25
+DRAWN = np.array([[[0.0, 0.0, 1.0, 1.0], [0.2, 0.3, 0.7, 0.6], [-0.5, 0.5, 0.5, 1.5]],
+                  [[0.5, 0.1, 0.9, 0.9], [0.6, 0.6, 0.4, 0.8], [0.1, 0.1, 0.1, 0.1]]], np.float32)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_draw_bounding_boxes_as_tensorflow(plan_memory):
+    got, coloured = run([tf.image.draw_bounding_boxes(CANVAS, DRAWN),
+                         tf.image.draw_bounding_boxes(CANVAS[:1, :, :, :1], DRAWN[:1],
+                                                      colors=[[7, 0, 0], [9, 0, 0]])],
+                        plan_memory=plan_memory)
+    q = 0.25  # real TF: draw_bounding_boxes(CANVAS, DRAWN), channels 0 and 2 of image 0
+    red = [[1, 1, 1, 1, 1, 1, 1], [1, 0, 0, 1, q, q, 1], [1, 0, q, 1, 1, 1, 1],
+           [1, 0, 0, 0, q, q, 1], [1, q, q, q, q, q, 1], [1, 1, 1, 1, 1, 1, 1]]
+    blue = [[0, 0, 0, 0, 0, 0, 0], [0, 1, 1, 0, q, q, 0], [0, 1, q, 0, 0, 0, 0],
+            [0, 1, 1, 1, q, q, 0], [0, q, q, q, q, q, 0], [0, 0, 0, 0, 0, 0, 0]]
+    # and channels 0 and 1 of image 1 (the second box is upside down: not drawn)
+    red1 = [[1, q, q, q, q, q, q], [q, q, q, q, q, q, q], [1, 1, 1, 1, 1, 1, q],
+            [1, q, q, q, q, 1, q], [1, 1, 1, 1, 1, 1, q], [q, q, q, q, q, q, q]]
+    green1 = [[0, q, q, q, q, q, q], [q, q, q, q, q, q, q], [1, 1, 1, 1, 1, 1, q],
+              [1, q, q, q, q, 1, q], [1, 1, 1, 1, 1, 1, q], [q, q, q, q, q, q, q]]
+    # real TF: colors=[[7, 0, 0], [9, 0, 0]] on a zero one-channel image
+    seven_nine = [[7, 7, 7, 7, 7, 7, 7], [7, 9, 9, 7, 0, 0, 7], [7, 9, 0, 7, 7, 7, 7],
+                  [7, 9, 9, 9, 0, 0, 7], [7, 0, 0, 0, 0, 0, 7], [7, 7, 7, 7, 7, 7, 7]]
+    np.testing.assert_array_equal(got[0, ..., 0], red)
+    np.testing.assert_array_equal(got[0, ..., 2], blue)
+    np.testing.assert_array_equal(got[1, ..., 0], red1)
+    np.testing.assert_array_equal(got[1, ..., 1], green1)
+    np.testing.assert_array_equal(coloured[0, ..., 0], np.where(np.array(seven_nine) > 0,
+                                                                seven_nine, q))
+
+
+def test_draw_bounding_boxes_bad_arguments():
+    with pytest.raises(TypeError, match="draw_bounding_boxes: the images must be float"):
+        tf.image.draw_bounding_boxes(CANVAS.astype(np.uint8), DRAWN)
+    with pytest.raises(ValueError, match="draw_bounding_boxes: boxes must be 3-dimensional"):
+        tf.image.draw_bounding_boxes(CANVAS, DRAWN[0])
+    with pytest.raises(ValueError, match="colors must be a list of at least one colour of 3"):
+        tf.image.draw_bounding_boxes(CANVAS, DRAWN, colors=[[1, 0]])

@@ -1,0 +1,159 @@
+"""``tf.image``'s functions of boxes: TensorFlow 1.15's ``crop_and_resize`` and
+``draw_bounding_boxes``, composed from the ops users write.
+
+The boxes are tensors, read at run time: ``crop_and_resize`` builds each box's interpolation
+weights from them (``relu(1 - |position - row|)`` is bilinear's weight of input row ``row``
+at source position ``position``), so a crop is two einsums and its gradient, w.r.t. the image
+and the boxes, theirs.  ``draw_bounding_boxes`` finds, for each pixel, the last box whose
+outline passes through it and takes that box's colour (TF's kernel draws the boxes in order,
+the later over the earlier).  The images' batch, height and width must be known when the
+graph is built.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..nnvm.symbol import current_context
+from ..nnvm.variables import constant
+from .api import (
+    abs,
+    cast,
+    equal,
+    greater_equal,
+    less_equal,
+    logical_and,
+    logical_or,
+    maximum,
+    minimum,
+    reduce_max,
+    where,
+)
+from .array_ops import expand_dims, gather, reshape, tile, unstack
+from .dtypes import float32, int32
+from .image_ops import _height_width, _image, _int
+from .linalg_ops import einsum
+from .math_ops import convert_to_tensor, cumsum, floor
+from .nn.functions import relu
+
+__all__ = ["crop_and_resize", "draw_bounding_boxes"]
+
+# TF 1.15's DrawBoundingBoxes colours (RGBA), cycled through when ``colors`` is None
+_COLOURS = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],
+            [0.5, 0.5, 0, 1], [0.5, 0, 0, 1], [0, 0, 0.5, 1], [0, 1, 1, 1], [1, 0, 1, 1]]
+
+
+def _boxes(boxes, function, rank):
+    boxes = convert_to_tensor(boxes, name="boxes")
+    shape = boxes.get_shape()
+    if shape.ndims != rank or shape.as_list()[-1] not in (4, None):
+        raise ValueError(f"{function}: boxes must be {rank}-dimensional, the last axis 4 "
+                         f"(y_min, x_min, y_max, x_max), got shape {shape}")
+    return cast(boxes, float32) if boxes.dtype != float32 else boxes
+
+
+def _crop_weights(low, high, size, crop, nearest):
+    """``(weights [boxes, crop, size], inside [boxes, crop])`` along one axis: TF's source
+    positions ``low * (size - 1) + i * (high - low) * (size - 1) / (crop - 1)`` (the centre
+    for a crop of 1) and whether each lies inside the image."""
+    steps = constant(np.arange(crop, dtype=np.float32))
+    if crop > 1:
+        position = (expand_dims(low * (size - 1), 1)
+                    + steps * expand_dims((high - low) * (size - 1) / (crop - 1), 1))
+    else:
+        position = expand_dims(0.5 * (low + high) * (size - 1), 1)
+    position = expand_dims(position, 2)  # [boxes, crop, 1] against the rows [size]
+    rows = constant(np.arange(size, dtype=np.float32))
+    if nearest:  # TF's roundf, half away from 0; the positions used are >= 0
+        weights = cast(equal(floor(position + 0.5), rows), float32)
+    else:
+        weights = relu(1 - abs(position - rows))
+    inside = logical_and(greater_equal(position[:, :, 0], 0.0),
+                         less_equal(position[:, :, 0], float(size - 1)))
+    return weights, cast(inside, float32)
+
+
+def crop_and_resize(image, boxes, box_ind=None, crop_size=None, method="bilinear",
+                    extrapolation_value=0, name=None, box_indices=None):
+    """Crops of ``image`` ``[batch, height, width, channels]`` at ``boxes`` ``[num_boxes, 4]``
+    (normalised ``y1, x1, y2, x2``; ``y1 > y2`` flips the crop), each from image
+    ``box_ind[i]``, resized to ``crop_size`` (two Python ints) by bilinear or nearest
+    interpolation as TF 1.15's CropAndResize: float32 ``[num_boxes, crop_height, crop_width,
+    channels]``, a position outside the image ``extrapolation_value``.  Differentiable
+    w.r.t. the image and the boxes; a ``box_ind`` outside ``[0, batch)`` is the gather's
+    error naming it."""
+    function = "crop_and_resize"
+    box_ind = box_indices if box_ind is None else box_ind
+    if box_ind is None or crop_size is None:
+        raise TypeError(f"{function}: box_ind and crop_size are required")
+    if method not in ("bilinear", "nearest"):
+        raise ValueError(f"{function}: method must be 'bilinear' or 'nearest', got {method!r}")
+    image = _image(image, function, ranks=(4,))
+    height, width = _height_width(image, function)
+    batch = image.get_shape().as_list()[0]
+    if batch is None:
+        raise ValueError(f"{function}: TinyFlow needs the image's batch size known when the "
+                         f"graph is built, got shape {image.get_shape()}")
+    rows, cols = (_int(s, "crop_size's entries", function) for s in crop_size)
+    if rows <= 0 or cols <= 0:
+        raise ValueError(f"{function}: crop_size must be positive, got {list(crop_size)}")
+    with current_context().name_scope(name or "CropAndResize"):
+        boxes = _boxes(boxes, function, 2)
+        box_ind = convert_to_tensor(box_ind, name="box_ind")
+        # row i of the identity is image i's one-hot: gather checks box_ind's range
+        which = gather(constant(np.eye(batch, dtype=np.float32)), box_ind)
+        y1, x1, y2, x2 = unstack(boxes, axis=1)
+        along_h, inside_h = _crop_weights(y1, y2, height, rows, method == "nearest")
+        along_w, inside_w = _crop_weights(x1, x2, width, cols, method == "nearest")
+        image = cast(image, float32) if image.dtype != float32 else image
+        crops = einsum("bn,bih,nhwc->biwc", which, along_h, image)
+        crops = einsum("bjw,biwc->bijc", along_w, crops)
+        inside = reshape(inside_h, [-1, rows, 1, 1]) * reshape(inside_w, [-1, 1, cols, 1])
+        return crops * inside + (1 - inside) * float(extrapolation_value)
+
+
+def draw_bounding_boxes(images, boxes, name=None, colors=None):
+    """``images`` ``[batch, height, width, depth]`` (depth 1, 3 or 4) with the outlines of
+    ``boxes`` ``[batch, num_boxes, 4]`` (normalised ``y_min, x_min, y_max, x_max``) drawn one
+    pixel wide, as TF 1.15's DrawBoundingBoxes: corners at ``int(y * (height - 1))`` (toward
+    zero), the box cut at the image's border (a side outside the image is not drawn), box j
+    in ``colors[j % len(colors)]`` (default TF's ten), later boxes over earlier ones."""
+    function = "draw_bounding_boxes"
+    images = _image(images, function, ranks=(4,))
+    height, width = _height_width(images, function)
+    depth = images.get_shape().as_list()[-1]
+    if not images.dtype.is_floating:
+        raise TypeError(f"{function}: the images must be float (TF 1.15's kernel's), got "
+                        f"{images.dtype.name}")
+    if depth not in (1, 3, 4):
+        raise ValueError(f"{function}: the images' depth must be 1, 3 or 4, got shape "
+                         f"{images.get_shape()}")
+    table = np.asarray(_COLOURS if colors is None else colors, np.float32)
+    if table.ndim != 2 or table.shape[1] < depth or not len(table):
+        raise ValueError(f"{function}: colors must be a list of at least one colour of "
+                         f"{depth} or more channels, got shape {table.shape}")
+    with current_context().name_scope(name or "DrawBoundingBoxes"):
+        corners = cast(_boxes(boxes, function, 3) * [height - 1, width - 1, height - 1,
+                                                     width - 1], int32)  # toward zero
+        top, left, bottom, right = (expand_dims(expand_dims(c, 2), 3)
+                                    for c in unstack(corners, axis=2))  # [batch, boxes, 1, 1]
+        row = constant(np.arange(height, dtype=np.int32).reshape(height, 1))
+        col = constant(np.arange(width, dtype=np.int32).reshape(1, width))
+        in_cols = logical_and(greater_equal(col, maximum(left, 0)),
+                              less_equal(col, minimum(right, width - 1)))
+        in_rows = logical_and(greater_equal(row, maximum(top, 0)),
+                              less_equal(row, minimum(bottom, height - 1)))
+        outline = logical_or(
+            logical_and(logical_or(equal(row, top), equal(row, bottom)), in_cols),
+            logical_and(logical_or(equal(col, left), equal(col, right)), in_rows))
+        drawn = logical_and(outline, logical_and(less_equal(top, bottom),
+                                                 less_equal(left, right)))
+        ones = cast(greater_equal(corners[0:1, :, 0], -(2 ** 30)), int32)  # [1, boxes] of 1s
+        numbers = expand_dims(expand_dims(cumsum(ones, axis=1), 2), 3)  # 1, 2, ... per box
+        number = cast(drawn, int32) * numbers  # [batch, boxes, height, width]
+        last = reduce_max(number, axis=1)  # the last box drawn at each pixel, 1-based; 0: none
+        ink = np.concatenate([np.zeros((1, depth), np.float32), table[:, :depth]])
+        colour = gather(constant(ink), where(last > 0, (last - 1) % len(table) + 1, last))
+        colour = cast(colour, images.dtype) if images.dtype != float32 else colour
+        # a pixel some box's outline passes through takes the last such box's colour
+        return where(tile(expand_dims(last > 0, 3), [1, 1, 1, depth]), colour, images)
+
