@@ -106,3 +106,86 @@ def test_draw_bounding_boxes_bad_arguments():
         tf.image.draw_bounding_boxes(CANVAS, DRAWN[0])
     with pytest.raises(ValueError, match="colors must be a list of at least one colour of 3"):
         tf.image.draw_bounding_boxes(CANVAS, DRAWN, colors=[[1, 0]])
+
+
+# boxes with flipped corners (3), a duplicate (5 of 4, an equal score), a zero area (7) and
+# another tie (9 with 2); real TF's results below are of these numbers
+NMS_BOXES = np.array([
+    [0.086, 0.237, 0.532, 0.529], [0.801, 0.582, 1.037, 0.969], [0.094, 0.433, 0.109, 0.787],
+    [0.666, 0.205, 0.479, 0.16], [0.735, 0.114, 1.065, 0.579], [0.735, 0.114, 1.065, 0.579],
+    [0.431, 0.587, 0.58, 0.958], [0.738, 0.956, 0.738, 1.066], [0.284, 0.649, 0.699, 0.977],
+    [0.696, 0.293, 1.038, 0.703], [0.001, 0.973, 0.216, 1.353], [0.298, 0.314, 0.738, 0.365]],
+    np.float32)
+NMS_SCORES = np.array([0.85, 0.394, 0.48, 0.146, 0.698, 0.698, 0.871, 0.275, 0.562, 0.48,
+                       0.613, 0.197], np.float32)
+OVERLAPS = np.array([[0.18, 0.747, 0.752, 0.567, 0.921, 0.206],
+                     [0.851, 0.169, 0.964, 0.624, 0.607, 0.971],
+                     [0.787, 0.79, 0.054, 0.369, 0.085, 0.194],
+                     [0.214, 0.859, 0.127, 0.297, 0.493, 0.849],
+                     [0.965, 0.708, 0.214, 0.545, 0.706, 0.052],
+                     [0.68, 0.368, 0.59, 0.67, 0.669, 0.523]], np.float32)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_non_max_suppression_as_tensorflow(plan_memory):
+    boxes, scores = tf.placeholder(tf.float32, [None, 4]), tf.placeholder(tf.float32, [None])
+    with_scores = tf.image.non_max_suppression_with_scores(boxes, scores, 5, 0.3)
+    padded = tf.image.non_max_suppression_padded(boxes, scores, 8, 0.4, 0.2,
+                                                 pad_to_max_output_size=True)
+    fetches = [tf.image.non_max_suppression(boxes, scores, 10),
+               tf.image.non_max_suppression(boxes, scores, 3, iou_threshold=0.1),
+               tf.image.non_max_suppression(boxes, scores, 20, iou_threshold=0.0,
+                                            score_threshold=0.3),
+               with_scores[0], with_scores[1],
+               tf.image.non_max_suppression_overlaps(OVERLAPS, OVERLAPS[0], 4, 0.5),
+               padded[0], padded[1], tf.image.non_max_suppression(boxes, scores, 0),
+               tf.image.non_max_suppression_padded(boxes, scores, 8, 0.4, 0.2)[0]]
+    got = run(fetches, {boxes: NMS_BOXES, scores: NMS_SCORES}, plan_memory)
+    want = [[6, 0, 4, 10, 8, 2, 9, 1, 7, 11], [6, 0, 4], [6, 0, 4, 10, 1],  # real TF
+            [6, 0, 4, 10, 2], [0.871, 0.85, 0.698, 0.613, 0.48], [4, 2, 3],
+            [6, 0, 4, 10, 8, 2, 1, 7], 8, [], [6, 0, 4, 10, 8, 2, 1, 7]]
+    for value, expected in zip(got, want):
+        np.testing.assert_allclose(value, expected)
+    assert got[0].dtype == np.int32 and got[7].dtype == np.int32
+    # fewer kept than max_output_size: padded with zeros (TF's NonMaxSuppressionV4)
+    few = run(tf.image.non_max_suppression_padded(NMS_BOXES[:3], NMS_SCORES[:3], 5,
+                                                  pad_to_max_output_size=True))
+    np.testing.assert_array_equal(few[0], [0, 2, 1, 0, 0])
+    assert few[1] == 3
+
+
+def test_non_max_suppression_against_a_plain_loop():
+    rng = np.random.default_rng(7)
+    corners = rng.random((200, 2)).astype(np.float32)
+    boxes = np.concatenate([corners, corners + rng.random((200, 2)).astype(np.float32) / 4], 1)
+    scores = rng.random(200).astype(np.float32)
+    got = run(tf.image.non_max_suppression(boxes, scores, 50, 0.3, 0.1))
+
+    def iou(a, b):
+        inter = (max(min(a[2], b[2]) - max(a[0], b[0]), 0)
+                 * max(min(a[3], b[3]) - max(a[1], b[1]), 0))
+        union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+        return inter / union
+    kept = []
+    for i in sorted(range(200), key=lambda i: (-scores[i], i)):
+        if scores[i] > 0.1 and len(kept) < 50 and all(iou(boxes[i], boxes[k]) <= 0.3
+                                                       for k in kept):
+            kept.append(i)
+    np.testing.assert_array_equal(got, kept)
+
+
+def test_non_max_suppression_bad_arguments():
+    with pytest.raises(ValueError, match="non_max_suppression: iou_threshold must be in"):
+        tf.image.non_max_suppression(NMS_BOXES, NMS_SCORES, 3, iou_threshold=1.5)
+    with pytest.raises(TypeError, match="max_output_size as a Python int"):
+        tf.image.non_max_suppression(NMS_BOXES, NMS_SCORES, tf.constant(3))
+    with pytest.raises(Exception, match="boxes must be \\[n, 4\\] for scores of n"):
+        tf.image.non_max_suppression(NMS_BOXES, NMS_SCORES[:5], 3)
+    with pytest.raises(ValueError, match="TinyFlow has no soft-NMS"):
+        tf.image.non_max_suppression_with_scores(NMS_BOXES, NMS_SCORES, 3, soft_nms_sigma=0.5)
+    boxes = tf.placeholder(tf.float32, [None, 4])
+    kept = tf.image.non_max_suppression(boxes, NMS_SCORES, 3)
+    with tf.Session() as sess:
+        with pytest.raises(Exception, match="non_max_suppression"):
+            sess.run(kept, {boxes: NMS_BOXES[:4]})
+        np.testing.assert_array_equal(sess.run(kept, {boxes: NMS_BOXES}), [6, 0, 4])

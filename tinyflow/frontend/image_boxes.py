@@ -1,5 +1,6 @@
 """``tf.image``'s functions of boxes: TensorFlow 1.15's ``crop_and_resize`` and
-``draw_bounding_boxes``, composed from the ops users write.
+``draw_bounding_boxes``, composed from the ops users write, and its non-maximum suppressions
+on the ``non_max_suppression`` op (``tinyflow/ops/image.py``).
 
 The boxes are tensors, read at run time: ``crop_and_resize`` builds each box's interpolation
 weights from them (``relu(1 - |position - row|)`` is bilinear's weight of input row ``row``
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..nnvm.symbol import current_context
+from ..nnvm.symbol import create_op, current_context
 from ..nnvm.variables import constant
 from .api import (
     abs,
@@ -28,14 +29,17 @@ from .api import (
     reduce_max,
     where,
 )
-from .array_ops import expand_dims, gather, reshape, tile, unstack
+from .array_ops import boolean_mask, expand_dims, gather, reshape, tile, unstack
+from .array_ops import range as _range
 from .dtypes import float32, int32
-from .image_ops import _height_width, _image, _int
+from .image_ops import _height_width, _image, _int, _number
 from .linalg_ops import einsum
 from .math_ops import convert_to_tensor, cumsum, floor
 from .nn.functions import relu
 
-__all__ = ["crop_and_resize", "draw_bounding_boxes"]
+__all__ = ["crop_and_resize", "draw_bounding_boxes", "non_max_suppression",
+           "non_max_suppression_overlaps", "non_max_suppression_padded",
+           "non_max_suppression_with_scores"]
 
 # TF 1.15's DrawBoundingBoxes colours (RGBA), cycled through when ``colors`` is None
 _COLOURS = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],
@@ -157,3 +161,77 @@ def draw_bounding_boxes(images, boxes, name=None, colors=None):
         # a pixel some box's outline passes through takes the last such box's colour
         return where(tile(expand_dims(last > 0, 3), [1, 1, 1, depth]), colour, images)
 
+
+
+# -- non-maximum suppression ------------------------------------------------------------------
+def _suppress(boxes, scores, max_output_size, threshold, score_threshold, overlaps, function):
+    """The ``non_max_suppression`` op's (indices, scores, count), its outputs padded to
+    ``max_output_size`` (a Python int)."""
+    limit = _int(max_output_size, "max_output_size", function)
+    if limit < 0:
+        raise ValueError(f"{function}: max_output_size must be non-negative, got {limit}")
+    threshold = _number(threshold, "the threshold", function)
+    if not overlaps and not 0 <= threshold <= 1:
+        raise ValueError(f"{function}: iou_threshold must be in [0, 1], got {threshold}")
+    what = "overlaps" if overlaps else "boxes"
+    return create_op("non_max_suppression", convert_to_tensor(boxes, name=what),
+                     convert_to_tensor(scores, name="scores"), max_output_size=limit,
+                     threshold=threshold, overlaps=overlaps,
+                     score_threshold=_number(score_threshold, "score_threshold", function))
+
+
+def _kept(padded, count, limit):
+    """The first ``count`` (a run-time scalar) elements of ``padded`` (``limit`` long): a shape
+    known once it ran, as tf.boolean_mask's."""
+    mask = _range(limit) < count
+    mask.set_shape([limit])  # known even where a placeholder's stand-in dims hide it
+    return boolean_mask(padded, mask)
+
+
+def non_max_suppression(boxes, scores, max_output_size, iou_threshold=0.5,
+                        score_threshold=float("-inf"), name=None):
+    """The indices (int32, at most ``max_output_size``, a Python int) of the boxes ``[n, 4]``
+    (corners in either order) TF 1.15's greedy non-maximum suppression keeps: by score, ties
+    the lower index first, scores above ``score_threshold`` only, none whose IoU with a box
+    kept before is above ``iou_threshold``.  Its length is known once it ran."""
+    with current_context().name_scope(name or "non_max_suppression"):
+        indices, _, count = _suppress(boxes, scores, max_output_size, iou_threshold,
+                                      score_threshold, False, "non_max_suppression")
+        return _kept(indices, count, max_output_size)
+
+
+def non_max_suppression_with_scores(boxes, scores, max_output_size, iou_threshold=0.5,
+                                    score_threshold=float("-inf"), soft_nms_sigma=0.0,
+                                    name=None):
+    """``(indices, their scores)`` of :func:`non_max_suppression` (hard suppression only:
+    TinyFlow has no soft-NMS, ``soft_nms_sigma`` must be 0)."""
+    if _number(soft_nms_sigma, "soft_nms_sigma", "non_max_suppression_with_scores") != 0:
+        raise ValueError("non_max_suppression_with_scores: TinyFlow has no soft-NMS: "
+                         "soft_nms_sigma must be 0")
+    with current_context().name_scope(name or "non_max_suppression_with_scores"):
+        indices, kept, count = _suppress(boxes, scores, max_output_size, iou_threshold,
+                                         score_threshold, False,
+                                         "non_max_suppression_with_scores")
+        return _kept(indices, count, max_output_size), _kept(kept, count, max_output_size)
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """:func:`non_max_suppression` given the boxes' similarities ``overlaps`` ``[n, n]``
+    instead of boxes: a candidate is dropped when ``overlaps[candidate, kept]`` is above
+    ``overlap_threshold`` for a box kept before."""
+    with current_context().name_scope(name or "non_max_suppression_overlaps"):
+        indices, _, count = _suppress(overlaps, scores, max_output_size, overlap_threshold,
+                                      score_threshold, True, "non_max_suppression_overlaps")
+        return _kept(indices, count, max_output_size)
+
+
+def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5,
+                               score_threshold=float("-inf"), pad_to_max_output_size=False,
+                               name=None):
+    """``(indices, valid_outputs)`` of :func:`non_max_suppression`: with
+    ``pad_to_max_output_size`` the indices padded with zeros to ``max_output_size``."""
+    with current_context().name_scope(name or "non_max_suppression_padded"):
+        indices, _, count = _suppress(boxes, scores, max_output_size, iou_threshold,
+                                      score_threshold, False, "non_max_suppression_padded")
+        return (indices if pad_to_max_output_size else _kept(indices, count, max_output_size)), count

@@ -6,6 +6,7 @@ from . import (
     conv,
     elemwise,
     fused,
+    image,
     indexing,
     init,
     loop,
@@ -22,6 +23,6 @@ from . import (
     state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
+           "init", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
            "softmax", "sorting", "state"]
