@@ -187,9 +187,11 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
+    # 2680 -> 2715: 2026-11-27: tf.nn.conv1d_transpose, conv2d_transpose over a width
+    # (nn/conv_transpose.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2680),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2715),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,
@@ -219,6 +221,12 @@ COMPONENTS = {
     "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 260),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
+    # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
+    # corrected variance, batch_norm_with_global_normalization, the 1-D / v2 pooling names,
+    # dilation2d / erosion2d, log_poisson_loss), composed from existing ops; apart, as sampled.py
+    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py)": (
+        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py"],
+        245),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
     # (665 -> 1130: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
