@@ -189,3 +189,79 @@ def test_non_max_suppression_bad_arguments():
         with pytest.raises(Exception, match="non_max_suppression"):
             sess.run(kept, {boxes: NMS_BOXES[:4]})
         np.testing.assert_array_equal(sess.run(kept, {boxes: NMS_BOXES}), [6, 0, 4])
+
+
+SAMPLE_BOX = np.array([[[0.1, 0.2, 0.5, 0.6]]], np.float32)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_sample_distorted_bounding_box_as_tensorflow(plan_memory):
+    whole = tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, seed=1,
+                                                   area_range=[1.0, 1.0],
+                                                   aspect_ratio_range=[1.5, 1.5])
+    fallback = tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, seed=1,
+                                                      min_object_covered=1.0,
+                                                      area_range=[0.01, 0.02],
+                                                      aspect_ratio_range=[1, 1])
+    square = tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, seed=3,
+                                                    min_object_covered=0.0,
+                                                    area_range=[1 / 6, 1 / 6],
+                                                    aspect_ratio_range=[1, 1])
+    got = run([whole, fallback, square], plan_memory=plan_memory)
+    # real TF: the whole image when the area must be all of it, and when no crop covers the box
+    for begin, size, boxes in got[:2]:
+        np.testing.assert_array_equal(begin, [0, 0, 0])
+        np.testing.assert_array_equal(size, [40, 60, -1])
+        np.testing.assert_allclose(boxes, [[[0, 0, 1, 1]]])
+        assert begin.dtype == np.int32 and boxes.dtype == np.float32
+    begin, size, boxes = got[2]  # real TF: a 20 x 20 crop (its place is random)
+    np.testing.assert_array_equal(size, [20, 20, -1])
+    assert 0 <= begin[0] <= 20 and 0 <= begin[1] <= 40 and begin[2] == 0
+    np.testing.assert_allclose(boxes[0, 0], [begin[0] / 40, begin[1] / 60,
+                                             (begin[0] + 20) / 40, (begin[1] + 20) / 60],
+                               rtol=1e-6)
+
+
+def test_sample_distorted_bounding_box_draws_within_tf_constraints():
+    image = tf.placeholder(tf.float32, [None, None, 3])
+    begin, size, _ = tf.image.sample_distorted_bounding_box(
+        tf.shape(image), SAMPLE_BOX, seed=5, min_object_covered=0.5,
+        aspect_ratio_range=[0.5, 2.0], area_range=[0.1, 0.9])
+    pixels = np.zeros((40, 60, 3), np.float32)
+    box = [4, 12, 20, 36]  # SAMPLE_BOX in pixels: rows 4..20, columns 12..36
+    with tf.Session() as sess:
+        draws = [sess.run([begin, size], {image: pixels}) for _ in range(40)]
+    assert len({tuple(s) for _, s in draws}) > 5  # drawn anew every run
+    for (top, left, _), (rows, cols, _) in draws:
+        assert 0.1 * 2400 <= rows * cols <= 0.9 * 2400 and top + rows <= 40 and left + cols <= 60
+        inner = (max(min(top + rows, box[2]) - max(top, box[0]), 0)
+                 * max(min(left + cols, box[3]) - max(left, box[1]), 0))
+        assert inner / (16 * 24) >= 0.5
+        assert 0.5 * rows - 1 <= cols <= 2.0 * rows + 1
+    again = tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, seed=5)
+    with tf.Session() as one, tf.Session() as two:
+        np.testing.assert_array_equal(one.run(again[0]), two.run(again[0]))  # seeded
+
+
+def test_sample_distorted_bounding_box_bad_boxes_are_tf_errors():
+    empty = np.zeros((1, 0, 4), np.float32)
+    begin, size, _ = run(tf.image.sample_distorted_bounding_box(
+        [40, 60, 3], empty, seed=3, use_image_if_no_bounding_boxes=True))
+    assert begin[2] == 0 and size[2] == -1 and size[0] * size[1] >= 0.05 * 2400
+    for boxes, message in ((empty, "No bounding boxes provided"),
+                           (SAMPLE_BOX + 1, "must be in \\[0.0, 1.0\\]")):
+        with pytest.raises(tf.errors.InvalidArgumentError, match=message):
+            run(tf.image.sample_distorted_bounding_box([40, 60, 3], boxes, seed=3))
+    with pytest.raises(ValueError, match="sample_distorted_bounding_box: max_attempts must"):
+        tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, area_range=[0.5, 0.1])
+
+
+def test_sample_distorted_bounding_box_follows_tf_distribution():
+    _, size, _ = tf.image.sample_distorted_bounding_box([40, 60, 3], SAMPLE_BOX, seed=1,
+                                                        min_object_covered=0.3)
+    with tf.Session() as sess:
+        sizes = np.array([sess.run(size) for _ in range(600)])
+    # real TF, 1,500 draws of these arguments: mean crop 29.50 rows x 31.11 columns (standard
+    # error about 0.2 each over 600 draws), never the whole image
+    assert abs(sizes[:, 0].mean() - 29.50) < 1.2 and abs(sizes[:, 1].mean() - 31.11) < 1.2
+    assert not np.any((sizes[:, 0] == 40) & (sizes[:, 1] == 60))

@@ -18,28 +18,37 @@ from ..nnvm.symbol import create_op, current_context
 from ..nnvm.variables import constant
 from .api import (
     abs,
+    argmax,
     cast,
+    control_dependencies,
     equal,
     greater_equal,
+    identity,
     less_equal,
     logical_and,
     logical_or,
     maximum,
     minimum,
+    reduce_all,
+    reduce_any,
     reduce_max,
+    reduce_sum,
+    sqrt,
     where,
 )
-from .array_ops import boolean_mask, expand_dims, gather, reshape, tile, unstack
+from .array_ops import boolean_mask, expand_dims, gather, reshape, stack, tile, unstack, zeros_like
 from .array_ops import range as _range
+from .control_flow_ops import Assert
 from .dtypes import float32, int32
 from .image_ops import _height_width, _image, _int, _number
 from .linalg_ops import einsum
-from .math_ops import convert_to_tensor, cumsum, floor
+from .math_ops import convert_to_tensor, cumsum, floor, round
 from .nn.functions import relu
+from .random_ops import random_uniform
 
 __all__ = ["crop_and_resize", "draw_bounding_boxes", "non_max_suppression",
            "non_max_suppression_overlaps", "non_max_suppression_padded",
-           "non_max_suppression_with_scores"]
+           "non_max_suppression_with_scores", "sample_distorted_bounding_box"]
 
 # TF 1.15's DrawBoundingBoxes colours (RGBA), cycled through when ``colors`` is None
 _COLOURS = [[1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],
@@ -235,3 +244,103 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         indices, _, count = _suppress(boxes, scores, max_output_size, iou_threshold,
                                       score_threshold, False, "non_max_suppression_padded")
         return (indices if pad_to_max_output_size else _kept(indices, count, max_output_size)), count
+
+
+# -- random crops covering boxes --------------------------------------------------------------
+_NO_BOXES = ("No bounding boxes provided as input. One must enable "
+             "use_image_if_no_bounding_boxes if you wish to not provide any bounding boxes.")
+
+
+def _random_crops(height, width, uniforms, area_range, ratio_range):
+    """TF 1.15's GenerateRandomCrop for every attempt at once (float32, lrintf as tf.round):
+    ``(y, x, crop height, crop width, valid)``, each ``[attempts]``."""
+    ratio = uniforms[:, 0] * (ratio_range[1] - ratio_range[0]) + ratio_range[0]
+    min_area, max_area = area_range[0] * width * height, area_range[1] * width * height
+    max_height = round(sqrt(max_area / ratio))
+    max_height = where(round(max_height * ratio) > width,
+                       floor((width + (0.5 - 1e-7)) / ratio), max_height)
+    max_height = minimum(max_height, height)
+    rows = minimum(round(sqrt(min_area / ratio)), max_height)
+    rows = rows + floor(uniforms[:, 1] * (max_height - rows + 1))
+    for step, wrong in ((1.0, lambda area: area < min_area), (-1.0, lambda area: area > max_area)):
+        cols = round(rows * ratio)
+        rows = where(wrong(rows * cols), rows + step, rows)  # TF's rounding-error retries
+    cols = round(rows * ratio)
+    area = rows * cols
+    valid = logical_and(logical_and(greater_equal(area, min_area), less_equal(area, max_area)),
+                        logical_and(logical_and(cols <= width, rows <= height),
+                                    logical_and(cols > 0, rows > 0)))
+    top = floor(uniforms[:, 2] * maximum(height - rows, 0))
+    left = floor(uniforms[:, 3] * maximum(width - cols, 0))
+    return top, left, rows, cols, valid
+
+
+def _covers(crop, boxes, min_object_covered):
+    """``[attempts]``: whether a crop covers ``min_object_covered`` of some box of area >= 1
+    (boxes ``[n, 4]`` in pixels, TF's Rectangle arithmetic)."""
+    top, left, rows, cols = (expand_dims(c, 1) for c in crop)  # [attempts, 1] against [n]
+    y0, x0, y1, x1 = unstack(boxes, axis=1)
+    area = (y1 - y0) * (x1 - x0)
+    inner_h = minimum(top + rows, y1) - maximum(top, y0)
+    inner_w = minimum(left + cols, x1) - maximum(left, x0)
+    inner = where(logical_or(inner_h < 0, inner_w < 0), zeros_like(inner_h), inner_h * inner_w)
+    covered = logical_and(greater_equal(area, 1.0),
+                          greater_equal(inner / maximum(area, 1.0), min_object_covered))
+    return reduce_any(covered, axis=1)
+
+
+def sample_distorted_bounding_box(image_size, bounding_boxes, seed=None, seed2=None,
+                                  min_object_covered=0.1, aspect_ratio_range=None,
+                                  area_range=None, max_attempts=None,
+                                  use_image_if_no_bounding_boxes=None, name=None):
+    """TF 1.15's random crop for data augmentation: up to ``max_attempts`` (default 100) crops
+    of an image of ``image_size`` ``[height, width, channels]`` are drawn (aspect ratio
+    uniform in ``aspect_ratio_range``, default [0.75, 1.33]; area a fraction of the image in
+    ``area_range``, default [0.05, 1], TF's rounding and retries), the first covering
+    ``min_object_covered`` of one of ``bounding_boxes`` ``[batch, n, 4]`` (normalised ``y_min,
+    x_min, y_max, x_max``) kept, else the whole image: ``(begin, size, bboxes)`` for
+    ``tf.slice`` and ``draw_bounding_boxes``, drawn anew every run from ``seed`` (or ``seed2``)
+    as the other random image functions.  The attempts are drawn all at once, so the crops
+    follow TF's distribution, not its random stream.  A box coordinate outside [0, 1], or no
+    box without ``use_image_if_no_bounding_boxes``, is TF's InvalidArgumentError at run time."""
+    function = "sample_distorted_bounding_box"
+    ratio_range = [float(r) for r in (aspect_ratio_range or (0.75, 1.33))]
+    area_range = [float(a) for a in (area_range or (0.05, 1.0))]
+    attempts = _int(100 if max_attempts is None else max_attempts, "max_attempts", function)
+    if attempts < 1 or len(ratio_range) != 2 or len(area_range) != 2 or min(
+            ratio_range) <= 0 or area_range[0] > area_range[1] or area_range[1] <= 0:
+        raise ValueError(f"{function}: max_attempts must be positive ({attempts}), "
+                         f"aspect_ratio_range two positive numbers ({ratio_range}) and "
+                         f"area_range two numbers, the first at most the second, positive "
+                         f"({area_range})")
+    covered = _number(min_object_covered, "min_object_covered", function)
+    with current_context().name_scope(name or "sample_distorted_bounding_box"):
+        size = convert_to_tensor(image_size, name="image_size")
+        height, width = cast(size[0], float32), cast(size[1], float32)
+        boxes = reshape(_boxes(bounding_boxes, function, 3), [-1, 4])
+        checks = [Assert(logical_and(reduce_all(greater_equal(boxes, 0.0)),
+                                     reduce_all(less_equal(boxes, 1.0))),
+                         ["All bounding box coordinates must be in [0.0, 1.0]"])]
+        count = reduce_sum(cast(greater_equal(boxes[:, 0], -1.0), float32))
+        if not use_image_if_no_bounding_boxes:
+            checks.append(Assert(count > 0, [_NO_BOXES]))
+        pixels = floor(boxes * stack([height, width, height, width]))  # TF's int32 casts
+        uniforms = random_uniform([attempts, 4], seed=seed if seed else seed2)
+        top, left, rows, cols, valid = _random_crops(height, width, uniforms, area_range,
+                                                     ratio_range)
+        crop = (top, left, rows, cols)
+        whole = reshape(stack([0.0 * height, 0.0 * width, height, width]), [1, 4])
+        fits = logical_or(_covers(crop, pixels, covered),
+                          logical_and(count < 1, _covers(crop, whole, covered)))
+        chosen = logical_and(valid, fits)
+        first = argmax(cast(chosen, int32), axis=0)
+        found = reduce_any(chosen)
+        top, left, rows, cols = (where(found, gather(c, first), w) for c, w in zip(
+            crop, (0.0 * height, 0.0 * width, height, width)))
+        with control_dependencies(checks):
+            dtype = size.dtype
+            begin = cast(stack([top, left, 0.0 * top]), dtype)
+            extent = cast(stack([rows, cols, 0.0 * top - 1]), dtype)
+            bboxes = reshape(stack([top / height, left / width, (top + rows) / height,
+                                    (left + cols) / width]), [1, 1, 4])
+            return identity(begin), identity(extent), identity(bboxes)
