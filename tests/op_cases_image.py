@@ -38,6 +38,30 @@ def _nms_ref(limit, threshold, floor, overlaps):
     return ref
 
 
+def _combined_ref(per_class, total, threshold, floor, clip):
+    def ref(boxes, scores):
+        b, s = boxes.numpy().astype(np.float32), scores.numpy().astype(np.float32)
+        batch, _, classes = s.shape
+        out = [np.zeros((batch, total, 4)), np.zeros((batch, total)), np.zeros((batch, total)),
+               np.zeros(batch)]
+        for image in range(batch):
+            found = []
+            for label in range(classes):
+                table = b[image, :, label if b.shape[2] > 1 else 0]
+                kept = _nms_ref(per_class, threshold, floor, False)(
+                    torch.tensor(table), torch.tensor(s[image, :, label]))
+                count = int(kept[2])
+                found += [(-s[image, int(i), label], label, int(i))
+                          for i in kept[0][:count].tolist()]
+            for row, (negative, label, i) in enumerate(sorted(found)[:total]):
+                box = b[image, i, label if b.shape[2] > 1 else 0]
+                out[0][image, row] = np.clip(box, 0, 1) if clip else box
+                out[1][image, row], out[2][image, row] = -negative, label
+            out[3][image] = min(len(found), total)
+        return tuple(torch.tensor(o, dtype=F64) for o in out)
+    return ref
+
+
 def _boxes(rng, n=9):
     corners = rng.random((n, 2))
     boxes = np.concatenate([corners, corners + rng.random((n, 2)) / 2], 1)
@@ -61,3 +85,11 @@ def add_cases(add):
         "non_max_suppression", o, s, max_output_size=5, threshold=0.4,
         score_threshold=0.1, overlaps=True), ref=_nms_ref(5, 0.4, 0.1, True),
         inputs=lambda rng: [rng.random((6, 6)), rng.random(6)], check_gradient=False)
+    for q, clip in ((1, True), (3, False)):
+        add("combined_non_max_suppression", f"q={q}-clip={clip}", lambda b, s, c=clip: create_op(
+            "combined_non_max_suppression", b, s, max_output_size_per_class=2, max_total_size=5,
+            threshold=0.3, score_threshold=0.1, pad_per_class=False, clip_boxes=c),
+            ref=_combined_ref(2, 5, 0.3, 0.1, clip), check_gradient=False,
+            inputs=lambda rng, q=q: [np.concatenate([rng.random((2, 7, q, 2)),
+                                                     rng.random((2, 7, q, 2)) + 0.6], -1),
+                                     rng.random((2, 7, 3))])

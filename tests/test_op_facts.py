@@ -75,7 +75,7 @@ def test_side_tables_are_gone_and_their_facts_kept():
     segment = {f"unsorted_segment_{k}" for k in ("sum", "mean", "sqrt_n", "max", "min", "prod")}
     segment |= {f"segment_{k}" for k in ("sum", "mean", "max", "min", "prod")}
     segment |= {"_segment_gather"}
-    host = {"non_max_suppression"}  # its greedy loop reads the scores on the host
+    host = {"non_max_suppression", "combined_non_max_suppression"}  # greedy loops on the host
     assert _values("TUncapturable") == dict.fromkeys(
         check_ids | collectives | loops | indexing | sized | gpu_checked | segment | host, True)
     window = {"conv2d", "_fused_conv2d", "_conv2d_backward_data", "_conv2d_backward_weight",

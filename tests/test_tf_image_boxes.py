@@ -265,3 +265,53 @@ def test_sample_distorted_bounding_box_follows_tf_distribution():
     # error about 0.2 each over 600 draws), never the whole image
     assert abs(sizes[:, 0].mean() - 29.50) < 1.2 and abs(sizes[:, 1].mean() - 31.11) < 1.2
     assert not np.any((sizes[:, 0] == 40) & (sizes[:, 1] == 60))
+
+
+def _combined_inputs():
+    rng = np.random.default_rng(11)
+    corners = rng.random((2, 6, 1, 2)).astype(np.float32)
+    boxes = np.concatenate([corners, corners + 0.4], -1).round(3).astype(np.float32)
+    return boxes, rng.random((2, 6, 3)).round(3).astype(np.float32)
+
+
+@pytest.mark.parametrize("plan_memory", [True, False])
+def test_combined_non_max_suppression_as_tensorflow(plan_memory):
+    boxes, scores = _combined_inputs()
+    per_class_boxes = np.tile(boxes, [1, 1, 3, 1])
+    per_class_boxes[:, :, 1] *= 0.5
+    got = run([tf.image.combined_non_max_suppression(boxes, scores, 2, 5, 0.3, 0.2),
+               tf.image.combined_non_max_suppression(boxes, scores, 1, 7, 0.5,
+                                                     pad_per_class=True, clip_boxes=False),
+               tf.image.combined_non_max_suppression(per_class_boxes, scores, 2, 4, 0.2)],
+              plan_memory=plan_memory)
+    # real TF: scores and classes of the three calls, and the valid counts
+    want = [([[0.901, 0.896, 0.867, 0.802, 0.592], [0.996, 0.906, 0.846, 0.697, 0.588]],
+             [[2, 0, 1, 0, 1], [1, 2, 0, 0, 1]], [5, 5]),
+            ([[0.901, 0.896, 0.867], [0.996, 0.906, 0.846]], [[2, 0, 1], [1, 2, 0]], [3, 3]),
+            ([[0.901, 0.896, 0.867, 0.802], [0.996, 0.906, 0.846, 0.697]],
+             [[2, 0, 1, 0], [1, 2, 0, 0]], [4, 4])]
+    for (nmsed_boxes, nmsed_scores, classes, valid), (w_scores, w_classes, w_valid) in zip(
+            got, want):
+        np.testing.assert_allclose(nmsed_scores, w_scores, rtol=1e-6)
+        np.testing.assert_array_equal(classes, w_classes)
+        np.testing.assert_array_equal(valid, w_valid)
+        assert valid.dtype == np.int32 and classes.dtype == np.float32
+    # real TF: the boxes of the first call (clipped to [0, 1]) and of the third, image 1
+    np.testing.assert_allclose(got[0][0][0], [
+        [0.948, 0.622, 1.0, 1.0], [0.07, 0.13, 0.47, 0.53], [0.601, 0.029, 1.0, 0.429],
+        [0.601, 0.029, 1.0, 0.429], [0.129, 0.499, 0.529, 0.899]], rtol=1e-6)
+    np.testing.assert_allclose(got[1][0][1, 2], [0.981, 0.205, 1.381, 0.605], rtol=1e-6)
+    np.testing.assert_allclose(got[2][0][1], [
+        [0.335, 0.256, 0.535, 0.456], [0.663, 0.275, 1.0, 0.675], [0.981, 0.205, 1.0, 0.605],
+        [0.138, 0.788, 0.538, 1.0]], rtol=1e-5)
+    few = run(tf.image.combined_non_max_suppression(boxes, scores, 1, 6, 0.5, 0.8))
+    np.testing.assert_array_equal(few.valid_detections, [3, 3])  # each class has one above 0.8
+    np.testing.assert_array_equal(few.nmsed_scores[:, 3:], 0)  # zeros past them
+
+
+def test_combined_non_max_suppression_bad_arguments():
+    boxes, scores = _combined_inputs()
+    with pytest.raises(Exception, match="boxes must be \\[batch, boxes, 1 or classes, 4\\]"):
+        tf.image.combined_non_max_suppression(np.tile(boxes, [1, 1, 2, 1]), scores, 2, 5)
+    with pytest.raises(ValueError, match="iou_threshold must be in \\[0, 1\\]"):
+        tf.image.combined_non_max_suppression(boxes, scores, 2, 5, iou_threshold=-0.5)

@@ -104,9 +104,10 @@ COMPONENTS = {
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
     "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 504),
-    # 2026-11-27: the image op no composition gives (greedy non-maximum suppression): its
-    # declaration, body and host kernel, counted apart as tf.image's front end is
-    "image ops (ops/image.py, lua_ops/image/)": (["ops/image.py", "lua_ops/image/*"], 120),
+    # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
+    # and per image and class, combined): declarations, bodies and host kernels, counted
+    # apart as tf.image's front end is
+    "image ops (ops/image.py, lua_ops/image/)": (["ops/image.py", "lua_ops/image/*"], 190),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -229,13 +230,13 @@ COMPONENTS = {
         245),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
-    # (665 -> 1225: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
+    # (665 -> 1250: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
     # resize_image_with_pad, YUV / YIQ (frontend/image_resize.py), psnr / ssim / ms-ssim
     # (image_quality.py), crop_and_resize, draw_bounding_boxes, sample_distorted_bounding_box
-    # and the NMS functions (image_boxes.py), each composed as TF composes it or on the
+    # and the NMS functions, combined too (image_boxes.py), each composed as TF composes it or on the
     # non_max_suppression op)
     "tf.image (frontend/image_*.py, frontend/tf_image.py)": (
-        ["frontend/image_*.py", "frontend/tf_image.py"], 1225),
+        ["frontend/image_*.py", "frontend/tf_image.py"], 1250),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (

@@ -12,6 +12,8 @@ graph is built.
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from ..nnvm.symbol import create_op, current_context
@@ -46,7 +48,7 @@ from .math_ops import convert_to_tensor, cumsum, floor, round
 from .nn.functions import relu
 from .random_ops import random_uniform
 
-__all__ = ["crop_and_resize", "draw_bounding_boxes", "non_max_suppression",
+__all__ = ["combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes", "non_max_suppression",
            "non_max_suppression_overlaps", "non_max_suppression_padded",
            "non_max_suppression_with_scores", "sample_distorted_bounding_box"]
 
@@ -244,6 +246,36 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
         indices, _, count = _suppress(boxes, scores, max_output_size, iou_threshold,
                                       score_threshold, False, "non_max_suppression_padded")
         return (indices if pad_to_max_output_size else _kept(indices, count, max_output_size)), count
+
+
+CombinedNonMaxSuppression = collections.namedtuple(
+    "CombinedNonMaxSuppression", "nmsed_boxes nmsed_scores nmsed_classes valid_detections")
+
+
+def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_total_size,
+                                 iou_threshold=0.5, score_threshold=float("-inf"),
+                                 pad_per_class=False, clip_boxes=True, name=None):
+    """TF 1.15's non-maximum suppression per image and class: boxes ``[batch, n, q, 4]`` (q
+    1, shared by the classes, or one box per class), scores ``[batch, n, classes]``; each
+    class keeps at most ``max_output_size_per_class`` (a Python int) by
+    :func:`non_max_suppression`'s rule, and the kept boxes of all classes, by score, fill
+    ``max_total_size`` rows (with ``pad_per_class``, at most ``max_output_size_per_class *
+    classes``): ``(nmsed_boxes, nmsed_scores, nmsed_classes, valid_detections)``, zeros past
+    each image's ``valid_detections``, the boxes clipped to [0, 1] with ``clip_boxes``."""
+    function = "combined_non_max_suppression"
+    per_class = _int(max_output_size_per_class, "max_output_size_per_class", function)
+    total = _int(max_total_size, "max_total_size", function)
+    threshold = _number(iou_threshold, "iou_threshold", function)
+    if not 0 <= threshold <= 1:
+        raise ValueError(f"{function}: iou_threshold must be in [0, 1], got {threshold}")
+    with current_context().name_scope(name or "combined_non_max_suppression"):
+        result = create_op(function, convert_to_tensor(boxes, name="boxes"),
+                           convert_to_tensor(scores, name="scores"),
+                           max_output_size_per_class=per_class, max_total_size=total,
+                           threshold=threshold, pad_per_class=bool(pad_per_class),
+                           clip_boxes=bool(clip_boxes),
+                           score_threshold=_number(score_threshold, "score_threshold", function))
+        return CombinedNonMaxSuppression(*(result[i] for i in range(4)))
 
 
 # -- random crops covering boxes --------------------------------------------------------------
