@@ -48,6 +48,9 @@ def test_fused_batch_norm_as_tensorflow(plan_memory):
                                           [-0.70243, -0.28198]], atol=2e-5)
     np.testing.assert_allclose(var3, var, rtol=1e-6)
     np.testing.assert_allclose(mean3, mean, rtol=1e-6)
+    batch = tf.placeholder(tf.float32, [None, 3, 2, 2])  # the count at run time
+    fed = run(tf.nn.fused_batch_norm(batch, SCALE, OFFSET)[2], {batch: X}, plan_memory)
+    np.testing.assert_allclose(fed, var, rtol=1e-6)
 
 
 def test_fused_batch_norm_raises_a_small_epsilon_as_tf_1_15():

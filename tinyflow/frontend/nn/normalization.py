@@ -9,8 +9,10 @@ none to an inference mean or variance): ``stop_gradient`` says the same here.
 """
 from __future__ import annotations
 
-from ..api import cast, reduce_mean, rsqrt, square, stop_gradient
-from ..array_ops import reshape
+import numpy as np
+
+from ..api import cast, maximum, reduce_mean, reduce_prod, rsqrt, square, stop_gradient
+from ..array_ops import gather, reshape, shape
 from ..dtypes import float32
 from ..math_ops import convert_to_tensor
 from .functions import _data_format, batch_normalization
@@ -29,7 +31,7 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     variance has Bessel's correction; float16 ``x`` is normalised in float32."""
     x = convert_to_tensor(x, name="x")
     data_format = _data_format(data_format)
-    if x.get_shape().ndims not in (4, None):
+    if x.get_shape().ndims != 4:
         raise ValueError(f"fused_batch_norm: x must be 4-dimensional, got shape "
                          f"{x.get_shape()}")
     if not is_training and (mean is None or variance is None):
@@ -44,7 +46,7 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
         batch_mean = reduce_mean(flt, axes)
         batch_variance = reduce_mean(square(flt - per_channel(batch_mean)), axes)
         counted = _count(x, axes)
-        bessel = counted / max(counted - 1.0, 1.0)  # TF's kernel: n / max(n - 1, 1)
+        bessel = counted / maximum(counted - 1.0, 1.0)  # TF's kernel: n / max(n - 1, 1)
         returned = batch_mean, batch_variance * bessel
     else:
         batch_mean = stop_gradient(convert_to_tensor(mean, dtype=float32))
@@ -56,17 +58,13 @@ def fused_batch_norm(x, scale, offset, mean=None, variance=None, epsilon=0.001,
     return y, stop_gradient(returned[0]), stop_gradient(returned[1])
 
 
-def _count(x, axes) -> float:
-    """How many elements each channel's statistics are over (static dims)."""
-    dims = x.get_shape().as_list() if x.get_shape().ndims is not None else None
-    if dims is None or any(dims[a] is None for a in axes):
-        raise ValueError(f"fused_batch_norm: TinyFlow needs x's batch and spatial sizes known "
-                         f"when the graph is built for the variance's Bessel correction, got "
-                         f"shape {x.get_shape()}")
-    count = 1.0
-    for a in axes:
-        count *= dims[a]
-    return count
+def _count(x, axes):
+    """How many elements each channel's statistics are over: a Python number when x's dims
+    are known, else ``tf.shape``'s at run time."""
+    dims = x.get_shape().as_list()
+    if all(dims[a] is not None for a in axes):
+        return float(np.prod([dims[a] for a in axes]))
+    return cast(reduce_prod(gather(shape(x), axes)), float32)
 
 
 def batch_norm_with_global_normalization(t=None, m=None, v=None, beta=None, gamma=None,
