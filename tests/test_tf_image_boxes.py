@@ -99,6 +99,13 @@ def test_draw_bounding_boxes_as_tensorflow(plan_memory):
                                                                 seven_nine, q))
 
 
+def test_draw_bounding_boxes_without_boxes_leaves_the_images():
+    boxes = tf.placeholder(tf.float32, [2, None, 4])
+    drawn = tf.image.draw_bounding_boxes(CANVAS, boxes)
+    np.testing.assert_array_equal(run(drawn, {boxes: np.zeros((2, 0, 4), np.float32)}), CANVAS)
+    np.testing.assert_array_equal(run(drawn, {boxes: DRAWN})[0, 0, :, 0], 1)  # a run-time count
+
+
 def test_draw_bounding_boxes_bad_arguments():
     with pytest.raises(TypeError, match="draw_bounding_boxes: the images must be float"):
         tf.image.draw_bounding_boxes(CANVAS.astype(np.uint8), DRAWN)

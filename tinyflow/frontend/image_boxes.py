@@ -38,7 +38,17 @@ from .api import (
     sqrt,
     where,
 )
-from .array_ops import boolean_mask, expand_dims, gather, reshape, stack, tile, unstack, zeros_like
+from .array_ops import (
+    boolean_mask,
+    expand_dims,
+    gather,
+    pad,
+    reshape,
+    stack,
+    tile,
+    unstack,
+    zeros_like,
+)
 from .array_ops import range as _range
 from .control_flow_ops import Assert
 from .dtypes import float32, int32
@@ -165,6 +175,7 @@ def draw_bounding_boxes(images, boxes, name=None, colors=None):
         ones = cast(greater_equal(corners[0:1, :, 0], -(2 ** 30)), int32)  # [1, boxes] of 1s
         numbers = expand_dims(expand_dims(cumsum(ones, axis=1), 2), 3)  # 1, 2, ... per box
         number = cast(drawn, int32) * numbers  # [batch, boxes, height, width]
+        number = pad(number, [[0, 0], [1, 0], [0, 0], [0, 0]])  # a 0 for no box at all
         last = reduce_max(number, axis=1)  # the last box drawn at each pixel, 1-based; 0: none
         ink = np.concatenate([np.zeros((1, depth), np.float32), table[:, :depth]])
         colour = gather(constant(ink), where(last > 0, (last - 1) % len(table) + 1, last))
