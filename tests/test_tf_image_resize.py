@@ -46,8 +46,9 @@ def test_bicubic_and_area_as_tensorflow(plan_memory):
                tf.image.resize_images(X[0], [2, 2], method=tf.image.ResizeMethod.BICUBIC),
                tf.image.resize(X, [2, 3], method=tf.image.ResizeMethod.AREA)],
               plan_memory=plan_memory)
+    # real TF: resize_images(X[0], [2, 2], 2) is the seventh
     want = [BICUBIC, BICUBIC_ALIGN, BICUBIC_HALF, AREA, AREA_UP, AREA_ALIGN,
-            [[0.0, 0.033058], [0.342975, 0.586777]], AREA]  # real TF: resize_images(X[0], [2, 2], 2)
+            [[0.0, 0.033058], [0.342975, 0.586777]], AREA]
     for value, expected in zip(got, want):
         assert value.dtype == np.float32
         np.testing.assert_allclose(np.squeeze(value), expected, atol=2e-6)

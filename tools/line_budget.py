@@ -230,13 +230,13 @@ COMPONENTS = {
         245),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
-    # (665 -> 1250: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
+    # (665 -> 1265: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
     # resize_image_with_pad, YUV / YIQ (frontend/image_resize.py), psnr / ssim / ms-ssim
     # (image_quality.py), crop_and_resize, draw_bounding_boxes, sample_distorted_bounding_box
     # and the NMS functions, combined too (image_boxes.py), each composed as TF composes it or on the
     # non_max_suppression op)
     "tf.image (frontend/image_*.py, frontend/tf_image.py)": (
-        ["frontend/image_*.py", "frontend/tf_image.py"], 1250),
+        ["frontend/image_*.py", "frontend/tf_image.py"], 1265),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator)": (

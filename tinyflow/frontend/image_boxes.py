@@ -1,14 +1,16 @@
-"""``tf.image``'s functions of boxes: TensorFlow 1.15's ``crop_and_resize`` and
-``draw_bounding_boxes``, composed from the ops users write, and its non-maximum suppressions
-on the ``non_max_suppression`` op (``tinyflow/ops/image.py``).
+"""``tf.image``'s functions of boxes: TensorFlow 1.15's ``crop_and_resize``,
+``draw_bounding_boxes`` and ``sample_distorted_bounding_box``, composed from the ops users
+write, and its non-maximum suppressions on the ``non_max_suppression`` and
+``combined_non_max_suppression`` ops (``tinyflow/ops/image.py``).
 
 The boxes are tensors, read at run time: ``crop_and_resize`` builds each box's interpolation
 weights from them (``relu(1 - |position - row|)`` is bilinear's weight of input row ``row``
 at source position ``position``), so a crop is two einsums and its gradient, w.r.t. the image
 and the boxes, theirs.  ``draw_bounding_boxes`` finds, for each pixel, the last box whose
 outline passes through it and takes that box's colour (TF's kernel draws the boxes in order,
-the later over the earlier).  The images' batch, height and width must be known when the
-graph is built.
+the later over the earlier).  ``sample_distorted_bounding_box`` draws all of TF's attempts at
+once and keeps the first that fits.  The images' height and width (and crop_and_resize's
+batch) must be known when the graph is built.
 """
 from __future__ import annotations
 
@@ -58,8 +60,8 @@ from .math_ops import convert_to_tensor, cumsum, floor, round
 from .nn.functions import relu
 from .random_ops import random_uniform
 
-__all__ = ["combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes", "non_max_suppression",
-           "non_max_suppression_overlaps", "non_max_suppression_padded",
+__all__ = ["combined_non_max_suppression", "crop_and_resize", "draw_bounding_boxes",
+           "non_max_suppression", "non_max_suppression_overlaps", "non_max_suppression_padded",
            "non_max_suppression_with_scores", "sample_distorted_bounding_box"]
 
 # TF 1.15's DrawBoundingBoxes colours (RGBA), cycled through when ``colors`` is None
@@ -256,7 +258,9 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     with current_context().name_scope(name or "non_max_suppression_padded"):
         indices, _, count = _suppress(boxes, scores, max_output_size, iou_threshold,
                                       score_threshold, False, "non_max_suppression_padded")
-        return (indices if pad_to_max_output_size else _kept(indices, count, max_output_size)), count
+        if not pad_to_max_output_size:
+            indices = _kept(indices, count, max_output_size)
+        return indices, count
 
 
 CombinedNonMaxSuppression = collections.namedtuple(

@@ -8,8 +8,9 @@ interpolation weights are computed then); a tensor there is a TypeError saying s
 
 Resizing is :mod:`.image_resize`'s.
 
-Colour: YUV and YIQ are TF's 3 x 3 matrices; ``rgb_to_hsv`` / ``hsv_to_rgb`` compute TF's kernels' formulas with selects and
-clamps; ``adjust_hue`` / ``adjust_saturation`` go through them, as TF's kernels do inside.
+Colour: YUV and YIQ are TF's 3 x 3 matrices; ``rgb_to_hsv`` / ``hsv_to_rgb`` compute TF's
+kernels' formulas with selects and clamps; ``adjust_hue`` / ``adjust_saturation`` go through
+them, as TF's kernels do inside.
 
 The random functions draw with :func:`~tinyflow.frontend.random_ops.random_uniform` and its
 seeds (``seed=``, ``tf.set_random_seed``), so a graph seed reproduces their choices.
