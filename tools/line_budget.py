@@ -129,6 +129,10 @@ COMPONENTS = {
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
     # 504 -> 510: tf.errors.AbortedError (tf.train.basic_train_loop)
     "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 510),
+    # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
+    # and per image and class, combined): declarations, bodies and host kernels, counted
+    # apart as tf.image's front end is
+    "image ops (ops/image.py, lua_ops/image/)": (["ops/image.py", "lua_ops/image/*"], 190),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -232,10 +236,11 @@ COMPONENTS = {
     # contrib/rnn_cell.py), its stacked bidirectional RNNs, and
     # tf.nn.rnn_cell's ResidualWrapper and DeviceWrapper, on a wrapper base DropoutWrapper shares;
     # 3110 -> 3125: tf.keras: a layer's call scopes and input conversion as methods tf.keras'
-    # layers replace (one __call__ for both), and dir(tf.layers) TF's names only
+    # layers replace (one __call__ for both), and dir(tf.layers) TF's names only;
+    # 3125 -> 3160: tf.nn.conv1d_transpose, conv2d_transpose over a width (nn/conv_transpose.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3125),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3160),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
@@ -281,10 +286,21 @@ COMPONENTS = {
     "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 315),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
+    # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
+    # corrected variance, batch_norm_with_global_normalization, the 1-D / v2 pooling names,
+    # dilation2d / erosion2d, log_poisson_loss), composed from existing ops; apart, as sampled.py
+    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py)": (
+        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py"],
+        245),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
-    "tf.image (frontend/image_ops.py, frontend/tf_image.py)": (
-        ["frontend/image_ops.py", "frontend/tf_image.py"], 665),
+    # (665 -> 1265: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
+    # resize_image_with_pad, YUV / YIQ (frontend/image_resize.py), psnr / ssim / ms-ssim
+    # (image_quality.py), crop_and_resize, draw_bounding_boxes, sample_distorted_bounding_box
+    # and the NMS functions, combined too (image_boxes.py), each composed as TF composes it or on the
+    # non_max_suppression op)
+    "tf.image (frontend/image_*.py, frontend/tf_image.py)": (
+        ["frontend/image_*.py", "frontend/tf_image.py"], 1265),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
@@ -311,9 +327,9 @@ COMPONENTS = {
     # Coordinator...): their names in tf., tf.train. and tf.errors (CancelledError),
     # GraphKeys.QUEUE_RUNNERS; 4615 -> 4695: tf.gather's batch_dims (TF 1.15's GatherV2),
     # TF's module paths (import tinyflow.contrib.slim as slim: frontend/module_paths.py);
-    # 4695 -> 4740: tf.train.init_from_checkpoint and the checkpoint files' functions
+    # 4695 -> 4750: tf.train.init_from_checkpoint and the checkpoint files' functions
     # (checkpoint_utils.py), tf.nn's statistics past moments (nn/statistics.py)
-    FRONT_END: ([], 4740),
+    FRONT_END: ([], 4750),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

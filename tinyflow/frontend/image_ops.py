@@ -6,14 +6,11 @@ functions that TF 1.15 gives both take both.  Sizes, offsets and fractions are P
 and the image's height and width must be known when the graph is built (the boxes and the
 interpolation weights are computed then); a tensor there is a TypeError saying so.
 
-Resizing is a linear map on each of the two axes: bilinear interpolation is
-``einsum("ih,nhwc->niwc", R_height, images)`` then the same along the width, ``R`` the
-interpolation weights TF 1.15's ResizeBilinear kernel uses (``align_corners``, the legacy
-``in = out * scale`` mapping or ``half_pixel_centers``), built once with numpy; the gradient
-w.r.t. the image is einsum's.  Nearest neighbour gathers the rows and columns TF's kernel picks.
+Resizing is :mod:`.image_resize`'s.
 
-Colour: ``rgb_to_hsv`` / ``hsv_to_rgb`` compute TF's kernels' formulas with selects and
-clamps; ``adjust_hue`` / ``adjust_saturation`` go through them, as TF's kernels do inside.
+Colour: YUV and YIQ are TF's 3 x 3 matrices; ``rgb_to_hsv`` / ``hsv_to_rgb`` compute TF's
+kernels' formulas with selects and clamps; ``adjust_hue`` / ``adjust_saturation`` go through
+them, as TF's kernels do inside.
 
 The random functions draw with :func:`~tinyflow.frontend.random_ops.random_uniform` and its
 seeds (``seed=``, ``tf.set_random_seed``), so a graph seed reproduces their choices.
@@ -72,7 +69,6 @@ from .nn.functions import relu
 from .random_ops import random_uniform
 
 __all__ = [
-    "ResizeMethod",
     "adjust_brightness",
     "adjust_contrast",
     "adjust_gamma",
@@ -95,16 +91,19 @@ __all__ = [
     "random_flip_up_down",
     "random_hue",
     "random_saturation",
-    "resize_bilinear",
     "resize_image_with_crop_or_pad",
-    "resize_images",
-    "resize_nearest_neighbor",
+    "resize_with_crop_or_pad",
     "rgb_to_grayscale",
     "rgb_to_hsv",
+    "rgb_to_yiq",
+    "rgb_to_yuv",
     "rot90",
     "sobel_edges",
     "total_variation",
+    "transpose",
     "transpose_image",
+    "yiq_to_rgb",
+    "yuv_to_rgb",
 ]
 
 
@@ -236,6 +235,9 @@ def transpose_image(image):
     return _transpose(image, perm, name="transpose_image")
 
 
+transpose = transpose_image  # TF 1.15's tf.image.transpose
+
+
 # -- crops and pads -------------------------------------------------------------------------
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The ``target_height x target_width`` block of the image starting at
@@ -309,6 +311,9 @@ def resize_image_with_crop_or_pad(image, target_height, target_width):
                                    min(cols, width))
     return pad_to_bounding_box(cropped, max((rows - height) // 2, 0),
                                max((cols - width) // 2, 0), rows, cols)
+
+
+resize_with_crop_or_pad = resize_image_with_crop_or_pad  # TF 1.15 has both names
 
 
 def central_crop(image, central_fraction):
@@ -616,6 +621,43 @@ def random_saturation(image, lower, upper, seed=None):
     return adjust_saturation(image, _random_factor(lower, upper, seed, "random_saturation"))
 
 
+# TF 1.15's colour matrices (image_ops_impl.py): a pixel's row vector times the matrix
+_RGB_TO_YUV = [[0.299, -0.14714119, 0.61497538], [0.587, -0.28886916, -0.51496512],
+               [0.114, 0.43601035, -0.10001026]]
+_YUV_TO_RGB = [[1, 1, 1], [0, -0.394642334, 2.03206185], [1.13988303, -0.58062185, 0]]
+_RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617],
+               [0.114, -0.32134392, 0.31119955]]
+_YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021],
+               [0.6208248, -0.64720424, 1.70423049]]
+
+
+def _colour_matrix(images, matrix, function):
+    """``images`` (last axis 3) times TF's 3 x 3 colour matrix, pixel by pixel."""
+    images = _rgb(images, function)
+    with current_context().name_scope(function):
+        return einsum("...i,ij->...j", images, constant(np.array(matrix, images.dtype.name)))
+
+
+def rgb_to_yuv(images):
+    """RGB images (floats in [0, 1], last axis 3) in YUV, by TF 1.15's matrix."""
+    return _colour_matrix(images, _RGB_TO_YUV, "rgb_to_yuv")
+
+
+def yuv_to_rgb(images):
+    """YUV images (last axis 3) in RGB, by TF 1.15's matrix."""
+    return _colour_matrix(images, _YUV_TO_RGB, "yuv_to_rgb")
+
+
+def rgb_to_yiq(images):
+    """RGB images (floats in [0, 1], last axis 3) in YIQ, by TF 1.15's matrix."""
+    return _colour_matrix(images, _RGB_TO_YIQ, "rgb_to_yiq")
+
+
+def yiq_to_rgb(images):
+    """YIQ images (last axis 3) in RGB, by TF 1.15's matrix."""
+    return _colour_matrix(images, _YIQ_TO_RGB, "yiq_to_rgb")
+
+
 _SOBEL = np.array([[-1, -2, -1], [0, 0, 0], [1, 2, 1]], np.float32)
 
 
@@ -632,131 +674,3 @@ def sobel_edges(image):
         edges = [add_n([float(k[a, b]) * shifted[a, b] for a in range(3) for b in range(3)
                         if k[a, b]]) for k in (_SOBEL, _SOBEL.T)]
         return stack(edges, axis=-1)
-
-
-# -- resizing -------------------------------------------------------------------------------
-class ResizeMethod:
-    """TF 1.15's ``tf.image.ResizeMethod`` (TinyFlow resizes with the first two)."""
-
-    BILINEAR = 0
-    NEAREST_NEIGHBOR = 1
-    BICUBIC = 2
-    AREA = 3
-
-
-def _source_positions(out_size, in_size, align_corners, half_pixel_centers):
-    """Where TF 1.15's resize kernels read output row i from, in float32 as they compute it."""
-    if align_corners and half_pixel_centers:
-        raise ValueError("resize: if half_pixel_centers is True, align_corners must be False.")
-    scale = np.float32((in_size - 1) / (out_size - 1) if align_corners and out_size > 1
-                       else in_size / out_size)
-    index = np.arange(out_size, dtype=np.float32)
-    return scale, index
-
-
-def _bilinear_weights(out_size, in_size, align_corners, half_pixel_centers) -> np.ndarray:
-    """``R`` ``[out_size, in_size]``: output row i is ``R[i] @ input rows`` (the weights of
-    TF's ResizeBilinear: lerp between floor and ceil of the source position)."""
-    scale, index = _source_positions(out_size, in_size, align_corners, half_pixel_centers)
-    position = (index + np.float32(0.5)) * scale - np.float32(0.5) if half_pixel_centers else (
-        index * scale)
-    floor = np.floor(position)
-    lower = np.maximum(floor, 0).astype(np.int64)
-    upper = np.minimum(np.ceil(position), in_size - 1).astype(np.int64)
-    lerp = (position - floor).astype(np.float32)
-    weights = np.zeros((out_size, in_size), np.float32)
-    np.add.at(weights, (np.arange(out_size), lower), 1 - lerp)
-    np.add.at(weights, (np.arange(out_size), upper), lerp)
-    return weights
-
-
-def _nearest_rows(out_size, in_size, align_corners, half_pixel_centers) -> np.ndarray:
-    """The input row TF's ResizeNearestNeighbor copies into each output row."""
-    scale, index = _source_positions(out_size, in_size, align_corners, half_pixel_centers)
-    position = (index + np.float32(0.5)) * scale if half_pixel_centers else index * scale
-    rows = np.floor(position + np.float32(0.5)) if align_corners else np.floor(position)
-    return np.minimum(rows, in_size - 1).astype(np.int32)
-
-
-def _new_size(size, function) -> tuple:
-    if isinstance(size, Symbol):
-        raise TypeError(f"{function}: TinyFlow takes size as two Python ints, not a tensor")
-    size = tuple(size)
-    if len(size) != 2:
-        raise ValueError(f"{function}: size must be [new_height, new_width], got {size!r}")
-    size = tuple(_int(s, "size's entries", function) for s in size)
-    if min(size) <= 0:
-        raise ValueError(f"{function}: size must be positive, got {size}")
-    return size
-
-
-def resize_bilinear(images, size, align_corners=False, name=None, half_pixel_centers=False):
-    """Images ``[batch, height, width, channels]`` resized to ``size`` (new height, new width)
-    by bilinear interpolation exactly as TF 1.15's ResizeBilinear (float32 out): by default
-    output pixel i reads the input at ``i * in / out`` (not torch's half-pixel centres);
-    ``align_corners`` maps the corners onto each other; ``half_pixel_centers`` is TF2's way.
-    Differentiable w.r.t. the images."""
-    images = _image(images, "resize_bilinear", ranks=(4,))
-    rows, cols = _new_size(size, "resize_bilinear")
-    height, width = _height_width(images, "resize_bilinear")
-    with current_context().name_scope(name or "ResizeBilinear"):
-        out = cast(images, float32) if images.dtype != float32 else images
-        along_h = _bilinear_weights(rows, height, align_corners, half_pixel_centers)
-        along_w = _bilinear_weights(cols, width, align_corners, half_pixel_centers)
-        if not (rows == height and np.array_equal(along_h, np.eye(rows))):
-            out = einsum("ih,nhwc->niwc", constant(along_h), out)
-        if not (cols == width and np.array_equal(along_w, np.eye(cols))):
-            out = einsum("jw,nhwc->nhjc", constant(along_w), out)
-        return out
-
-
-def resize_nearest_neighbor(images, size, align_corners=False, name=None,
-                            half_pixel_centers=False):
-    """Images ``[batch, height, width, channels]`` resized to ``size`` by copying the pixel
-    TF 1.15's ResizeNearestNeighbor picks (``floor(i * in / out)``; rounded with
-    ``align_corners``); the dtype is kept."""
-    images = _image(images, "resize_nearest_neighbor", ranks=(4,))
-    rows, cols = _new_size(size, "resize_nearest_neighbor")
-    height, width = _height_width(images, "resize_nearest_neighbor")
-    with current_context().name_scope(name or "ResizeNearestNeighbor"):
-        out = images
-        for axis, new, old in ((1, rows, height), (2, cols, width)):
-            picked = _nearest_rows(new, old, align_corners, half_pixel_centers)
-            if not np.array_equal(picked, np.arange(old)):
-                out = gather(out, constant(picked), axis=axis)
-        return out
-
-
-def _aspect_size(size, height, width) -> tuple:
-    """TF 1.15's preserve_aspect_ratio: the largest size of the image's shape inside ``size``
-    (float32 scale, rounded half to even)."""
-    scale = min(np.float32(size[0]) / np.float32(height), np.float32(size[1]) / np.float32(width))
-    return (int(np.round(np.float32(scale) * np.float32(height))),
-            int(np.round(np.float32(scale) * np.float32(width))))
-
-
-def resize_images(images, size, method=ResizeMethod.BILINEAR, align_corners=False,
-                  preserve_aspect_ratio=False, name=None):
-    """One image or a batch resized to ``size`` (new height, new width) by ``method``
-    (``ResizeMethod.BILINEAR``: float32 out; ``NEAREST_NEIGHBOR``: the dtype kept), as TF
-    1.15: an image already of that size is returned as it is.
-
-    Raises
-    ------
-    ValueError
-        For BICUBIC and AREA, which TinyFlow lacks, or a size that is not two positive ints.
-    """
-    images = _image(images, "resize_images")
-    size = _new_size(size, "resize_images")
-    height, width = _height_width(images, "resize_images")
-    if preserve_aspect_ratio:
-        size = _aspect_size(size, height, width)
-    if method not in (ResizeMethod.BILINEAR, ResizeMethod.NEAREST_NEIGHBOR):
-        raise ValueError(f"resize_images: TinyFlow resizes with ResizeMethod.BILINEAR (0) or "
-                         f"NEAREST_NEIGHBOR (1) only, got method {method!r}")
-    if size == (height, width):
-        return images
-    resize = resize_bilinear if method == ResizeMethod.BILINEAR else resize_nearest_neighbor
-    with current_context().name_scope(name or "resize_images"):
-        return _batched(images, lambda batch: resize(batch, size, align_corners=align_corners))
-

@@ -25,8 +25,8 @@ __all__ = ["FAMILIES", "SHARED_BODIES", "Body", "attach_lua_bodies", "built_in_b
            "kernels_family", "read_body"]
 
 # the folders of bodies, one per op declaration module (tinyflow/ops/<family>.py)
-FAMILIES = ("array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-            "linalg", "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "segment",
+FAMILIES = ("array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
+            "init", "linalg", "loop", "math", "matrix", "nn", "optim", "reduce", "rnn", "segment",
             "softmax", "sorting", "sparse", "special", "state")
 
 # op -> the op whose body file it runs (views of the same elements: only the shape differs;

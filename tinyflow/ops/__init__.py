@@ -6,6 +6,7 @@ from . import (
     conv,
     elemwise,
     fused,
+    image,
     indexing,
     init,
     linalg,
@@ -25,6 +26,6 @@ from . import (
     state,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
-           "softmax", "sorting", "sparse", "special", "state"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
+           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn",
+           "segment", "softmax", "sorting", "sparse", "special", "state"]

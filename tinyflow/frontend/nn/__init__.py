@@ -1,17 +1,24 @@
 """``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
 functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`), the
-convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
-sampled losses with their candidate samplers (:mod:`.sampled`), and the statistics past
-``moments`` (:mod:`.statistics`)."""
+convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`), the
+sampled losses with their candidate samplers (:mod:`.sampled`), fused and global batch norm
+(:mod:`.normalization`), the pooling aliases and morphology (:mod:`.pooling`),
+``log_poisson_loss`` (:mod:`.losses`) and the statistics past ``moments``
+(:mod:`.statistics`)."""
 from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
 from . import rnn_cell
-from .conv_transpose import conv2d_transpose
+from .conv_transpose import conv1d_transpose, conv2d_transpose
 from .convolutions import *
 from .convolutions import __all__ as _convolution_all
 from .functions import *
 from .functions import __all__ as _functions_all
+from .losses import log_poisson_loss
+from .normalization import *
+from .normalization import __all__ as _normalization_all
+from .pooling import *
+from .pooling import __all__ as _pooling_all
 from .rnn import *
 from .rnn import __all__ as _rnn_all
 from .sampled import *
@@ -21,9 +28,10 @@ from .statistics import *
 from .statistics import __all__ as _statistics_all
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
-           + list(_convolution_all) + list(_statistics_all)
-           + ["conv2d_transpose", "depth_to_space", "embedding_lookup_sparse", "rnn_cell",
-              "safe_embedding_lookup_sparse", "space_to_depth"])
+           + list(_convolution_all) + list(_normalization_all) + list(_pooling_all)
+           + list(_statistics_all)
+           + ["conv1d_transpose", "conv2d_transpose", "depth_to_space", "embedding_lookup_sparse",
+              "log_poisson_loss", "rnn_cell", "safe_embedding_lookup_sparse", "space_to_depth"])
 
 
 def __getattr__(name):

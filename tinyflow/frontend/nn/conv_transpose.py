@@ -11,11 +11,12 @@ import numbers
 
 import numpy as np
 
-from ...nnvm.symbol import Symbol, create_op
+from ...nnvm.symbol import Symbol, create_op, current_context
 from ...ops.conv import window_size
+from ..array_ops import expand_dims, squeeze
 from .functions import _data_format, _padding, _spatial, _symbol
 
-__all__ = ["conv2d_transpose"]
+__all__ = ["conv1d_transpose", "conv2d_transpose"]
 
 
 def _entry_value(symbol: Symbol):
@@ -139,3 +140,37 @@ def conv2d_transpose(value=None, filter=None, output_shape=None, strides=None, p
     return create_op("_conv2d_backward_data", value, filter, input_size=tuple(size),
                      stride=stride, padding=padding, data_format=data_format,
                      filter_format="HWIO", name=name or "conv2d_transpose")
+
+
+def conv1d_transpose(input=None, filters=None, output_shape=None, strides=None, padding="SAME",
+                     data_format="NWC", dilations=None, name=None, value=None, filter=None,
+                     stride=None) -> Symbol:
+    """The transpose of ``conv1d`` (TensorFlow 1.15's ``tf.nn.conv1d_transpose``), built as
+    TF builds it: :func:`conv2d_transpose` over an axis of size 1 put in front of the width.
+
+    ``input`` ``[batch, width, in_channels]`` ('NWC') or ``[batch, in_channels, width]``
+    ('NCW'); ``filters`` ``[width, output_channels, in_channels]``; ``output_shape`` 3 ints
+    in ``data_format``; ``strides`` an int or 1 or 3 ints (``value``, ``filter`` and
+    ``stride`` are the older spellings)."""
+    input, filters = (value if input is None else input), (filter if filters is None else filters)
+    strides = stride if strides is None else strides
+    if input is None or filters is None or output_shape is None or strides is None:
+        raise TypeError("conv1d_transpose() needs input, filters, output_shape and strides")
+    if data_format not in ("NWC", "NCW"):
+        raise ValueError(f"conv1d_transpose: data_format must be 'NWC' or 'NCW', got "
+                         f"{data_format!r}")
+    if isinstance(output_shape, Symbol) or len(output_shape) != 3:
+        raise ValueError(f"conv1d_transpose: output_shape must be 3 ints, got {output_shape!r}")
+    axis = 1 if data_format == "NWC" else 2
+    width = [strides] if isinstance(strides, numbers.Integral) else list(strides)
+    width = width[axis] if len(width) == 3 else width[0]
+    if dilations is not None and set(np.ravel(dilations).tolist()) != {1}:
+        raise ValueError(f"conv1d_transpose: dilations {dilations} are not supported (only 1s)")
+    shape = list(output_shape)
+    window = [1, 1, width, 1] if axis == 1 else [1, 1, 1, width]
+    with current_context().name_scope(name or "conv1d_transpose"):
+        result = conv2d_transpose(expand_dims(_symbol(input), axis),
+                                  expand_dims(_symbol(filters), 0),
+                                  shape[:axis] + [1] + shape[axis:], window, padding,
+                                  "NHWC" if axis == 1 else "NCHW")
+        return squeeze(result, [axis])
