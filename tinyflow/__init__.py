@@ -4,13 +4,18 @@
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
 import importlib
+import platform
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
 from .frontend import dtypes, module_paths, nn, train
 from .frontend.api import *
 from .frontend.api import __all__ as _api_all
+from .frontend.array_manip_ops import *
+from .frontend.array_manip_ops import __all__ as _array_manip_ops_all
 from .frontend.array_ops import *
 from .frontend.array_ops import __all__ as _array_ops_all
+from .frontend.check_ops import *
+from .frontend.check_ops import __all__ as _check_ops_all
 from .frontend.control_flow_ops import *
 from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
 from .frontend.dtypes import *
@@ -43,6 +48,16 @@ from .frontend.readers import (
     TextLineReader,
     WholeFileReader,
     decode_raw,
+)
+from .frontend.safe_math_ops import (
+    acosh,
+    asinh,
+    atanh,
+    div_no_nan,
+    realdiv,
+    saturate_cast,
+    truncatediv,
+    truncatemod,
 )
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
@@ -84,6 +99,12 @@ def _version() -> str:
 
 
 __version__ = _version()
+# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own, not TensorFlow's (a program
+# checking for "1.15" learns it runs on TinyFlow); TinyFlow records no git commit, and the one
+# compiler it depends on is the one that built this Python
+VERSION = __version__
+GIT_VERSION = "unknown"
+COMPILER_VERSION = platform.python_compiler()
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
@@ -106,6 +127,9 @@ __all__ += [
     "metrics",
     "summary",
 ]
+__all__ += list(_array_manip_ops_all) + list(_check_ops_all) + [
+    "COMPILER_VERSION", "GIT_VERSION", "VERSION", "acosh", "asinh", "atanh", "debugging",
+    "div_no_nan", "nest", "realdiv", "saturate_cast", "truncatediv", "truncatemod"]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
@@ -120,11 +144,11 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
 # tf_image.py
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
-            "distributions": "distributions", "errors": "errors",
+            "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile", "image": "tf_image",
             "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "summary": "summary"}
+            "metrics": "metrics", "nest": "tf_nest", "summary": "summary"}
 
 
 def __getattr__(name):

@@ -103,7 +103,9 @@ COMPONENTS = {
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 504),
+    # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
+    # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 540),
     # issue 26: static_rnn over a BasicLSTMCell as one node (TF's BlockLSTM) and its gradient,
     # counted apart: an optimisation of the LSTM step, whose unrolled graph the rest teaches
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
@@ -200,13 +202,20 @@ COMPONENTS = {
     # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters;
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
-    # names the node holding a Python object)
+    # names the node holding a Python object; 3655 -> 3685: 2026-11-27: tf.errors' codes and
+    # the maps between codes and classes)
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3655),
+         "examples/**/*.py"], 3685),
+    # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
+    # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
+    # tf.div_no_nan...), composed of existing ops: a component of its own, as tf.distributions
+    "TF-1 top-level names (check_ops, tf.nest, array and math compositions)": (
+        ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
+         "frontend/array_manip_ops.py", "frontend/safe_math_ops.py"], 1000),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
@@ -243,8 +252,11 @@ COMPONENTS = {
     # ProximalGradientDescentOptimizer; 4590 -> 4615: TF-1 queues (tf.train.batch,
     # Coordinator...): their names in tf., tf.train. and tf.errors (CancelledError),
     # GraphKeys.QUEUE_RUNNERS; 4615 -> 4695: tf.gather's batch_dims (TF 1.15's GatherV2),
-    # TF's module paths (import tinyflow.contrib.slim as slim: frontend/module_paths.py)
-    FRONT_END: ([], 4695),
+    # TF's module paths (import tinyflow.contrib.slim as slim: frontend/module_paths.py);
+    # 4695 -> 4780: 2026-11-27: TF 1.15's top-level names (tf.assert_*, tf.nest, tf.eye...,
+    # tf.get_local_variable, tf.model_variables...): re-exported by tinyflow/__init__.py,
+    # tf.math / tf.linalg, tf.double / tf.half, the collection and variable functions
+    FRONT_END: ([], 4780),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

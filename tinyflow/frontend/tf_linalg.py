@@ -5,6 +5,7 @@ TinyFlow does not support it.
 from __future__ import annotations
 
 from .api import matmul
+from .array_manip_ops import eye
 from .linalg_ops import einsum, norm
 from .math_ops import global_norm, l2_normalize, tensordot
 from .matrix_ops import diag as tensor_diag
@@ -17,7 +18,7 @@ from .matrix_ops import matrix_transpose as transpose
 from .matrix_ops import trace
 from .unsupported import unsupported
 
-__all__ = ["band_part", "diag", "diag_part", "einsum", "global_norm", "l2_normalize", "matmul",
+__all__ = ["band_part", "diag", "diag_part", "einsum", "eye", "global_norm", "l2_normalize", "matmul",
            "norm", "set_diag", "tensor_diag", "tensor_diag_part", "tensordot", "trace",
            "transpose"]
 
