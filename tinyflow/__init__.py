@@ -16,6 +16,8 @@ from .frontend.array_ops import *
 from .frontend.array_ops import __all__ as _array_ops_all
 from .frontend.check_ops import *
 from .frontend.check_ops import __all__ as _check_ops_all
+from .frontend.collection_ops import *
+from .frontend.collection_ops import __all__ as _collection_ops_all
 from .frontend.control_flow_ops import *
 from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
 from .frontend.dtypes import *
@@ -59,6 +61,8 @@ from .frontend.safe_math_ops import (
     truncatediv,
     truncatemod,
 )
+from .frontend.scatter_updates import *
+from .frontend.scatter_updates import __all__ as _scatter_updates_all
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
@@ -127,7 +131,8 @@ __all__ += [
     "metrics",
     "summary",
 ]
-__all__ += list(_array_manip_ops_all) + list(_check_ops_all) + [
+__all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_ops_all) + list(
+    _scatter_updates_all) + [
     "COMPILER_VERSION", "GIT_VERSION", "VERSION", "acosh", "asinh", "atanh", "debugging",
     "div_no_nan", "nest", "realdiv", "saturate_cast", "truncatediv", "truncatemod"]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
