@@ -20,6 +20,7 @@ from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from .api import (
     _tensor,
     cast,
+    constant,
     control_dependencies,
     equal,
     greater,
@@ -113,7 +114,7 @@ def _sign_assert(sym, scope, compare, zero_first):
             if data is None:
                 data = [message or "", f"Condition x {sym} 0 did not hold element-wise:",
                         f"x ({x.name}) = ", x]
-            zero = cast(0, x.dtype)
+            zero = constant(0, dtype=x.dtype)
             pair = (zero, x) if zero_first else (x, zero)
             return compare(*pair, data=data, summarize=summarize)
     assertion.__name__ = scope
@@ -305,14 +306,14 @@ def add_check_numerics_ops() -> Symbol:
 
 
 # -- tf.print -----------------------------------------------------------------------------------
-def print(*inputs, output_stream=sys.stderr, summarize=3, sep=" ", end="\n", name=None):
+def print(*inputs, output_stream=None, summarize=3, sep=" ", end="\n", name=None):
     """An operation printing ``inputs`` every time it runs, as TensorFlow 1.15's ``tf.print``
     (beside :func:`tf.Print <tinyflow.frontend.control_flow_ops.Print>`): strings as they
     are, tensors as TF formats them (their first and last ``summarize`` elements per axis,
     ``...`` between; None or a negative number: all), separated by ``sep``, ended by ``end``,
-    to ``output_stream`` (``sys.stderr`` or ``sys.stdout``, or a ``logging``-style
-    ``"log://..."``-free stream object with ``write``)."""
-    if not hasattr(output_stream, "write"):
+    to ``output_stream`` (an object with ``write``: ``sys.stdout``, a file; by default
+    ``sys.stderr``, as TF's, looked up when the op runs, so a redirected stderr gets it)."""
+    if output_stream is not None and not hasattr(output_stream, "write"):
         raise ValueError(f"tf.print: output_stream must be a stream such as sys.stderr or "
                          f"sys.stdout, got {output_stream!r}")
     tensors = []
@@ -351,8 +352,9 @@ class _PrintV2:
 
     def __call__(self, node, inputs):
         text = self.sep.join(self._show(item, inputs, top=True) for item in self.template)
-        self.stream.write(text + self.end)
-        self.stream.flush()
+        stream = sys.stderr if self.stream is None else self.stream
+        stream.write(text + self.end)
+        stream.flush()
         return inputs[0]
 
     def _show(self, item, inputs, top=False) -> str:
