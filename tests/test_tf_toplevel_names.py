@@ -143,3 +143,23 @@ def test_gradient_names():
         tf.no_gradient("TestNoGradSin")
     with pytest.raises(TypeError, match="op_type must be a string"):
         tf.NoGradient(3)
+
+
+def test_which_variables_hold_a_value():
+    a = tf.Variable(1.0, name="a")
+    b = tf.Variable([1.0, 2.0], name="b")
+    local = tf.Variable(0, name="count", collections=[tf.GraphKeys.LOCAL_VARIABLES])
+    report, a_held = tf.report_uninitialized_variables(), tf.is_variable_initialized(a)
+    check = tf.assert_variables_initialized([a, b])
+    with tf.Session() as sess:
+        # as real TF: names as bytes, the global variables then the local ones
+        assert sess.run(report).tolist() == [b"a", b"b", b"count"]
+        assert not sess.run(a_held)
+        sess.run(a.initializer)
+        assert sess.run(report).tolist() == [b"b", b"count"] and sess.run(a_held)
+        with pytest.raises(tf.errors.FailedPreconditionError, match="uninitialized value b"):
+            sess.run(check)
+        assert sess.run(a) == 1.0  # the session goes on
+        sess.run([b.initializer, local.initializer])
+        assert sess.run(check) is None and sess.run(report).tolist() == []
+        assert sess.run(tf.report_uninitialized_variables([a])).tolist() == []

@@ -130,8 +130,9 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2960),
+    # update ops; 2960 -> 2985: 2026-11-27: TF 1.15's top-level names: variables_initialized
+    # (tf.is_variable_initialized, tf.report_uninitialized_variables), pulled before the run
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2985),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -217,7 +218,7 @@ COMPONENTS = {
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
-         "frontend/scatter_updates.py", "frontend/collection_ops.py"], 1090),
+         "frontend/scatter_updates.py", "frontend/collection_ops.py"], 1135),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (

@@ -2,22 +2,36 @@
 ``tf.get_local_variable``, ``tf.model_variables``, ``tf.moving_average_variables``, the
 deprecated initializer aliases, ``tf.get_collection_ref``, ``tf.add_to_collections``,
 ``tf.init_scope``, ``tf.no_regularizer``, ``tf.NotDifferentiable`` (``tf.NoGradient``,
-``tf.no_gradient``), ``tf.AggregationMethod`` and ``tf.UnconnectedGradients``."""
+``tf.no_gradient``), ``tf.AggregationMethod``, ``tf.UnconnectedGradients``, and the ops
+telling which variables hold a value (``tf.is_variable_initialized``,
+``tf.report_uninitialized_variables``, ``tf.assert_variables_initialized``)."""
 from __future__ import annotations
 
 import contextlib
 import enum
 
+import numpy as np
+
+from ..nnvm.errors import FailedPreconditionError
 from ..nnvm.passes.gradient import register_gradient
-from ..nnvm.symbol import current_context
-from .api import local_variables_initializer, variables_initializer
+from ..nnvm.symbol import Symbol, create_op, current_context
+from ..ops import state  # noqa: F401 - registers variables_initialized
+from .api import (
+    global_variables,
+    local_variables,
+    local_variables_initializer,
+    variables_initializer,
+)
+from .array_ops import reshape
 from .framework import GraphKeys, get_collection
 from .variable_scope import get_variable
 
 __all__ = ["AggregationMethod", "NoGradient", "NotDifferentiable", "UnconnectedGradients",
-           "add_to_collections", "get_collection_ref", "get_local_variable", "init_scope",
-           "initialize_local_variables", "initialize_variables", "model_variables",
-           "moving_average_variables", "no_gradient", "no_regularizer"]
+           "add_to_collections", "assert_variables_initialized", "get_collection_ref",
+           "get_local_variable", "init_scope", "initialize_local_variables",
+           "initialize_variables", "is_variable_initialized", "model_variables",
+           "moving_average_variables", "no_gradient", "no_regularizer",
+           "report_uninitialized_variables"]
 
 
 def get_local_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
@@ -110,3 +124,51 @@ class UnconnectedGradients(enum.Enum):
 
     NONE = "none"
     ZERO = "zero"
+
+
+# -- which variables hold a value in the session running the op ---------------------------------
+def _initialized(var_list, names: bool, name: str) -> Symbol:
+    variables = list(var_list)
+    return create_op("variables_initialized", variables=tuple(variables), names=names,
+                     name=name)
+
+
+def is_variable_initialized(variable) -> Symbol:
+    """A bool scalar: whether ``variable`` holds a value in the session running it
+    (TensorFlow 1.15's ``tf.is_variable_initialized``)."""
+    return reshape(_initialized([variable], False, "IsVariableInitialized"), [])
+
+
+def report_uninitialized_variables(var_list=None, name="report_uninitialized_variables"):
+    """A 1-D string tensor: the names of the variables of ``var_list`` (default: the global
+    and local ones) that hold no value in the session running it, as TensorFlow 1.15's."""
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    return _initialized(var_list, True, name)
+
+
+def assert_variables_initialized(var_list=None) -> Symbol:
+    """An operation failing the run with TF's FailedPreconditionError, naming the variables
+    of ``var_list`` (default: the global and local ones) that hold no value."""
+    if var_list is None:
+        var_list = global_variables() + local_variables()
+    variables = list(var_list)
+    held = _initialized(variables, False, "IsVariableInitialized")
+    check = create_op("assert", held, num_args=1, summarize=0,
+                      func=_AllInitialized([v.op.name for v in variables]),
+                      name="AssertVariablesInitialized")
+    return Symbol(check.outputs, is_operation=True)
+
+
+class _AllInitialized:
+    """The run-time side of assert_variables_initialized."""
+
+    def __init__(self, names: list):
+        self.names = names
+
+    def __call__(self, node, inputs):
+        missing = [n for n, held in zip(self.names, np.asarray(inputs[0])) if not held]
+        if missing:
+            raise FailedPreconditionError(None, node.name, "Attempting to use uninitialized "
+                                          f"value {', '.join(missing)}")
+        return np.asarray(True)
