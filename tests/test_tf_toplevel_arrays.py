@@ -27,6 +27,8 @@ def test_eye_as_tf():
     np.testing.assert_array_equal(_run(tf.linalg.eye(3)), np.eye(3, dtype=np.float32))
     with pytest.raises(TypeError, match="num_rows"):
         tf.eye(tf.placeholder(tf.int32, []))
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="eye"):  # checked, not made
+        _run(tf.eye(10**6))
 
 
 def test_array_functions_as_tf():

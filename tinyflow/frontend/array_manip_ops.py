@@ -34,9 +34,11 @@ from .api import (
     where,
 )
 from .array_ops import (
+    broadcast_to,
     expand_dims,
     gather,
     pad,
+    range,
     reshape,
     shape,
     slice,
@@ -44,7 +46,7 @@ from .array_ops import (
     transpose,
     zeros_like,
 )
-from .dtypes import as_dtype, float32, int32
+from .dtypes import float32, int32
 from .errors import InvalidArgumentError
 from .indexing_ops import scatter_nd
 
@@ -75,12 +77,17 @@ def _known_dim(x: Symbol, axis: int, function: str) -> int:
 
 def eye(num_rows, num_columns=None, batch_shape=None, dtype=float32, name=None) -> Symbol:
     """The ``num_rows x num_columns`` identity matrix (ones on the diagonal), stacked over
-    ``batch_shape``, of ``dtype`` (TensorFlow 1.15's ``tf.eye`` / ``tf.linalg.eye``)."""
+    ``batch_shape``, of ``dtype`` (TensorFlow 1.15's ``tf.eye`` / ``tf.linalg.eye``): row
+    index == column index, computed when it runs (its size checked as every tensor's)."""
     rows = _ints(num_rows, "num_rows", "eye")[0]
     columns = rows if num_columns is None else _ints(num_columns, "num_columns", "eye")[0]
     batch = [] if batch_shape is None else _ints(batch_shape, "batch_shape", "eye")
-    matrix = np.broadcast_to(np.eye(rows, columns), [*batch, rows, columns])
-    return constant(matrix.astype(as_dtype(dtype).as_numpy_dtype), name=name or "eye")
+    if builtins.min([rows, columns, *batch]) < 0:
+        raise ValueError(f"tf.eye: sizes must be non-negative, got {[*batch, rows, columns]}")
+    with current_context().name_scope(name or "eye"):
+        diagonal = equal(expand_dims(range(rows), 1), range(columns))
+        matrix = cast(diagonal, dtype)
+        return broadcast_to(matrix, [*batch, rows, columns]) if batch else matrix
 
 
 def where_v2(condition, x=None, y=None, name=None) -> Symbol:
