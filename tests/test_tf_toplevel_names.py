@@ -58,6 +58,8 @@ def test_nest_refusals_as_tf():
         nest.map_structure(1, [1])
     with pytest.raises(ValueError, match="Must provide at least one structure"):
         nest.map_structure(lambda x: x)
+    with pytest.raises(AttributeError, match="tf.nest.flatten_up_to is not supported"):
+        nest.flatten_up_to  # noqa: B018
 
 
 def test_error_codes_and_classes_as_tf():

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .unsupported import unsupported
+
 __all__ = ["assert_same_structure", "flatten", "is_nested", "map_structure", "pack_sequence_as"]
 
 
@@ -164,3 +166,7 @@ def map_structure(func, *structure, **kwargs):
         assert_same_structure(structure[0], other, check_types=check_types)
     leaves = [flatten(s) for s in structure]
     return pack_sequence_as(structure[0], [func(*items) for items in zip(*leaves)])
+
+
+def __getattr__(name):
+    raise unsupported("tf.nest.", "tinyflow.tf_nest", name, {"tf.nest.": __all__})
