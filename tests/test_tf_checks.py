@@ -36,7 +36,11 @@ def test_binary_assertions_fail_the_run_with_tfs_message():
     assert _run(tf.debugging.assert_greater_equal(y, x), feed) is None
     with pytest.raises(InvalidArgumentError, match=r"Condition x > y"):
         _run(tf.assert_greater(y, x), feed)  # 5 > 2 but 1 > 1 fails
-    with pytest.raises(InvalidArgumentError, match=r"x and y not equal to tolerance"):
+    # real TF: "[x and y not equal to tolerance rtol = Tensor("assert_near/rtol:0", shape=(),
+    # dtype=float32), atol = Tensor("assert_near/atol:0", shape=(), dtype=float32)]"
+    with pytest.raises(InvalidArgumentError, match=(
+            r'x and y not equal to tolerance rtol = Tensor\("assert_near/rtol:0", shape=\(\), '
+            r'dtype=float32\), atol = Tensor\("assert_near/atol:0"')):
         _run(tf.assert_near(x, y), feed)
     assert _run(tf.assert_near(x, y + 1e-6, atol=1e-5), {x: [1, 2], y: [1, 2]}) is None
 
@@ -86,6 +90,12 @@ def test_static_checks_of_rank_dtype_and_shape_as_tf():
         tf.assert_integer(x)
     with pytest.raises(TypeError, match="x:0 must be of type tf.int32; got tf.float32"):
         tf.assert_type(x, tf.int32)
+    with pytest.raises(TypeError, match=r"^m\.  x:0 must be of type"):  # real TF's "m.  "
+        tf.assert_type(x, tf.int32, message="m")
+    with pytest.raises(ValueError, match=r"^m\.  Tensor x:0 must have rank 2"):
+        tf.assert_rank(x, 2, message="m")
+    with pytest.raises(ValueError, match=r"^m\.  Expected scalar shape"):
+        tf.assert_scalar(x, message="m")
     with pytest.raises(ValueError, match=r"Expected scalar shape for x:0, saw shape: \(\?,\)\."):
         tf.assert_scalar(x)
     with pytest.raises(ValueError, match=r"type=<dtype: 'float64'>, must be of the same type "

@@ -19,7 +19,6 @@ import numpy as np
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from .api import (
     _tensor,
-    cast,
     constant,
     control_dependencies,
     equal,
@@ -137,15 +136,15 @@ def assert_near(x, y, rtol=None, atol=None, data=None, summarize=None, message=N
     10 times the dtype's machine epsilon)."""
     with current_context().name_scope(name or "assert_near"):
         x = _tensor(x)
-        y = cast(y, x.dtype) if not isinstance(y, Symbol) else y
+        y = y if isinstance(y, Symbol) else constant(y, dtype=x.dtype)
         eps = np.finfo(x.dtype.as_numpy_dtype).eps
-        rtol = 10 * eps if rtol is None else rtol
-        atol = 10 * eps if atol is None else atol
-        if data is None:
-            data = [message or "",
-                    f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}",
-                    f"x ({x.name}) = ", x, f"y ({y.name}) = ", y]
-        tolerance = cast(atol, x.dtype) + cast(rtol, x.dtype) * _abs(y)
+        rtol, atol = (value if isinstance(value, Symbol) else constant(
+            10 * eps if value is None else value, dtype=x.dtype, name=label)
+            for value, label in ((rtol, "rtol"), (atol, "atol")))
+        if data is None:  # TF shows the tolerances as the tensors they are
+            tolerances = f"x and y not equal to tolerance rtol = {rtol}, atol = {atol}"
+            data = [message or "", tolerances, f"x ({x.name}) = ", x, f"y ({y.name}) = ", y]
+        tolerance = atol + rtol * _abs(y)
         return Assert(reduce_all(less(_abs(subtract(x, y)), tolerance)), data,
                       summarize=summarize)
 
@@ -196,7 +195,7 @@ def assert_integer(x, message=None, name=None):
     ``tf.assert_integer``); an operation doing nothing otherwise."""
     x = _tensor(x)
     if not x.dtype.is_integer:
-        prefix = f"{message} " if message else ""
+        prefix = f"{message}.  " if message else ""
         raise TypeError(f'{prefix}Expected "x" to be integer type.  Found: {x.name} of dtype '
                         f"{x.dtype}")
     return no_op(name=name or "statically_determined_was_integer")
@@ -207,7 +206,7 @@ def assert_type(tensor, tf_type, message=None, name=None):
     ``tf.assert_type``); an operation doing nothing otherwise."""
     tensor, tf_type = _tensor(tensor), as_dtype(tf_type)
     if tensor.dtype != tf_type:
-        prefix = f"{message} " if message else ""
+        prefix = f"{message}.  " if message else ""
         raise TypeError(f"{prefix}{tensor.name} must be of type {tf_type!r}; got "
                         f"{tensor.dtype!r}")
     return no_op(name=name or "statically_determined_correct_type")
@@ -219,7 +218,8 @@ def assert_scalar(tensor, name=None, message=None):
     tensor = _tensor(tensor)
     shape = tensor.get_shape()
     if shape.ndims != 0:
-        raise ValueError(f"{message or ''}Expected scalar shape for {tensor.name}, saw shape: "
+        prefix = f"{message}.  " if message else ""
+        raise ValueError(f"{prefix}Expected scalar shape for {tensor.name}, saw shape: "
                          f"{shape}.")
     return tensor
 
