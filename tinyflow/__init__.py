@@ -56,6 +56,8 @@ from .frontend.safe_math_ops import (
     asinh,
     atanh,
     div_no_nan,
+    is_non_decreasing,
+    is_strictly_increasing,
     realdiv,
     saturate_cast,
     truncatediv,
@@ -134,7 +136,8 @@ __all__ += [
 __all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_ops_all) + list(
     _scatter_updates_all) + [
     "COMPILER_VERSION", "GIT_VERSION", "VERSION", "acosh", "asinh", "atanh", "debugging",
-    "div_no_nan", "nest", "realdiv", "saturate_cast", "truncatediv", "truncatemod"]
+    "div_no_nan", "is_non_decreasing", "is_strictly_increasing", "nest", "realdiv",
+    "saturate_cast", "truncatediv", "truncatemod"]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
