@@ -146,12 +146,6 @@ def _shaped(tensor):
     return tensor
 
 
-def test_tf_print_is_not_supported():
-    for name in ("print",):
-        with pytest.raises(AttributeError, match=f"tf.{name} is not supported by TinyFlow"):
-            getattr(tf, name)
-
-
 # -- tf.Print ----------------------------------------------------------------------------------
 def test_summarize_value_is_tensorflows():
     # TensorFlow 1.15's Tensor::SummarizeValue (PrintOneDim) on these values

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 import tinyflow as tf
-from tinyflow.frontend import math_ops, special_math_ops
+from tinyflow.frontend import math_ops, safe_math_ops, special_math_ops
 from tinyflow.frontend.testing import check_gradients
 from tinyflow.nnvm import BindError, ShapeError
 
@@ -47,11 +47,13 @@ def check(build, ref, values, plan_memory, wrt=None, rtol=1e-5, atol=1e-5):
 def test_tf_math_is_the_same_functions():
     for name in set(tf.math.__all__) - {"special"}:
         sources = [getattr(module, name, None)
-                   for module in (tf, tf.nn, math_ops, special_math_ops)]
+                   for module in (tf, tf.nn, math_ops, special_math_ops, safe_math_ops)]
         assert getattr(tf.math, name) is next(f for f in sources if f is not None), name
     assert tf.math.floormod is tf.floormod and tf.math.truediv is tf.truediv
     assert tf.math.top_k is tf.nn.top_k and tf.math.l2_normalize is tf.nn.l2_normalize
-    for name in math_ops.MATH_ONLY:  # tf.math only in TF 1.15, as here
+    # tf.math only in TF 1.15, as here
+    for name in (*math_ops.MATH_ONLY, "divide_no_nan", "multiply_no_nan", "polyval",
+                 "reciprocal_no_nan"):
         assert name not in tf.__all__
 
 

@@ -4,13 +4,20 @@
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
 import importlib
+import platform
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
 from .frontend import dtypes, module_paths, nn, train
 from .frontend.api import *
 from .frontend.api import __all__ as _api_all
+from .frontend.array_manip_ops import *
+from .frontend.array_manip_ops import __all__ as _array_manip_ops_all
 from .frontend.array_ops import *
 from .frontend.array_ops import __all__ as _array_ops_all
+from .frontend.check_ops import *
+from .frontend.check_ops import __all__ as _check_ops_all
+from .frontend.collection_ops import *
+from .frontend.collection_ops import __all__ as _collection_ops_all
 from .frontend.control_flow_ops import *
 from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
 from .frontend.dtypes import *
@@ -45,6 +52,20 @@ from .frontend.readers import (
     WholeFileReader,
     decode_raw,
 )
+from .frontend.safe_math_ops import (
+    acosh,
+    asinh,
+    atanh,
+    div_no_nan,
+    is_non_decreasing,
+    is_strictly_increasing,
+    realdiv,
+    saturate_cast,
+    truncatediv,
+    truncatemod,
+)
+from .frontend.scatter_updates import *
+from .frontend.scatter_updates import __all__ as _scatter_updates_all
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
@@ -89,6 +110,12 @@ def _version() -> str:
 
 
 __version__ = _version()
+# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own, not TensorFlow's (a program
+# checking for "1.15" learns it runs on TinyFlow); TinyFlow records no git commit, and the one
+# compiler it depends on is the one that built this Python
+VERSION = __version__
+GIT_VERSION = "unknown"
+COMPILER_VERSION = platform.python_compiler()
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
@@ -114,6 +141,11 @@ __all__ += [
     "summary",
     "test",
 ]
+__all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_ops_all) + list(
+    _scatter_updates_all) + [
+    "COMPILER_VERSION", "GIT_VERSION", "VERSION", "acosh", "asinh", "atanh", "debugging",
+    "div_no_nan", "is_non_decreasing", "is_strictly_increasing", "nest", "realdiv",
+    "saturate_cast", "truncatediv", "truncatemod"]
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
@@ -131,12 +163,13 @@ __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 
 # tf.summary does not load them, nor tensorboard's protobufs); tf.math is tf_math.py, tf.image
 # tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
-            "distributions": "distributions", "errors": "errors",
+            "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "sparse": "tf_sparse", "summary": "summary", "test": "tf_testing"}
+            "metrics": "metrics", "nest": "tf_nest", "sparse": "tf_sparse", "summary": "summary",
+            "test": "tf_testing"}
 
 
 def __getattr__(name):

@@ -127,8 +127,9 @@ COMPONENTS = {
     # 25, SaveJSON lists the subgraphs' nodes too and LoadJSON reads them, serialize_subgraphs;
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
-    # 504 -> 510: tf.errors.AbortedError (tf.train.basic_train_loop)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 510),
+    # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
+    # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 540),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -165,9 +166,10 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops; 2960 -> 2970: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
-    # gradient (running logsumexps of the gradient's two signs)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2970),
+    # update ops; 2960 -> 2995: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
+    # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
+    # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 2995),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -261,13 +263,13 @@ COMPONENTS = {
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
     # names the node holding a Python object; 3655 -> 3665: FileWriter.add_session_log, the
     # summary protos as tf.Summary / tf.summary.Summary name them; 3665 -> 3276: tf.metrics
-    # counted apart)
+    # counted apart; 3276 -> 3306: tf.errors' codes and the maps between codes and classes)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3276),
+         "examples/**/*.py"], 3306),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
@@ -275,6 +277,14 @@ COMPONENTS = {
     # Jacobians (TF 1.15's layout)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py"], 490),
+    # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
+    # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
+    # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
+    # composed of existing ops: a component of its own, as tf.distributions
+    "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
+        ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
+         "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
+         "frontend/scatter_updates.py", "frontend/collection_ops.py"], 1145),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
@@ -327,9 +337,12 @@ COMPONENTS = {
     # Coordinator...): their names in tf., tf.train. and tf.errors (CancelledError),
     # GraphKeys.QUEUE_RUNNERS; 4615 -> 4695: tf.gather's batch_dims (TF 1.15's GatherV2),
     # TF's module paths (import tinyflow.contrib.slim as slim: frontend/module_paths.py);
-    # 4695 -> 4750: tf.train.init_from_checkpoint and the checkpoint files' functions
-    # (checkpoint_utils.py), tf.nn's statistics past moments (nn/statistics.py)
-    FRONT_END: ([], 4750),
+    # 4695 -> 4800: tf.train.init_from_checkpoint and the checkpoint files' functions
+    # (checkpoint_utils.py), tf.nn's statistics past moments (nn/statistics.py); TF 1.15's
+    # top-level names (tf.assert_*, tf.nest, tf.eye..., tf.get_local_variable,
+    # tf.model_variables...): re-exported by tinyflow/__init__.py, tf.math / tf.linalg,
+    # tf.double / tf.half, the collection and variable functions
+    FRONT_END: ([], 4800),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -418,9 +418,18 @@ def global_variables_initializer() -> Initializer:
 initialize_all_variables = global_variables_initializer
 
 
-def gradients(ys, xs, grad_ys=None, name="gradients", stop_gradients=None) -> list:
-    """Symbolic d(sum of ys)/dx for each x in ``xs``; None for an x that ys do not depend on.
-    ``stop_gradients`` (tensors) are held constant: no gradient flows back through them."""
+def gradients(ys, xs, grad_ys=None, name="gradients", colocate_gradients_with_ops=False,
+              gate_gradients=False, aggregation_method=None, stop_gradients=None,
+              unconnected_gradients="none") -> list:
+    """Symbolic d(sum of ys)/dx for each x in ``xs``.  ``stop_gradients`` (tensors) are held
+    constant: no gradient flows back through them.  For an x that ys do not depend on:
+    None, or zeros of its shape with ``unconnected_gradients="zero"``
+    (``tf.UnconnectedGradients.ZERO``).  ``colocate_gradients_with_ops``, ``gate_gradients``
+    and ``aggregation_method`` are taken and change nothing (one device, gradients summed)."""
+    unconnected = getattr(unconnected_gradients, "value", unconnected_gradients)
+    if unconnected not in ("none", "zero"):
+        raise ValueError(f"Unknown value for unconnected_gradients: {unconnected_gradients!r}")
     if isinstance(grad_ys, Symbol) and not isinstance(ys, (list, tuple)):  # one, as TF takes
         grad_ys = [grad_ys]
-    return nnvm_gradients(ys, xs, grad_ys, unconnected="none", stop_gradients=stop_gradients or ())
+    return nnvm_gradients(ys, xs, grad_ys, unconnected=unconnected,
+                          stop_gradients=stop_gradients or ())

@@ -41,6 +41,7 @@ class GraphKeys:
     METRIC_VARIABLES = "metric_variables"
     TRAINABLE_VARIABLES = "trainable_variables"
     MODEL_VARIABLES = "model_variables"
+    MOVING_AVERAGE_VARIABLES = "moving_average_variables"
     GLOBAL_STEP = "global_step"
     UPDATE_OPS = "update_ops"
     LOSSES = "losses"

@@ -5,6 +5,7 @@ TinyFlow does not support it.
 from __future__ import annotations
 
 from .api import matmul
+from .array_manip_ops import eye
 from .linalg_ops import cholesky, cholesky_solve, einsum, logdet, norm, qr, svd
 from .linalg_ops import log_matrix_determinant as slogdet
 from .linalg_ops import matrix_determinant as det
@@ -25,8 +26,8 @@ from .matrix_ops import trace
 from .unsupported import unsupported
 
 __all__ = ["band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part", "eigh",
-           "eigvalsh", "einsum", "global_norm", "inv", "l2_normalize", "logdet", "matmul", "norm",
-           "qr", "set_diag", "slogdet", "solve", "svd", "tensor_diag", "tensor_diag_part",
+           "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "matmul",
+           "norm", "qr", "set_diag", "slogdet", "solve", "svd", "tensor_diag", "tensor_diag_part",
            "tensordot", "trace", "transpose", "triangular_solve"]
 
 

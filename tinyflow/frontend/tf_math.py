@@ -89,6 +89,17 @@ from .math_ops import (
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .safe_math_ops import (
+    acosh,
+    asinh,
+    atanh,
+    divide_no_nan,
+    is_non_decreasing,
+    is_strictly_increasing,
+    multiply_no_nan,
+    polyval,
+    reciprocal_no_nan,
+)
 from .segment_ops import *
 from .segment_ops import __all__ as _segment_all
 from .sort_ops import bincount
@@ -108,7 +119,9 @@ __all__ = [
     "reduce_sum", "reduce_variance", "rint", "round", "rsqrt", "scalar_mul", "sigmoid", "sign", "sin",
     "sinh", "softmax", "softplus", "softsign", "sqrt", "square", "squared_difference", "subtract",
     "tan", "tanh", "top_k", "truediv", "special",
-] + list(_segment_all) + list(_special_all)
+] + list(_segment_all) + list(_special_all) + [
+    "acosh", "asinh", "atanh", "divide_no_nan", "is_non_decreasing", "is_strictly_increasing",
+    "multiply_no_nan", "polyval", "reciprocal_no_nan"]
 
 
 def __getattr__(name):

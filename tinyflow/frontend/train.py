@@ -487,6 +487,7 @@ class ExponentialMovingAverage:
                     shadow = Variable(var.initial_value, trainable=False,
                                       name=self.average_name(var))
                 self._averages[var.node] = shadow
+                current_context().add_to_collection("moving_average_variables", var)
             updates.append(assign_sub(shadow, (shadow - var) * (1.0 - decay)))
         return group(*updates, name=self.name)
 

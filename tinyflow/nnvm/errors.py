@@ -1,10 +1,11 @@
 """Exceptions raised by the graph layer and the executor: TinyFlow's own, and TensorFlow's
 run-time error classes (``tf.errors``), which the engine raises too."""
 
-__all__ = ["AbortedError", "AlreadyExistsError", "BindError", "CancelledError", "DTypeError", "DeadlineExceededError",
-           "FailedPreconditionError",
-           "GraphError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
-           "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError"]
+__all__ = ["AbortedError", "AlreadyExistsError", "BindError", "CancelledError", "DTypeError",
+           "DataLossError", "DeadlineExceededError", "FailedPreconditionError", "GraphError",
+           "InternalError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
+           "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError",
+           "UnauthenticatedError", "UnavailableError", "UnimplementedError", "UnknownError"]
 
 
 class TinyflowError(Exception):
@@ -33,49 +34,64 @@ class OpError(Exception):
     """TensorFlow's base error: ``message``, and the ``node_def`` and ``op`` it came from (None
     when no op raised it)."""
 
-    def __init__(self, node_def, op, message) -> None:
+    error_code = 2  # TensorFlow's code of the class (tf.errors.UNKNOWN here)
+
+    def __init__(self, node_def, op, message, error_code=None) -> None:
         super().__init__(message)
         self.node_def, self.op, self.message = node_def, op, message
+        if error_code is not None:
+            self.error_code = int(error_code)
 
 
 class NotFoundError(OpError):
     """A file or directory that does not exist."""
 
+    error_code = 5
+
 
 class AlreadyExistsError(OpError):
     """A file or directory that is already there."""
+
+    error_code = 6
 
 
 class PermissionDeniedError(OpError):
     """No permission for a file operation."""
 
+    error_code = 7
+
 
 class InvalidArgumentError(OpError):
     """A value an op cannot take (a NaN in a histogram, an image of the wrong shape)."""
+
+    error_code = 3
 
 
 class DeadlineExceededError(OpError):
     """A run that took longer than its ``tf.RunOptions(timeout_in_ms=...)``: its step was
     stopped between two Lua instructions (what ran before keeps its effect)."""
 
-
-class AbortedError(OpError):
-    """An operation aborted (TensorFlow: a worker preempted); ``tf.train.basic_train_loop``
-    starts its managed session again after one."""
+    error_code = 4
 
 
 class CancelledError(OpError):
     """An operation cancelled: an enqueue into a closed queue, a queue's wait ended by its
     session closing."""
 
+    error_code = 1
+
 
 class OutOfRangeError(OpError):
     """The end of a sequence: an iterator's ``get_next`` past its last element (tf.data), a
     dequeue from a closed queue holding too few elements."""
 
+    error_code = 11
+
 
 class FailedPreconditionError(OpError):
     """The system is not in a state the operation needs (a directory that is not empty)."""
+
+    error_code = 9
 
 
 class ResourceExhaustedError(TinyflowError, OpError, MemoryError):
@@ -83,5 +99,47 @@ class ResourceExhaustedError(TinyflowError, OpError, MemoryError):
     ``tf.errors.ResourceExhaustedError``): raised before allocating, so nothing ran and every
     variable keeps its value.  ``op`` is the name of the node whose buffer is the largest."""
 
+    error_code = 8
+
     def __init__(self, message, node=None) -> None:
         OpError.__init__(self, None, node.name if node is not None else None, message)
+
+
+class UnknownError(OpError):
+    """An error of no other class (TensorFlow's ``tf.errors.UnknownError``)."""
+
+
+class InternalError(OpError):
+    """A broken invariant of the system (``tf.errors.InternalError``)."""
+
+    error_code = 13
+
+
+class UnimplementedError(OpError):
+    """An operation not implemented for its arguments (``tf.errors.UnimplementedError``)."""
+
+    error_code = 12
+
+
+class AbortedError(OpError):
+    """An operation aborted by a concurrent one (``tf.errors.AbortedError``)."""
+
+    error_code = 10
+
+
+class UnavailableError(OpError):
+    """A service not available now (``tf.errors.UnavailableError``)."""
+
+    error_code = 14
+
+
+class DataLossError(OpError):
+    """Data lost or corrupted beyond repair (``tf.errors.DataLossError``)."""
+
+    error_code = 15
+
+
+class UnauthenticatedError(OpError):
+    """A request without valid credentials (``tf.errors.UnauthenticatedError``)."""
+
+    error_code = 16

@@ -10,8 +10,10 @@ variable ``ref`` of shape ``(N, ...)``, ``indices`` (int32 or int64, any shape `
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..nnvm.attrs import no_gradient, same_shape, same_type
-from ..nnvm.errors import DTypeError, ShapeError
+from ..nnvm.errors import BindError, DTypeError, ShapeError
 from ..nnvm.op import register_op
 
 __all__: list[str] = []
@@ -62,3 +64,32 @@ for _name, _doc in (("scatter_update", "ref[indices, ...] <- updates"),
 
 
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
+
+
+def _pull_initialized(node, resources, evaluate, deadline):
+    """FPullOutputs of variables_initialized: whether each variable of attr variables can be
+    read in this session (reading one that holds no value raises BindError)."""
+    held = []
+    for variable in node.attrs["variables"]:
+        try:
+            evaluate([variable])
+            held.append(True)
+        except BindError:
+            held.append(False)
+    if not node.attrs["names"]:
+        return [held]
+    names = [v.op.name.encode() for v, h in zip(node.attrs["variables"], held) if not h]
+    return [np.array(names, dtype=object)]
+
+
+(register_op("variables_initialized")
+ .describe("Whether each variable of attr variables holds a value in this session, a bool "
+           "vector; with attr names, the names of those that do not, as strings (TF's "
+           "is_variable_initialized / report_uninitialized_variables).  Pulled before the run.")
+ .set_num_inputs(0)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, [
+     out_shapes[0] if attrs["names"] else (len(attrs["variables"]),)]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (
+     in_types, ["string" if attrs["names"] else "bool"]))
+ .set_attr("FPullOutputs", _pull_initialized).set_attr("TPythonAttrs", ("variables",))
+ .set_attr("FGradient", no_gradient))
