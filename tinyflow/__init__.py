@@ -168,8 +168,8 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "nest": "tf_nest", "sparse": "tf_sparse", "summary": "summary",
-            "test": "tf_testing"}
+            "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "sparse": "tf_sparse",
+            "summary": "summary", "test": "tf_testing"}
 
 
 def __getattr__(name):

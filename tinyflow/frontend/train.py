@@ -514,6 +514,7 @@ class ExponentialMovingAverage:
 _LAZY = {"queue_runner": ["Coordinator", "LooperThread", "QueueRunner", "add_queue_runner",
                           "start_queue_runners"],
          "supervisor": ["SessionManager", "Supervisor", "basic_train_loop"],
+         "python_io": ["summary_iterator"],
          "checkpoint_utils": ["assert_global_step", "checkpoints_iterator",
                               "get_checkpoint_mtimes", "init_from_checkpoint",
                               "remove_checkpoint", "update_checkpoint_state"],
