@@ -201,3 +201,11 @@ def test_scatter_writes_into_variables_as_tf():
     assert held.tolist() == [[6, 12], [3, 4], [50, 60]]
     with pytest.raises(TypeError, match="scatter_mul writes to a tf.Variable"):
         tf.scatter_mul(tf.constant([1.0]), [0], [2.0])
+    # a row outside [0, N) fails the run, as TF's kernel does (the variable as it was)
+    w = tf.Variable([1.0, 2.0, 3.0])
+    for bad in (tf.scatter_mul(w, [0, -1], [2.0, 5.0]), tf.scatter_max(w, [0, 3], [9.0, 5.0])):
+        with tf.Session() as sess:
+            sess.run(w.initializer)
+            with pytest.raises(tf.errors.InvalidArgumentError, match=r"in \[0, 3\): got"):
+                sess.run(bad)
+            assert sess.run(w).tolist() == [1.0, 2.0, 3.0]

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol
+from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.variables import assign
-from .api import _tensor, constant, maximum, minimum
+from .api import _tensor, cast, constant, logical_and, maximum, minimum, reduce_all
+from .control_flow_ops import Assert
 from .array_ops import concat, expand_dims, shape
 from .indexing_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
 from .segment_ops import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod
@@ -58,7 +59,14 @@ def _rows(function, segment, apply, default_name, what):
         ref, indices, updates = _operands(function, ref, indices, updates)
         rows = ref.get_shape().as_list()[0] if ref.get_shape().ndims else None
         count = shape(ref)[0] if rows is None else rows
-        combined = segment(updates, indices, count)
+        # TF's kernel refuses a row outside [0, N) when it runs (the segment ops would drop a
+        # negative one)
+        inside = reduce_all(logical_and(indices >= 0, indices < cast(count, indices.dtype)))
+        check = Assert(inside, [f"tf.{function}: indices must be rows of the variable, in "
+                                f"[0, {count if isinstance(count, int) else 'N'}): got",
+                                indices])
+        with current_context().control_dependencies([check]):
+            combined = segment(updates, indices, count)
         return assign(ref, apply(ref, combined), name=name or default_name)
     update.__name__ = function
     update.__doc__ = (f"TensorFlow 1.15's ``tf.{function}``: ``ref[indices[i], ...] {what}"
