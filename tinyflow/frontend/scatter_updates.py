@@ -15,8 +15,8 @@ import numpy as np
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.variables import assign
 from .api import _tensor, cast, constant, logical_and, maximum, minimum, reduce_all
-from .control_flow_ops import Assert
 from .array_ops import concat, expand_dims, shape
+from .control_flow_ops import Assert
 from .indexing_ops import tensor_scatter_nd_add, tensor_scatter_nd_sub, tensor_scatter_nd_update
 from .segment_ops import unsorted_segment_max, unsorted_segment_min, unsorted_segment_prod
 
