@@ -62,9 +62,8 @@ def _rows(function, segment, apply, default_name, what):
         # TF's kernel refuses a row outside [0, N) when it runs (the segment ops would drop a
         # negative one)
         inside = reduce_all(logical_and(indices >= 0, indices < cast(count, indices.dtype)))
-        check = Assert(inside, [f"tf.{function}: indices must be rows of the variable, in "
-                                f"[0, {count if isinstance(count, int) else 'N'}): got",
-                                indices])
+        told = f"tf.{function}: indices must be rows of the variable, in [0, {rows or 'N'}): got"
+        check = Assert(inside, [told, indices])
         with current_context().control_dependencies([check]):
             combined = segment(updates, indices, count)
         return assign(ref, apply(ref, combined), name=name or default_name)
