@@ -24,6 +24,8 @@ from .frontend.dtypes import *
 from .frontend.dtypes import __all__ as _dtypes_all
 from .frontend.framework import *
 from .frontend.framework import __all__ as _framework_all
+from .frontend.framework_names import *
+from .frontend.framework_names import __all__ as _framework_names_all
 from .frontend.functional_ops import *
 from .frontend.functional_ops import __all__ as _functional_ops_all
 from .frontend.gradient_ops import *
@@ -149,6 +151,7 @@ __all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
+__all__ += list(_framework_names_all)
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [

@@ -42,6 +42,7 @@ class GraphKeys:
     TRAINABLE_VARIABLES = "trainable_variables"
     MODEL_VARIABLES = "model_variables"
     MOVING_AVERAGE_VARIABLES = "moving_average_variables"
+    TABLE_INITIALIZERS = "table_initializer"
     GLOBAL_STEP = "global_step"
     UPDATE_OPS = "update_ops"
     LOSSES = "losses"

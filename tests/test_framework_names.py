@@ -1,0 +1,58 @@
+"""TF 1.15's small framework functions (tinyflow/frontend/framework_names.py): values as real TF
+gives them (tf.compat.v1 in /work/tfvenv, the same calls; written down here, and where TinyFlow
+knows more, said so)."""
+import numpy as np
+import pytest
+
+import tinyflow as tf
+
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
+
+def test_tensors_and_static_values():
+    c = tf.constant([1, 2])
+    assert tf.is_tensor(c) and tf.is_tensor(tf.Variable(1.0)) and not tf.is_tensor(3)
+    assert not tf.is_tensor(tf.no_op())
+    assert tf.get_static_value(c).tolist() == [1, 2]
+    # real TF folds constants and a few shape ops only (None here); TinyFlow folds what its
+    # ops' FFoldValue rules can: the same value a run gives, in the tensor's dtype
+    folded = tf.get_static_value(c * 2)
+    assert folded.dtype == np.int32 and folded.tolist() == [2, 4]
+    x = tf.placeholder(tf.float32, [None, 3])
+    assert tf.get_static_value(x) is None and tf.get_static_value(tf.shape(x)) is None
+    assert tf.dimension_value(x.shape[1]) == 3 and tf.dimension_value(x.shape[0]) is None
+    assert tf.dimension_value(5) == 5
+    assert tf.dimension_at_index(x.shape, 1).value == 3
+    assert tf.dimension_at_index(tf.TensorShape(None), 4).value is None
+
+
+def test_broadcast_shapes():
+    # real TF: (?, 4, 3); [2 4 3]; incompatible: ValueError / InvalidArgumentError
+    shape = tf.broadcast_static_shape(tf.TensorShape([None, 1, 3]), tf.TensorShape([4, 1]))
+    assert shape.as_list() == [None, 4, 3]
+    with pytest.raises(ValueError, match="Incompatible shapes"):
+        tf.broadcast_static_shape(tf.TensorShape([2, 3]), tf.TensorShape([4]))
+    with tf.Session() as sess:
+        assert sess.run(tf.broadcast_dynamic_shape([2, 1, 3], [4, 1])).tolist() == [2, 4, 3]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
+            sess.run(tf.broadcast_dynamic_shape([2, 3], [4]))
+
+
+def test_tables_indexed_slices_devices_and_switches():
+    with tf.Session() as sess:
+        assert sess.run(tf.tables_initializer()) is None  # no tables: a no-op, as TF's
+    assert tf.initialize_all_tables is tf.tables_initializer
+    slices = tf.IndexedSlices(tf.ones([2, 3]), tf.constant([0, 2]), [4, 3])
+    assert tf.convert_to_tensor_or_indexed_slices(slices) is slices
+    assert tf.convert_to_tensor_or_indexed_slices([1.0]).dtype == tf.float32
+    w = tf.Variable(np.ones((3, 2), np.float32))
+    grad = tf.gradients(tf.reduce_sum(tf.gather(w, [0, 2])), w)[0]
+    assert not isinstance(grad, tf.IndexedSlices)  # TinyFlow's gradients are dense
+    assert tf.train.replica_device_setter() is None  # no ps tasks: TF's None
+    with tf.device(tf.train.replica_device_setter(ps_tasks=2)):
+        v = tf.Variable(1.0)
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(v) == 1.0
+    assert tf.executing_eagerly_outside_functions() is False
+    assert tf.disable_v2_tensorshape() is None

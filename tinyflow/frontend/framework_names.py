@@ -1,0 +1,139 @@
+"""TensorFlow 1.15's small framework functions that library code calls on its way:
+``tf.is_tensor``, ``tf.get_static_value``, ``tf.dimension_value`` / ``dimension_at_index``,
+``tf.broadcast_static_shape`` / ``broadcast_dynamic_shape``, ``tf.IndexedSlices`` (a class
+TinyFlow's gradients never return: they are dense tensors, so ``isinstance(g,
+tf.IndexedSlices)`` takes the dense path), ``tf.tables_initializer`` (TinyFlow has no lookup
+tables: a no-op, as TF's with none), ``tf.train.replica_device_setter`` (a placement function;
+every op runs on the session's device anyway) and the version switches TF-1 programs call."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
+from ..nnvm.symbol import Symbol, current_context
+from ..nnvm.tensor_shape import Dimension, TensorShape
+from .api import equal, group, logical_or, no_op, reduce_all, where
+from .array_ops import _known_shape, concat
+from .control_flow_ops import Assert
+from .framework import GraphKeys
+from .math_ops import convert_to_tensor
+
+__all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
+           "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
+           "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
+           "initialize_all_tables", "is_symbolic_tensor", "is_tensor", "tables_initializer"]
+
+
+def is_tensor(x) -> bool:
+    """Whether ``x`` is a tensor (or variable) of a graph."""
+    return isinstance(x, Symbol) and not x.is_operation
+
+
+is_symbolic_tensor = is_tensor
+
+
+def get_static_value(tensor, partial=False):
+    """The value of ``tensor`` computed now from constants and the shapes known (numpy), or
+    None when it needs a run; a non-tensor is returned as a numpy array."""
+    del partial
+    if not isinstance(tensor, Symbol):
+        return np.asarray(tensor)
+    try:
+        value = fold_value(tensor.outputs[0], _known_shape)
+    except (NotFoldable, TypeError, ValueError):
+        return None
+    return np.asarray(value, dtype=tensor.dtype.as_numpy_dtype)
+
+
+def dimension_value(dimension):
+    """A ``Dimension``'s int (None when unknown); an int as it is."""
+    return dimension.value if isinstance(dimension, Dimension) else dimension
+
+
+def dimension_at_index(shape, index) -> Dimension:
+    """Dimension ``index`` of ``shape`` (unknown for a shape of unknown rank)."""
+    shape = TensorShape(shape)
+    return Dimension(None) if shape.ndims is None else shape.dims[index]
+
+
+def broadcast_static_shape(shape_x, shape_y) -> TensorShape:
+    """The static shape two shapes broadcast to; ValueError when they cannot."""
+    x, y = TensorShape(shape_x), TensorShape(shape_y)
+    if x.ndims is None or y.ndims is None:
+        return TensorShape(None)
+    dims = []
+    for a, b in zip([1] * (y.ndims - x.ndims) + x.as_list(), [1] * (x.ndims - y.ndims)
+                    + y.as_list()):
+        if a is not None and b is not None and 1 not in (a, b) and a != b:
+            raise ValueError(f"Incompatible shapes for broadcasting: {x} and {y}")
+        dims.append(b if a == 1 else a if b == 1 else a if a is not None else b)
+    return TensorShape(dims)
+
+
+def broadcast_dynamic_shape(shape_x, shape_y) -> Symbol:
+    """The shape (an int32 vector) two shape vectors broadcast to, when the graph runs."""
+    x, y = convert_to_tensor(shape_x), convert_to_tensor(shape_y)
+    nx, ny = (t.get_shape().as_list()[0] for t in (x, y))
+    if nx is None or ny is None:
+        raise ValueError("broadcast_dynamic_shape needs shape vectors of known length")
+    ones = [1] * abs(nx - ny)
+    x = concat([ones, x], 0) if nx < ny else x
+    y = concat([ones, y], 0) if ny < nx else y
+    fits = reduce_all(logical_or(logical_or(equal(x, y), equal(x, 1)), equal(y, 1)))
+    with current_context().control_dependencies([Assert(fits, ["Incompatible shapes:", x, y])]):
+        return where(equal(x, 1), y, x)
+
+
+def executing_eagerly_outside_functions() -> bool:
+    """False: TinyFlow builds graphs."""
+    return False
+
+
+def disable_v2_tensorshape() -> None:
+    """Nothing to do: TinyFlow's ``TensorShape`` holds ``Dimension`` objects, TF 1.x's."""
+
+
+class IndexedSlices:
+    """TF's sparse gradient of a gather: ``values`` at rows ``indices`` of a tensor of
+    ``dense_shape``.  TinyFlow's gradients are dense tensors, never this: the class is here for
+    ``isinstance`` checks and programs that carry one along."""
+
+    def __init__(self, values, indices, dense_shape=None):
+        self.values, self.indices, self.dense_shape = values, indices, dense_shape
+
+    @property
+    def dtype(self):
+        return self.values.dtype
+
+    def __repr__(self):
+        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
+                f"dense_shape={self.dense_shape!r})")
+
+
+def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
+    """``value`` as it is when an IndexedSlices, else ``tf.convert_to_tensor(value)``."""
+    if isinstance(value, IndexedSlices):
+        return value
+    return convert_to_tensor(value, dtype=dtype, name=name)
+
+
+def tables_initializer(name="init_all_tables"):
+    """The op running the graph's table initializers (``GraphKeys.TABLE_INITIALIZERS``): a
+    no-op when there are none, as always in TinyFlow (it has no lookup tables)."""
+    initializers = current_context().get_collection(GraphKeys.TABLE_INITIALIZERS)
+    return group(*initializers, name=name) if initializers else no_op(name=name)
+
+
+initialize_all_tables = tables_initializer
+
+
+def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:worker",
+                          merge_devices=True, cluster=None, ps_ops=None, ps_strategy=None):
+    """TF's placement function for parameter servers (None without ``ps_tasks`` or a
+    ``cluster``, as TF's): ``with tf.device(tf.train.replica_device_setter(...)):`` is
+    accepted, and every op runs on the session's device."""
+    del merge_devices, ps_ops, ps_strategy
+    if cluster is None and not ps_tasks:
+        return None
+    return lambda op: ps_device if getattr(op, "type", None) in ("Variable", "VariableV2") \
+        else worker_device
