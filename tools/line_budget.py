@@ -199,12 +199,15 @@ COMPONENTS = {
     # (3520 -> 3560: viz draws a node's subgraphs, a loop's cond and body, as clusters;
     # 3560 -> 3640: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): the four cosine schedules)
+    # 3640 -> 3885: 2026-11-27: TF 1.15's losses (absolute_difference, huber, log, hinge,
+    # cosine, sigmoid cross-entropy, mean pairwise squared error; TF's weights check) in
+    # loss_functions.py, tf.losses (losses.py) now holding TF's public names only
     "TF-1 program support (summary, events, saver, losses, metrics, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/gfile.py", "frontend/errors.py",
-         "frontend/losses.py", "frontend/metrics.py", "frontend/learning_rate_decay.py",
-         "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
+         "frontend/losses.py", "frontend/loss_functions.py", "frontend/metrics.py",
+         "frontend/learning_rate_decay.py", "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3640),
+         "examples/**/*.py"], 3885),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
