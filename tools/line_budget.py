@@ -183,9 +183,12 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
+    # 2680 -> 2755: 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use):
+    # tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient ops, with TF's
+    # shape checks (nn/conv_transpose.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2680),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2755),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,

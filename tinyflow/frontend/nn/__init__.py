@@ -1,12 +1,13 @@
 """``tf.nn``: TensorFlow 1.15's neural-network functions (:mod:`.functions`, with the seed's
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
-functions that run them (:mod:`.rnn`), ``conv2d_transpose`` (:mod:`.conv_transpose`), the
+functions that run them (:mod:`.rnn`), ``conv2d_transpose`` and conv2d's
+gradients (:mod:`.conv_transpose`), the
 convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
 sampled losses with their candidate samplers (:mod:`.sampled`)."""
 from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
 from . import rnn_cell
-from .conv_transpose import conv2d_transpose
+from .conv_transpose import conv2d_backprop_filter, conv2d_backprop_input, conv2d_transpose
 from .convolutions import *
 from .convolutions import __all__ as _convolution_all
 from .functions import *
@@ -18,7 +19,8 @@ from .sampled import __all__ as _sampled_all
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_convolution_all)
-           + ["conv2d_transpose", "depth_to_space", "rnn_cell", "space_to_depth"])
+           + ["conv2d_backprop_filter", "conv2d_backprop_input", "conv2d_transpose",
+              "depth_to_space", "rnn_cell", "space_to_depth"])
 
 
 def __getattr__(name):
