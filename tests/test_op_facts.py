@@ -100,7 +100,8 @@ def test_the_passes_lists_became_attributes():
                                        "uniform_candidate_sampler",
                                        "fixed_unigram_candidate_sampler"}
     assert set(_values("FFlops")) == {"matmul", "conv2d", "linear", "_conv2d_backward_data",
-                                      "max_pool2d", "avg_pool2d"}
+                                      "max_pool2d", "avg_pool2d", "conv3d", "max_pool3d",
+                                      "avg_pool3d"}
     for activation, backward in _values("TActivation").items():
         assert Op.get(backward).attr("TIsBackward") and Op.get(activation).attr("TChannelsLast")
 

@@ -109,6 +109,11 @@ COMPONENTS = {
     # (and the gradient of its gradient, the backward formulas as ordinary ops); 250 -> 310:
     # issue 26 point 2, the step's own kernels (one GEMM and the gates, the fused carries)
     "fused recurrent ops (ops/rnn.py, lua_ops/rnn/)": (["ops/rnn.py", "lua_ops/rnn/*"], 310),
+    # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): convolution and
+    # pooling over volumes (tf.nn.conv3d, max_pool3d, avg_pool3d and their gradients): a
+    # family of its own, its ops, bodies, kernels and tf.nn functions, counted apart
+    "3-D convolution and pooling (ops/volume.py, lua_ops/volume/, frontend/nn/volume.py)": (
+        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 375),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -183,12 +188,12 @@ COMPONENTS = {
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
-    # 2680 -> 2755: 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use):
+    # 2680 -> 2815: 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use):
     # tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient ops, with TF's
-    # shape checks (nn/conv_transpose.py)
+    # shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D, AveragePooling3D
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2755),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 2815),
     # what TF-1 programs use around the model: summaries and event files, gfile, tf.errors,
     # tf.losses, learning-rate schedules, tf.app/flags/logging, input_data, saver, pictures
     # (2700 -> 2750: untrusted checkpoints and full disks, issue 23: the restore's byte budget,

@@ -20,8 +20,9 @@ from . import (
     softmax,
     sorting,
     state,
+    volume,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
            "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
-           "softmax", "sorting", "state"]
+           "softmax", "sorting", "state", "volume"]

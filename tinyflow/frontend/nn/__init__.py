@@ -2,7 +2,8 @@
 layers, :mod:`.seed_layers`), its recurrent cells (``tf.nn.rnn_cell``, :mod:`.rnn_cell`) and the
 functions that run them (:mod:`.rnn`), ``conv2d_transpose`` and conv2d's
 gradients (:mod:`.conv_transpose`), the
-convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`) and the
+convolutions past conv2d (conv1d, depthwise, separable, atrous: :mod:`.convolutions`), those
+over volumes (conv3d, max_pool3d, avg_pool3d: :mod:`.volume`) and the
 sampled losses with their candidate samplers (:mod:`.sampled`)."""
 from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
@@ -16,9 +17,11 @@ from .rnn import *
 from .rnn import __all__ as _rnn_all
 from .sampled import *
 from .sampled import __all__ as _sampled_all
+from .volume import *
+from .volume import __all__ as _volume_all
 
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
-           + list(_convolution_all)
+           + list(_convolution_all) + list(_volume_all)
            + ["conv2d_backprop_filter", "conv2d_backprop_input", "conv2d_transpose",
               "depth_to_space", "rnn_cell", "space_to_depth"])
 
