@@ -4,11 +4,13 @@
 """
 from __future__ import annotations
 
-from .image_ops import *  # tf.image is image_ops' public names
-from .image_ops import __all__
+from .array_ops import extract_image_patches
+from .image_ops import *  # tf.image is image_ops' public names, and the patches below
+from .image_ops import __all__ as _image_ops_all
 from .unsupported import unsupported
 
-__all__ = list(__all__)
+__all__ = list(_image_ops_all) + ["extract_image_patches", "extract_patches"]
+extract_patches = extract_image_patches  # TF's newer name (its ksizes named sizes)
 
 
 def __getattr__(name):
