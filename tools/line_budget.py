@@ -114,6 +114,11 @@ COMPONENTS = {
     # family of its own, its ops, bodies, kernels and tf.nn functions, counted apart
     "3-D convolution and pooling (ops/volume.py, lua_ops/volume/, frontend/nn/volume.py)": (
         ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 375),
+    # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): draws whose law
+    # takes tensor parameters (tf.random_gamma, tf.random_poisson) and the gamma's gradient in
+    # alpha: a family of its own, its ops, bodies and kernels, counted apart
+    "random draws with tensor parameters (ops/sampling.py, lua_ops/sampling/)": (
+        ["ops/sampling.py", "lua_ops/sampling/*"], 115),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -254,8 +259,9 @@ COMPONENTS = {
     # GraphKeys.QUEUE_RUNNERS; 4615 -> 4685: TF-1 losses, conv3d, random_gamma (TF-1 names
     # programs use): tf.extract_image_patches (a pad, a strided slice per tap, a concat),
     # tf.histogram_fixed_width (TF's kernel's bins, counted by unsorted_segment_sum), tf.nn's
-    # conv3d / pool3d / conv2d_backprop_* names
-    FRONT_END: ([], 4685),
+    # conv3d / pool3d / conv2d_backprop_* names; 4685 -> 4730: tf.random_gamma and
+    # tf.random_poisson (tf.random.gamma / poisson)
+    FRONT_END: ([], 4730),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -16,6 +16,7 @@ from . import (
     queue,
     reduce,
     rnn,
+    sampling,
     segment,
     softmax,
     sorting,
@@ -24,5 +25,5 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "indexing", "init",
-           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "segment",
+           "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn", "sampling", "segment",
            "softmax", "sorting", "state", "volume"]
