@@ -59,6 +59,19 @@ def vjp(function, wrt):
     return ref
 
 
+def jvp(function):
+    """The twin of ``op(h, x)``: the Jacobian of ``function`` at x times h (by double
+    backward)."""
+    def ref(h, x):
+        x = x.detach().requires_grad_()
+        out = function(x)
+        head = torch.zeros_like(out, requires_grad=True)
+        (vjp_,) = torch.autograd.grad(out, x, head, create_graph=True)
+        (result,) = torch.autograd.grad(vjp_, head, h, create_graph=True)
+        return result
+    return ref
+
+
 def with_head(function, draw):
     def inputs(rng):
         args = [np.asarray(a, np.float32) for a in draw(rng)]
@@ -106,6 +119,13 @@ def _pool_cases(add):
                 f=layout: create_op(f"_{op}_backward", g, x, kernel=k, stride=s, padding=p,
                                     data_format=f),
                 ref=vjp(ref, 0), inputs=with_head(ref, draw))
+            if op == "max_pool3d":  # its gradient's gradient: the head at each maximum
+                add("_max_pool3d_backward_backward", label, lambda h, x, k=kernel, s=stride,
+                    p=padding, f=layout: create_op("_max_pool3d_backward_backward", h, x,
+                                                   kernel=k, stride=s, padding=p,
+                                                   data_format=f),
+                    ref=jvp(ref), inputs=lambda rng, draw=draw, shape=x_shape: [
+                        rng.standard_normal(shape), *draw(rng)])
 
 
 def add_cases(add):

@@ -294,3 +294,10 @@ def test_new_losses_refuse_wrong_inputs():
     with pytest.raises(ValueError, match="Invalid Reduction Key"):
         losses.hinge_loss(LABELS_2D, SCORES, reduction="sum")
     assert losses.get_losses() == []  # nothing half-made joined the collection
+
+
+def test_weights_given_as_lists_are_checked_too():
+    with pytest.raises(ValueError, match="weights can not be broadcast to values"):
+        losses.absolute_difference(LABELS_2D, PROBS, weights=[1.0, 0.0, 2.0, 0.5])
+    loss = losses.absolute_difference(LABELS_2D, PROBS, weights=ROW_WEIGHTS.tolist())
+    np.testing.assert_allclose(_run(loss), TF_REDUCED["absolute_difference"][3], rtol=2e-6)

@@ -11,6 +11,8 @@ loss's scope (``"absolute_difference/"``), the reduced loss ``value``.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..nnvm.symbol import Symbol
 from ..nnvm.tensor_shape import TensorShape
 from . import api, array_ops
@@ -93,7 +95,7 @@ def _trailing_axes(x: Symbol) -> list:
 def _static_shape(value) -> TensorShape:
     if isinstance(value, Symbol):
         return value.get_shape()
-    return TensorShape(getattr(value, "shape", ()))
+    return TensorShape(np.shape(value))  # a number, a list or an array
 
 
 def _check_broadcastable(weights, values: Symbol) -> None:

@@ -31,7 +31,7 @@ import numpy as np
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..nnvm.variables import constant
 from .api import maximum
-from .array_ops import ShapeValue, shaped_by_value
+from .array_ops import ShapeValue, shaped_by_value, zeros_like
 from .array_ops import _static_shape as static_shape_argument
 from .dtypes import as_dtype, float32
 
@@ -349,7 +349,7 @@ def random_gamma(shape, alpha, beta=None, dtype=float32, seed=None, name=None) -
         alpha = _parameter(alpha, dtype, "alpha")
         beta = _parameter(1.0 if beta is None else beta, dtype, "beta")
         if beta.get_shape().ndims != 0:  # as TF: alpha + zeros_like(beta)
-            alpha = alpha + beta * 0.0
+            alpha = alpha + zeros_like(beta)
         seed1, seed2 = get_seed(seed)
         draws = create_op("random_gamma", alpha, shape=fully_known_shape(shape),
                           dtype=dtype.name, seed=seed1, seed2=seed2, name="RandomGamma")

@@ -175,11 +175,32 @@ _POOL_ATTRS = ("attrs kernel (kd, kh, kw), stride (sd, sh, sw), padding 'VALID' 
  .set_num_inputs(1).set_attr("FInferShape", _pool3d_shape).set_attr("FFlops", _pool_flops)
  .set_attr("FGradient", lambda n, g: [
      create_op("_max_pool3d_backward", g[0], n.inputs[0], **_pool_attrs(n))]))
+# linear in g (a scatter to each window's maximum): its gradient gathers the head from there,
+# and that gather's gradient is the scatter again (TF's MaxPoolGradGrad); x gets none
 (register_op("_max_pool3d_backward")
  .describe("Gradient of max_pool3d's x from g and x: g added at each window's maximum (the "
            "first, on ties), found by pooling x again; max_pool3d's attrs.")
  .set_num_inputs(2).set_attr("FInferShape", _backward_shape(1, _pool3d_shape))
- .set_attr("TIsBackward", True))
+ .set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_max_pool3d_backward_backward", g[0], n.inputs[1], **_pool_attrs(n)), None]))
+
+
+def _gather_shape(attrs, in_shapes, out_shapes):
+    """h has x's shape; the output max_pool3d's of x."""
+    h, x = in_shapes
+    if h is not None and x is not None and tuple(h) != tuple(x):
+        raise ShapeError(f"h {tuple(h)} must have x's shape {tuple(x)}")
+    _, out_shapes = _pool3d_shape(attrs, [x if x is not None else h], out_shapes)
+    return [x or h, x or h], out_shapes
+
+
+(register_op("_max_pool3d_backward_backward")
+ .describe("Gradient of _max_pool3d_backward's g: h (x's shape) at each window's maximum of x; "
+           "max_pool3d's attrs.")
+ .set_num_inputs(2).set_attr("FInferShape", _gather_shape).set_attr("TIsBackward", True)
+ .set_attr("FGradient", lambda n, g: [create_op(
+     "_max_pool3d_backward", g[0], n.inputs[1], **_pool_attrs(n)), None]))
 (register_op("avg_pool3d")
  .describe(f"Mean over windows of x, the padding not counted; {_POOL_ATTRS}.")
  .set_num_inputs(1).set_attr("FInferShape", _pool3d_shape).set_attr("FFlops", _pool_flops)

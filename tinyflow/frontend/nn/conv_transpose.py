@@ -163,11 +163,13 @@ def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=N
     Symbol
         The input's gradient, of ``input_sizes``.
     """
+    if padding is None:
+        raise TypeError("conv2d_backprop_input() needs input_sizes, filter, out_backprop, "
+                        "strides and padding")
     data_format = _data_format(data_format)
     _no_dilations(dilations, data_format, "conv2d_backprop_input")
     return conv2d_transpose(out_backprop, filters if filter is None else filter, input_sizes,
-                            strides, "VALID" if padding is None else padding, data_format,
-                            name or "Conv2DBackpropInput")
+                            strides, padding, data_format, name or "Conv2DBackpropInput")
 
 
 def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,

@@ -14,7 +14,7 @@ from ..torch_table import lua_sizes
 
 __all__ = ["avg_pool3d", "avg_pool3d_backward", "conv3d", "conv3d_backward_data",
            "conv3d_backward_weight", "filter_kernel", "filter_view", "max_pool3d",
-           "max_pool3d_backward", "volume_pads", "volume_view"]
+           "max_pool3d_backward", "max_pool3d_gather", "volume_pads", "volume_view"]
 
 _aten = torch.ops.aten
 
@@ -92,6 +92,14 @@ def max_pool3d_backward(res, g, x, kernel, stride, pads):
     grad = _aten.max_pool3d_with_indices_backward(g, padded, kernel, stride, (0, 0, 0),
                                                   (1, 1, 1), False, argmax)
     res.copy_(_inside(grad, pads))
+
+
+def max_pool3d_gather(res, h, x, kernel, stride, pads):
+    # h at each window's maximum of x (the indices torch's pooling of padded x gives)
+    kernel, stride, padded = _sizes(kernel), _sizes(stride), _padded(x, pads, float("-inf"))
+    _, argmax = F.max_pool3d(padded, kernel, stride, return_indices=True)
+    taken = torch.gather(_padded(h, pads).flatten(2), 2, argmax.flatten(2))
+    res.copy_(taken.view(res.shape))
 
 
 def _window_sums(x, kernel, stride, pads):
