@@ -170,6 +170,14 @@ def _special_probes():
                   lambda *xs: create_op("epoch_limit", *xs, limit=2)),
         _sampler("uniform_candidate_sampler"), _sampler("log_uniform_candidate_sampler"),
         _sampler("fixed_unigram_candidate_sampler", probabilities=[0.1, 0.2, 0.3, 0.2, 0.2]),
+        _op_probe("random_gamma", "2-draws", [(tf.float32, [0.5, 3.0])],
+                  lambda x: create_op("random_gamma", x, shape=(2,), seed=1, seed2=2)),
+        _op_probe("random_poisson", "2-draws", [(tf.float32, [0.5, 3.0])],
+                  lambda x: create_op("random_poisson", x, shape=(2,), dtype="int64", seed=1,
+                                      seed2=2)),
+        _op_probe("_random_gamma_grad", "2-draws", [(tf.float32, [0.5, 3.0]),
+                                                    (tf.float32, [[0.2, 2.0], [1.0, 4.0]])],
+                  lambda *xs: create_op("_random_gamma_grad", *xs)),
     ]
     probes += _linalg_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,

@@ -161,8 +161,8 @@ def test_bad_arguments_and_unsupported_names():
         tf.layers.dense(tf.zeros([2, 3]), 2, kernel_constraint=lambda w: w)
     with pytest.raises(ValueError, match="renorm.*not supported by TinyFlow"):
         tf.layers.batch_normalization(x, renorm=True)
-    with pytest.raises(AttributeError, match="tf.layers.conv3d is not supported by TinyFlow"):
-        tf.layers.conv3d  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.layers.conv3d_transpose is not supported by TinyFlow"):
+        tf.layers.conv3d_transpose  # noqa: B018
     with pytest.raises(TypeError, match="not understood"):
         tf.layers.Dense(3, kernal_initializer=None)
 

@@ -104,9 +104,11 @@ def test_the_passes_lists_became_attributes():
                                        "random_shuffle", "shuffle_strings", "_variable_init",
                                        "log_uniform_candidate_sampler",
                                        "uniform_candidate_sampler",
-                                       "fixed_unigram_candidate_sampler"}
+                                       "fixed_unigram_candidate_sampler", "random_gamma",
+                                       "random_poisson"}
     assert set(_values("FFlops")) == {"matmul", "conv2d", "linear", "_conv2d_backward_data",
-                                      "max_pool2d", "avg_pool2d"}
+                                      "max_pool2d", "avg_pool2d", "conv3d", "max_pool3d",
+                                      "avg_pool3d"}
     for activation, backward in _values("TActivation").items():
         assert Op.get(backward).attr("TIsBackward") and Op.get(activation).attr("TChannelsLast")
 

@@ -148,6 +148,16 @@ COMPONENTS = {
     "tf_math_special.py)": (
         ["ops/special.py", "lua_ops/special/*", "frontend/special_math_ops.py",
          "frontend/tf_math_special.py"], 310),
+    # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): convolution and
+    # pooling over volumes (tf.nn.conv3d, max_pool3d, avg_pool3d and their gradients): a
+    # family of its own, its ops, bodies, kernels and tf.nn functions, counted apart
+    "3-D convolution and pooling (ops/volume.py, lua_ops/volume/, frontend/nn/volume.py)": (
+        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 400),
+    # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): draws whose law
+    # takes tensor parameters (tf.random_gamma, tf.random_poisson) and the gamma's gradient in
+    # alpha: a family of its own, its ops, bodies and kernels, counted apart
+    "random draws with tensor parameters (ops/sampling.py, lua_ops/sampling/)": (
+        ["ops/sampling.py", "lua_ops/sampling/*"], 115),
     # (2000 -> 2060: issue 24, shapes computed from tensors: each small int op's FFoldValue and
     # the shaped_by_value op; 2060 -> 2230: issue 24 item 7, second-order gradients: the
     # FGradient of each of the 18 backward ops, and _max_pool2d_backward_backward; 2230 -> 2260:
@@ -166,10 +176,10 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops; 2960 -> 2995: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
+    # update ops; 2960 -> 3000: tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 2995),
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3000),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -239,10 +249,13 @@ COMPONENTS = {
     # tf.nn.rnn_cell's ResidualWrapper and DeviceWrapper, on a wrapper base DropoutWrapper shares;
     # 3110 -> 3125: tf.keras: a layer's call scopes and input conversion as methods tf.keras'
     # layers replace (one __call__ for both), and dir(tf.layers) TF's names only;
-    # 3125 -> 3160: tf.nn.conv1d_transpose, conv2d_transpose over a width (nn/conv_transpose.py)
+    # 3125 -> 3160: tf.nn.conv1d_transpose, conv2d_transpose over a width (nn/conv_transpose.py);
+    # 3160 -> 3295: tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient
+    # ops, with TF's shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D,
+    # AveragePooling3D
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3160),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3295),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
@@ -263,13 +276,16 @@ COMPONENTS = {
     # (TF-1 names programs use): the four cosine schedules; 3640 -> 3655: export_meta_graph
     # names the node holding a Python object; 3655 -> 3665: FileWriter.add_session_log, the
     # summary protos as tf.Summary / tf.summary.Summary name them; 3665 -> 3276: tf.metrics
-    # counted apart; 3276 -> 3306: tf.errors' codes and the maps between codes and classes)
+    # counted apart; 3276 -> 3306: tf.errors' codes and the maps between codes and classes;
+    # 3306 -> 3551: TF 1.15's losses (absolute_difference, huber, log, hinge, cosine, sigmoid
+    # cross-entropy, mean pairwise squared error; TF's weights check) in loss_functions.py,
+    # tf.losses (losses.py) now holding TF's public names only)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
-         "frontend/losses.py", "frontend/learning_rate_decay.py",
+         "frontend/losses.py", "frontend/loss_functions.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3306),
+         "examples/**/*.py"], 3551),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
@@ -346,8 +362,11 @@ COMPONENTS = {
     # (checkpoint_utils.py), tf.nn's statistics past moments (nn/statistics.py); TF 1.15's
     # top-level names (tf.assert_*, tf.nest, tf.eye..., tf.get_local_variable,
     # tf.model_variables...): re-exported by tinyflow/__init__.py, tf.math / tf.linalg,
-    # tf.double / tf.half, the collection and variable functions
-    FRONT_END: ([], 4820),
+    # tf.double / tf.half, the collection and variable functions; 4820 -> 4935:
+    # tf.extract_image_patches (a pad, a strided slice per tap, a concat),
+    # tf.histogram_fixed_width (TF's kernel's bins, counted by unsorted_segment_sum), tf.nn's
+    # conv3d / pool3d / conv2d_backprop_* names, tf.random_gamma and tf.random_poisson
+    FRONT_END: ([], 4935),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -32,6 +32,7 @@ __all__ = [
     "concat",
     "depth_to_space",
     "expand_dims",
+    "extract_image_patches",
     "fill",
     "gather",
     "lin_space",
@@ -730,3 +731,47 @@ def linspace(start, stop, num, name=None) -> Symbol:
 
 
 lin_space = linspace
+
+
+def _window(value, what) -> tuple:
+    """extract_image_patches' ksizes / strides / rates: 4 ints [1, rows, cols, 1]."""
+    values = list(value) if value is not None else []
+    if len(values) != 4 or values[0] != 1 or values[3] != 1 or not all(
+            isinstance(v, numbers.Integral) and v >= 1 for v in values):
+        raise ValueError(f"extract_image_patches: {what} must be [1, rows, cols, 1] of "
+                         f"positive ints, got {value!r}")
+    return int(values[1]), int(values[2])
+
+
+def extract_image_patches(images, ksizes=None, strides=None, rates=None, padding=None,
+                          name=None, sizes=None) -> Symbol:
+    """TensorFlow 1.15's ``tf.extract_image_patches`` (``tf.image.extract_patches``, whose
+    ``sizes`` is ``ksizes``): the ``ksizes`` patches of ``images`` ``[batch, rows, cols,
+    depth]`` whose taps are ``rates`` apart, moved by ``strides`` (each ``[1, r, c, 1]``), as
+    ``[batch, out_rows, out_cols, kr * kc * depth]`` (row, then column, then depth); SAME pads
+    with zeros (the odd one after), VALID none.  Composed of a pad, one strided slice per tap
+    and a concat, so its gradient is theirs.  The rows and columns must be known."""
+    (kr, kc), (sr, sc), (rr, rc) = (_window(v, what) for v, what in (
+        (ksizes if sizes is None else sizes, "ksizes"), (strides, "strides"), (rates, "rates")))
+    images = _tensor(images)
+    shape = images.get_shape()
+    if shape.ndims != 4 or None in shape.as_list()[1:3]:
+        raise ValueError(f"extract_image_patches: images must be [batch, rows, cols, depth] "
+                         f"with known rows and cols, got {shape}")
+    padding = padding.upper() if isinstance(padding, str) else padding
+    if padding not in ("SAME", "VALID"):
+        raise ValueError(f"padding must be 'VALID' or 'SAME', got {padding!r}")
+    pads, outs = [[0, 0]], []
+    for size, k, s, r in zip(shape.as_list()[1:3], (kr, kc), (sr, sc), (rr, rc)):
+        extent = (k - 1) * r + 1
+        out = -(-size // s) if padding == "SAME" else (size - extent) // s + 1
+        if out < 1:
+            raise ValueError(f"extract_image_patches: a patch spanning {extent} pixels does not "
+                             f"fit {size} (padding VALID)")
+        total = max((out - 1) * s + extent - size, 0)
+        pads, outs = pads + [[total // 2, total - total // 2]], outs + [out]
+    padded = pad(images, pads + [[0, 0]]) if any(map(any, pads)) else images
+    taps = [padded[:, i * rr:i * rr + (outs[0] - 1) * sr + 1:sr,
+                   j * rc:j * rc + (outs[1] - 1) * sc + 1:sc, :]
+            for i in _builtin_range(kr) for j in _builtin_range(kc)]
+    return concat(taps, axis=3, name=name or "ExtractImagePatches")

@@ -45,18 +45,19 @@ from . import api, array_ops
 from .framework import GraphKeys, add_to_collection
 from .init_ops import ones_initializer, zeros_initializer
 from .math_ops import tensordot
-from .nn import convolutions
+from .nn import convolutions, volume
 from .nn import functions as nn
 from .nn.conv_transpose import conv2d_transpose as _conv2d_transpose
 from .unsupported import unsupported
 from .variable_scope import get_variable, variable_scope
 
 __all__ = [
-    "AveragePooling1D", "AveragePooling2D", "BatchNormalization", "Conv1D", "Conv2D",
-    "Conv2DTranspose", "Dense", "Dropout", "Flatten", "InputSpec", "Layer", "MaxPooling1D",
-    "MaxPooling2D", "SeparableConv2D", "average_pooling1d", "average_pooling2d",
-    "batch_normalization", "conv1d", "conv2d", "conv2d_transpose", "dense", "dropout",
-    "flatten", "max_pooling1d", "max_pooling2d", "separable_conv2d",
+    "AveragePooling1D", "AveragePooling2D", "AveragePooling3D", "BatchNormalization", "Conv1D",
+    "Conv2D", "Conv2DTranspose", "Conv3D", "Dense", "Dropout", "Flatten", "InputSpec", "Layer",
+    "MaxPooling1D", "MaxPooling2D", "MaxPooling3D", "SeparableConv2D", "average_pooling1d",
+    "average_pooling2d", "average_pooling3d", "batch_normalization", "conv1d", "conv2d",
+    "conv2d_transpose", "conv3d", "dense", "dropout", "flatten", "max_pooling1d",
+    "max_pooling2d", "max_pooling3d", "separable_conv2d",
 ]
 
 
@@ -480,6 +481,34 @@ class Conv1D(Conv2D):
             dilations=self.dilation_rate[0])
 
 
+class Conv3D(Conv2D):
+    """``activation(conv3d(inputs, kernel) + bias)`` over ``[batch, depth, height, width,
+    in]`` (channels_last; channels_first: ``[batch, in, depth, height, width]``): kernel
+    ``[kd, kh, kw, in, filters]``; ``padding`` "valid" or "same"; ``dilation_rate`` 1s only."""
+
+    _rank = 3
+
+    def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+                 data_format="channels_last", dilation_rate=(1, 1, 1), activation=None,
+                 use_bias=True, kernel_initializer=None, bias_initializer=None,
+                 kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, trainable=True, name=None,
+                 **kwargs) -> None:
+        super().__init__(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                         activation, use_bias, kernel_initializer, bias_initializer,
+                         kernel_regularizer, bias_regularizer, activity_regularizer,
+                         kernel_constraint, bias_constraint, trainable, name, **kwargs)
+
+    @property
+    def _nn_format(self) -> str:  # bias_add's name of the channel axis
+        return "NCHW" if self.data_format == "channels_first" else "NHWC"
+
+    def _convolve(self, inputs):
+        return volume.conv3d(inputs, self.kernel, self.strides, self.padding.upper(),
+                         "NCDHW" if self.data_format == "channels_first" else "NDHWC",
+                         self.dilation_rate, name="Conv3D")
+
+
 class SeparableConv2D(Conv2D):
     """``activation(separable_conv2d(inputs, depthwise_kernel, pointwise_kernel) + bias)``:
     ``depthwise_kernel [kh, kw, in, depth_multiplier]`` (each input channel convolved alone),
@@ -579,6 +608,11 @@ class _Pooling2D(Layer):
         self.input_spec = InputSpec(ndim=self._rank + 2)
 
     def call(self, inputs):
+        if self._rank == 3:
+            pool = volume.max_pool3d if type(self)._pooling == "MAX" else volume.avg_pool3d
+            return pool(inputs, self.pool_size, self.strides, self.padding.upper(),
+                        "NCDHW" if self.data_format == "channels_first" else "NDHWC",
+                        type(self).__name__)
         if self._rank == 1:  # the width pooled through an axis of size 1 (tf.nn.pool's)
             return convolutions.pool(
                 inputs, self.pool_size, type(self)._pooling, self.padding.upper(),
@@ -600,6 +634,20 @@ class AveragePooling2D(_Pooling2D):
     """Mean over ``pool_size`` windows moved by ``strides`` (padding not counted)."""
 
     _pool, _pooling = nn.avg_pool, "AVG"
+
+
+class MaxPooling3D(MaxPooling2D):
+    """Max over ``pool_size`` windows of ``[batch, depth, height, width, channels]``
+    (channels_last)."""
+
+    _rank = 3
+
+
+class AveragePooling3D(AveragePooling2D):
+    """Mean over ``pool_size`` windows of ``[batch, depth, height, width, channels]`` (padding
+    not counted)."""
+
+    _rank = 3
 
 
 class MaxPooling1D(MaxPooling2D):
@@ -877,6 +925,36 @@ def average_pooling1d(inputs, pool_size, strides, padding="valid", data_format="
                       name=None) -> Symbol:
     """:class:`AveragePooling1D` applied to ``inputs``."""
     return AveragePooling1D(pool_size, strides, padding, data_format, name).apply(inputs)
+
+
+def max_pooling3d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                  name=None) -> Symbol:
+    """:class:`MaxPooling3D` applied to ``inputs``."""
+    return MaxPooling3D(pool_size, strides, padding, data_format, name).apply(inputs)
+
+
+def average_pooling3d(inputs, pool_size, strides, padding="valid", data_format="channels_last",
+                      name=None) -> Symbol:
+    """:class:`AveragePooling3D` applied to ``inputs``."""
+    return AveragePooling3D(pool_size, strides, padding, data_format, name).apply(inputs)
+
+
+def conv3d(inputs, filters, kernel_size, strides=(1, 1, 1), padding="valid",
+           data_format="channels_last", dilation_rate=(1, 1, 1), activation=None, use_bias=True,
+           kernel_initializer=None, bias_initializer=None, kernel_regularizer=None,
+           bias_regularizer=None, activity_regularizer=None, kernel_constraint=None,
+           bias_constraint=None, trainable=True, name=None, reuse=None) -> Symbol:
+    """:class:`Conv3D` applied to ``inputs`` (``name`` and ``reuse`` as :func:`dense`'s).
+
+    Returns
+    -------
+    Symbol
+        The convolution, ``[batch, d', h', w', filters]`` (channels_last).
+    """
+    return Conv3D(filters, kernel_size, strides, padding, data_format, dilation_rate,
+                  activation, use_bias, kernel_initializer, bias_initializer,
+                  kernel_regularizer, bias_regularizer, activity_regularizer, kernel_constraint,
+                  bias_constraint, trainable, name, _scope=name, _reuse=reuse).apply(inputs)
 
 
 def flatten(inputs, name=None, data_format="channels_last") -> Symbol:

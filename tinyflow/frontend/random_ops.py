@@ -30,7 +30,8 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..nnvm.variables import constant
-from .array_ops import ShapeValue, shaped_by_value
+from .api import maximum
+from .array_ops import ShapeValue, shaped_by_value, zeros_like
 from .array_ops import _static_shape as static_shape_argument
 from .dtypes import as_dtype, float32
 
@@ -39,7 +40,9 @@ __all__ = [
     "multinomial",
     "normal",
     "random",
+    "random_gamma",
     "random_normal",
+    "random_poisson",
     "random_shuffle",
     "random_uniform",
     "set_random_seed",
@@ -315,6 +318,56 @@ def fixed_unigram_candidate_sampler(true_classes, num_true, num_sampled, unique,
                               probabilities=tuple(float(w) for w in weights / weights.sum()))
 
 
+def _parameter(value, dtype, what) -> Symbol:
+    """A law's parameter as a tensor of ``dtype`` (TF's convert_to_tensor: a tensor of another
+    dtype is refused)."""
+    if isinstance(value, Symbol):
+        if value.dtype != dtype:
+            raise TypeError(f"{what} must be {dtype.name}, got a {value.dtype.name} tensor")
+        return value
+    return constant(np.asarray(value, dtype=dtype.name))
+
+
+def random_gamma(shape, alpha, beta=None, dtype=float32, seed=None, name=None) -> Symbol:
+    """Samples of Gamma(alpha, rate beta) (TensorFlow 1.15's ``tf.random_gamma``): ``shape``
+    draws for each element of ``alpha`` broadcast against ``beta``, shape ``shape +
+    broadcast(alpha, beta).shape``, at least the dtype's smallest normal number.  Differentiable
+    in alpha (the sample's implicit derivative through the law's CDF) and beta, as TF's.
+
+    Parameters
+    ----------
+    shape : int, list or tuple
+        The draws per parameter: fully known.
+    alpha, beta : number, array or Symbol
+        Shape (concentration) and inverse scale (rate, default 1), of ``dtype``.
+    dtype : float16, float32 or float64
+    seed : int, optional
+        The op-level seed, with the graph's as the other random ops'.
+    """
+    dtype = _float_dtype(dtype, "random_gamma")
+    with current_context().name_scope(name or "random_gamma"):
+        alpha = _parameter(alpha, dtype, "alpha")
+        beta = _parameter(1.0 if beta is None else beta, dtype, "beta")
+        if beta.get_shape().ndims != 0:  # as TF: alpha + zeros_like(beta)
+            alpha = alpha + zeros_like(beta)
+        seed1, seed2 = get_seed(seed)
+        draws = create_op("random_gamma", alpha, shape=fully_known_shape(shape),
+                          dtype=dtype.name, seed=seed1, seed2=seed2, name="RandomGamma")
+        return maximum(float(np.finfo(dtype.name).tiny), draws / beta)
+
+
+def random_poisson(lam, shape, dtype=float32, seed=None, name=None) -> Symbol:
+    """Samples of Poisson(lam) (TensorFlow 1.15's ``tf.random_poisson`` / ``tf.random.poisson``,
+    RandomPoissonV2): ``shape`` (fully known) draws for each element of the rate ``lam`` (a
+    float tensor), shape ``shape + lam.shape``, of ``dtype`` (float16/32/64, int32, int64).  No
+    gradient, as TF's."""
+    dtype = as_dtype(dtype)
+    lam = lam if isinstance(lam, Symbol) else constant(np.asarray(lam, np.float32))
+    seed1, seed2 = get_seed(seed)
+    return create_op("random_poisson", lam, shape=fully_known_shape(shape), dtype=dtype.name,
+                     seed=seed1, seed2=seed2, name=name or "random_poisson")
+
+
 class Namespace(SimpleNamespace):
     """TF functions under a dotted name (``tf.random``); a missing one is an AttributeError
     saying TinyFlow does not support it."""
@@ -330,7 +383,7 @@ class Namespace(SimpleNamespace):
 
 random = Namespace("random", normal=random_normal, truncated_normal=truncated_normal,
                    uniform=random_uniform, categorical=categorical, multinomial=multinomial,
-                   shuffle=random_shuffle,
+                   shuffle=random_shuffle, gamma=random_gamma, poisson=random_poisson,
                    set_random_seed=set_random_seed, get_seed=get_seed,
                    log_uniform_candidate_sampler=log_uniform_candidate_sampler,
                    uniform_candidate_sampler=uniform_candidate_sampler,

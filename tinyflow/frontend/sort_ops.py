@@ -11,10 +11,14 @@ import numbers
 
 from ..nnvm.symbol import Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
-from .array_ops import _tensor
+from . import api
+from .array_ops import _tensor, ones_like, reshape
 from .dtypes import as_dtype, int32
+from .framework import name_scope
+from .segment_ops import unsorted_segment_sum
 
-__all__ = ["argsort", "bincount", "setdiff1d", "sort", "unique", "unique_with_counts"]
+__all__ = ["argsort", "bincount", "histogram_fixed_width", "setdiff1d", "sort", "unique",
+           "unique_with_counts"]
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])
 UniqueWithCounts = collections.namedtuple("UniqueWithCounts", ["y", "idx", "count"])
@@ -96,3 +100,28 @@ def bincount(arr, weights=None, minlength=None, maxlength=None, dtype=int32, nam
                        maxlength=_length(maxlength, "maxlength"), dtype=as_dtype(dtype).name,
                        name=name or "bincount")
     return _declared(result, [None])
+
+
+def histogram_fixed_width(values, value_range, nbins=100, dtype=int32, name=None) -> Symbol:
+    """TensorFlow 1.15's histogram of ``values`` (any shape) in ``nbins`` equal bins spanning
+    ``value_range`` ``[lo, hi]``: a value's bin is ``(max(v, lo) - lo) / ((hi - lo) / nbins)``
+    (in float64, as TF's kernel) rounded down, at most ``nbins - 1``: those below ``lo`` count
+    in the first bin, those at or above ``hi`` in the last, NaN in the first (TF's CPU
+    kernel's).  ``nbins`` is a Python int; the counts, shape ``[nbins]``, are ``dtype`` (int32
+    or int64)."""
+    if not isinstance(nbins, numbers.Integral) or isinstance(nbins, bool) or nbins < 1:
+        raise ValueError(f"histogram_fixed_width: nbins must be a positive int, got {nbins!r}")
+    dtype = as_dtype(dtype)
+    if dtype.name not in ("int32", "int64"):
+        raise TypeError(f"histogram_fixed_width: dtype must be int32 or int64, got {dtype.name}")
+    with name_scope(name, "histogram_fixed_width"):
+        values, value_range = (api.cast(_tensor(v), "float64") for v in (values, value_range))
+        if value_range.get_shape().as_list() not in ([2], None):
+            raise ValueError(f"histogram_fixed_width: value_range must be [lo, hi], got shape "
+                             f"{value_range.get_shape()}")
+        low, step = value_range[0], (value_range[1] - value_range[0]) / float(nbins)
+        scaled = (api.maximum(values, low) - low) / step
+        scaled = api.where(api.equal(scaled, scaled), scaled, 0.0)  # NaN: the first bin
+        bins = api.cast(api.minimum(scaled, float(nbins - 1)), dtype.name)
+        bins = reshape(bins, [-1])
+        return unsorted_segment_sum(ones_like(bins), bins, int(nbins))

@@ -6,9 +6,10 @@ saying TinyFlow does not support it.
 """
 from __future__ import annotations
 
+from .array_ops import extract_image_patches
 from .image_boxes import *
 from .image_boxes import __all__ as _boxes_all
-from .image_ops import *  # tf.image is these modules' public names
+from .image_ops import *  # tf.image is these modules' public names, and the patches below
 from .image_ops import __all__ as _image_all
 from .image_quality import *
 from .image_quality import __all__ as _quality_all
@@ -17,7 +18,8 @@ from .image_resize import __all__ as _resize_all
 from .unsupported import unsupported
 
 __all__ = (list(_image_all) + list(_resize_all) + list(_quality_all)
-           + list(_boxes_all))
+           + list(_boxes_all) + ["extract_image_patches", "extract_patches"])
+extract_patches = extract_image_patches  # TF's newer name (its ksizes named sizes)
 
 
 def __getattr__(name):

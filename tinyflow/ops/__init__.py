@@ -18,14 +18,16 @@ from . import (
     queue,
     reduce,
     rnn,
+    sampling,
     segment,
     softmax,
     sorting,
     sparse,
     special,
     state,
+    volume,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
            "init", "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn",
-           "segment", "softmax", "sorting", "sparse", "special", "state"]
+           "sampling", "segment", "softmax", "sorting", "sparse", "special", "state", "volume"]

@@ -1,12 +1,15 @@
 """Gamma, Exponential, Beta and Dirichlet as in TensorFlow 1.15 (``ops/distributions/gamma.py``,
 ``exponential.py``, ``beta.py``, ``dirichlet.py``), from tf.lgamma and tf.digamma.
 
-TinyFlow has no random op drawing gamma variates (TF's ``random_gamma``), on which TF samples
-Gamma, Beta and Dirichlet: their ``sample`` is a NotImplementedError saying so.  Exponential
-samples as TF does, ``-log(u) / rate``.  ``cdf`` of Gamma and Beta would need the regularized
-incomplete gamma and beta functions (``tf.igamma``, ``tf.betainc``), which TinyFlow lacks too.
+Gamma, Beta and Dirichlet sample as TF does, from gamma variates (``tf.random_gamma``, whose
+gradient makes the samples differentiable in the parameters): Gamma's directly, Beta's as
+``g1 / (g1 + g0)``, Dirichlet's as ``g / sum(g)`` over the event.  Exponential samples as TF
+does, ``-log(u) / rate``.  ``cdf`` of Gamma and Beta would need the regularized incomplete
+gamma and beta functions (``tf.igamma``, ``tf.betainc``), which TinyFlow lacks.
 """
 from __future__ import annotations
+
+import hashlib
 
 import numpy as np
 
@@ -30,17 +33,24 @@ def _xlogy(x, y):
                      array_ops.zeros_like(x * y), x * api.log(y))
 
 
-def _no_gamma_sampler(family):
-    raise NotImplementedError(
-        f"{family}.sample is not supported by TinyFlow: TF draws it from gamma variates "
-        f"(random_gamma), and TinyFlow has no random op sampling them; {family}'s log_prob, "
-        f"prob, entropy and moments are available")
+def _gamma_draws(dims, count, alpha, seed, beta=None):
+    """``count`` gamma draws per element of alpha (broadcast against beta), as ``dims``."""
+    draws = random_ops.random_gamma([count], alpha, beta=beta, dtype=alpha.dtype, seed=seed)
+    return array_ops.reshape(draws, dims)
+
+
+def _new_seed(seed, salt):
+    """TF 1.15's ``distribution_util.gen_new_seed``: another op seed derived from ``seed``."""
+    if seed is None:
+        return None
+    digest = hashlib.md5((str(seed) + salt).encode("utf-8")).hexdigest()
+    return int(digest[:8], 16) & 0x7FFFFFFF
 
 
 class Gamma(TwoParameters):
     """The gamma distribution with ``concentration`` (shape) and ``rate`` (inverse scale),
     density ``rate^c x^(c - 1) exp(-rate x) / Gamma(c)`` (``tf.distributions.Gamma``).
-    ``sample`` and ``cdf`` are not supported (module docstring)."""
+    ``cdf`` is not supported (module docstring)."""
 
     _PARAMETERS = ("concentration", "rate")
 
@@ -53,7 +63,7 @@ class Gamma(TwoParameters):
     rate = property(lambda self: self._second)
 
     def _sample(self, dims, count, seed):
-        _no_gamma_sampler(type(self).__name__)
+        return _gamma_draws(dims, count, self.concentration, seed, self.rate)
 
     def _cdf(self, x):
         raise NotImplementedError(f"{type(self).__name__}.cdf needs the regularized incomplete "
@@ -118,8 +128,7 @@ class Exponential(Gamma):
 
 class Beta(TwoParameters):
     """The beta distribution on (0, 1), density ``x^(c1 - 1) (1 - x)^(c0 - 1) / B(c1, c0)``
-    (``tf.distributions.Beta``).  ``sample`` and ``cdf`` are not supported (module
-    docstring)."""
+    (``tf.distributions.Beta``).  ``cdf`` is not supported (module docstring)."""
 
     _PARAMETERS = ("concentration1", "concentration0")
 
@@ -136,7 +145,10 @@ class Beta(TwoParameters):
         return self.concentration1 + self.concentration0
 
     def _sample(self, dims, count, seed):
-        _no_gamma_sampler("Beta")
+        ones = array_ops.ones_like(self.total_concentration)
+        gamma1 = _gamma_draws(dims, count, ones * self.concentration1, seed)
+        gamma0 = _gamma_draws(dims, count, ones * self.concentration0, _new_seed(seed, "beta"))
+        return gamma1 / (gamma1 + gamma0)
 
     def _cdf(self, x):
         raise NotImplementedError("Beta.cdf needs the regularized incomplete beta function "
@@ -182,8 +194,7 @@ def _kl_beta_beta(d1, d2, name=None):
 
 class Dirichlet(Distribution):
     """The Dirichlet distribution over the simplex of the last axis of ``concentration``
-    (``tf.distributions.Dirichlet``): event_shape ``[k]``, the other axes the batch.
-    ``sample`` is not supported (module docstring)."""
+    (``tf.distributions.Dirichlet``): event_shape ``[k]``, the other axes the batch."""
 
     def __init__(self, concentration, validate_args=False, allow_nan_stats=True,
                  name="Dirichlet"):
@@ -218,7 +229,8 @@ class Dirichlet(Distribution):
         return array_ops.shape(self._concentration)[-1:]
 
     def _sample(self, dims, count, seed):
-        _no_gamma_sampler("Dirichlet")
+        gamma = _gamma_draws(dims, count, self._concentration, seed)
+        return gamma / api.reduce_sum(gamma, -1, keepdims=True)
 
     def _log_normalization(self):
         return (api.reduce_sum(api.lgamma(self._concentration), -1) -

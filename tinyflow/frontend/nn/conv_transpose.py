@@ -1,9 +1,11 @@
-"""``tf.nn.conv2d_transpose``: the gradient of ``conv2d`` with respect to its input, as an op.
+"""``tf.nn.conv2d_transpose``: the gradient of ``conv2d`` with respect to its input, as an op;
+and TF's names of conv2d's two gradients, ``tf.nn.conv2d_backprop_input`` and
+``tf.nn.conv2d_backprop_filter``.
 
-TensorFlow builds it from ``Conv2DBackpropInput``; TinyFlow likewise from conv2d's input-gradient
-op ``_conv2d_backward_data`` given ``input_size`` (the output's height and width) instead of
-conv2d's input, so no kernel is added.  Its gradients are conv2d (for ``value``) and conv2d's
-filter gradient (for ``filter``), declared with that op in :mod:`tinyflow.ops.conv`.
+TensorFlow builds the transpose from ``Conv2DBackpropInput``; TinyFlow likewise from conv2d's
+input-gradient op ``_conv2d_backward_data`` given ``input_size`` (the output's height and width)
+instead of conv2d's input, and the filter's gradient from ``_conv2d_backward_weight``, so no
+kernel is added.  Their gradients are declared with those ops in :mod:`tinyflow.ops.conv`.
 """
 from __future__ import annotations
 
@@ -13,10 +15,12 @@ import numpy as np
 
 from ...nnvm.symbol import Symbol, create_op, current_context
 from ...ops.conv import window_size
+from .. import array_ops
 from ..array_ops import expand_dims, squeeze
 from .functions import _data_format, _padding, _spatial, _symbol
 
-__all__ = ["conv1d_transpose", "conv2d_transpose"]
+__all__ = ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
+           "conv2d_transpose"]
 
 
 def _entry_value(symbol: Symbol):
@@ -31,7 +35,7 @@ def _entry_value(symbol: Symbol):
     return None
 
 
-def _output_dims(output_shape) -> list:
+def _output_dims(output_shape, what="conv2d_transpose: output_shape") -> list:
     """``output_shape`` (a list or tuple whose entries may be scalar tensors, or a 1-D int
     tensor) as 4 ints or None where the value is known only when the graph runs."""
     if isinstance(output_shape, Symbol):
@@ -43,10 +47,9 @@ def _output_dims(output_shape) -> list:
         dims = [None if d is None else _entry_value(d) if isinstance(d, Symbol) else d
                 for d in np.asarray(output_shape, dtype=object).reshape(-1)]
     if dims is None or len(dims) != 4:
-        raise ValueError(f"conv2d_transpose: output_shape must have shape (4,), got "
-                         f"{output_shape!r}")
+        raise ValueError(f"{what} must have shape (4,), got {output_shape!r}")
     if any(d is not None and not isinstance(d, numbers.Integral) for d in dims):
-        raise ValueError(f"conv2d_transpose: output_shape must hold ints, got {dims}")
+        raise ValueError(f"{what} must hold ints, got {dims}")
     return [None if d is None else int(d) for d in dims]
 
 
@@ -174,3 +177,91 @@ def conv1d_transpose(input=None, filters=None, output_shape=None, strides=None, 
                                   shape[:axis] + [1] + shape[axis:], window, padding,
                                   "NHWC" if axis == 1 else "NCHW")
         return squeeze(result, [axis])
+
+
+def _no_dilations(dilations, data_format, what):
+    if dilations is not None and _spatial(dilations, "dilations", data_format) != (1, 1):
+        raise ValueError(f"{what}: dilations {dilations} are not supported (only 1s, as "
+                         f"TensorFlow's CPU kernels)")
+
+
+def conv2d_backprop_input(input_sizes, filter=None, out_backprop=None, strides=None,
+                          padding=None, use_cudnn_on_gpu=True, data_format="NHWC",
+                          dilations=None, name=None, filters=None) -> Symbol:
+    """The gradient of ``conv2d(x, filter, strides, padding)`` with respect to an ``x`` of
+    shape ``input_sizes`` (4 ints, or a 1-D int tensor known as the graph is built), given
+    the gradient ``out_backprop`` of its output: TensorFlow's ``Conv2DBackpropInput``, which
+    :func:`conv2d_transpose` also is (its checks, its errors).  ``filter`` is
+    ``[height, width, in_channels, out_channels]``; dilations must be 1s.
+
+    Returns
+    -------
+    Symbol
+        The input's gradient, of ``input_sizes``.
+    """
+    if padding is None:
+        raise TypeError("conv2d_backprop_input() needs input_sizes, filter, out_backprop, "
+                        "strides and padding")
+    data_format = _data_format(data_format)
+    _no_dilations(dilations, data_format, "conv2d_backprop_input")
+    return conv2d_transpose(out_backprop, filters if filter is None else filter, input_sizes,
+                            strides, padding, data_format, name or "Conv2DBackpropInput")
+
+
+def conv2d_backprop_filter(input, filter_sizes, out_backprop, strides, padding,
+                           use_cudnn_on_gpu=True, data_format="NHWC", dilations=None,
+                           name=None) -> Symbol:
+    """The gradient of ``conv2d(input, filter, strides, padding)`` with respect to a
+    ``filter`` of shape ``filter_sizes`` (``[height, width, in_channels, out_channels]``: 4
+    ints, or a 1-D int tensor known as the graph is built), given the gradient
+    ``out_backprop`` of its output: TensorFlow's ``Conv2DBackpropFilter``.  Dilations must be
+    1s.
+
+    Returns
+    -------
+    Symbol
+        The filter's gradient, of ``filter_sizes``.
+
+    Raises
+    ------
+    ValueError
+        When ``out_backprop`` is not the shape conv2d of ``input`` with such a filter gives,
+        or the channels do not match; the message names the shapes.
+    """
+    data_format, padding = _data_format(data_format), _padding(padding)
+    _no_dilations(dilations, data_format, "conv2d_backprop_filter")
+    input, out_backprop = _symbol(input), _symbol(out_backprop)
+    sizes = _output_dims(filter_sizes, "conv2d_backprop_filter: filter_sizes")
+    if None in sizes or min(sizes) < 1:
+        raise ValueError(f"conv2d_backprop_filter: filter_sizes must be 4 positive ints known "
+                         f"as the graph is built, got {sizes}")
+    stride = _spatial(strides, "strides", data_format)
+    _check_filter_gradient(input, out_backprop, sizes, stride, padding, data_format)
+    # the filter input is read for its shape only: zeros of filter_sizes, computed once
+    return create_op("_conv2d_backward_weight", out_backprop, input,
+                     array_ops.zeros(sizes, dtype=input.dtype), stride=stride, padding=padding,
+                     data_format=data_format, filter_format="HWIO",
+                     name=name or "Conv2DBackpropFilter")
+
+
+def _check_filter_gradient(input, out_backprop, sizes, stride, padding, data_format):
+    """TensorFlow's checks of Conv2DBackpropFilter: ranks 4, channels, and conv2d's output
+    size for ``input`` and such a filter being ``out_backprop``'s."""
+    shapes = [x.get_shape() for x in (input, out_backprop)]
+    if any(shape.ndims not in (None, 4) for shape in shapes):
+        raise ValueError(f"conv2d_backprop_filter: input {shapes[0]} and out_backprop "
+                         f"{shapes[1]} must have rank 4")
+    if any(shape.ndims is None for shape in shapes):
+        return
+    dims = [shape.as_list() if data_format == "NCHW" else
+            [shape[0].value, shape[3].value, shape[1].value, shape[2].value] for shape in shapes]
+    (batch, channels, *size), (out_batch, out_channels, *out_size) = dims
+    expected = [None if n is None else window_size(n, k, s, "SAME") if padding == "SAME" else
+                max((n - k) // s + 1, 0) for n, k, s in zip(size, sizes[:2], stride)]
+    mismatched = [(a, b) for a, b in zip([batch, channels, sizes[3], *expected],
+                                         [out_batch, sizes[2], out_channels, *out_size])
+                  if None not in (a, b) and a != b]
+    if mismatched:
+        raise ValueError(f"conv2d_backprop_filter: out_backprop {shapes[1]} does not fit "
+                         f"conv2d of input {shapes[0]} ({data_format}) with a filter "
+                         f"{sizes}, strides {stride} and padding {padding}")
