@@ -43,8 +43,14 @@ def test_a_traced_run_as_tensorflows_chrome_trace():
     assert [(e["name"], e["args"]["name"]) for e in ops] == [
         ("matmul", "product"), ("relu", "act"), ("reduce_sum", "loss")]
     assert ops[0]["args"]["input0"] == "x" and ops[0]["args"]["input1"] == "w"
-    assert all(e["pid"] == 1 and e["tid"] == 0 and e["dur"] >= 0 for e in ops)
-    assert not [e for e in events if e["ph"] in "st"]  # one lane: no arrows, as TF's
+    assert all(e["pid"] == 1 and e["dur"] >= 0 for e in ops)
+    for lane in {e["tid"] for e in ops}:  # TF's lanes: an op starts after its lane's last ends
+        spans = sorted((e["ts"], e["ts"] + e["dur"]) for e in ops if e["tid"] == lane)
+        assert all(end < start for (_, end), (start, _) in zip(spans, spans[1:]))
+    # an arrow only from an op in another lane (TF's rule): as many as the lanes' changes
+    arrows = [e for e in events if e["ph"] == "s"]
+    changes = sum(a["tid"] != b["tid"] for a, b in zip(ops, ops[1:]))
+    assert len(arrows) == changes
 
 
 def test_overlapping_ops_take_lanes_and_get_dataflow_arrows():
