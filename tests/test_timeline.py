@@ -3,6 +3,7 @@ traced runs (tf.train.ProfilerHook) or the global step (GlobalStepWaiterHook): T
 layout (tensorflow/python/client/timeline.py: process names, X events named by op with the node
 and its inputs as args, lanes that never overlap, flow events across lanes) and TF's labels
 ``name = op(inputs)``."""
+import itertools
 import json
 import os
 import threading
@@ -46,10 +47,10 @@ def test_a_traced_run_as_tensorflows_chrome_trace():
     assert all(e["pid"] == 1 and e["dur"] >= 0 for e in ops)
     for lane in {e["tid"] for e in ops}:  # TF's lanes: an op starts after its lane's last ends
         spans = sorted((e["ts"], e["ts"] + e["dur"]) for e in ops if e["tid"] == lane)
-        assert all(end < start for (_, end), (start, _) in zip(spans, spans[1:]))
+        assert all(end < start for (_, end), (start, _) in itertools.pairwise(spans))
     # an arrow only from an op in another lane (TF's rule): as many as the lanes' changes
     arrows = [e for e in events if e["ph"] == "s"]
-    changes = sum(a["tid"] != b["tid"] for a, b in zip(ops, ops[1:]))
+    changes = sum(a["tid"] != b["tid"] for a, b in itertools.pairwise(ops))
     assert len(arrows) == changes
 
 
