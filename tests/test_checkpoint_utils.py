@@ -1,6 +1,7 @@
 """tf.train.init_from_checkpoint (TF 1.15's assignment-map rules and error messages, from
 tensorflow/python/training/checkpoint_utils.py), checkpoints_iterator, update_checkpoint_state,
 get_checkpoint_mtimes, remove_checkpoint and assert_global_step; values against what was saved."""
+import functools
 import os
 import threading
 import time
@@ -9,6 +10,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.frontend import checkpoint_utils
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 A = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -90,19 +92,22 @@ def test_tensorflows_errors(tmp_path):
         tf.train.init_from_checkpoint(path, {"old/": "/"})
 
 
-def test_checkpoints_iterator_yields_each_new_checkpoint(tmp_path):
+def test_checkpoints_iterator_yields_each_new_checkpoint(tmp_path, monkeypatch):
+    # TF's iterator looks once a second; the test's looks every 50 ms (the same loop)
+    monkeypatch.setattr(checkpoint_utils, "wait_for_new_checkpoint", functools.partial(
+        checkpoint_utils.wait_for_new_checkpoint, seconds_to_sleep=0.05))
     v = tf.Variable(1.0, name="v")
     sess = tf.Session()
     sess.run(tf.global_variables_initializer())
     saver = tf.train.Saver()
 
-    def training():  # saves slower than the iterator's one poll a second
+    def training():  # saves slower than the iterator looks
         for step in range(2):
-            time.sleep(1.3)
+            time.sleep(0.3)
             saver.save(sess, str(tmp_path / "model"), global_step=step)
     writer = threading.Thread(target=training)
     writer.start()
-    seen = list(tf.train.checkpoints_iterator(str(tmp_path), timeout=2.5))
+    seen = list(tf.train.checkpoints_iterator(str(tmp_path), timeout=0.6))
     writer.join()
     assert [os.path.basename(p) for p in seen] == ["model-0", "model-1"]
     assert tf.train.get_checkpoint_mtimes(seen) == [
