@@ -42,6 +42,7 @@ from .frontend.loops import *
 from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
+from .frontend.matmul_ops import matmul as matmul  # TF's: batches too (over api's)
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue

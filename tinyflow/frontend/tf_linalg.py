@@ -4,7 +4,6 @@ TinyFlow does not support it.
 """
 from __future__ import annotations
 
-from .api import matmul
 from .array_manip_ops import eye
 from .linalg_ops import cholesky, cholesky_solve, einsum, logdet, norm, qr, svd
 from .linalg_ops import log_matrix_determinant as slogdet
@@ -15,6 +14,7 @@ from .linalg_ops import matrix_triangular_solve as triangular_solve
 from .linalg_ops import self_adjoint_eig as eigh
 from .linalg_ops import self_adjoint_eigvals as eigvalsh
 from .math_ops import global_norm, l2_normalize, tensordot
+from .matmul_ops import matmul
 from .matrix_ops import diag as tensor_diag
 from .matrix_ops import diag_part as tensor_diag_part
 from .matrix_ops import matrix_band_part as band_part

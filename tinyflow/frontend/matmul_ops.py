@@ -1,0 +1,87 @@
+"""``tf.matmul`` (and ``tf.linalg.matmul``) as TensorFlow 1.15's: of matrices (the ``matmul``
+op, :func:`tinyflow.frontend.api.matmul`), and of batches of them, rank 3 and up, as its
+``BatchMatMulV2``: the last two axes multiplied, the ones before broadcast against each other.
+A batch times a matrix (``[..., M, K] @ [K, N]``, a dense layer over a sequence) is one GEMM over
+all the batch's rows; other batches run the ``batch_matmul`` op (tinyflow/ops/linalg.py), the
+operands broadcast to their common batch first (``broadcast_to``, whose gradient sums the
+broadcast axes back)."""
+from __future__ import annotations
+
+from ..nnvm.symbol import Symbol, create_op, current_context
+from .api import _tensor
+from .api import matmul as _matrix_product
+from .array_ops import broadcast_to, concat, reshape, shape
+
+__all__ = ["matmul"]
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, name=None) -> Symbol:
+    """``a @ b``: matrices, or batches of matrices (rank >= 3) whose batch axes broadcast;
+    ``transpose_*`` or ``adjoint_*`` (the same for real dtypes) transpose an operand's last two
+    axes first.  ``a_is_sparse`` / ``b_is_sparse`` are hints TinyFlow does not need."""
+    del a_is_sparse, b_is_sparse
+    for transpose, adjoint, which in ((transpose_a, adjoint_a, "a"), (transpose_b, adjoint_b,
+                                                                         "b")):
+        if transpose and adjoint:
+            raise ValueError(f"Only one of transpose_{which} and adjoint_{which} can be True.")
+    ta, tb = bool(transpose_a or adjoint_a), bool(transpose_b or adjoint_b)
+    a, b = _tensor(a), _tensor(b)
+    ranks = a.get_shape().ndims, b.get_shape().ndims
+    if all(r in (None, 2) for r in ranks):
+        return _matrix_product(a, b, ta, tb, name=name)
+    if None in ranks or min(ranks) < 2:
+        raise ValueError(f"tf.matmul: a batch of matrices needs both operands of known rank >= "
+                         f"2, got {a.get_shape()} and {b.get_shape()}")
+    with current_context().name_scope(name or "MatMul"):
+        if ranks[1] == 2 and not ta:
+            return _rows_times_matrix(a, b, tb)
+        a, b = _broadcast_batches(a, b)
+        return create_op("batch_matmul", a, b, adjoint_a=ta, adjoint_b=tb)
+
+
+def _rows_times_matrix(a, b, tb) -> Symbol:
+    """``[..., M, K] @ [K, N]``: every row of the batch in one GEMM, then the batch's shape."""
+    dims = a.get_shape().as_list()
+    depth = dims[-1] if dims[-1] is not None else shape(a)[-1]
+    product = _matrix_product(reshape(a, [-1, depth]), b, transpose_b=tb)
+    columns = b.get_shape().as_list()[0 if tb else 1]
+    if None not in dims[:-1] and columns is not None:
+        return reshape(product, dims[:-1] + [columns])
+    result = reshape(product, concat([shape(a)[:-1], shape(product)[-1:]], 0))
+    result.set_shape(dims[:-1] + [columns])  # what is known of it
+    return result
+
+
+def _broadcast_batches(a, b):
+    """``a`` and ``b`` broadcast to their common batch axes (as given when already equal)."""
+    shape_a, shape_b = a.get_shape().as_list(), b.get_shape().as_list()
+    batch_a, batch_b = shape_a[:-2], shape_b[:-2]
+    if batch_a == batch_b:
+        return a, b
+    rank = max(len(batch_a), len(batch_b))
+    padded_a = [1] * (rank - len(batch_a)) + batch_a
+    padded_b = [1] * (rank - len(batch_b)) + batch_b
+    target = []
+    for x, y in zip(padded_a, padded_b):
+        if x is None or y is None:
+            if x != y and 1 not in (x, y):
+                raise ValueError(f"tf.matmul: the batch axes of {a.get_shape()} and "
+                                 f"{b.get_shape()} must be known where they broadcast")
+            target.append(y if x == 1 else x)
+        elif x != y and 1 not in (x, y):
+            raise ValueError(f"tf.matmul: batch axes {batch_a} and {batch_b} do not broadcast "
+                             f"(shapes {a.get_shape()} and {b.get_shape()})")
+        else:
+            target.append(max(x, y))
+    return _to_batch(a, padded_a, target), _to_batch(b, padded_b, target)
+
+
+def _to_batch(x, padded, target):
+    dims = x.get_shape().as_list()
+    if padded == target and len(dims) - 2 == len(target):
+        return x
+    if None in target or None in dims[-2:]:
+        raise ValueError(f"tf.matmul: broadcasting {x.get_shape()} to the batch {target} needs "
+                         f"its sizes known as the graph is built")
+    return broadcast_to(x, target + dims[-2:])
