@@ -417,3 +417,26 @@ def test_sequence_mask_of_fed_lengths_dtype_and_tensor_maxlen(plan_memory):
 def test_sequence_mask_needs_maxlen_for_fed_lengths():
     with pytest.raises(ValueError, match="sequence_mask: maxlen=None needs lengths known"):
         tf.sequence_mask(tf.placeholder(tf.int32, [None]))
+
+
+def test_slice_at_a_begin_known_only_when_the_graph_runs():
+    # a random crop's pattern (tf.slice(image, begin, size) after
+    # sample_distorted_bounding_box): the size known now, so the static shape is (TF's too)
+    from tinyflow.lua_ops.runtime import LuaOpError
+    values = np.arange(20, dtype=np.float32).reshape(4, 5)
+    x = tf.constant(values)
+    begin = tf.placeholder(tf.int32, [2])
+    block = tf.slice(x, begin, [2, 3])
+    assert block.get_shape().as_list() == [2, 3]
+    grad = tf.gradients(tf.reduce_sum(block * 2.0), x)[0]
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(block, {begin: [1, 1]}), values[1:3, 1:4])
+        want = np.zeros((4, 5), np.float32)
+        want[1:3, 2:5] = 2.0
+        np.testing.assert_array_equal(sess.run(grad, {begin: [1, 2]}), want)
+        np.testing.assert_array_equal(sess.run(tf.slice(x, [tf.constant(1), 2], [1, 2])),
+                                      values[1:2, 2:4])
+        with pytest.raises(LuaOpError, match="gather"):  # past the end: an error, no values
+            sess.run(block, {begin: [3, 1]})
+    with pytest.raises(ValueError, match="needs its size as ints, none -1"):
+        tf.slice(x, begin, [-1, 2])

@@ -438,9 +438,12 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
 
 def slice(input_, begin, size, name=None) -> Symbol:
     """The block of ``input_`` starting at ``begin`` with ``size`` elements along each axis
-    (-1: all the rest); it must lie inside ``input_``."""
-    begin, size = _ints(begin), _ints(size)
+    (-1: all the rest); it must lie inside ``input_``.  ``begin`` may be a tensor known only
+    when the graph runs (a random crop's offset) where ``size`` is known now."""
+    begin, size = _fold_ints(begin), _fold_ints(size)
     input_ = _tensor(input_)
+    if isinstance(begin, Symbol) or isinstance(size, Symbol):
+        return _slice_at(input_, begin, size, name or "Slice")
     static = input_.get_shape()
     if len(begin) != len(size) or (static.ndims is not None and static.ndims != len(begin)):
         raise ValueError(f"slice of {static}: begin {begin} and size {size} need one entry "
@@ -453,6 +456,34 @@ def slice(input_, begin, size, name=None) -> Symbol:
     end_mask = sum(1 << i for i, s in enumerate(size) if s == -1)
     end = tuple(0 if s == -1 else b + s for b, s in zip(begin, size))
     return strided_slice(input_, begin, end, end_mask=end_mask, name=name or "Slice")
+
+
+def _fold_ints(values):
+    """Ints as a tuple; a tensor whose value is known now as its ints, else the tensor (a
+    list holding tensors stacked into one)."""
+    if isinstance(values, (list, tuple)) and any(isinstance(v, Symbol) for v in values):
+        values = stack([cast(v, int32) if isinstance(v, Symbol) else int(v) for v in values])
+    if not isinstance(values, Symbol):
+        return _ints(values)
+    folded = _folded(values)
+    return values if folded is None else folded
+
+
+def _slice_at(input_, begin, size, name) -> Symbol:
+    """tf.slice at a ``begin`` known when the graph runs: each axis gathered at ``begin[d] +
+    range(size[d])`` (a begin past the axis is gather's error when it runs)."""
+    if isinstance(size, Symbol) or -1 in size:
+        raise ValueError(f"tf.slice at a begin known only when the graph runs needs its size "
+                         f"as ints, none -1 (TinyFlow fixes every shape at bind), got {size}")
+    static = input_.get_shape()
+    if static.ndims is None or static.ndims != len(size):
+        raise ValueError(f"slice of {static}: size {list(size)} needs one entry per axis")
+    with current_context().name_scope(name):
+        begin = cast(begin, int32)
+        for axis, count in enumerate(size):
+            offsets = constant(np.arange(count, dtype=np.int32))
+            input_ = gather(input_, begin[axis] + offsets, axis=axis)
+        return input_
 
 
 def gather(params, indices, validate_indices=None, name=None, axis=None, batch_dims=0) -> Symbol:
