@@ -319,6 +319,32 @@ def test_embedding_lookup(dtype, plan_memory):
         tf.Session().run(tf.nn.embedding_lookup(tf.constant(_rand(5, 3)), np.array([7])))
 
 
+@pytest.mark.parametrize("strategy, want", [
+    # the first column of each row, as real TF prints it (tf.compat.v1, the same shards: rows
+    # 0..3, 100.., 200.., ids 0..9)
+    ("mod", [0, 100, 200, 2, 102, 202, 4, 104, 204, 6]),
+    ("div", [0, 2, 4, 6, 100, 102, 104, 200, 202, 204])])
+def test_embedding_lookup_of_shards(strategy, want, plan_memory):
+    shards = [np.arange(8, dtype=np.float32).reshape(4, 2) + offset * 100
+              for offset in range(3)]
+    shards[1], shards[2] = shards[1][:3], shards[2][:3]
+    params = [tf.constant(s) for s in shards]
+    rows = tf.nn.embedding_lookup(params, np.arange(10), partition_strategy=strategy)
+    picked = [1, 4, 4, 9]
+    grads = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(
+        params, picked, partition_strategy=strategy)), params)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got, got_grads = sess.run([rows, grads])
+    assert got[:, 0].tolist() == want
+    expected = [np.zeros_like(g) for g in got_grads]
+    for i in picked:  # id i's row: where want says it is (shard * 100 + row * 2)
+        expected[want[i] // 100][(want[i] % 100) // 2] += 1.0
+    for got_grad, want_grad in zip(got_grads, expected):
+        np.testing.assert_array_equal(got_grad, want_grad)
+    with pytest.raises(ValueError, match="Unrecognized partition strategy: lol"):
+        tf.nn.embedding_lookup(params, [0], partition_strategy="lol")
+
+
 def test_in_top_k():
     predictions = np.array([[0.1, 0.5, 0.5, 0.2], [0.3, 0.2, 0.1, 0.0],
                             [0.9, 0.9, 0.9, 0.1], [np.nan, 0.2, 0.1, 0.0]], np.float32)

@@ -26,7 +26,18 @@ import numbers
 import numpy as np
 
 from ...nnvm.symbol import NodeEntry, Symbol, create_op
-from ..api import _like, constant, exp, matmul, reduce_mean, reduce_sum, sqrt, square
+from ..api import (
+    _like,
+    constant,
+    exp,
+    matmul,
+    maximum,
+    reduce_mean,
+    reduce_sum,
+    sqrt,
+    square,
+    where,
+)
 from ..array_ops import concat
 from ..math_ops import _softplus, l2_normalize
 from ..random_ops import get_seed
@@ -444,15 +455,37 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                      max_norm=None) -> Symbol:
     """The rows of ``params`` at ``ids`` (int32 / int64): shape ``ids.shape +
     params.shape[1:]``; the gradient adds rows back (repeated ids sum).  ``params`` may be a
-    list of one tensor; sharded params and ``max_norm`` are not supported."""
-    if isinstance(params, (list, tuple)):
-        if len(params) != 1:
-            raise ValueError(f"embedding_lookup: sharded params ({len(params)} tensors) are not "
-                             f"supported; give one tensor")
-        params = params[0]
+    list of shards of one table, split by ``partition_strategy`` as TF's: ``"mod"`` (id ``i`` in
+    shard ``i % n``) or ``"div"`` (contiguous ranges); ``max_norm`` is not supported."""
     if max_norm is not None:
         raise ValueError("embedding_lookup: max_norm is not supported")
-    return create_op("embedding_lookup", _symbol(params), _symbol(ids), name=name)
+    ids = _symbol(ids)
+    if isinstance(params, (list, tuple)):
+        shards = [_symbol(p) for p in params]
+        if len(shards) > 1:
+            params, ids = concat(shards, 0), _row_in_shards(shards, ids, partition_strategy)
+        else:
+            params = shards[0]
+    return create_op("embedding_lookup", _symbol(params), ids, name=name)
+
+
+def _row_in_shards(shards, ids, strategy):
+    """Each id's row in the shards concatenated, by TF's ``mod`` or ``div`` assignment."""
+    if strategy not in ("mod", "div"):
+        raise ValueError(f"Unrecognized partition strategy: {strategy}")
+    rows = [s.get_shape()[0].value for s in shards]
+    if None in rows:
+        raise ValueError(f"embedding_lookup: sharded params need their rows known as the graph "
+                         f"is built, got {[str(s.get_shape()) for s in shards]}")
+    n, dtype = len(shards), ids.dtype.as_numpy_dtype
+    offsets = constant(np.cumsum([0] + rows[:-1]).astype(dtype))
+    if strategy == "mod":
+        shard, row = ids % n, ids // n
+    else:  # the first total % n shards hold one id more (TF's div)
+        each, extras = sum(rows) // n, sum(rows) % n
+        shard = maximum(ids // (each + 1), (ids - extras) // max(each, 1))
+        row = where(shard < extras, ids % (each + 1), (ids - extras) % max(each, 1))
+    return create_op("gather", offsets, shard, axis=0) + row
 
 
 def in_top_k(predictions, targets, k, name=None) -> Symbol:
