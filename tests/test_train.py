@@ -530,3 +530,28 @@ def test_ftrl_slots_and_arguments_as_tensorflows():
     w = tf.Variable([1.0], name="w")
     tf.train.ProximalAdagradOptimizer(0.1).minimize(tf.reduce_sum(w))
     assert tf.global_variables()[-1].checkpoint_name == "w/ProximalAdagrad"
+
+
+def test_optimizers_slots_by_tensorflows_names():
+    # TF 1.15's slot names (Optimizer.get_slot_names, real TF's for the same optimizers)
+    w = tf.Variable([1.0, 2.0], name="w")
+    other = tf.Variable(3.0, name="other")
+    cases = [(tf.train.AdamOptimizer(0.1), ["m", "v"]),
+             (tf.train.MomentumOptimizer(0.1, 0.9), ["momentum"]),
+             (tf.train.RMSPropOptimizer(0.1, centered=True), ["mg", "momentum", "rms"]),
+             (tf.train.AdagradOptimizer(0.1), ["accumulator"]),
+             (tf.train.FtrlOptimizer(0.1), ["accum", "linear"]),
+             (tf.train.AdadeltaOptimizer(), ["accum", "accum_update"]),
+             (tf.train.GradientDescentOptimizer(0.1), [])]
+    for optimizer, names in cases:
+        step = optimizer.minimize(tf.reduce_sum(w * w), var_list=[w])
+        assert optimizer.get_slot_names() == names, type(optimizer).__name__
+        assert all(optimizer.get_slot(w, n) is not None for n in names)
+        assert optimizer.get_slot(other, names[0] if names else "m") is None
+        assert len(optimizer.variables()) == len(names)
+    adam = cases[0][0]
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        m = sess.run(adam.get_slot(w, "m"))
+    np.testing.assert_array_equal(m, [0.0, 0.0])  # only the last optimizer ran a step

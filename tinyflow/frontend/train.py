@@ -115,7 +115,11 @@ class Optimizer:
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[var.op.name for _, var in grads_and_vars]}")
-        updates = list(self._update_ops(pairs))
+        _SLOTS_OF.append(self)
+        try:
+            updates = list(self._update_ops(pairs))
+        finally:
+            _SLOTS_OF.pop()
         if global_step is None:
             return group(*updates, name=name or self._name)
         with control_dependencies([group(*updates, name="update")]):  # TF: after the updates
@@ -124,6 +128,18 @@ class Optimizer:
 
     def _update_ops(self, grads_and_vars) -> list:
         return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
+
+    def get_slot_names(self) -> list:
+        """The names of the slots this optimizer made (TF's: ``["m", "v"]`` for Adam...)."""
+        return sorted({name for name, _ in getattr(self, "_slots", {})})
+
+    def get_slot(self, var, name):
+        """The slot variable ``name`` this optimizer made for ``var``, or None."""
+        return getattr(self, "_slots", {}).get((name, var.node))
+
+    def variables(self) -> list:
+        """The slot variables this optimizer made, in the order it made them."""
+        return list(getattr(self, "_slots", {}).values())
 
     def update(self, grad: Symbol, var: Symbol) -> Symbol:
         raise NotImplementedError
@@ -169,7 +185,16 @@ def _slot(var: Symbol, suffix: str, optimizer: str, initial: float = 0.0) -> Sym
             value = value * float(initial)
         slot = Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
     slot.checkpoint_name = current_context().claim_name(f"{var.op.name}/{optimizer}")
+    if _SLOTS_OF:  # the optimizer applying gradients now keeps it under TF's slot name
+        owner = _SLOTS_OF[-1]
+        owner.__dict__.setdefault("_slots", {})[(_SLOT_NAMES.get(suffix, suffix), var.node)] = slot
     return slot
+
+
+_SLOTS_OF: list = []  # the optimizers inside apply_gradients (innermost last)
+# TinyFlow's slot suffixes -> TensorFlow's slot names (Optimizer.get_slot's)
+_SLOT_NAMES = {"adam_m": "m", "adam_v": "v", "rms_mg": "mg", "rms_momentum": "momentum",
+               "adagrad": "accumulator", "adadelta": "accum", "adadelta_update": "accum_update"}
 
 
 class GradientDescentOptimizer(Optimizer):

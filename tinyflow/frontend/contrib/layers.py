@@ -29,8 +29,11 @@ from ..nn.functions import bias_add, l2_loss, relu
 from ..random_ops import random_uniform, truncated_normal
 from ..variable_scope import get_variable, variable_scope
 from .framework import add_arg_scope
+from .optimizers import OPTIMIZER_CLS_NAMES, OPTIMIZER_SUMMARIES, optimize_loss
 
 __all__ = [
+    "OPTIMIZER_CLS_NAMES",
+    "OPTIMIZER_SUMMARIES",
     "apply_regularization",
     "avg_pool2d",
     "batch_norm",
@@ -47,6 +50,7 @@ __all__ = [
     "layer_norm",
     "max_pool2d",
     "one_hot_encoding",
+    "optimize_loss",
     "repeat",
     "separable_conv2d",
     "separable_convolution2d",
