@@ -56,3 +56,14 @@ def test_tables_indexed_slices_devices_and_switches():
         assert sess.run(v) == 1.0
     assert tf.executing_eagerly_outside_functions() is False
     assert tf.disable_v2_tensorshape() is None
+
+
+def test_module_names_tf_1_programs_reach():
+    # tf.manip, tf.summary.FileWriterCache, tf.train.queue_runner, tf.initializers'
+    # tables_initializer: TF 1.15's names for what TinyFlow has under others
+    assert tf.manip.roll is tf.roll and tf.manip.gather_nd is tf.gather_nd
+    with pytest.raises(AttributeError, match="tf.manip.foo is not supported"):
+        tf.manip.foo  # noqa: B018
+    assert tf.summary.FileWriterCache.get is not None
+    assert tf.train.queue_runner.QueueRunner is tf.train.QueueRunner
+    assert tf.initializers.tables_initializer is tf.tables_initializer

@@ -140,7 +140,9 @@ __all__ += [
     "keras",
     "logging",
     "losses",
+    "manip",
     "metrics",
+    "python_io",
     "summary",
     "test",
 ]
@@ -170,7 +172,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
             "estimator": "estimator", "flags": "flags", "gfile": "gfile",
             "graph_util": "graph_util", "image": "tf_image",
-            "io": "tf_io", "keras": "keras", "layers": "layers",
+            "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "sparse": "tf_sparse",
             "summary": "summary", "test": "tf_testing"}

@@ -2,8 +2,7 @@
 ``tf.is_tensor``, ``tf.get_static_value``, ``tf.dimension_value`` / ``dimension_at_index``,
 ``tf.broadcast_static_shape`` / ``broadcast_dynamic_shape``, ``tf.IndexedSlices`` (a class
 TinyFlow's gradients never return: they are dense tensors, so ``isinstance(g,
-tf.IndexedSlices)`` takes the dense path), ``tf.tables_initializer`` (TinyFlow has no lookup
-tables: a no-op, as TF's with none), ``tf.train.replica_device_setter`` (a placement function;
+tf.IndexedSlices)`` takes the dense path), ``tf.train.replica_device_setter`` (a placement function;
 every op runs on the session's device anyway) and the version switches TF-1 programs call."""
 from __future__ import annotations
 
@@ -12,16 +11,15 @@ import numpy as np
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import Dimension, TensorShape
-from .api import equal, group, logical_or, no_op, reduce_all, where
+from .api import equal, logical_or, reduce_all, where
 from .array_ops import _known_shape, concat
 from .control_flow_ops import Assert
-from .framework import GraphKeys
 from .math_ops import convert_to_tensor
 
 __all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
            "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
            "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
-           "initialize_all_tables", "is_symbolic_tensor", "is_tensor", "tables_initializer"]
+           "is_symbolic_tensor", "is_tensor"]
 
 
 def is_tensor(x) -> bool:
@@ -115,16 +113,6 @@ def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
     if isinstance(value, IndexedSlices):
         return value
     return convert_to_tensor(value, dtype=dtype, name=name)
-
-
-def tables_initializer(name="init_all_tables"):
-    """The op running the graph's table initializers (``GraphKeys.TABLE_INITIALIZERS``): a
-    no-op when there are none, as always in TinyFlow (it has no lookup tables)."""
-    initializers = current_context().get_collection(GraphKeys.TABLE_INITIALIZERS)
-    return group(*initializers, name=name) if initializers else no_op(name=name)
-
-
-initialize_all_tables = tables_initializer
 
 
 def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:worker",

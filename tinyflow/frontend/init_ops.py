@@ -16,15 +16,18 @@ import math
 
 import numpy as np
 
-from ..nnvm.symbol import create_op
+from ..nnvm.symbol import create_op, current_context
 from .api import (
     constant,
     global_variables_initializer,
+    group,
     local_variables_initializer,
+    no_op,
     variables_initializer,
 )
 from .array_ops import reshape, transpose
 from .dtypes import as_dtype, float32
+from .framework import GraphKeys
 from .random_ops import (
     Namespace,
     fully_known_shape,
@@ -38,11 +41,13 @@ __all__ = [
     "constant_initializer",
     "glorot_normal_initializer",
     "glorot_uniform_initializer",
+    "initialize_all_tables",
     "initializers",
     "ones_initializer",
     "orthogonal_initializer",
     "random_normal_initializer",
     "random_uniform_initializer",
+    "tables_initializer",
     "truncated_normal_initializer",
     "uniform_unit_scaling_initializer",
     "variance_scaling_initializer",
@@ -358,6 +363,15 @@ variance_scaling_initializer = VarianceScaling
 glorot_uniform_initializer, glorot_normal_initializer = GlorotUniform, GlorotNormal
 orthogonal_initializer = Orthogonal
 
+def tables_initializer(name="init_all_tables"):
+    """The op running the graph's table initializers (``GraphKeys.TABLE_INITIALIZERS``): a
+    no-op when there are none, as always in TinyFlow (it has no lookup tables)."""
+    initializers = current_context().get_collection(GraphKeys.TABLE_INITIALIZERS)
+    return group(*initializers, name=name) if initializers else no_op(name=name)
+
+
+initialize_all_tables = tables_initializer
+
 # tf.initializers.*: the same classes under TF 1.15's short names, and the variable ones
 initializers = Namespace(
     "initializers", zeros=Zeros, ones=Ones, constant=Constant, random_uniform=RandomUniform,
@@ -366,4 +380,5 @@ initializers = Namespace(
     glorot_uniform=GlorotUniform, glorot_normal=GlorotNormal, lecun_normal=lecun_normal,
     lecun_uniform=lecun_uniform, he_normal=he_normal, he_uniform=he_uniform,
     global_variables=global_variables_initializer, variables=variables_initializer,
-    orthogonal=Orthogonal, identity=Identity, local_variables=local_variables_initializer)
+    orthogonal=Orthogonal, identity=Identity, local_variables=local_variables_initializer,
+    tables_initializer=tables_initializer)

@@ -13,6 +13,7 @@ compiled protos, and event files are written with its record writer (``tinyflow/
 from __future__ import annotations
 
 import contextlib
+import importlib
 import re
 import struct
 import sys
@@ -454,4 +455,6 @@ _PROTOS = {"Summary": "summary_pb2", "SummaryDescription": "summary_pb2",
 def __getattr__(name):
     if name in _PROTOS:
         return getattr(events.proto(_PROTOS[name]), name)
+    if name == "FileWriterCache":  # the hooks' cache (they import this module: loaded by name)
+        return importlib.import_module(f"{__package__}.session_run_hooks").SummaryWriterCache
     raise AttributeError(f"tf.summary.{name} is not supported by TinyFlow")

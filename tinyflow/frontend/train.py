@@ -560,6 +560,8 @@ __all__ += [name for names in _LAZY.values() for name in names]
 
 
 def __getattr__(name):
+    if name == "queue_runner":  # tf.train.queue_runner: QueueRunner and its functions
+        return importlib.import_module(f"{__package__}.queue_runner")
     for module, names in _LAZY.items():
         if name in names:
             return getattr(importlib.import_module(f"{__package__}.{module}"), name)
