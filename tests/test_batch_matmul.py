@@ -50,3 +50,23 @@ def test_refusals_as_tf():
     with pytest.raises(ValueError, match="Only one of transpose_a and adjoint_a can be True"):
         tf.matmul(tf.ones([2, 3]), tf.ones([3, 4]), transpose_a=True, adjoint_a=True)
     assert tf.linalg.matmul is tf.matmul
+
+
+def test_matvec_cross_and_the_transposes(plan_memory):
+    rng = np.random.default_rng(3)
+    m = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    a, b = (rng.standard_normal((2, 3)).astype(np.float32) for _ in range(2))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got = sess.run([tf.linalg.matvec(m, a), tf.cross(a, b), tf.linalg.cross(a, b),
+                        tf.linalg.adjoint(m), tf.linalg.matvec(m, rng.standard_normal(
+                            (2, 4)).astype(np.float32), transpose_a=True)])
+    np.testing.assert_allclose(got[0], np.einsum("bij,bj->bi", m, a), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], np.cross(a, b), rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[2], got[1])
+    np.testing.assert_array_equal(got[3], np.swapaxes(m, 1, 2))
+    assert got[4].shape == (2, 3)
+    check_gradients(lambda x, y: tf.cross(x, y), [(2, 3), (2, 3)], plan_memory=plan_memory)
+    check_gradients(lambda x, y: tf.linalg.matvec(x, y), [(2, 4, 3), (2, 3)],
+                    plan_memory=plan_memory)
+    with pytest.raises(ValueError, match="vectors of 3"):
+        tf.cross(tf.ones([2, 4]), tf.ones([2, 4]))

@@ -67,3 +67,18 @@ def test_module_names_tf_1_programs_reach():
     assert tf.summary.FileWriterCache.get is not None
     assert tf.train.queue_runner.QueueRunner is tf.train.QueueRunner
     assert tf.initializers.tables_initializer is tf.tables_initializer
+
+
+@pytest.mark.parametrize("name, want", [
+    # values and gradients of sum(f(x, y)) as real TF prints them (tf.compat.v1, the same x, y)
+    ("xdivy", [[0, 0, 4, -3], [0, 0, 2, -1], [0, 0, -8, -3]]),
+    ("xlogy", [[0, 0, -1.3862944, np.nan], [0, 0, -0.6931472, np.nan], [0, 0, 4, -3]]),
+    ("xlog1py", [[0, 0, 0.8109302, -np.inf], [0, 0, 0.4054651, -np.inf],
+                 [0, 0, 1.3333334, np.inf]])])
+def test_x_times_functions_of_y_zero_where_x_is(name, want):
+    x, y = tf.constant([0.0, 0.0, 2.0, 3.0]), tf.constant([0.0, 2.0, 0.5, -1.0])
+    out = getattr(tf.math, name)(x, y)
+    with tf.Session() as sess:
+        got = sess.run([out, *tf.gradients(tf.reduce_sum(out), [x, y])])
+    for value, expected in zip(got, want):
+        np.testing.assert_allclose(value, expected, rtol=1e-6)

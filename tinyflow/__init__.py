@@ -42,6 +42,7 @@ from .frontend.loops import *
 from .frontend.loops import __all__ as _loops_all
 from .frontend.math_ops import *
 from .frontend.math_ops import __all__ as _math_ops_all
+from .frontend.matmul_ops import cross
 from .frontend.matmul_ops import matmul as matmul  # TF's: batches too (over api's)
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
@@ -159,7 +160,7 @@ __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
-    "Tensor", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
+    "Tensor", "cross", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
     "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*

@@ -369,8 +369,8 @@ COMPONENTS = {
     # 4935 -> 5070: tf.matmul of batches of matrices, broadcast (matmul_ops.py); tf.slice at
     # a begin known only when the graph runs; tf.nn.embedding_lookup of shards (mod, div);
     # Optimizer.get_slot / get_slot_names / variables; tf.manip, tf.tables_initializer in
-    # init_ops
-    FRONT_END: ([], 5115),
+    # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint
+    FRONT_END: ([], 5140),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

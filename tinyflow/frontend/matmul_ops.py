@@ -12,7 +12,7 @@ from .api import _tensor
 from .api import matmul as _matrix_product
 from .array_ops import broadcast_to, concat, reshape, shape
 
-__all__ = ["matmul"]
+__all__ = ["cross", "matmul", "matvec"]
 
 
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
@@ -85,3 +85,29 @@ def _to_batch(x, padded, target):
         raise ValueError(f"tf.matmul: broadcasting {x.get_shape()} to the batch {target} needs "
                          f"its sizes known as the graph is built")
     return broadcast_to(x, target + dims[-2:])
+
+
+def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
+           name=None) -> Symbol:
+    """``a @ b`` of matrices ``a`` ``[..., M, N]`` and vectors ``b`` ``[..., N]``: ``[..., M]``
+    (``tf.linalg.matvec``: a matmul with b a one-column matrix)."""
+    b = _tensor(b)
+    with current_context().name_scope(name or "MatVec"):
+        product = matmul(a, create_op("expand_dims", b, axis=-1), transpose_a=transpose_a,
+                         adjoint_a=adjoint_a)
+        return create_op("squeeze", product, axis=(-1,))
+
+
+def cross(a, b, name=None) -> Symbol:
+    """The cross products of the 3-vectors along the last axis of ``a`` and ``b``
+    (``tf.cross`` / ``tf.linalg.cross``)."""
+    a, b = _tensor(a), _tensor(b)
+    for x in (a, b):
+        if x.get_shape().ndims is not None and x.get_shape()[-1].value not in (None, 3):
+            raise ValueError(f"tf.cross takes vectors of 3 along the last axis, got "
+                             f"{a.get_shape()} and {b.get_shape()}")
+    with current_context().name_scope(name or "Cross"):
+        ax, ay, az = (a[..., i] for i in range(3))
+        bx, by, bz = (b[..., i] for i in range(3))
+        return create_op("stack", ay * bz - az * by, az * bx - ax * bz, ax * by - ay * bx,
+                         num_args=3, axis=-1)

@@ -35,7 +35,8 @@ from .dtypes import as_dtype
 
 __all__ = ["acosh", "asinh", "atanh", "div_no_nan", "divide_no_nan", "is_non_decreasing",
            "is_strictly_increasing", "multiply_no_nan", "polyval", "realdiv",
-           "reciprocal_no_nan", "saturate_cast", "truncatediv", "truncatemod"]
+           "reciprocal_no_nan", "saturate_cast", "truncatediv", "truncatemod", "xdivy", "xlog1py",
+           "xlogy"]
 
 
 def _floats(x, y, function):
@@ -67,6 +68,29 @@ def multiply_no_nan(x, y, name=None) -> Symbol:
     x, y = _floats(x, y, "math.multiply_no_nan")
     product = x * y
     return where(equal(y * ones_like(product), 0), zeros_like(product), product, name=name)
+
+
+def xdivy(x, y, name=None) -> Symbol:
+    """``x / y``, and 0 where ``x`` is 0 (``tf.math.xdivy``; floats): y's zeros there give no
+    NaN, nor a NaN gradient."""
+    x, y = _floats(x, y, "math.xdivy")
+    zero = equal(x * ones_like(y), 0)
+    return where(zero, zeros_like(x * y), x / where(zero, ones_like(x * y), y), name=name)
+
+
+def xlogy(x, y, name=None) -> Symbol:
+    """``x * log(y)``, and 0 where ``x`` is 0 (``tf.math.xlogy``; floats)."""
+    x, y = _floats(x, y, "math.xlogy")
+    zero = equal(x * ones_like(y), 0)
+    return where(zero, zeros_like(x * y), x * log(where(zero, ones_like(x * y), y)), name=name)
+
+
+def xlog1py(x, y, name=None) -> Symbol:
+    """``x * log1p(y)``, and 0 where ``x`` is 0 (``tf.math.xlog1py``; floats)."""
+    x, y = _floats(x, y, "math.xlog1py")
+    zero = equal(x * ones_like(y), 0)
+    return where(zero, zeros_like(x * y), x * log1p(where(zero, zeros_like(x * y), y)),
+                 name=name)
 
 
 def truncatediv(x, y, name=None) -> Symbol:

@@ -14,21 +14,23 @@ from .linalg_ops import matrix_triangular_solve as triangular_solve
 from .linalg_ops import self_adjoint_eig as eigh
 from .linalg_ops import self_adjoint_eigvals as eigvalsh
 from .math_ops import global_norm, l2_normalize, tensordot
-from .matmul_ops import matmul
+from .matmul_ops import cross, matmul, matvec
 from .matrix_ops import diag as tensor_diag
 from .matrix_ops import diag_part as tensor_diag_part
 from .matrix_ops import matrix_band_part as band_part
 from .matrix_ops import matrix_diag as diag
 from .matrix_ops import matrix_diag_part as diag_part
 from .matrix_ops import matrix_set_diag as set_diag
+from .matrix_ops import matrix_transpose, trace
+from .matrix_ops import matrix_transpose as adjoint  # real dtypes: the transpose
 from .matrix_ops import matrix_transpose as transpose
-from .matrix_ops import trace
 from .unsupported import unsupported
 
-__all__ = ["band_part", "cholesky", "cholesky_solve", "det", "diag", "diag_part", "eigh",
-           "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize", "logdet", "matmul",
-           "norm", "qr", "set_diag", "slogdet", "solve", "svd", "tensor_diag", "tensor_diag_part",
-           "tensordot", "trace", "transpose", "triangular_solve"]
+__all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det", "diag",
+           "diag_part", "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize",
+           "logdet", "matmul", "matrix_transpose", "matvec", "norm", "qr", "set_diag", "slogdet",
+           "solve", "svd", "tensor_diag", "tensor_diag_part", "tensordot", "trace", "transpose",
+           "triangular_solve"]
 
 
 def __getattr__(name):

@@ -99,6 +99,9 @@ from .safe_math_ops import (
     multiply_no_nan,
     polyval,
     reciprocal_no_nan,
+    xdivy,
+    xlog1py,
+    xlogy,
 )
 from .segment_ops import *
 from .segment_ops import __all__ as _segment_all
@@ -121,7 +124,7 @@ __all__ = [
     "tan", "tanh", "top_k", "truediv", "special",
 ] + list(_segment_all) + list(_special_all) + [
     "acosh", "asinh", "atanh", "divide_no_nan", "is_non_decreasing", "is_strictly_increasing",
-    "multiply_no_nan", "polyval", "reciprocal_no_nan"]
+    "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy"]
 
 
 def __getattr__(name):
