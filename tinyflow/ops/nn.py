@@ -353,3 +353,42 @@ for _name, _type in (("bias_add", "BiasAdd"), ("_bias_add_backward", "BiasAddGra
         ("embedding_lookup", "GatherV2"), ("in_top_k", "InTopKV2"), ("top_k", "TopKV2"), ("lrn",
         "LRN"), ("_lrn_backward", "LRNGrad")):
     Op.get(_name).set_attr("TTFType", _type)
+
+
+# -- ctc_loss ------------------------------------------------------------------------------------
+def _ctc_shape(attrs, in_shapes, out_shapes):
+    logits, labels, label_lengths, lengths = in_shapes
+    if logits is not None and len(logits) != 3:
+        raise ShapeError(f"ctc_loss: logits must be [max_time, batch, num_classes], got "
+                         f"{shape_str(logits)}")
+    if labels is not None and len(labels) != 2:
+        raise ShapeError(f"ctc_loss: labels must be [batch, max_label_length], got "
+                         f"{shape_str(labels)}")
+    for name, shape in (("label lengths", label_lengths), ("sequence_length", lengths)):
+        if shape is not None and len(shape) != 1:
+            raise ShapeError(f"ctc_loss: {name} must be a vector, got {shape_str(shape)}")
+    if logits is None:
+        return in_shapes, out_shapes
+    batch = (logits[1],)
+    for shape in (labels[:1] if labels is not None else None, label_lengths, lengths):
+        if shape is not None and tuple(shape[:1]) != batch:
+            raise ShapeError(f"ctc_loss: a batch of {logits[1]} (logits {shape_str(logits)}) "
+                             f"against {shape_str(shape)}")
+    return [logits, labels, batch, batch], [batch, logits]
+
+
+(register_op("ctc_loss")
+ .describe("TF's CTCLoss: the negative log probability of each example's labels under logits "
+           "[max_time, batch, num_classes] (softmax inside; the last class the blank), labels "
+           "[batch, max_label_length] with their lengths, and each sequence's length; "
+           "ctc_merge_repeated, not preprocess_collapse_repeated.  Output 1 (hidden): the "
+           "gradient of each loss by the logits.  Attr ignore_longer_outputs_than_inputs: "
+           "an example too long for its sequence gets loss 0 and no gradient, else an error.")
+ .set_num_inputs(4).set_num_outputs(2).set_attr("FNumVisibleOutputs", lambda attrs: 1)
+ .set_attr("FInferShape", _ctc_shape)
+ .set_attr("FInferType", _float_and_ids([0], [1, 2, 3], num_outputs=2))
+ .set_attr("TUncapturable", True)
+ # the loss's gradient: the kept gradient of each example's loss, scaled by g; no second order
+ .set_attr("FGradient", lambda n, g: [
+     create_op("elemwise_mul", n.outputs[1], create_op("expand_dims", create_op(
+         "expand_dims", g[0], axis=0), axis=-1)), None, None, None]))

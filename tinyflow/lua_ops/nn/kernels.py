@@ -6,10 +6,12 @@ import math
 
 import torch
 
+from ...nnvm.errors import InvalidArgumentError
 from ..array.kernels import check_range
 from ..scratch import scratch
 
-__all__ = ["bias_view", "candidate_sampler", "class_table", "column_view", "embedding_lookup", "embedding_lookup_backward",
+__all__ = ["bias_view", "candidate_sampler", "class_table", "column_view", "ctc_loss",
+           "embedding_lookup", "embedding_lookup_backward",
            "ids_buffer", "in_top_k", "in_top_k_buffers", "sparse_xent",
            "sparse_xent_backward", "top_k", "top_k_backward", "top_k_buffers", "window_sum"]
 
@@ -196,3 +198,50 @@ def candidate_sampler(sampled, true_count, sampled_count, classes, distribution,
     true_count.copy_(expected(_probability(distribution, classes.cpu(), range_max, table)))
     sampled_count.copy_(expected(_probability(distribution, chosen, range_max, table)))
 
+
+
+def ctc_loss(loss, grad, logits, labels, label_lengths, lengths, ignore_longer) -> None:
+    """TF's CTCLoss by torch's: ``loss`` [B] the negative log probabilities, ``grad`` [T, B,
+    C] their gradients by ``logits`` (softmax inside, the blank the last class).  As TF's
+    kernel: the lengths and labels checked on the host first, with its messages; labels longer
+    than their sequence an error, or loss 0 and no gradient when ``ignore_longer``; an alignment
+    that cannot be (repeats without room for a blank between) loss inf and the softmax as the
+    gradient over the sequence."""
+    steps, batch, classes = logits.shape
+    targets = labels.to(torch.int64).cpu()
+    target_lengths, input_lengths = (t.to(torch.int64).cpu() for t in (label_lengths, lengths))
+    ignored = []
+    for b in range(batch):
+        n, t = int(target_lengths[b]), int(input_lengths[b])
+        if not 0 <= t <= steps:
+            raise InvalidArgumentError(None, None, f"sequence_length({b}) <= {steps}")
+        if n == 0:
+            raise InvalidArgumentError(None, None, f"Labels length is zero in batch {b}")
+        row = targets[b, :n]
+        if int(row.min()) < 0 or int(row.max()) >= classes - 1:
+            raise InvalidArgumentError(None, None, f"Labels must be in [0, {classes - 1}) "
+                                                   f"(the blank is {classes - 1}): batch {b}")
+        if n > t:
+            if not ignore_longer:
+                raise InvalidArgumentError(None, None, (
+                    f"Not enough time for target transition sequence (required: {n}, "
+                    f"available: {t}){b}You can turn this error into a warning by using the "
+                    f"flag ignore_longer_outputs_than_inputs"))
+            ignored.append(b)
+    ctc = torch.nn.functional.ctc_loss
+    with torch.enable_grad():
+        x = logits.detach().clone().requires_grad_(True)
+        log_probs = torch.log_softmax(x, -1)
+        losses = ctc(log_probs, targets.to(x.device), input_lengths, target_lengths,
+                     blank=classes - 1, reduction="none", zero_infinity=True)
+        (gradient,) = torch.autograd.grad(losses.sum(), x)
+    exact = ctc(log_probs.detach(), targets.to(x.device), input_lengths, target_lengths,
+                blank=classes - 1, reduction="none")
+    for b in torch.nonzero(torch.isinf(exact)).flatten().tolist():
+        t = int(input_lengths[b])
+        if b in ignored:
+            exact[b] = 0.0
+        else:  # TF's: no alignment, so no posterior to take from the softmax
+            gradient[:t, b] = torch.softmax(logits[:t, b], -1)
+    loss.copy_(exact)
+    grad.copy_(gradient)
