@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.nnvm.errors import GraphError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 T, B, C = 6, 2, 5
@@ -78,3 +79,10 @@ def test_tensorflows_refusals():
         tf.nn.ctc_loss(tf.zeros([2, 3], tf.int32), x, [6, 6])
     with pytest.raises(ValueError, match="only ctc_merge_repeated=True"):
         tf.nn.ctc_loss(_labels(), x, [6, 6], ctc_merge_repeated=False)
+
+
+def test_no_second_derivative_as_tf():
+    x = tf.constant(LOGITS)
+    first = tf.gradients(tf.reduce_sum(tf.nn.ctc_loss(_labels(), x, [6, 5])), x)[0]
+    with pytest.raises(GraphError, match="no way to take the second derivative of ctc_loss"):
+        tf.gradients(tf.reduce_sum(first * first), x)

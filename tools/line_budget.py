@@ -176,10 +176,10 @@ COMPONENTS = {
     # names programs use); 2885 -> 2960: custom_gradient, broadcast_to, meshgrid...,
     # cosine_decay, Ftrl (TF-1 names programs use): the custom_gradient op (IdentityN),
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
-    # update ops; 2960 -> 3035 (ctc_loss: 35): tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
+    # update ops; 2960 -> 3040 (ctc_loss: 40): tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3035),
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3040),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->

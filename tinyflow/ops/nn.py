@@ -377,6 +377,17 @@ def _ctc_shape(attrs, in_shapes, out_shapes):
     return [logits, labels, batch, batch], [batch, logits]
 
 
+def _ctc_grad(node, grads):
+    """The kept gradient of each example's loss, scaled by g; TF's refusal of a second order
+    (its prevent_gradient on the kept gradient)."""
+    kept = grads[1].outputs[0].node
+    if kept.op is None or kept.op.attr("TGradientRole") != "zero":  # a gradient reached it
+        raise GraphError("Currently there is no way to take the second derivative of ctc_loss "
+                         "due to the fused implementation's interaction with tf.gradients()")
+    scale = create_op("expand_dims", create_op("expand_dims", grads[0], axis=0), axis=-1)
+    return [create_op("elemwise_mul", node.outputs[1], scale), None, None, None]
+
+
 (register_op("ctc_loss")
  .describe("TF's CTCLoss: the negative log probability of each example's labels under logits "
            "[max_time, batch, num_classes] (softmax inside; the last class the blank), labels "
@@ -388,7 +399,4 @@ def _ctc_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferShape", _ctc_shape)
  .set_attr("FInferType", _float_and_ids([0], [1, 2, 3], num_outputs=2))
  .set_attr("TUncapturable", True)
- # the loss's gradient: the kept gradient of each example's loss, scaled by g; no second order
- .set_attr("FGradient", lambda n, g: [
-     create_op("elemwise_mul", n.outputs[1], create_op("expand_dims", create_op(
-         "expand_dims", g[0], axis=0), axis=-1)), None, None, None]))
+ .set_attr("FGradient", _ctc_grad))
