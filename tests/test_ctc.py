@@ -86,3 +86,23 @@ def test_no_second_derivative_as_tf():
     first = tf.gradients(tf.reduce_sum(tf.nn.ctc_loss(_labels(), x, [6, 5])), x)[0]
     with pytest.raises(GraphError, match="no way to take the second derivative of ctc_loss"):
         tf.gradients(tf.reduce_sum(first * first), x)
+
+
+@pytest.mark.parametrize("merge, indices, values, dense_shape", [
+    # real TF's, for the paths below (blank 3), sequence lengths [7, 7, 5]
+    (True, [[0, 0], [0, 1], [0, 2], [0, 3], [2, 0], [2, 1]], [1, 1, 2, 0, 0, 2], [3, 4]),
+    (False, [[0, 0], [0, 1], [0, 2], [0, 3], [0, 4], [0, 5], [2, 0], [2, 1], [2, 2]],
+     [1, 1, 1, 2, 2, 0, 0, 2, 2], [3, 6])])
+def test_greedy_decoder_as_tf(merge, indices, values, dense_shape):
+    steps, batch, classes = 7, 3, 4
+    logits = np.random.RandomState(1).randn(steps, batch, classes).astype(np.float32)
+    paths = [[1, 1, 3, 1, 2, 2, 0], [3] * 7, [0, 2, 2, 3, 3, 1, 1]]  # each step's best class
+    for b, path in enumerate(paths):
+        logits[np.arange(steps), b, path] += 5.0
+    (decoded,), neg_sum = tf.nn.ctc_greedy_decoder(tf.constant(logits), [7, 7, 5],
+                                                   merge_repeated=merge)
+    with tf.Session() as sess:
+        got = sess.run([decoded.indices, decoded.values, decoded.dense_shape, neg_sum])
+    assert got[0].tolist() == indices and got[1].tolist() == values
+    assert got[2].tolist() == dense_shape
+    np.testing.assert_allclose(got[3].ravel(), [-34.276, -38.9858, -28.5348], atol=1e-4)

@@ -370,8 +370,9 @@ COMPONENTS = {
     # 4935 -> 5070: tf.matmul of batches of matrices, broadcast (matmul_ops.py); tf.slice at
     # a begin known only when the graph runs; tf.nn.embedding_lookup of shards (mod, div);
     # Optimizer.get_slot / get_slot_names / variables; tf.manip, tf.tables_initializer in
-    # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint; tf.nn.ctc_loss (nn/ctc.py)
-    FRONT_END: ([], 5180),
+    # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint; tf.nn.ctc_loss and
+    # ctc_greedy_decoder (nn/ctc.py)
+    FRONT_END: ([], 5220),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -18,7 +18,7 @@ from .conv_transpose import (
 )
 from .convolutions import *
 from .convolutions import __all__ as _convolution_all
-from .ctc import ctc_loss
+from .ctc import ctc_greedy_decoder, ctc_loss
 from .functions import *
 from .functions import __all__ as _functions_all
 from .losses import log_poisson_loss
@@ -40,7 +40,7 @@ __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_convolution_all) + list(_normalization_all) + list(_pooling_all)
            + list(_statistics_all) + list(_volume_all)
            + ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
-              "conv2d_transpose", "ctc_loss", "depth_to_space", "embedding_lookup_sparse",
+              "conv2d_transpose", "ctc_greedy_decoder", "ctc_loss", "depth_to_space", "embedding_lookup_sparse",
               "log_poisson_loss", "rnn_cell", "safe_embedding_lookup_sparse", "space_to_depth"])
 
 

@@ -4,12 +4,22 @@ inside) whose gradient is kept from the forward as TF's is."""
 from __future__ import annotations
 
 from ...nnvm.symbol import Symbol, create_op, current_context
-from ..api import _tensor, cast, reduce_sum
-from ..array_ops import ones_like, transpose
-from ..dtypes import int32
+from ..api import _tensor, argmax, cast, logical_and, not_equal, reduce_max, reduce_sum, where
+from ..array_ops import (
+    concat,
+    ones_like,
+    sequence_mask,
+    shape,
+    stack,
+    transpose,
+    zeros_like,
+)
+from ..dtypes import int32, int64
+from ..indexing_ops import gather_nd
+from ..math_ops import cumsum
 from ..sparse_ops import SparseTensor, sparse_tensor_to_dense
 
-__all__ = ["ctc_loss"]
+__all__ = ["ctc_greedy_decoder", "ctc_loss"]
 
 
 def ctc_loss(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=False,
@@ -42,3 +52,37 @@ def ctc_loss(labels, inputs=None, sequence_length=None, preprocess_collapse_repe
                          cast(_tensor(sequence_length), int32),
                          ignore_longer_outputs_than_inputs=bool(
                              ignore_longer_outputs_than_inputs))  # the loss: its one visible output
+
+
+def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
+    """TF 1.15's best-path decoding of logits ``[max_time, batch, num_classes]``: each step's
+    most likely class, repeats merged (``merge_repeated``), blanks (the last class) dropped.
+    Returns ``([decoded], neg_sum_logits)``: ``decoded`` a ``tf.SparseTensor`` of int64 classes
+    ``[batch, longest]`` (its size known when it runs), ``neg_sum_logits`` ``[batch, 1]`` minus
+    the sum of each step's largest logit over the example's sequence."""
+    inputs = _tensor(inputs)
+    classes = inputs.get_shape()[-1].value
+    if classes is None:
+        raise ValueError(f"ctc_greedy_decoder: the number of classes must be known as the graph "
+                         f"is built, got logits {inputs.get_shape()}")
+    with current_context().name_scope("CTCGreedyDecoder"):
+        steps = transpose(inputs, [1, 0, 2])  # [batch, time, classes]
+        best = argmax(steps, 2)  # int64
+        inside = sequence_mask(cast(_tensor(sequence_length), int32), shape(best)[1])
+        keep = logical_and(inside, not_equal(best, classes - 1))
+        if merge_repeated:  # a class the step before chose (blank or not) is not new
+            before = concat([_fill_like_minus_one(best[:, :1]), best[:, :-1]], 1)
+            keep = logical_and(keep, not_equal(best, before))
+        at = where(keep)  # [n, 2]: (example, step) of each class kept
+        position = cumsum(cast(keep, int64), axis=1) - 1
+        indices = stack([at[:, 0], gather_nd(position, at)], axis=1)
+        counts = reduce_sum(cast(keep, int64), 1)
+        decoded = SparseTensor(indices, gather_nd(best, at),
+                               stack([shape(best, out_type=int64)[0], reduce_max(counts)]))
+        largest = reduce_max(steps, 2) * cast(inside, steps.dtype)
+        return [decoded], -reduce_sum(largest, 1, keepdims=True)
+
+
+def _fill_like_minus_one(x):
+    """-1 in x's shape and dtype (no class: the step before the first)."""
+    return cast(zeros_like(x), x.dtype) - 1
