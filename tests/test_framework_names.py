@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.nnvm.errors import BindError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -82,3 +83,24 @@ def test_x_times_functions_of_y_zero_where_x_is(name, want):
         got = sess.run([out, *tf.gradients(tf.reduce_sum(out), [x, y])])
     for value, expected in zip(got, want):
         np.testing.assert_allclose(value, expected, rtol=1e-6)
+
+
+def test_range_to_a_size_known_when_the_graph_is_bound():
+    # TF-1's batch-indices idiom: tf.range(tf.shape(x)[0]) (the last output of each sequence)
+    out = tf.placeholder(tf.float32, [None, 6, 4])
+    lengths = tf.placeholder(tf.int32, [None])
+    rows = tf.range(tf.shape(out)[0])
+    last = tf.gather_nd(out, tf.stack([rows, lengths - 1], 1))
+    odd = tf.range(1, tf.shape(out)[0] * 2, 2)
+    values = np.arange(48.0, dtype=np.float32).reshape(2, 6, 4)
+    with tf.Session() as sess:
+        got_rows, got_last, got_odd = sess.run([rows, last, odd], {out: values, lengths: [6, 2]})
+        assert got_rows.tolist() == [0, 1] and got_odd.tolist() == [1, 3]
+        np.testing.assert_array_equal(got_last, values[[0, 1], [5, 1]])
+        assert sess.run(tf.range(tf.constant(4), delta=2)).tolist() == [0, 2]
+        backwards = tf.range(0, tf.shape(out)[0] - 3, 1)  # a limit below start: TF's error
+        with pytest.raises(tf.errors.InvalidArgumentError, match="wrong side of start"):
+            sess.run(backwards, {out: values})
+        fed = tf.placeholder(tf.int32, [])
+        with pytest.raises(BindError, match="fixes every shape"):
+            sess.run(tf.range(fed), {fed: 3})

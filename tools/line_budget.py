@@ -299,14 +299,14 @@ COMPONENTS = {
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
-    # composed of existing ops: a component of its own, as tf.distributions (1145 -> 1260:
-    # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tables_initializer...:
-    # framework_names.py)
+    # composed of existing ops: a component of its own, as tf.distributions (1145 -> 1290:
+    # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
+    # known at bind...: framework_names.py)
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1260),
+         "frontend/framework_names.py"], 1290),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (

@@ -11,15 +11,17 @@ import numpy as np
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import Dimension, TensorShape
-from .api import equal, logical_or, reduce_all, where
-from .array_ops import _known_shape, concat
+from .api import cast, constant, equal, logical_or, maximum, reduce_all, where
+from .array_ops import _folded, _known_shape, concat, ones, stack
+from .array_ops import range as _static_range
 from .control_flow_ops import Assert
-from .math_ops import convert_to_tensor
+from .dtypes import as_dtype, int32
+from .math_ops import convert_to_tensor, cumsum
 
 __all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
            "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
            "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
-           "is_symbolic_tensor", "is_tensor"]
+           "is_symbolic_tensor", "is_tensor", "range"]
 
 
 def is_tensor(x) -> bool:
@@ -125,3 +127,34 @@ def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:w
         return None
     return lambda op: ps_device if getattr(op, "type", None) in ("Variable", "VariableV2") \
         else worker_device
+
+
+def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:
+    """``tf.range``: Python numbers (:func:`tinyflow.frontend.array_ops.range`), or an int
+    tensor ``limit`` known when the graph is bound (``tf.range(tf.shape(x)[0])``, the batch's
+    indices) with int ``start`` and ``delta``: ``start + delta * k`` for k below the count,
+    computed then; a limit on the wrong side of start fails the run, as TF's."""
+    if limit is None:
+        start, limit = 0, start
+    if isinstance(limit, Symbol) and limit.get_shape().ndims in (0, None):
+        known = _folded(limit)
+        limit = known[0] if known is not None and len(known) == 1 else limit
+    if not isinstance(limit, Symbol) or not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in (start, delta)):
+        return _static_range(start, limit, delta, dtype, name)
+    start, delta = int(start), int(delta)
+    if delta == 0:
+        raise ValueError("range requires delta != 0")
+    with current_context().name_scope(name):
+        # the count from constants (their values fold when the graph is bound)
+        limit = limit if limit.dtype == int32 else cast(limit, int32)
+        first = constant(start, int32)
+        span = limit - first if delta > 0 else first - limit
+        count = span if abs(delta) == 1 else (
+            span + constant(abs(delta) - 1, int32)) // constant(abs(delta), int32)
+        told = f"range: limit on the wrong side of start {start} for delta {delta}: limit"
+        check = Assert(count >= 0, [told, limit])
+        with current_context().control_dependencies([check]):
+            steps = cumsum(ones(stack([maximum(count, constant(0, int32))]), dtype=int32)) - 1
+        values = steps * delta + start
+        return values if dtype is None or as_dtype(dtype) == int32 else cast(values, dtype)
