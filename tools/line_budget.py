@@ -253,10 +253,11 @@ COMPONENTS = {
     # 3125 -> 3160: tf.nn.conv1d_transpose, conv2d_transpose over a width (nn/conv_transpose.py);
     # 3160 -> 3295: tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient
     # ops, with TF's shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D,
-    # AveragePooling3D; 3295 -> 3430: tf.contrib.layers.optimize_loss (contrib/optimizers.py)
+    # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
+    # tf.contrib.training.HParams (contrib/training.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3430),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3540),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
