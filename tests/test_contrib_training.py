@@ -41,3 +41,8 @@ def test_dicts_json_and_membership():
     hparams.add_hparam("dropout", 0.2)
     hparams.del_hparam("dropout")
     assert "dropout" not in hparams
+
+
+def test_contrib_framework_nest_is_tf_nest():
+    assert tf.contrib.framework.nest.flatten([1, [2, (3, 4)]]) == [1, 2, 3, 4]
+    assert tf.contrib.framework.nest.map_structure(lambda x: x * 2, {"a": 1}) == {"a": 2}

@@ -11,6 +11,7 @@ import functools
 import threading
 from collections.abc import Callable, Iterator
 
+from .. import tf_nest as nest  # tf.contrib.framework.nest: tf.nest
 from ..framework import device as tf_device
 from ..framework import get_collection
 from ..train import create_global_step, get_global_step, get_or_create_global_step
@@ -29,6 +30,7 @@ __all__ = [
     "get_variables_to_restore",
     "has_arg_scope",
     "model_variable",
+    "nest",
     "variable",
 ]
 
