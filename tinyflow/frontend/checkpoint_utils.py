@@ -10,8 +10,6 @@ initializers made afterwards (``tf.global_variables_initializer()``) then load t
 """
 from __future__ import annotations
 
-import contextlib
-import glob
 import os
 import time
 
@@ -20,7 +18,13 @@ import numpy as np
 from ..nnvm.symbol import Symbol, create_op
 from ..nnvm.variables import Variable
 from .api import constant
-from .saver import _index_text, _replacing, latest_checkpoint, load_checkpoint
+from .saver import (
+    _index_text,
+    _replacing,
+    latest_checkpoint,
+    load_checkpoint,
+    remove_checkpoint_files,
+)
 from .tf_logging import info
 from .variable_scope import _scopes
 
@@ -137,11 +141,7 @@ def remove_checkpoint(checkpoint_prefix, checkpoint_format_version=2,
                       meta_graph_suffix="meta") -> None:
     """Delete a checkpoint's files: ``.index``, ``.data-*``, ``.meta``."""
     del checkpoint_format_version
-    prefix = os.fspath(checkpoint_prefix)
-    for path in [prefix + ".index", f"{prefix}.{meta_graph_suffix}", prefix + ".npz",
-                 *glob.glob(glob.escape(prefix) + ".data-?????-of-?????")]:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
+    remove_checkpoint_files(os.fspath(checkpoint_prefix), meta_graph_suffix)
 
 
 def assert_global_step(global_step_tensor) -> None:

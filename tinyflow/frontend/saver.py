@@ -316,10 +316,7 @@ class Saver:
         with _replacing(os.path.join(folder, latest_filename)) as file:
             file.write(_index_text(folder, path, self._last_checkpoints or [path]).encode())
         for old in deleted:
-            for file in [old + ".index", old + ".meta", old + ".npz",
-                         *glob.glob(glob.escape(old) + ".data-?????-of-?????")]:
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(file)
+            remove_checkpoint_files(old)
 
     def restore(self, sess, save_path) -> None:
         """Load the variables' values from the checkpoint ``save_path`` (a prefix ``save`` or
@@ -430,6 +427,15 @@ class Saver:
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
+
+
+def remove_checkpoint_files(prefix: str, meta_graph_suffix: str = "meta") -> None:
+    """Delete a checkpoint's files, those that exist: ``.index``, ``.data-*``, the meta graph
+    and an earlier TinyFlow ``.npz``."""
+    for file in [prefix + ".index", f"{prefix}.{meta_graph_suffix}", prefix + ".npz",
+                 *glob.glob(glob.escape(prefix) + ".data-?????-of-?????")]:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(file)
 
 
 def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None,

@@ -34,12 +34,13 @@ from ..nnvm.errors import AbortedError, DeadlineExceededError
 from ..nnvm.symbol import current_context
 from . import summary as summary_lib
 from .api import global_variables, global_variables_initializer, local_variables_initializer
-from .events import proto
+from .events import proto, summary_value
 from .framework import GraphKeys
 from .monitored_session import _check_master
 from .queue_runner import Coordinator, LooperThread
 from .saver import Saver, get_checkpoint_state
 from .tf_logging import info, warning
+from .train import global_step as step_of
 
 __all__ = ["SessionManager", "Supervisor", "basic_train_loop"]
 
@@ -275,7 +276,7 @@ class Supervisor:
         session_log = proto("event_pb2").SessionLog
         if self._global_step is not None and self._summary_writer:
             self._summary_writer.add_session_log(session_log(status=session_log.START),
-                                                 _step(sess, self._global_step))
+                                                 step_of(sess, self._global_step))
         threads = []
         if self._save_summaries_secs and self._summary_writer:
             if self._summary_op is not None:
@@ -335,7 +336,7 @@ class Supervisor:
         if not self._summary_writer:
             raise RuntimeError("Writing a summary requires a summary writer.")
         if global_step is None and self._global_step is not None:
-            global_step = _step(sess, self._global_step)
+            global_step = step_of(sess, self._global_step)
         self._summary_writer.add_summary(summary, global_step)
 
     @contextlib.contextmanager
@@ -402,10 +403,6 @@ def _global_step_tensor():
     return None
 
 
-def _step(sess, tensor) -> int:
-    return int(sess.run(tensor))
-
-
 class _SummaryThread(LooperThread):
     """``summary_op`` into the event file every ``save_summaries_secs``."""
 
@@ -433,17 +430,15 @@ class _StepCounterThread(LooperThread):
         self._last_time, self._last_step = 0.0, 0
 
     def start_loop(self):
-        self._last_time, self._last_step = time.time(), _step(self._sess, self._sv.global_step)
+        self._last_time, self._last_step = time.time(), step_of(self._sess, self._sv.global_step)
 
     def run_loop(self):
-        step, now = _step(self._sess, self._sv.global_step), time.time()
+        step, now = step_of(self._sess, self._sv.global_step), time.time()
         elapsed, added = now - self._last_time, step - self._last_step
         self._last_time, self._last_step = now, step
         rate = added / elapsed if elapsed > 0 else float("inf")
-        summary = proto("summary_pb2").Summary
         if self._sv.summary_writer:
-            self._sv.summary_writer.add_summary(
-                summary(value=[summary.Value(tag=self._tag, simple_value=rate)]), step)
+            self._sv.summary_writer.add_summary(summary_value(self._tag, simple_value=rate), step)
         if self._reports < 10:
             self._reports += 1
             info("%s: %g", self._tag, rate)
@@ -463,7 +458,7 @@ class _CheckpointThread(LooperThread):
             session_log = proto("event_pb2").SessionLog
             self._sv.summary_writer.add_session_log(
                 session_log(status=session_log.CHECKPOINT, checkpoint_path=self._sv.save_path),
-                _step(self._sess, self._sv.global_step))
+                step_of(self._sess, self._sv.global_step))
 
 
 def basic_train_loop(supervisor, train_step_fn, args=None, kwargs=None, master=""):
