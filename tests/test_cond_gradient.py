@@ -172,3 +172,77 @@ def test_a_writing_cond_inside_a_loop_against_torch():
     np.testing.assert_allclose(got[0], a.detach().numpy(), rtol=1e-5)
     np.testing.assert_allclose(got[1], tx.grad.numpy(), rtol=1e-5)
     assert sess.run(counter) == 2.0  # the backward wrote nothing
+
+
+# -- a cond without side effects: both branches run, each output selected (the select form) -----
+def _pure_conds():
+    x = tf.placeholder(tf.float32, [], name="x")
+    y = tf.cond(x > 0, lambda: tf.sqrt(x), lambda: tf.zeros_like(x))
+    z = tf.cond(x > 0, lambda: tf.log(x), lambda: x * 2.0)
+    nested = tf.cond(x > 0, lambda: tf.cond(x > 2, lambda: x ** 3, lambda: tf.sqrt(x) * x),
+                     lambda: tf.sqrt(-x) + x * x)
+    d_nested = tf.gradients(nested, x)[0]
+
+    def body(i, acc):
+        return i + 1, acc + tf.cond(acc > 1.0, lambda: tf.sqrt(acc - 1.0), lambda: acc * x)
+    _, looped = tf.while_loop(lambda i, a: i < 4, body, [tf.constant(0), x])
+    fetches = [y, z, tf.gradients(y + z, x)[0], nested, d_nested,
+               tf.gradients(d_nested, x)[0], looped, tf.gradients(looped, x)[0]]
+    return x, fetches
+
+
+# Real TensorFlow 2.21's tf.compat.v1 (graph mode) on _pure_conds' program: [y, z, d(y + z)/dx,
+# nested, its first and second derivatives, the loop's output, its derivative] at each x.  The
+# branch not taken has a slope of NaN or inf there (sqrt or log of x <= 0): TF runs only the
+# branch taken, so its gradient never sees them.
+PURE_TF_NUMBERS = {
+    -1.0: [0.0, -2.0, 2.0, 2.0, -2.5, 1.75, 0.0, 0.0],
+    0.0: [0.0, 0.0, 2.0, 0.0, np.inf, np.inf, 0.0, 1.0],
+    1.5: [1.2247449, 0.4054651, 1.0749149, 1.8371174, 1.8371173, 0.61237246, 6.779849,
+          4.146144],
+    4.0: [2.0, 1.3862944, 0.5, 64.0, 48.0, 24.0, 13.62354, 2.191835],
+}
+
+
+def test_a_branch_not_taken_sends_no_nan_gradient_against_tensorflow(plan_memory):
+    x, fetches = _pure_conds()
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for value, expected in PURE_TF_NUMBERS.items():
+            got = sess.run(fetches, {x: value})
+            np.testing.assert_allclose(np.array(got, np.float64), expected, rtol=2e-6,
+                                       err_msg=f"x = {value}")
+
+
+def test_variables_read_in_one_branch_against_tensorflow():
+    v = tf.placeholder(tf.float32, [3], name="v")
+    w = tf.Variable([1.0, 2.0, 3.0], name="w")
+    pred = tf.placeholder(tf.bool, [], name="pred")
+    s = tf.cond(pred, lambda: tf.reduce_sum(tf.sqrt(v) * w), lambda: tf.reduce_sum(v * v))
+    grads = tf.gradients(s, [v, w])
+    # real TF 2.21, tf.compat.v1, v = [-1, 4, 0]: the branch taken's NaN and inf stay (TF's
+    # too); the branch not taken gives zeros, here to w
+    expected = {True: [np.nan, [np.nan, 0.5, np.inf], [np.nan, 2.0, 0.0]],
+                False: [17.0, [-2.0, 8.0, 0.0], [0.0, 0.0, 0.0]]}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for p, (value, dv, dw) in expected.items():
+            got = sess.run([s] + grads, {v: [-1.0, 4.0, 0.0], pred: p})
+            np.testing.assert_allclose(got[0], value)
+            np.testing.assert_allclose(got[1], dv)
+            np.testing.assert_allclose(got[2], dw)
+
+
+def test_the_switches_cost_nothing_forward():
+    """Each branch reads an outer float tensor through a branch_input (TF's Switch) for its
+    gradient; the bound graph reads the tensor itself: no copy, the plan as without them."""
+    x = tf.placeholder(tf.float32, [64, 64], name="x")
+    pred = tf.placeholder(tf.bool, [], name="pred")
+    out = tf.cond(pred, lambda: tf.tanh(x) * 2.0, lambda: tf.sigmoid(x))
+    switches = [op for op in tf.get_default_graph().get_operations() if op.type == "Switch"]
+    assert len(switches) == 2
+    with tf.Session() as sess:
+        plan = str(sess.memory_plan(out, {x: np.zeros((64, 64)), pred: True}))
+        assert "branch_input" not in plan
+        value = np.random.RandomState(0).randn(64, 64).astype(np.float32)
+        np.testing.assert_allclose(sess.run(out, {x: value, pred: False}),
+                                   1 / (1 + np.exp(-value)), rtol=1e-6)

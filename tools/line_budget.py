@@ -178,8 +178,9 @@ COMPONENTS = {
     # dynamic_stitch, orthogonalize (tf.orthogonal_initializer's QR), the proximal and FTRL
     # update ops; 2960 -> 3040 (ctc_loss: 40): tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
-    # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3040),
+    # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables);
+    # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3065),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -372,8 +373,9 @@ COMPONENTS = {
     # a begin known only when the graph runs; tf.nn.embedding_lookup of shards (mod, div);
     # Optimizer.get_slot / get_slot_names / variables; tf.manip, tf.tables_initializer in
     # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint; tf.nn.ctc_loss and
-    # ctc_greedy_decoder (nn/ctc.py)
-    FRONT_END: ([], 5220),
+    # ctc_greedy_decoder (nn/ctc.py); 5220 -> 5245: tf.cond's branches read outer tensors
+    # through branch_input (no NaN gradient from the branch not taken)
+    FRONT_END: ([], 5245),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

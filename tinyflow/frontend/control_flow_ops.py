@@ -3,9 +3,10 @@
 
 ``tf.cond``: a select, or one node running one branch
     Branches without side effects are both built and each output picked with ``where(pred,
-    true, false)``: the same values as TensorFlow's, gradients flowing through the branch
-    taken only (``where``'s gradient sends zeros to the other), and both branches' ops open to
-    every pass.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
+    true, false)``: the same values as TensorFlow's, and both branches' ops open to every
+    pass.  Each branch reads the float tensors from outside it through ``branch_input`` (TF's
+    Switch; in the bound graph, the tensor itself), whose gradient is the branch's only where
+    ``pred`` chose it: the branch not taken sends zeros, never its NaN.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
     an optimizer update) or runs Python (``tf.Print``, ``tf.py_func``) makes ``cond`` one
     ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
     ``tf.while_loop``'s body): only the taken branch runs; no gradient flows through it.
@@ -87,6 +88,8 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         if _has_side_effects(true_made | false_made):  # only the branch taken may run
             picked = branch_node(pred, true_leaves, false_leaves, true_made | false_made)
         else:
+            _read_through_switches(pred, true_made, True)
+            _read_through_switches(pred, false_made, False)
             picked = [_pick(pred, t, f) for t, f in zip(true_leaves, false_leaves)]
     return pack(true_out, iter(picked))
 
@@ -173,6 +176,32 @@ def _check_same_shape(t, f, index) -> None:
         raise ValueError(f"tf.cond: output {index} has shape {t_shape} from true_fn and "
                          f"{f_shape} from false_fn: TinyFlow selects between the two, so they "
                          f"must have one shape")
+
+
+def _read_through_switches(pred, made, branch) -> None:
+    """Make the branch's nodes (``made``) read each float tensor from outside it through a
+    ``branch_input`` node (TF's Switch): the forward reads the tensor itself, the gradient
+    reaches it only when ``pred`` is ``branch``.  Without it the branch not taken, run for the
+    select, sends its gradient too: zero, or NaN where its op's slope is not finite there
+    (``tf.cond(x > 0, lambda: tf.sqrt(x), ...)`` at x < 0)."""
+    switches = {}
+    for node in sorted(made, key=lambda n: n.name):  # the switches' names: one order per graph
+        if node.op is None:
+            continue
+        written = node.attr_list("FMutateInputs")
+        for position, entry in enumerate(node.inputs):
+            if entry.node in made or position in written:
+                continue
+            if entry not in switches:
+                outer = Symbol([entry])
+                if outer.dtype.name not in _FLOATS:
+                    continue
+                switches[entry] = create_op("branch_input", outer, pred, branch=branch,
+                                            name="Switch").outputs[0]
+            node.inputs[position] = switches[entry]
+
+
+_FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def _pick(pred, t, f) -> Symbol:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..nnvm.attrs import inplace_first, no_gradient, same_shape, same_type
 from ..nnvm.op import register_op
+from ..nnvm.symbol import create_op
 
 __all__: list[str] = []
 
@@ -26,6 +27,33 @@ __all__: list[str] = []
                                         "it (tf.stop_gradient).")
  .set_num_inputs(1).set_attr("FInferShape", same_shape).set_attr("FInferType", same_type)
  .set_attr("FInplaceOption", inplace_first).set_attr("FGradient", no_gradient))
+
+
+# TensorFlow 1's cond reads each outer tensor through a Switch, whose gradient reaches the tensor
+# only from the branch taken.  tf.cond here runs both branches and selects (control_flow_ops):
+# each branch reads an outer float tensor through branch_input, so the other branch's gradient
+# (0 * inf in the sqrt of a negative it did not take: NaN) never reaches the tensor.
+def _branch_input_gradient(node, ograds):
+    g, pred = ograds[0], node.inputs[1]
+    mask = pred if g.get_shape().ndims == 0 else create_op(
+        "logical_and", pred, create_op("fill_like", g, value=True, dtype="bool"))
+    zeros = create_op("zeros_like", g)
+    taken = node.attrs["branch"]
+    return [create_op("where", mask, g if taken else zeros, zeros if taken else g), None]
+
+
+(register_op("branch_input")
+ .describe("x (input 0) as one branch of a tf.cond reads it, attr branch: the branch's value of "
+           "bool scalar input 1; in the forward x itself (readers read x: TSameShapeIdentity), "
+           "its gradient g where input 1 is branch, else zeros (TF's Switch).")
+ .set_num_inputs(2)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (
+     [in_shapes[0] if in_shapes[0] is not None else out_shapes[0], ()],
+     [in_shapes[0] if in_shapes[0] is not None else out_shapes[0]]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (
+     [in_types[0] or out_types[0], "bool"], [in_types[0] or out_types[0]]))
+ .set_attr("TSameShapeIdentity", True).set_attr("TTFType", "Switch")
+ .set_attr("FGradient", _branch_input_gradient))
 
 
 def _results_shape(attrs, in_shapes, out_shapes):
