@@ -246,3 +246,57 @@ def test_the_switches_cost_nothing_forward():
         value = np.random.RandomState(0).randn(64, 64).astype(np.float32)
         np.testing.assert_allclose(sess.run(out, {x: value, pred: False}),
                                    1 / (1 + np.exp(-value)), rtol=1e-6)
+
+
+# -- only the branch taken runs (TF's semantics; the ops of a branch are guarded: TGuard) -------
+def test_the_branch_not_taken_does_not_run_against_tensorflow(plan_memory):
+    """An index out of range in the branch not taken, forward and backward, and in a loop's
+    cond reading a TensorArray past its end: no error, TF's numbers."""
+    i = tf.placeholder(tf.int32, [], name="i")
+    w = tf.Variable([1.0, 2.0, 3.0], name="w")
+    y = tf.cond(i < 3, lambda: tf.gather(w, i) * 2.0 + tf.reduce_sum(tf.sqrt(w)),
+                lambda: tf.reduce_sum(w * w))
+    grad = tf.gradients(y, w)[0]
+    array = tf.TensorArray(tf.float32, size=3).unstack(tf.constant([10.0, 20.0, 30.0]))
+
+    def body(t, total):
+        return t + 1, total + tf.cond(t < 3, lambda: array.read(t), lambda: tf.constant(-1.0))
+    _, total = tf.while_loop(lambda t, _: t < 5, body, [tf.constant(0), tf.constant(0.0)])
+    # real TF 2.21, tf.compat.v1: [y, dy/dw] at i = 1 and 5, then the loop's total
+    expected = {1: [8.146265, [0.5, 2.3535533, 0.28867513]], 5: [14.0, [2.0, 4.0, 6.0]]}
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for index, (value, dw) in expected.items():
+            got = sess.run([y, grad], {i: index})
+            np.testing.assert_allclose(got[0], value, rtol=1e-6)
+            np.testing.assert_allclose(got[1], dw, rtol=1e-6)
+        assert sess.run(total) == 58.0
+
+
+def test_the_branch_not_taken_draws_no_random_numbers():
+    """A run that did not take the branch leaves its random op's stream where it was: the
+    first draw after it is a fresh session's first (TF draws only in the branch taken)."""
+    pred = tf.placeholder(tf.bool, [], name="pred")
+    out = tf.cond(pred, lambda: tf.random_uniform([4], seed=7), lambda: tf.zeros([4]))
+    with tf.Session() as fresh:
+        first, second = fresh.run(out, {pred: True}), fresh.run(out, {pred: True})
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(out, {pred: False}), np.zeros(4))
+        np.testing.assert_array_equal(sess.run(out, {pred: True}), first)
+        np.testing.assert_array_equal(sess.run(out, {pred: False}), np.zeros(4))
+        np.testing.assert_array_equal(sess.run(out, {pred: True}), second)
+
+
+def test_guarded_elementwise_ops_fuse_within_their_branch_only(plan_memory):
+    """FuseElemwise keeps a branch's ops apart from the select reading them (it must run
+    whichever branch ran); the values against numpy, each branch taken in turn."""
+    pred = tf.placeholder(tf.bool, [], name="pred")
+    x = tf.placeholder(tf.float32, [5], name="x")
+    out = tf.cond(pred, lambda: tf.tanh(x * 2.0 + 1.0) * 3.0, lambda: tf.exp(-x) - x * x)
+    value = np.linspace(-1, 1, 5).astype(np.float32)
+    for fusion in ("cpu fusion", "cpu"):
+        with tf.Session(fusion, plan_memory=plan_memory) as sess:
+            np.testing.assert_allclose(sess.run(out, {pred: True, x: value}),
+                                       np.tanh(value * 2 + 1) * 3, rtol=1e-6)
+            np.testing.assert_allclose(sess.run(out, {pred: False, x: value}),
+                                       np.exp(-value) - value * value, rtol=1e-6)

@@ -25,10 +25,10 @@ def _lstm(x, seq):
     def loop_fn(time, cell_output, cell_state, loop_state):
         state = cell.zero_state(B, tf.float32) if cell_output is None else cell_state
         finished = time >= seq
-        # the read's index clamped, as in the reference: TinyFlow's tf.cond computes both
-        # branches, and TF's own example reads index T in the branch not taken
+        # TF's own example: it reads index T in the branch not taken (the reference clamps
+        # the index, the same values): only the branch taken runs
         next_input = tf.cond(tf.reduce_all(finished), lambda: tf.zeros([B, D]),
-                             lambda: inputs_ta.read(tf.minimum(time, T - 1)))
+                             lambda: inputs_ta.read(time))
         return finished, next_input, state, cell_output, None
     emit_ta, state, loop_state = tf.nn.raw_rnn(cell, loop_fn)
     assert loop_state is None

@@ -99,13 +99,15 @@ COMPONENTS = {
     # deadline (a dequeue's timeout_in_ms), a closing session ends its queues' waits, a fetched
     # string pulled (a reader's key) is answered as pulled; 3720 -> 3741: sparse tensors:
     # Session.run fetches and feeds a CompositeTensor (tf.SparseTensor) by its parts; graph
-    # defs: tf.Graph.as_graph_def and Session.graph_def; GraphContext.keras)
+    # defs: tf.Graph.as_graph_def and Session.graph_def; GraphContext.keras); 3741 -> 3775:
+    # tf.cond runs only the branch taken (TGuard): Node.guards, the Gradient pass guarding a
+    # branch's gradient ops, PlanMemory keeping a guard's value, the executor's guarded closures
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3741),
+            "session/session.py", "session/variables.py"], 3775),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -208,8 +210,9 @@ COMPONENTS = {
         # custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl: dynamic_stitch's
         # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps;
         # 2070 -> 2090: issue 26, small softmax kernels on one thread (softmax/kernels.py);
-        # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2140),
+        # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples;
+        # 2140 -> 2150: the host's guarded closure (sandbox.lua: a tf.cond branch's ops)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2150),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -221,9 +224,10 @@ COMPONENTS = {
     # 675 -> 680: issue 26, TF_DETERMINISTIC_OPS keeps torch's thread count;
     # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
     # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
-    # and answered as pulled when fetched)
+    # and answered as pulled when fetched); 695 -> 700: a tf.cond branch's guarded ops are
+    # never in a CUDA graph
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 695),
+        ["executor/*.py", "session/*.py"], 700),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -374,8 +378,9 @@ COMPONENTS = {
     # Optimizer.get_slot / get_slot_names / variables; tf.manip, tf.tables_initializer in
     # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint; tf.nn.ctc_loss and
     # ctc_greedy_decoder (nn/ctc.py); 5220 -> 5245: tf.cond's branches read outer tensors
-    # through branch_input (no NaN gradient from the branch not taken)
-    FRONT_END: ([], 5245),
+    # through branch_input (no NaN gradient from the branch not taken) and run only when taken
+    # (their guard)
+    FRONT_END: ([], 5255),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -32,10 +32,12 @@ class Segment(NamedTuple):
 
 def capturable(node) -> bool:
     """Whether a CUDA graph can record ``node``'s closure: not a Python op, not declared
-    ``TUncapturable``, no random generator of its own (a seeded random op)."""
+    ``TUncapturable``, no random generator of its own (a seeded random op), not guarded (a
+    tf.cond branch's op: whether it runs is read on the host)."""
     op = node.op
     return not (op.attr("FPythonCompute") is not None and op.attr("FLuaCompute") is None
-                or op.attr("TUncapturable", False) or node.attrs.get("seed") is not None)
+                or op.attr("TUncapturable", False) or node.attrs.get("seed") is not None
+                or node.guards())
 
 
 def segments(nodes) -> list[Segment]:

@@ -36,6 +36,7 @@ import torch
 from ..lua_ops.runtime import (
     LuaOpError,
     call_closure,
+    guarded,
     interruptible,
     is_python_step,
     lua_table,
@@ -232,7 +233,7 @@ class Executor:
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         constant = self._own_constants()
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
-            self.closures = [self._closure(nid, random_streams, resources)
+            self.closures = [self._closure(nid, random_streams, resources, nid not in constant)
                              for nid in self.op_nodes]
         scratch = list(scratch) + [self.tensors[self.indexed.entry_id((n, 0))] for n in constant]
         self.workspace_bytes = sum({t.untyped_storage().data_ptr(): t.untyped_storage().nbytes()
@@ -343,7 +344,15 @@ class Executor:
                 read.add(node)
         return read, assigned
 
-    def _closure(self, nid, random_streams, resources):
+    def _closure(self, nid, random_streams, resources, guard=True):
+        """Node ``nid``'s per-step closure; with ``guard`` (not a constant, which runs once
+        at setup), one a tf.cond branch's guards (TGuard) run only when they all hold."""
+        closure = self._body_closure(nid, random_streams, resources)
+        guards = [self.tensors[self.indexed.entry_id((g, 0))]
+                  for g in (self.indexed.nodes[nid].guards() if guard else ())]
+        return guarded(closure, guards) if guards else closure
+
+    def _body_closure(self, nid, random_streams, resources):
         node = self.indexed.nodes[nid]
         source = node.op.attr("FLuaCompute")
         first = self.indexed.entry_rptr[nid]

@@ -1,15 +1,16 @@
 """TF-1 control flow and state ops beyond :mod:`tinyflow.frontend.api`: ``tf.cond``, ``tf.case``,
 ``tf.Print``, ``tf.Assert``, ``tf.py_func`` and the scatter writes into a variable's rows (TensorFlow 1.15 semantics).
 
-``tf.cond``: a select, or one node running one branch
-    Branches without side effects are both built and each output picked with ``where(pred,
-    true, false)``: the same values as TensorFlow's, and both branches' ops open to every
-    pass.  Each branch reads the float tensors from outside it through ``branch_input`` (TF's
-    Switch; in the bound graph, the tensor itself), whose gradient is the branch's only where
-    ``pred`` chose it: the branch not taken sends zeros, never its NaN.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
+``tf.cond``: guarded branches and a select, or one node running one branch
+    Only the branch taken runs (docs/control_flow.md).  Branches without side effects stay
+    ops of the graph, open to every pass, each output picked with ``where(pred, true,
+    false)``; each branch's ops depend on a ``branch_guard`` (TGuard) and run only when it
+    holds, and read the float tensors from outside through ``branch_input`` (TF's Switch; in
+    the bound graph, the tensor itself), whose gradient is the branch's only where ``pred``
+    chose it.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
     an optimizer update) or runs Python (``tf.Print``, ``tf.py_func``) makes ``cond`` one
     ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
-    ``tf.while_loop``'s body): only the taken branch runs; no gradient flows through it.
+    ``tf.while_loop``'s body), whose gradient is an ``if`` over the branches' gradients.
 
 ``tf.Print``, ``tf.Assert`` and ``tf.py_func``: Python at run time
     Their ops (``print``, ``assert``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
@@ -88,8 +89,9 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         if _has_side_effects(true_made | false_made):  # only the branch taken may run
             picked = branch_node(pred, true_leaves, false_leaves, true_made | false_made)
         else:
-            _read_through_switches(pred, true_made, True)
-            _read_through_switches(pred, false_made, False)
+            for made, branch in ((true_made, True), (false_made, False)):
+                _read_through_switches(pred, made, branch)
+                _run_when_taken(pred, made, branch)
             picked = [_pick(pred, t, f) for t, f in zip(true_leaves, false_leaves)]
     return pack(true_out, iter(picked))
 
@@ -136,9 +138,10 @@ def _build_branch(fn, which, strict):
 
 def _has_side_effects(made) -> bool:
     """Whether a branch made an op writing a variable or running Python (tf.Print,
-    tf.py_func): then only the taken branch may run."""
-    return any(node.op is not None and (node.attr_list("FMutateInputs")
-                                        or node.op.attr("FPythonCompute") is not None)
+    tf.py_func; not a constant, whose value Python makes once): then the cond is an ``if``
+    node."""
+    return any(node.op is not None and (node.attr_list("FMutateInputs") or (
+        node.op.attr("FPythonCompute") is not None and not node.op.attr("TFoldable")))
                for node in made)
 
 
@@ -199,6 +202,17 @@ def _read_through_switches(pred, made, branch) -> None:
                 switches[entry] = create_op("branch_input", outer, pred, branch=branch,
                                             name="Switch").outputs[0]
             node.inputs[position] = switches[entry]
+
+
+def _run_when_taken(pred, made, branch) -> None:
+    """Give the branch's ops a control dependency on a ``branch_guard`` of ``pred``: they run
+    only when ``pred`` is ``branch`` (TGuard), as in TensorFlow, where the branch not taken
+    neither runs (an index out of range there is no error) nor draws random numbers."""
+    guard = create_op("branch_guard", pred, branch=branch,
+                      name="switch_t" if branch else "switch_f").outputs[0].node
+    for node in made:
+        if node.op is not None:
+            node.control_deps.append(guard)
 
 
 _FLOATS = ("float16", "bfloat16", "float32", "float64")

@@ -65,6 +65,7 @@ __all__ = [
     "collect_garbage",
     "compile_body",
     "family_kernels",
+    "guarded",
     "interruptible",
     "is_python_step",
     "is_trusted",
@@ -280,6 +281,12 @@ def run_deadline(timeout_ms):
     """A context manager: this thread's calls into Lua inside it stop with
     DeadlineExceededError once ``timeout_ms`` milliseconds have passed."""
     return _runtime().interrupts.deadline(timeout_ms)
+
+
+def guarded(closure, guards):
+    """``closure`` run only when every guard (a bool scalar tensor: a tf.cond branch's,
+    TGuard) is true."""
+    return _runtime().host.guarded(closure, lua_table(guards), bool)
 
 
 def is_python_step(closure) -> bool:

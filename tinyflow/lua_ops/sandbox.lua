@@ -35,6 +35,18 @@ function host.run_closures(fs, n)
   return 0
 end
 
+-- f run only when every guards[i] (a bool scalar tensor: a tf.cond branch's guard, TGuard)
+-- is true, by ``truth``.
+function host.guarded(f, guards, truth)
+  local n = #guards
+  return function()
+    for i = 1, n do
+      if not truth(guards[i]) then return end
+    end
+    return f()
+  end
+end
+
 -- One closure under pcall (an op timed alone).
 function host.call(f)
   local ok, err = pcall(f)

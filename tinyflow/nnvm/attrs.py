@@ -100,6 +100,13 @@ TOpPattern          NNVM's op pattern, as far as FuseElemwise needs it: ``"reduc
                     reductions that fuse on the CPU with the elementwise ops around them
                     (``reduce_sum``/``mean``/``max``/``min``, ``_collapse_sum_like``); they
                     take only inputs of their output's dtype.  Unset: elementwise.
+TGuard              ``True``: an op with a control dependency on a node of this op runs only
+                    when the node's value (a bool scalar) is true, else it is skipped and its
+                    outputs hold what they held (``branch_guard``: a tf.cond branch's ops run
+                    only when it is taken).  The Gradient pass gives the nodes an FGradient
+                    rule builds the guards of the node it differentiates; PlanMemory keeps the
+                    guard's value until its last dependent ran; FuseElemwise fuses only ops of
+                    one set of guards; such ops are never in a CUDA graph.
 TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a collective):
                     ``config='gpu graph'`` runs them between captured segments.  Python ops
                     (FPythonCompute) and seeded random ops are never captured and need no

@@ -95,6 +95,11 @@ class Node:
     def num_outputs(self) -> int:
         return 1 if self.op is None else self.op.num_outputs(self.attrs)
 
+    def guards(self) -> list:
+        """The control deps whose value decides whether it runs (TGuard: a tf.cond branch's
+        ``branch_guard``)."""
+        return [c for c in self.control_deps if c.op is not None and c.op.attr("TGuard")]
+
     @property
     def outputs(self) -> list:
         """A tensor per output (TensorFlow's ``op.outputs``)."""

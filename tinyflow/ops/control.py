@@ -56,6 +56,18 @@ def _branch_input_gradient(node, ograds):
  .set_attr("FGradient", _branch_input_gradient))
 
 
+# A cond's branch runs only when taken (TF's semantics: no error, no work, no random draw in the
+# other): each of its ops has a control dependency on its branch_guard, which TGuard declares;
+# the executor runs such an op only when the guard's value is true.
+(register_op("branch_guard")
+ .describe("Whether bool scalar x is attr branch: a tf.cond branch's guard.  An op with a "
+           "control dependency on it runs only when it is true (TGuard).")
+ .set_num_inputs(1)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: ([()], [()]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (["bool"], ["bool"]))
+ .set_attr("TGuard", True).set_attr("FGradient", no_gradient))
+
+
 def _results_shape(attrs, in_shapes, out_shapes):
     count = attrs["num_results"]
     shapes = [i if i is not None else o for i, o in zip(in_shapes, out_shapes)]

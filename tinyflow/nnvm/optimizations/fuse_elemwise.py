@@ -79,7 +79,9 @@ def _groups(graph: Graph, target: str) -> dict[int, int]:
                                            [shapes[e] for e in entries[:-1]]):
             groups.add(nid)
             members[nid] = [nid]
-            candidates = {find(d) for d in deps if d in groups}
+            # one set of guards (a tf.cond branch's ops run only when taken)
+            candidates = {find(d) for d in deps if d in groups
+                          and set(indexed.nodes[d].guards()) == set(node.guards())}
             for root in sorted(candidates, key=lambda r: -len(members[r])):
                 mine = find(nid)
                 if _can_merge(indexed, members[mine] + members[root], {mine, root}, groups,

@@ -129,11 +129,17 @@ def _input_grads(node, out_entries, grads) -> list:
                          f"must flow through it")
     out_grads = [_sum(grads[e]) if e in grads else _build("zero", Symbol([e]))
                  for e in out_entries]
+    graph, guards = current_context(), node.guards()
+    made_before = len(graph.nodes_by_name)
     try:
         in_grads = rule(GradNode(node), out_grads)
     except Exception as err:  # a bug in a (user's) rule: say which node it was running on
         raise GraphError(f"{node.describe()}: its FGradient rule raised "
                          f"{type(err).__name__}: {err}") from err
+    if guards:  # the gradient of a tf.cond branch's op runs only when the branch ran
+        for made in list(graph.nodes_by_name.values())[made_before:]:
+            if made.op is not None:
+                made.control_deps += [g for g in guards if g not in made.control_deps]
     if len(in_grads) != len(node.inputs):
         raise GraphError(f"FGradient of {node.describe()} returned {len(in_grads)} "
                          f"gradients for {len(node.inputs)} inputs")

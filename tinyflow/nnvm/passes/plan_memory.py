@@ -39,7 +39,10 @@ def plan_memory(graph: Graph) -> Graph:
                for n in graph.attrs.get("donated_inputs", ()) if n in indexed.node_id}
     nbytes = [math.prod(s) * DTYPE_SIZE[t] for s, t in zip(shapes, dtypes)]
     ref_count = [0] * indexed.num_entries
-    for eid in [e for inputs in indexed.input_entries for e in inputs] + indexed.outputs:
+    # a guard's value (TGuard) is read by each node it guards, when that node runs
+    guard_reads = [[indexed.entry_id((g, 0)) for g in node.guards()] for node in indexed.nodes]
+    for eid in [e for inputs in indexed.input_entries + guard_reads for e in inputs] + \
+            indexed.outputs:
         ref_count[eid] += 1  # a fetched entry gets one more: never freed
     storage_id = [EXTERNAL] * indexed.num_entries
     inplace_from: dict[int, int] = {}
@@ -73,7 +76,7 @@ def plan_memory(graph: Graph) -> Graph:
         for out_eid in outputs:
             if out_eid not in inplace_from:
                 storage_id[out_eid] = pool.request(nbytes[out_eid])
-        for in_eid in inputs:
+        for in_eid in inputs + guard_reads[nid]:
             ref_count[in_eid] -= 1
             if ref_count[in_eid] == 0 and in_eid not in taken and storage_id[in_eid] != EXTERNAL:
                 pool.release(storage_id[in_eid])
