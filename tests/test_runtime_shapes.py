@@ -360,3 +360,59 @@ def test_a_loops_backward_bound_in_a_later_stage_reads_what_its_forward_kept(pla
         # the forward kept p, 12 bytes, per each of its 3 iterations (not the int counter:
         # its gradient is zero, the backward does not read it)
         assert [(per, trips) for _, _, per, trips in plan.loops] == [(12, 3)]
+
+
+# -- shape arguments from values known only when the graph runs (ValuesAtRunTime) -------------
+def test_shapes_from_fed_values_and_their_gradients_against_tensorflow(plan_memory):
+    """tf.reshape and tf.tile to a fed count, tf.zeros to a variable's value, tf.range to a
+    max over data: each value computed first, the rest bound per value (one later stage each,
+    reused when a value comes back)."""
+    n = tf.placeholder(tf.int32, [], name="n")
+    x = tf.placeholder(tf.float32, [None, 4], name="x")
+    w = tf.Variable(np.arange(4, dtype=np.float32), name="w")
+    k = tf.Variable(3, name="k")
+    y = tf.reshape(x * w, [n, -1])
+    t = tf.tile(x * w, [n, 1])
+    loss = tf.reduce_sum(y * y) + tf.reduce_sum(tf.sin(t))
+    grads = tf.gradients(loss, [w, x])
+    fetches = [loss, grads[0], grads[1], tf.shape(y)]
+    z = tf.zeros([k]) + 1.0
+    r = tf.range(tf.reduce_max(tf.cast(x, tf.int32)))
+    # real TF 2.21, tf.compat.v1, x = arange(12).reshape(3, 4) / 7: [loss, dloss/dw, dloss/dx
+    # row 0, tf.shape(y)] for n = 2, 3, 2, 6
+    expected = {
+        2: [53.82786, [3.42857, 6.4527, 8.92175, 20.1854], [0.0, 2.26534, 5.65023, 9.4017],
+            [2, 6]],
+        3: [57.4969, [5.14286, 7.49538, 7.66833, 19.31892], [0.0, 3.25515, 7.33249, 10.24541],
+            [3, 4]],
+        6: [68.504, [10.28572, 10.62342, 3.9081, 16.71948], [0.0, 6.22459, 12.37926, 12.77654],
+            [6, 2]]}
+    xv = np.arange(12, dtype=np.float32).reshape(3, 4) / 7
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for count in (2, 3, 2, 6):
+            got = sess.run(fetches, {n: count, x: xv})
+            value, dw, dx, shape = expected[count]
+            np.testing.assert_allclose(got[0], value, rtol=1e-5)
+            np.testing.assert_allclose(got[1], dw, rtol=1e-5, atol=1e-5)
+            np.testing.assert_allclose(got[2][0], dx, rtol=1e-5, atol=1e-5)
+            assert got[3].tolist() == shape
+        assert sess.run(z).tolist() == [1.0] * 3
+        sess.run(tf.assign(k, 5))  # the variable's new value: another later stage
+        assert sess.run(z).tolist() == [1.0] * 5
+        assert sess.run(r, {x: xv * 7}).tolist() == list(range(11))
+        staged = _staged(sess, fetches)
+        assert isinstance(staged, StagedExecutor) and len(staged.later) == 3  # n = 2, 3, 6
+
+
+def test_sequence_mask_of_fed_lengths_against_tensorflow():
+    lengths = tf.placeholder(tf.int32, [None], name="lengths")
+    maxlen = tf.placeholder(tf.int32, [], name="maxlen")
+    mask = tf.sequence_mask(lengths)
+    counted = tf.reduce_sum(tf.cast(tf.sequence_mask(lengths, maxlen), tf.float32), 1)
+    with tf.Session() as sess:
+        # real TF 2.21, tf.compat.v1: max(lengths) columns; maxlen's when given
+        assert sess.run(mask, {lengths: [1, 3, 2]}).tolist() == [
+            [True, False, False], [True, True, True], [True, True, False]]
+        assert sess.run(mask, {lengths: [2, 0]}).tolist() == [[True, True], [False, False]]
+        assert sess.run(counted, {lengths: [1, 3, 2], maxlen: 2}).tolist() == [1.0, 2.0, 2.0]

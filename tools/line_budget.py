@@ -101,13 +101,15 @@ COMPONENTS = {
     # Session.run fetches and feeds a CompositeTensor (tf.SparseTensor) by its parts; graph
     # defs: tf.Graph.as_graph_def and Session.graph_def; GraphContext.keras); 3741 -> 3775:
     # tf.cond runs only the branch taken (TGuard): Node.guards, the Gradient pass guarding a
-    # branch's gradient ops, PlanMemory keeping a guard's value, the executor's guarded closures
+    # branch's gradient ops, PlanMemory keeping a guard's value, the executor's guarded closures;
+    # 3775 -> 3790: shape arguments from values known when the graph runs (ValuesAtRunTime
+    # from FoldShapeArguments, the executor's input values; GraphContext.loop_inputs)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3775),
+            "session/session.py", "session/variables.py"], 3790),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7)
@@ -216,7 +218,8 @@ COMPONENTS = {
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
-    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 200),
+    # (200 -> 210: the later stages also per value of a shape argument, tf.zeros([n]) fed)
+    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 210),
     # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run;
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
     # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;
@@ -307,12 +310,12 @@ COMPONENTS = {
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
     # composed of existing ops: a component of its own, as tf.distributions (1145 -> 1290:
     # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
-    # known at bind...: framework_names.py)
+    # known at bind...: framework_names.py; 1290 -> 1305: tf.sequence_mask of fed lengths)
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1290),
+         "frontend/framework_names.py"], 1305),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (

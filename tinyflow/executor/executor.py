@@ -48,6 +48,7 @@ from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
 from ..nnvm.errors import BindError, OpError, ShapeError
 from ..nnvm.graph import CHANNELS_LAST, Graph, apply_passes
+from ..nnvm.passes.fold_shapes import ValuesAtRunTime
 from ..nnvm.passes.plan_memory import EXTERNAL
 from .cuda_graph import GraphedStep
 from .memory import Buffer, ResourceExhaustedError, check_fits, check_shape_sizes
@@ -96,9 +97,11 @@ class Executor:
         captured segments, :class:`~tinyflow.executor.cuda_graph.GraphedStep`).
     """
 
-    def __init__(self, outputs, feed_shapes, variables, options, fed_entries=None, donated=()):
+    def __init__(self, outputs, feed_shapes, variables, options, fed_entries=None, donated=(),
+                 input_values=None):
         self.device = torch.device(options.device_type)
         self.feed_shapes = dict(feed_shapes)
+        self.input_values = dict(input_values or {})  # a later stage's (stages.py)
         self.fed_entries = dict(fed_entries or {})
         self.donated = frozenset(donated)
         self.options = options
@@ -128,7 +131,8 @@ class Executor:
             "memory_sharing": options.plan_memory, "mirror_policy": options.memory_policy,
             "mirror_budget_bytes": options.memory_budget_bytes,
             "fusion_target": self.device.type, "fusion_backend": options.fusion,
-            "fed_entries": self.fed_entries, "donated_inputs": self.donated})
+            "fed_entries": self.fed_entries, "donated_inputs": self.donated,
+            "input_values": self.input_values})
         hinted = any(getattr(e.node.graph, "recompute_hints", None) for e in outputs)
         self.passes = bind_passes(options, hinted)
         cut = self.passes.index("CutFeeds") + 1  # first: what fed tensors cut off is not checked
@@ -138,7 +142,11 @@ class Executor:
         self.read_variables, self.assigned_variables = self._variable_use(graph.indexed)
         variables.check_initialized(self.read_variables)
         inferred = self.passes.index("InferType") + 1  # shapes and types checked before rewrites
-        graph = apply_passes(graph, self.passes[cut:inferred])
+        try:
+            graph = apply_passes(graph, self.passes[cut:inferred])
+        except ValuesAtRunTime as late:  # shape arguments from values: bound in stages
+            raise StagedBind(late.graph, [], (self.read_variables, self.assigned_variables),
+                             values=late.entries, message=str(late)) from None
         # outputs sized when they run: a tensor of their own; read by ops here: StagedBind
         graph, self.run_time_shaped = run_time_outputs(
             graph, (self.read_variables, self.assigned_variables))
@@ -477,11 +485,15 @@ class Executor:
         raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)
 
 
-def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None):
+def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None,
+                  input_values=None):
     """An :class:`Executor` for ``outputs``, or a :class:`~tinyflow.executor.StagedExecutor`
-    when ops of the graph read an output whose shape is known only once it ran (stages.py)."""
+    when ops of the graph read an output whose shape is known only once it ran, or a shape
+    argument's value (stages.py).  ``input_values``: ``{input node: value}`` known at bind (a
+    later stage's)."""
     try:
-        return Executor(outputs, feed_shapes, variables, options, fed_entries)
+        return Executor(outputs, feed_shapes, variables, options, fed_entries,
+                        input_values=input_values)
     except StagedBind as split:
         return StagedExecutor(split, feed_shapes, variables, options, bind_executor)
 

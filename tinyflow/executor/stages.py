@@ -15,6 +15,11 @@ ops of the graph read such an output, :func:`bind_executor` binds the graph in s
    dropped, so nothing of stage 1 runs twice (random ops, assigns, ``tf.data`` pulls).  That
    graph may hold run-time-shaped outputs of its own: it is bound in stages again.
 
+A shape argument whose value comes from data (``tf.zeros([n])`` with ``n`` fed,
+``tf.range(tf.reduce_max(lengths))``: ValuesAtRunTime from FoldShapeArguments) splits the
+graph the same way: stage 1 computes the value, and the later stage is bound per the values it
+takes (and shapes), its input node for the value folded as a constant.
+
 Both stages share the session's variables; a loop's backward in stage 2 reads the state its
 forward kept in stage 1 (its input node stands for the forward's output).
 """
@@ -22,8 +27,12 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
+import numpy as np
+import torch
+
 from ..nnvm.errors import ShapeError
 from ..nnvm.graph import Graph, rewrite
+from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Node, NodeEntry
 
 __all__ = ["STAGE_CACHE_SIZE", "StagedBind", "StagedExecutor", "run_time_outputs"]
@@ -32,16 +41,18 @@ STAGE_CACHE_SIZE = 8  # shapes of the run-time-shaped outputs whose later stage 
 
 
 class StagedBind(ShapeError):
-    """Raised by a bind whose graph reads an output sized at run time: the graph (shapes and
-    types inferred) and those outputs' entry ids, for ``bind_executor`` to bind in stages.
+    """Raised by a bind whose graph reads an output sized at run time, or a shape argument's
+    value known only then: the graph (shapes and types inferred), those outputs' entry ids
+    and the value entries (NodeEntry, ``values``), for ``bind_executor`` to bind in stages.
     Elsewhere (a loop's body, bound as an executor of its own) it is the ShapeError it says."""
 
-    def __init__(self, graph, entries, variables):
+    def __init__(self, graph, entries, variables, values=(), message=None):
         indexed = graph.indexed
         names = ", ".join(indexed.nodes[indexed.entry_node(e)[0]].describe() for e in entries)
-        super().__init__(f"the shape of {names} is known only once it ran, and ops of this "
-                         f"graph read it: a loop's body or a branch cannot bind in stages")
-        self.graph, self.entries = graph, list(entries)
+        super().__init__(message or f"the shape of {names} is known only once it ran, and ops "
+                         f"of this graph read it: a loop's body or a branch cannot bind in "
+                         f"stages")
+        self.graph, self.entries, self.values = graph, list(entries), list(values)
         self.read_variables, self.assigned_variables = variables  # the whole graph's
 
 
@@ -63,6 +74,19 @@ def run_time_outputs(graph, variables) -> tuple[Graph, frozenset]:
     names = frozenset((indexed.nodes[indexed.entry_node(e)[0]].name, indexed.entry_node(e)[1])
                       for e in late)
     return graph.with_attrs(shape=[(0,) if e in late else s for e, s in enumerate(shapes)]), names
+
+
+def _static_values(graph, entries) -> dict:
+    """``{entry: value}`` of the ``entries`` (NodeEntry) whose value follows from shapes and
+    constants (FFoldValue): a later stage folds a shape argument through them."""
+    shapes, indexed = graph.attrs["shape"], graph.indexed
+    known = {}
+    for entry in entries:
+        try:
+            known[entry] = fold_value(entry, lambda e: shapes[indexed.entry_id(e)])
+        except NotFoldable:
+            continue
+    return known
 
 
 def _later_nodes(indexed, entries) -> set:
@@ -100,8 +124,10 @@ class StagedExecutor:
         indexed, dtypes = graph.indexed, graph.attrs["dtype"]
         self.graph, self.indexed, self.options, self.bind = graph, indexed, options, bind
         self.feed_shapes = dict(feed_shapes)
-        later = _later_nodes(indexed, set(entries))
+        values = [indexed.entry_id(e) for e in split.values]
+        later = _later_nodes(indexed, set(entries) | set(values))
         entries = [e for e in entries if indexed.entry_node(e)[0] not in later]
+        values = [e for e in values if indexed.entry_node(e)[0] not in later]
         # stage 1's outputs: the fetches before, the run-time-shaped ones, what stage 2 reads
         boundary = [e for nid in sorted(later) for e in indexed.input_entries[nid]
                     if indexed.entry_node(e)[0] not in later
@@ -111,7 +137,9 @@ class StagedExecutor:
                     if indexed.node_id[c] not in later]
         self.run_time = [self._entry(e) for e in entries]
         self.run_time_names = [n.describe() for n in after]
-        self.boundary = {self._entry(e): None for e in boundary + list(entries)}
+        self.by_value = [self._entry(e) for e in values]  # their values key a later stage
+        self.boundary = {self._entry(e): None for e in boundary + list(entries) + values}
+        self.static = _static_values(graph, self.boundary)  # folded once: constants, shapes
         for entry in self.boundary:
             self.boundary[entry] = Node(
                 None, f"{entry.node.name}:{entry.index}",
@@ -164,12 +192,15 @@ class StagedExecutor:
             if node.name in self.recorded:
                 state.table.record = True
 
-    def _bind_later(self, shapes):
-        """The later stage for these shapes of the run-time-shaped outputs (bound now)."""
+    def _bind_later(self, shapes, values):
+        """The later stage for these shapes of the run-time-shaped outputs and ``values`` of
+        the shape arguments' (bound now)."""
         store = self.store
         feed_shapes = {**self.feed_shapes, **{node: shapes[entry]
                                               for entry, node in self.boundary.items()}}
-        executor = self.bind(self.second_outputs, feed_shapes, store, self.options)
+        known = {self.boundary[e]: v for e, v in {**self.static, **values}.items()}
+        executor = self.bind(self.second_outputs, feed_shapes, store, self.options,
+                             input_values=known)
         states = {node.name: state for node, state in self.first.loop_states.items()}
         for entry, node in self.boundary.items():  # a loop's backward reads its forward's
             if entry.node.name in states:
@@ -188,10 +219,13 @@ class StagedExecutor:
         """Stage 1, then the later stage bound at the shapes stage 1 gave; the outputs."""
         ran = dict(zip(self.first_outputs, self.first.run(feeds, profile, trace, timeout_ms)))
         shapes = {entry: tuple(ran[entry].shape) for entry in self.boundary}
-        key = tuple(shapes[e] for e in self.run_time)
+        values = {e: np.asarray(ran[e].cpu() if isinstance(ran[e], torch.Tensor) else ran[e])
+                  for e in self.by_value}
+        key = tuple(shapes[e] for e in self.run_time) + tuple(
+            (v.dtype.str, v.shape, v.tobytes()) for v in values.values())
         executor = self.later.get(key)
         if executor is None:
-            executor = self.later[key] = self._bind_later(shapes)
+            executor = self.later[key] = self._bind_later(shapes, values)
             while len(self.later) > STAGE_CACHE_SIZE:
                 self.later.popitem(last=False)[1].free()
         self.later.move_to_end(key)

@@ -11,9 +11,10 @@ import numpy as np
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import Dimension, TensorShape
-from .api import cast, constant, equal, logical_or, maximum, reduce_all, where
-from .array_ops import _folded, _known_shape, concat, ones, stack
+from .api import cast, constant, equal, less, logical_or, maximum, reduce_all, reduce_max, where
+from .array_ops import _folded, _known_shape, concat, expand_dims, ones, stack
 from .array_ops import range as _static_range
+from .array_ops import sequence_mask as _static_sequence_mask
 from .control_flow_ops import Assert
 from .dtypes import as_dtype, int32
 from .math_ops import convert_to_tensor, cumsum
@@ -21,7 +22,7 @@ from .math_ops import convert_to_tensor, cumsum
 __all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
            "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
            "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
-           "is_symbolic_tensor", "is_tensor", "range"]
+           "is_symbolic_tensor", "is_tensor", "range", "sequence_mask"]
 
 
 def is_tensor(x) -> bool:
@@ -127,6 +128,25 @@ def replica_device_setter(ps_tasks=0, ps_device="/job:ps", worker_device="/job:w
         return None
     return lambda op: ps_device if getattr(op, "type", None) in ("Variable", "VariableV2") \
         else worker_device
+
+
+def sequence_mask(lengths, maxlen=None, dtype=bool, name=None) -> Symbol:
+    """``tf.sequence_mask``: ``mask[..., j] = j < lengths[...]``, of shape ``lengths.shape +
+    [maxlen]`` (None: ``max(lengths)``, as TF 1.15).  Known when the graph is built:
+    :func:`tinyflow.frontend.array_ops.sequence_mask`; else the row ``0 .. maxlen - 1`` is a
+    :func:`range` whose length is computed when the graph runs (fed lengths)."""
+    lengths = lengths if isinstance(lengths, Symbol) else constant(lengths)
+    if maxlen is None and _folded(lengths) is None:
+        maxlen = reduce_max(lengths)
+    if not isinstance(maxlen, Symbol) or _folded(maxlen) is not None:
+        return _static_sequence_mask(lengths, maxlen, dtype, name)
+    if maxlen.get_shape().ndims not in (None, 0):
+        raise ValueError(f"sequence_mask: maxlen must be a scalar, got {maxlen.name} of shape "
+                         f"{maxlen.get_shape()}")
+    with current_context().name_scope(name or "SequenceMask"):
+        columns = range(cast(maxlen, int32))
+        mask = less(cast(columns, lengths.dtype), expand_dims(lengths, -1))
+        return mask if as_dtype(dtype) == as_dtype(bool) else cast(mask, dtype)
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:

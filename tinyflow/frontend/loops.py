@@ -228,6 +228,7 @@ def _build(graph, cond, body, loop_vars, values, invariants, limit, back_prop) -
         inv if inv is not None else leaf.get_shape() if leaf is not None else TensorShape(None)),
         (leaf if leaf is not None else proto).dtype.name)
         for leaf, inv, proto in zip(leaves, invariants, protos)]
+    graph.loop_inputs.update(placeholders)  # a slice's bound may not follow them (indexing)
     symbols = [Symbol([NodeEntry(p, 0)]) for p in placeholders]
     symbols = [s if proto is None else proto._like(s, proto.element_shape)
                for s, proto in zip(symbols, protos)]

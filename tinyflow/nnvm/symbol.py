@@ -198,6 +198,7 @@ class GraphContext:
         self.seed: int | None = None  # the graph-level random seed (tf.set_random_seed)
         self.variable_scope = None  # the front end's variable scopes (tinyflow.variable_scope)
         self.control_inputs: list[Node] = []  # what every op made now waits for
+        self.loop_inputs: set = set()  # tf.while_loop's loop variables' placeholders
         self.entry_dtypes: dict = {}  # NodeEntry -> dtype, as far as create_op could tell
         self.entry_shapes: dict = {}  # NodeEntry -> shape as create_op found it (None: unknown dim)
         self.shape_hints: dict = {}  # NodeEntry -> TensorShape given by tensor.set_shape

@@ -10,7 +10,7 @@ from __future__ import annotations
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
-from ..nnvm.symbol import Symbol, create_op, slice_attrs, static_shape
+from ..nnvm.symbol import Symbol, create_op, current_context, slice_attrs, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from .array import _axis, _integer_input, _shape_of_input_2, slice_index
 
@@ -200,8 +200,8 @@ def tensor_index(tensor: Symbol, index: tuple) -> Symbol:
     with tensor begin, end and strides: a tensor entry ``i`` (it selects one slice, the shape
     stays known) is read when the graph runs (``select_index``: a loop's counter works); a slice
     whose bounds are tensors changes the shape, so their values are computed when a session
-    binds the graph (tf.shape of fed tensors, constants, arithmetic: ``shaped_by_value``), and
-    one that depends on a fed value is a ValueError here, naming it."""
+    binds the graph (tf.shape of fed tensors, constants, arithmetic: ``shaped_by_value``), or,
+    from a fed value, first when it runs (the rest bound per value: executor/stages.py)."""
     static = [slice(None) if isinstance(item, Symbol) else item for item in index]
     picks = [(k, item) for k, item in enumerate(index) if isinstance(item, Symbol)]
     result = tensor
@@ -245,8 +245,10 @@ def _sliced_at_bind(tensor, attrs, bounds, static) -> Symbol:
 
 
 def _bound_value(bound: Symbol):
-    """``bound``'s value when it is known now, else ``bound`` itself when a session can compute
-    it at bind; ValueError when it is not a scalar or depends on a value known only later."""
+    """``bound``'s value when it is known now, else ``bound`` itself: its value is folded when
+    a session binds the graph, or, when it depends on a value known only when the graph runs,
+    that value is computed first (the executor binds the rest per value it takes:
+    executor/stages.py); ValueError when it is not a scalar."""
     shape = bound.get_shape()
     if shape.ndims not in (None, 0):
         raise ValueError(f"a slice bound must be a scalar, got {bound.name} of shape {shape}")
@@ -258,12 +260,11 @@ def _bound_value(bound: Symbol):
     try:
         return int(fold_value(bound.outputs[0], known))
     except NotFoldable as err:
-        if not err.waiting:
-            raise ValueError(
-                f"slice bound {bound.name}: its value depends on {err}; TinyFlow fixes every "
-                f"shape when a session binds the graph, so a slice's bounds must be known "
-                f"then (from tf.shape of fed tensors, constants and arithmetic on them); a "
-                f"single index x[i] may be a value known only when the graph runs") from None
+        if err.node in current_context().loop_inputs:
+            raise ValueError(f"slice bound {bound.name}: its value depends on {err.node.name}, "
+                             f"a loop variable; a loop's body is bound once, so the shapes "
+                             f"in it must be known then: a single index x[i] may follow a "
+                             f"loop variable") from None
         return bound
 
 

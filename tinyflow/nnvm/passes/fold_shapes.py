@@ -9,7 +9,9 @@ constants and the small int ops over them (stack, slices, arithmetic; each one's
 as its attribute ``shape_attr`` (or, ``shape_attr`` a tuple of names, those attributes, the
 value cut in equal parts).  This pass infers shapes, folds each such node's last input
 to its value (:func:`fold_value`) and rebuilds the node as ``target`` with that attribute, until
-none is left; one whose value depends on a fed value (or a variable's) is a BindError naming it.
+none is left; one whose value depends on a fed value (or a variable's, or an op's without
+FFoldValue) raises :class:`ValuesAtRunTime`: the executor binds the graph in stages, those
+values first.
 """
 from __future__ import annotations
 
@@ -22,7 +24,8 @@ from ..graph import Graph, apply_passes, register_pass, rewrite
 from ..op import Op
 from ..symbol import Node, NodeEntry
 
-__all__ = ["NotFoldable", "fold_shape_arguments", "fold_value", "shape_argument"]
+__all__ = ["NotFoldable", "ValuesAtRunTime", "fold_shape_arguments", "fold_value",
+           "shape_argument"]
 
 _MAX_ROUNDS = 64  # a node resolved per round at least; a graph needing more is pathological
 
@@ -36,20 +39,37 @@ class NotFoldable(TinyflowError):
         self.node, self.waiting = node, waiting
 
 
+class ValuesAtRunTime(BindError):
+    """Shape arguments whose values are known only when the graph runs (a fed value, a
+    variable's, an op's without FFoldValue: ``tf.zeros([n])``, ``tf.range(tf.reduce_max(l))``):
+    ``graph`` (shapes and types inferred so far) and ``entries``, the values in the way.  The
+    executor binds such a graph in stages (executor/stages.py): the values first, then the
+    rest per values they take; where it cannot (a loop's body), it is this BindError."""
+
+    def __init__(self, message: str, graph: Graph, entries: list):
+        super().__init__(message)
+        self.graph, self.entries = graph, entries
+
+
 def _inputs_done(node, values) -> bool:
     ignored = node.attr_list("FIgnoreInputs")
     return all(i in ignored or e in values for i, e in enumerate(node.inputs))
 
 
-def fold_value(entry: NodeEntry, shape_of) -> np.ndarray:
-    """The value of ``entry`` computed in numpy from ``shape_of(entry) -> tuple | None`` and
-    the ``FFoldValue`` rules of the ops on the way (iterative: no recursion limit); raises
+def fold_value(entry: NodeEntry, shape_of, known=None) -> np.ndarray:
+    """The value of ``entry`` computed in numpy from ``shape_of(entry) -> tuple | None``, the
+    values ``known`` of input nodes (``{Node: array}``: a later stage's, stages.py) and the
+    ``FFoldValue`` rules of the ops on the way (iterative: no recursion limit); raises
     :class:`NotFoldable` naming the first node whose value cannot be had so."""
     values: dict = {}
     stack = [entry.node]
     while stack:
         node = stack[-1]
         if NodeEntry(node, 0) in values:
+            stack.pop()
+            continue
+        if known and node in known:
+            values[NodeEntry(node, 0)] = np.asarray(known[node])
             stack.pop()
             continue
         rule = node.op.attr("FFoldValue") if node.op is not None else None
@@ -118,21 +138,23 @@ def fold_shape_arguments(graph: Graph) -> Graph:
             return graph
         inferred = apply_passes(graph, "InferShape")
         shape_of = functools.partial(_inferred_shape, inferred)
-        resolved, waiting = {}, None
+        resolved, waiting, late = {}, None, {}
         for node in pending:
             try:
-                value = fold_value(node.inputs[-1], shape_of)
+                value = fold_value(node.inputs[-1], shape_of, graph.attrs.get("input_values"))
             except NotFoldable as err:
                 if not err.waiting:
-                    raise BindError(
-                        f"{_describe(node)}: its shape argument depends on {err}; TinyFlow "
-                        f"fixes every shape when a session binds the graph (per feed shapes), "
-                        f"so a shape may be computed from tensors' shapes (tf.shape), "
-                        f"constants, tf.stack, slices and arithmetic, not from fed values or "
-                        f"variables") from None
+                    late.setdefault(err.node, (node, err))
                 waiting = waiting or (node, err)
                 continue
             resolved[node] = _resolve(node, value)
+        if not resolved and late:  # the values first, when the graph runs (ValuesAtRunTime)
+            node, err = next(iter(late.values()))
+            raise ValuesAtRunTime(
+                f"{_describe(node)}: its shape argument depends on {err}: an executor binds "
+                f"such a graph in stages, the values first; a loop's body or a branch cannot",
+                apply_passes(inferred, "InferType"),
+                [NodeEntry(n, i) for n in late for i in range(n.num_outputs())])
         if not resolved:
             node, err = waiting
             raise BindError(f"{_describe(node)}: cannot compute its shape argument: {err}")
