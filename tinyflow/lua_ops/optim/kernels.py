@@ -1,4 +1,4 @@
-"""Kernels of the optimizer bodies (tinyflow/ops/optim.py): torch's fused Adam step; the
+"""Kernels of the optimizer bodies (tinyflow/ops/optim.py): TensorFlow's Adam step, the
 proximal steps and FTRL's, each a setup making its scratch tensors and returning the step."""
 from __future__ import annotations
 
@@ -7,10 +7,21 @@ import torch
 __all__ = ["adam_update", "ftrl", "proximal_adagrad", "proximal_sgd"]
 
 
-def adam_update(var, m, v, grad, step, lr, beta1, beta2, eps):
-    """One Adam step on var, m and v in place; step: the step count, a scalar tensor."""
-    torch._fused_adam_([var], [grad], [m], [v], [], [step], lr=lr, beta1=beta1, beta2=beta2,
-                       weight_decay=0.0, eps=eps, amsgrad=False, maximize=False)
+def adam_update(var, m, v, grad, beta1_power, beta2_power, lr, beta1, beta2, eps):
+    """Setup of TensorFlow's ApplyAdam step on var, m and v (in place); beta1_power and
+    beta2_power: scalar tensors (``beta ** t`` at step t), lr a number or a scalar tensor."""
+    scratch = torch.empty_like(var)
+    one, lr, beta1, beta2, eps = _scalars(var, 1.0, lr, beta1, beta2, eps)
+
+    def step():
+        # in var's type, as TF's kernel: lr_t = lr * sqrt(1 - beta2^t) / (1 - beta1^t)
+        power1, power2 = beta1_power.to(var.dtype), beta2_power.to(var.dtype)
+        rate = lr * torch.sqrt(one - power2) / (one - power1)
+        m.add_(torch.sub(grad, m, out=scratch).mul_(one - beta1))
+        v.add_(torch.mul(grad, grad, out=scratch).sub_(v).mul_(one - beta2))
+        torch.sqrt(v, out=scratch).add_(eps)
+        var.sub_(torch.div(m, scratch, out=scratch).mul_(rate))
+    return step
 
 
 def _scalars(var, *values):
