@@ -329,7 +329,7 @@ def test_horovod_start_broadcasts_adam_slots_before_any_step():
     weight = tf.Variable(tf.ones([3, 2]))
     train = hvd.DistributedOptimizer(tf.train.AdamOptimizer(0.1)).minimize(
         tf.reduce_sum(tf.matmul(x, weight)))
-    slots = [v for v in tf.global_variables() if v.op.name.startswith("Variable_adam")]
+    slots = [v for v in tf.global_variables() if v.op.name.startswith("Variable/Adam")]
     assert [v.get_shape().as_list() for v in slots] == [[3, 2], [3, 2]]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

@@ -67,7 +67,7 @@ def test_every_optimizers_slots_as_tensorflows():
 
 
 def test_a_second_optimizer_of_the_same_name_gets_unique_names():
-    w, loss = _w_and_loss()
+    _w, loss = _w_and_loss()
     tf.train.AdamOptimizer().minimize(loss)
     second, mine = tf.train.AdamOptimizer(), tf.train.AdamOptimizer(name="MyAdam")
     second.minimize(loss)
