@@ -210,7 +210,7 @@ COMPONENTS = {
         # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples;
         # 2140 -> 2150: TF's ApplyAdam step (optim/kernels.py), replacing torch's fused Adam,
         # whose epsilon enters differently (TF's numbers, tests/test_optimizer_names.py)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2140),
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2150),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
