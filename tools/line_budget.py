@@ -208,8 +208,8 @@ COMPONENTS = {
         # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps;
         # 2070 -> 2090: issue 26, small softmax kernels on one thread (softmax/kernels.py);
         # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples;
-        # 2140 -> 2150: TF's ApplyAdam step (optim/kernels.py), replacing torch's fused Adam,
-        # whose epsilon enters differently (TF's numbers, tests/test_optimizer_names.py)
+        # 2140 -> 2150: TF's ApplyAdam step (optim/kernels.py) on torch's fused Adam, whose
+        # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names)
         ["lua_ops/**/*.py", "lua_ops/*.lua"], 2150),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
