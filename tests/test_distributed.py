@@ -327,10 +327,16 @@ def test_horovod_start_broadcasts_adam_slots_before_any_step():
     hvd.init()
     x = tf.placeholder(tf.float32, [None, 3])
     weight = tf.Variable(tf.ones([3, 2]))
-    train = hvd.DistributedOptimizer(tf.train.AdamOptimizer(0.1)).minimize(
-        tf.reduce_sum(tf.matmul(x, weight)))
-    slots = [v for v in tf.global_variables() if v.op.name.startswith("Variable_adam")]
+    adam = tf.train.AdamOptimizer(0.1)
+    optimizer = hvd.DistributedOptimizer(adam)
+    train = optimizer.minimize(tf.reduce_sum(tf.matmul(x, weight)))
+    slots = [v for v in tf.global_variables() if v.op.name.startswith("Variable/Adam")]
     assert [v.get_shape().as_list() for v in slots] == [[3, 2], [3, 2]]
+    # Horovod's wrapper answers for the slots of the optimizer it wraps
+    assert optimizer.get_slot(weight, "m") is adam.get_slot(weight, "m") is slots[0]
+    assert optimizer.get_slot_names() == ["m", "v"]
+    assert [v.op.name for v in optimizer.variables()] == [
+        "Variable/Adam", "Variable/Adam_1", "beta1_power", "beta2_power"]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         sess.run(hvd.broadcast_global_variables(0))

@@ -150,7 +150,8 @@ def test_gradient_descent_with_a_decaying_rate(plan_memory):
 
 
 def test_adam_with_a_schedule_matches_torch(plan_memory):
-    # TinyFlow's Adam is torch.optim.Adam's update; torch gets the same rate at each step
+    # TF's Adam (TinyFlow's) is torch.optim.Adam's update but for where epsilon (1e-8) enters,
+    # far below the tolerance; torch gets the same rate at each step
     rng = np.random.default_rng(0)
     x_value = rng.standard_normal((6, 4)).astype(np.float32)
     w0 = rng.standard_normal((4, 1)).astype(np.float32)

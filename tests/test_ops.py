@@ -860,11 +860,12 @@ def test_assign_reads_see_the_old_value(plan_memory):
         assert sess.run(total) == 12
 
 
-def _adam_reference(var, m, v, grad, t, lr, beta1, beta2, epsilon):
+def _adam_reference(var, m, v, grad, beta1_power, beta2_power, lr, beta1, beta2, epsilon):
+    # TensorFlow's ApplyAdam (training_ops.cc): epsilon after the bias correction
     m = beta1 * m + (1 - beta1) * grad
     v = beta2 * v + (1 - beta2) * grad * grad
-    denominator = np.sqrt(v) / np.sqrt(1 - beta2 ** t) + epsilon
-    return var - lr / (1 - beta1 ** t) * m / denominator, m, v
+    rate = lr * np.sqrt(1 - beta2_power) / (1 - beta1_power)
+    return var - rate * m / (np.sqrt(v) + epsilon), m, v
 
 
 def _momentum_reference(var, accum, grad, lr, momentum, nesterov):
@@ -892,7 +893,9 @@ def test_update_ops(plan_memory, name):
     state = [rng.uniform(0.5, 1.5, (3, 4)).astype(np.float32) for _ in range(num_state)]
     variables = [tf.Variable(tf.constant(value)) for value in state]
     grad = tf.placeholder(shape=(3, 4))
-    inputs = variables + [grad] + ([tf.constant(2.0, shape=())] if op == "adam_update" else [])
+    powers = [0.8 ** 2, 0.9 ** 2]  # Adam's beta1_power, beta2_power at its second step
+    inputs = variables + [grad] + ([tf.constant(p, shape=()) for p in powers]
+                                   if op == "adam_update" else [])
     update = create_op(op, *inputs, **attrs)
     total = tf.reduce_sum(variables[0] * 1)
     with tf.Session(plan_memory=plan_memory) as sess:
@@ -900,7 +903,7 @@ def test_update_ops(plan_memory, name):
         expected = [np.float64(s) for s in state]
         for _ in range(2):
             grad_value = rng.standard_normal((3, 4)).astype(np.float32)
-            extra = [2.0] if op == "adam_update" else []
+            extra = powers if op == "adam_update" else []
             old_total, _ = sess.run([total, update], {grad: grad_value})
             np.testing.assert_allclose(old_total, expected[0].sum(), rtol=1e-5)
             expected = list(reference(*expected, grad_value, *extra, **attrs))

@@ -72,15 +72,35 @@ def test_momentum_matches_torch(plan_memory, nesterov):
                          plan_memory)
 
 
+class _TensorFlowAdam(torch.optim.Optimizer):
+    """TF 1.15's AdamOptimizer written in torch (its ApplyAdam, float32 beta powers): epsilon is
+    added after the bias correction, unlike torch.optim.Adam's."""
+
+    def __init__(self, params, lr, beta1, beta2, epsilon):
+        super().__init__(params, {})
+        self.lr, self.betas, self.epsilon = lr, (beta1, beta2), epsilon
+        self.powers = [torch.tensor(beta, dtype=torch.float32) for beta in self.betas]
+
+    def step(self):
+        (beta1, beta2), (power1, power2) = self.betas, self.powers
+        rate = self.lr * torch.sqrt(1 - power2) / (1 - power1)
+        for p in self.param_groups[0]["params"]:
+            m, v = (self.state[p].setdefault(k, torch.zeros_like(p)) for k in "mv")
+            m += (p.grad - m) * (1 - beta1)
+            v += (p.grad * p.grad - v) * (1 - beta2)
+            p.data -= rate * m / (torch.sqrt(v) + self.epsilon)
+        self.powers = [power1 * beta1, power2 * beta2]
+
+
 @pytest.mark.parametrize("hyper", [{}, {"learning_rate": 0.05, "beta1": 0.5, "beta2": 0.9,
-                                        "epsilon": 1e-3}], ids=["defaults", "custom"])
-def test_adam_matches_torch(plan_memory, hyper):
-    lr = hyper.get("learning_rate", 0.001)
+                                        "epsilon": 1e-3}, {"learning_rate": 0.1, "epsilon": 1.0}],
+                         ids=["defaults", "custom", "inception epsilon"])
+def test_adam_matches_tensorflows_adam_written_in_torch(plan_memory, hyper):
+    # an epsilon of 1.0 (TF's advice for Inception) tells TF's formula from torch.optim.Adam's
+    lr, epsilon = hyper.get("learning_rate", 0.001), hyper.get("epsilon", 1e-8)
     betas = (hyper.get("beta1", 0.9), hyper.get("beta2", 0.999))
     _steps_against_torch(lambda: tf.train.AdamOptimizer(**hyper),
-                         lambda p: torch.optim.Adam(p, lr=lr, betas=betas,
-                                                    eps=hyper.get("epsilon", 1e-8)),
-                         plan_memory)
+                         lambda p: _TensorFlowAdam(p, lr, *betas, epsilon), plan_memory)
 
 
 def test_slots_are_not_trainable_and_named_after_their_variable():
@@ -89,8 +109,9 @@ def test_slots_are_not_trainable_and_named_after_their_variable():
     tf.train.AdamOptimizer().minimize(loss)
     tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
     assert [v.op.name for v in tf.trainable_variables()] == ["fc_weight"]
-    assert {v.op.name for v in tf.all_variables()} == {
-        "fc_weight", "Adam_step", "fc_weight_adam_m", "fc_weight_adam_v", "fc_weight_momentum"}
+    assert [v.op.name for v in tf.all_variables()] == [
+        "fc_weight", "beta1_power", "beta2_power", "fc_weight/Adam", "fc_weight/Adam_1",
+        "fc_weight/Momentum"]
 
 
 def test_adam_on_automatic_variables_initialises_in_one_run():
@@ -108,8 +129,8 @@ def test_adam_on_automatic_variables_initialises_in_one_run():
             label: rng.integers(0, 4, 16).astype(np.float32)}
     losses = [sess.run([loss, train_step], feed)[0] for _ in range(30)]
     assert losses[-1] < 0.2 * losses[0]
-    step = next(v for v in tf.all_variables() if v.op.name == "Adam_step")
-    assert sess.run(step) == 30
+    power = next(v for v in tf.all_variables() if v.op.name == "beta1_power")
+    assert sess.run(power) == np.multiply.accumulate(np.full(31, np.float32(0.9)))[-1]
 
 
 def _synthetic_images(n, rng):
@@ -151,7 +172,7 @@ def test_lenet_trains():
 
 # -- every optimizer, one step at a time, against TensorFlow 1.15's update formulas ----------------
 # Each twin is one step of the TF kernel (training_ops.cc) in numpy, float64: state is
-# [var, slots...] in the order of the optimizer's slot list.  Adam is torch.optim.Adam's formula.
+# [var, slots...] in the order of the optimizer's slot list.
 def _sgd(state, grad, lr, t):
     (var,) = state
     return [var - lr * grad]
@@ -165,13 +186,13 @@ def _momentum(momentum, nesterov):
     return step
 
 
-def _adam(beta1, beta2, epsilon):
+def _adam(beta1, beta2, epsilon):  # ApplyAdam: epsilon after the bias correction
     def step(state, grad, lr, t):
         var, m, v = state
         m = beta1 * m + (1 - beta1) * grad
         v = beta2 * v + (1 - beta2) * grad ** 2
-        denominator = np.sqrt(v) / np.sqrt(1 - beta2 ** t) + epsilon
-        return [var - lr / (1 - beta1 ** t) * m / denominator, m, v]
+        rate = lr * np.sqrt(1 - beta2 ** t) / (1 - beta1 ** t)
+        return [var - rate * m / (np.sqrt(v) + epsilon), m, v]
     return step
 
 
@@ -210,29 +231,29 @@ def _adadelta(rho, epsilon):  # ApplyAdadelta
     return step
 
 
-OPTIMIZERS = {  # name: (optimizer for a learning rate, [(slot suffix, initial value)], twin)
+OPTIMIZERS = {  # name: (optimizer for a learning rate, [(TF's slot name, initial value)], twin)
     "sgd": (tf.train.GradientDescentOptimizer, [], _sgd),
     "momentum": (lambda lr: tf.train.MomentumOptimizer(lr, 0.9), [("momentum", 0.0)],
                  _momentum(0.9, False)),
     "nesterov": (lambda lr: tf.train.MomentumOptimizer(lr, 0.9, use_nesterov=True),
                  [("momentum", 0.0)], _momentum(0.9, True)),
     "adam": (lambda lr: tf.train.AdamOptimizer(lr, 0.8, 0.9, 1e-3),
-             [("adam_m", 0.0), ("adam_v", 0.0)], _adam(0.8, 0.9, 1e-3)),
-    "rmsprop": (tf.train.RMSPropOptimizer, [("rms", 1.0), ("rms_momentum", 0.0)],
+             [("m", 0.0), ("v", 0.0)], _adam(0.8, 0.9, 1e-3)),
+    "rmsprop": (tf.train.RMSPropOptimizer, [("rms", 1.0), ("momentum", 0.0)],
                 _rmsprop(0.9, 0.0, 1e-10)),
     "rmsprop-momentum": (lambda lr: tf.train.RMSPropOptimizer(lr, decay=0.8, momentum=0.5,
                                                                epsilon=1e-3),
-                         [("rms", 1.0), ("rms_momentum", 0.0)], _rmsprop(0.8, 0.5, 1e-3)),
+                         [("rms", 1.0), ("momentum", 0.0)], _rmsprop(0.8, 0.5, 1e-3)),
     "rmsprop-centered": (lambda lr: tf.train.RMSPropOptimizer(lr, momentum=0.5, centered=True),
-                         [("rms_mg", 0.0), ("rms", 1.0), ("rms_momentum", 0.0)],
+                         [("mg", 0.0), ("rms", 1.0), ("momentum", 0.0)],
                          _centered_rmsprop(0.9, 0.5, 1e-10)),
-    "adagrad": (tf.train.AdagradOptimizer, [("adagrad", 0.1)], _adagrad),
+    "adagrad": (tf.train.AdagradOptimizer, [("accumulator", 0.1)], _adagrad),
     "adagrad-initial": (lambda lr: tf.train.AdagradOptimizer(lr, initial_accumulator_value=2.5),
-                        [("adagrad", 2.5)], _adagrad),
-    "adadelta": (tf.train.AdadeltaOptimizer, [("adadelta", 0.0), ("adadelta_update", 0.0)],
+                        [("accumulator", 2.5)], _adagrad),
+    "adadelta": (tf.train.AdadeltaOptimizer, [("accum", 0.0), ("accum_update", 0.0)],
                  _adadelta(0.95, 1e-8)),
     "adadelta-custom": (lambda lr: tf.train.AdadeltaOptimizer(lr, rho=0.5, epsilon=1e-3),
-                        [("adadelta", 0.0), ("adadelta_update", 0.0)], _adadelta(0.5, 1e-3)),
+                        [("accum", 0.0), ("accum_update", 0.0)], _adadelta(0.5, 1e-3)),
 }
 RATES = [0.1, 0.03, 0.2, 0.05]  # a tensor learning rate, fed anew at each step
 
@@ -246,9 +267,9 @@ def test_optimizer_steps_follow_the_tf_formula(config, plan_memory, name, learni
     w = tf.Variable(tf.constant(w0), name="w")
     grad = tf.placeholder(tf.float32, [3, 4])
     lr = tf.placeholder(tf.float32, []) if learning_rate == "tensor" else RATES[0]
-    train_step = make(lr).apply_gradients([(grad, w)])
-    by_name = {v.op.name: v for v in tf.all_variables()}
-    state = [w] + [by_name[f"w_{suffix}"] for suffix, _ in slots]
+    optimizer = make(lr)
+    train_step = optimizer.apply_gradients([(grad, w)])
+    state = [w] + [optimizer.get_slot(w, slot) for slot, _ in slots]
     assert not any(v.trainable for v in state[1:])
     sess = tf.Session(config, plan_memory=plan_memory)
     sess.run(tf.global_variables_initializer())
@@ -520,7 +541,7 @@ def test_ftrl_slots_and_arguments_as_tensorflows():
     tf.train.FtrlOptimizer(0.1).minimize(tf.reduce_sum(v * v))
     # real TF: the slots v/Ftrl (accum, from 0.1) and v/Ftrl_1 (linear, from 0)
     slots = tf.global_variables()[1:]
-    assert [s.checkpoint_name for s in slots] == ["v/Ftrl", "v/Ftrl_1"]
+    assert [s.op.name for s in slots] == ["v/Ftrl", "v/Ftrl_1"]
     with pytest.raises(ValueError, match="learning_rate_power 0.500000 needs to be negative "
                                          "or zero"):
         tf.train.FtrlOptimizer(0.1, learning_rate_power=0.5)
@@ -529,7 +550,7 @@ def test_ftrl_slots_and_arguments_as_tensorflows():
         tf.train.FtrlOptimizer(0.1, l1_regularization_strength=-1.0)
     w = tf.Variable([1.0], name="w")
     tf.train.ProximalAdagradOptimizer(0.1).minimize(tf.reduce_sum(w))
-    assert tf.global_variables()[-1].checkpoint_name == "w/ProximalAdagrad"
+    assert tf.global_variables()[-1].op.name == "w/ProximalAdagrad"
 
 
 def test_optimizers_slots_by_tensorflows_names():
@@ -548,7 +569,7 @@ def test_optimizers_slots_by_tensorflows_names():
         assert optimizer.get_slot_names() == names, type(optimizer).__name__
         assert all(optimizer.get_slot(w, n) is not None for n in names)
         assert optimizer.get_slot(other, names[0] if names else "m") is None
-        assert len(optimizer.variables()) == len(names)
+        assert len(optimizer.variables()) == len(names) + 2 * (names == ["m", "v"])
     adam = cases[0][0]
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())

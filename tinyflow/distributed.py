@@ -198,6 +198,16 @@ class DistributedOptimizer(Optimizer):
                 self._starts[reduced[present[i]].outputs[0].node] = (number, start)
         return [(reduced.get(i), var) for i, (_, var) in enumerate(pairs)]
 
+    def get_slot(self, var, name):
+        """The wrapped optimizer's slot ``name`` of ``var`` (Horovod's)."""
+        return self.optimizer.get_slot(var, name)
+
+    def get_slot_names(self) -> list:
+        return self.optimizer.get_slot_names()
+
+    def variables(self) -> list:
+        return self.optimizer.variables()
+
     def apply_gradients(self, grads_and_vars, global_step=None, name=None) -> Symbol:
         """The wrapped optimizer's step, after the reductions of ``grads_and_vars``' buckets
         have started (listed first, in bucket order, so the executor's order starts each one

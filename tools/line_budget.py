@@ -183,8 +183,9 @@ COMPONENTS = {
     # update ops; 2960 -> 3040 (ctc_loss: 40): tf.math.cumulative_logsumexp beside cumsum (math.py), with TF's
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables);
-    # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3065),
+    # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken);
+    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3070),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -213,8 +214,10 @@ COMPONENTS = {
         # kernel (array/kernels.py stitch), orthogonalize's QR, the proximal and FTRL steps;
         # 2070 -> 2090: issue 26, small softmax kernels on one thread (softmax/kernels.py);
         # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples;
-        # 2140 -> 2150: the host's guarded closure (sandbox.lua: a tf.cond branch's ops)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2150),
+        # 2140 -> 2150: the host's guarded closure (sandbox.lua: a tf.cond branch's ops);
+        # 2150 -> 2160: TF's ApplyAdam step (optim/kernels.py) on torch's fused Adam, whose
+        # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2160),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -318,8 +321,9 @@ COMPONENTS = {
          "frontend/framework_names.py"], 1305),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
+    # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
-        ["frontend/checkpoint_format.py"], 470),
+        ["frontend/checkpoint_format.py"], 430),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
@@ -382,8 +386,10 @@ COMPONENTS = {
     # init_ops; tf.linalg.matvec, tf.cross, tf.linalg.adjoint; tf.nn.ctc_loss and
     # ctc_greedy_decoder (nn/ctc.py); 5220 -> 5245: tf.cond's branches read outer tensors
     # through branch_input (no NaN gradient from the branch not taken) and run only when taken
-    # (their guard)
-    FRONT_END: ([], 5255),
+    # (their guard); 5245 -> 5275: optimizers' slots and Adam's beta powers made, reused and
+    # named as TF 1.15's (train.py: Optimizer._slot, _non_slot; the lines freed in the
+    # checkpoint format and the Saver, 60, went with the name mapping)
+    FRONT_END: ([], 5275),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["AdamPowers", "BundleEntry", "FormatError", "crc32c", "data_file", "mask_crc", "read_index",
+__all__ = ["BundleEntry", "FormatError", "crc32c", "data_file", "mask_crc", "read_index",
            "read_table", "unmask_crc", "write_index", "write_table"]
 
 
@@ -503,53 +503,3 @@ def read_table(data: bytes) -> dict:
                 raise FormatError(f"keys out of order: {key[:80]!r} after {last[:80]!r}")
             table[key], last = value, key
     return table
-
-
-# -- what TinyFlow stores differently from TensorFlow ---------------------------------------------
-
-
-
-# -- what TinyFlow stores differently from TensorFlow ---------------------------------------------
-class AdamPowers:
-    """How Adam's step count ``t`` (a float32 scalar variable) is stored: as TensorFlow's
-    ``beta1_power`` and ``beta2_power``, which after ``t`` steps hold ``beta ** (t + 1)`` (the
-    next step's), and read back as the ``t`` they give (from ``beta1_power`` while it has not
-    underflowed; rounded when within 1e-3 of a whole step).
-
-    The powers are TensorFlow's float32 products ``beta * beta * ...`` bit for bit up to
-    ``2**20`` steps (numpy's running product, one rounding per step as TensorFlow's
-    ``beta_power * beta``); past that, ``beta ** (t + 1)`` rounded once.
-
-    Parameters
-    ----------
-    beta1, beta2 : float
-        The optimizer's.
-    names : tuple of str
-        The two names in the checkpoint.
-    """
-
-    dtype = "float32"
-    EXACT_STEPS = 2**20
-
-    def __init__(self, beta1: float, beta2: float, names: tuple):
-        self.betas, self.names = (np.float32(beta1), np.float32(beta2)), tuple(names)
-
-    def encode(self, step: np.ndarray) -> list:
-        step = float(step)
-        if step.is_integer() and 0 <= step <= self.EXACT_STEPS:
-            return [np.multiply.accumulate(np.full(int(step) + 1, beta))[-1].reshape(())
-                    for beta in self.betas]
-        return [np.asarray(beta ** np.float32(step + 1), dtype=np.float32)
-                for beta in self.betas]
-
-    def decode(self, powers: list) -> np.ndarray | str:
-        """The step count, or a str saying why the powers give none."""
-        for beta, power in zip(self.betas, powers):
-            power = float(power)
-            if 0 < beta < 1 and 1e-30 < power <= 1:
-                step = math.log(power) / math.log(float(beta)) - 1
-                step = round(step) if abs(step - round(step)) < 1e-3 else step
-                return np.asarray(max(step, 0), dtype=np.float32)
-        return (f"cannot be read from {self.names[0]} = {float(powers[0])!r} and "
-                f"{self.names[1]} = {float(powers[1])!r}: no power of this optimizer's betas "
-                f"{float(self.betas[0])}, {float(self.betas[1])} in (1e-30, 1]")

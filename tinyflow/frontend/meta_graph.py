@@ -7,7 +7,7 @@ The file is JSON::
     {"tinyflow_meta_graph": 1,
      "graph": "<the graph's SaveJSON text: every node of the graph>",
      "variables": [{"name", "initial_value": [node, output], "initial_assign": [node, output],
-                    "trainable", "default", "checkpoint_name", "adam_powers"}, ...],
+                    "trainable", "default"}, ...],
      "collections": {key: [{"variable": name} or {"entries": [[node, output]...],
                                                   "operation": bool}, ...]}}
 
@@ -26,7 +26,6 @@ from ..nnvm.errors import GraphError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
 from ..nnvm.variables import Variable
-from .checkpoint_format import AdamPowers
 
 __all__ = ["export_meta_graph", "import_graph"]
 
@@ -39,13 +38,9 @@ def _entry(entry: NodeEntry) -> list:
 
 
 def _variable_doc(var) -> dict:
-    codec = getattr(var, "checkpoint_codec", None)
     return {"name": var.op.name, "initial_value": _entry(var.initial_value.outputs[0]),
             "initial_assign": _entry(var.initial_assign.outputs[0]),
-            "trainable": bool(var.trainable), "default": bool(var.default),
-            "checkpoint_name": getattr(var, "checkpoint_name", None),
-            "adam_powers": None if codec is None else
-            [float(codec.betas[0]), float(codec.betas[1]), *codec.names]}
+            "trainable": bool(var.trainable), "default": bool(var.default)}
 
 
 def _unwritable(context) -> str | None:
@@ -180,16 +175,6 @@ def _variable(spec, nodes: dict, where: str):
     var.initial_value = Symbol([_node_entry(spec.get("initial_value"), nodes, where)])
     var.initial_assign = Symbol([_node_entry(spec.get("initial_assign"), nodes, where)])
     var.trainable, var.default = bool(spec.get("trainable")), bool(spec.get("default"))
-    name, powers = spec.get("checkpoint_name"), spec.get("adam_powers")
-    _check(name is None or isinstance(name, str), where, f"{name!r} is not a name")
-    if name:
-        var.checkpoint_name = name
-    if powers is not None:
-        _check(isinstance(powers, list) and len(powers) == 4
-               and all(isinstance(b, (int, float)) for b in powers[:2])
-               and all(isinstance(n, str) and n for n in powers[2:]), where,
-               f"adam_powers {str(powers)[:100]}")
-        var.checkpoint_codec = AdamPowers(powers[0], powers[1], tuple(powers[2:]))
     return spec["name"], var
 
 

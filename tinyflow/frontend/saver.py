@@ -24,13 +24,10 @@ variables and collections in TinyFlow's own format, which :func:`import_meta_gra
 Names in the checkpoint
 -----------------------
 A variable is stored under its node name (``scope/name``), or the key given in a ``var_list``
-dict.  An optimizer's slot variables carry TensorFlow's name for them in ``checkpoint_name``
-(``<var>/Adam`` and ``<var>/Adam_1`` for Adam's m and v, ``<var>/Momentum``, ``<var>/RMSProp``
-and ``<var>/RMSProp_1`` (centered: ``_1`` is mg and ``_2`` the momentum), ``<var>/Adagrad``,
-``<var>/Adadelta`` and ``<var>/Adadelta_1``), which a Saver over a list of variables uses.
-Adam's step count ``t`` is stored as TensorFlow's ``beta1_power`` and ``beta2_power`` (``beta **
-(t + 1)`` in float32, as TensorFlow's products; its ``checkpoint_codec``, :class:`AdamPowers`)
-and read back as the ``t`` they give.
+dict.  An optimizer's variables have TensorFlow's names (``<var>/Adam`` and ``<var>/Adam_1``
+for Adam's m and v, ``beta1_power`` and ``beta2_power``, ``<var>/Momentum``...: see
+:mod:`tinyflow.frontend.train`), so a checkpoint of a training program holds the names
+TensorFlow's would.
 
 Writing
 -------
@@ -87,11 +84,9 @@ from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
-from .checkpoint_format import AdamPowers
 from .meta_graph import export_meta_graph, import_graph
 
 __all__ = [
-    "AdamPowers",
     "CheckpointError",
     "CheckpointReader",
     "CheckpointState",
@@ -122,9 +117,8 @@ class Saver:
     Parameters
     ----------
     var_list : list of variable symbols, or dict ``{name: variable symbol}``, optional
-        The variables to save and restore, stored under their names in TensorFlow (list: the
-        node name, or the ``checkpoint_name`` an optimizer gave its slot) or under the dict's
-        keys.  Default: every variable of the current graph context at construction time.
+        The variables to save and restore, stored under their names (list: the node name,
+        ``scope/name``) or under the dict's keys.  Default: every variable of the current graph context at construction time.
     max_to_keep : int or None
         How many of its newest checkpoints the saver keeps (5); saving one more deletes the
         oldest.  None or 0 keeps them all.
@@ -142,29 +136,17 @@ class Saver:
         else:
             pairs = [(None, v) for v in var_list]
         self._variables: dict[str, Symbol] = {}
-        self._codecs: dict[str, AdamPowers] = {}  # name -> how the variable is stored
-        self._legacy_names: dict[str, str] = {}
-        taken: set[str] = set()  # every name in the checkpoint so far
         for key, var in pairs:
-            name = key
             if not (isinstance(var, Symbol) and len(var.outputs) == 1
                     and var.node.kind == "variable"):
                 raise TypeError(f"Saver saves tf.Variables, got {var!r}")
-            codec = getattr(var, "checkpoint_codec", None) if name is None else None
-            if name is None:
-                name = codec.names[0] if codec else (getattr(var, "checkpoint_name", None)
-                                                     or var.op.name)
+            name = var.op.name if key is None else key
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
-            stored = set(codec.names if codec else (name,)) | {name}
-            if taken & stored:
+            if name in self._variables:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
             self._variables[name] = var
-            taken |= stored
-            self._legacy_names[name] = var.op.name if key is None else name  # .npz files'
-            if codec:
-                self._codecs[name] = codec
         if not self._variables:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
@@ -176,11 +158,6 @@ class Saver:
     def var_list(self) -> dict:
         """``{name in the checkpoint: variable symbol}``."""
         return dict(self._variables)
-
-    def _stored_names(self, name: str) -> tuple:
-        """The names in the checkpoint of the variable the saver calls ``name``."""
-        codec = self._codecs.get(name)
-        return codec.names if codec else (name,)
 
     @property
     def last_checkpoints(self) -> list[str]:
@@ -297,12 +274,8 @@ class Saver:
                                   f"session yet; run tf.global_variables_initializer() (a "
                                   f"layer's weights get theirs at the first run feeding the "
                                   f"layer) or restore them first")
-        arrays = {}
-        for name, var in self._variables.items():
-            value = store[var.node].detach().cpu().numpy()
-            codec = self._codecs.get(name)
-            arrays.update(zip(codec.names, codec.encode(value)) if codec else [(name, value)])
-        return arrays
+        return {name: store[var.node].detach().cpu().numpy()
+                for name, var in self._variables.items()}
 
     def _keep(self, path: str, latest_filename: str) -> None:
         """Record ``path`` as the newest checkpoint, rewrite the index, delete the files of the
@@ -353,8 +326,7 @@ class Saver:
                          else available_bytes(torch.device("cpu")))
         held = sess.variable_store.shapes()
         new = {name: v for name, v in self._variables.items() if v.node not in held}
-        budget = _RestoreBudget(limit, source, {n for name in new for n in
-                                                self._stored_names(name)})
+        budget = _RestoreBudget(limit, source, set(new))
         if os.path.isfile(path + ".index"):
             values = self._read_bundle(path, sess, budget)
         else:
@@ -369,28 +341,15 @@ class Saver:
         """``{name: array}`` of every variable, from the V2 checkpoint ``prefix``, every entry
         checked against the variable (dtype, shape), its data file and its crc32c."""
         expected = self._expected_shapes(sess)
-        wanted = {}
-        for name, var in self._variables.items():
-            codec = self._codecs.get(name)
-            for stored in self._stored_names(name):
-                wanted[stored] = ((codec.dtype, ()) if codec else
-                                  (var.node.attrs.get("dtype", "float32"), expected[name]))
+        wanted = {name: (var.node.attrs.get("dtype", "float32"), expected[name])
+                  for name, var in self._variables.items()}
         arrays = _read_entries(prefix, wanted, budget)
         problems = [f"variable '{name}' {arrays[name]}" for name in wanted
                     if isinstance(arrays[name], str)]
-        values = {}
-        for name in self._variables:
-            codec = self._codecs.get(name)
-            if codec and not problems:
-                values[name] = codec.decode([arrays[n] for n in codec.names])
-                if isinstance(values[name], str):
-                    problems.append(f"variable '{name}' {values[name]}")
-            elif not codec:
-                values[name] = arrays[name]
         if problems:
             raise CheckpointError(f"cannot restore from '{prefix}.index': "
                                   + "; ".join(problems))
-        return values
+        return arrays
 
     def _read_legacy(self, path: str, sess, budget) -> dict:
         """``{name: array}`` of every variable, from an earlier TinyFlow ``.npz`` checkpoint."""
@@ -398,10 +357,8 @@ class Saver:
             path += ".npz"
         if not os.path.isfile(path):
             raise FileNotFoundError(f"no checkpoint at '{path}': no file '{path}.index'")
-        legacy = self._legacy_names
-        arrays = _read_npz(path, {legacy[name]: shape for name, shape
-                                  in self._expected_shapes(sess).items()}, budget)
-        arrays = {name: arrays.get(legacy[name]) for name in self._variables}
+        arrays = _read_npz(path, self._expected_shapes(sess), budget)
+        arrays = {name: arrays.get(name) for name in self._variables}
         problems = []
         for name in self._variables:
             array = arrays.get(name)

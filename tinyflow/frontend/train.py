@@ -18,6 +18,7 @@ from .api import (
     assign_add,
     assign_sub,
     cast,
+    constant,
     control_dependencies,
     global_variables,
     gradients,
@@ -32,7 +33,6 @@ from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_cons
 from .learning_rate_decay import __all__ as _decay_all
 from .meta_graph import export_meta_graph
 from .saver import (
-    AdamPowers,
     NewCheckpointReader,
     Saver,
     checkpoint_exists,
@@ -44,6 +44,7 @@ from .saver import (
     load_variable,
 )
 from .unsupported import unsupported
+from .variable_scope import get_variable_scope
 
 __all__ = [
     "AdadeltaOptimizer",
@@ -115,11 +116,7 @@ class Optimizer:
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[var.op.name for _, var in grads_and_vars]}")
-        _SLOTS_OF.append(self)
-        try:
-            updates = list(self._update_ops(pairs))
-        finally:
-            _SLOTS_OF.pop()
+        updates = list(self._update_ops(pairs))
         if global_step is None:
             return group(*updates, name=name or self._name)
         with control_dependencies([group(*updates, name="update")]):  # TF: after the updates
@@ -130,16 +127,68 @@ class Optimizer:
         return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
 
     def get_slot_names(self) -> list:
-        """The names of the slots this optimizer made (TF's: ``["m", "v"]`` for Adam...)."""
-        return sorted({name for name, _ in getattr(self, "_slots", {})})
+        """The names of the slots this optimizer made, sorted (TF's: ``["m", "v"]`` for Adam,
+        ``["momentum", "rms"]`` for RMSProp...)."""
+        return sorted({name for name, _ in self.__dict__.get("_slots", {})})
 
     def get_slot(self, var, name):
         """The slot variable ``name`` this optimizer made for ``var``, or None."""
-        return getattr(self, "_slots", {}).get((name, var.node))
+        return self.__dict__.get("_slots", {}).get((name, var.node))
 
     def variables(self) -> list:
-        """The slot variables this optimizer made, in the order it made them."""
-        return list(getattr(self, "_slots", {}).values())
+        """The variables this optimizer made in the current graph, its slots and non-slot
+        variables (Adam's ``beta1_power``...), sorted by name as TensorFlow's."""
+        graph = current_context()
+        made = [*self.__dict__.get("_non_slots", {}).get(graph, {}).values(),
+                *self.__dict__.get("_slots", {}).values()]
+        return sorted((v for v in made if v.graph is graph), key=lambda v: v.name)
+
+    def _slot(self, var: Symbol, slot_name: str, op_name: str, initial: float = 0.0) -> Symbol:
+        """The slot ``slot_name`` (TF's: ``"m"``, ``"momentum"``...) of ``var``, made the first
+        time: a non-trainable variable of ``var``'s shape starting at ``initial`` (TF's slots
+        start at 0, RMSProp's ``rms`` at 1, Adagrad's at ``initial_accumulator_value``), named
+        as TensorFlow 1.15 names it: ``<variable scope>/<var name>/<op_name>`` made unique in
+        the graph (``w/Adam``, then ``w/Adam_1`` for the second slot: slots are made in TF's
+        order), outside the current name scope, in GLOBAL_VARIABLES only.
+
+        A variable of known static shape gives its slot that shape when it is made, as in
+        TensorFlow (``hvd.broadcast_global_variables`` reads it before any step).  Otherwise its
+        initial value takes the shape of the variable it is assigned to (``_variable_init``), so
+        the slot of a weight whose shape is known only from the feeds is initialised by the
+        session at the first run that infers that shape.
+        """
+        slots = self.__dict__.setdefault("_slots", {})
+        if (slot_name, var.node) in slots:  # a second minimize updates the same slots (TF's)
+            return slots[slot_name, var.node]
+        scope = get_variable_scope().name
+        context = current_context()
+        # made outside any tf.control_dependencies block (TF's init_scope): a train op built
+        # under control_dependencies(UPDATE_OPS) must not make its slots' initialisers wait for
+        # the batch-norm updates, which read the feeds
+        with context.control_dependencies(None), context.name_scope(None):
+            shape = var.get_shape()
+            if shape.is_fully_defined():
+                value = (zeros if initial == 0 else ones)(shape.as_list(), var.dtype)
+            else:
+                value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
+            if initial not in (0, 1):
+                value = value * float(initial)
+            name = f"{scope}/{var.op.name}/{op_name}" if scope else f"{var.op.name}/{op_name}"
+            slot = Variable(value, name=name, trainable=False)
+        slots[slot_name, var.node] = slot
+        return slot
+
+    def _non_slot(self, name: str, initial: float) -> Symbol:
+        """The optimizer's non-slot variable ``name`` in the current graph (Adam's
+        ``beta1_power``), made the first time: a non-trainable float32 scalar under the current
+        name scope, made unique (``beta1_power_1`` for a second optimizer), as TF's."""
+        context = current_context()
+        made = self.__dict__.setdefault("_non_slots", {}).setdefault(context, {})
+        if name not in made:
+            with context.control_dependencies(None):  # TF's init_scope, as _slot's
+                made[name] = Variable(constant(initial, dtype="float32"), name=name,
+                                      trainable=False)
+        return made[name]
 
     def update(self, grad: Symbol, var: Symbol) -> Symbol:
         raise NotImplementedError
@@ -159,44 +208,6 @@ def _update(op_name, state, grad, learning_rate, *scalars, **attrs) -> Symbol:
     return create_op(op_name, *state, grad, *scalars, lr=learning_rate, **attrs)
 
 
-def _slot(var: Symbol, suffix: str, optimizer: str, initial: float = 0.0) -> Symbol:
-    """A non-trainable variable ``<var name>_<suffix>`` of ``var``'s shape, starting at
-    ``initial`` (TensorFlow's slots start at 0, RMSProp's ``rms`` at 1, Adagrad's at
-    ``initial_accumulator_value``).  Its ``checkpoint_name`` is TensorFlow's name for it,
-    ``<var name>/<optimizer>`` made unique in the graph (``_1``, ``_2``...: slots are made in
-    TensorFlow's order), which the Saver stores it under.
-
-    A variable of known static shape gives its slot that shape when it is made, as in
-    TensorFlow (``hvd.broadcast_global_variables`` reads it before any step).  Otherwise its
-    initial value takes the shape of the variable it is assigned to (``_variable_init``), so
-    the slot of a weight whose shape is known only from the feeds is initialised by the
-    session at the first run that infers that shape.
-    """
-    # made outside any tf.control_dependencies block (TF's init_scope): a train op built under
-    # control_dependencies(UPDATE_OPS) must not make its slots' initialisers wait for the
-    # batch-norm updates, which read the feeds
-    with current_context().control_dependencies(None):
-        shape = var.get_shape()
-        if shape.is_fully_defined():
-            value = (zeros if initial == 0 else ones)(shape.as_list(), var.dtype)
-        else:
-            value = create_op("_variable_init", method="zeros" if initial == 0 else "ones")
-        if initial not in (0, 1):
-            value = value * float(initial)
-        slot = Variable(value, name=f"{var.op.name}_{suffix}", trainable=False)
-    slot.checkpoint_name = current_context().claim_name(f"{var.op.name}/{optimizer}")
-    if _SLOTS_OF:  # the optimizer applying gradients now keeps it under TF's slot name
-        owner = _SLOTS_OF[-1]
-        owner.__dict__.setdefault("_slots", {})[(_SLOT_NAMES.get(suffix, suffix), var.node)] = slot
-    return slot
-
-
-_SLOTS_OF: list = []  # the optimizers inside apply_gradients (innermost last)
-# TinyFlow's slot suffixes -> TensorFlow's slot names (Optimizer.get_slot's)
-_SLOT_NAMES = {"adam_m": "m", "adam_v": "v", "rms_mg": "mg", "rms_momentum": "momentum",
-               "adagrad": "accumulator", "adadelta": "accum", "adadelta_update": "accum_update"}
-
-
 class GradientDescentOptimizer(Optimizer):
     """``var <- var - learning_rate * grad`` (one ``sgd_update`` op per variable)."""
 
@@ -213,8 +224,9 @@ class MomentumOptimizer(Optimizer):
     """``accum <- momentum * accum + grad; var <- var - learning_rate * accum``.
 
     The same update as TensorFlow's MomentumOptimizer and ``torch.optim.SGD(momentum=...)``;
-    ``accum`` is the slot variable ``<var name>_momentum``.  With ``use_nesterov`` the step is
-    ``learning_rate * (grad + momentum * accum)`` (``SGD(nesterov=True)``).
+    ``accum`` is the slot ``momentum``, the variable ``<var name>/Momentum``.  With
+    ``use_nesterov`` the step is ``learning_rate * (grad + momentum * accum)``
+    (``SGD(nesterov=True)``).
     """
 
     def __init__(self, learning_rate, momentum: float, use_locking=False, name="Momentum",
@@ -224,22 +236,26 @@ class MomentumOptimizer(Optimizer):
         self.use_nesterov = bool(use_nesterov)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("momentum_update", [var, _slot(var, "momentum", self._name)], grad,
-                        self.learning_rate, momentum=self.momentum, nesterov=self.use_nesterov)
+        return [_update("momentum_update", [var, self._slot(var, "momentum", self._name)],
+                        grad, self.learning_rate, momentum=self.momentum,
+                        nesterov=self.use_nesterov)
                 for grad, var in grads_and_vars]
 
 
 class AdamOptimizer(Optimizer):
-    """Adam (Kingma and Ba), with bias correction, as ``torch.optim.Adam``::
+    """TensorFlow's Adam (``ApplyAdam``; Kingma and Ba, epsilon after the bias correction)::
 
-        t <- t + 1
+        lr_t <- learning_rate * sqrt(1 - beta2_power) / (1 - beta1_power)
         m <- beta1 * m + (1 - beta1) * grad
         v <- beta2 * v + (1 - beta2) * grad^2
-        var <- var - lr / (1 - beta1^t) * m / (sqrt(v) / sqrt(1 - beta2^t) + epsilon)
+        var <- var - lr_t * m / (sqrt(v) + epsilon)
 
-    (TensorFlow adds ``epsilon`` before the ``sqrt(1 - beta2^t)`` correction; the two differ
-    only by the size of epsilon.)  The slots are the variables ``<var name>_adam_m`` and
-    ``<var name>_adam_v``, the step count one scalar variable per ``minimize``.
+    then, after every variable's update, ``beta1_power *= beta1`` and ``beta2_power *= beta2``.
+    The slots ``m`` and ``v`` are the variables ``<var name>/Adam`` and ``<var name>/Adam_1``;
+    ``beta1_power`` and ``beta2_power`` (float32 scalars from ``beta1``, ``beta2``: ``beta **
+    t`` at step ``t``) are the optimizer's non-slot variables, made under the current name
+    scope, as TensorFlow's.  ``torch.optim.Adam`` differs: its epsilon is added before the
+    ``sqrt(1 - beta2 ** t)`` correction (the two differ by the size of epsilon).
     """
 
     def __init__(self, learning_rate=0.001, beta1: float = 0.9, beta2: float = 0.999,
@@ -249,20 +265,16 @@ class AdamOptimizer(Optimizer):
         self.epsilon = float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
-        with current_context().control_dependencies(None):  # TF's init_scope, as _slot's
-            step = Variable(zeros(()), name="Adam_step", trainable=False)
-            names = (current_context().unique_name("beta1_power"),
-                     current_context().unique_name("beta2_power"))
-            step.checkpoint_codec = AdamPowers(self.beta1, self.beta2, names)
-        t = step + 1.0
-        updates = [assign(step, t)]
-        for grad, var in grads_and_vars:
-            updates.append(_update(
-                "adam_update", [var, _slot(var, "adam_m", self._name),
-                               _slot(var, "adam_v", self._name)], grad,
-                self.learning_rate, t, beta1=self.beta1, beta2=self.beta2,
-                epsilon=self.epsilon))
-        return updates
+        powers = (self._non_slot("beta1_power", self.beta1),
+                  self._non_slot("beta2_power", self.beta2))
+        updates = [_update("adam_update", [var, self._slot(var, "m", self._name),
+                                           self._slot(var, "v", self._name)], grad,
+                           self.learning_rate, *powers, beta1=self.beta1, beta2=self.beta2,
+                           epsilon=self.epsilon)
+                   for grad, var in grads_and_vars]
+        with control_dependencies(updates):  # TF's _finish: the powers move after the updates
+            return updates + [assign(powers[0], powers[0] * self.beta1),
+                              assign(powers[1], powers[1] * self.beta2)]
 
 
 class RMSPropOptimizer(Optimizer):
@@ -273,8 +285,9 @@ class RMSPropOptimizer(Optimizer):
         var <- var - mom
 
     With ``centered``, ``mg <- mg + (grad - mg) * (1 - decay)`` and the square root is of
-    ``ms - mg^2 + epsilon``.  The slots ``<var name>_rms`` (``ms``, starting at 1 as
-    TensorFlow's), ``<var name>_rms_mg`` and ``<var name>_rms_momentum`` (starting at 0).
+    ``ms - mg^2 + epsilon``.  The slots ``rms`` (``ms``, starting at 1 as TensorFlow's), ``mg``
+    and ``momentum`` (starting at 0) are the variables ``<var name>/RMSProp``, then (centered)
+    ``<var name>/RMSProp_1`` for ``mg``, and the next for ``momentum``.
     ``torch.optim.RMSprop`` differs: its ``ms`` starts at 0 and its epsilon is added after the
     square root.
     """
@@ -289,9 +302,9 @@ class RMSPropOptimizer(Optimizer):
     def _update_ops(self, grads_and_vars) -> list:
         updates = []
         for grad, var in grads_and_vars:
-            ms = _slot(var, "rms", self._name, initial=1.0)  # TensorFlow's order: rms, mg, mom
-            mg = _slot(var, "rms_mg", self._name) if self.centered else None
-            mom = _slot(var, "rms_momentum", self._name)
+            ms = self._slot(var, "rms", self._name, initial=1.0)  # TF's order: rms, mg, mom
+            mg = self._slot(var, "mg", self._name) if self.centered else None
+            mom = self._slot(var, "momentum", self._name)
             state = [var, mg, ms, mom] if self.centered else [var, ms, mom]
             updates.append(_update(
                 "centered_rmsprop_update" if self.centered else "rmsprop_update", state, grad,
@@ -306,7 +319,8 @@ class AdagradOptimizer(Optimizer):
         accum <- accum + grad^2
         var <- var - learning_rate * grad / sqrt(accum)
 
-    ``accum`` is the slot ``<var name>_adagrad``, starting at ``initial_accumulator_value``
+    ``accum`` is the slot ``accumulator`` (``<var name>/Adagrad``), starting at
+    ``initial_accumulator_value``
     (``torch.optim.Adagrad(lr, initial_accumulator_value=..., eps=0)`` is the same update).
     """
 
@@ -319,10 +333,9 @@ class AdagradOptimizer(Optimizer):
         self.initial_accumulator_value = float(initial_accumulator_value)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("adagrad_update",
-                        [var, _slot(var, "adagrad", self._name, self.initial_accumulator_value)], grad,
-                        self.learning_rate)
-                for grad, var in grads_and_vars]
+        return [_update("adagrad_update", [var, self._slot(
+            var, "accumulator", self._name, self.initial_accumulator_value)], grad,
+            self.learning_rate) for grad, var in grads_and_vars]
 
 
 def _non_negative(**values) -> None:
@@ -356,7 +369,8 @@ class ProximalAdagradOptimizer(Optimizer):
         prox = var - rate * grad
         var <- sign(prox) * max(|prox| - rate * l1, 0) / (1 + rate * l2)
 
-    ``accum`` is the slot ``<var name>_accumulator``, starting at ``initial_accumulator_value``.
+    ``accum`` is the slot ``accumulator`` (``<var name>/ProximalAdagrad``), starting at
+    ``initial_accumulator_value``.
     """
 
     def __init__(self, learning_rate, initial_accumulator_value=0.1,
@@ -370,7 +384,7 @@ class ProximalAdagradOptimizer(Optimizer):
         self.l1, self.l2 = float(l1_regularization_strength), float(l2_regularization_strength)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("proximal_adagrad_update", [var, _slot(
+        return [_update("proximal_adagrad_update", [var, self._slot(
             var, "accumulator", self._name, self.initial_accumulator_value)], grad,
             self.learning_rate, l1=self.l1, l2=self.l2) for grad, var in grads_and_vars]
 
@@ -385,8 +399,9 @@ class FtrlOptimizer(Optimizer):
                else 0
         accum <- new
 
-    The slots ``<var name>_accum`` (from ``initial_accumulator_value``) and
-    ``<var name>_linear`` (from 0); ``accum_name`` / ``linear_name`` name them in checkpoints.
+    The slots ``accum`` (from ``initial_accumulator_value``) and ``linear`` (from 0), the
+    variables ``<var name>/Ftrl`` and ``<var name>/Ftrl_1`` (``<var name>/<accum_name>`` and
+    ``<var name>/<linear_name>`` when given).
     """
 
     def __init__(self, learning_rate, learning_rate_power=-0.5, initial_accumulator_value=0.1,
@@ -411,8 +426,9 @@ class FtrlOptimizer(Optimizer):
 
     def _update_ops(self, grads_and_vars) -> list:
         return [_update("ftrl_update", [
-            var, _slot(var, "accum", self._slot_names[0], self.initial_accumulator_value),
-            _slot(var, "linear", self._slot_names[1])], grad, self.learning_rate, **self.attrs)
+            var, self._slot(var, "accum", self._slot_names[0], self.initial_accumulator_value),
+            self._slot(var, "linear", self._slot_names[1])], grad, self.learning_rate,
+            **self.attrs)
             for grad, var in grads_and_vars]
 
 
@@ -424,8 +440,8 @@ class AdadeltaOptimizer(Optimizer):
         accum_update <- rho * accum_update + (1 - rho) * update^2
         var <- var - learning_rate * update
 
-    The slots ``<var name>_adadelta`` (``accum``) and ``<var name>_adadelta_update`` start
-    at 0.
+    The slots ``accum`` and ``accum_update``, the variables ``<var name>/Adadelta`` and
+    ``<var name>/Adadelta_1``, start at 0.
     """
 
     def __init__(self, learning_rate=0.001, rho: float = 0.95, epsilon: float = 1e-8,
@@ -434,9 +450,9 @@ class AdadeltaOptimizer(Optimizer):
         self.rho, self.epsilon = float(rho), float(epsilon)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [_update("adadelta_update", [var, _slot(var, "adadelta", self._name),
-                                            _slot(var, "adadelta_update", self._name)], grad,
-                        self.learning_rate, rho=self.rho, epsilon=self.epsilon)
+        return [_update("adadelta_update", [var, self._slot(var, "accum", self._name),
+                                            self._slot(var, "accum_update", self._name)],
+                        grad, self.learning_rate, rho=self.rho, epsilon=self.epsilon)
                 for grad, var in grads_and_vars]
 
 

@@ -5,7 +5,7 @@ tensor once.
 
 Each op mutates its leading inputs (FMutateInputs), whose outputs are those variables themselves
 (as ``assign``).  Its inputs are the state (the variable, then its slots), the gradient, the
-op's scalar inputs (Adam's step count), and last the learning rate when it is a tensor: without
+op's scalar inputs (Adam's beta powers), and last the learning rate when it is a tensor: without
 an ``lr`` attribute the op takes one more input, a scalar.  Bodies:
 ``tinyflow/lua_ops/optim/<name>.lua``.
 """
@@ -20,11 +20,12 @@ __all__ = []
 
 def _update_shape(attrs, in_shapes, out_shapes):
     """FInferShape: the state inputs (one per output), the gradient after them and the outputs
-    share one shape; the inputs after the gradient (step count, learning rate) are scalars."""
+    share one shape; the inputs after the gradient (Adam's beta powers, learning rate) are
+    scalars."""
     tensors = len(out_shapes) + 1
     scalars = in_shapes[tensors:]
     if any(s not in (None, ()) for s in scalars):
-        raise ShapeError(f"the step count and a tensor learning rate must be scalars, got "
+        raise ShapeError(f"the beta powers and a tensor learning rate must be scalars, got "
                          f"shapes {scalars}")
     shared, outputs = same_shape(attrs, in_shapes[:tensors], out_shapes)
     return list(shared) + [()] * len(scalars), outputs
@@ -47,9 +48,10 @@ _update_op("momentum_update",
            "var <- var - lr * (grad + momentum * accum)).  Inputs var, accum, grad; attrs "
            "momentum, nesterov.", 2)
 _update_op("adam_update",
-           "One Adam step (as torch.optim.Adam) of var, m, v against grad at step count t "
-           "(1 on the first step).  Inputs var, m, v, grad, t; attrs beta1, beta2, epsilon.",
-           3, num_scalars=1)
+           "TensorFlow's ApplyAdam: lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power); "
+           "m <- m + (grad - m) * (1 - beta1); v <- v + (grad^2 - v) * (1 - beta2); var <- var "
+           "- lr_t * m / (sqrt(v) + epsilon).  Inputs var, m, v, grad, beta1_power, beta2_power "
+           "(scalars: beta ** t before step t); attrs beta1, beta2, epsilon.", 3, num_scalars=2)
 _update_op("rmsprop_update",
            "TensorFlow's ApplyRMSProp: ms <- ms + (grad^2 - ms) * (1 - rho); mom <- momentum * "
            "mom + lr * grad / sqrt(ms + epsilon); var <- var - mom.  Inputs var, ms, mom, grad; "

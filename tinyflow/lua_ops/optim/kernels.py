@@ -1,5 +1,6 @@
-"""Kernels of the optimizer bodies (tinyflow/ops/optim.py): torch's fused Adam step; the
-proximal steps and FTRL's, each a setup making its scratch tensors and returning the step."""
+"""Kernels of the optimizer bodies (tinyflow/ops/optim.py): TensorFlow's Adam step (on torch's
+fused kernel), the proximal steps and FTRL's, each a setup making its scratch tensors and
+returning the step."""
 from __future__ import annotations
 
 import torch
@@ -7,10 +8,24 @@ import torch
 __all__ = ["adam_update", "ftrl", "proximal_adagrad", "proximal_sgd"]
 
 
-def adam_update(var, m, v, grad, step, lr, beta1, beta2, eps):
-    """One Adam step on var, m and v in place; step: the step count, a scalar tensor."""
-    torch._fused_adam_([var], [grad], [m], [v], [], [step], lr=lr, beta1=beta1, beta2=beta2,
-                       weight_decay=0.0, eps=eps, amsgrad=False, maximize=False)
+def adam_update(var, m, v, grad, beta1_power, beta2_power, lr, beta1, beta2, eps):
+    """Setup of TensorFlow's ApplyAdam step on var, m and v (in place), ``var -= lr_t * m /
+    (sqrt(v) + eps)``, ``lr_t = lr * sqrt(1 - beta2_power) / (1 - beta1_power)``: torch's
+    fused Adam kernel with its own bias correction off (a step count at which every power
+    ``beta ** t`` is 0) at the learning rate lr_t; the powers are scalar tensors."""
+    steps = [torch.tensor(2.0 ** 60, device=var.device)]  # stays 2**60 after += 1
+    one, lr = _scalars(var, 1.0, lr)
+    # the betas and epsilon in var's type, as TF's kernel takes them: torch computes 1 - beta
+    # from the number it is given, and 1 - float32(0.999) is not float32(1 - 0.999)
+    beta1, beta2, eps = (torch.tensor(x, dtype=var.dtype).item() for x in (beta1, beta2, eps))
+
+    def step():  # lr_t in var's type, as TF's kernel
+        power1, power2 = beta1_power.to(var.dtype), beta2_power.to(var.dtype)
+        rate = lr * torch.sqrt(one - power2) / (one - power1)
+        torch._fused_adam_([var], [grad], [m], [v], [], steps, lr=rate, beta1=beta1,
+                           beta2=beta2, weight_decay=0.0, eps=eps, amsgrad=False,
+                           maximize=False)
+    return step
 
 
 def _scalars(var, *values):
