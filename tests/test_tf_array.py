@@ -414,9 +414,11 @@ def test_sequence_mask_of_fed_lengths_dtype_and_tensor_maxlen(plan_memory):
                                   _sequence_mask_numpy([1, 2], 3))
 
 
-def test_sequence_mask_needs_maxlen_for_fed_lengths():
-    with pytest.raises(ValueError, match="sequence_mask: maxlen=None needs lengths known"):
-        tf.sequence_mask(tf.placeholder(tf.int32, [None]))
+def test_sequence_mask_of_fed_lengths_has_their_max_columns():
+    lengths = tf.placeholder(tf.int32, [None])
+    with tf.Session() as sess:  # TF's: max(lengths) columns (tests/test_runtime_shapes.py)
+        assert sess.run(tf.sequence_mask(lengths), {lengths: [0, 2]}).tolist() == [
+            [False, False], [True, True]]
 
 
 def test_slice_at_a_begin_known_only_when_the_graph_runs():

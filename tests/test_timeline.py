@@ -91,7 +91,7 @@ def test_profiler_hook_writes_timelines_every_n_steps(tmp_path):
     assert {"matmul", "assign_sub"} & {e["name"] for e in events if e["ph"] == "X"}
     with pytest.raises(RuntimeError, match="Global step should be created to use ProfilerHook"):
         tf.reset_default_graph()
-        tf.train.ProfilerHook(save_steps=1).begin()
+        tf.train.ProfilerHook(save_steps=1, output_dir=str(tmp_path)).begin()  # not the cwd
 
 
 def test_global_step_waiter_hook_waits_for_another_thread():
