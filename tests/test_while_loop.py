@@ -337,3 +337,23 @@ def test_a_loop_variable_nothing_reads_after_the_loop_still_passes_its_gradient_
     total.sum().backward()
     np.testing.assert_allclose(got_b, total.detach().numpy(), rtol=1e-6)
     np.testing.assert_allclose(got, reference.grad.numpy(), rtol=1e-6)
+
+
+def test_a_gradient_built_under_control_dependencies_reaching_a_fed_tensor():
+    """minimize inside ``with tf.control_dependencies(update_ops)`` (batch norm's), the update
+    reading a fed tensor: the loop's gradient body stays a subgraph of its own (the with
+    block's dependencies go on the loop's backward node, not into its body), as in TF."""
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable([0.5, -1.0, 2.0], name="w")
+    counter = tf.Variable(0.0, name="counter")
+    _, y = tf.while_loop(lambda i, v: i < 3, lambda i, v: (i + 1, v * w), [0, x])
+    update = tf.assign_add(counter, tf.reduce_sum(x))
+    with tf.control_dependencies([update]):
+        step = tf.train.GradientDescentOptimizer(0.1).minimize(tf.reduce_sum(y))
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step, {x: [[1.0, 2.0, 3.0]]})
+        # d sum(x w^3) / dw = 3 x w^2; the update ran once
+        np.testing.assert_allclose(sess.run(w), [0.5 - 0.1 * 0.75, -1.0 - 0.1 * 6.0,
+                                                 2.0 - 0.1 * 36.0], rtol=1e-6)
+        assert sess.run(counter) == 6.0

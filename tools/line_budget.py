@@ -132,8 +132,10 @@ COMPONENTS = {
     # 495 -> 500: LoadJSON checks each node's FCheckNode, max pool's argmax)
     # 500 -> 504: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): tf.errors.CancelledError
     # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
-    # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 540),
+    # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...);
+    # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
+    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 655),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -313,12 +315,13 @@ COMPONENTS = {
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
     # composed of existing ops: a component of its own, as tf.distributions (1145 -> 1290:
     # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
-    # known at bind...: framework_names.py; 1290 -> 1305: tf.sequence_mask of fed lengths)
+    # known at bind...: framework_names.py; 1290 -> 1325: tf.sequence_mask of fed lengths,
+    # its static shape from a size known whatever the fed ones (tf.shape(x)[1]))
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1305),
+         "frontend/framework_names.py"], 1325),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
-from ..nnvm.symbol import Symbol, current_context
-from ..nnvm.tensor_shape import Dimension, TensorShape
+from ..nnvm.symbol import Symbol, current_context, static_shape
+from ..nnvm.tensor_shape import _STAND_INS, Dimension, TensorShape
 from .api import cast, constant, equal, less, logical_or, maximum, reduce_all, reduce_max, where
 from .array_ops import _folded, _known_shape, concat, expand_dims, ones, stack
 from .array_ops import range as _static_range
@@ -146,7 +146,26 @@ def sequence_mask(lengths, maxlen=None, dtype=bool, name=None) -> Symbol:
     with current_context().name_scope(name or "SequenceMask"):
         columns = range(cast(maxlen, int32))
         mask = less(cast(columns, lengths.dtype), expand_dims(lengths, -1))
-        return mask if as_dtype(dtype) == as_dtype(bool) else cast(mask, dtype)
+        mask = mask if as_dtype(dtype) == as_dtype(bool) else cast(mask, dtype)
+        mask.set_shape(lengths.get_shape().concatenate([_partly_static(maxlen)]))
+        return mask
+
+
+def _partly_static(value: Symbol):
+    """The int ``value`` when the shapes known now give it whatever their unknown sizes
+    (``tf.shape(x)[1]`` of an x of shape [None, 6]: 6), else None: folded with each stand-in
+    for an unknown size, as static shapes are (nnvm/symbol.py)."""
+    folded = []
+    for stand_in in _STAND_INS:
+        def shape_of(entry, stand_in=stand_in):
+            known = static_shape(entry)
+            return None if known.ndims is None else tuple(
+                stand_in if d is None else d for d in known.as_list())
+        try:
+            folded.append(np.asarray(fold_value(value.outputs[0], shape_of)).tolist())
+        except NotFoldable:
+            return None
+    return folded[0] if len(set(map(str, folded))) == 1 else None
 
 
 def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:

@@ -809,14 +809,16 @@ def static_shape(entry) -> TensorShape:
 
 
 def _cut_declared(graph: Graph) -> Graph:
-    """``graph`` with each entry that declares its static shape (placeholder_with_default)
-    read as a placeholder of that shape, as a feed of it would be (CutFeeds)."""
-    if not any(e.node.graph.declared_shapes for e in graph.outputs):  # the usual case, cheap
+    """``graph`` with each entry that declares its static shape (placeholder_with_default) or
+    was told it (``set_shape``: a dynamic_rnn's outputs) read as a placeholder of that shape,
+    as a feed of it would be (CutFeeds): what reads it knows as much, as in TensorFlow."""
+    if not any(e.node.graph.declared_shapes or e.node.graph.shape_hints
+               for e in graph.outputs):  # the usual case, cheap
         return graph
     declared = {}
     for node in graph.indexed.nodes:
         for entry in (NodeEntry(node, i) for i in range(node.num_outputs())):
-            shape = node.graph.declared_shapes.get(entry)
+            shape = node.graph.declared_shapes.get(entry) or node.graph.shape_hints.get(entry)
             if shape is not None:
                 dims = None if shape.dims is None else tuple(d.value for d in shape.dims)
                 declared[entry] = Node(None, node.name, {"kind": "placeholder", "shape": dims},

@@ -131,9 +131,10 @@ def _gradient_subgraph(body: Subgraph, n: int, zero: set) -> Subgraph:
             ys.append(entry)
             head_grads.append(Symbol([NodeEntry(head, 0)]))
     xs = [NodeEntry(p, 0) for p in body.inputs]
-    if ys:
-        grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
-                                        "grad_name_prefix": "while_grad/"}), ["Gradient"])
+    if ys:  # a subgraph of its own: the control dependencies of a with block around do not
+        with graph.control_dependencies(None):  # reach into it (TF's while loop's gradient)
+            grads = apply_passes(Graph(ys, {"grad_xs": xs, "grad_ys_out_grad": head_grads,
+                                            "grad_name_prefix": "while_grad/"}), ["Gradient"])
         outputs = list(grads.outputs)
     else:
         outputs = [create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
@@ -356,10 +357,11 @@ def _branch_gradient(branch: Subgraph, xs: list) -> Subgraph:
     ys = [(e, Symbol([NodeEntry(h, 0)])) for e, h in zip(branch.outputs, heads)
           if Symbol([e]).dtype.name in FLOATS]
     xs = [NodeEntry(p, 0) for p in xs]
-    grads = apply_passes(Graph([e for e, _ in ys], {
-        "grad_xs": xs, "grad_ys_out_grad": [h for _, h in ys],
-        "grad_name_prefix": "cond_grad/"}), ["Gradient"]).outputs if ys else [
-        create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
+    with graph.control_dependencies(None):  # a subgraph: no outer with block's dependencies
+        grads = apply_passes(Graph([e for e, _ in ys], {
+            "grad_xs": xs, "grad_ys_out_grad": [h for _, h in ys],
+            "grad_name_prefix": "cond_grad/"}), ["Gradient"]).outputs if ys else [
+            create_op("zeros_like", Symbol([x])).outputs[0] for x in xs]
 
     def without_writes(inner):
         if inner.op is not None and inner.op.attr("TPythonAttrs"):
