@@ -788,8 +788,17 @@ def _slice(tensor, index) -> Symbol:
 
 
 def static_shape(entry) -> TensorShape:
-    """What inference knows of ``entry``'s shape before anything is fed (see module doc)."""
-    graph = _cut_declared(Graph([entry]))
+    """What inference knows of ``entry``'s shape before anything is fed (see module doc); when
+    that is not even its rank, what it knows reading the tensors told a shape by
+    ``set_shape`` as that shape (a dynamic_rnn's outputs), as TensorFlow's inference does."""
+    known = _inferred(_cut_declared(Graph([entry])))
+    if known.dims is None and entry.node.graph.shape_hints:
+        known = _inferred(_cut_declared(Graph([entry]), hints=True))
+    return known
+
+
+def _inferred(graph: Graph) -> TensorShape:
+    """Inference of ``graph``'s output with each of the two stand-ins for unknown sizes."""
     runs = []
     for stand_in in _STAND_INS:
         known = {}
@@ -808,17 +817,21 @@ def static_shape(entry) -> TensorShape:
     return TensorShape([a if a == b else None for a, b in zip(*runs)])
 
 
-def _cut_declared(graph: Graph) -> Graph:
-    """``graph`` with each entry that declares its static shape (placeholder_with_default) or
-    was told it (``set_shape``: a dynamic_rnn's outputs) read as a placeholder of that shape,
-    as a feed of it would be (CutFeeds): what reads it knows as much, as in TensorFlow."""
-    if not any(e.node.graph.declared_shapes or e.node.graph.shape_hints
-               for e in graph.outputs):  # the usual case, cheap
+def _cut_declared(graph: Graph, hints: bool = False) -> Graph:
+    """``graph`` with each entry that declares its static shape (placeholder_with_default),
+    and with ``hints`` each told a rank at least by ``set_shape``, read as a placeholder of
+    that shape, as a feed of it would be (CutFeeds)."""
+    def shape_of(entry):
+        graph_of = entry.node.graph
+        shape = graph_of.declared_shapes.get(entry)
+        hint = graph_of.shape_hints.get(entry) if hints else None
+        return hint if shape is None and hint is not None and hint.dims is not None else shape
+    if not any(e.node.graph.declared_shapes or hints for e in graph.outputs):  # usual, cheap
         return graph
     declared = {}
     for node in graph.indexed.nodes:
         for entry in (NodeEntry(node, i) for i in range(node.num_outputs())):
-            shape = node.graph.declared_shapes.get(entry) or node.graph.shape_hints.get(entry)
+            shape = shape_of(entry)
             if shape is not None:
                 dims = None if shape.dims is None else tuple(d.value for d in shape.dims)
                 declared[entry] = Node(None, node.name, {"kind": "placeholder", "shape": dims},
