@@ -416,3 +416,29 @@ def test_sequence_mask_of_fed_lengths_against_tensorflow():
             [True, False, False], [True, True, True], [True, True, False]]
         assert sess.run(mask, {lengths: [2, 0]}).tolist() == [[True, True], [False, False]]
         assert sess.run(counted, {lengths: [1, 3, 2], maxlen: 2}).tolist() == [1.0, 2.0, 2.0]
+
+
+def test_a_mask_as_long_as_a_decoders_output():
+    """tf.sequence_mask to tf.shape(logits)[1], the logits of a dynamic_decode (its length
+    known once its loop ran): the loop first, the mask bound at its length (stages in
+    stages, the outer stage's folded values handed to the inner one)."""
+    batch, steps, vocab, units = 4, 5, 11, 8
+    target = tf.placeholder(tf.int32, [batch, steps])
+    lengths = tf.placeholder(tf.int32, [batch])
+    embedding = tf.get_variable("embedding", [vocab, units])
+    helper = tf.contrib.seq2seq.TrainingHelper(tf.nn.embedding_lookup(embedding, target),
+                                               lengths)
+    cell = tf.nn.rnn_cell.LSTMCell(units)
+    decoder = tf.contrib.seq2seq.BasicDecoder(cell, helper, cell.zero_state(batch, tf.float32),
+                                              output_layer=tf.layers.Dense(vocab))
+    logits = tf.contrib.seq2seq.dynamic_decode(decoder)[0].rnn_output
+    mask = tf.sequence_mask(lengths, tf.shape(logits)[1], dtype=tf.float32)
+    loss = tf.contrib.seq2seq.sequence_loss(logits, target[:, :tf.shape(logits)[1]], mask)
+    step = tf.train.AdamOptimizer(0.01).minimize(loss)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for length in ([5, 3, 4, 2], [3, 3, 1, 2]):
+            feed = {target: np.arange(20).reshape(4, 5) % vocab, lengths: length}
+            got, _ = sess.run([mask, step], feed)
+            assert got.shape == (4, max(length))
+            np.testing.assert_array_equal(got.sum(1), length)

@@ -112,10 +112,12 @@ COMPONENTS = {
             "session/session.py", "session/variables.py"], 3790),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
-    # shape errors as an op is made, unknown dims included (issue 24 item 7)
+    # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
+    # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
+    # fold after a shape known only then left to the stages
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 265),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 280),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what
@@ -224,7 +226,7 @@ COMPONENTS = {
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
     # (200 -> 210: the later stages also per value of a shape argument, tf.zeros([n]) fed)
-    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 210),
+    "shapes known at run time (executor/stages.py)": (["executor/stages.py"], 215),
     # (560 -> 590: session/pull.py, a tf.data iterator's element pulled and fed before a run;
     # 590 -> 610: issue 25, a loop's kept bytes per iteration in the memory plan report;
     # 610 -> 625: issue 26, ConfigProto's intra_op_parallelism_threads read and checked;

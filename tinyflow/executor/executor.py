@@ -495,7 +495,8 @@ def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None,
         return Executor(outputs, feed_shapes, variables, options, fed_entries,
                         input_values=input_values)
     except StagedBind as split:
-        return StagedExecutor(split, feed_shapes, variables, options, bind_executor)
+        return StagedExecutor(split, feed_shapes, variables, options, bind_executor,
+                              input_values)
 
 
 def _fits_at_run(node, device, nbytes, shape) -> None:

@@ -76,14 +76,15 @@ def run_time_outputs(graph, variables) -> tuple[Graph, frozenset]:
     return graph.with_attrs(shape=[(0,) if e in late else s for e, s in enumerate(shapes)]), names
 
 
-def _static_values(graph, entries) -> dict:
-    """``{entry: value}`` of the ``entries`` (NodeEntry) whose value follows from shapes and
-    constants (FFoldValue): a later stage folds a shape argument through them."""
+def _static_values(graph, entries, inputs) -> dict:
+    """``{entry: value}`` of the ``entries`` (NodeEntry) whose value follows from shapes,
+    constants (FFoldValue) and the values ``inputs`` of input nodes: a later stage folds a
+    shape argument through them."""
     shapes, indexed = graph.attrs["shape"], graph.indexed
     known = {}
     for entry in entries:
         try:
-            known[entry] = fold_value(entry, lambda e: shapes[indexed.entry_id(e)])
+            known[entry] = fold_value(entry, lambda e: shapes[indexed.entry_id(e)], inputs)
         except NotFoldable:
             continue
     return known
@@ -119,8 +120,9 @@ class StagedExecutor:
         The run-time-shaped outputs, named.
     """
 
-    def __init__(self, split, feed_shapes, variables, options, bind):
+    def __init__(self, split, feed_shapes, variables, options, bind, input_values=None):
         graph, entries = split.graph, split.entries
+        self.input_values = dict(input_values or {})  # known to every stage (an outer one's)
         indexed, dtypes = graph.indexed, graph.attrs["dtype"]
         self.graph, self.indexed, self.options, self.bind = graph, indexed, options, bind
         self.feed_shapes = dict(feed_shapes)
@@ -139,7 +141,7 @@ class StagedExecutor:
         self.run_time_names = [n.describe() for n in after]
         self.by_value = [self._entry(e) for e in values]  # their values key a later stage
         self.boundary = {self._entry(e): None for e in boundary + list(entries) + values}
-        self.static = _static_values(graph, self.boundary)  # folded once: constants, shapes
+        self.static = _static_values(graph, self.boundary, self.input_values)  # folded once
         for entry in self.boundary:
             self.boundary[entry] = Node(
                 None, f"{entry.node.name}:{entry.index}",
@@ -151,7 +153,8 @@ class StagedExecutor:
         first_outputs = list(dict.fromkeys(
             [o for o, first in zip(outputs, self.in_first) if first]
             + list(self.boundary) + controls))
-        self.first = bind(first_outputs, feed_shapes, variables, options)
+        self.first = bind(first_outputs, feed_shapes, variables, options,
+                          input_values=self.input_values)
         self.loop_states = self.first.loop_states
         self.read_variables = set(split.read_variables)
         self.assigned_variables = set(split.assigned_variables)
@@ -198,7 +201,8 @@ class StagedExecutor:
         store = self.store
         feed_shapes = {**self.feed_shapes, **{node: shapes[entry]
                                               for entry, node in self.boundary.items()}}
-        known = {self.boundary[e]: v for e, v in {**self.static, **values}.items()}
+        known = {**self.input_values,
+                 **{self.boundary[e]: v for e, v in {**self.static, **values}.items()}}
         executor = self.bind(self.second_outputs, feed_shapes, store, self.options,
                              input_values=known)
         states = {node.name: state for node, state in self.first.loop_states.items()}

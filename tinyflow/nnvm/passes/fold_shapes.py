@@ -34,9 +34,9 @@ class NotFoldable(TinyflowError):
     """The value of an entry is not a function of shapes and constants; ``node`` is the node
     in the way, ``waiting`` True when only a shape not known yet stood in the way."""
 
-    def __init__(self, message: str, node: Node, waiting: bool = False):
+    def __init__(self, message: str, node: Node, waiting: bool = False, entry=None):
         super().__init__(message)
-        self.node, self.waiting = node, waiting
+        self.node, self.waiting, self.entry = node, waiting, entry  # entry: the value wanted
 
 
 class ValuesAtRunTime(BindError):
@@ -62,10 +62,11 @@ def fold_value(entry: NodeEntry, shape_of, known=None) -> np.ndarray:
     ``FFoldValue`` rules of the ops on the way (iterative: no recursion limit); raises
     :class:`NotFoldable` naming the first node whose value cannot be had so."""
     values: dict = {}
-    stack = [entry.node]
+    stack = [entry]  # entries whose values are wanted
     while stack:
-        node = stack[-1]
-        if NodeEntry(node, 0) in values:
+        wanted = stack[-1]
+        node = wanted.node
+        if wanted in values:
             stack.pop()
             continue
         if known and node in known:
@@ -75,10 +76,9 @@ def fold_value(entry: NodeEntry, shape_of, known=None) -> np.ndarray:
         rule = node.op.attr("FFoldValue") if node.op is not None else None
         if rule is None:
             raise NotFoldable(f"the value of {node.describe()}, known only when the graph "
-                              f"runs", node)
+                              f"runs", node, entry=wanted)
         ignored = node.attr_list("FIgnoreInputs")
-        missing = [e.node for i, e in enumerate(node.inputs)
-                   if i not in ignored and e not in values]
+        missing = [e for i, e in enumerate(node.inputs) if i not in ignored and e not in values]
         if missing:
             stack.extend(missing)
             continue
@@ -127,6 +127,21 @@ def _resolve(node, value) -> Node:
                 node.control_deps, source=node.source, graph=node.graph)
 
 
+def _after_run_time_shapes(node) -> bool:
+    """Whether ``node`` is downstream of an op whose output is sized when it runs
+    (TShapeAtRunTime: tf.where(c), a decoder's loop...)."""
+    seen, stack = set(), [e.node for e in node.inputs]
+    while stack:
+        up = stack.pop()
+        if up in seen or up.op is None:
+            continue
+        if up.op.attr("TShapeAtRunTime"):
+            return True
+        seen.add(up)
+        stack.extend(e.node for e in up.inputs)
+    return False
+
+
 @register_pass("FoldShapeArguments")
 def fold_shape_arguments(graph: Graph) -> Graph:
     """Rebuild every ``shaped_by_value`` node as its ``target`` op, the value of its shape
@@ -144,7 +159,7 @@ def fold_shape_arguments(graph: Graph) -> Graph:
                 value = fold_value(node.inputs[-1], shape_of, graph.attrs.get("input_values"))
             except NotFoldable as err:
                 if not err.waiting:
-                    late.setdefault(err.node, (node, err))
+                    late.setdefault(err.entry, (node, err))
                 waiting = waiting or (node, err)
                 continue
             resolved[node] = _resolve(node, value)
@@ -153,10 +168,11 @@ def fold_shape_arguments(graph: Graph) -> Graph:
             raise ValuesAtRunTime(
                 f"{_describe(node)}: its shape argument depends on {err}: an executor binds "
                 f"such a graph in stages, the values first; a loop's body or a branch cannot",
-                apply_passes(inferred, "InferType"),
-                [NodeEntry(n, i) for n in late for i in range(n.num_outputs())])
+                apply_passes(inferred, "InferType"), list(late))
         if not resolved:
             node, err = waiting
+            if _after_run_time_shapes(err.node):  # its shape comes when the graph runs:
+                return graph  # the executor binds the graph in stages (StagedBind), then folds
             raise BindError(f"{_describe(node)}: cannot compute its shape argument: {err}")
         graph = rewrite(graph, resolved.get, carried=())
     raise BindError(f"shape arguments still unresolved after {_MAX_ROUNDS} rounds")
