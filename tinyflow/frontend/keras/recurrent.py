@@ -106,8 +106,9 @@ class _Cell(Layer):
         """Zeros ``[batch, size]`` per state."""
         sizes = self.state_size if isinstance(self.state_size, (list, tuple)) else [
             self.state_size]
-        return [array_ops.zeros([batch_size, int(size)], dtype=dtype or "float32")
-                for size in sizes]
+        known = batch_size if isinstance(batch_size, int) else None
+        return [declared(array_ops.zeros([batch_size, int(size)], dtype=dtype or "float32"),
+                         [known, int(size)]) for size in sizes]
 
     def _begin(self, step_input, states, training) -> None:
         """Draw this call's dropout masks (Keras: one per gate, the same at every step)."""
@@ -284,8 +285,14 @@ def _masked(mask_t, output, new_states, previous, states, zero_output):
     """Keras' rule at a masked step: the states as they were, the output the previous step's
     (zeros with ``zero_output``)."""
     kept = array_ops.zeros_like(output) if zero_output else previous
-    return (api.where(mask_t, output, kept),
-            [api.where(mask_t, new, old) for new, old in zip(new_states, states)])
+    return (_kept_shape(api.where(mask_t, output, kept), output),
+            [_kept_shape(api.where(mask_t, new, old), new)
+             for new, old in zip(new_states, states)])
+
+
+def _kept_shape(tensor, like):
+    shape = like.get_shape()
+    return tensor if shape.ndims is None else declared(tensor, shape)
 
 
 def _unrolled(step, inputs, states, mask, zero_output, steps):
@@ -311,9 +318,9 @@ def _looped(step, inputs, states, mask, zero_output, output_size):
     known = inputs.get_shape()[1].value
     batch = known if known is not None else array_ops.shape(inputs)[1]
     buffer = array_ops.zeros([steps, batch, int(output_size)], dtype=inputs.dtype)
-    buffer.set_shape([None, known, int(output_size)])
+    declared(buffer, [None, known, int(output_size)])
     previous = array_ops.zeros([batch, int(output_size)], dtype=inputs.dtype)
-    previous.set_shape([known, int(output_size)])
+    declared(previous, [known, int(output_size)])
     count = len(states)
 
     def body(time, buffer, previous, *states):
@@ -330,16 +337,24 @@ def _looped(step, inputs, states, mask, zero_output, output_size):
     start = [api._tensor(0), buffer, previous, *states]
     results = while_loop(lambda time, *_: api.less(time, steps), body, start)
     for result, before in zip(results[1:], start[1:]):
-        result.set_shape(before.get_shape())
+        declared(result, before.get_shape())
     return results[1], results[2], list(results[3:3 + count])
 
 
 def _swapped(tensor):
     """``tensor`` with its batch and time axes swapped, its static shape too."""
     known = tensor.get_shape().as_list()
-    result = array_ops.transpose(tensor, [1, 0, *range(2, len(known))])
-    result.set_shape([known[1], known[0], *known[2:]])
-    return result
+    return declared(array_ops.transpose(tensor, [1, 0, *range(2, len(known))]),
+                    [known[1], known[0], *known[2:]])
+
+
+def declared(tensor, shape):
+    """``tensor`` declared of the static shape ``shape`` (merged with what is known), which
+    the ops reading it see: static inference does not follow ``where`` of rows, nor the
+    loop's and transposes' results, and does not carry ``set_shape``'s hints forward (as
+    ``tf.dynamic_stitch``'s result declares its shape)."""
+    tensor.graph.declared_shapes[tensor.outputs[0]] = tensor.get_shape().merge_with(shape)
+    return tensor
 
 
 class RNN(Layer):

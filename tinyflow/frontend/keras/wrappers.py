@@ -16,7 +16,7 @@ from ...nnvm.symbol import Symbol
 from ...nnvm.tensor_shape import TensorShape
 from .. import array_ops
 from .engine import Layer
-from .recurrent import _track, fresh_copy
+from .recurrent import _track, declared, fresh_copy
 
 __all__ = ["Bidirectional", "TimeDistributed"]
 
@@ -69,9 +69,9 @@ class Bidirectional(Layer):
             final = [*y[1:], *y_rev[1:]]
             y, y_rev = y[0], y_rev[0]
         if self.return_sequences:
-            known = y_rev.get_shape()
-            y_rev = array_ops.reverse(y_rev, [0 if self.forward_layer.time_major else 1])
-            y_rev.set_shape(known)
+            known = y_rev.get_shape().as_list()
+            y_rev = declared(array_ops.reverse(
+                y_rev, [0 if self.forward_layer.time_major else 1]), known)
         output = [y, y_rev] if self.merge_mode is None else _MERGES[self.merge_mode](y, y_rev)
         if self.return_state:
             return [*output, *final] if self.merge_mode is None else [output, *final]
