@@ -291,3 +291,11 @@ def test_unsupported_options_are_clear_errors():
         layers.Bidirectional(layers.LSTM(2), merge_mode="max")
     with pytest.raises(AttributeError, match="not supported by TinyFlow"):
         layers.ConvLSTM2D  # noqa: B018
+
+
+def test_compiling_a_model_whose_output_has_a_mask_says_it_is_not_supported():
+    model = tf.keras.Sequential([layers.Embedding(10, 3, mask_zero=True, input_shape=(5,)),
+                                 layers.LSTM(2, return_sequences=True),
+                                 layers.TimeDistributed(layers.Dense(1))])
+    with pytest.raises(NotImplementedError, match="output has a mask"):
+        model.compile("sgd", "mse")

@@ -232,6 +232,8 @@ class ReLU(Layer):
     """Keras' relu: ``min(max_value, x)`` above ``threshold``, else ``negative_slope * (x -
     threshold)``."""
 
+    supports_masking = True
+
     def __init__(self, max_value=None, negative_slope=0, threshold=0, **kwargs) -> None:
         super().__init__(**kwargs)
         if max_value is not None and max_value < 0 or negative_slope < 0:
@@ -246,6 +248,8 @@ class ReLU(Layer):
 class LeakyReLU(Layer):
     """``x`` where > 0, else ``alpha * x`` (Keras' default ``alpha=0.3``)."""
 
+    supports_masking = True
+
     def __init__(self, alpha=0.3, **kwargs) -> None:
         super().__init__(**kwargs)
         self.alpha = float(alpha)
@@ -256,6 +260,8 @@ class LeakyReLU(Layer):
 
 class Softmax(Layer):
     """``softmax(inputs)`` along ``axis``."""
+
+    supports_masking = True
 
     def __init__(self, axis=-1, **kwargs) -> None:
         super().__init__(**kwargs)
