@@ -77,7 +77,7 @@ class _Cell(Layer):
         self.dropout = min(1.0, max(0.0, float(dropout)))
         self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self.state_size = self.output_size = self.units
-        self._masks = ([None] * self._gates, [None] * self._gates)
+        self._end()
 
     def _bias_shape(self):
         return [self._gates * self.units]
@@ -123,6 +123,9 @@ class _Cell(Layer):
             return drawn if known else [tf_layers._select(training, d, ones) for d in drawn]
         self._masks = (masks(self.dropout, step_input),
                        masks(self.recurrent_dropout, states[0]))
+
+    def _end(self) -> None:
+        self._masks = ([None] * self._gates, [None] * self._gates)
 
     def _dropped(self, inputs, state) -> tuple:
         """The inputs and state each gate reads (times its dropout mask)."""
@@ -247,8 +250,14 @@ class StackedRNNCells(Layer):
 
     def _begin(self, step_input, states, training) -> None:
         for cell, own in zip(self.cells, self._split(states)):
-            cell._begin(step_input, own, training)
+            if hasattr(cell, "_begin"):
+                cell._begin(step_input, own, training)
             step_input = own[0]  # the next cell reads this one's output, shaped as its h
+
+    def _end(self) -> None:
+        for cell in self.cells:
+            if hasattr(cell, "_end"):
+                cell._end()
 
     def _split(self, states) -> list:
         parts, start = [], 0
@@ -431,8 +440,9 @@ class RNN(Layer):
             mask = api.cast(mask, "bool")
             mask = mask if self.time_major else _swapped(mask)
         if self.go_backwards:
-            timed = array_ops.reverse(timed, [0])
-            mask = None if mask is None else array_ops.reverse(mask, [0])
+            timed = declared(array_ops.reverse(timed, [0]), timed.get_shape())
+            mask = None if mask is None else declared(array_ops.reverse(mask, [0]),
+                                                      mask.get_shape())
         if hasattr(self.cell, "_begin"):
             self.cell._begin(timed[0], states, training)
         takes_training = "training" in inspect.signature(self.cell.call).parameters
@@ -444,14 +454,22 @@ class RNN(Layer):
                 new_states]
 
         steps = timed.get_shape()[0].value
-        outputs, last, states = _unrolled(
-            step, timed, states, mask, self.zero_output_for_mask, steps) if steps else _looped(
-            step, timed, states, mask, self.zero_output_for_mask, self.cell.output_size)
+        try:
+            outputs, last, states = self._loop(step, timed, states, mask, steps)
+        finally:
+            if hasattr(self.cell, "_end"):  # this call's dropout masks are its own
+                self.cell._end()
         if self.return_sequences:
             output = outputs if self.time_major else _swapped(outputs)
         else:
             output = last
         return [output, *states] if self.return_state else output
+
+    def _loop(self, step, timed, states, mask, steps):
+        if steps:
+            return _unrolled(step, timed, states, mask, self.zero_output_for_mask, steps)
+        return _looped(step, timed, states, mask, self.zero_output_for_mask,
+                       self.cell.output_size)
 
     def compute_mask(self, inputs, mask=None):
         mask = mask[0] if isinstance(mask, list) else mask
