@@ -299,3 +299,59 @@ def test_compiling_a_model_whose_output_has_a_mask_says_it_is_not_supported():
                                  layers.TimeDistributed(layers.Dense(1))])
     with pytest.raises(NotImplementedError, match="output has a mask"):
         model.compile("sgd", "mse")
+
+
+# real TF's numbers (tf_keras 2.21's v1 classes, graph mode): X through Masking(0.), weights
+# from _weights(layer, 5); each output flattened
+MORE_TF_NUMBERS = {
+    "gru_reset_after": (lambda: layers.GRU(2, reset_after=True, return_sequences=True), [
+        [-0.681109, 0.311513, -0.588089, 0.408198, -0.814587, 0.418979, -0.814587, 0.418979,
+         -0.648916, 0.381864, -0.648916, 0.381864, -0.840173, 0.499131, -0.587668,
+         0.497613]]),
+    "bidirectional_states_unmerged": (lambda: layers.Bidirectional(
+        layers.LSTM(1, return_state=True), merge_mode=None), [
+        [-0.003731, -0.083141], [-0.058306, -0.086995], [-0.003731, -0.083141],
+        [-0.00639, -0.129725], [-0.058306, -0.086995], [-0.084551, -0.10316]]),
+    "bidirectional_sequence_and_states": (lambda: layers.Bidirectional(
+        layers.GRU(1, return_sequences=True, return_state=True)), [
+        [0.233845, -0.359387, 0.348371, -0.34089, 0.402707, -0.22904, 0.0, 0.0, 0.367871,
+         -0.329755, 0.0, 0.0, 0.305856, -0.470772, 0.233891, -0.320912],
+        [0.402707, 0.233891], [-0.359387, -0.329755]]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MORE_TF_NUMBERS))
+def test_reset_after_and_bidirectional_states_match_real_tf(name):
+    make, want = MORE_TF_NUMBERS[name]
+    x = tf.placeholder(tf.float32, [2, 4, 3])
+    layer = make()
+    result = layer(layers.Masking(0.0)(x))
+    sess = tf.Session()
+    tf.keras.backend.set_session(sess)
+    sess.run(tf.global_variables_initializer())
+    layer.set_weights(_weights(layer))
+    got = sess.run(result if isinstance(result, list) else [result], {x: X})
+    assert len(got) == len(want)
+    for value, expected in zip(got, want):
+        np.testing.assert_allclose(np.ravel(value), expected, atol=2e-6)
+
+
+def test_a_functional_model_called_again_keeps_its_masks_and_saves_by_tf_names(tmp_path):
+    ids = tf.keras.Input((None,), dtype="int32")
+    embedded = layers.Embedding(10, 3, mask_zero=True)(ids)
+    encoded = layers.Bidirectional(layers.LSTM(2, return_sequences=True))(embedded)
+    model = tf.keras.Model(ids, layers.GRU(2)(encoded))
+    again = tf.placeholder(tf.int32, [None, None])
+    outputs = [model.output, model(again)]
+    saver = tf.train.Saver()
+    sess = tf.Session()
+    tf.keras.backend.set_session(sess)
+    sess.run(tf.global_variables_initializer())
+    first, second = sess.run(outputs, {ids: IDS, again: IDS})
+    np.testing.assert_allclose(second, first, atol=1e-6)
+    # the padding changes nothing: example 1 ([9, 2, 6, 0, 0]) as the 3 steps it has
+    short = sess.run(model.output, {ids: IDS[1:2, :3]})
+    np.testing.assert_allclose(short, first[1:2], atol=1e-6)
+    path = saver.save(sess, str(tmp_path / "model"))
+    names = sorted(name for name, _ in tf.train.list_variables(path))
+    assert "bidirectional/backward_lstm/kernel" in names and "gru/recurrent_kernel" in names
