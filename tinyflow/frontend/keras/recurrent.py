@@ -386,7 +386,8 @@ class RNN(Layer):
         if not hasattr(cell, "call") or not hasattr(cell, "state_size"):
             raise ValueError(f"`cell` should have a `call` method and a `state_size` "
                              f"attribute, got {cell!r}")
-        if input_length is not None and "input_shape" not in kwargs:
+        if (input_length, kwargs.get("input_dim")) != (None, None) and \
+                "input_shape" not in kwargs:  # Keras' [batch, time, depth] from these two
             kwargs["input_shape"] = (input_length, kwargs.pop("input_dim", None))
         super().__init__(**kwargs)
         self.cell, self.return_sequences, self.return_state = cell, return_sequences, \
