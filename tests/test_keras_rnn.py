@@ -355,3 +355,23 @@ def test_a_functional_model_called_again_keeps_its_masks_and_saves_by_tf_names(t
     path = saver.save(sess, str(tmp_path / "model"))
     names = sorted(name for name, _ in tf.train.list_variables(path))
     assert "bidirectional/backward_lstm/kernel" in names and "gru/recurrent_kernel" in names
+
+
+def test_a_backward_layer_given_runs_the_other_way_against_numpy():
+    x = tf.placeholder(tf.float32, [2, 4, 3])
+    backward = layers.LSTM(2, go_backwards=True)
+    both = layers.Bidirectional(layers.LSTM(2), merge_mode=None, backward_layer=backward)
+    forward_out, backward_out = both(x)
+    assert [backward.weights[0].name, both.weights[0].name] == [
+        "bidirectional/backward_lstm/kernel:0", "bidirectional/forward_lstm_1/kernel:0"]
+    sess = tf.Session()
+    tf.keras.backend.set_session(sess)
+    sess.run(tf.global_variables_initializer())
+    forward_weights, backward_weights = _weights(both)[:3], _weights(both, 6)[3:]
+    both.set_weights(forward_weights + backward_weights)
+    got_forward, got_backward = sess.run([forward_out, backward_out], {x: X})
+    np.testing.assert_allclose(got_forward, _lstm_numpy(X, *forward_weights)[1], atol=1e-6)
+    np.testing.assert_allclose(got_backward, _lstm_numpy(X[:, ::-1], *backward_weights)[1],
+                               atol=1e-6)
+    with pytest.raises(ValueError, match="different `go_backwards`"):
+        layers.Bidirectional(layers.LSTM(2), backward_layer=layers.LSTM(2))

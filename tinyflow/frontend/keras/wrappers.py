@@ -26,7 +26,7 @@ _MERGES = {"concat": lambda y, r: array_ops.concat([y, r], -1), "sum": lambda y,
 
 class Bidirectional(Layer):
     """The recurrent ``layer`` both ways along time, merged by ``merge_mode`` (see the
-    module doc); ``backward_layer`` may be given (a recurrent layer with ``go_backwards``)."""
+    module doc); ``backward_layer`` may be given (a recurrent layer running the other way)."""
 
     supports_masking = True
 
@@ -43,8 +43,11 @@ class Bidirectional(Layer):
         if backward_layer is None:
             backward_layer = fresh_copy(layer, f"backward_{layer.name}",
                                         go_backwards=not layer.go_backwards)
-        else:
-            backward_layer = fresh_copy(backward_layer, f"backward_{backward_layer.name}")
+        elif backward_layer.go_backwards == layer.go_backwards:
+            raise ValueError("Forward layer and backward layer should have different "
+                             "`go_backwards` value.")
+        else:  # the layer given, as TF's (renamed)
+            backward_layer._name = f"backward_{backward_layer.name}"
         self.backward_layer = backward_layer
         for part in (self.forward_layer, self.backward_layer):
             part.zero_output_for_mask = layer.return_sequences
