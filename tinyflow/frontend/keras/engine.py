@@ -28,7 +28,7 @@ import inspect
 import numpy as np
 
 from ...nnvm.dtypes import as_dtype
-from ...nnvm.symbol import current_context
+from ...nnvm.symbol import Symbol, current_context
 from ...nnvm.variables import Variable
 from .. import api
 from .. import layers as tf_layers
@@ -76,7 +76,8 @@ class Layer(tf_layers.Layer):
         super().__init__(*args, **_by_name(kwargs))
         if self._name is None:
             self._name = backend.unique_object_name(self._base_name)
-        self._takes_training = "training" in inspect.signature(self.call).parameters
+        parameters = inspect.signature(self.call).parameters
+        self._takes_training, self._takes_mask = "training" in parameters, "mask" in parameters
 
     def _set_scope(self, scope=None) -> None:
         """Keras layers have no variable scope of their own."""
@@ -141,13 +142,40 @@ class Layer(tf_layers.Layer):
         given = dict(kwargs)
         if self._takes_training and kwargs.get("training") is None and len(args) == 0:
             kwargs["training"] = backend.learning_phase()
+        masks = current_context().keras.setdefault("masks", {})
+        input_mask = [masks.get(x.outputs[0]) if isinstance(x, Symbol) else None
+                      for x in (inputs if isinstance(inputs, (list, tuple)) else [inputs])]
+        input_mask = None if all(m is None for m in input_mask) else \
+            input_mask if isinstance(inputs, (list, tuple)) else input_mask[0]
+        if self._takes_mask and kwargs.get("mask") is None and input_mask is not None:
+            kwargs["mask"] = input_mask
         outputs = super().__call__(inputs, *args, **kwargs)
         history = current_context().keras.setdefault("history", {})
-        for output in outputs if isinstance(outputs, (list, tuple)) else [outputs]:
+        flat = list(outputs) if isinstance(outputs, (list, tuple)) else [outputs]
+        for output in flat:
             history[output.outputs[0]] = (self, inputs, args, given, outputs)
+        self._keep_masks(inputs, kwargs.get("mask", input_mask), flat, masks)
         self._output_shape = [o.get_shape() for o in outputs] if isinstance(
             outputs, (list, tuple)) else outputs.get_shape()
         return outputs
+
+    supports_masking = False
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs (Keras' masks, ``[batch, time]`` bool): the inputs' for a
+        layer that ``supports_masking``, else None."""
+        return mask if self.supports_masking else None
+
+    def _keep_masks(self, inputs, input_mask, outputs, masks) -> None:
+        """Record the outputs' masks (``x._keras_mask`` too), as TF 1.15's ``__call__``: only
+        a layer supporting masks or computing its own passes one on."""
+        if not (self.supports_masking or type(self).compute_mask is not Layer.compute_mask):
+            return
+        made = self.compute_mask(self._as_input(inputs), input_mask)
+        made = made if isinstance(made, (list, tuple)) else [made] * len(outputs)
+        for output, mask in zip(outputs, made):
+            if mask is not None:
+                masks[output.outputs[0]] = output._keras_mask = mask
 
     def count_params(self) -> int:
         """The number of values in the layer's variables."""

@@ -4,9 +4,10 @@ again, ``training`` defaulting to the learning phase).
 
 The layers ``tf.layers`` has are its classes under Keras' :class:`~.engine.Layer`; the rest
 (global pooling, embeddings, activations, reshaping and merging) are written here.
-Recurrent layers (Keras' LSTM/GRU keep their gates in another order and layout than
-``tf.nn.rnn_cell``'s), DepthwiseConv2D and the rest of Keras' layers are an AttributeError
-saying TinyFlow does not support them.
+The recurrent layers are :mod:`.recurrent`'s, Bidirectional and TimeDistributed
+:mod:`.wrappers`'.  Keras' masks (``Embedding(mask_zero=True)``, ``Masking``) go from layer to
+layer as TF 1.15's do (:mod:`.engine`).  DepthwiseConv2D and the rest of Keras' layers are an
+AttributeError saying TinyFlow does not support them.
 """
 from __future__ import annotations
 
@@ -20,17 +21,30 @@ from ..unsupported import unsupported
 from . import activations, initializers, regularizers
 from .engine import Layer
 from .models import Input, InputLayer
+from .recurrent import (
+    GRU,
+    LSTM,
+    RNN,
+    GRUCell,
+    LSTMCell,
+    SimpleRNN,
+    SimpleRNNCell,
+    StackedRNNCells,
+)
+from .wrappers import Bidirectional, TimeDistributed
 
 __all__ = [
-    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D", "AvgPool1D",
-    "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose",
-    "Convolution1D", "Convolution2D", "Convolution2DTranspose", "Dense", "Dropout",
-    "Embedding", "Flatten", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda",
-    "Layer", "LeakyReLU", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum",
-    "Minimum", "Multiply", "Permute", "ReLU", "Reshape", "SeparableConv2D",
-    "SeparableConvolution2D", "Softmax", "Subtract", "ZeroPadding2D", "add", "average",
-    "concatenate", "maximum", "minimum", "multiply", "subtract",
+    "GRU", "LSTM", "RNN", "Activation", "Add", "Average", "AveragePooling1D",
+    "AveragePooling2D", "AvgPool1D", "AvgPool2D", "BatchNormalization", "Bidirectional",
+    "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose", "Convolution1D", "Convolution2D",
+    "Convolution2DTranspose", "Dense", "Dropout", "Embedding", "Flatten",
+    "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "LSTMCell", "Lambda", "Layer",
+    "LayerNormalization", "LeakyReLU", "Masking", "MaxPool1D", "MaxPool2D", "MaxPooling1D",
+    "MaxPooling2D", "Maximum", "Minimum", "Multiply", "Permute", "ReLU", "RepeatVector",
+    "Reshape", "SeparableConv2D", "SeparableConvolution2D", "SimpleRNN", "SimpleRNNCell",
+    "Softmax", "StackedRNNCells", "Subtract", "TimeDistributed", "ZeroPadding2D", "add",
+    "average", "concatenate", "maximum", "minimum", "multiply", "subtract",
 ]
 
 InputSpec = tf_layers.InputSpec
@@ -38,6 +52,8 @@ InputSpec = tf_layers.InputSpec
 
 class Dense(Layer, tf_layers.Dense):
     """``activation(inputs @ kernel + bias)`` (see ``tf.layers.Dense``)."""
+
+    supports_masking = True
 
 
 class Conv1D(Layer, tf_layers.Conv1D):
@@ -113,10 +129,14 @@ class Flatten(Layer, tf_layers.Flatten):
 class Dropout(Layer, tf_layers.Dropout):
     """Inputs dropped at ``rate`` (the rest scaled by ``1 / (1 - rate)``) when training."""
 
+    supports_masking = True
+
 
 class BatchNormalization(Layer, tf_layers.BatchNormalization):
     """``tf.layers.BatchNormalization``'s normalisation; the moving averages' updates are in
     :attr:`updates` (run them with the train op)."""
+
+    supports_masking = True
 
 
 # -- layers without a tf.layers twin ----------------------------------------------------------
@@ -162,14 +182,12 @@ class GlobalMaxPooling1D(GlobalMaxPooling2D):
 class Embedding(Layer):
     """Rows of ``embeddings [input_dim, output_dim]`` at integer ids: ``[...]`` ->
     ``[..., output_dim]``; ``embeddings_initializer`` defaults to Keras' ``"uniform"``
-    (U(-0.05, 0.05)).  ``mask_zero`` is not supported."""
+    (U(-0.05, 0.05)).  ``mask_zero``: the mask ``ids != 0`` goes to the layers after it."""
 
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs) -> None:
-        if mask_zero:
-            raise ValueError("Embedding: mask_zero (Keras' masks) is not supported by TinyFlow")
         if "input_shape" not in kwargs and input_length is not None:
             kwargs["input_shape"] = (input_length,)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
@@ -177,7 +195,10 @@ class Embedding(Layer):
         self.input_dim, self.output_dim = int(input_dim), int(output_dim)
         self.embeddings_initializer = initializers.get(embeddings_initializer)
         self.embeddings_regularizer = regularizers.get(embeddings_regularizer)
-        self.embeddings = None
+        self.embeddings, self.mask_zero = None, bool(mask_zero)
+
+    def compute_mask(self, inputs, mask=None):
+        return api.not_equal(inputs, 0) if self.mask_zero else None
 
     def _as_input(self, inputs):
         return inputs if isinstance(inputs, Symbol) else api.constant(inputs, dtype="int32")
@@ -197,6 +218,8 @@ class Embedding(Layer):
 class Activation(Layer):
     """``activation(inputs)``, the activation a function or a name (``"relu"``)."""
 
+    supports_masking = True
+
     def __init__(self, activation, **kwargs) -> None:
         super().__init__(**kwargs)
         self.activation = activations.get(activation)
@@ -208,6 +231,8 @@ class Activation(Layer):
 class ReLU(Layer):
     """Keras' relu: ``min(max_value, x)`` above ``threshold``, else ``negative_slope * (x -
     threshold)``."""
+
+    supports_masking = True
 
     def __init__(self, max_value=None, negative_slope=0, threshold=0, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -223,6 +248,8 @@ class ReLU(Layer):
 class LeakyReLU(Layer):
     """``x`` where > 0, else ``alpha * x`` (Keras' default ``alpha=0.3``)."""
 
+    supports_masking = True
+
     def __init__(self, alpha=0.3, **kwargs) -> None:
         super().__init__(**kwargs)
         self.alpha = float(alpha)
@@ -234,12 +261,93 @@ class LeakyReLU(Layer):
 class Softmax(Layer):
     """``softmax(inputs)`` along ``axis``."""
 
+    supports_masking = True
+
     def __init__(self, axis=-1, **kwargs) -> None:
         super().__init__(**kwargs)
         self.axis = axis
 
     def call(self, inputs) -> Symbol:
         return activations.softmax(inputs, axis=self.axis)
+
+
+class Masking(Layer):
+    """Steps whose values all equal ``mask_value`` masked for the layers after it (and set
+    to zeros): the mask ``[batch, time]`` is ``any(inputs != mask_value, -1)``."""
+
+    supports_masking = True
+
+    def __init__(self, mask_value=0.0, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.mask_value = mask_value
+
+    def compute_mask(self, inputs, mask=None):
+        return api.reduce_any(api.not_equal(inputs, self.mask_value), axis=-1)
+
+    def call(self, inputs) -> Symbol:
+        kept = api.reduce_any(api.not_equal(inputs, self.mask_value), axis=-1, keepdims=True)
+        return inputs * api.cast(kept, inputs.dtype)
+
+
+class RepeatVector(Layer):
+    """``[batch, depth]`` -> ``[batch, n, depth]``, the input repeated ``n`` times."""
+
+    def __init__(self, n, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.n = int(n)
+        self.input_spec = InputSpec(ndim=2)
+
+    def call(self, inputs) -> Symbol:
+        return array_ops.tile(array_ops.expand_dims(inputs, 1), [1, self.n, 1])
+
+
+class LayerNormalization(Layer):
+    """``gamma * (x - mean) / sqrt(variance + epsilon) + beta``, the moments over ``axis``
+    (an int or a list) of each example; ``gamma`` and ``beta`` of the shape of those axes."""
+
+    supports_masking = True
+
+    def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones", beta_regularizer=None,
+                 gamma_regularizer=None, beta_constraint=None, gamma_constraint=None,
+                 **kwargs) -> None:
+        super().__init__(**kwargs)
+        tf_layers._no_constraints(self, beta_constraint=beta_constraint,
+                                  gamma_constraint=gamma_constraint)
+        self.axis = list(axis) if isinstance(axis, (list, tuple)) else [axis]
+        self.epsilon, self.center, self.scale = float(epsilon), center, scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.gamma = self.beta = None
+
+    def build(self, input_shape) -> None:
+        rank = input_shape.ndims
+        axes = sorted(a % rank for a in self.axis) if rank else []
+        if not axes or len(set(axes)) != len(axes):
+            raise ValueError(f"Invalid axis: {self.axis} (layer {self.name!r}, input shape "
+                             f"{input_shape})")
+        self.axis = axes
+        shape = [input_shape[a].value for a in axes]
+        if None in shape:
+            raise ValueError(f"LayerNormalization: the normalized axes' sizes must be known, "
+                             f"got input shape {input_shape}")
+        if self.scale:
+            self.gamma = self.add_weight("gamma", shape, initializer=self.gamma_initializer,
+                                         regularizer=self.gamma_regularizer)
+        if self.center:
+            self.beta = self.add_weight("beta", shape, initializer=self.beta_initializer,
+                                        regularizer=self.beta_regularizer)
+        self.built = True
+
+    def call(self, inputs) -> Symbol:
+        rank = inputs.get_shape().ndims
+        mean, variance = nn.moments(inputs, self.axis, keep_dims=True)
+        broadcast = [inputs.get_shape()[a].value if a in self.axis else 1 for a in range(rank)]
+        scale = None if self.gamma is None else array_ops.reshape(self.gamma, broadcast)
+        offset = None if self.beta is None else array_ops.reshape(self.beta, broadcast)
+        return nn.batch_normalization(inputs, mean, variance, offset, scale, self.epsilon)
 
 
 class Lambda(Layer):

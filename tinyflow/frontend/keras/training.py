@@ -69,6 +69,10 @@ def compile(model, optimizer, loss=None, metrics=None, **unsupported) -> None:
             raise _refuse(f"the optimizer {optimizer!r} (give 'sgd', 'adam' or a tf.train "
                           f"optimizer)")
         optimizer = _OPTIMIZERS[optimizer.lower()]()
+    if getattr(model.outputs[0], "_keras_mask", None) is not None:
+        raise _refuse("compile of a model whose output has a mask (Keras weights the loss "
+                      "by it; end the model with a layer that drops the mask, as an RNN "
+                      "returning its last output does)")
     loss = losses.get(loss)
     if loss is None:
         raise ValueError("compile needs a loss")
