@@ -13,6 +13,7 @@ of its name (``input_layer/<name>_embedding/embedding_weights``,
 from __future__ import annotations
 
 import collections
+import itertools
 import math
 
 import numpy as np
@@ -194,13 +195,14 @@ def bucketized_column(source_column, boundaries):
     """A column of ``source_column``'s values bucketized by the sorted ``boundaries``: value
     ``v`` falls in bucket ``i`` when ``boundaries[i-1] <= v < boundaries[i]``."""
     if not isinstance(source_column, NumericColumn):
-        raise ValueError(f"source_column must be a column generated with numeric_column(). "
-                         f"Given: {source_column}")
+        raise ValueError(  # noqa: TRY004 - TF's
+            f"source_column must be a column generated with numeric_column(). Given: "
+            f"{source_column}")
     if len(source_column.shape) > 1:
         raise ValueError(f"source_column must be one-dimensional column. Given: "
                          f"{source_column}")
     boundaries = tuple(float(b) for b in boundaries or ())
-    if not boundaries or any(b >= c for b, c in zip(boundaries, boundaries[1:])):
+    if not boundaries or any(b >= c for b, c in itertools.pairwise(boundaries)):
         raise ValueError("boundaries must be a sorted list.")
     return BucketizedColumn(source_column, boundaries)
 
@@ -315,8 +317,8 @@ def indicator_column(categorical_column):
     """A dense column of ``categorical_column``'s ids, one-hot (multi-hot, summed, for several
     ids per example)."""
     if not isinstance(categorical_column, _CategoricalColumn):
-        raise ValueError(f"categorical_column must be a categorical column. Given: "
-                         f"{categorical_column}")
+        raise ValueError(  # noqa: TRY004 - TF's
+            f"categorical_column must be a categorical column. Given: {categorical_column}")
     return IndicatorColumn(categorical_column)
 
 
@@ -374,8 +376,8 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     if combiner not in _COMBINERS:
         raise ValueError(f"combiner must be one of {_COMBINERS}, given {combiner!r}")
     if not isinstance(categorical_column, _CategoricalColumn):
-        raise ValueError(f"categorical_column must be a categorical column. Given: "
-                         f"{categorical_column}")
+        raise ValueError(  # noqa: TRY004 - TF's
+            f"categorical_column must be a categorical column. Given: {categorical_column}")
     initializer = initializer or truncated_normal_initializer(
         mean=0.0, stddev=1 / math.sqrt(dimension))
     return EmbeddingColumn(categorical_column, int(dimension), combiner, initializer,
@@ -394,7 +396,7 @@ def _columns(feature_columns, kinds, message: str) -> list:
     names = set()
     for column in columns:
         if not isinstance(column, kinds):
-            raise ValueError(f"{message} Given: {column}")
+            raise ValueError(f"{message} Given: {column}")  # noqa: TRY004 - TF's
         if column.name in names:
             raise ValueError(f"Duplicate feature column name found for columns: {column} and "
                              f"another. Each column must have a unique name.")
@@ -404,8 +406,8 @@ def _columns(feature_columns, kinds, message: str) -> list:
 
 def _checked_features(features) -> dict:
     if not isinstance(features, dict):
-        raise ValueError(f"features should be a dictionary of Tensors, given "
-                         f"{type(features).__name__}")
+        raise ValueError(  # noqa: TRY004 - TF's
+            f"features should be a dictionary of Tensors, given {type(features).__name__}")
     return features
 
 
