@@ -38,7 +38,7 @@ from .api import (
     rsqrt,
     where,
 )
-from .array_ops import concat, expand_dims, gather, one_hot, reshape, shape
+from .array_ops import concat, expand_dims, gather, one_hot, reshape
 from .framework import GraphKeys
 from .init_ops import truncated_normal_initializer, zeros_initializer
 from .math_ops import convert_to_tensor
@@ -213,7 +213,13 @@ def _id_feature(features, key: str, column: str) -> Symbol:
     if not getattr(value.dtype, "name", "").startswith(("int", "uint")):
         raise ValueError(f"Column {column!r}: feature {key!r} must be of an integer type "
                          f"for a categorical column, got {value.dtype.name}")
-    return reshape(cast(value, "int64"), [shape(value)[0], -1])
+    dims = value.get_shape().as_list()
+    if len(dims) > 2:  # [batch, a, b...] -> [batch, a * b...], as TF's sparse_reshape
+        if any(d is None for d in dims[1:]):
+            raise ValueError(f"Column {column!r}: feature {key!r} of shape {dims} needs its "
+                             f"dimensions after the batch's known")
+        value = reshape(value, [-1, math.prod(dims[1:])])
+    return cast(value, "int64")
 
 
 class IdentityCategoricalColumn(_CategoricalColumn, collections.namedtuple(
@@ -441,7 +447,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
             with variable_scope(None, default_name=column._var_scope_name) as scope:
                 value = column._dense(features, collections, trainable) if isinstance(
                     column, EmbeddingColumn) else column._dense(features)
-                output = reshape(value, [shape(value)[0], column._num_elements()])
+                output = reshape(value, [-1, column._num_elements()])
                 if cols_to_vars is not None:
                     cols_to_vars[column] = [v for v in global_variables()
                                             if v.name.startswith(scope.name + "/")]
@@ -492,4 +498,4 @@ def _weighted_sum(column, features, units, sparse_combiner, collections, trainab
         return _combine(weights, column._ids(features), sparse_combiner)
     value = column._dense(features, collections, trainable) if isinstance(
         column, EmbeddingColumn) else column._dense(features)
-    return matmul(reshape(value, [shape(value)[0], rows]), weights)
+    return matmul(reshape(value, [-1, rows]), weights)
