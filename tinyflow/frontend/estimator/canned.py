@@ -11,7 +11,9 @@ and hands them to a head (:mod:`.heads`), as TF 1.15's v1 estimators do, with th
   rate 0.05.
 - Linear: ``tf.feature_column.linear_model`` under ``linear`` (``linear/linear_model/<column
   name>/weights``, ``linear/linear_model/bias_weights``); ``optimizer`` Ftrl, learning rate
-  0.2 (the combined estimator's: ``min(0.2, 1/sqrt(number of linear columns))``).
+  0.2.
+- DNNLinearCombined: both parts' logits added; Adagrad at 0.001 for the DNN, Ftrl at
+  ``min(0.005, 1/sqrt(number of linear columns))`` for the linear part.
 - the loss reduced by ``loss_reduction`` ``tf.losses.Reduction.SUM``.
 
 ``optimizer`` is a name (``'Adagrad'``, ``'Adam'``, ``'Ftrl'``, ``'RMSProp'``, ``'SGD'``), a
@@ -48,6 +50,8 @@ __all__ = ["DNNClassifier", "DNNLinearCombinedClassifier", "DNNLinearCombinedReg
 _OPTIMIZERS = {"Adagrad": AdagradOptimizer, "Adam": AdamOptimizer, "Ftrl": FtrlOptimizer,
                "RMSProp": RMSPropOptimizer, "SGD": GradientDescentOptimizer}
 _DNN_LEARNING_RATE, _LINEAR_LEARNING_RATE = 0.05, 0.2
+# the combined estimators' own defaults (TF's dnn_linear_combined.py)
+_COMBINED_DNN_LEARNING_RATE, _COMBINED_LINEAR_LEARNING_RATE = 0.001, 0.005
 
 
 def _optimizer(optimizer, learning_rate):
@@ -207,13 +211,14 @@ class _Combined(Estimator):
         if dnn_columns:
             dnn_hidden_units, dnn_columns = _checked_dnn(dnn_hidden_units, dnn_columns,
                                                          batch_norm)
-        linear_rate = min(_LINEAR_LEARNING_RATE, 1 / math.sqrt(max(len(linear_columns), 1)))
+        linear_rate = min(_COMBINED_LINEAR_LEARNING_RATE,
+                          1 / math.sqrt(max(len(linear_columns), 1)))
 
         def model_fn(features, labels, mode, config):
             features, parts = _features(features), []
             if dnn_columns:
                 with variable_scope("dnn"):
-                    parts.append(("dnn", _optimizer(dnn_optimizer, _DNN_LEARNING_RATE),
+                    parts.append(("dnn", _optimizer(dnn_optimizer, _COMBINED_DNN_LEARNING_RATE),
                                   _dnn_logits(features, mode, head.logits_dimension,
                                               dnn_hidden_units, dnn_columns,
                                               dnn_activation_fn, dnn_dropout)))
