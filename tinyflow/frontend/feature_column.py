@@ -229,26 +229,20 @@ class IdentityCategoricalColumn(_CategoricalColumn, collections.namedtuple(
     name = property(lambda self: self.key)
 
     def _ids(self, features) -> Symbol:
+        # TF drops the value -1 first; without default_value an id out of range passes on (an
+        # indicator's row stays zero, an embedding's lookup is an InvalidArgumentError)
         ids = _id_feature(features, self.key, self.name)
-        present = greater_equal(ids, 0)
-        outside = logical_or(ids < 0, ids >= self.num_buckets)
         if self.default_value is None:
-            # TF: an id out of range is an InvalidArgumentError when the graph runs
-            message = (f"Column {self.name!r}: ids must be in [0, {self.num_buckets}) "
-                       f"(-1 for none)")
-            checks = [check_ops.assert_greater_equal(ids, constant(-1, dtype="int64"), message=message),
-                      check_ops.assert_less(ids, constant(self.num_buckets, dtype="int64"),
-                                            message=message)]
-            with control_dependencies(checks):
-                return identity(ids)
-        replaced = where(outside, ids * 0 + self.default_value, ids)
-        return where(present, replaced, ids)
+            return ids
+        outside = logical_or(ids < 0, ids >= self.num_buckets)
+        return where(equal(ids, -1), ids, where(outside, ids * 0 + self.default_value, ids))
 
 
 def categorical_column_with_identity(key, num_buckets, default_value=None):
     """A categorical column whose integer values are the ids, in ``[0, num_buckets)``; -1 is no
-    value; any other value outside the range becomes ``default_value``, or is an error when
-    the graph runs (``InvalidArgumentError``) when it is None."""
+    value; any other value outside the range becomes ``default_value``; without one it stays
+    as it is, as in TF (an indicator's row gets no 1 for it, an embedding's lookup of an id
+    past the range is an ``InvalidArgumentError`` when the graph runs)."""
     key = _checked_key(key)
     if num_buckets < 1:
         raise ValueError(f"num_buckets {num_buckets} < 1, column_name {key}")
@@ -274,7 +268,7 @@ class VocabularyListCategoricalColumn(_CategoricalColumn, collections.namedtuple
         index = reduce_sum(cast(matches, "int64") * constant(
             np.arange(len(self.vocabulary_list), dtype=np.int64)), axis=-1)
         found = where(reduce_any(matches, axis=-1), index, index * 0 + self.default_value)
-        return where(greater_equal(ids, 0), found, ids)  # -1 stays no value, as TF drops it
+        return where(equal(ids, -1), ids, found)  # -1 stays no value, as TF drops it
 
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
@@ -328,9 +322,15 @@ def indicator_column(categorical_column):
     return IndicatorColumn(categorical_column)
 
 
-def _combine(weights: Symbol, ids: Symbol, combiner: str) -> Symbol:
+def _combine(weights: Symbol, ids: Symbol, combiner: str, column: str) -> Symbol:
     """TF's ``safe_embedding_lookup_sparse``: the rows of ``weights`` at each example's ids
-    (-1: none) combined by ``combiner``; an example without ids gets zeros."""
+    (negative: none) combined by ``combiner``; an example without ids gets zeros.  An id past
+    the rows is TF's InvalidArgumentError, naming the column."""
+    rows = weights.get_shape().as_list()[0]
+    in_range = check_ops.assert_less(ids, constant(rows, dtype="int64"), message=(
+        f"Column {column!r}: ids must be below its {rows} buckets"))
+    with control_dependencies([in_range]):
+        ids = identity(ids)
     present = cast(greater_equal(ids, 0), weights.dtype)  # [batch, n]
     rows = gather(weights, maximum(ids, 0)) * expand_dims(present, -1)
     total = reduce_sum(rows, axis=1)
@@ -357,7 +357,8 @@ class EmbeddingColumn(_DenseColumn, collections.namedtuple(
             self.categorical_column.num_buckets, self.dimension], dtype="float32",
             initializer=self.initializer, trainable=self.trainable and trainable,
             collections=collections)
-        return _combine(weights, self.categorical_column._ids(features), self.combiner)
+        return _combine(weights, self.categorical_column._ids(features), self.combiner,
+                        self.name)
 
 
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
@@ -495,7 +496,7 @@ def _weighted_sum(column, features, units, sparse_combiner, collections, trainab
                            collections=collections)
     made[column] = [weights]
     if categorical:
-        return _combine(weights, column._ids(features), sparse_combiner)
+        return _combine(weights, column._ids(features), sparse_combiner, column.name)
     value = column._dense(features, collections, trainable) if isinstance(
         column, EmbeddingColumn) else column._dense(features)
     return matmul(reshape(value, [-1, rows]), weights)
