@@ -51,8 +51,7 @@ __all__ = ["bucketized_column", "categorical_column_with_identity",
            "categorical_column_with_vocabulary_list", "embedding_column", "indicator_column",
            "input_layer", "linear_model", "numeric_column"]
 
-_NO_STRINGS = ("TinyFlow's executors hold no string tensors: give {} integer or float values "
-               "(a string vocabulary or feature has no TinyFlow equivalent)")
+_NO_STRINGS = "TinyFlow's executors hold no string tensors: {}"
 _MODEL_COLLECTIONS = [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
 
 
@@ -111,11 +110,11 @@ def _feature(features, key: str, column: str) -> Symbol:
         array = np.asarray(value)
         if array.dtype.kind in "USO":
             raise ValueError(f"Column {column!r}: feature {key!r} holds strings; "
-                             + _NO_STRINGS.format("it"))
+                             + _NO_STRINGS.format("map it to numbers (ids) first"))
         value = convert_to_tensor(array)
     if getattr(value.dtype, "name", value.dtype) in ("string", "object"):
         raise ValueError(f"Column {column!r}: feature {key!r} is a string tensor; "
-                         + _NO_STRINGS.format("it"))
+                         + _NO_STRINGS.format("map it to numbers (ids) first"))
     if value.get_shape().ndims == 1:
         value = expand_dims(value, -1)
     return value
@@ -283,7 +282,8 @@ def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, de
                          f"{key}")
     if vocabulary.dtype.kind in "USO" or getattr(dtype, "name", dtype) == "string":
         raise ValueError(f"Column {key!r}: a string vocabulary_list; "
-                         + _NO_STRINGS.format("the vocabulary"))
+                         + _NO_STRINGS.format("give an integer vocabulary "
+                                                                "(the values' ids)"))
     if vocabulary.dtype.kind not in "iu":
         raise ValueError(f"Column {key!r}: vocabulary_list must hold integers, got "
                          f"{vocabulary.dtype}")

@@ -45,17 +45,25 @@ def parse_input_fn_result(result) -> tuple:
     return result, None, hooks
 
 
+def _numeric(array: np.ndarray, what: str) -> np.ndarray:
+    if array.dtype.kind in "USO":
+        raise ValueError(f"{what} holds strings: TinyFlow's executors hold no string tensors "
+                         f"(map the strings to numbers, ids, first)")
+    return array
+
+
 def _ordered(x, what: str) -> collections.OrderedDict:
     """``x`` (a dict of arrays, or an array) as an ordered dict of arrays, keys sorted."""
     if isinstance(x, dict):
         if not x:
             raise ValueError(f"{what} cannot be an empty dict")
         return collections.OrderedDict(
-            (key, np.asarray(value)) for key, value in sorted(x.items()))
+            (key, _numeric(np.asarray(value), f"{what}[{key!r}]"))
+            for key, value in sorted(x.items()))
     if isinstance(x, np.ndarray):
         if x.size == 0:
             raise ValueError(f"{what} cannot be an empty array")
-        return collections.OrderedDict([("__direct_np_input__", x)])
+        return collections.OrderedDict([("__direct_np_input__", _numeric(x, what))])
     raise TypeError(f"{what} must be a dict or array; got {type(x).__name__}")
 
 
@@ -109,7 +117,7 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
             target_keys = "__target_key__"
             while target_keys in data:
                 target_keys += "_n"
-            data[target_keys] = np.asarray(y)
+            data[target_keys] = _numeric(np.asarray(y), "y")
         if len({value.shape[0] if value.ndim else None for value in data.values()}) != 1:
             raise ValueError(
                 f"Length of tensors in x and y is mismatched. All elements in x and y must have "
