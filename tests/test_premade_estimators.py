@@ -86,8 +86,8 @@ def _estimator(case, folder):
 
 
 # real TF's numbers: evaluate() on batches of 4 (a full one, then 2), predict()'s second
-# example, the trained variables (checkpoint names; 'classes' left out: TinyFlow holds no
-# strings)
+# example, the trained variables (checkpoint names; 'classes' and 'all_classes' left out:
+# TinyFlow holds no strings)
 TF_RESULTS = {
     "dnn_binary": {
         "labels": "binary",
@@ -186,9 +186,13 @@ def test_trained_evaluated_and_run_as_real_tf(case, tmp_path):
     predictions = list(estimator.predict(tf.estimator.inputs.numpy_input_fn(
         FEATURES, batch_size=6, num_epochs=1, shuffle=False)))
     assert len(predictions) == 6
-    assert sorted(predictions[1]) == sorted(want["prediction_1"])
+    assert sorted(set(predictions[1]) - {"all_class_ids"}) == sorted(want["prediction_1"])
     for key, value in want["prediction_1"].items():
         _close(predictions[1][key], value)
+    if "class_ids" in want["prediction_1"]:  # TF's all_class_ids: int32 0 .. n_classes - 1
+        classes = len(want["prediction_1"]["probabilities"])
+        assert predictions[1]["all_class_ids"].dtype == np.int32
+        np.testing.assert_array_equal(predictions[1]["all_class_ids"], np.arange(classes))
     names = estimator.get_variable_names()
     model = [n for n in names if not n.endswith(("Adagrad", "Ftrl", "Ftrl_1"))]
     assert sorted(model) == sorted([*want["variables"], "global_step"])
@@ -224,6 +228,9 @@ def test_an_optimizer_instance_a_dropout_and_a_string_label(tmp_path):
     names = estimator.get_variable_names()
     assert "dnn/hiddenlayer_1/kernel" in names and not any("Adagrad" in n for n in names)
     assert estimator.get_variable_value("global_step") == 2
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Labels must <= n_classes - 1"):
+        estimator.evaluate(tf.estimator.inputs.numpy_input_fn(
+            FEATURES, LABELS["three"], batch_size=6, shuffle=False))
     with pytest.raises(ValueError, match=r"y holds strings"):
         estimator.train(tf.estimator.inputs.numpy_input_fn(
             FEATURES, np.array(["no", "yes"] * 3), shuffle=False), steps=1)

@@ -7,14 +7,16 @@ in each mode — predictions, the loss, the evaluation metrics and the train op.
 
 The training loss is the per-example losses times the weights (``weight_column``), reduced by
 ``loss_reduction`` (TF 1.15's canned estimators: ``SUM``).  Predictions hold what TF's do but
-``classes`` (strings: TinyFlow's executors hold none; ``class_ids`` are the same classes as
-integers).
+``classes`` and ``all_classes`` (strings: TinyFlow's executors hold none; ``class_ids`` and
+``all_class_ids`` are the same classes as integers).
 """
 from __future__ import annotations
 
-from ..api import argmax, cast, control_dependencies, identity, maximum, to_float
+import numpy as np
+
+from ..api import argmax, cast, constant, control_dependencies, identity, maximum, to_float
 from ..array_ops import concat, expand_dims, reshape, zeros_like
-from ..check_ops import assert_greater_equal, assert_less
+from ..check_ops import assert_greater_equal, assert_less_equal
 from ..loss_functions import Reduction, compute_weighted_loss
 from ..metrics import accuracy, auc, mean, precision, recall
 from ..nn.functions import (
@@ -61,12 +63,19 @@ def _as_column(labels, width: int, what: str):
 
 
 def _in_range(labels, n_classes: int):
-    """``labels`` checked in ``[0, n_classes)`` when the graph runs (TF's ``_assert_range``)."""
-    message = f"Labels must be <= n_classes - 1 (n_classes={n_classes})"
-    checks = [assert_less(labels, cast(n_classes, labels.dtype), message=message),
+    """``labels`` checked in ``[0, n_classes - 1]`` when the graph runs (TF's
+    ``_assert_range``: an InvalidArgumentError)."""
+    checks = [assert_less_equal(labels, cast(n_classes - 1, labels.dtype),
+                                message="Labels must <= n_classes - 1"),
               assert_greater_equal(labels, cast(0, labels.dtype), message="Labels must >= 0")]
     with control_dependencies(checks):
         return identity(labels)
+
+
+def _all_class_ids(logits):
+    """``[batch, n_classes]`` int32: each row ``0 .. n_classes - 1``."""
+    classes = logits.get_shape().as_list()[-1]
+    return cast(zeros_like(logits), "int32") + constant(np.arange(classes, dtype=np.int32))
 
 
 class _Head:
@@ -106,10 +115,11 @@ class _BinaryHead(_Head):
         two_class = concat([zeros_like(logits), logits], axis=-1)
         return {"logits": logits, "logistic": sigmoid(logits),
                 "probabilities": softmax(two_class),
-                "class_ids": expand_dims(argmax(two_class, axis=-1), -1)}
+                "class_ids": expand_dims(argmax(two_class, axis=-1), -1),
+                "all_class_ids": _all_class_ids(two_class)}
 
     def _labels(self, labels):
-        return to_float(_in_range(_as_column(labels, 1, "classifier"), 2))
+        return _in_range(to_float(_as_column(labels, 1, "classifier")), 2)
 
     def _unreduced_loss(self, labels, logits):
         return sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
@@ -137,7 +147,8 @@ class _MultiClassHead(_Head):
 
     def _predictions(self, logits):
         return {"logits": logits, "probabilities": softmax(logits),
-                "class_ids": expand_dims(argmax(logits, axis=-1), -1)}
+                "class_ids": expand_dims(argmax(logits, axis=-1), -1),
+                "all_class_ids": _all_class_ids(logits)}
 
     def _labels(self, labels):
         labels = _as_column(labels, 1, "classifier")
