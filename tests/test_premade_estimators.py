@@ -234,3 +234,30 @@ def test_an_optimizer_instance_a_dropout_and_a_string_label(tmp_path):
     with pytest.raises(ValueError, match=r"y holds strings"):
         estimator.train(tf.estimator.inputs.numpy_input_fn(
             FEATURES, np.array(["no", "yes"] * 3), shuffle=False), steps=1)
+
+
+def test_pandas_input_fn_batches_and_errors_as_real_tf():
+    pd = pytest.importorskip("pandas")  # optional: not a test dependency
+    x = pd.DataFrame({"a": np.arange(5, dtype=np.float32), "b": np.arange(5) * 10},
+                     index=[3, 4, 5, 6, 7])
+    y = pd.Series(np.arange(5, dtype=np.float32) - 2.5, index=[3, 4, 5, 6, 7])
+    dataset = tf.estimator.inputs.pandas_input_fn(x, y, batch_size=2, num_epochs=1,
+                                                  shuffle=False)()
+    features, labels = dataset.make_one_shot_iterator().get_next()
+    batches = []
+    with tf.Session() as session, pytest.raises(tf.errors.OutOfRangeError):
+        while True:
+            batches.append(session.run([features, labels]))
+    # real TF's batches (its queue-based pandas_input_fn, shuffle=False): the rows in order
+    assert len(batches) == 3
+    np.testing.assert_array_equal(np.concatenate([f["a"] for f, _ in batches]), x["a"])
+    np.testing.assert_array_equal(np.concatenate([f["b"] for f, _ in batches]), x["b"])
+    np.testing.assert_array_equal(np.concatenate([label for _, label in batches]), y)
+    with pytest.raises(ValueError, match="Index for x and y are mismatched"):
+        tf.estimator.inputs.pandas_input_fn(x, y.rename(index=lambda i: i + 1), shuffle=False)
+    with pytest.raises(ValueError, match="Cannot use name a for target column"):
+        tf.estimator.inputs.pandas_input_fn(x, y, shuffle=False, target_column="a")
+    with pytest.raises(ValueError, match="shuffle must be provided"):
+        tf.estimator.inputs.pandas_input_fn(x, y)
+    with pytest.raises(ValueError, match=r"x\['city'\] holds strings"):
+        tf.estimator.inputs.pandas_input_fn(pd.DataFrame({"city": ["a", "b"]}), shuffle=False)()
