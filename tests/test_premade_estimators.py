@@ -261,3 +261,11 @@ def test_pandas_input_fn_batches_and_errors_as_real_tf():
         tf.estimator.inputs.pandas_input_fn(x, y)
     with pytest.raises(ValueError, match=r"x\['city'\] holds strings"):
         tf.estimator.inputs.pandas_input_fn(pd.DataFrame({"city": ["a", "b"]}), shuffle=False)()
+
+
+def test_labels_of_another_width_are_tensorflows_error(tmp_path):
+    estimator = tf.estimator.LinearRegressor([tf.feature_column.numeric_column("x", shape=[2])],
+                                             label_dimension=2, model_dir=str(tmp_path))
+    with pytest.raises(ValueError, match="Expected labels dimension=2.  Received 1"):
+        estimator.train(tf.estimator.inputs.numpy_input_fn(
+            FEATURES, LABELS["real"], batch_size=6, shuffle=False), steps=1)

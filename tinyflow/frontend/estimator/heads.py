@@ -42,23 +42,26 @@ def _weights(features, weight_column):
     return reshape(to_float(features[key]), [-1, 1])
 
 
-def _as_column(labels, width: int, what: str):
-    """``labels`` as ``[batch, width]`` (a vector reshaped), its static width checked."""
+def _as_column(labels, width: int):
+    """``labels`` as ``[batch, width]``: a vector gets a trailing axis, the width is checked
+    (TF's ``_check_dense_labels_match_logits_and_reshape``)."""
     if labels is None:
         raise ValueError("You must provide a labels Tensor. Given: None. Suggested "
                          "troubleshooting steps: Check that your data contain your label "
                          "feature. Check that your input_fn properly parses and returns labels.")
     if isinstance(labels, dict):
-        raise ValueError(f"{what}: labels must be a Tensor, not a dict")  # noqa: TRY004 - TF's
-    dims = labels.get_shape().as_list() if labels.get_shape().ndims is not None else None
-    if dims is not None and (len(dims) == 1 or (len(dims) == 2 and dims[1] is None)):
-        labels = reshape(labels, [-1, width])
-    elif dims is not None and dims[-1] != width:
-        raise ValueError(f"Mismatched label shape. Classifier configured with n_classes="
-                         f"{width}.  Received {dims[-1]}. Suggested Fix: check your n_classes "
-                         f"argument to the estimator and/or the shape of your label."
-                         if what == "classifier" else
-                         f"Mismatched label shape: expected [batch, {width}], got {dims}")
+        raise ValueError(  # noqa: TRY004 - TF's
+            f"labels must be a Tensor, given a dict with keys {sorted(labels)}")
+    shape = labels.get_shape()
+    if shape.ndims == 1:
+        labels = expand_dims(labels, -1)
+    dims = labels.get_shape().as_list() if shape.ndims is not None else None
+    if dims is not None and dims[-1] is not None and dims[-1] != width:
+        raise ValueError(f"Mismatched label shape. Expected labels dimension={width}.  "
+                         f"Received {dims[-1]}. Suggested Fix: If your classifier expects "
+                         f"one-hot encoding label, check your n_classes argument to the "
+                         f"estimator and/or the shape of your label. Otherwise, check the "
+                         f"shape of your label.")
     return labels
 
 
@@ -119,7 +122,7 @@ class _BinaryHead(_Head):
                 "all_class_ids": _all_class_ids(two_class)}
 
     def _labels(self, labels):
-        return _in_range(to_float(_as_column(labels, 1, "classifier")), 2)
+        return _in_range(to_float(_as_column(labels, 1)), 2)
 
     def _unreduced_loss(self, labels, logits):
         return sigmoid_cross_entropy_with_logits(labels=labels, logits=logits)
@@ -151,7 +154,7 @@ class _MultiClassHead(_Head):
                 "all_class_ids": _all_class_ids(logits)}
 
     def _labels(self, labels):
-        labels = _as_column(labels, 1, "classifier")
+        labels = _as_column(labels, 1)
         if not labels.dtype.is_integer:
             raise ValueError(f"Labels dtype should be integer. Instead got {labels.dtype.name}.")
         return _in_range(cast(labels, "int64"), self.logits_dimension)
@@ -171,7 +174,7 @@ class _RegressionHead(_Head):
         return {"predictions": logits}
 
     def _labels(self, labels):
-        return to_float(_as_column(labels, self.logits_dimension, "regressor"))
+        return to_float(_as_column(labels, self.logits_dimension))
 
     def _unreduced_loss(self, labels, logits):
         return (logits - labels) * (logits - labels)
