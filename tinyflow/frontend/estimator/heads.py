@@ -58,10 +58,10 @@ def _as_column(labels, width: int):
     dims = labels.get_shape().as_list() if shape.ndims is not None else None
     if dims is not None and dims[-1] is not None and dims[-1] != width:
         raise ValueError(f"Mismatched label shape. Expected labels dimension={width}.  "
-                         f"Received {dims[-1]}. Suggested Fix: If your classifier expects "
-                         f"one-hot encoding label, check your n_classes argument to the "
+                         f"Received {dims[-1]}. Suggested Fix:If your classifier expects "
+                         f"one-hot encoding label,check your n_classes argument to the "
                          f"estimator and/or the shape of your label. Otherwise, check the "
-                         f"shape of your label.")
+                         f"shape of your label.")  # TF's words, spaces as they are
     return labels
 
 
