@@ -171,3 +171,19 @@ def test_cols_to_vars_and_outputs():
     fc.linear_model(FEATURES, [kind], cols_to_vars=linear_vars)
     assert [v.name for v in linear_vars[kind]] == ["linear_model/kind/weights:0"]
     assert [v.name for v in linear_vars["bias"]] == ["linear_model/bias_weights:0"]
+
+
+def test_sparse_ids_as_real_tf():
+    fc = tf.feature_column
+    ids = tf.SparseTensor(indices=[[0, 0], [0, 2], [2, 1]],
+                          values=np.array([2, 0, 1], np.int64), dense_shape=[3, 3])
+    kind = fc.categorical_column_with_identity("k", 3)
+    net = fc.input_layer({"k": ids}, [fc.indicator_column(kind), fc.embedding_column(
+        kind, 1, combiner="sqrtn", initializer=tf.constant_initializer([[1.0], [2.0], [4.0]]))])
+    with tf.Session() as session:
+        session.run(tf.global_variables_initializer())
+        got = session.run(net)
+    np.testing.assert_allclose(got, [[3.535534, 1, 0, 1], [0, 0, 0, 0], [2, 0, 1, 0]],
+                               rtol=1e-6)  # real TF's
+    with pytest.raises(ValueError, match="SparseTensor is not supported. key: k"):
+        fc.input_layer({"k": ids}, [fc.numeric_column("k")])

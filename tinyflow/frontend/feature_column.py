@@ -71,7 +71,7 @@ def __getattr__(name):
 
 # -- the columns ---------------------------------------------------------------------------------
 class _FeatureColumn:
-    """What every column has: ``name`` (its sort key and variable scope) and ``parents``."""
+    """What every column has: ``name``, its sort key and variable scope."""
 
     name: str
 
@@ -97,14 +97,18 @@ class _CategoricalColumn(_FeatureColumn):
     num_buckets: int
 
 
-def _feature(features, key: str, column: str) -> Symbol:
+def _feature(features, key: str, column: str, sparse=False) -> Symbol:
     """``features[key]`` as a tensor of rank 2 at least (rank 1 gets a trailing axis, as TF's
-    ``_LazyBuilder``), checked not to be strings."""
+    ``_LazyBuilder``), checked not to be strings; a ``tf.SparseTensor`` made dense (-1 for no
+    value) where ``sparse`` (categorical columns)."""
     if key not in features:
         raise ValueError(f"The feature {key!r} of column {column!r} is not in features "
                          f"(it has {sorted(features)})")
     value = features[key]
-    if isinstance(value, CompositeTensor):  # a tf.SparseTensor: -1 for no value, as TF's
+    if isinstance(value, CompositeTensor):
+        if not sparse:
+            raise ValueError(f"The corresponding Tensor of numerical column must be a Tensor. "
+                             f"SparseTensor is not supported. key: {key}")
         value = sparse_tensor_to_dense(value, default_value=-1)
     if not isinstance(value, Symbol):
         array = np.asarray(value)
@@ -208,7 +212,7 @@ def bucketized_column(source_column, boundaries):
 
 def _id_feature(features, key: str, column: str) -> Symbol:
     """``features[key]`` as int64 ids ``[batch, n]``; floats are refused, as TF refuses them."""
-    value = _feature(features, key, column)
+    value = _feature(features, key, column, sparse=True)
     if not getattr(value.dtype, "name", "").startswith(("int", "uint")):
         raise ValueError(f"Column {column!r}: feature {key!r} must be of an integer type "
                          f"for a categorical column, got {value.dtype.name}")
