@@ -187,3 +187,11 @@ def test_sparse_ids_as_real_tf():
                                rtol=1e-6)  # real TF's
     with pytest.raises(ValueError, match="SparseTensor is not supported. key: k"):
         fc.input_layer({"k": ids}, [fc.numeric_column("k")])
+
+
+def test_a_feature_of_another_size_than_its_column_is_an_error_naming_it():
+    fc = tf.feature_column
+    with pytest.raises(ValueError, match="Column 'x' holds 2 values per example.*shape \\[2, 3\\]"):
+        fc.input_layer({"x": np.ones((2, 3), np.float32)}, [fc.numeric_column("x", shape=[2])])
+    with pytest.raises(ValueError, match="Column 'x' holds 2 values per example"):
+        fc.linear_model({"x": np.ones((2, 3), np.float32)}, [fc.numeric_column("x", shape=[2])])

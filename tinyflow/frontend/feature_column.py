@@ -154,10 +154,13 @@ def numeric_column(key, shape=(1,), default_value=None, dtype="float32", normali
         raise ValueError(f"dtype must be convertible to float. dtype: {dtype}, key: {key}")
     if normalizer_fn is not None and not callable(normalizer_fn):
         raise TypeError(f"normalizer_fn must be a callable. Given: {normalizer_fn}")
-    if default_value is not None:
-        default = np.broadcast_to(np.asarray(default_value, np.float64), shape)
-        default_value = tuple(default.reshape(-1).tolist()) if len(shape) == 1 else default
+    if default_value is not None:  # TF keeps it as nested tuples of the column's shape
+        default_value = _tuples(np.broadcast_to(np.asarray(default_value), shape).tolist())
     return NumericColumn(key, shape, default_value, dtype, normalizer_fn)
+
+
+def _tuples(value):
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
 
 
 def _checked_key(key) -> str:
@@ -415,6 +418,18 @@ def _columns(feature_columns, kinds, message: str) -> list:
     return sorted(columns, key=lambda c: c.name)
 
 
+def _flat_dense(column, features, collections, trainable) -> Symbol:
+    """A dense column's value as ``[batch, size]``, its size per example checked (TF's
+    reshape would fail as it runs)."""
+    value = column._dense(features, collections, trainable) if isinstance(
+        column, EmbeddingColumn) else column._dense(features)
+    size, dims = column._num_elements(), value.get_shape().as_list()
+    if any(d is None for d in dims[1:]) or math.prod(dims[1:]) != size:
+        raise ValueError(f"Column {column.name!r} holds {size} values per example, its "
+                         f"feature's value has shape {dims} (the batch first)")
+    return reshape(value, [-1, size])
+
+
 def _checked_features(features) -> dict:
     if not isinstance(features, dict):
         raise ValueError(  # noqa: TRY004 - TF's
@@ -450,9 +465,7 @@ def input_layer(features, feature_columns, weight_collections=None, trainable=Tr
     with variable_scope(None, default_name="input_layer"):
         for column in columns:
             with variable_scope(None, default_name=column._var_scope_name) as scope:
-                value = column._dense(features, collections, trainable) if isinstance(
-                    column, EmbeddingColumn) else column._dense(features)
-                output = reshape(value, [-1, column._num_elements()])
+                output = _flat_dense(column, features, collections, trainable)
                 if cols_to_vars is not None:
                     cols_to_vars[column] = [v for v in global_variables()
                                             if v.name.startswith(scope.name + "/")]
@@ -501,6 +514,4 @@ def _weighted_sum(column, features, units, sparse_combiner, collections, trainab
     made[column] = [weights]
     if categorical:
         return _combine(weights, column._ids(features), sparse_combiner, column.name)
-    value = column._dense(features, collections, trainable) if isinstance(
-        column, EmbeddingColumn) else column._dense(features)
-    return matmul(reshape(value, [-1, rows]), weights)
+    return matmul(_flat_dense(column, features, collections, trainable), weights)
