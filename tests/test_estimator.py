@@ -256,8 +256,8 @@ def test_errors_are_tensorflows(tmp_path):
         tf.estimator.inputs.numpy_input_fn({"x": X}, Y[:3], shuffle=False)()
     with pytest.raises(ValueError, match="save_checkpoints_steps and save_checkpoints_secs"):
         tf.estimator.RunConfig(save_checkpoints_steps=1, save_checkpoints_secs=1)
-    with pytest.raises(AttributeError, match="tf.estimator.DNNClassifier is not supported"):
-        tf.estimator.DNNClassifier  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.estimator.BoostedTreesClassifier is not supported"):
+        tf.estimator.BoostedTreesClassifier  # noqa: B018
     with pytest.raises(AttributeError, match="Estimator.export_saved_model is not supported"):
         est.export_saved_model  # noqa: B018
 

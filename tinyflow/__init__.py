@@ -134,6 +134,7 @@ __all__ += [
     "distributions",
     "errors",
     "estimator",
+    "feature_column",
     "flags",
     "gfile",
     "image",
@@ -171,7 +172,7 @@ __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 
 # tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
-            "estimator": "estimator", "flags": "flags", "gfile": "gfile",
+            "estimator": "estimator", "feature_column": "feature_column", "flags": "flags", "gfile": "gfile",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",

@@ -359,13 +359,21 @@ COMPONENTS = {
     # non_max_suppression op)
     "tf.image (frontend/image_*.py, frontend/tf_image.py)": (
         ["frontend/image_*.py", "frontend/tf_image.py"], 1265),
+    # 2026-11-27: tf.feature_column (TF 1.15's v1 columns, input_layer, linear_model) and the
+    # premade estimators over them (DNN / linear / combined, TF 1.15's heads), composed of
+    # existing ops: a component of its own, as TF keeps feature columns and canned estimators
+    "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
+        ["frontend/feature_column.py", "frontend/estimator/canned.py",
+         "frontend/estimator/heads.py"], 840),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
-    # ProfilerHook, GlobalStepWaiterHook)
+    # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
+    # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
+    # tf.estimator.inputs.pandas_input_fn)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2030),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2090),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;

@@ -1,12 +1,23 @@
 """``tf.estimator`` (TensorFlow 1.15): :class:`Estimator`, :class:`EstimatorSpec`,
 :class:`ModeKeys`, :class:`RunConfig` and ``tf.estimator.inputs.numpy_input_fn``, on TinyFlow's
-monitored sessions (:mod:`tinyflow.frontend.monitored_session`)."""
+monitored sessions (:mod:`tinyflow.frontend.monitored_session`); the premade estimators over
+``tf.feature_column`` (:mod:`.canned`: DNN, linear and combined classifiers and regressors)."""
 from . import inputs
+from .canned import (
+    DNNClassifier,
+    DNNLinearCombinedClassifier,
+    DNNLinearCombinedRegressor,
+    DNNRegressor,
+    LinearClassifier,
+    LinearRegressor,
+)
 from .estimator import Estimator
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
 
-__all__ = ["Estimator", "EstimatorSpec", "ModeKeys", "RunConfig", "inputs"]
+__all__ = ["DNNClassifier", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
+           "DNNRegressor", "Estimator", "EstimatorSpec", "LinearClassifier", "LinearRegressor",
+           "ModeKeys", "RunConfig", "inputs"]
 
 
 def __getattr__(name):

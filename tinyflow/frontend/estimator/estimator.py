@@ -35,12 +35,13 @@ import numpy as np
 
 from ...nnvm.symbol import current_context
 from .. import metrics, summary
-from ..api import Variable, assign_add, global_variables
+from ..api import Variable, assign_add, global_variables, trainable_variables
+from ..checkpoint_utils import init_from_checkpoint
 from ..events import summary_value
 from ..framework import Graph, GraphKeys
 from ..monitored_session import ChiefSessionCreator, MonitoredSession, MonitoredTrainingSession
 from ..random_ops import set_random_seed
-from ..saver import Saver, latest_checkpoint
+from ..saver import Saver, latest_checkpoint, list_variables, load_variable
 from ..session_run_hooks import (
     CheckpointSaverHook,
     CheckpointSaverListener,
@@ -111,14 +112,17 @@ class Estimator:
     config : tf.estimator.RunConfig, optional
     params : dict, optional
         Passed to ``model_fn`` (which must then take ``params``).
-    warm_start_from
-        Not supported (ValueError).
+    warm_start_from : str, optional
+        A checkpoint (a prefix, or a folder's newest) whose values ``train`` gives the model's
+        trainable variables of the same names before it starts, when ``model_dir`` has no
+        checkpoint yet (TF 1.15's ``WarmStartSettings`` default, ``vars_to_warm_start='.*'``).
     """
 
     def __init__(self, model_fn, model_dir=None, config=None, params=None,
                  warm_start_from=None):
-        if warm_start_from is not None:
-            raise ValueError("Estimator(warm_start_from=...) is not supported by TinyFlow")
+        if warm_start_from is not None and not isinstance(warm_start_from, (str, os.PathLike)):
+            raise ValueError("Estimator(warm_start_from=...) takes a checkpoint path in "
+                             "TinyFlow (WarmStartSettings are not supported)")
         if config is None:
             config = RunConfig()
         elif not isinstance(config, RunConfig):
@@ -137,6 +141,7 @@ class Estimator:
         info("Using config: %s", self._config)
         _verify_model_fn_args(model_fn, params)
         self._model_fn, self._params = model_fn, copy.deepcopy(params or {})
+        self._warm_start_from = None if warm_start_from is None else os.fspath(warm_start_from)
 
     model_dir = property(lambda self: self._model_dir)
     config = property(lambda self: copy.deepcopy(self._config))
@@ -155,6 +160,19 @@ class Estimator:
     def latest_checkpoint(self):
         """The newest checkpoint in ``model_dir`` (None before any)."""
         return latest_checkpoint(self._model_dir)
+
+    def get_variable_names(self) -> list:
+        """The names of the variables in ``model_dir``'s newest checkpoint."""
+        return [name for name, _ in list_variables(self._checkpoint_dir())]
+
+    def get_variable_value(self, name):
+        """The value of variable ``name`` in ``model_dir``'s newest checkpoint."""
+        return load_variable(self._checkpoint_dir(), name)
+
+    def _checkpoint_dir(self) -> str:
+        if not latest_checkpoint(self._model_dir):
+            raise ValueError(f"Could not find trained model in model_dir: {self._model_dir}.")
+        return self._model_dir
 
     def __getattr__(self, name):
         if name.startswith("_"):
@@ -188,6 +206,10 @@ class Estimator:
             global_step = self._new_graph(graph)
             features, labels, input_hooks = self._input(input_fn, ModeKeys.TRAIN)
             spec = self._call_model_fn(features, labels, ModeKeys.TRAIN, self.config)
+            if self._warm_start_from and not latest_checkpoint(self._model_dir):
+                info("Warm-starting from: %s", self._warm_start_from)
+                init_from_checkpoint(self._warm_start_from, {
+                    v.name.split(":")[0]: v for v in trainable_variables()})
             loss = self._train_with_spec(spec, global_step, input_hooks + hooks, listeners)
         info("Loss for final step: %s.", loss)
         return self

@@ -1,4 +1,5 @@
-"""What an ``input_fn`` gives the Estimator, and ``tf.estimator.inputs.numpy_input_fn``.
+"""What an ``input_fn`` gives the Estimator, and ``tf.estimator.inputs``' ``numpy_input_fn`` and
+``pandas_input_fn``.
 
 An ``input_fn`` returns ``(features, labels)`` tensors (or structures of them), features alone,
 or a ``tf.data.Dataset`` of either: the Estimator then reads it through an initializable
@@ -14,7 +15,7 @@ import numpy as np
 from ..data import Dataset
 from ..session_run_hooks import SessionRunHook
 
-__all__ = ["numpy_input_fn", "parse_input_fn_result"]
+__all__ = ["numpy_input_fn", "pandas_input_fn", "parse_input_fn_result"]
 
 
 class _DatasetInitializerHook(SessionRunHook):
@@ -45,17 +46,25 @@ def parse_input_fn_result(result) -> tuple:
     return result, None, hooks
 
 
+def _numeric(array: np.ndarray, what: str) -> np.ndarray:
+    if array.dtype.kind in "USO":
+        raise ValueError(f"{what} holds strings: TinyFlow's executors hold no string tensors "
+                         f"(map the strings to numbers, ids, first)")
+    return array
+
+
 def _ordered(x, what: str) -> collections.OrderedDict:
     """``x`` (a dict of arrays, or an array) as an ordered dict of arrays, keys sorted."""
     if isinstance(x, dict):
         if not x:
             raise ValueError(f"{what} cannot be an empty dict")
         return collections.OrderedDict(
-            (key, np.asarray(value)) for key, value in sorted(x.items()))
+            (key, _numeric(np.asarray(value), f"{what}[{key!r}]"))
+            for key, value in sorted(x.items()))
     if isinstance(x, np.ndarray):
         if x.size == 0:
             raise ValueError(f"{what} cannot be an empty array")
-        return collections.OrderedDict([("__direct_np_input__", x)])
+        return collections.OrderedDict([("__direct_np_input__", _numeric(x, what))])
     raise TypeError(f"{what} must be a dict or array; got {type(x).__name__}")
 
 
@@ -109,7 +118,7 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
             target_keys = "__target_key__"
             while target_keys in data:
                 target_keys += "_n"
-            data[target_keys] = np.asarray(y)
+            data[target_keys] = _numeric(np.asarray(y), "y")
         if len({value.shape[0] if value.ndim else None for value in data.values()}) != 1:
             raise ValueError(
                 f"Length of tensors in x and y is mismatched. All elements in x and y must have "
@@ -121,6 +130,40 @@ def numpy_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_
         return dataset.repeat(num_epochs).batch(batch_size)
 
     return input_fn
+
+
+def _is_pandas(value, kind: str) -> bool:
+    """Whether ``value`` is a pandas ``kind`` (pandas is not imported: it is optional)."""
+    return type(value).__name__ == kind and type(value).__module__.startswith("pandas")
+
+
+def pandas_input_fn(x, y=None, batch_size=128, num_epochs=1, shuffle=None, queue_capacity=1000,
+                    num_threads=1, target_column="target"):
+    """An ``input_fn`` giving batches of a pandas DataFrame's columns (TF 1.15's): features
+    ``{column: batch}``, labels a batch of the Series ``y`` (a dict per column when ``y`` is a
+    DataFrame), read as :func:`numpy_input_fn` reads arrays (``shuffle`` required, the same
+    ``batch_size``, ``num_epochs`` and ``queue_capacity``).  ``x`` and ``y`` must have the
+    same index; ``target_column`` may not be a column of ``x``.  String columns are refused
+    (TinyFlow holds no strings)."""
+    if not _is_pandas(x, "DataFrame"):
+        raise TypeError(f"x must be a pandas DataFrame, got {type(x).__name__}")
+    if not isinstance(shuffle, bool):
+        raise ValueError(f"shuffle must be provided and explicitly set as boolean (it is "  # noqa: TRY004 - TF's
+                         f"recommended to set it as True for training); got {shuffle}")
+    features = {str(column): x[column].to_numpy() for column in x.columns}
+    labels = None
+    if y is not None:
+        if target_column in x.columns:
+            raise ValueError(f"Cannot use name {target_column} for target column: DataFrame "
+                             f"already has a column with that name: {x.columns}")
+        if not np.array_equal(x.index, y.index):
+            raise ValueError(f"Index for x and y are mismatched.\nIndex for x: {x.index}\n"
+                             f"Index for y: {y.index}\n")
+        labels = ({str(column): y[column].to_numpy() for column in y.columns}
+                  if _is_pandas(y, "DataFrame") else y.to_numpy())
+    return numpy_input_fn(features, labels, batch_size=batch_size, num_epochs=num_epochs,
+                          shuffle=shuffle, queue_capacity=queue_capacity,
+                          num_threads=num_threads)
 
 
 def _target_shapes(data, target_keys):
@@ -144,4 +187,4 @@ def _split(data: dict, x, feature_keys, target_keys):
 
 def __getattr__(name):
     raise AttributeError(f"tf.estimator.inputs.{name} is not supported by TinyFlow (it has "
-                         f"numpy_input_fn)")
+                         f"numpy_input_fn and pandas_input_fn)")
