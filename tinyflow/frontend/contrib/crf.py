@@ -137,8 +137,9 @@ def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition
     -------
     ``[batch_size]`` scores.
     """
-    inputs = _tensor(inputs)
+    inputs, sequence_lengths = _tensor(inputs), _tensor(sequence_lengths)
     filtered = where(_tensor(tag_bitmap), inputs, fill(shape(inputs), float("-inf")))
+    filtered.set_shape(inputs.get_shape())
 
     def single():  # one step: all its allowed tags, whatever the lengths (TF 1.15)
         return reduce_logsumexp(filtered, axis=[1, 2], keepdims=False)
@@ -146,7 +147,8 @@ def crf_multitag_sequence_score(inputs, tag_bitmap, sequence_lengths, transition
     def multi():
         return crf_log_norm(filtered, sequence_lengths, transition_params)
     if inputs.get_shape()[1].value is None:  # both are defined at any number of steps
-        return where(equal(shape(inputs)[1], 1), single(), multi())
+        steps = zeros_like(sequence_lengths) + cast(shape(inputs)[1], sequence_lengths.dtype)
+        return where(equal(steps, 1), single(), multi())  # per example, as TF 1.x's where
     return _one_step_or_more(inputs, single, multi)
 
 
@@ -408,6 +410,14 @@ def crf_decode(potentials, transition_params, sequence_length):
         potentials, single, lambda: _viterbi(potentials, transition_params, sequence_length))
 
 
+def _reversed(tensor, lengths):
+    """Each example's first ``lengths`` steps (axis 1) reversed, of ``tensor``'s static shape
+    (what the lengths' batch size leaves unknown when the tensor's is, as TF's)."""
+    result = reverse_sequence(tensor, lengths, seq_axis=1)
+    result.set_shape(tensor.get_shape())
+    return result
+
+
 def _viterbi(potentials, transition_params, sequence_length):
     """crf_decode over two or more steps: forward with backpointers, then back along them."""
     lengths_less_one = maximum(constant(0, dtype=sequence_length.dtype), sequence_length - 1)
@@ -415,13 +425,13 @@ def _viterbi(potentials, transition_params, sequence_length):
         CrfDecodeForwardRnnCell(transition_params), potentials[:, 1:, :],
         sequence_length=lengths_less_one, initial_state=squeeze(potentials[:, :1, :], [1]),
         dtype="int32")
-    backpointers = reverse_sequence(backpointers, lengths_less_one, seq_axis=1)
+    backpointers = _reversed(backpointers, lengths_less_one)
     last_tags = expand_dims(cast(argmax(last_score, axis=1), "int32"), -1)  # [B, 1]
     tags, _ = dynamic_rnn(  # [B, T - 1, 1]
         CrfDecodeBackwardRnnCell(potentials.get_shape()[2].value), backpointers,
         sequence_length=lengths_less_one, initial_state=last_tags, dtype="int32")
     tags = concat([last_tags, squeeze(tags, [2])], axis=1)  # [B, T], last step first
-    return reverse_sequence(tags, sequence_length, seq_axis=1), reduce_max(last_score, axis=1)
+    return _reversed(tags, sequence_length), reduce_max(last_score, axis=1)
 
 
 def __getattr__(name):
