@@ -294,6 +294,27 @@ def test_cells_one_step_against_numpy():
     np.testing.assert_array_equal(got[4], [[2], [0]])
 
 
+def test_dynamic_rnn_outputs_of_the_dtype_given():
+    """TF's _infer_state_dtype, which crf_decode relies on: int32 backpointers from a float
+    state with dtype=tf.int32, zeros past each length, the final state at each length."""
+    x, _, lens, trans = _problem(seed=10)
+    pointers, last = tf.nn.dynamic_rnn(
+        crf.CrfDecodeForwardRnnCell(tf.constant(trans)), tf.constant(x[:, 1:]),
+        sequence_length=np.maximum(lens - 1, 0), initial_state=tf.constant(x[:, 0]),
+        dtype=tf.int32)
+    assert pointers.dtype == tf.int32 and last.dtype == tf.float32
+    with tf.Session() as sess:
+        got_pointers, got_last = sess.run([pointers, last])
+    for b, n in enumerate(lens):
+        scores = x[b, 0].astype(np.float64)
+        for t in range(1, 4):
+            candidates = scores[:, None] + trans
+            expected = candidates.argmax(0) if t < n else np.zeros(O)
+            np.testing.assert_array_equal(got_pointers[b, t - 1], expected)
+            scores = x[b, t] + candidates.max(0) if t < n else scores
+        np.testing.assert_allclose(got_last[b], scores, rtol=1e-5)
+
+
 def test_module_has_tensorflow_names_only():
     assert dir(crf) == sorted([  # TF 1.15's tensorflow/contrib/crf/__init__.py
         "crf_binary_score", "crf_decode", "crf_log_likelihood", "crf_log_norm",
