@@ -257,6 +257,10 @@ COMPONENTS = {
     "tf.metrics (frontend/metrics*.py, frontend/contrib/metrics.py)": (
         ["frontend/metrics.py", "frontend/metrics_at_k.py", "frontend/metrics_base.py",
          "frontend/contrib/metrics.py"], 1010),
+    # 2026-11-27: tf.contrib.crf (TF 1.15's linear-chain CRF: scores, log-norm, Viterbi, its
+    # three RNN cells run by dynamic_rnn), composed of existing ops: counted apart, as TF's
+    # contrib modules are separate packages
+    "tf.contrib.crf (frontend/contrib/crf.py)": (["frontend/contrib/crf.py"], 370),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)

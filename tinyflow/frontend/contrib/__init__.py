@@ -4,14 +4,15 @@ dynamic_decode, sequence_loss), ``layers`` (TF-Slim's layers, the xavier and var
 initializers, the regularizers: :mod:`tinyflow.contrib.layers`), ``framework`` (``arg_scope``,
 the model variables), ``losses`` (the deprecated argument orders), ``slim`` (their aliases) and
 ``distributions`` (tf.distributions' families and MultivariateNormalDiag), ``metrics`` (the
-``streaming_*`` metrics), ``training`` (``HParams``);
+``streaming_*`` metrics), ``training`` (``HParams``), ``crf`` (the linear-chain CRF:
+log-likelihood, Viterbi decoding);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq", "slim",
-           "training"]
-_SUBMODULES = ("distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq",
-               "slim", "training")
+__all__ = ["crf", "distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq",
+           "slim", "training"]
+_SUBMODULES = ("crf", "distributions", "framework", "layers", "losses", "metrics", "rnn",
+               "seq2seq", "slim", "training")
 
 
 def __getattr__(name):

@@ -236,7 +236,7 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         timed = inputs if time_major else _batch_time_swapped(inputs)
         first = flatten(timed)[0]
         state = _initial_state(cell, first[0], initial_state, dtype, "dynamic_rnn")
-        outputs, state = dynamic_rnn_loop(cell, timed, state, lengths)
+        outputs, state = dynamic_rnn_loop(cell, timed, state, lengths, dtype)
         return (outputs if time_major else _batch_time_swapped(outputs)), state
 
 

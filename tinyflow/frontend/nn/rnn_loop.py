@@ -103,13 +103,14 @@ def _with_batch(tensor: Symbol, batch: int) -> Symbol:
                                     name="inputs_of_batch")
 
 
-def dynamic_rnn_loop(cell, inputs, state, sequence_length):
+def dynamic_rnn_loop(cell, inputs, state, sequence_length, dtype=None):
     """The cell over the time-major ``inputs`` (a structure of ``[time, batch, ...]``
-    tensors) from ``state``, as one while_loop: ``(outputs time-major, final state)``."""
+    tensors) from ``state``, as one while_loop: ``(outputs time-major, final state)``; the
+    outputs are of ``dtype`` if given, else of the state's (TF's ``_infer_state_dtype``)."""
     flat_inputs = flatten(inputs)
     first = flat_inputs[0]
     steps, batch = _size(first, 0), _size(first, 1)
-    dtype = flatten(state)[0].dtype
+    dtype = dtype or flatten(state)[0].dtype
     sizes = flatten(cell.output_size)
     buffers = [zeros([steps, batch, int(size)], dtype=dtype, name="output_zeros")
                for size in sizes]
