@@ -99,9 +99,35 @@ def test_tensordot_with_an_unknown_batch(plan_memory):
     xv, wv = randn(6, 3, 4), randn(4, 5, seed=1)
     np.testing.assert_allclose(run(plan_memory, out, {x: xv, w: wv}),
                                np.tensordot(xv, wv, [[2], [0]]), rtol=1e-5, atol=1e-6)
-    both = tf.placeholder(tf.float32, (None, 4))
-    with pytest.raises(ValueError, match="more than one unknown size"):
-        tf.tensordot(both, tf.placeholder(tf.float32, (4, None)), 1)
+    # several free sizes unknown (TF's: tf.shape's, known when the session binds)
+    both, other = tf.placeholder(tf.float32, (None, 4)), tf.placeholder(tf.float32, (4, None))
+    seq = tf.placeholder(tf.float32, (None, None, 4))
+    outer, over_time = tf.tensordot(both, other, 1), tf.tensordot(seq, w, [[2], [0]])
+    assert outer.get_shape().as_list() == [None, None]
+    assert over_time.get_shape().as_list() == [None, None, 5]  # TF 2.21's compat.v1 too
+    bv, ov, sv = randn(2, 4, seed=3), randn(4, 3, seed=4), randn(2, 7, 4, seed=5)
+    got = run(plan_memory, [outer, over_time], {both: bv, other: ov, seq: sv, w: wv})
+    np.testing.assert_allclose(got[0], bv @ ov, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[1], np.tensordot(sv, wv, [[2], [0]]), rtol=1e-5, atol=1e-6)
+
+
+def test_a_dense_layer_over_batch_and_time_both_unknown(plan_memory):
+    """A BiLSTM's [batch, time, units] into tf.layers.dense: TF's tensordot, its output
+    [?, ?, units]; values and the input's gradient against numpy."""
+    x = tf.placeholder(tf.float32, (None, None, 5))
+    y = tf.layers.dense(x, 3, kernel_initializer=tf.constant_initializer(
+        randn(5, 3, seed=6)), bias_initializer=tf.constant_initializer(0.5))
+    assert y.get_shape().as_list() == [None, None, 3]
+    grad = tf.gradients(tf.reduce_sum(y * y), x)[0]
+    kernel = randn(5, 3, seed=6)
+    for batch, steps in ((2, 4), (3, 1)):
+        xv = randn(batch, steps, 5, seed=batch)
+        with tf.Session(plan_memory=plan_memory) as sess:
+            sess.run(tf.global_variables_initializer())
+            got, got_grad = sess.run([y, grad], {x: xv})
+        want = xv @ kernel + 0.5
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(got_grad, 2 * want @ kernel.T, rtol=1e-4, atol=1e-4)
 
 
 def test_tensordot_bad_axes_name_the_shapes():

@@ -364,9 +364,6 @@ class Dense(Layer):
     def call(self, inputs) -> Symbol:
         shape = inputs.get_shape().as_list()
         if len(shape) > 2:  # TF's tensordot over the last axis
-            if shape[:-1].count(None) > 1:
-                raise self._bad_shape("Dense: inputs of rank > 2 may have one unknown "
-                                      "dimension only", shape)
             outputs = tensordot(inputs, self.kernel, [[len(shape) - 1], [0]], name="Tensordot")
         else:
             outputs = api.matmul(inputs, self.kernel, name="MatMul")

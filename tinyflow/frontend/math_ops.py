@@ -44,7 +44,7 @@ from .api import (
 )
 from .api import abs as _abs
 from .api import exp as _exp
-from .array_ops import ones_like, reshape, transpose, zeros_like
+from .array_ops import ones_like, reshape, shape, transpose, zeros_like
 from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
 
@@ -181,7 +181,8 @@ def tensordot(a, b, axes, name=None) -> Symbol:
     Returns
     -------
     Symbol of shape a's free axes + b's free axes, composed as transpose, reshape and one
-    matmul (as TensorFlow).  At most one free size of a and b together may be unknown.
+    matmul (as TensorFlow); free sizes unknown when the graph is built are tf.shape's, known
+    when a session binds it (a BiLSTM's [batch, time, units] into a dense layer).
     """
     a, b = _tensor(a), _tensor(b)
     a_shape, b_shape = a.get_shape(), b.get_shape()
@@ -194,13 +195,13 @@ def tensordot(a, b, axes, name=None) -> Symbol:
     for i, j in zip(a_axes, b_axes):  # a contracted size one side knows
         a_shape[i] = b_shape[j] = a_shape[i] if a_shape[i] is not None else b_shape[j]
     sizes = [a_shape[i] for i in a_free] + [b_shape[i] for i in b_free]
-    if sizes.count(None) > 1:
-        raise ValueError(f"tensordot of a {a_shape} and b {b_shape}: the result's shape {sizes} "
-                         f"has more than one unknown size")
     a_matrix = _as_matrix(a, a_free + a_axes, len(a_free), a_shape, "a")
     b_matrix = _as_matrix(b, b_axes + b_free, len(b_axes), b_shape, "b")
     if len(a_free) == len(b_free) == 1:
         return matmul(a_matrix, b_matrix, name=name)
+    if sizes.count(None) > 1:  # the free sizes as tf.shape gives them (TF's)
+        dynamic = [shape(a)[i] for i in a_free] + [shape(b)[i] for i in b_free]
+        sizes = [d if known is None else known for d, known in zip(dynamic, sizes)]
     return reshape(matmul(a_matrix, b_matrix), [-1 if d is None else d for d in sizes],
                    name=name)
 
