@@ -44,7 +44,8 @@ from .api import (
 )
 from .api import abs as _abs
 from .api import exp as _exp
-from .array_ops import ones_like, reshape, shape, transpose, zeros_like
+from .array_ops import ones_like, reshape, transpose, zeros_like
+from .array_ops import shape as shape_of
 from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
 
@@ -200,7 +201,7 @@ def tensordot(a, b, axes, name=None) -> Symbol:
     if len(a_free) == len(b_free) == 1:
         return matmul(a_matrix, b_matrix, name=name)
     if sizes.count(None) > 1:  # the free sizes as tf.shape gives them (TF's)
-        dynamic = [shape(a)[i] for i in a_free] + [shape(b)[i] for i in b_free]
+        dynamic = [shape_of(a)[i] for i in a_free] + [shape_of(b)[i] for i in b_free]
         sizes = [d if known is None else known for d, known in zip(dynamic, sizes)]
     return reshape(matmul(a_matrix, b_matrix), [-1 if d is None else d for d in sizes],
                    name=name)
