@@ -294,3 +294,16 @@ def test_two_gradients_through_one_loop_in_one_run():
     for got, expected in zip(together, alone):
         np.testing.assert_allclose(got, expected, rtol=1e-6)
     assert np.abs(together[0] - together[1]).max() > 1e-3
+
+
+def test_numpy_inputs_are_converted_as_tensorflow():
+    values = np.random.RandomState(0).randn(2, 4, 5).astype(np.float32)
+    with tf.variable_scope("from_array"):
+        from_array, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), values, dtype=tf.float32)
+    with tf.variable_scope("from_array", reuse=True):
+        from_tensor, _ = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(3), tf.constant(values),
+                                           dtype=tf.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run([from_array, from_tensor])
+    np.testing.assert_array_equal(got[0], got[1])

@@ -442,3 +442,18 @@ def test_a_mask_as_long_as_a_decoders_output():
             got, _ = sess.run([mask, step], feed)
             assert got.shape == (4, max(length))
             np.testing.assert_array_equal(got.sum(1), length)
+
+
+def test_one_hot_to_a_fed_depth():
+    """tf.one_hot with its depth a tensor (TF takes one): folded when known at bind, else the
+    depth first when the graph runs; the static shape's new axis unknown (TF's (?, ?))."""
+    depth = tf.placeholder(tf.int32, [], name="depth")
+    ids = tf.placeholder(tf.int64, [None], name="ids")
+    fed, by_max = tf.one_hot(ids, depth), tf.one_hot(ids, tf.reduce_max(ids) + 1, axis=0)
+    assert fed.get_shape().as_list() == [None, None]
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(fed, {depth: 4, ids: [1, 2]}),
+                                      np.eye(4)[[1, 2]])
+        got = sess.run([fed, by_max], {depth: 3, ids: [0, 2]})
+        np.testing.assert_array_equal(got[0], np.eye(3)[[0, 2]])
+        np.testing.assert_array_equal(got[1], np.eye(3)[[0, 2]].T)

@@ -274,10 +274,11 @@ COMPONENTS = {
     # 3160 -> 3295: tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient
     # ops, with TF's shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D,
     # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
-    # tf.contrib.training.HParams (contrib/training.py)
+    # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3545: dynamic_rnn takes
+    # numpy inputs (TF converts them)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3540),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3545),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
@@ -413,8 +414,10 @@ COMPONENTS = {
     # through branch_input (no NaN gradient from the branch not taken) and run only when taken
     # (their guard); 5245 -> 5275: optimizers' slots and Adam's beta powers made, reused and
     # named as TF 1.15's (train.py: Optimizer._slot, _non_slot; the lines freed in the
-    # checkpoint format and the Saver, 60, went with the name mapping)
-    FRONT_END: ([], 5275),
+    # checkpoint format and the Saver, 60, went with the name mapping); 5275 -> 5295:
+    # tf.one_hot to a depth tensor (folded at bind or first computed when the graph runs),
+    # tensordot's free sizes from tf.shape
+    FRONT_END: ([], 5295),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -572,9 +572,24 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     cast = bool if dtype.is_bool else int if dtype.is_integer else float
     on, off = (cast(1 if on_value is None else on_value),
                cast(0 if off_value is None else off_value))
-    return create_op("one_hot", _tensor(indices), depth=int(depth), on_value=on, off_value=off,
-                     axis=-1 if axis is None else int(axis), dtype=dtype.name,
-                     name=name or "one_hot")
+    attrs = {"on_value": on, "off_value": off, "axis": -1 if axis is None else int(axis),
+             "dtype": dtype.name}
+    if isinstance(depth, Symbol):  # known when the session binds, or runs (stages)
+        folded = _folded(depth)
+        if folded is None:
+            indices = _tensor(indices)
+            result = shaped_by_value("one_hot", [indices], ShapeValue(
+                depth, TensorShape(None)), name or "one_hot", shape_attr="depth", scalar=True,
+                **attrs)
+            known = indices.get_shape()
+            if known.ndims is not None:  # TF's static shape: the depth unknown
+                dims = known.as_list()
+                dims.insert(len(dims) if attrs["axis"] == -1 else attrs["axis"], None)
+                result.set_shape(dims)
+            return result
+        depth = folded[0]
+    return create_op("one_hot", _tensor(indices), depth=int(depth), name=name or "one_hot",
+                     **attrs)
 
 
 # -- filled tensors ---------------------------------------------------------------------------

@@ -16,6 +16,8 @@ reverses each example's first ``length`` steps only (``reverse_sequence``).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ...nnvm.symbol import Symbol
 from ..api import _tensor, cast
 from ..array_ops import concat, reverse, shape, stack, transpose, unstack
@@ -164,6 +166,13 @@ def _reversed_steps(steps: list, sequence_length) -> list:
             for t in range(len(steps))]
 
 
+def _as_tensors(inputs):
+    """Arrays among ``inputs`` (a nested structure) as tensors, as TF's dynamic_rnn converts
+    them; other values stay, for _time_steps to name."""
+    return pack_sequence_as(inputs, [_tensor(t) if isinstance(t, np.ndarray) else t
+                                     for t in flatten(inputs)])
+
+
 def _time_steps(inputs, time_axis: int, what: str):
     """The number of time steps of every input tensor: an int, or None when it is known only
     when a session binds; the inputs' rank must be known."""
@@ -226,6 +235,7 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
         ``time_major``) and the final state.
     """
     assert_like_rnncell("cell", cell)
+    inputs = _as_tensors(inputs)
     time_axis = 0 if time_major else 1
     steps = _time_steps(inputs, time_axis, "dynamic_rnn")
     batch = flatten(inputs)[0].get_shape()[1 - time_axis].value

@@ -113,9 +113,13 @@ def _describe(node) -> str:
 
 def _resolve(node, value) -> Node:
     attrs = {k: v for k, v in node.attrs.items() if k not in ("target", "shape_attr",
-                                                                 "num_args")}
+                                                                 "num_args", "scalar")}
     names, value = node.attrs["shape_attr"], shape_argument(value, _describe(node))
-    if isinstance(names, str):
+    if node.attrs.get("scalar"):  # an int attribute (one_hot's depth)
+        if len(value) != 1:
+            raise BindError(f"{_describe(node)}: its {names} must be one int, got {value}")
+        attrs[names] = value[0]
+    elif isinstance(names, str):
         attrs[names] = value
     else:  # several attributes (a slice's begin, end, strides): the value cut in equal parts
         size = len(value) // max(len(names), 1)
