@@ -219,3 +219,17 @@ def test_tensorflow_1_15_names():
     x = tf.placeholder(tf.float32, [4, 3])
     assert tf.gather_nd(x, [[1]]).node.kind == "gather_nd"
     assert tf.gather_nd(x, [[1]]).op.type == "GatherNd"
+
+
+def test_an_op_failing_while_running_is_tensorflows_invalid_argument_error():
+    """TF raises InvalidArgumentError for an index out of range in tf.gather; here too (the
+    error still a LuaOpError naming the op), and the session runs on."""
+    from tinyflow.lua_ops.runtime import LuaOpError
+    index = tf.placeholder(tf.int32, [], name="index")
+    picked = tf.gather(tf.constant([1.0, 2.0]), index)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.InvalidArgumentError, match="op 'gather'") as err:
+            sess.run(picked, {index: 5})
+        assert isinstance(err.value, tf.errors.OpError) and isinstance(err.value, LuaOpError)
+        assert err.value.op == "GatherV2"
+        assert sess.run(picked, {index: 1}) == 2.0

@@ -46,7 +46,7 @@ from ..lua_ops.runtime import (
 )
 from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
-from ..nnvm.errors import BindError, OpError, ShapeError
+from ..nnvm.errors import BindError, InvalidArgumentError, OpError, ShapeError
 from ..nnvm.graph import CHANNELS_LAST, Graph, apply_passes
 from ..nnvm.passes.fold_shapes import ValuesAtRunTime
 from ..nnvm.passes.plan_memory import EXTERNAL
@@ -482,7 +482,17 @@ class Executor:
             raise err
         if isinstance(err, OpError):  # TensorFlow's run-time error class (InvalidArgumentError)
             raise type(err)(None, node.name, message) from err
-        raise LuaOpError(message) from (err if isinstance(err, BaseException) else None)
+        raise OpFailedError(message, node.name) from (
+            err if isinstance(err, BaseException) else None)
+
+
+class OpFailedError(LuaOpError, InvalidArgumentError):
+    """An op's body failed while running (an index out of range in a gather...): a LuaOpError
+    naming the op, the shapes and Lua's message, and TensorFlow's InvalidArgumentError, which
+    TF raises there (``except tf.errors.OpError`` catches it, as in TF)."""
+
+    def __init__(self, message: str, op=None):
+        InvalidArgumentError.__init__(self, None, op, message)
 
 
 def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None,
