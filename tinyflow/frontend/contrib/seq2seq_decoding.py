@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 
 from ...nnvm.symbol import Symbol, create_op
+from ...nnvm.tensor_shape import TensorShape
 from ..api import (
     _tensor,
     argmax,
@@ -29,7 +30,7 @@ from ..api import (
 from ..array_ops import gather, reshape, shape, transpose
 from ..loops import while_loop
 from ..nn.functions import embedding_lookup, sparse_softmax_cross_entropy_with_logits
-from ..nn.rnn_cell import flatten, pack_sequence_as
+from ..nn.rnn_cell import flatten, map_structure, pack_sequence_as
 from ..tensor_array import TensorArray
 from ..variable_scope import variable_scope
 
@@ -194,6 +195,7 @@ class BasicDecoder(Decoder):
 
     @property
     def output_size(self) -> BasicDecoderOutput:
+        """``(rnn_output: its size, sample_id: [])``."""
         size = self._cell.output_size
         if self._output_layer is not None:
             units = getattr(self._output_layer, "units", None)
@@ -201,7 +203,7 @@ class BasicDecoder(Decoder):
                 raise ValueError("BasicDecoder: TinyFlow needs output_layer.units (a "
                                  "tf.layers.Dense) to size the decoder's outputs")
             size = units
-        return BasicDecoderOutput(rnn_output=size, sample_id=())
+        return BasicDecoderOutput(rnn_output=size, sample_id=TensorShape([]))
 
     @property
     def output_dtype(self) -> BasicDecoderOutput:
@@ -254,21 +256,31 @@ def dynamic_decode(decoder, output_time_major=False, impute_finished=False,
         if limit is not None:
             finished = logical_or(finished, greater_equal(0, limit))
         lengths = create_op("zeros_like", cast(finished, "int32"))
-        sizes, dtypes = decoder.output_size, decoder.output_dtype
+        structure = decoder.output_size
         # TF's TensorArrays of the steps' outputs, growing as the loop runs
-        arrays = [TensorArray(dtype, size=0, dynamic_size=True, element_shape=[None] + size)
-                  for dtype, size in zip(dtypes, ([int(sizes.rnn_output)], []))]
+        arrays = [TensorArray(dtype, size=0, dynamic_size=True,
+                              element_shape=[None] + _row_shape(size))
+                  for dtype, size in zip(decoder.output_dtype, structure)]
         loop_vars = [_tensor(0), arrays, flatten(state), inputs, finished, lengths]
         results = while_loop(
             lambda time, _, __, ___, done, ____: logical_not(reduce_all(done)),
             lambda *values: _decode_step(decoder, state, values, impute_finished, limit),
             loop_vars, parallel_iterations=parallel_iterations)
     _, arrays, final_state, _, _, final_lengths = results
-    outputs = [array.stack() for array in arrays]
+    outputs = type(structure)(*[array.stack() for array in arrays])
+    final_state = pack_sequence_as(state, final_state)
+    if hasattr(decoder, "finalize"):
+        outputs, final_state = decoder.finalize(outputs, final_state, final_lengths)
     if not output_time_major:
-        outputs = [_swapped(o) for o in outputs]
-    return (BasicDecoderOutput(*outputs), pack_sequence_as(state, final_state),
-            final_lengths)
+        outputs = map_structure(_swapped, outputs)
+    return outputs, final_state, final_lengths
+
+
+def _row_shape(size) -> list:
+    """One example's output shape: an int is ``[size]``, a TensorShape its dims."""
+    if isinstance(size, int):
+        return [size]
+    return list(size.as_list()) if hasattr(size, "as_list") else [int(d) for d in size]
 
 
 def _swapped(tensor: Symbol) -> Symbol:
@@ -292,15 +304,25 @@ def _decode_step(decoder, structure, values, impute_finished, limit):
                          lengths)
     if limit is not None:
         next_finished = logical_or(next_finished, greater_equal(time + 1, limit))
-    emit = flatten(tuple(outputs))
+    emit = list(outputs)
     new_state = flatten(decoder_state)
     if impute_finished:
         emit = [where(finished, create_op("zeros_like", o), o) for o in emit]
-        new_state = [where(finished, old, new) for old, new in zip(state_leaves, new_state)]
+        new_state = [_copy_finished(finished, old, new)
+                     for old, new in zip(state_leaves, new_state)]
     for new, old in zip(new_state, state_leaves):
-        new.set_shape(old.get_shape())
+        if isinstance(old, Symbol):
+            new.set_shape(old.get_shape())
     written = [array.write(time, value) for array, value in zip(arrays, emit)]
     return time + 1, written, new_state, next_inputs, next_finished, next_lengths
+
+
+def _copy_finished(finished, old, new):
+    """The state an example keeps once finished (TF's ``_maybe_copy_state``: a TensorArray or
+    a scalar passes through)."""
+    if not isinstance(old, Symbol) or old.get_shape().ndims == 0:
+        return new
+    return where(finished, old, new)
 
 
 def _div_no_nan(numerator, denominator):
