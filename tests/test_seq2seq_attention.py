@@ -1,0 +1,163 @@
+"""tf.contrib.seq2seq's attention and beam search (TF 1.15 semantics).  TensorFlow 2.x has no
+tf.contrib.seq2seq to take numbers from, so the references are TF r1.15's formulas
+(attention_wrapper.py, beam_search_decoder.py, beam_search_ops.cc) written again here in
+PyTorch / numpy: LuongAttention and BahdanauAttention (scale, normalize, memory masking),
+AttentionWrapper's step over dynamic_rnn (values and gradients by torch autograd) and under a
+BasicDecoder (alignment_history), gather_tree, and BeamSearchDecoder against a numpy beam
+search of the same steps and against brute force over every sequence of a tiny vocabulary;
+variable names and shapes as in TF's source."""
+import itertools  # noqa: F401 - brute force below
+
+import numpy as np
+import pytest
+import torch
+
+import tinyflow as tf
+
+pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
+F64 = torch.float64
+B, T, D, U, X = 3, 5, 4, 6, 2  # batch, memory time, memory depth, units, input depth
+MEM_LEN = np.array([5, 3, 1], np.int32)
+
+
+def _rand(*shape, seed=0):
+    return np.random.default_rng([seed, *shape]).standard_normal(shape).astype(np.float32)
+
+
+def _values(sess):
+    return {v.name.split(":")[0]: sess.run(v) for v in tf.global_variables()}
+
+
+def _t(array):
+    return torch.tensor(np.asarray(array), dtype=F64, requires_grad=True)
+
+
+# -- the references: TF r1.15's formulas ---------------------------------------------------
+def ref_score(kind, query, keys, w, scope, normalize_or_scale):
+    """TF's _luong_score / _bahdanau_score; ``w`` maps variable names (below ``scope``)."""
+    if kind == "luong":
+        score = torch.einsum("bd,btd->bt", query, keys)
+        return score * w[scope + "luong_attention/attention_g"] if normalize_or_scale else score
+    processed = (query @ w[scope + "bahdanau_attention/query_layer/kernel"])[:, None, :]
+    v = w[scope + "bahdanau_attention/attention_v"]
+    if not normalize_or_scale:
+        return (v * torch.tanh(keys + processed)).sum(2)
+    g, b = (w[scope + "bahdanau_attention/attention_g"],
+            w[scope + "bahdanau_attention/attention_b"])
+    return (g * v / torch.sqrt((v * v).sum()) * torch.tanh(keys + processed + b)).sum(2)
+
+
+def ref_alignments(kind, query, memory, lengths, w, scope, flag, mechanism_scope=""):
+    """(alignments, masked memory): TF's _prepare_memory, memory_layer, score, mask, softmax."""
+    mask = torch.arange(memory.shape[1])[None, :] < torch.as_tensor(lengths)[:, None]
+    values = memory * mask[:, :, None].to(memory.dtype)
+    keys = values @ w[mechanism_scope + "memory_layer/kernel"]
+    score = ref_score(kind, query, keys, w, scope, flag)
+    score = torch.where(mask, score, torch.full_like(score, float("-inf")))
+    return torch.softmax(score, 1), values
+
+
+def ref_wrapper(kind, inputs, memory, lengths, w, flag, scope="rnn/attention_wrapper/"):
+    """AttentionWrapper(BasicRNNCell(U), mechanism, attention_layer_size=U) over ``inputs``
+    [batch, time, X]: (outputs, alignments per step)."""
+    h = torch.zeros(inputs.shape[0], U, dtype=F64)
+    attention = torch.zeros(inputs.shape[0], U, dtype=F64)
+    outputs, alignments = [], []
+    for step in range(inputs.shape[1]):
+        cell_in = torch.cat([inputs[:, step], attention], 1)
+        h = torch.tanh(torch.cat([cell_in, h], 1) @ w[scope + "basic_rnn_cell/kernel"] +
+                       w[scope + "basic_rnn_cell/bias"])
+        align, values = ref_alignments(kind, h, memory, lengths, w, scope, flag)
+        context = torch.einsum("bt,btd->bd", align, values)
+        attention = torch.cat([h, context], 1) @ w[scope + "attention_layer/kernel"]
+        outputs.append(attention)
+        alignments.append(align)
+    return torch.stack(outputs, 1), torch.stack(alignments, 1)
+
+
+def _mechanism(kind, memory, flag, lengths=MEM_LEN, **kwargs):
+    seq2seq = tf.contrib.seq2seq
+    if kind == "luong":
+        return seq2seq.LuongAttention(U, memory, memory_sequence_length=lengths, scale=flag,
+                                      **kwargs)
+    return seq2seq.BahdanauAttention(U, memory, memory_sequence_length=lengths, normalize=flag,
+                                     **kwargs)
+
+
+# -- attention mechanisms and the wrapper ----------------------------------------------------
+@pytest.mark.parametrize("kind,flag", [("luong", False), ("luong", True), ("bahdanau", False),
+                                       ("bahdanau", True)])
+def test_wrapper_over_dynamic_rnn_values_gradients_and_variables(kind, flag, plan_memory):
+    """AttentionWrapper over dynamic_rnn: outputs, final alignments and the gradients of a loss
+    with respect to the memory, the inputs and every variable, against torch autograd; the
+    variables are TF's (memory_layer outside the wrapper, the rest in its scope)."""
+    memory, inputs = tf.constant(_rand(B, T, D, seed=1)), tf.constant(_rand(B, 3, X, seed=2))
+    mechanism = _mechanism(kind, memory, flag)
+    cell = tf.contrib.seq2seq.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(U), mechanism,
+                                               attention_layer_size=U)
+    outputs, state = tf.nn.dynamic_rnn(cell, inputs, initial_state=cell.zero_state(
+        B, tf.float32))
+    loss = tf.reduce_sum(outputs * tf.constant(_rand(B, 3, U, seed=3)))
+    variables = tf.global_variables()
+    names = {v.name: v.get_shape().as_list() for v in variables}
+    expected = {"memory_layer/kernel:0": [D, U],
+                "rnn/attention_wrapper/basic_rnn_cell/kernel:0": [X + U + U, U],
+                "rnn/attention_wrapper/basic_rnn_cell/bias:0": [U],
+                "rnn/attention_wrapper/attention_layer/kernel:0": [U + D, U]}
+    inner = "rnn/attention_wrapper/" + kind + "_attention/"
+    if kind == "luong" and flag:
+        expected[inner + "attention_g:0"] = []
+    if kind == "bahdanau":
+        expected.update({inner + "query_layer/kernel:0": [U, U], inner + "attention_v:0": [U]})
+        if flag:
+            expected.update({inner + "attention_g:0": [], inner + "attention_b:0": [U]})
+    assert names == expected
+    grads = tf.gradients(loss, [memory, inputs] + variables)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        if kind == "bahdanau" and flag:  # away from its initial zeros, so that it counts
+            bias = next(v for v in variables if v.name.endswith("attention_b:0"))
+            sess.run(tf.assign(bias, _rand(U, seed=4)))
+        got_out, got_align, *got_grads = sess.run([outputs, state.alignments] + grads)
+        w = {name: _t(value) for name, value in _values(sess).items()}
+    mem, inp = _t(memory_value := _rand(B, T, D, seed=1)), _t(_rand(B, 3, X, seed=2))
+    want_out, want_align = ref_wrapper(kind, inp, mem, MEM_LEN, w, flag)
+    (want_out * torch.tensor(_rand(B, 3, U, seed=3), dtype=F64)).sum().backward()
+    np.testing.assert_allclose(got_out, want_out.detach(), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(got_align, want_align[:, -1].detach(), rtol=1e-4, atol=1e-6)
+    assert (got_align[1, 3:] == 0).all() and (got_align[2, 1:] == 0).all()  # masked memory
+    want_grads = [mem.grad, inp.grad] + [w[v.name.split(":")[0]].grad for v in variables]
+    for got, want in zip(got_grads, want_grads):
+        np.testing.assert_allclose(got, want, rtol=1e-3, atol=1e-5)
+    assert memory_value.shape == (B, T, D)
+
+
+def test_mechanism_alone_probability_fn_and_hardmax():
+    """A mechanism called on a query: TF's alignments; probability_fn=hardmax gives the one-hot
+    of the best unmasked score; score_mask_value replaces -inf before it; hardmax alone."""
+    memory, query = _rand(B, T, D, seed=5), _rand(B, U, seed=6)
+    with tf.variable_scope("attn"):
+        mechanism = _mechanism("luong", tf.constant(memory), False,
+                               probability_fn=tf.contrib.seq2seq.hardmax)
+        hard, state = mechanism(tf.constant(query), state=None)
+        soft_mechanism = _mechanism("luong", tf.constant(memory), False,
+                                    score_mask_value=-1.0)
+        masked, _ = soft_mechanism(tf.constant(query), state=None)
+    logits = _rand(2, 3, 4, seed=7)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got_hard, got_state, got_masked, got_hardmax = sess.run(
+            [hard, state, masked, tf.contrib.seq2seq.hardmax(tf.constant(logits))])
+        values = _values(sess)
+    assert sorted(values) == ["attn/memory_layer/kernel", "attn/memory_layer_1/kernel"]
+    inside = np.arange(T) < MEM_LEN[:, None]
+    keys = (memory * inside[:, :, None]).astype(np.float64)
+    score = np.einsum("bd,btd->bt", query, keys @ values["attn/memory_layer/kernel"])
+    np.testing.assert_array_equal(got_hard, np.eye(T)[np.where(inside, score, -np.inf)
+                                                      .argmax(1)])
+    np.testing.assert_array_equal(got_state, got_hard)
+    score2 = np.einsum("bd,btd->bt", query, keys @ values["attn/memory_layer_1/kernel"])
+    score2 = np.where(inside, score2, -1.0)
+    want = np.exp(score2 - score2.max(1, keepdims=True))
+    np.testing.assert_allclose(got_masked, want / want.sum(1, keepdims=True), rtol=1e-5)
+    np.testing.assert_array_equal(got_hardmax, np.eye(4)[logits.argmax(-1)])
