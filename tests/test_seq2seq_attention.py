@@ -161,3 +161,74 @@ def test_mechanism_alone_probability_fn_and_hardmax():
     want = np.exp(score2 - score2.max(1, keepdims=True))
     np.testing.assert_allclose(got_masked, want / want.sum(1, keepdims=True), rtol=1e-5)
     np.testing.assert_array_equal(got_hardmax, np.eye(4)[logits.argmax(-1)])
+
+
+def test_alignment_history_clone_and_options_under_basic_decoder(plan_memory):
+    """Under a BasicDecoder: zero_state(...).clone(cell_state=...), alignment_history (one
+    [batch, memory time] row per step), output_attention=False (the cell's output) and a
+    cell_input_fn, against the same steps in torch."""
+    seq2seq = tf.contrib.seq2seq
+    memory, start = _rand(B, T, D, seed=8), _rand(B, U, seed=9)
+    inputs = _rand(B, 4, X, seed=10)
+    mechanism = _mechanism("bahdanau", tf.constant(memory), False)
+    cell = seq2seq.AttentionWrapper(
+        tf.nn.rnn_cell.BasicRNNCell(U), mechanism, attention_layer_size=U,
+        alignment_history=True, output_attention=False,
+        cell_input_fn=lambda x, attention: tf.concat([attention, x * 2.0], -1))
+    initial = cell.zero_state(B, tf.float32).clone(cell_state=tf.constant(start))
+    assert isinstance(initial, seq2seq.AttentionWrapperState)
+    assert cell.state_size.attention == U and cell.output_size == U
+    helper = seq2seq.TrainingHelper(tf.constant(inputs), tf.constant([4, 4, 4]))
+    outputs, state, _ = seq2seq.dynamic_decode(seq2seq.BasicDecoder(cell, helper,
+                                                                          initial))
+    with pytest.raises(ValueError, match="clone"):
+        initial.clone(attention=tf.zeros([B, U + 1]))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        got_out, got_history, got_time = sess.run([outputs.rnn_output,
+                                                   state.alignment_history.stack(),
+                                                   state.time])
+        w = {name: torch.tensor(v, dtype=F64) for name, v in _values(sess).items()}
+    scope = "decoder/attention_wrapper/"
+    h, attention = torch.tensor(start, dtype=F64), torch.zeros(B, U, dtype=F64)
+    mem = torch.tensor(memory, dtype=F64)
+    for step in range(4):
+        cell_in = torch.cat([attention, torch.tensor(inputs[:, step], dtype=F64) * 2.0], 1)
+        h = torch.tanh(torch.cat([cell_in, h], 1) @ w[scope + "basic_rnn_cell/kernel"] +
+                       w[scope + "basic_rnn_cell/bias"])
+        align, values = ref_alignments("bahdanau", h, mem, MEM_LEN, w, scope, False)
+        attention = torch.cat([h, torch.einsum("bt,btd->bd", align, values)], 1) @ \
+            w[scope + "attention_layer/kernel"]
+        np.testing.assert_allclose(got_out[:, step], h, rtol=1e-4, atol=1e-5)
+        np.testing.assert_allclose(got_history[step], align, rtol=1e-4, atol=1e-6)
+    assert got_time == 4
+
+
+def test_namespace_lists_tf_names_only_and_errors():
+    """dir(tf.contrib.seq2seq) holds TF 1.15's names only (none of the module's imports); TF's
+    errors for a wrong mechanism, mismatched layer sizes, a Luong query of the wrong depth."""
+    seq2seq = tf.contrib.seq2seq
+    names = [n for n in dir(seq2seq) if not n.startswith("_")]
+    assert {"AttentionWrapper", "BeamSearchDecoder", "tile_batch", "gather_tree", "hardmax",
+            "LuongAttention", "BahdanauAttention", "dynamic_decode"} <= set(names)
+    assert not {"annotations", "cast", "Symbol", "collections"} & set(names)
+    assert set(names) == set(seq2seq.__all__)
+    assert not {n for n in dir(tf.contrib) if not n.startswith("_")} - set(tf.contrib.__all__)
+    with pytest.raises(AttributeError, match="SampleEmbeddingHelper is not supported"):
+        seq2seq.SampleEmbeddingHelper  # noqa: B018
+    memory = tf.zeros([2, 3, 4])
+    cell = tf.nn.rnn_cell.BasicRNNCell(U)
+    with pytest.raises(TypeError, match="attention_mechanism must be an AttentionMechanism"):
+        seq2seq.AttentionWrapper(cell, memory)
+    mechanism = seq2seq.LuongAttention(U, memory)
+    with pytest.raises(ValueError, match="exactly one integer per attention_mechanism"):
+        seq2seq.AttentionWrapper(cell, mechanism, attention_layer_size=[3, 4])
+    with pytest.raises(ValueError, match="Only one of attention_layer_size and attention_layer"):
+        seq2seq.AttentionWrapper(cell, mechanism, attention_layer_size=3,
+                                 attention_layer=tf.layers.Dense(3))
+    with pytest.raises(ValueError, match="Incompatible or unknown inner dimensions"):
+        seq2seq.LuongAttention(7, memory)(tf.zeros([2, 5]), state=None)
+    with pytest.raises(ValueError, match="memory_sequence_length and memory tensor batch"):
+        seq2seq.BahdanauAttention(3, memory, memory_sequence_length=[1, 2, 3])
+    with pytest.raises(TypeError, match="Expected state to be instance of AttentionWrapper"):
+        seq2seq.AttentionWrapper(cell, mechanism)(tf.zeros([2, 1]), tf.zeros([2, U]))

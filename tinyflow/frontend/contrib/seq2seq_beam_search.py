@@ -313,9 +313,13 @@ class BeamSearchDecoder(Decoder):
         penalty = _length_penalty(new_lengths, self._length_penalty_weight)
         scores = total if penalty is None else total / cast(penalty, total.dtype)
         best, indices = top_k(reshape(scores, [-1, beams * vocab]), k=beams)
+        for known in (best, indices):
+            known.set_shape(state.finished.get_shape())  # what the reshapes lost
         next_log_probs = _batch_take(reshape(total, [-1, beams * vocab]), indices,
                                      beams * vocab)
         word_ids, parent_ids = mod(indices, vocab), floordiv(indices, vocab)
+        for known in (word_ids, parent_ids):
+            known.set_shape(state.finished.get_shape())
         was_finished = _batch_take(state.finished, parent_ids, beams)
         next_finished = logical_or(was_finished, equal(word_ids, self._end_token))
         next_lengths = _batch_take(state.lengths, parent_ids, beams) + cast(
