@@ -6,7 +6,7 @@ AttentionWrapper's step over dynamic_rnn (values and gradients by torch autograd
 BasicDecoder (alignment_history), gather_tree, and BeamSearchDecoder against a numpy beam
 search of the same steps and against brute force over every sequence of a tiny vocabulary;
 variable names and shapes as in TF's source."""
-import itertools  # noqa: F401 - brute force below
+import itertools
 
 import numpy as np
 import pytest
@@ -232,3 +232,177 @@ def test_namespace_lists_tf_names_only_and_errors():
         seq2seq.BahdanauAttention(3, memory, memory_sequence_length=[1, 2, 3])
     with pytest.raises(TypeError, match="Expected state to be instance of AttentionWrapper"):
         seq2seq.AttentionWrapper(cell, mechanism)(tf.zeros([2, 1]), tf.zeros([2, U]))
+
+
+# -- beam search ---------------------------------------------------------------------------
+def np_gather_tree(step_ids, parent_ids, max_lengths, end_token):
+    """TF's GatherTree kernel (beam_search_ops.cc), loop for loop."""
+    max_time, batch, beams = step_ids.shape
+    out = np.full_like(step_ids, end_token)
+    for b in range(batch):
+        for k in range(beams):
+            length = min(max_time, max_lengths[b])
+            if length <= 0:
+                continue
+            out[length - 1, b, k] = step_ids[length - 1, b, k]
+            parent = parent_ids[length - 1, b, k]
+            for level in range(length - 2, -1, -1):
+                if parent < 0 or parent >= beams:
+                    out[level, b, k], parent = -1, -1
+                    continue
+                out[level, b, k] = step_ids[level, b, parent]
+                parent = parent_ids[level, b, parent]
+            ended = False
+            for time in range(length):
+                if ended:
+                    out[time, b, k] = end_token
+                elif out[time, b, k] == end_token:
+                    ended = True
+    return out
+
+
+def test_gather_tree_against_the_kernel():
+    """gather_tree against TF's kernel rewritten in numpy: parents followed back, steps past
+    each example's length and after a beam's first end token are end_token, a parent outside
+    [0, beam) gives -1 from there back, a length past max_time is cut to it."""
+    rng = np.random.default_rng(11)
+    steps = rng.integers(0, 5, (6, 3, 4)).astype(np.int32)
+    parents = rng.integers(0, 4, (6, 3, 4)).astype(np.int32)
+    parents[3, 1, 2] = 7  # out of range
+    parents[2, 2, 0] = -3
+    lengths = np.array([4, 9, 6], np.int32)
+    feeds = [tf.placeholder(tf.int32, [None, 3, 4]) for _ in range(2)]
+    got = tf.Session().run(tf.contrib.seq2seq.gather_tree(feeds[0], feeds[1], lengths, 2),
+                           {feeds[0]: steps, feeds[1]: parents})
+    want = np_gather_tree(steps, parents, lengths, 2)
+    np.testing.assert_array_equal(got, want)
+    assert (want == -1).any() and (want == 2).any()
+
+
+VOCAB, EMB, BEAMS, START, END_ID = 5, 3, 3, 1, 2
+
+
+def np_log_softmax(logits):
+    shifted = logits - logits.max(-1, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(-1, keepdims=True))
+
+
+def np_beam_search(step, state, batch, beams, vocab, end, iterations, weight):
+    """TF 1.15's BeamSearchDecoder under dynamic_decode, in numpy: ``step(ids [batch, beam],
+    state) -> (logits [batch, beam, vocab], state)``, states [batch, beam, ...]."""
+    lowest = np.finfo(np.float32).min
+    log_probs = np.where(np.arange(beams) == 0, 0.0, -np.inf) * np.ones((batch, 1))
+    finished = (np.arange(beams) > 0) & np.ones((batch, 1), bool)
+    lengths, decoded = np.zeros((batch, beams), np.int64), np.zeros((batch, beams), np.int32)
+    ids, outputs = np.full((batch, beams), START), []
+    rows = np.arange(batch)[:, None]
+    for time in range(iterations):
+        if finished.all():
+            break
+        logits, new_state = step(ids, state)
+        step_lp = np_log_softmax(logits.astype(np.float64))
+        step_lp = np.where(finished[..., None], np.where(np.arange(vocab) == end, 0.0, lowest),
+                           step_lp)
+        total = log_probs[..., None] + step_lp
+        grown = lengths[..., None] + (np.arange(vocab) != end) * ~finished[..., None]
+        scores = total / ((5.0 + grown) / 6.0) ** weight if weight else total
+        flat = scores.reshape(batch, -1)
+        index = np.argsort(-flat, axis=1, kind="stable")[:, :beams]
+        word, parent = index % vocab, index // vocab
+        was = finished[rows, parent]
+        decoded = np.where(~finished, time + 1, decoded)
+        outputs.append((flat[rows, index], word, parent))
+        log_probs = total.reshape(batch, -1)[rows, index]
+        lengths = lengths[rows, parent] + ~was
+        finished = was | (word == end)
+        state = [s[rows, parent] for s in new_state]
+        ids = word
+    scores, words, parents = (np.stack(o) for o in zip(*outputs))
+    return scores, words, parents, lengths, decoded
+
+
+def _rnn_decoder_weights(sess, scope):
+    values = _values(sess)
+    return (values["embedding"], values[scope + "basic_rnn_cell/kernel"],
+            values[scope + "basic_rnn_cell/bias"], values["decoder/projection/kernel"],
+            values["decoder/projection/bias"])
+
+
+def _np_rnn_step(weights):
+    embedding, kernel, bias, projection, projection_bias = (w.astype(np.float64)
+                                                            for w in weights)
+
+    def step(ids, state):
+        h = np.tanh(np.concatenate([embedding[ids], state[0]], -1) @ kernel + bias)
+        return h @ projection + projection_bias, [h]
+    return step
+
+
+def _beam_program(batch, beams, weight, iterations, start_state, cell=None):
+    seq2seq = tf.contrib.seq2seq
+    embedding = tf.get_variable("embedding", [VOCAB, EMB])
+    cell = cell or tf.nn.rnn_cell.BasicRNNCell(U)
+    decoder = seq2seq.BeamSearchDecoder(
+        cell, embedding, tf.fill([batch], START), END_ID, start_state, beams,
+        output_layer=tf.layers.Dense(VOCAB, name="projection"), length_penalty_weight=weight)
+    return seq2seq.dynamic_decode(decoder, maximum_iterations=iterations)
+
+
+@pytest.mark.parametrize("weight", [0.0, 0.8])
+def test_beam_search_against_numpy_steps(weight, plan_memory):
+    """BeamSearchDecoder (tile_batch of the start state) with and without a length penalty:
+    the steps' scores, tokens and parents, the final lengths and dynamic_decode's lengths,
+    and predicted_ids (gather_tree), against TF's steps in numpy."""
+    start = _rand(2, U, seed=12)
+    outputs, state, lengths = _beam_program(2, BEAMS, weight, 7, tf.contrib.seq2seq.tile_batch(
+        tf.constant(start), BEAMS))
+    assert outputs.predicted_ids.get_shape().as_list() == [2, None, BEAMS]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        bias = next(v for v in tf.global_variables() if v.name == "decoder/projection/bias:0")
+        sess.run(tf.assign(bias, _rand(VOCAB, seed=13) + np.eye(VOCAB)[END_ID] * 2.5))
+        got = sess.run([outputs, state.lengths, lengths, state.log_probs])
+        step = _np_rnn_step(_rnn_decoder_weights(sess, "decoder/"))
+    scores, words, parents, final_lengths, decoded = np_beam_search(
+        step, [np.repeat(start[:, None], BEAMS, 1).astype(np.float64)], 2, BEAMS, VOCAB,
+        END_ID, 7, weight)
+    assert (words == END_ID).any() and (final_lengths < 7).any()  # beams that finished
+    steps = got[0].beam_search_decoder_output
+    np.testing.assert_array_equal(steps.predicted_ids, words.transpose(1, 0, 2))
+    np.testing.assert_array_equal(steps.parent_ids, parents.transpose(1, 0, 2))
+    np.testing.assert_allclose(steps.scores, scores.transpose(1, 0, 2), rtol=1e-4)
+    np.testing.assert_array_equal(got[1], final_lengths)
+    np.testing.assert_array_equal(got[2], decoded)
+    want_ids = np_gather_tree(words, parents, final_lengths.max(1), END_ID)
+    np.testing.assert_array_equal(got[0].predicted_ids, want_ids.transpose(1, 0, 2))
+
+
+def test_beam_search_finds_the_best_sequence_by_brute_force():
+    """With a beam as wide as every hypothesis of two steps over a vocabulary of 3 (9 beams),
+    the first final beam is the most probable of all sequences (scored as TF's: a finished
+    sequence keeps its log-probability), found by enumerating them with the model in numpy."""
+    global VOCAB
+    vocab_before, VOCAB = VOCAB, 3
+    try:
+        start = _rand(1, U, seed=14)
+        outputs, _, _ = _beam_program(1, 9, 0.0, 2, tf.contrib.seq2seq.tile_batch(
+            tf.constant(start), 9))
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            got = sess.run(outputs)
+            step = _np_rnn_step(_rnn_decoder_weights(sess, "decoder/"))
+    finally:
+        VOCAB = vocab_before
+    best = {}
+    for first, second in itertools.product(range(3), repeat=2):
+        logits, (h,) = step(np.array([[START]]), [start[None].astype(np.float64)])
+        score = np_log_softmax(logits)[0, 0, first]
+        if first == END_ID:
+            best[(first, END_ID)] = score
+            continue
+        logits, _ = step(np.array([[first]]), [h])
+        best[(first, second)] = score + np_log_softmax(logits)[0, 0, second]
+    winner = max(best, key=best.get)
+    assert tuple(got.predicted_ids[0, :, 0]) == winner
+    np.testing.assert_allclose(got.beam_search_decoder_output.scores[0, -1, 0], best[winner],
+                               rtol=1e-5)
