@@ -406,3 +406,52 @@ def test_beam_search_finds_the_best_sequence_by_brute_force():
     assert tuple(got.predicted_ids[0, :, 0]) == winner
     np.testing.assert_allclose(got.beam_search_decoder_output.scores[0, -1, 0], best[winner],
                                rtol=1e-5)
+
+
+def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
+    """Beam search over an AttentionWrapper whose memory, lengths and start state are tiled
+    with tile_batch (the NMT tutorial's inference graph): against the numpy beam search over
+    the wrapper's step written from TF's formulas."""
+    seq2seq = tf.contrib.seq2seq
+    batch, beams = 2, BEAMS
+    memory, start = _rand(batch, T, D, seed=15), _rand(batch, U, seed=16)
+    lengths = np.array([4, 2], np.int32)
+    tiled = seq2seq.tile_batch(tf.constant(memory), beams)
+    assert tiled.get_shape().as_list() == [batch * beams, T, D]
+    mechanism = seq2seq.LuongAttention(U, tiled, scale=True,
+                                       memory_sequence_length=seq2seq.tile_batch(lengths, beams))
+    cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(U), mechanism,
+                                    attention_layer_size=U)
+    initial = cell.zero_state(batch * beams, tf.float32).clone(
+        cell_state=seq2seq.tile_batch(tf.constant(start), beams))
+    outputs, state, _ = _beam_program(batch, beams, 0.5, 6, initial, cell=cell)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run([outputs, state.lengths])
+        w = {name: torch.tensor(v, dtype=F64) for name, v in _values(sess).items()}
+    scope = "decoder/attention_wrapper/"
+    mem = torch.tensor(np.repeat(memory, beams, 0), dtype=F64)
+
+    def step(ids, state):
+        h, attention = (torch.tensor(s.reshape(batch * beams, -1)) for s in state)
+        x = w["embedding"][torch.tensor(ids.reshape(-1))]
+        h = torch.tanh(torch.cat([x, attention, h], 1) @ w[scope + "basic_rnn_cell/kernel"] +
+                       w[scope + "basic_rnn_cell/bias"])
+        align, values = ref_alignments("luong", h, mem, np.repeat(lengths, beams), w, scope,
+                                       True)
+        attention = torch.cat([h, torch.einsum("bt,btd->bd", align, values)], 1) @ \
+            w[scope + "attention_layer/kernel"]
+        logits = attention @ w["decoder/projection/kernel"] + w["decoder/projection/bias"]
+        return (logits.reshape(batch, beams, -1).numpy(),
+                [h.reshape(batch, beams, -1).numpy(), attention.reshape(batch, beams, -1)
+                 .numpy()])
+    first = np.repeat(start[:, None], beams, 1).astype(np.float64)
+    scores, words, parents, final_lengths, _ = np_beam_search(
+        step, [first, np.zeros((batch, beams, U))], batch, beams, VOCAB, END_ID, 6, 0.5)
+    steps = got[0].beam_search_decoder_output
+    np.testing.assert_array_equal(steps.predicted_ids, words.transpose(1, 0, 2))
+    np.testing.assert_array_equal(steps.parent_ids, parents.transpose(1, 0, 2))
+    np.testing.assert_allclose(steps.scores, scores.transpose(1, 0, 2), rtol=1e-4)
+    np.testing.assert_array_equal(got[1], final_lengths)
+    want_ids = np_gather_tree(words, parents, final_lengths.max(1), END_ID)
+    np.testing.assert_array_equal(got[0].predicted_ids, want_ids.transpose(1, 0, 2))
