@@ -70,11 +70,13 @@ COMPONENTS = {
     # skips the gradients nothing reads or that stay zero, and a loop variable goes straight
     # into the body's input buffer: dynamic_rnn's loop 1.44x -> 1.09x the unrolled graph's
     # CPU time per step, benchmarks/dynamic_rnn.py; 2145 -> 2215: 2026-11-27: tf.nn.raw_rnn, the
-    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop)
+    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop;
+    # 2215 -> 2230: dynamic_decode for any decoder: its output structure, finalize (beam
+    # search's gather_tree), a state's TensorArrays and scalars passed through)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2215),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2230),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -245,6 +247,14 @@ COMPONENTS = {
     # Counter, shuffle_and_repeat, map_and_batch...)
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1000),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper) and beam
+    # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan), TF 1.15's
+    # formulas on the front end's ops; counted apart as TF keeps them in their own files, with
+    # the namespace module of tf.contrib.seq2seq's names
+    "tf.contrib.seq2seq attention and beam search (contrib/seq2seq.py, seq2seq_attention.py, "
+    "seq2seq_beam_search.py)": (
+        ["frontend/contrib/seq2seq.py", "frontend/contrib/seq2seq_attention.py",
+         "frontend/contrib/seq2seq_beam_search.py"], 800),
     # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
