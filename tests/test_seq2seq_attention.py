@@ -455,3 +455,20 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
     np.testing.assert_array_equal(got[1], final_lengths)
     want_ids = np_gather_tree(words, parents, final_lengths.max(1), END_ID)
     np.testing.assert_array_equal(got[0].predicted_ids, want_ids.transpose(1, 0, 2))
+
+
+def test_alignment_history_over_dynamic_rnn():
+    """dynamic_rnn over an AttentionWrapper keeping its alignment_history (a TensorArray in the
+    state): one row per step, the alignments of TF's step in torch."""
+    memory, inputs = _rand(B, T, D, seed=17), _rand(B, 3, X, seed=18)
+    cell = tf.contrib.seq2seq.AttentionWrapper(
+        tf.nn.rnn_cell.BasicRNNCell(U), _mechanism("luong", tf.constant(memory), True),
+        attention_layer_size=U, alignment_history=True)
+    _, state = tf.nn.dynamic_rnn(cell, tf.constant(inputs), dtype=tf.float32)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        history = sess.run(state.alignment_history.stack())
+        w = {name: torch.tensor(v, dtype=F64) for name, v in _values(sess).items()}
+    _, want = ref_wrapper("luong", torch.tensor(inputs, dtype=F64),
+                          torch.tensor(memory, dtype=F64), MEM_LEN, w, True)
+    np.testing.assert_allclose(history, want.transpose(0, 1), rtol=1e-4, atol=1e-6)
