@@ -411,7 +411,8 @@ def test_beam_search_finds_the_best_sequence_by_brute_force():
 def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
     """Beam search over an AttentionWrapper whose memory, lengths and start state are tiled
     with tile_batch (the NMT tutorial's inference graph): against the numpy beam search over
-    the wrapper's step written from TF's formulas."""
+    the wrapper's step written from TF's formulas; the final state's alignment_history is
+    reordered as the final beams' ancestors (TF's gather_tree_from_array)."""
     seq2seq = tf.contrib.seq2seq
     batch, beams = 2, BEAMS
     memory, start = _rand(batch, T, D, seed=15), _rand(batch, U, seed=16)
@@ -421,16 +422,17 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
     mechanism = seq2seq.LuongAttention(U, tiled, scale=True,
                                        memory_sequence_length=seq2seq.tile_batch(lengths, beams))
     cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(U), mechanism,
-                                    attention_layer_size=U)
+                                    attention_layer_size=U, alignment_history=True)
     initial = cell.zero_state(batch * beams, tf.float32).clone(
         cell_state=seq2seq.tile_batch(tf.constant(start), beams))
     outputs, state, _ = _beam_program(batch, beams, 0.5, 6, initial, cell=cell)
     with tf.Session(plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
-        got = sess.run([outputs, state.lengths])
+        got = sess.run([outputs, state.lengths, state.cell_state.alignment_history])
         w = {name: torch.tensor(v, dtype=F64) for name, v in _values(sess).items()}
     scope = "decoder/attention_wrapper/"
     mem = torch.tensor(np.repeat(memory, beams, 0), dtype=F64)
+    history = []
 
     def step(ids, state):
         h, attention = (torch.tensor(s.reshape(batch * beams, -1)) for s in state)
@@ -441,6 +443,7 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
                                        True)
         attention = torch.cat([h, torch.einsum("bt,btd->bd", align, values)], 1) @ \
             w[scope + "attention_layer/kernel"]
+        history.append(align.reshape(batch, beams, T).numpy())
         logits = attention @ w["decoder/projection/kernel"] + w["decoder/projection/bias"]
         return (logits.reshape(batch, beams, -1).numpy(),
                 [h.reshape(batch, beams, -1).numpy(), attention.reshape(batch, beams, -1)
@@ -455,6 +458,15 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
     np.testing.assert_array_equal(got[1], final_lengths)
     want_ids = np_gather_tree(words, parents, final_lengths.max(1), END_ID)
     np.testing.assert_array_equal(got[0].predicted_ids, want_ids.transpose(1, 0, 2))
+    own = np.zeros_like(parents) + np.arange(beams)
+    ancestors = np_gather_tree(own, parents, final_lengths.max(1), beams + 1)
+    inside = np.arange(len(history))[:, None, None] < final_lengths[None]
+    ancestors = np.where(inside, ancestors, own)
+    history = np.stack(history)
+    sorted_history = np.take_along_axis(history, ancestors[..., None], axis=2)
+    np.testing.assert_allclose(got[2], sorted_history.reshape(len(history), batch * beams, T),
+                               rtol=1e-4, atol=1e-6)
+    assert not np.allclose(sorted_history, history)  # the beams were reordered
 
 
 def test_alignment_history_over_dynamic_rnn():

@@ -339,8 +339,43 @@ class BeamSearchDecoder(Decoder):
         longest = cast(reduce_max(final_state.lengths, axis=1), "int32")
         predicted_ids = gather_tree(outputs.predicted_ids, outputs.parent_ids, longest,
                                     self._end_token)
+        if self._reorder_tensor_arrays:
+            final_state = final_state._replace(cell_state=map_structure(
+                lambda t: self._sorted_array(t, outputs.parent_ids, final_state.lengths),
+                final_state.cell_state))
         return FinalBeamSearchDecoderOutput(predicted_ids=predicted_ids,
                                             beam_search_decoder_output=outputs), final_state
+
+
+    def _sorted_array(self, array, parent_ids, lengths):
+        """A TensorArray of the cell state (``alignment_history``) stacked, each step's rows
+        those of the final beams' ancestors (TF's ``_maybe_sort_array_beams``); other leaves,
+        and arrays whose element shape is not ``[batch * beam, ...]`` known, as they are."""
+        if not isinstance(array, TensorArray):
+            return array
+        element = TensorShape(array.element_shape)
+        if not element.is_fully_defined() or element.ndims < 1 or (
+                element[0].value % self._beam_width):
+            return array
+        return gather_tree_from_array(array.stack(), parent_ids, lengths)
+
+
+def gather_tree_from_array(t, parent_ids, sequence_length) -> Symbol:
+    """``t`` ``[max_time, batch * beam, ...]`` with each step's rows reordered as the final
+    beams' ancestors (TF's ``gather_tree_from_array``): the beams' indices followed back with
+    :func:`gather_tree`, a beam's own index past its length."""
+    beams = parent_ids.get_shape()[2].value
+    beam_ids = zeros_like(parent_ids) + _tensor(np.arange(beams, dtype=np.int32))
+    longest = cast(reduce_max(sequence_length, axis=1), "int32")
+    ancestors = gather_tree(beam_ids, parent_ids, longest, beams + 1)
+    steps = cumsum(zeros_like(parent_ids[:, :1, :1]) + 1, axis=0, exclusive=True)
+    inside = less(steps, expand_dims(cast(sequence_length, "int32"), 0))
+    ancestors = where(inside, ancestors, beam_ids)
+    rest = t.get_shape().as_list()[2:]
+    taken = _batch_take(reshape(t, [-1, beams] + rest), reshape(ancestors, [-1, beams]), beams)
+    result = reshape(taken, shape(t))
+    result.set_shape(t.get_shape())
+    return result
 
 
 def _first_tensor(structure):
