@@ -214,8 +214,8 @@ def test_namespace_lists_tf_names_only_and_errors():
     assert not {"annotations", "cast", "Symbol", "collections"} & set(names)
     assert set(names) == set(seq2seq.__all__)
     assert not {n for n in dir(tf.contrib) if not n.startswith("_")} - set(tf.contrib.__all__)
-    with pytest.raises(AttributeError, match="SampleEmbeddingHelper is not supported"):
-        seq2seq.SampleEmbeddingHelper  # noqa: B018
+    with pytest.raises(AttributeError, match="InferenceHelper is not supported"):
+        seq2seq.InferenceHelper  # noqa: B018
     memory = tf.zeros([2, 3, 4])
     cell = tf.nn.rnn_cell.BasicRNNCell(U)
     with pytest.raises(TypeError, match="attention_mechanism must be an AttentionMechanism"):
@@ -484,3 +484,65 @@ def test_alignment_history_over_dynamic_rnn():
     _, want = ref_wrapper("luong", torch.tensor(inputs, dtype=F64),
                           torch.tensor(memory, dtype=F64), MEM_LEN, w, True)
     np.testing.assert_allclose(history, want.transpose(0, 1), rtol=1e-4, atol=1e-6)
+
+
+# -- sampling helpers ----------------------------------------------------------------------
+def test_sample_embedding_helper_draws_from_the_tempered_softmax():
+    """SampleEmbeddingHelper: the first step's ids over 4000 examples (all of the same logits)
+    are distributed as softmax(logits / softmax_temperature); each next step reads the drawn
+    id's embedding (examples that drew the same id then have the same logits)."""
+    seq2seq = tf.contrib.seq2seq
+    n, temperature = 4000, 2.0
+    embedding = tf.get_variable("embedding", [VOCAB, EMB])
+    cell = tf.nn.rnn_cell.BasicRNNCell(U)
+    tokens = tf.placeholder(tf.int32, [None])  # a batch known when it runs, as in programs
+    helper = seq2seq.SampleEmbeddingHelper(embedding, tokens, END_ID,
+                                           softmax_temperature=temperature, seed=3)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(tf.shape(tokens)[0],
+                                                                 tf.float32),
+                                   output_layer=tf.layers.Dense(VOCAB, name="projection"))
+    outputs, _, _ = seq2seq.dynamic_decode(decoder, maximum_iterations=2)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        logits, ids = sess.run([outputs.rnn_output, outputs.sample_id],
+                               {tokens: np.full(n, START)})
+    want = np.exp(logits[0, 0] / temperature)
+    counts = np.bincount(ids[:, 0], minlength=VOCAB) / n
+    np.testing.assert_allclose(counts, want / want.sum(), atol=0.03)
+    ended = ids[:, 0] == END_ID
+    for token in set(ids[~ended, 0]):
+        rows = logits[(ids[:, 0] == token) & ~ended, 1]
+        np.testing.assert_allclose(rows, np.broadcast_to(rows[0], rows.shape), rtol=1e-5)
+
+
+@pytest.mark.parametrize("probability", [0.0, 0.5])
+def test_scheduled_sampling_feeds_drawn_ids_where_it_sampled(probability):
+    """ScheduledEmbeddingTrainingHelper: where an example sampled (sample id >= 0, about
+    ``sampling_probability`` of the steps) the next input is that id's embedding, else the
+    teacher's input; the outputs against the same RNN in numpy fed so."""
+    seq2seq = tf.contrib.seq2seq
+    n, steps = 400, 3
+    inputs = _rand(n, steps, EMB, seed=19)
+    embedding = tf.get_variable("embedding", [VOCAB, EMB])
+    cell = tf.nn.rnn_cell.BasicRNNCell(U)
+    helper = seq2seq.ScheduledEmbeddingTrainingHelper(
+        tf.constant(inputs), tf.fill([n], steps), embedding, probability, seed=1,
+        scheduling_seed=2)
+    decoder = seq2seq.BasicDecoder(cell, helper, cell.zero_state(n, tf.float32),
+                                   output_layer=tf.layers.Dense(VOCAB, name="projection"))
+    outputs, _, _ = seq2seq.dynamic_decode(decoder)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        logits, ids = sess.run([outputs.rnn_output, outputs.sample_id])
+        values = _values(sess)
+    sampled = ids >= 0
+    assert abs(sampled.mean() - probability) < 0.06
+    h, x = np.zeros((n, U)), inputs[:, 0].astype(np.float64)
+    for step in range(steps):
+        h = np.tanh(np.concatenate([x, h], 1) @ values["decoder/basic_rnn_cell/kernel"] +
+                    values["decoder/basic_rnn_cell/bias"])
+        want = h @ values["decoder/projection/kernel"] + values["decoder/projection/bias"]
+        np.testing.assert_allclose(logits[:, step], want, rtol=1e-4, atol=1e-5)
+        if step + 1 < steps:
+            x = np.where(sampled[:, step, None], values["embedding"][np.maximum(
+                ids[:, step], 0)], inputs[:, step + 1])

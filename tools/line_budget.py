@@ -247,14 +247,16 @@ COMPONENTS = {
     # Counter, shuffle_and_repeat, map_and_batch...)
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1000),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
-    # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper) and beam
-    # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan), TF 1.15's
+    # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
+    # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
+    # sampling helpers (SampleEmbedding, ScheduledEmbeddingTraining), TF 1.15's
     # formulas on the front end's ops; counted apart as TF keeps them in their own files, with
     # the namespace module of tf.contrib.seq2seq's names
-    "tf.contrib.seq2seq attention and beam search (contrib/seq2seq.py, seq2seq_attention.py, "
-    "seq2seq_beam_search.py)": (
+    "tf.contrib.seq2seq attention, beam search and sampling (contrib/seq2seq.py, "
+    "seq2seq_attention.py, seq2seq_beam_search.py, seq2seq_sampling.py)": (
         ["frontend/contrib/seq2seq.py", "frontend/contrib/seq2seq_attention.py",
-         "frontend/contrib/seq2seq_beam_search.py"], 800),
+         "frontend/contrib/seq2seq_beam_search.py", "frontend/contrib/seq2seq_sampling.py"],
+        830),
     # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
@@ -279,10 +281,11 @@ COMPONENTS = {
     # 3160 -> 3295: tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient
     # ops, with TF's shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D,
     # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
-    # tf.contrib.training.HParams (contrib/training.py)
+    # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3550: dynamic_rnn over a state
+    # holding TensorArrays (AttentionWrapper's alignment_history) takes the loop
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3540),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3550),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as

@@ -1,10 +1,11 @@
 """``tf.contrib.seq2seq`` (TensorFlow 1.15): decoding (:mod:`.seq2seq_decoding`:
-``BasicDecoder``, its helpers, ``dynamic_decode``, ``sequence_loss``), attention
+``BasicDecoder``, its helpers, ``dynamic_decode``, ``sequence_loss``; the sampling helpers in
+:mod:`.seq2seq_sampling`), attention
 (:mod:`.seq2seq_attention`: ``LuongAttention``, ``BahdanauAttention``, ``AttentionWrapper``,
 ``hardmax``) and beam search (:mod:`.seq2seq_beam_search`: ``BeamSearchDecoder``,
 ``tile_batch``, ``gather_tree``).  ``dir()`` lists these names only; the names of
-``tf.contrib.seq2seq`` TinyFlow lacks (the monotonic attentions, ``BasicDecoder``'s other
-helpers...) are AttributeErrors saying so.
+``tf.contrib.seq2seq`` TinyFlow lacks (the monotonic attentions, ``InferenceHelper``,
+``CustomHelper``...) are AttributeErrors saying so.
 """
 from .seq2seq_attention import (
     AttentionMechanism,
@@ -32,12 +33,13 @@ from .seq2seq_decoding import (
     dynamic_decode,
     sequence_loss,
 )
+from .seq2seq_sampling import SampleEmbeddingHelper, ScheduledEmbeddingTrainingHelper
 
 __all__ = ["AttentionMechanism", "AttentionWrapper", "AttentionWrapperState",
            "BahdanauAttention", "BasicDecoder", "BasicDecoderOutput", "BeamSearchDecoder",
            "BeamSearchDecoderOutput", "BeamSearchDecoderState", "Decoder",
            "FinalBeamSearchDecoderOutput", "GreedyEmbeddingHelper", "Helper", "LuongAttention",
-           "TrainingHelper", "dynamic_decode", "gather_tree", "hardmax", "sequence_loss",
+           "SampleEmbeddingHelper", "ScheduledEmbeddingTrainingHelper", "TrainingHelper", "dynamic_decode", "gather_tree", "hardmax", "sequence_loss",
            "tile_batch"]
 
 
