@@ -515,7 +515,7 @@ def test_sample_embedding_helper_draws_from_the_tempered_softmax():
         np.testing.assert_allclose(rows, np.broadcast_to(rows[0], rows.shape), rtol=1e-5)
 
 
-@pytest.mark.parametrize("probability", [0.0, 0.5])
+@pytest.mark.parametrize("probability", [0.0, 0.5, 1.0])
 def test_scheduled_sampling_feeds_drawn_ids_where_it_sampled(probability):
     """ScheduledEmbeddingTrainingHelper: where an example sampled (sample id >= 0, about
     ``sampling_probability`` of the steps) the next input is that id's embedding, else the

@@ -8,10 +8,10 @@ not draw).  The draws are TinyFlow's streams (``seed`` as a random op's), not TF
 from __future__ import annotations
 
 from ...nnvm.symbol import Symbol
-from ..api import _tensor, cast, greater, less, maximum, where
-from ..array_ops import reshape, zeros_like
+from ..api import _tensor, cast, equal, greater, log, maximum, where
+from ..array_ops import reshape, stack, zeros_like
 from ..nn.functions import embedding_lookup
-from ..random_ops import multinomial, random_uniform
+from ..random_ops import multinomial
 from .seq2seq_decoding import GreedyEmbeddingHelper, TrainingHelper
 
 __all__ = ["SampleEmbeddingHelper", "ScheduledEmbeddingTrainingHelper"]
@@ -62,10 +62,12 @@ class ScheduledEmbeddingTrainingHelper(TrainingHelper):
     def sample(self, time, outputs, state, name=None):
         """An id drawn from ``outputs`` where the example samples this step, else -1."""
         drawn = _draw(outputs, self._seed)
-        chosen = less(random_uniform([self.batch_size] if isinstance(self.batch_size, int)
-                                     else reshape(self.batch_size, [1]),
-                                     seed=self._scheduling_seed),
-                      cast(self._sampling_probability, "float32"))
+        # TF's Bernoulli(sampling_probability) per example, as a draw between the logits
+        # log(1 - p) and log(p) (a shape from the outputs': a loop's body takes no shape
+        # known only when it runs)
+        p = cast(self._sampling_probability, "float32")
+        pair = stack([log(1.0 - p), log(p)], axis=-1)
+        chosen = equal(_draw(zeros_like(outputs[:, :1]) + pair, self._scheduling_seed), 1)
         ids = where(chosen, drawn, zeros_like(drawn) - 1)
         ids.set_shape(drawn.get_shape())  # a loop's TensorArray row: its shape as it entered
         return ids
