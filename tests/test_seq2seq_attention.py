@@ -338,12 +338,13 @@ def _np_rnn_step(weights):
     return step
 
 
-def _beam_program(batch, beams, weight, iterations, start_state, cell=None):
+def _beam_program(batch, beams, weight, iterations, start_state, cell=None, tokens=None):
     seq2seq = tf.contrib.seq2seq
     embedding = tf.get_variable("embedding", [VOCAB, EMB])
     cell = cell or tf.nn.rnn_cell.BasicRNNCell(U)
     decoder = seq2seq.BeamSearchDecoder(
-        cell, embedding, tf.fill([batch], START), END_ID, start_state, beams,
+        cell, embedding, tf.fill([batch], START) if tokens is None else tokens, END_ID,
+        start_state, beams,
         output_layer=tf.layers.Dense(VOCAB, name="projection"), length_penalty_weight=weight)
     return seq2seq.dynamic_decode(decoder, maximum_iterations=iterations)
 
@@ -408,27 +409,39 @@ def test_beam_search_finds_the_best_sequence_by_brute_force():
                                rtol=1e-5)
 
 
-def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
+@pytest.mark.parametrize("fed", [False, True])
+def test_beam_search_over_attention_wrapper_with_tiled_memory(fed, plan_memory):
     """Beam search over an AttentionWrapper whose memory, lengths and start state are tiled
-    with tile_batch (the NMT tutorial's inference graph): against the numpy beam search over
-    the wrapper's step written from TF's formulas; the final state's alignment_history is
-    reordered as the final beams' ancestors (TF's gather_tree_from_array)."""
+    with tile_batch (the NMT tutorial's inference graph), of a batch known when the graph is
+    built or fed: against the numpy beam search over the wrapper's step written from TF's
+    formulas.  The final state's alignment_history is, as TF 1.15's, reordered as the final
+    beams' ancestors (gather_tree_from_array) when the batch is fed, and left a TensorArray
+    when batch and memory time are known (TF's _check_static_batch_beam_maybe refuses
+    [batch * beam, time] then)."""
     seq2seq = tf.contrib.seq2seq
     batch, beams = 2, BEAMS
     memory, start = _rand(batch, T, D, seed=15), _rand(batch, U, seed=16)
     lengths = np.array([4, 2], np.int32)
-    tiled = seq2seq.tile_batch(tf.constant(memory), beams)
-    assert tiled.get_shape().as_list() == [batch * beams, T, D]
+    inputs = [tf.placeholder(tf.float32, [None, T, D]), tf.placeholder(tf.float32, [None, U]),
+              tf.placeholder(tf.int32, [None])] if fed else [tf.constant(memory),
+                                                             tf.constant(start), None]
+    feeds = dict(zip(inputs, [memory, start, np.full(batch, START)])) if fed else {}
+    tiled = seq2seq.tile_batch(inputs[0], beams)
+    assert tiled.get_shape().as_list() == [None if fed else batch * beams, T, D]
     mechanism = seq2seq.LuongAttention(U, tiled, scale=True,
                                        memory_sequence_length=seq2seq.tile_batch(lengths, beams))
     cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.BasicRNNCell(U), mechanism,
                                     attention_layer_size=U, alignment_history=True)
-    initial = cell.zero_state(batch * beams, tf.float32).clone(
-        cell_state=seq2seq.tile_batch(tf.constant(start), beams))
-    outputs, state, _ = _beam_program(batch, beams, 0.5, 6, initial, cell=cell)
+    initial = cell.zero_state(tf.shape(tiled)[0] if fed else batch * beams, tf.float32).clone(
+        cell_state=seq2seq.tile_batch(inputs[1], beams))
+    outputs, state, _ = _beam_program(batch, beams, 0.5, 6, initial, cell=cell,
+                                      tokens=inputs[2])
+    history_got = state.cell_state.alignment_history
+    assert isinstance(history_got, tf.TensorArray) != fed
     with tf.Session(plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
-        got = sess.run([outputs, state.lengths, state.cell_state.alignment_history])
+        got = sess.run([outputs, state.lengths,
+                        history_got if fed else history_got.stack()], feeds)
         w = {name: torch.tensor(v, dtype=F64) for name, v in _values(sess).items()}
     scope = "decoder/attention_wrapper/"
     mem = torch.tensor(np.repeat(memory, beams, 0), dtype=F64)
@@ -464,9 +477,10 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(plan_memory):
     ancestors = np.where(inside, ancestors, own)
     history = np.stack(history)
     sorted_history = np.take_along_axis(history, ancestors[..., None], axis=2)
-    np.testing.assert_allclose(got[2], sorted_history.reshape(len(history), batch * beams, T),
-                               rtol=1e-4, atol=1e-6)
     assert not np.allclose(sorted_history, history)  # the beams were reordered
+    want = sorted_history if fed else history
+    np.testing.assert_allclose(got[2], want.reshape(len(history), batch * beams, T),
+                               rtol=1e-4, atol=1e-6)
 
 
 def test_alignment_history_over_dynamic_rnn():
@@ -546,3 +560,43 @@ def test_scheduled_sampling_feeds_drawn_ids_where_it_sampled(probability):
         if step + 1 < steps:
             x = np.where(sampled[:, step, None], values["embedding"][np.maximum(
                 ids[:, step], 0)], inputs[:, step + 1])
+
+
+def test_nmt_inference_graph_of_fed_batch_and_memory_time():
+    """The NMT tutorial's beam-search inference graph, every size fed (batch, source time): a
+    GRU encoder with sequence_length, Bahdanau attention over its tiled outputs, the encoder
+    state tiled into zero_state(batch * beam).clone(...), maximum_iterations twice the longest
+    source; predicted_ids are gather_tree of the steps (the numpy kernel), the sorted
+    alignment_history one row per step and beam, summing to 1 over each source's length."""
+    seq2seq = tf.contrib.seq2seq
+    source = tf.placeholder(tf.float32, [None, None, D])
+    source_length = tf.placeholder(tf.int32, [None])
+    batch = tf.size(source_length)
+    encoded, encoder_state = tf.nn.dynamic_rnn(tf.nn.rnn_cell.GRUCell(U), source,
+                                               sequence_length=source_length,
+                                               dtype=tf.float32, scope="encoder")
+    mechanism = seq2seq.BahdanauAttention(U, seq2seq.tile_batch(encoded, BEAMS),
+                                          memory_sequence_length=seq2seq.tile_batch(
+                                              source_length, BEAMS), normalize=True)
+    cell = seq2seq.AttentionWrapper(tf.nn.rnn_cell.GRUCell(U), mechanism,
+                                    attention_layer_size=U, alignment_history=True)
+    initial = cell.zero_state(batch * BEAMS, tf.float32).clone(
+        cell_state=seq2seq.tile_batch(encoder_state, BEAMS))
+    embedding = tf.get_variable("embedding", [VOCAB, EMB])
+    decoder = seq2seq.BeamSearchDecoder(cell, embedding, tf.fill([batch], START), END_ID,
+                                        initial, BEAMS, output_layer=tf.layers.Dense(VOCAB),
+                                        length_penalty_weight=1.0)
+    outputs, state, _ = seq2seq.dynamic_decode(
+        decoder, maximum_iterations=tf.reduce_max(source_length) * 2)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got, lengths, history = sess.run(
+            [outputs, state.lengths, state.cell_state.alignment_history],
+            {source: _rand(2, 4, D, seed=20), source_length: [4, 2]})
+    steps = got.beam_search_decoder_output
+    assert got.predicted_ids.shape == (2, 8, BEAMS) and history.shape == (8, 2 * BEAMS, 4)
+    want = np_gather_tree(steps.predicted_ids.transpose(1, 0, 2),
+                          steps.parent_ids.transpose(1, 0, 2), lengths.max(1), END_ID)
+    np.testing.assert_array_equal(got.predicted_ids, want.transpose(1, 0, 2))
+    np.testing.assert_allclose(history.sum(-1), 1.0, rtol=1e-5)
+    assert (history[:, BEAMS:, 2:] == 0).all()  # the second source has 2 steps

@@ -23,7 +23,7 @@ import math
 
 from ...nnvm.symbol import Symbol, current_context
 from ..api import _tensor, argmax, cast, reduce_sum, rsqrt, tanh, where
-from ..array_ops import concat, expand_dims, one_hot, shape, squeeze, zeros_like
+from ..array_ops import concat, expand_dims, one_hot, reshape, shape, squeeze, zeros_like
 from ..framework_names import sequence_mask
 from ..init_ops import constant_initializer, ones_initializer, zeros_initializer
 from ..layers import Dense
@@ -73,6 +73,19 @@ def _mask_memory(memory: Symbol, lengths):
     return masked
 
 
+def _dense_over_steps(layer, values: Symbol, units: int) -> Symbol:
+    """``layer`` on each step of ``values`` ``[batch, time, depth]``: as it is, or over the
+    steps flattened when both batch and time are known only when the graph runs (TinyFlow's
+    Dense takes one unknown dimension)."""
+    known = values.get_shape()
+    if known.ndims != 3 or known[0].value is not None or known[1].value is not None:
+        return layer(values)
+    flat = layer(reshape(values, [-1, known[2].value]))
+    keys = reshape(flat, concat([shape(values)[:2], [units]], 0))
+    keys.set_shape([None, None, units])
+    return keys
+
+
 class AttentionMechanism:
     """The base of TF's attention mechanisms."""
 
@@ -95,7 +108,7 @@ class _BaseAttentionMechanism(AttentionMechanism):
         self._name = name
         with current_context().name_scope(name):
             self._values = _mask_memory(memory, memory_sequence_length)
-            self._keys = self.memory_layer(self._values)
+            self._keys = _dense_over_steps(self.memory_layer, self._values, self._num_units)
         self._lengths = None if memory_sequence_length is None else _tensor(
             memory_sequence_length)
         self._score_mask_value = float("-inf") if score_mask_value is None else float(
@@ -130,10 +143,16 @@ class _BaseAttentionMechanism(AttentionMechanism):
     initial_state = initial_alignments
 
     def _masked_probabilities(self, score, state):
+        known = self._keys.get_shape()[:2]  # what static inference loses mixing known and fed
+        score.set_shape(known)
         if self._lengths is not None:
             keep = sequence_mask(self._lengths, maxlen=shape(score)[1])
             score = where(keep, score, zeros_like(score) + self._score_mask_value)
-        return self._probability_fn(score, state)
+            score.set_shape(known)
+        alignments = self._probability_fn(score, state)
+        if isinstance(alignments, Symbol) and alignments.get_shape().ndims is None:
+            alignments.set_shape(known)
+        return alignments
 
     def __call__(self, query, state):
         """``(alignments [batch, memory time], next state: the alignments)``."""

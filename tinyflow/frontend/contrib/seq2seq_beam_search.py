@@ -38,6 +38,7 @@ from ..api import (
     where,
 )
 from ..array_ops import (
+    concat,
     expand_dims,
     gather,
     one_hot,
@@ -89,11 +90,11 @@ def tile_batch(t, multiplier, name=None):
         if known.ndims is None or known.ndims < 1:
             raise ValueError(f"tile_batch: t must have statically known rank, got "
                              f"{tensor.name} of shape {known}")
-        if not known[1:].is_fully_defined():
-            raise ValueError(f"tile_batch: TinyFlow needs {tensor.name}'s dimensions after "
-                             f"the batch known when the graph is built, got {known}")
         tiled = tile(expand_dims(tensor, 1), [1, int(multiplier)] + [1] * (known.ndims - 1))
-        tiled = reshape(tiled, [-1] + known.as_list()[1:])
+        if known[1:].is_fully_defined():
+            tiled = reshape(tiled, [-1] + known.as_list()[1:])
+        else:  # (a memory's time): the sizes when it runs
+            tiled = reshape(tiled, concat([[-1], shape(tensor)[1:]], 0))
         batch = known[0].value
         tiled.set_shape([None if batch is None else batch * int(multiplier)] +
                         known.as_list()[1:])
@@ -107,9 +108,13 @@ def _batch_take(params: Symbol, indices: Symbol, row_size) -> Symbol:
     its example's offset)."""
     rest = params.get_shape().as_list()[2:]
     offsets = cumsum(zeros_like(indices[:, :1]) + 1, axis=0, exclusive=True) * row_size
-    flat = reshape(params, [-1] + rest)
+    static = None not in rest
+    flat = reshape(params, [-1] + rest) if static else reshape(
+        params, concat([[-1], shape(params)[2:]], 0))
     taken = gather(flat, reshape(indices + offsets, [-1]))
-    result = reshape(taken, [-1, indices.get_shape()[1].value] + rest)
+    beams = indices.get_shape()[1].value
+    result = reshape(taken, [-1, beams] + rest) if static else reshape(
+        taken, concat([[-1, beams], shape(params)[2:]], 0))
     result.set_shape(indices.get_shape().concatenate(rest))
     return result
 
@@ -169,7 +174,8 @@ def _split_beams(tensor, beams: int):
         return tensor
     _check_rank(tensor)
     known = tensor.get_shape()
-    result = reshape(tensor, [-1, beams] + known.as_list()[1:])
+    result = reshape(tensor, [-1, beams] + known.as_list()[1:]) if known[1:].is_fully_defined() \
+        else reshape(tensor, concat([[-1, beams], shape(tensor)[1:]], 0))
     batch = known[0].value
     result.set_shape([None if batch is None else batch // beams, beams] + known.as_list()[1:])
     return result
@@ -181,7 +187,8 @@ def _merge_beams(tensor, beams: int):
         return tensor
     _check_rank(tensor)
     known = tensor.get_shape()
-    result = reshape(tensor, [-1] + known.as_list()[2:])
+    result = reshape(tensor, [-1] + known.as_list()[2:]) if known[2:].is_fully_defined() else \
+        reshape(tensor, concat([[-1], shape(tensor)[2:]], 0))
     batch = known[0].value
     result.set_shape([None if batch is None else batch * beams] + known.as_list()[2:])
     return result
@@ -192,9 +199,6 @@ def _check_rank(tensor):
     if known.ndims is None:
         raise ValueError(f"Expected tensor ({tensor.name}) to have known rank, but ndims == "
                          f"None.")
-    if not known[1:].is_fully_defined():
-        raise ValueError(f"BeamSearchDecoder: TinyFlow needs the dimensions after the batch of "
-                         f"{tensor.name} known when the graph is built, got {known}")
 
 
 def _length_penalty(lengths: Symbol, weight):
@@ -349,13 +353,22 @@ class BeamSearchDecoder(Decoder):
 
     def _sorted_array(self, array, parent_ids, lengths):
         """A TensorArray of the cell state (``alignment_history``) stacked, each step's rows
-        those of the final beams' ancestors (TF's ``_maybe_sort_array_beams``); other leaves,
-        and arrays whose element shape is not ``[batch * beam, ...]`` known, as they are."""
+        those of the final beams' ancestors (TF's ``_maybe_sort_array_beams``); other leaves
+        as they are, and, as TF's, an array whose element shape's rank is unknown, or whose
+        known shape TF's check finds not to be ``[batch * beam, ...]``."""
         if not isinstance(array, TensorArray):
             return array
         element = TensorShape(array.element_shape)
-        if not element.is_fully_defined() or element.ndims < 1 or (
-                element[0].value % self._beam_width):
+        if element.ndims is None or element.ndims < 1:
+            return array
+        batch, rows = self._start_tokens.get_shape()[0].value, element[0].value
+        # TF's _check_static_batch_beam_maybe, its second clause included: a known [B * K, T]
+        # with a batch known when the graph is built is left as it is
+        if batch is not None and rows is not None and (
+                rows != batch * self._beam_width or (element.ndims >= 2 and element[1].value
+                                                     is not None and (rows != batch or
+                                                                      element[1].value !=
+                                                                      self._beam_width))):
             return array
         return gather_tree_from_array(array.stack(), parent_ids, lengths)
 
@@ -372,7 +385,9 @@ def gather_tree_from_array(t, parent_ids, sequence_length) -> Symbol:
     inside = less(steps, expand_dims(cast(sequence_length, "int32"), 0))
     ancestors = where(inside, ancestors, beam_ids)
     rest = t.get_shape().as_list()[2:]
-    taken = _batch_take(reshape(t, [-1, beams] + rest), reshape(ancestors, [-1, beams]), beams)
+    split = reshape(t, [-1, beams] + rest) if None not in rest else reshape(
+        t, concat([[-1, beams], shape(t)[2:]], 0))
+    taken = _batch_take(split, reshape(ancestors, [-1, beams]), beams)
     result = reshape(taken, shape(t))
     result.set_shape(t.get_shape())
     return result
