@@ -58,10 +58,10 @@ def _mask_memory(memory: Symbol, lengths):
     if lengths is None:
         return memory
     lengths = _tensor(lengths)
-    batch, length_batch = memory.get_shape()[0].value, lengths.get_shape()[0].value \
-        if lengths.get_shape().ndims == 1 else None
-    if lengths.get_shape().ndims not in (None, 1) or None not in (batch, length_batch) and \
-            batch != length_batch:
+    batch = memory.get_shape()[0].value
+    length_batch = lengths.get_shape()[0].value if lengths.get_shape().ndims == 1 else None
+    if lengths.get_shape().ndims not in (None, 1) or (
+            None not in (batch, length_batch) and batch != length_batch):
         raise ValueError(f"memory_sequence_length and memory tensor batch sizes do not match: "
                          f"memory_sequence_length of shape {lengths.get_shape()}, memory of "
                          f"shape {memory.get_shape()}")
