@@ -230,6 +230,15 @@ def test_namespace_lists_tf_names_only_and_errors():
         seq2seq.LuongAttention(7, memory)(tf.zeros([2, 5]), state=None)
     with pytest.raises(ValueError, match="memory_sequence_length and memory tensor batch"):
         seq2seq.BahdanauAttention(3, memory, memory_sequence_length=[1, 2, 3])
+    with pytest.raises(ValueError, match="beam_width must be a positive int"):
+        seq2seq.BeamSearchDecoder(cell, tf.zeros([4, 2]), [1], 2, tf.zeros([1, U]), 0)
+    with pytest.raises(ValueError, match="coverage_penalty_weight is not supported"):
+        seq2seq.BeamSearchDecoder(cell, tf.zeros([4, 2]), [1], 2, tf.zeros([1, U]), 1,
+                                  coverage_penalty_weight=0.5)
+    with pytest.raises(ValueError, match="start_tokens must be a vector"):
+        seq2seq.BeamSearchDecoder(cell, tf.zeros([4, 2]), 1, 2, tf.zeros([1, U]), 1)
+    with pytest.raises(ValueError, match="gather_tree: step_ids of shape"):
+        seq2seq.gather_tree(tf.zeros([2, 1, 3], tf.int32), tf.zeros([2, 1, 4], tf.int32), [2], 0)
     with pytest.raises(TypeError, match="Expected state to be instance of AttentionWrapper"):
         seq2seq.AttentionWrapper(cell, mechanism)(tf.zeros([2, 1]), tf.zeros([2, U]))
 

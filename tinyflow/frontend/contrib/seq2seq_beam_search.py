@@ -249,6 +249,9 @@ class BeamSearchDecoder(Decoder):
         if end_token.get_shape().ndims != 0:
             raise ValueError("end_token must be a scalar")
         self._end_token = cast(end_token, "int32")
+        if isinstance(beam_width, Symbol) or int(beam_width) < 1:
+            raise ValueError(f"BeamSearchDecoder: beam_width must be a positive int known when "
+                             f"the graph is built, got {beam_width!r}")
         self._beam_width = int(beam_width)
         self._length_penalty_weight = length_penalty_weight
         self._initial_cell_state = map_structure(
