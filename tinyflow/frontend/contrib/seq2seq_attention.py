@@ -22,6 +22,7 @@ import collections
 import math
 
 from ...nnvm.symbol import Symbol, current_context
+from ...nnvm.tensor_shape import TensorShape
 from ..api import _tensor, argmax, cast, reduce_sum, rsqrt, tanh, where
 from ..array_ops import concat, expand_dims, one_hot, reshape, shape, squeeze, zeros_like
 from ..framework_names import sequence_mask
@@ -264,6 +265,18 @@ class AttentionWrapperState(collections.namedtuple("AttentionWrapperState", (
         return replaced
 
 
+def _concat_steps(inputs, attention) -> Symbol:
+    """``concat([inputs, attention], -1)`` (TF's default cell_input_fn), its static shape
+    merged as TF's (static inference loses it when one batch is known and the other fed)."""
+    result = concat([inputs, attention], -1)
+    shapes = [_tensor(inputs).get_shape(), attention.get_shape()]
+    if all(known.ndims == 2 for known in shapes):
+        depths = [known[1].value for known in shapes]
+        result.set_shape(TensorShape([shapes[0][0].merge_with(shapes[1][0]),
+                                      None if None in depths else sum(depths)]))
+    return result
+
+
 def _attention_step(mechanism, cell_output, attention_state, attention_layer):
     """TF's ``_compute_attention``: ``(attention, alignments, next attention state)``."""
     alignments, next_state = mechanism(cell_output, state=attention_state)
@@ -309,8 +322,7 @@ class AttentionWrapper(RNNCell):
         if attention_layer_size is not None and attention_layer is not None:
             raise ValueError("Only one of attention_layer_size and attention_layer should be set")
         self._cell, self._mechanisms = cell, mechanisms
-        self._cell_input_fn = cell_input_fn or (
-            lambda inputs, attention: concat([inputs, attention], -1))
+        self._cell_input_fn = cell_input_fn or _concat_steps
         self._attention_fn = attention_fn or _attention_step
         self._layers = self._attention_layers(attention_layer_size, attention_layer)
         self._output_attention = output_attention

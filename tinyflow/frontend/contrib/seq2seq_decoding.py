@@ -313,6 +313,9 @@ def _decode_step(decoder, structure, values, impute_finished, limit):
     for new, old in zip(new_state, state_leaves):
         if isinstance(old, Symbol):
             new.set_shape(old.get_shape())
+    for new, old in ((next_inputs, inputs), (next_finished, finished), (next_lengths, lengths)):
+        if isinstance(new, Symbol) and new.get_shape().ndims is None:
+            new.set_shape(old.get_shape())  # what static inference lost mixing known and fed
     written = [array.write(time, value) for array, value in zip(arrays, emit)]
     return time + 1, written, new_state, next_inputs, next_finished, next_lengths
 
