@@ -256,7 +256,7 @@ COMPONENTS = {
     "seq2seq_attention.py, seq2seq_beam_search.py, seq2seq_sampling.py)": (
         ["frontend/contrib/seq2seq.py", "frontend/contrib/seq2seq_attention.py",
          "frontend/contrib/seq2seq_beam_search.py", "frontend/contrib/seq2seq_sampling.py"],
-        850),
+        870),
     # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (

@@ -201,11 +201,15 @@ def _check_rank(tensor):
                          f"None.")
 
 
+def _length_penalty_weighs(weight) -> bool:
+    """Whether a length penalty of ``weight`` changes the scores (TF's: 0 known when the graph
+    is built is a penalty of 1)."""
+    return isinstance(weight, Symbol) or float(weight) != 0.0
+
+
 def _length_penalty(lengths: Symbol, weight):
-    """``((5 + length) / 6) ** weight`` (TF's ``_length_penalty``; 1 for a weight of 0)."""
-    if not isinstance(weight, Symbol) and float(weight) == 0.0:
-        return None
-    weight = _tensor(weight) if isinstance(weight, Symbol) else float(weight)
+    """``((5 + length) / 6) ** weight`` (TF's ``_length_penalty``)."""
+    weight = weight if isinstance(weight, Symbol) else float(weight)
     return ((5.0 + cast(lengths, "float32")) ** weight) / (6.0 ** weight)
 
 
@@ -313,12 +317,14 @@ class BeamSearchDecoder(Decoder):
         step_log_probs = _mask_finished(log_softmax(logits), self._end_token, state.finished,
                                         vocab)
         total = expand_dims(state.log_probs, 2) + step_log_probs
-        grows = one_hot(zeros_like(state.lengths, dtype="int32") + self._end_token, vocab,
-                        on_value=0, off_value=1, dtype="int64")
-        new_lengths = grows * expand_dims(cast(logical_not(state.finished), "int64"), 2) + \
-            expand_dims(state.lengths, 2)
-        penalty = _length_penalty(new_lengths, self._length_penalty_weight)
-        scores = total if penalty is None else total / cast(penalty, total.dtype)
+        scores = total
+        if _length_penalty_weighs(self._length_penalty_weight):  # (else the lengths count not)
+            grows = one_hot(zeros_like(state.lengths, dtype="int32") + self._end_token, vocab,
+                            on_value=0, off_value=1, dtype="int64")
+            new_lengths = grows * expand_dims(cast(logical_not(state.finished), "int64"), 2) + \
+                expand_dims(state.lengths, 2)
+            penalty = _length_penalty(new_lengths, self._length_penalty_weight)
+            scores = total / cast(penalty, total.dtype)
         best, indices = top_k(reshape(scores, [-1, beams * vocab]), k=beams)
         for known in (best, indices):
             known.set_shape(state.finished.get_shape())  # what the reshapes lost
