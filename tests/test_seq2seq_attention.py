@@ -87,7 +87,8 @@ def _mechanism(kind, memory, flag, lengths=MEM_LEN, **kwargs):
 # -- attention mechanisms and the wrapper ----------------------------------------------------
 @pytest.mark.parametrize("kind,flag", [("luong", False), ("luong", True), ("bahdanau", False),
                                        ("bahdanau", True)])
-def test_wrapper_over_dynamic_rnn_values_gradients_and_variables(kind, flag, plan_memory):
+def test_wrapper_over_dynamic_rnn_values_gradients_and_variables(kind, flag, plan_memory,
+                                                                 config):
     """AttentionWrapper over dynamic_rnn: outputs, final alignments and the gradients of a loss
     with respect to the memory, the inputs and every variable, against torch autograd; the
     variables are TF's (memory_layer outside the wrapper, the rest in its scope)."""
@@ -113,7 +114,7 @@ def test_wrapper_over_dynamic_rnn_values_gradients_and_variables(kind, flag, pla
             expected.update({inner + "attention_g:0": [], inner + "attention_b:0": [U]})
     assert names == expected
     grads = tf.gradients(loss, [memory, inputs] + variables)
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config=config, plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
         if kind == "bahdanau" and flag:  # away from its initial zeros, so that it counts
             bias = next(v for v in variables if v.name.endswith("attention_b:0"))
@@ -359,7 +360,7 @@ def _beam_program(batch, beams, weight, iterations, start_state, cell=None, toke
 
 
 @pytest.mark.parametrize("weight", [0.0, 0.8])
-def test_beam_search_against_numpy_steps(weight, plan_memory):
+def test_beam_search_against_numpy_steps(weight, plan_memory, config):
     """BeamSearchDecoder (tile_batch of the start state) with and without a length penalty:
     the steps' scores, tokens and parents, the final lengths and dynamic_decode's lengths,
     and predicted_ids (gather_tree), against TF's steps in numpy."""
@@ -367,7 +368,7 @@ def test_beam_search_against_numpy_steps(weight, plan_memory):
     outputs, state, lengths = _beam_program(2, BEAMS, weight, 7, tf.contrib.seq2seq.tile_batch(
         tf.constant(start), BEAMS))
     assert outputs.predicted_ids.get_shape().as_list() == [2, None, BEAMS]
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config=config, plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
         bias = next(v for v in tf.global_variables() if v.name == "decoder/projection/bias:0")
         sess.run(tf.assign(bias, _rand(VOCAB, seed=13) + np.eye(VOCAB)[END_ID] * 2.5))
@@ -419,7 +420,7 @@ def test_beam_search_finds_the_best_sequence_by_brute_force():
 
 
 @pytest.mark.parametrize("fed", [False, True])
-def test_beam_search_over_attention_wrapper_with_tiled_memory(fed, plan_memory):
+def test_beam_search_over_attention_wrapper_with_tiled_memory(fed, plan_memory, config):
     """Beam search over an AttentionWrapper whose memory, lengths and start state are tiled
     with tile_batch (the NMT tutorial's inference graph), of a batch known when the graph is
     built or fed: against the numpy beam search over the wrapper's step written from TF's
@@ -447,7 +448,7 @@ def test_beam_search_over_attention_wrapper_with_tiled_memory(fed, plan_memory):
                                       tokens=inputs[2])
     history_got = state.cell_state.alignment_history
     assert isinstance(history_got, tf.TensorArray) != fed
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config=config, plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
         got = sess.run([outputs, state.lengths,
                         history_got if fed else history_got.stack()], feeds)
