@@ -610,3 +610,17 @@ def test_nmt_inference_graph_of_fed_batch_and_memory_time():
     np.testing.assert_array_equal(got.predicted_ids, want.transpose(1, 0, 2))
     np.testing.assert_allclose(history.sum(-1), 1.0, rtol=1e-5)
     assert (history[:, BEAMS:, 2:] == 0).all()  # the second source has 2 steps
+
+
+def test_a_memory_length_of_zero_is_refused_when_it_runs():
+    """TF's _maybe_mask_score asserts every memory_sequence_length is positive: a fed 0 is an
+    InvalidArgumentError saying so (not alignments of NaN)."""
+    lengths = tf.placeholder(tf.int32, [B])
+    mechanism = _mechanism("luong", tf.constant(_rand(B, T, D, seed=21)), False,
+                           lengths=lengths)
+    alignments, _ = mechanism(tf.constant(_rand(B, U, seed=22)), state=None)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(alignments, {lengths: [1, 2, 5]}).shape == (B, T)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="must greater than zero"):
+            sess.run(alignments, {lengths: [1, 0, 5]})

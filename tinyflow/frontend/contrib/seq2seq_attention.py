@@ -23,8 +23,19 @@ import math
 
 from ...nnvm.symbol import Symbol, current_context
 from ...nnvm.tensor_shape import TensorShape
-from ..api import _tensor, argmax, cast, reduce_sum, rsqrt, tanh, where
+from ..api import (
+    _tensor,
+    argmax,
+    cast,
+    control_dependencies,
+    identity,
+    reduce_sum,
+    rsqrt,
+    tanh,
+    where,
+)
 from ..array_ops import concat, expand_dims, one_hot, reshape, shape, squeeze, zeros_like
+from ..check_ops import assert_positive
 from ..framework_names import sequence_mask
 from ..init_ops import constant_initializer, ones_initializer, zeros_initializer
 from ..layers import Dense
@@ -112,6 +123,10 @@ class _BaseAttentionMechanism(AttentionMechanism):
             self._keys = _dense_over_steps(self.memory_layer, self._values, self._num_units)
         self._lengths = None if memory_sequence_length is None else _tensor(
             memory_sequence_length)
+        if self._lengths is not None:  # TF's _maybe_mask_score asserts so, when it runs
+            with control_dependencies([assert_positive(self._lengths, message=(
+                    "All values in memory_sequence_length must greater than zero."))]):
+                self._keys = identity(self._keys)
         self._score_mask_value = float("-inf") if score_mask_value is None else float(
             score_mask_value)
         self._probability_fn = probability_fn
