@@ -248,6 +248,6 @@ def test_errors_and_unsupported_names():
                               sum_over_timesteps=True)
     with pytest.raises(ValueError, match=r"Logits must be a \[batch_size x sequence_length"):
         seq2seq.sequence_loss(tf.zeros([2, 3]), tf.zeros([1, 2], tf.int32), tf.ones([1, 2]))
-    with pytest.raises(AttributeError, match="tf.contrib.seq2seq.AttentionWrapper is not "
+    with pytest.raises(AttributeError, match="tf.contrib.seq2seq.LuongMonotonicAttention is not "
                        "supported by TinyFlow"):
-        seq2seq.AttentionWrapper  # noqa: B018
+        seq2seq.LuongMonotonicAttention  # noqa: B018

@@ -70,11 +70,13 @@ COMPONENTS = {
     # skips the gradients nothing reads or that stay zero, and a loop variable goes straight
     # into the body's input buffer: dynamic_rnn's loop 1.44x -> 1.09x the unrolled graph's
     # CPU time per step, benchmarks/dynamic_rnn.py; 2145 -> 2215: 2026-11-27: tf.nn.raw_rnn, the
-    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop)
+    # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop;
+    # 2215 -> 2235 (the crf helper's dtype fix in rnn_loop too): dynamic_decode for any decoder: its output structure, finalize (beam
+    # search's gather_tree), a state's TensorArrays and scalars passed through)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq.py"], 2215),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2235),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -248,6 +250,16 @@ COMPONENTS = {
     # Counter, shuffle_and_repeat, map_and_batch...)
     "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1000),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
+    # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
+    # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
+    # sampling helpers (SampleEmbedding, ScheduledEmbeddingTraining), TF 1.15's
+    # formulas on the front end's ops; counted apart as TF keeps them in their own files, with
+    # the namespace module of tf.contrib.seq2seq's names
+    "tf.contrib.seq2seq attention, beam search and sampling (contrib/seq2seq.py, "
+    "seq2seq_attention.py, seq2seq_beam_search.py, seq2seq_sampling.py)": (
+        ["frontend/contrib/seq2seq.py", "frontend/contrib/seq2seq_attention.py",
+         "frontend/contrib/seq2seq_beam_search.py", "frontend/contrib/seq2seq_sampling.py"],
+        870),
     # 2026-11-27: tf.distributions (TF 1.15's families, KL registry, contrib's
     # MultivariateNormalDiag) composed from existing ops: a component of its own, as TF's
     "tf.distributions (frontend/distributions, frontend/contrib/distributions.py)": (
@@ -276,11 +288,12 @@ COMPONENTS = {
     # 3160 -> 3295: tf.nn.conv2d_backprop_input / conv2d_backprop_filter on conv2d's gradient
     # ops, with TF's shape checks (nn/conv_transpose.py); tf.layers' Conv3D, MaxPooling3D,
     # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
-    # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3545: dynamic_rnn takes
-    # numpy inputs (TF converts them)
+    # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3555: dynamic_rnn takes
+    # numpy inputs (TF converts them); over a state holding TensorArrays (AttentionWrapper's
+    # alignment_history) it takes the loop
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3545),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3555),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as

@@ -1,6 +1,6 @@
 """``tf.contrib``: of TensorFlow 1.x's contributed modules TinyFlow has ``rnn`` (the cells and
 RNN functions, :mod:`tinyflow.contrib.rnn`), ``seq2seq`` (BasicDecoder, its helpers,
-dynamic_decode, sequence_loss), ``layers`` (TF-Slim's layers, the xavier and variance-scaling
+dynamic_decode, sequence_loss, attention, beam search), ``layers`` (TF-Slim's layers, the xavier and variance-scaling
 initializers, the regularizers: :mod:`tinyflow.contrib.layers`), ``framework`` (``arg_scope``,
 the model variables), ``losses`` (the deprecated argument orders), ``slim`` (their aliases) and
 ``distributions`` (tf.distributions' families and MultivariateNormalDiag), ``metrics`` (the
@@ -13,6 +13,10 @@ __all__ = ["crf", "distributions", "framework", "layers", "losses", "metrics", "
            "slim", "training"]
 _SUBMODULES = ("crf", "distributions", "framework", "layers", "losses", "metrics", "rnn",
                "seq2seq", "slim", "training")
+
+
+def __dir__():
+    return sorted(__all__)  # TF's names, not the modules behind them (seq2seq_attention...)
 
 
 def __getattr__(name):

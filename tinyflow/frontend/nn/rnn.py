@@ -21,6 +21,7 @@ import numpy as np
 from ...nnvm.symbol import Symbol
 from ..api import _tensor, cast
 from ..array_ops import concat, reverse, shape, stack, transpose, unstack
+from ..tensor_array import TensorArray
 from ..variable_scope import variable_scope
 from .rnn_cell import assert_like_rnncell, flatten, pack_sequence_as
 from .rnn_loop import dynamic_rnn_loop, raw_rnn, reverse_sequence, rnn_step
@@ -242,7 +243,9 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
     with variable_scope(scope or "rnn") as varscope:
         lengths = _lengths(sequence_length, batch, "dynamic_rnn")
         if steps is not None and lengths is None:  # unrolled: the same results, faster
-            return _unrolled(cell, inputs, steps, time_axis, initial_state, dtype, varscope)
+            unrolled = _unrolled(cell, inputs, steps, time_axis, initial_state, dtype, varscope)
+            if unrolled is not None:
+                return unrolled
         timed = inputs if time_major else _batch_time_swapped(inputs)
         first = flatten(timed)[0]
         state = _initial_state(cell, first[0], initial_state, dtype, "dynamic_rnn")
@@ -251,11 +254,14 @@ def dynamic_rnn(cell, inputs, sequence_length=None, initial_state=None, dtype=No
 
 
 def _unrolled(cell, inputs, steps, time_axis, initial_state, dtype, varscope):
-    """dynamic_rnn of a static number of steps, one cell call per step."""
+    """dynamic_rnn of a static number of steps, one cell call per step (None when the state
+    holds TensorArrays)."""
     per_step = [unstack(tensor, num=steps, axis=time_axis) for tensor in flatten(inputs)]
     step_inputs = [pack_sequence_as(inputs, [parts[t] for parts in per_step])
                    for t in range(steps)]
     state = _initial_state(cell, per_step[0][0], initial_state, dtype, "dynamic_rnn")
+    if any(isinstance(leaf, TensorArray) for leaf in flatten(state)):
+        return None  # AttentionWrapper's alignment_history: a TensorArray grows in a loop only
     outputs, state = _run_cell(cell, step_inputs, state, varscope)
     flat = [flatten(output) for output in outputs]
     stacked = [stack([step[i] for step in flat], axis=time_axis) for i in range(len(flat[0]))]

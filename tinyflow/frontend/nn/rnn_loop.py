@@ -49,7 +49,8 @@ def rnn_step(time, sequence_length, state, new_output, new_state):
     output is zeros and the state the one it had; ``(output, state)``, nested as given."""
     copy = greater_equal(time, sequence_length)  # [batch] bool
     outputs = [where(copy, create_op("zeros_like", out), out) for out in flatten(new_output)]
-    states = [where(copy, old, new) for old, new in zip(flatten(state), flatten(new_state))]
+    states = [new if isinstance(new, TensorArray) else where(copy, old, new)  # TF's too
+              for old, new in zip(flatten(state), flatten(new_state))]
     return pack_sequence_as(new_output, outputs), pack_sequence_as(new_state, states)
 
 
@@ -118,8 +119,8 @@ def dynamic_rnn_loop(cell, inputs, state, sequence_length, dtype=None):
     if sequence_length is not None:  # TF's loop_bound: at least one step, at most the inputs'
         bound = minimum(steps, maximum(1, reduce_max(sequence_length)))
     count = len(sizes)
-    known_batch = next((t.get_shape()[0].value for t in flatten(state)
-                        if t.get_shape()[0].value is not None), None)
+    known_batch = next((t.get_shape()[0].value for t in flatten(state) if isinstance(
+        t, Symbol) and t.get_shape().ndims and t.get_shape()[0].value is not None), None)
     if known_batch is not None and not isinstance(batch, int):
         flat_inputs = [_with_batch(x, known_batch) for x in flat_inputs]
 
@@ -133,14 +134,16 @@ def dynamic_rnn_loop(cell, inputs, state, sequence_length, dtype=None):
                    for buffer, out in zip(outputs_so_far, flatten(output))]
         for after, before in zip(written + flatten(new_state),
                                  list(outputs_so_far) + flatten(state_now)):
-            after.set_shape(before.get_shape())  # what static shapes lose through where
+            if isinstance(after, Symbol):
+                after.set_shape(before.get_shape())  # what static shapes lose through where
         return [time + 1] + written + flatten(new_state)
 
     results = while_loop(lambda time, *_: less(time, bound), body,
                          [_tensor(0)] + buffers + flatten(state),
                          maximum_iterations=steps if isinstance(steps, int) else None)
     for result, before in zip(results[1:], buffers + flatten(state)):
-        result.set_shape(before.get_shape())  # a loop variable keeps its shape
+        if isinstance(result, Symbol):
+            result.set_shape(before.get_shape())  # a loop variable keeps its shape
     outputs = pack_sequence_as(cell.output_size, results[1:1 + count])
     return outputs, pack_sequence_as(state, results[1 + count:])
 
