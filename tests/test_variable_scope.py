@@ -144,3 +144,15 @@ def test_make_template_refuses_a_variable_made_again():
     with pytest.raises(ValueError, match="Trainable variable created when calling a template "
                                          "after the first time"):
         template(tf.constant(1.0))
+
+
+def test_an_initializer_class_is_made_as_tensorflow_makes_it():
+    """TF's get_variable takes an initializer's class (tf.ones_initializer, not an instance)
+    and makes one of the variable's dtype."""
+    ones = tf.get_variable("ones", [2, 3], initializer=tf.ones_initializer)
+    zeros = tf.get_variable("zeros", [2], initializer=tf.zeros_initializer, dtype=tf.float64)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got_ones, got_zeros = sess.run([ones, zeros])
+    np.testing.assert_array_equal(got_ones, np.ones((2, 3)))
+    assert got_zeros.dtype == np.float64 and not got_zeros.any()

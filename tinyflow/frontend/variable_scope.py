@@ -209,6 +209,8 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
     shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
     if initializer is None:
         initializer = glorot_uniform_initializer()
+    elif isinstance(initializer, type):  # the class (tf.ones_initializer): TF makes one
+        initializer = initializer(dtype=as_dtype(dtype))
     return initializer(shape, dtype=as_dtype(dtype), partition_info=None)
 
 
