@@ -73,6 +73,8 @@ from .frontend.scatter_updates import __all__ as _scatter_updates_all
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
+from .frontend.partitioned_variables import *
+from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.sparse_ops import *
@@ -121,7 +123,7 @@ VERSION = __version__
 GIT_VERSION = "unknown"
 COMPILER_VERSION = platform.python_compiler()
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
-    _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
+    _variable_scope_all) + list(_partitioned_variables_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
 __all__ += [
