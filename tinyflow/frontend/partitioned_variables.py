@@ -108,7 +108,9 @@ class PartitionedVariable(Symbol):
         self._name, self._shape = name, TensorShape(shape)
         self._dtype, self._partitions = as_dtype(dtype), list(partitions)
         self._variable_list = list(variable_list)
-        Symbol.__init__(self, self._concat().outputs)
+        # used as a tensor itself: the concatenation, left unnamed so that the tensors
+        # as_tensor and convert_to_tensor make are named as TF's (<name>, <name>_1...)
+        Symbol.__init__(self, self._joined().outputs)
 
     def __iter__(self):
         return iter(self._variable_list)
@@ -144,14 +146,14 @@ class PartitionedVariable(Symbol):
     def _concat(self) -> Symbol:
         """The full value: the shards concatenated (TF's ``<name>/ConcatPartitions/concat``),
         named ``<name>`` as TF's ``identity``."""
-        graph = current_context()
-        if len(self._variable_list) == 1:
-            with graph.name_scope(None):
-                return identity(self._variable_list[0], name=self._name)
-        with graph.name_scope(None), graph.name_scope(self._name + "/ConcatPartitions/"):
-            joined = concat(self._variable_list, self._partition_axes()[0])
-        with graph.name_scope(None):
-            return identity(joined, name=self._name)
+        with current_context().name_scope(None):
+            return identity(self._joined(), name=self._name)
+
+    def _joined(self) -> Symbol:
+        with current_context().name_scope(self._name + "/ConcatPartitions/"):
+            if len(self._variable_list) == 1:
+                return identity(self._variable_list[0])
+            return concat(self._variable_list, self._partition_axes()[0])
 
     def as_tensor(self) -> Symbol:
         """A new tensor holding the concatenation of the shards."""
