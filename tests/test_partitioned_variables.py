@@ -92,9 +92,9 @@ def test_scope_partitioner_is_inherited_and_shards_join_tf_collections():
             with pytest.raises(ValueError, match=r"specified partitions \[3, 1\] and found "
                                                  r"partitions \[2, 1\]"):
                 tf.get_variable("w", [5, 2], partitioner=tf.fixed_size_partitioner(3))
-        with pytest.raises(ValueError, match="s/w/part_0 already exists"):
-            with tf.variable_scope("s"):
-                tf.get_variable("w/part_0", [3, 2])
+        with pytest.raises(ValueError, match="s/w/part_0 already exists"), \
+                tf.variable_scope("s"):
+            tf.get_variable("w/part_0", [3, 2])
 
 
 def test_used_as_a_tensor_it_is_the_concatenation():

@@ -46,6 +46,8 @@ from .frontend.matmul_ops import cross
 from .frontend.matmul_ops import matmul as matmul  # TF's: batches too (over api's)
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
+from .frontend.partitioned_variables import *
+from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
@@ -73,8 +75,6 @@ from .frontend.scatter_updates import __all__ as _scatter_updates_all
 from .frontend.segment_ops import *
 from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
-from .frontend.partitioned_variables import *
-from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.sparse_ops import *

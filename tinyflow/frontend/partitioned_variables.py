@@ -61,7 +61,7 @@ def variable_axis_size_partitioner(max_shard_bytes, axis=0, bytes_per_string_ele
         element = _element_bytes(dtype, bytes_per_string_element)
         slice_bytes = shape.num_elements() / shape.dims[axis].value * element
         per_shard = max(1, math.floor(max_shard_bytes / slice_bytes))
-        shards = int(math.ceil(shape.dims[axis].value / per_shard))
+        shards = math.ceil(shape.dims[axis].value / per_shard)
         partitions = [1] * len(shape)
         partitions[axis] = min(max_shards, shards) if max_shards else shards
         return partitions
@@ -80,7 +80,7 @@ def min_max_variable_partitioner(max_partitions=1, axis=0, min_slice_size=256 <<
         total = shape.num_elements() * _element_bytes(dtype, bytes_per_string_element)
         partitions = [1] * len(shape)
         partitions[axis] = max(1, min(shape.dims[axis].value, max_partitions,
-                                      int(math.ceil(total / min_slice_size))))
+                                      math.ceil(total / min_slice_size)))
         return partitions
     return _partitioner
 
@@ -202,10 +202,29 @@ def shard_infos(name, shape, axis, count) -> list[SaveSliceInfo]:
     return infos
 
 
-def shard_value(full_value: Symbol, info: SaveSliceInfo) -> Symbol:
-    """The part of the full initial value ``full_value`` shard ``info`` takes."""
-    index = tuple(slice(o, o + s) for o, s in zip(info.var_offset, info.var_shape))
-    return full_value[index]
+def make_partitioned(name, shape, dtype, value, partitioner, make_shard):
+    """The PartitionedVariable ``name`` of initial value ``value`` (its ``shape`` when None),
+    each shard made by ``make_shard(shard name, its part of value, its SaveSliceInfo)``."""
+    shape = value.get_shape().as_list() if shape is None else shape
+    shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
+    axis, count = partitions_of(name, shape, dtype, partitioner)
+    shards = [make_shard(f"{name}/part_{i}", value[_place(info)], info)
+              for i, info in enumerate(shard_infos(name, shape, axis, count))]
+    return PartitionedVariable(name, shape, dtype, shards,
+                               [count if d == axis else 1 for d in range(len(shape))])
+
+
+def check_reuse(existing: PartitionedVariable, shape, partitioner) -> list:
+    """``existing``'s shape, once a reuse asking ``partitioner`` is found to give its
+    partitions (ValueError as TF's when not)."""
+    if partitioner is not None and shape is not None:
+        axis, count = partitions_of(existing.name, list(shape), existing.dtype, partitioner)
+        asked = [count if d == axis else 1 for d in range(len(shape))]
+        if asked != existing._get_partitions():
+            raise ValueError(f"Trying to reuse partitioned variable {existing.name}, but "
+                             f"specified partitions {asked} and found partitions "
+                             f"{existing._get_partitions()}.")
+    return existing.get_shape().as_list()
 
 
 # -- what tf.train.Saver asks --------------------------------------------------------------------

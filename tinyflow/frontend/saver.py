@@ -83,9 +83,9 @@ from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
-from .partitioned_variables import PartitionedVariable, assemble, saved_groups, split
 from . import checkpoint_format as fmt
 from .meta_graph import export_meta_graph, import_graph
+from .partitioned_variables import PartitionedVariable, assemble, saved_groups, split
 
 __all__ = [
     "CheckpointError",

@@ -18,7 +18,7 @@ from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable
 from .api import constant
 from .init_ops import glorot_uniform_initializer
-from .partitioned_variables import PartitionedVariable, partitions_of, shard_infos, shard_value
+from .partitioned_variables import PartitionedVariable, check_reuse, make_partitioned
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
            "make_template", "variable_scope"]
@@ -185,19 +185,11 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     initializer = scope.initializer if initializer is None else initializer  # (an array too)
     value = _initial_value(full, shape, dtype, initializer)
     if partitioner is not None:
-        shape = value.get_shape().as_list() if shape is None else shape
-        axis, count = partitions_of(full, _shape_list(shape), dtype, partitioner)
-        shards = [_single(scopes, f"{full}/part_{i}", shard_value(value, info), dtype,
-                          trainable, collections, regularizer, info)
-                  for i, info in enumerate(shard_infos(full, _shape_list(shape), axis, count))]
-        partitions = [count if d == axis else 1 for d in range(len(_shape_list(shape)))]
-        scopes.shared[full] = PartitionedVariable(full, shape, dtype, shards, partitions)
+        scopes.shared[full] = make_partitioned(full, shape, dtype, value, partitioner, (
+            lambda part, part_value, info: _single(scopes, part, part_value, dtype, trainable,
+                                                   collections, regularizer, info)))
         return scopes.shared[full]
     return _single(scopes, full, value, dtype, trainable, collections, regularizer)
-
-
-def _shape_list(shape) -> list:
-    return [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
 
 
 def _single(scopes, full, value, dtype, trainable, collections, regularizer,
@@ -222,14 +214,7 @@ def _reused(existing, scope: VariableScope, full: str, shape, partitioner):
                          f"reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined "
                          f"at: {existing.node.source}")
     if isinstance(existing, PartitionedVariable):
-        found = existing.get_shape().as_list()
-        if partitioner is not None and shape is not None:
-            axis, count = partitions_of(full, _shape_list(shape), existing.dtype, partitioner)
-            asked = [count if d == axis else 1 for d in range(len(_shape_list(shape)))]
-            if asked != existing._get_partitions():
-                raise ValueError(f"Trying to reuse partitioned variable {full}, but specified "
-                                 f"partitions {asked} and found partitions "
-                                 f"{existing._get_partitions()}.")
+        found = check_reuse(existing, shape, partitioner)
     else:
         found = existing.node.attrs.get("shape")
     if shape is not None and found is not None and tuple(shape) != tuple(found):
