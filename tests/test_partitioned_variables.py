@@ -278,3 +278,21 @@ def test_slice_keys_are_tensorflows():
     # a full extent is -1; larger bounds take more bytes (OrderedCode's signed encoding)
     assert fmt.slice_key("a", ((0, -1),)) == b"\x00a\x00\x01\x01\x01\x80\x7f"
     assert fmt.slice_key("a", ((64, 1000),)) == b"\x00a\x00\x01\x01\x01\xc0\x40\xc3\xe8"
+
+
+def test_slim_model_variable_takes_a_partitioner():
+    with tf.Graph().as_default():
+        weights = tf.contrib.framework.model_variable(
+            "weights", [5, 2], partitioner=tf.fixed_size_partitioner(2))
+        assert isinstance(weights, tf.PartitionedVariable)
+        assert [v.op.name for v in tf.model_variables()] == ["weights/part_0", "weights/part_1"]
+
+
+def test_saver_refuses_a_partitioned_variable_given_in_part():
+    with tf.Graph().as_default():
+        emb = tf.get_variable("emb", [7, 3], partitioner=tf.fixed_size_partitioner(3))
+        saver = tf.train.Saver(list(emb)[:2])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            with pytest.raises(ValueError, match="cover 15 of its 21 elements"):
+                saver.save(sess, "/nonexistent-folder/never-written")
