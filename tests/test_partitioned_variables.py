@@ -296,3 +296,50 @@ def test_saver_refuses_a_partitioned_variable_given_in_part():
             sess.run(tf.global_variables_initializer())
             with pytest.raises(ValueError, match="cover 15 of its 21 elements"):
                 saver.save(sess, "/nonexistent-folder/never-written")
+
+
+def _hostile_copy(tmp_path, change):
+    """The TF-written checkpoint with its index's entries changed by ``change(table)``."""
+    with open(TF_CHECKPOINT + ".index", "rb") as file:
+        table = fmt.read_table(file.read())
+    change(table)
+    tmp_path.mkdir()
+    prefix = str(tmp_path / "model")
+    with open(prefix + ".index", "wb") as file:
+        file.write(fmt.write_table(sorted(table.items())))
+    with open(TF_CHECKPOINT + ".data-00000-of-00001", "rb") as src, \
+            open(fmt.data_file(prefix), "wb") as dst:
+        dst.write(src.read())
+    return prefix
+
+
+def _sliced_entry(shape, slices):
+    """A BundleEntryProto of a float32 tensor ``shape`` stored as ``slices``."""
+    dims = b"".join(fmt._field(2, fmt._field(1, d)) for d in shape)
+    return fmt._field(1, 1) + fmt._field(2, dims) + b"".join(
+        fmt._field(7, b"".join(fmt._field(1, fmt._field(1, s) + fmt._field(2, n))
+                               for s, n in extents)) for extents in slices)
+
+
+def test_hostile_sliced_entries_are_errors_naming_the_variable(tmp_path):
+    missing = _hostile_copy(tmp_path / "a", lambda table: table.pop(
+        fmt.slice_key("emb", ((3, 2), (0, 3)))))
+    with tf.Graph().as_default():
+        emb = tf.get_variable("emb", [7, 3], partitioner=tf.fixed_size_partitioner(2),
+                              initializer=tf.zeros_initializer())
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            with pytest.raises(ValueError, match=r"variable 'emb' .*slice \(\(3, 2\), \(0, 3\)\)"
+                                                 r" is missing"):
+                tf.train.Saver([emb]).restore(sess, missing)
+            np.testing.assert_array_equal(sess.run(emb.as_tensor()), np.zeros((7, 3)))
+    # a huge shape its slices do not cover: refused before anything that size is allocated
+    huge = _hostile_copy(tmp_path / "b", lambda table: table.update(
+        {b"emb": _sliced_entry([2 ** 40, 3], [((0, 3), (0, 3))]),
+         fmt.slice_key("emb", ((0, 3), (0, 3))): table[fmt.slice_key("emb", ((0, 3), (0, 3)))]}))
+    with pytest.raises(ValueError, match="do not cover it exactly once"):
+        tf.train.NewCheckpointReader(huge).get_tensor("emb")
+    overlapping = _hostile_copy(tmp_path / "c", lambda table: table.update(
+        {b"emb": _sliced_entry([5, 3], [((0, 3), (0, 3)), ((3, 2), (0, 3)), ((0, 3), (0, 3))])}))
+    with pytest.raises(ValueError, match="do not cover it exactly once"):
+        tf.train.NewCheckpointReader(overlapping).get_tensor("emb")

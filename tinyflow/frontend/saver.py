@@ -735,32 +735,36 @@ def _read_entries(prefix: str, wanted: dict, budget: _RestoreBudget | None) -> d
 
 def _read_sliced(name, entry, entries, read, wanted, budget):
     """A partitioned variable's full array from the entries of its slices (TF's
-    ``GetSliceValue``), or a str saying what is wrong: each slice read and checked as an entry,
-    together covering the tensor once."""
+    ``GetSliceValue``), or a str saying what is wrong: each slice read and checked as an entry
+    (so bounded by the data file) before the whole is allocated, together covering it once."""
     dtype, shape = wanted
     if dtype is not None and entry.dtype != dtype:
         return f"has dtype {entry.dtype} in the file but {dtype} in the graph"
     if shape is not None and tuple(entry.shape) != tuple(shape):
         return f"has shape {list(entry.shape)} in the file but {list(shape)} in the graph"
-    full = np.empty(entry.shape, dtype=np.dtype(entry.dtype))
-    problem = budget and budget.take(name, full.nbytes)
-    if problem:
-        return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
-    covered = np.zeros(entry.shape, dtype=bool)
+    places, parts = [], []
     for extents in entry.slices:
-        place = tuple(slice(0, size) if length == -1 else slice(start, start + length)
-                      for (start, length), size in zip(extents, entry.shape))
+        places.append(tuple(slice(0, size) if length == -1 else slice(start, start + length)
+                            for (start, length), size in zip(extents, entry.shape)))
         part = entries.get(fmt.slice_key(name, extents))
         if part is None:
             return f"is partitioned in the file, but its slice {extents} is missing"
-        array = read(part, entry.dtype, covered[place].shape, name)
-        if isinstance(array, str):
-            return f"slice {extents} {array}"
-        if covered[place].any():
-            return f"is partitioned in the file into slices that overlap at {extents}"
-        full[place], covered[place] = array, True
-    if not covered.all():
-        return "is partitioned in the file into slices that do not cover it"
+        parts.append(read(part, entry.dtype, tuple(p.stop - p.start for p in places[-1]), name))
+        if isinstance(parts[-1], str):
+            return f"slice {extents} {parts[-1]}"
+    bounds = np.array([[(p.start, p.stop) for p in place] for place in places]).reshape(
+        len(places), len(entry.shape), 2)
+    overlap = any(np.all((bounds[k + 1:, :, 0] < bounds[k, :, 1])
+                         & (bounds[k, :, 0] < bounds[k + 1:, :, 1]), axis=1).any()
+                  for k in range(len(places)))
+    if overlap or sum(p.size for p in parts) != math.prod(entry.shape):
+        return "is partitioned in the file into slices that do not cover it exactly once"
+    problem = budget and budget.take(name, sum(p.nbytes for p in parts))
+    if problem:
+        return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
+    full = np.empty(entry.shape, dtype=parts[0].dtype if parts else np.dtype(entry.dtype))
+    for place, part in zip(places, parts):
+        full[place] = part
     return full
 
 
