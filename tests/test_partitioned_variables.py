@@ -114,6 +114,21 @@ def test_used_as_a_tensor_it_is_the_concatenation():
     np.testing.assert_allclose(got, EMB @ np.arange(15.).reshape(3, 5), rtol=1e-6)
 
 
+def test_assign_gives_each_shard_its_part():
+    """TF's PartitionedVariable.assign / assign_add: a list of the shards' assigns."""
+    with tf.Graph().as_default():
+        emb = tf.get_variable("emb", [7, 3], partitioner=tf.fixed_size_partitioner(3))
+        assigns = emb.assign(EMB)
+        adds = emb.assign_add(tf.ones([7, 3]))
+        assert isinstance(assigns, list) and len(assigns) == 3
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            sess.run(assigns)
+            np.testing.assert_array_equal(sess.run(emb.as_tensor()), EMB)
+            sess.run(adds)
+            np.testing.assert_array_equal(np.concatenate(sess.run(list(emb))), EMB + 1)
+
+
 def _place(i, sizes, strategy):
     """(shard, row) TF 1.15's embedding_lookup reads id ``i`` from: "mod" shard ``i % n``,
     "div" contiguous ranges, which are TF's shards themselves (the first ones one row larger)."""

@@ -22,7 +22,7 @@ import numpy as np
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import TensorShape
-from .api import identity
+from .api import constant, identity
 from .array_ops import concat
 
 __all__ = ["PartitionedVariable", "fixed_size_partitioner", "min_max_variable_partitioner",
@@ -159,9 +159,20 @@ class PartitionedVariable(Symbol):
         """A new tensor holding the concatenation of the shards."""
         return self._concat()
 
-    def assign(self, value, use_locking=False, name=None, read_value=True):
-        raise AttributeError("PartitionedVariable.assign is not supported by TinyFlow (as in "
-                             "TF 1.15's graph mode for a tensor value): assign each shard")
+    def _apply_assign_fn(self, assign_fn, value) -> list:
+        """``assign_fn(shard, its part of value)`` per shard: the list of their results."""
+        value = value if isinstance(value, Symbol) else constant(value, dtype=self._dtype)
+        return [assign_fn(v, value[_place(v.save_slice_info)]) for v in self._variable_list]
+
+    def assign(self, value, use_locking=False, name=None, read_value=True) -> list:
+        """Each shard given its part of ``value`` (TF's: the list of the shards' assigns)."""
+        return self._apply_assign_fn(lambda v, part: v.assign(part, name=name), value)
+
+    def assign_add(self, value, use_locking=False, name=None, read_value=True) -> list:
+        return self._apply_assign_fn(lambda v, part: v.assign_add(part, name=name), value)
+
+    def assign_sub(self, value, use_locking=False, name=None, read_value=True) -> list:
+        return self._apply_assign_fn(lambda v, part: v.assign_sub(part, name=name), value)
 
     def __repr__(self) -> str:
         return (f"<tf.PartitionedVariable '{self._name}' shape={self._shape} "
