@@ -423,7 +423,7 @@ COMPONENTS = {
     # 2026-11-27: TF 1.15's partitioned variables: the partitioners, PartitionedVariable,
     # its shards and their places (what the Saver writes as one tensor), counted apart
     "partitioned variables (frontend/partitioned_variables.py)": (
-        ["frontend/partitioned_variables.py"], 225),
+        ["frontend/partitioned_variables.py"], 230),
     # 5295 -> 5335: partitioner= on tf.get_variable and tf.variable_scope, a
     # PartitionedVariable in embedding_lookup and convert_to_tensor
     FRONT_END: ([], 5335),
