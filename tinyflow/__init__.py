@@ -46,6 +46,8 @@ from .frontend.matmul_ops import cross
 from .frontend.matmul_ops import matmul as matmul  # TF's: batches too (over api's)
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
+from .frontend.partitioned_variables import *
+from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
@@ -121,7 +123,7 @@ VERSION = __version__
 GIT_VERSION = "unknown"
 COMPILER_VERSION = platform.python_compiler()
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
-    _variable_scope_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
+    _variable_scope_all) + list(_partitioned_variables_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
            "infer_variable_shapes"]
 __all__ += [

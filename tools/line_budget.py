@@ -355,8 +355,10 @@ COMPONENTS = {
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
+    # 430 -> 465: 2026-11-27: a partitioned variable's slices (TensorSliceProto, and their
+    # entries' keys: OrderedCode's EncodeTensorNameSlice), so TF's sliced checkpoints restore
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
-        ["frontend/checkpoint_format.py"], 430),
+        ["frontend/checkpoint_format.py"], 465),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
@@ -432,7 +434,13 @@ COMPONENTS = {
     # checkpoint format and the Saver, 60, went with the name mapping); 5275 -> 5295:
     # tf.one_hot to a depth tensor (folded at bind or first computed when the graph runs),
     # tensordot's free sizes from tf.shape
-    FRONT_END: ([], 5295),
+    # 2026-11-27: TF 1.15's partitioned variables: the partitioners, PartitionedVariable,
+    # its shards and their places (what the Saver writes as one tensor), counted apart
+    "partitioned variables (frontend/partitioned_variables.py)": (
+        ["frontend/partitioned_variables.py"], 230),
+    # 5295 -> 5335: partitioner= on tf.get_variable and tf.variable_scope, a
+    # PartitionedVariable in embedding_lookup and convert_to_tensor
+    FRONT_END: ([], 5335),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

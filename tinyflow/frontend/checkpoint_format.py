@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["BundleEntry", "FormatError", "crc32c", "data_file", "mask_crc", "read_index",
-           "read_table", "unmask_crc", "write_index", "write_table"]
+           "read_table", "slice_key", "unmask_crc", "write_index", "write_table"]
 
 
 class FormatError(ValueError):
@@ -243,7 +243,8 @@ MAX_RANK = 64
 
 class BundleEntry(NamedTuple):
     """A tensor's ``BundleEntryProto``: numpy dtype name, shape, shard, offset, size in bytes,
-    masked crc32c."""
+    masked crc32c; a partitioned variable's, the ``slices`` its entries under
+    :func:`slice_key` hold (each ``((start, length), ...)`` per axis) and no bytes of its own."""
 
     dtype: str
     shape: tuple
@@ -251,6 +252,7 @@ class BundleEntry(NamedTuple):
     offset: int
     size: int
     crc32c: int
+    slices: tuple = ()
 
 
 def _entry_bytes(array: np.ndarray, offset: int, crc: int) -> bytes:
@@ -268,9 +270,6 @@ def _header_bytes() -> bytes:
 def _parse_entry(name: str, data: bytes) -> BundleEntry:
     what = f"the index entry of '{name}'"
     fields = _fields(data, what)
-    if 7 in fields:
-        raise FormatError(f"{what}: a partitioned variable (slices), which TinyFlow does not "
-                          f"restore")
     code = _int(fields, 1, 32)
     if code not in DTYPES:
         raise FormatError(f"{what}: dtype code {code} (DataType enum) is not one TinyFlow reads")
@@ -283,6 +282,9 @@ def _parse_entry(name: str, data: bytes) -> BundleEntry:
     shape = tuple(_int(_fields(_message({2: [d]}, 2, what), what), 1) for d in dims)
     if any(d < 0 for d in shape):
         raise FormatError(f"{what}: a negative dimension in shape {shape}")
+    if 7 in fields:  # TensorSliceProto's: its extents, each start and length (-1: all)
+        slices = tuple(_slice(_message({7: [m]}, 7, what), shape, what) for m in fields[7])
+        return BundleEntry(DTYPES[code], shape, 0, 0, 0, 0, slices)
     offset, size = _int(fields, 4), _int(fields, 5)
     if offset < 0 or size < 0:
         raise FormatError(f"{what}: a negative offset {offset} or size {size}")
@@ -292,6 +294,49 @@ def _parse_entry(name: str, data: bytes) -> BundleEntry:
                           f"{DTYPES[code]} tensor of shape {list(shape)}")
     return BundleEntry(DTYPES[code], shape, _int(fields, 3, 32), offset, size,
                        _int(fields, 6, 33) & 0xFFFFFFFF)
+
+
+def _slice(data: bytes, shape: tuple, what: str) -> tuple:
+    """One ``TensorSliceProto``: ``((start, length), ...)``, checked inside ``shape``."""
+    extents = _fields(data, what).get(1, [])
+    if len(extents) != len(shape):
+        raise FormatError(f"{what}: a slice of {len(extents)} axes in a tensor of {len(shape)}")
+    result = []
+    for extent, size in zip(extents, shape):
+        fields = _fields(_message({1: [extent]}, 1, what), what)
+        start, length = _int(fields, 1), _int(fields, 2) if 2 in fields else -1
+        if not (0 <= start <= size and (length == -1 and start == 0
+                                        or 0 <= length <= size - start)):
+            raise FormatError(f"{what}: a slice start {start} length {length} outside {shape}")
+        result.append((start, length))
+    return tuple(result)
+
+
+def slice_key(name: str, extents) -> bytes:
+    """The key of a slice's entry (``checkpoint::EncodeTensorNameSlice``): OrderedCode's 0, the
+    name, the number of axes, then each axis' start and length (-1: all)."""
+    escaped = b"".join(b"\x00\xff" if c == 0 else b"\xff\x00" if c == 0xFF else bytes([c])
+                       for c in name.encode("utf-8"))
+    key = b"\x00" + escaped + b"\x00\x01" + _num_increasing(len(extents))
+    return key + b"".join(_signed_increasing(v) for extent in extents for v in extent)
+
+
+def _num_increasing(value: int) -> bytes:
+    """OrderedCode's WriteNumIncreasing: the byte count, then the bytes big-endian."""
+    raw = value.to_bytes((value.bit_length() + 7) // 8, "big")
+    return bytes([len(raw)]) + raw
+
+
+def _signed_increasing(value: int) -> bytes:
+    """OrderedCode's WriteSignedNumIncreasing: ``n`` bytes of which the first ``n`` bits say
+    the length, the rest the value in two's complement (n = 1 holds -64..63)."""
+    magnitude = ~value if value < 0 else value
+    length = max(1, -(-(magnitude.bit_length() + 1) // 7))
+    if length > 8:
+        raise FormatError(f"a slice bound {value} too large")
+    raw = (value & ((1 << 8 * length) - 1)).to_bytes(length, "big")
+    header = (0xFF00 >> length) & 0xFF  # the top ``length`` bits set
+    return bytes([raw[0] ^ header]) + raw[1:]
 
 
 def data_file(prefix: str, shard: int = 0, shards: int = 1) -> str:
@@ -337,6 +382,12 @@ def read_index(data: bytes) -> tuple[int, dict]:
         raise FormatError(f"{shards} shards")
     entries = {}
     for key, value in table.items():
+        if key.startswith(b"\x00"):  # a slice of a partitioned variable: by its key
+            try:
+                entries[key] = _parse_entry(repr(key[:80]), value)
+            except FormatError as err:
+                entries[key] = str(err)
+            continue
         try:
             name = key.decode("utf-8")
         except UnicodeDecodeError:

@@ -48,6 +48,7 @@ from .array_ops import ones_like, reshape, transpose, zeros_like
 from .array_ops import shape as shape_of
 from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
+from .partitioned_variables import PartitionedVariable
 
 __all__ = [
     "accumulate_n",
@@ -290,6 +291,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Sym
     """
     if isinstance(value, NodeEntry):  # an op.inputs[i]
         value = Symbol([value])
+    if isinstance(value, PartitionedVariable):  # its shards concatenated (TF's _concat)
+        value = value.as_tensor()
     if isinstance(value, Symbol):
         if dtype is not None and as_dtype(dtype) != value.dtype:
             raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "

@@ -85,6 +85,7 @@ from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
 from .meta_graph import export_meta_graph, import_graph
+from .partitioned_variables import PartitionedVariable, assemble, saved_groups, split
 
 __all__ = [
     "CheckpointError",
@@ -131,15 +132,20 @@ class Saver:
         if var_list is None:  # TF's: every variable but the local ones (metrics' counters)
             local = {id(v) for v in current_context().get_collection("local_variables")}
             var_list = [v for v in current_context().variables if id(v) not in local]
-        if isinstance(var_list, dict):
-            pairs = list(var_list.items())
-        else:
-            pairs = [(None, v) for v in var_list]
-        self._variables: dict[str, Symbol] = {}
+        if isinstance(var_list, dict):  # a PartitionedVariable is stored whole, by slices
+            pairs = [(k, v.get_variable_list() if isinstance(v, PartitionedVariable) else v)
+                     for k, v in var_list.items()]
+        else:  # TF's: the shards of a partitioned variable as one tensor of its name
+            pairs = saved_groups(var_list)
+        self._variables: dict[str, Symbol | list] = {}
         for key, var in pairs:
-            if not (isinstance(var, Symbol) and len(var.outputs) == 1
-                    and var.node.kind == "variable"):
-                raise TypeError(f"Saver saves tf.Variables, got {var!r}")
+            for one in var if isinstance(var, list) else [var]:
+                if not (isinstance(one, Symbol) and not isinstance(one, PartitionedVariable)
+                        and len(one.outputs) == 1 and one.node.kind == "variable"):
+                    raise TypeError(f"Saver saves tf.Variables, got {one!r}")
+                if isinstance(var, list) and getattr(one, "save_slice_info", None) is None:
+                    raise TypeError(f"Saver: {one!r}, in a list of slices, is no shard of a "
+                                    f"partitioned variable")
             name = var.op.name if key is None else key
             if not isinstance(name, str) or not name:
                 raise TypeError(f"checkpoint names must be non-empty strings, got {name!r}")
@@ -156,7 +162,7 @@ class Saver:
 
     @property
     def var_list(self) -> dict:
-        """``{name in the checkpoint: variable symbol}``."""
+        """``{name in the checkpoint: variable symbol, or a partitioned variable's shards}``."""
         return dict(self._variables)
 
     @property
@@ -261,21 +267,28 @@ class Saver:
 
     def _graph(self):
         """The graph of the saver's variables (whichever graph is the default now)."""
-        return next(iter(self._variables.values())).graph
+        return _shards(next(iter(self._variables.values())))[0].graph
 
     def _values(self, sess) -> dict:
         """``{name: numpy array}`` of the variables in ``sess``; CheckpointError naming those
         without a value."""
         store = sess.variable_store
-        unset = [f"'{name}' (created at {v.node.source})" for name, v in self._variables.items()
+        unset = [f"'{v.node.name}' (created at {v.node.source})"
+                 for var in self._variables.values() for v in _shards(var)
                  if not store.is_initialized(v.node)]
         if unset:
             raise CheckpointError(f"cannot save variable(s) {', '.join(unset)}: no value in this "
                                   f"session yet; run tf.global_variables_initializer() (a "
                                   f"layer's weights get theirs at the first run feeding the "
                                   f"layer) or restore them first")
-        return {name: store[var.node].detach().cpu().numpy()
-                for name, var in self._variables.items()}
+        values = {}
+        for name, var in self._variables.items():
+            arrays = [store[v.node].detach().cpu().numpy() for v in _shards(var)]
+            try:
+                values[name] = assemble(var, arrays) if isinstance(var, list) else arrays[0]
+            except ValueError as err:
+                raise CheckpointError(f"cannot save: {err}") from None
+        return values
 
     def _keep(self, path: str, latest_filename: str) -> None:
         """Record ``path`` as the newest checkpoint, rewrite the index, delete the files of the
@@ -325,23 +338,25 @@ class Saver:
                          if self.max_restore_bytes is not None
                          else available_bytes(torch.device("cpu")))
         held = sess.variable_store.shapes()
-        new = {name: v for name, v in self._variables.items() if v.node not in held}
+        new = {name: v for name, v in self._variables.items()
+               if any(s.node not in held for s in _shards(v))}
         budget = _RestoreBudget(limit, source, set(new))
         if os.path.isfile(path + ".index"):
             values = self._read_bundle(path, sess, budget)
         else:
             values = self._read_legacy(path, sess, budget)
         for name, var in self._variables.items():
-            array = values[name]
-            # torch takes native byte order only; files written on big-endian machines differ
-            value = torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=False))
-            sess.variable_store.restore(var.node, value, sess.device)
+            arrays = split(var, values[name]) if isinstance(var, list) else [values[name]]
+            for shard, array in zip(_shards(var), arrays):
+                # torch takes native byte order only; files written on big-endian machines differ
+                value = torch.from_numpy(array.astype(array.dtype.newbyteorder("="), copy=False))
+                sess.variable_store.restore(shard.node, value, sess.device)
 
     def _read_bundle(self, prefix: str, sess, budget) -> dict:
         """``{name: array}`` of every variable, from the V2 checkpoint ``prefix``, every entry
         checked against the variable (dtype, shape), its data file and its crc32c."""
         expected = self._expected_shapes(sess)
-        wanted = {name: (var.node.attrs.get("dtype", "float32"), expected[name])
+        wanted = {name: (_shards(var)[0].node.attrs.get("dtype", "float32"), expected[name])
                   for name, var in self._variables.items()}
         arrays = _read_entries(prefix, wanted, budget)
         problems = [f"variable '{name}' {arrays[name]}" for name in wanted
@@ -380,10 +395,16 @@ class Saver:
             known.update(initial_shapes(declared))
         except TinyflowError:  # an initial value that does not fit: the file's shape is taken
             pass
-        return {name: known.get(v.node) for name, v in self._variables.items()}
+        return {name: tuple(v[0].save_slice_info.full_shape) if isinstance(v, list)
+                else known.get(v.node) for name, v in self._variables.items()}
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
+
+
+def _shards(var) -> list:
+    """A saved variable's variables: a partitioned one's shards, else itself."""
+    return var if isinstance(var, list) else [var]
 
 
 def remove_checkpoint_files(prefix: str, meta_graph_suffix: str = "meta") -> None:
@@ -691,20 +712,60 @@ def _read_entries(prefix: str, wanted: dict, budget: _RestoreBudget | None) -> d
     found, files = {}, {}
     try:
         with contextlib.ExitStack() as stack:
-            for name, (dtype, shape) in wanted.items():
-                entry = entries.get(name)
-                if entry is None:
-                    found[name] = f"is not in the file '{prefix}.index'"
-                    continue
+            def read(entry, dtype, shape, name):
                 path = fmt.data_file(prefix, getattr(entry, "shard_id", 0), shards)
                 if path not in files:
                     files[path] = (stack.enter_context(open(path, "rb"))
                                    if os.path.isfile(path) else None)
-                found[name] = _read_entry(entry, path, files[path], dtype, shape, budget, name)
+                return _read_entry(entry, path, files[path], dtype, shape, budget, name)
+            for name, (dtype, shape) in wanted.items():
+                entry = entries.get(name)
+                if entry is None:
+                    found[name] = f"is not in the file '{prefix}.index'"
+                elif isinstance(entry, fmt.BundleEntry) and entry.slices:
+                    found[name] = _read_sliced(name, entry, entries, read, (dtype, shape),
+                                               budget)
+                else:
+                    found[name] = read(entry, dtype, shape, name)
     except (OSError, MemoryError) as err:
         raise CheckpointError(f"cannot read checkpoint '{prefix}': {type(err).__name__}: "
                               f"{err}") from None
     return found
+
+
+def _read_sliced(name, entry, entries, read, wanted, budget):
+    """A partitioned variable's full array from the entries of its slices (TF's
+    ``GetSliceValue``), or a str saying what is wrong: each slice read and checked as an entry
+    (so bounded by the data file) before the whole is allocated, together covering it once."""
+    dtype, shape = wanted
+    if dtype is not None and entry.dtype != dtype:
+        return f"has dtype {entry.dtype} in the file but {dtype} in the graph"
+    if shape is not None and tuple(entry.shape) != tuple(shape):
+        return f"has shape {list(entry.shape)} in the file but {list(shape)} in the graph"
+    places, parts = [], []
+    for extents in entry.slices:
+        places.append(tuple(slice(0, size) if length == -1 else slice(start, start + length)
+                            for (start, length), size in zip(extents, entry.shape)))
+        part = entries.get(fmt.slice_key(name, extents))
+        if part is None:
+            return f"is partitioned in the file, but its slice {extents} is missing"
+        parts.append(read(part, entry.dtype, tuple(p.stop - p.start for p in places[-1]), name))
+        if isinstance(parts[-1], str):
+            return f"slice {extents} {parts[-1]}"
+    bounds = np.array([[(p.start, p.stop) for p in place] for place in places]).reshape(
+        len(places), len(entry.shape), 2)
+    overlap = any(np.all((bounds[k + 1:, :, 0] < bounds[k, :, 1])
+                         & (bounds[k, :, 0] < bounds[k + 1:, :, 1]), axis=1).any()
+                  for k in range(len(places)))
+    if overlap or sum(p.size for p in parts) != math.prod(entry.shape):
+        return "is partitioned in the file into slices that do not cover it exactly once"
+    problem = budget and budget.take(name, sum(p.nbytes for p in parts))
+    if problem:
+        return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
+    full = np.empty(entry.shape, dtype=parts[0].dtype if parts else np.dtype(entry.dtype))
+    for place, part in zip(places, parts):
+        full[place] = part
+    return full
 
 
 def _read_entry(entry, path: str, file, dtype, shape, budget, name):
@@ -753,6 +814,7 @@ class CheckpointReader:
             raise FileNotFoundError(f"no checkpoint at '{self.prefix}': no file "
                                     f"'{self.prefix}.index'")
         _, entries = _read_index(self.prefix, None)
+        entries = {n: e for n, e in entries.items() if isinstance(n, str)}  # no slices' keys
         self._entries = {n: e for n, e in entries.items() if not isinstance(e, str)}
         self._unreadable = {n: e for n, e in entries.items() if isinstance(e, str)}
 

@@ -18,6 +18,7 @@ from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable
 from .api import constant
 from .init_ops import glorot_uniform_initializer
+from .partitioned_variables import PartitionedVariable, check_reuse, make_partitioned
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
            "make_template", "variable_scope"]
@@ -32,15 +33,20 @@ AUTO_REUSE = _ReuseMode.AUTO_REUSE
 
 class VariableScope:
     """A variable scope: its ``name`` (``"conv1"``, ``""`` at the root), ``reuse`` (False, True
-    or AUTO_REUSE), the default ``initializer`` and ``dtype`` for ``get_variable``."""
+    or AUTO_REUSE), the default ``initializer``, ``dtype`` and ``partitioner`` for
+    ``get_variable``."""
 
     def __init__(self, name="", reuse=False, initializer=None, dtype="float32",
-                 name_scope="") -> None:
+                 name_scope="", partitioner=None) -> None:
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtype
         self.original_name_scope = name_scope
+        self.partitioner = partitioner
+
+    def set_partitioner(self, partitioner) -> None:
+        self.partitioner = partitioner
 
     def reuse_variables(self) -> None:
         """From now on, ``get_variable`` in this scope returns existing variables."""
@@ -74,12 +80,14 @@ def get_variable_scope() -> VariableScope:
 
 @contextlib.contextmanager
 def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
-                   reuse=None, dtype=None, auxiliary_name_scope=True, **unsupported) -> Iterator[VariableScope]:
+                   reuse=None, dtype=None, auxiliary_name_scope=True, partitioner=None,
+                   **unsupported) -> Iterator[VariableScope]:
     """``with tf.variable_scope("conv1", reuse=...) as scope:`` (see the module doc).
 
     ``name_or_scope`` is a name or a :class:`VariableScope` (re-entered); None takes
     ``default_name`` made unique (``dense``, ``dense_1``...).  ``reuse=None`` inherits the
-    enclosing scope's reuse; True and AUTO_REUSE are inherited by inner scopes.
+    enclosing scope's reuse; True and AUTO_REUSE are inherited by inner scopes, as are the
+    ``initializer``, ``dtype`` and ``partitioner``.
     """
     if unsupported:
         raise TypeError(f"variable_scope: {', '.join(sorted(unsupported))} not supported by "
@@ -99,7 +107,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
     reuse = next((r for r in (reuse, captured, outer.reuse) if r is True or r is AUTO_REUSE),
                  False)
     scope = VariableScope(name, reuse, outer.initializer if initializer is None else initializer,
-                          as_dtype(dtype).name if dtype else outer.dtype)
+                          as_dtype(dtype).name if dtype else outer.dtype,
+                          partitioner=outer.partitioner if partitioner is None else partitioner)
     graph = current_context()
     # a default name's ops go to a name scope of their own made unique (TF's), not the scope's
     by_default = not isinstance(name_or_scope, VariableScope) and not name_or_scope
@@ -145,9 +154,11 @@ def _close_subscopes(scopes: _Scopes, name: str, opened) -> None:
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
-                 trainable=True, collections=None, **unsupported) -> Variable:
+                 trainable=True, collections=None, partitioner=None, **unsupported) -> Variable:
     """The variable ``<scope>/<name>``: made with ``initializer`` (default: the scope's, else
-    ``glorot_uniform_initializer()``), or the existing one when the scope reuses.
+    ``glorot_uniform_initializer()``), or the existing one when the scope reuses.  With a
+    ``partitioner`` (default: the scope's) a :class:`PartitionedVariable` of shards
+    ``<name>/part_<i>`` (:mod:`tinyflow.frontend.partitioned_variables`).
 
     Raises
     ------
@@ -163,8 +174,9 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     scope = scopes.current
     full = _join(scope.name, name)
     existing = scopes.shared.get(full)
+    partitioner = scope.partitioner if partitioner is None else partitioner
     if existing is not None:
-        return _reused(existing, scope, full, shape)
+        return _reused(existing, scope, full, shape, partitioner)
     if scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
@@ -172,10 +184,22 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     dtype = as_dtype(dtype).name if dtype else scope.dtype
     initializer = scope.initializer if initializer is None else initializer  # (an array too)
     value = _initial_value(full, shape, dtype, initializer)
+    if partitioner is not None:
+        scopes.shared[full] = make_partitioned(full, shape, dtype, value, partitioner, (
+            lambda part, part_value, info: _single(scopes, part, part_value, dtype, trainable,
+                                                   collections, regularizer, info)))
+        return scopes.shared[full]
+    return _single(scopes, full, value, dtype, trainable, collections, regularizer)
+
+
+def _single(scopes, full, value, dtype, trainable, collections, regularizer,
+            save_slice_info=None) -> Variable:
+    """The variable ``full`` made and recorded (a partitioned variable's shard: its place)."""
     graph = current_context()
     with graph.name_scope(None):  # the full name as it is, whatever name scope is open
         variable = Variable(value, name=full, trainable=trainable, dtype=dtype,
                             collections=collections)
+    variable.save_slice_info = save_slice_info
     scopes.shared[full] = variable
     if regularizer is not None:
         loss = regularizer(variable)
@@ -184,12 +208,15 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     return variable
 
 
-def _reused(existing: Variable, scope: VariableScope, full: str, shape) -> Variable:
+def _reused(existing, scope: VariableScope, full: str, shape, partitioner):
     if scope.reuse is False:
         raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                          f"reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined "
                          f"at: {existing.node.source}")
-    found = existing.node.attrs.get("shape")
+    if isinstance(existing, PartitionedVariable):
+        found = check_reuse(existing, shape, partitioner)
+    else:
+        found = existing.node.attrs.get("shape")
     if shape is not None and found is not None and tuple(shape) != tuple(found):
         raise ValueError(f"Trying to share variable {full}, but specified shape "
                          f"{tuple(shape)} and found shape {tuple(found)}.")

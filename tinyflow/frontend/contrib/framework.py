@@ -123,10 +123,10 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
              collections=None, caching_device=None, device=None, partitioner=None,
              custom_getter=None, use_resource=None):
     """``tf.get_variable`` in the global variables plus ``collections``, under ``tf.device(
-    device)``; ``caching_device``, ``partitioner``, ``custom_getter`` and ``use_resource`` are
-    not supported (a ValueError when given)."""
-    unsupported = {"caching_device": caching_device, "partitioner": partitioner,
-                   "custom_getter": custom_getter, "use_resource": use_resource}
+    device)`` (a ``partitioner``'s shards each in them); ``caching_device``, ``custom_getter``
+    and ``use_resource`` are not supported (a ValueError when given)."""
+    unsupported = {"caching_device": caching_device, "custom_getter": custom_getter,
+                   "use_resource": use_resource}
     given = sorted(k for k, v in unsupported.items() if v is not None)
     if given:
         raise ValueError(f"variable {name!r}: {', '.join(given)} not supported by TinyFlow")
@@ -134,7 +134,7 @@ def variable(name, shape=None, dtype=None, initializer=None, regularizer=None, t
     with tf_device(device):
         return get_variable(name, shape, dtype=dtype, initializer=initializer,
                             regularizer=regularizer, trainable=trainable,
-                            collections=collections)
+                            collections=collections, partitioner=partitioner)
 
 
 @add_arg_scope

@@ -40,6 +40,7 @@ from ..api import (
 )
 from ..array_ops import concat
 from ..math_ops import _softplus, l2_normalize
+from ..partitioned_variables import PartitionedVariable
 from ..random_ops import get_seed
 from . import seed_layers
 from .seed_layers import flatten_layer, linear, mean_sparse_softmax_cross_entropy_with_logits
@@ -455,10 +456,16 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
                      max_norm=None) -> Symbol:
     """The rows of ``params`` at ``ids`` (int32 / int64): shape ``ids.shape +
     params.shape[1:]``; the gradient adds rows back (repeated ids sum).  ``params`` may be a
-    list of shards of one table, split by ``partition_strategy`` as TF's: ``"mod"`` (id ``i`` in
-    shard ``i % n``) or ``"div"`` (contiguous ranges); ``max_norm`` is not supported."""
+    list of shards of one table (or a PartitionedVariable: its shards), split by
+    ``partition_strategy`` as TF's: ``"mod"`` (id ``i`` in shard ``i % n``) or ``"div"``
+    (contiguous ranges); ``max_norm`` is not supported."""
     if max_norm is not None:
         raise ValueError("embedding_lookup: max_norm is not supported")
+    if isinstance(params, PartitionedVariable):
+        if params._partition_axes() != [0]:
+            raise ValueError(f"embedding_lookup: partitioned variable '{params.name}' is split "
+                             f"along axis {params._partition_axes()[0]}; its rows must be")
+        params = params.get_variable_list()
     ids = _symbol(ids)
     if isinstance(params, (list, tuple)):
         shards = [_symbol(p) for p in params]
