@@ -267,14 +267,9 @@ def crf_binary_score(tag_indices, sequence_lengths, transition_params):
     return reduce_sum(scores * masks[:, 1:], 1)
 
 
-class CrfForwardRnnCell(RNNCell):
-    """The forward algorithm's step: ``alpha_t[j] = inputs_t[j] +
-    logsumexp_i(alpha_{t-1}[i] + transitions[i, j])``; output and state are the new alphas.
-
-    Parameters
-    ----------
-    transition_params : ``[num_tags, num_tags]``
-    """
+class _TransitionCell(RNNCell):
+    """What the forward and Viterbi cells share: the ``[num_tags, num_tags]`` transitions
+    (kept ``[1, O, O]`` for broadcasting) and ``num_tags`` as state and output size."""
 
     def __init__(self, transition_params):
         super().__init__()
@@ -289,6 +284,16 @@ class CrfForwardRnnCell(RNNCell):
     @property
     def output_size(self):
         return self._num_tags
+
+
+class CrfForwardRnnCell(_TransitionCell):
+    """The forward algorithm's step: ``alpha_t[j] = inputs_t[j] +
+    logsumexp_i(alpha_{t-1}[i] + transitions[i, j])``; output and state are the new alphas.
+
+    Parameters
+    ----------
+    transition_params : ``[num_tags, num_tags]``
+    """
 
     def __call__(self, inputs, state, scope=None):
         """``(new_alphas, new_alphas)`` from ``inputs`` ``[B, O]`` and alphas ``[B, O]``
@@ -298,7 +303,7 @@ class CrfForwardRnnCell(RNNCell):
         return new_alphas, new_alphas
 
 
-class CrfDecodeForwardRnnCell(RNNCell):
+class CrfDecodeForwardRnnCell(_TransitionCell):
     """Viterbi's forward step: the best score of a sequence ending in each tag, and for each
     tag the best previous tag (its backpointer).
 
@@ -306,20 +311,6 @@ class CrfDecodeForwardRnnCell(RNNCell):
     ----------
     transition_params : ``[num_tags, num_tags]``
     """
-
-    def __init__(self, transition_params):
-        super().__init__()
-        transition_params = _tensor(transition_params)
-        self._transition_params = expand_dims(transition_params, 0)  # [1, O, O]
-        self._num_tags = transition_params.get_shape()[0].value
-
-    @property
-    def state_size(self):
-        return self._num_tags
-
-    @property
-    def output_size(self):
-        return self._num_tags
 
     def __call__(self, inputs, state, scope=None):
         """``(backpointers, new_state)``: int32 ``[B, O]`` and the scores ``[B, O]``."""
