@@ -4,12 +4,25 @@ real TensorFlow written down below (tensorflow 2.21's tf.compat.v1 in graph mode
 2.21's v1 classes, TF_USE_LEGACY_KERAS=1: TF 1.15's defaults, hard_sigmoid gates and GRU's
 reset_after=False) and numpy: values, gradients, a small model's training losses, TF's
 variable names, return_state, go_backwards, time_major, dropout, and the clear errors."""
+import gc
+
 import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.session.session import Session
 
-pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed")
+pytestmark = pytest.mark.usefixtures("fresh_graph", "torch_seed", "sessions_closed")
+
+
+@pytest.fixture
+def sessions_closed():
+    """Close the sessions a test left open (tf.keras.backend.set_session's): an open session
+    whose executors hold loops stays alive through the Lua runtime (a cycle Python's collector
+    cannot see), and a growing Lua heap slows every later session's close."""
+    yield
+    for session in [o for o in gc.get_objects() if type(o) is Session and not o.closed]:
+        session.close()
 layers = tf.keras.layers
 
 X = np.random.RandomState(0).uniform(-1, 1, (2, 4, 3)).astype(np.float32)

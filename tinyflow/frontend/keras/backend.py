@@ -84,7 +84,9 @@ def get_session():
     session = sessions.get_default_session()
     if session is None:
         if state.get("session") is None or state["session"].closed:
+            _close_owned()  # one Keras session at a time, as TF's (_SESSION)
             state["session"] = sessions.Session(graph=graph)
+            _OWNED.append(state["session"])
         session = state["session"]
     missing = [v for v in graph.variables if v.node not in session.variable_store]
     if missing:
@@ -94,5 +96,18 @@ def get_session():
 
 def clear_session() -> None:
     """A new default graph (TF 1.15's ``reset_default_graph``): layer names start again from
-    ``dense``, and the learning phase and Keras' session are those of the new graph."""
+    ``dense``, and the learning phase and Keras' session are those of the new graph (the old
+    one closed)."""
+    _close_owned()
     reset_default_graph()
+
+
+# The sessions Keras made itself (get_session), closed when it makes the next (TF 1.15 keeps one,
+# _SESSION): a session left open holds its executors, and an executor of a loop or a Python op
+# is held by the Lua runtime too, which Python's collector cannot see through.
+_OWNED: list = []
+
+
+def _close_owned() -> None:
+    while _OWNED:
+        _OWNED.pop().close()
