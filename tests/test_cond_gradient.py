@@ -294,7 +294,7 @@ def test_guarded_elementwise_ops_fuse_within_their_branch_only(plan_memory):
     x = tf.placeholder(tf.float32, [5], name="x")
     out = tf.cond(pred, lambda: tf.tanh(x * 2.0 + 1.0) * 3.0, lambda: tf.exp(-x) - x * x)
     value = np.linspace(-1, 1, 5).astype(np.float32)
-    for fusion in ("cpu fusion", "cpu"):
+    for fusion in ("cpu fusion-eager", "cpu"):  # the groups are the same compiled or not
         with tf.Session(fusion, plan_memory=plan_memory) as sess:
             np.testing.assert_allclose(sess.run(out, {pred: True, x: value}),
                                        np.tanh(value * 2 + 1) * 3, rtol=1e-6)
