@@ -197,7 +197,7 @@ def _read_through_switches(pred, made, branch) -> None:
                 continue
             if entry not in switches:
                 outer = Symbol([entry])
-                if outer.dtype.name not in _FLOATS:
+                if not outer.dtype.is_floating:
                     continue
                 switches[entry] = create_op("branch_input", outer, pred, branch=branch,
                                             name="Switch").outputs[0]
@@ -213,9 +213,6 @@ def _run_when_taken(pred, made, branch) -> None:
     for node in made:
         if node.op is not None:
             node.control_deps.append(guard)
-
-
-_FLOATS = ("float16", "bfloat16", "float32", "float64")
 
 
 def _pick(pred, t, f) -> Symbol:
