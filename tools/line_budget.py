@@ -225,8 +225,10 @@ COMPONENTS = {
         # 2090 -> 2140: tf.nn.ctc_loss's kernel, TF's checks and its unalignable examples;
         # 2140 -> 2150: the host's guarded closure (sandbox.lua: a tf.cond branch's ops);
         # 2150 -> 2160: TF's ApplyAdam step (optim/kernels.py) on torch's fused Adam, whose
-        # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2160),
+        # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names);
+        # 2160 -> 2170: the first GPU check: CUDA's division by a number is a product with its
+        # reciprocal, one float step off (torch_table.py _divisor)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2170),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends

@@ -12,6 +12,7 @@ suite can check that each of them is covered.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -163,8 +164,9 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     feeds = dict(zip(xs, values))
 
     # finite differences need the same function at every run: on the CPU, torch's thread
-    # count fixed (a count chosen per run changes the last bits of some kernels' sums)
-    with Session(_fixed_threads(config), plan_memory=plan_memory) as sess:
+    # count fixed (a count chosen per run changes the last bits of some kernels' sums); on
+    # CUDA, cuDNN's deterministic algorithms (others add their partial sums in any order)
+    with _deterministic(config), Session(_fixed_threads(config), plan_memory=plan_memory) as sess:
         outputs = [np.asarray(v) for v in sess.run(heads, feeds)]
         rng = np.random.default_rng([seed, 1])
         head_grads = [rng.standard_normal(v.shape).astype(np.float32) for v in outputs]
@@ -186,6 +188,15 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
     for i in wrt:
         _compare(name, i, symbolic[i], numeric[i], rtol, atol)
     return GradientReport(values, head_grads, outputs, symbolic, numeric)
+
+
+def _deterministic(config):
+    """For a CUDA session, cuDNN's deterministic algorithms while the check runs."""
+    if config == "cpu":
+        return contextlib.nullcontext()
+    import torch  # deferred as Session is
+    return torch.backends.cudnn.flags(enabled=True, benchmark=False, deterministic=True,
+                                      allow_tf32=False)
 
 
 def _fixed_threads(config):

@@ -192,7 +192,21 @@ def mul(res, a, s):
 # Integer a into a float res (TF's truediv): a is first copied into res, so the division runs
 # in res's dtype (float64 for int32, exact) rather than torch's default float32.
 def div(res, a, s):
-    torch.div(_as_result(res, a), s, out=res)
+    torch.div(_as_result(res, a), _divisor(res, s), out=res)
+
+
+_DIVISORS = {}  # (device, dtype, number) -> that number as a 0-dim tensor on a GPU
+
+
+def _divisor(res, s):
+    """``s``; on CUDA, which divides by a number as a product with its reciprocal (x / 3 one
+    float step off the CPU's and TF's x / 3), a 0-dim tensor made on a step's first run."""
+    if not (res.is_cuda and res.is_floating_point()) or isinstance(s, torch.Tensor):
+        return s
+    key = (res.device, res.dtype, s)
+    if key not in _DIVISORS:
+        _DIVISORS[key] = torch.full((), s, dtype=res.dtype, device=res.device)
+    return _DIVISORS[key]
 
 
 def cdiv(res, a, b):

@@ -188,6 +188,8 @@ class Session:
         if self.options.device == "gpu" and not torch.cuda.is_available():
             raise RuntimeError("Session(config='gpu') needs CUDA, and torch sees no CUDA "
                                "device here; use config='cpu'")
+        if self.options.device == "gpu":  # float32 convolutions in float32, as TF 1.15 (no TF32)
+            torch.backends.cudnn.allow_tf32 = False
         self.device = torch.device(self.options.device_type)
         self.graph = graph if graph is not None else current_context()
         self._profile = {} if self.options.profile else None

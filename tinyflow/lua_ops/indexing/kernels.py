@@ -51,7 +51,8 @@ def _rows(indices, shape, batch_dims, what):
         raise _invalid(f"indices[{row}] = {coords[row].tolist()} does not index into "
                        f"{what} {list(shape)}")
     strides = [math.prod(sizes[j + 1:]) for j in range(depth)]
-    flat = coords @ torch.tensor(strides, dtype=torch.int64, device=coords.device)
+    # a sum of products, not coords @ strides: CUDA has no integer matrix-vector product
+    flat = (coords * torch.tensor(strides, dtype=torch.int64, device=coords.device)).sum(1)
     if batch_dims:  # each batch entry's rows start after the previous entries'
         count = math.prod(indices.shape[batch_dims:-1])
         batch = torch.arange(math.prod(shape[:batch_dims]), device=coords.device)
