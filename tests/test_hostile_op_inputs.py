@@ -10,11 +10,11 @@ of its op's node (a placeholder, an int constant or another op's output: a fed t
 any), all elements or the first only, reporting each run on its stdout.  A run must give a
 value or raise a TinyflowError naming the op's node, and the session must then give the values
 it gave before; a signal (a torch CPU kernel that does not check its indices segfaults), a run
-past ``HANG_SECONDS``, or an allocation past the child's address-space limit (one the allocation
-check let through) fails the test.  The child's allocation check sees ``AVAILABLE`` bytes.
-Then each int attribute of the node (a stride, a kernel, an axis, a seed...) is made hostile
-in turn, as a graph document may give it, and run in a new session.  A child that dies is
-replaced by one starting at the next probe.
+past ``HANG_SECONDS`` (a probe's runs together), or an allocation past the child's
+address-space limit (one the allocation check let through) fails the test.  The child's
+allocation check sees ``AVAILABLE`` bytes.  Then each int attribute of the node (a stride, a
+kernel, an axis, a seed...) is made hostile in turn, as a graph document may give it, and run
+in a new session.  A child that dies is replaced by one starting at the next probe.
 
 Below them: regressions of what the sweep found, and the index checks where a GPU's kernels
 would assert on the device instead of checking (on every device; the check itself on the CPU).
@@ -527,7 +527,6 @@ def hostile_attrs(value):
 def _outcome(run, node):
     """``"ok"``, ``"error"`` (a TinyflowError naming the node or an input's), or what went
     wrong."""
-    faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
     try:
         run()
     except (TinyflowError, OpError) as err:  # OpError: tf.errors' classes
@@ -542,8 +541,6 @@ def _outcome(run, node):
     except Exception as err:  # noqa: BLE001 (the child reports it)
         text = f"{type(err).__name__}: {err}".replace("\n", " ")[:300]
         return f"not a TinyflowError: {text}"
-    finally:
-        faulthandler.cancel_dump_traceback_later()
     return "ok"
 
 
@@ -620,7 +617,10 @@ def _child(start):
     for k, probe in enumerate(probes()):
         if k >= start:
             emit("PROBE", k, probe.op, probe.variant or "-", probe.id)
+            # one watchdog for a probe's runs (one per run cost 0.14 ms each: a thread each)
+            faulthandler.dump_traceback_later(HANG_SECONDS, exit=True)
             _run_probe(k, probe, emit)
+            faulthandler.cancel_dump_traceback_later()
     emit("END")
 
 

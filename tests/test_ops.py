@@ -796,8 +796,10 @@ def test_forward(case, plan_memory, config):
 # -- gradients -------------------------------------------------------------------------------
 @pytest.mark.parametrize("case", GRADIENT_CASES, ids=lambda c: c.id)
 def test_gradient(case, plan_memory, config):
+    # finite differences once, planned; both plans' gradients against autograd's (stricter)
     report = check_gradients(case.build, inputs=case.values(), wrt=case.wrt, eps=case.eps,
-                             plan_memory=plan_memory, config=config, name=case.id)
+                             plan_memory=plan_memory, config=config, name=case.id,
+                             finite_differences=plan_memory)
     xs = [torch.tensor(v, dtype=F64, requires_grad=True) for v in report.inputs]
     outs = as_tuple(case.ref(*xs))
     heads = [torch.tensor(h, dtype=F64) for h in report.head_grads]
