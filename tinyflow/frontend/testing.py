@@ -189,8 +189,8 @@ def check_gradients(op, input_shapes=None, attrs=None, *, inputs=None, wrt=None,
         numeric = {i: _finite_differences(loss, values, i, eps)
                    for i in (wrt if finite_differences else ())}
 
-    for i in numeric:
-        _compare(name, i, symbolic[i], numeric[i], rtol, atol)
+    for i, estimate in numeric.items():
+        _compare(name, i, symbolic[i], estimate, rtol, atol)
     return GradientReport(values, head_grads, outputs, symbolic, numeric)
 
 
