@@ -273,6 +273,33 @@ def test_the_branch_not_taken_does_not_run_against_tensorflow(plan_memory):
         assert sess.run(total) == 58.0
 
 
+def test_a_tensor_of_the_branch_not_taken_cannot_be_fetched(plan_memory):
+    """TF 1.15 ("Retval[1] does not have value"): fetching a tensor made inside the branch not
+    taken is an InvalidArgumentError naming it, not what its buffer held; the branch taken's
+    tensors fetch, and the session runs on."""
+    pred = tf.placeholder(tf.bool, [], name="pred")
+    x = tf.placeholder(tf.float32, [3], name="x")
+    made = {}
+
+    def branch(key, fn):
+        def build():
+            made[key] = fn()
+            return made[key]
+        return build
+    y = tf.cond(pred, branch("sqrt", lambda: tf.sqrt(x) * 2.0), branch("sub", lambda: x - 1.0))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        four = np.full(3, 4.0, np.float32)
+        got = sess.run([y, made["sqrt"]], {pred: True, x: four})
+        np.testing.assert_array_equal(got, [[4.0] * 3] * 2)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="branch not taken") as error:
+            sess.run([y, made["sub"]], {pred: True, x: four})
+        assert made["sub"].op.name in str(error.value)
+        np.testing.assert_array_equal(sess.run(made["sub"], {pred: False, x: four}), [3.0] * 3)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="branch not taken"):
+            sess.run(made["sqrt"], {pred: False, x: four})
+        np.testing.assert_array_equal(sess.run(y, {pred: False, x: four}), [3.0] * 3)
+
+
 def test_the_branch_not_taken_draws_no_random_numbers():
     """A run that did not take the branch leaves its random op's stream where it was: the
     first draw after it is a fresh session's first (TF draws only in the branch taken)."""

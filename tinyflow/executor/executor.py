@@ -240,6 +240,8 @@ class Executor:
     def _make_closures(self, random_streams, resources):
         self.op_nodes = [nid for nid, n in enumerate(self.indexed.nodes) if n.op is not None]
         constant = self._own_constants()
+        # a fetched tensor's guarded node notes whether its branch ran (run raises if not)
+        self.taken, self.fetched = {}, {self.indexed.entry_node(e)[0] for e in self.indexed.outputs}
         with scratch_scope() as scratch:  # what the bodies' setups allocate beside the plan
             self.closures = [self._closure(nid, random_streams, resources, nid not in constant)
                              for nid in self.op_nodes]
@@ -358,6 +360,8 @@ class Executor:
         closure = self._body_closure(nid, random_streams, resources)
         guards = [self.tensors[self.indexed.entry_id((g, 0))]
                   for g in (self.indexed.nodes[nid].guards() if guard else ())]
+        if guards and nid in self.fetched:
+            return guarded(closure, guards, functools.partial(_taken, self.taken, nid))
         return guarded(closure, guards) if guards else closure
 
     def _body_closure(self, nid, random_streams, resources):
@@ -417,7 +421,7 @@ class Executor:
         if profile is not None or trace is not None:
             self._copy_feeds(feeds)
             self._run_timed(profile, trace)
-            return self.output_tensors
+            return self._fetched()
         if self.threads is not None:  # the feeds' copies too run on the chosen count
             self.threads.begin()
         try:
@@ -430,6 +434,15 @@ class Executor:
                 self.threads.end()
         if failed:
             self._raise(failed[0] - 1, failed[1])
+        return self._fetched()
+
+    def _fetched(self):
+        """The outputs, unless one is of a tf.cond branch not taken (TF: "Retval[i] does not
+        have value")."""
+        if not all(self.taken.values()):
+            node = self.indexed.nodes[next(n for n, ran in self.taken.items() if not ran)]
+            raise InvalidArgumentError(None, node.name, f"{node.describe()} did not run (a "
+                                       f"tf.cond branch not taken): its value cannot be fetched")
         return self.output_tensors
 
     def _copy_feeds(self, feeds: dict):
@@ -484,6 +497,11 @@ class Executor:
             raise type(err)(None, node.name, message) from err
         raise OpFailedError(message, node.name) from (
             err if isinstance(err, BaseException) else None)
+
+
+def _taken(taken, nid, guard) -> bool:
+    taken[nid] = bool(guard)  # the last guard read: false where the branch was not taken
+    return taken[nid]
 
 
 class OpFailedError(LuaOpError, InvalidArgumentError):

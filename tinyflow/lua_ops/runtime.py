@@ -283,10 +283,10 @@ def run_deadline(timeout_ms):
     return _runtime().interrupts.deadline(timeout_ms)
 
 
-def guarded(closure, guards):
+def guarded(closure, guards, truth=bool):
     """``closure`` run only when every guard (a bool scalar tensor: a tf.cond branch's,
-    TGuard) is true."""
-    return _runtime().host.guarded(closure, lua_table(guards), bool)
+    TGuard) is true: ``truth(guard)``, read in order until one is false."""
+    return _runtime().host.guarded(closure, lua_table(guards), truth)
 
 
 def is_python_step(closure) -> bool:
