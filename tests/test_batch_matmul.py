@@ -44,6 +44,33 @@ def test_a_fed_batch_keeps_its_static_shape_and_values():
     np.testing.assert_allclose(got, xs @ np.swapaxes(xs, 1, 2), rtol=1e-5, atol=1e-5)
 
 
+def test_an_unknown_batch_axis_broadcasts_as_tf(plan_memory):
+    """An unknown batch axis against a known one is 1 or that size (TF's BatchMatMulV2): the
+    static shapes real TF 2.21 gives, recorded, and numpy's values for each size fed; the
+    broadcast operand's gradient summed back."""
+    rng = np.random.default_rng(2)
+    a = tf.placeholder(tf.float32, [None, 1, 6])
+    b = tf.constant(rng.standard_normal((6, 6, 5)).astype(np.float32))
+    c = tf.placeholder(tf.float32, [None, 2, 6])
+    w = tf.constant(rng.standard_normal((1, 6, 5)).astype(np.float32))
+    d = tf.placeholder(tf.float32, [2, None, 6])
+    ab, cw, dw = tf.matmul(a, b), tf.matmul(c, w), tf.matmul(d, tf.ones([3, 1, 6, 5]))
+    assert [t.get_shape().as_list() for t in (ab, cw, dw)] == [
+        [6, 1, 5], [None, 2, 5], [3, 2, None, 5]]
+    grad = tf.gradients(tf.reduce_sum(cw), c)[0]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for batch in (1, 6):
+            xs = rng.standard_normal((batch, 1, 6)).astype(np.float32)
+            np.testing.assert_allclose(sess.run(ab, {a: xs}), xs @ sess.run(b), rtol=1e-5,
+                                       atol=1e-5)
+        cs = rng.standard_normal((3, 2, 6)).astype(np.float32)
+        got, g = sess.run([cw, grad], {c: cs})
+        np.testing.assert_allclose(got, cs @ sess.run(w), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(g, np.broadcast_to(sess.run(w).sum(2)[:, None, :],
+                                                      (3, 2, 6)), rtol=1e-5, atol=1e-5)
+        assert sess.run(dw, {d: np.ones((2, 4, 6), np.float32)}).shape == (3, 2, 4, 5)
+
+
 def test_refusals_as_tf():
     with pytest.raises(ValueError, match="do not broadcast"):
         tf.matmul(tf.ones([2, 3, 4]), tf.ones([3, 4, 5]))

@@ -122,10 +122,11 @@ COMPONENTS = {
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
-    # folded (one_hot's depth)
+    # folded (one_hot's depth); 285 -> 290: an unknown dim meeting a known one takes it, as
+    # TF's shape functions merge them (the shapes every fitting value gives)
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 285),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 290),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what

@@ -8,9 +8,10 @@ broadcast axes back)."""
 from __future__ import annotations
 
 from ..nnvm.symbol import Symbol, create_op, current_context
-from .api import _tensor
+from .api import _tensor, constant
 from .api import matmul as _matrix_product
 from .array_ops import broadcast_to, concat, reshape, shape
+from .framework_names import broadcast_dynamic_shape
 
 __all__ = ["cross", "matmul", "matvec"]
 
@@ -64,27 +65,28 @@ def _broadcast_batches(a, b):
     padded_b = [1] * (rank - len(batch_b)) + batch_b
     target = []
     for x, y in zip(padded_a, padded_b):
-        if x is None or y is None:
-            if x != y and 1 not in (x, y):
-                raise ValueError(f"tf.matmul: the batch axes of {a.get_shape()} and "
-                                 f"{b.get_shape()} must be known where they broadcast")
-            target.append(y if x == 1 else x)
+        if x is None or y is None:  # an unknown axis is 1 or the other's size (TF's)
+            target.append(x if y in (1, None) else y)
         elif x != y and 1 not in (x, y):
             raise ValueError(f"tf.matmul: batch axes {batch_a} and {batch_b} do not broadcast "
                              f"(shapes {a.get_shape()} and {b.get_shape()})")
         else:
             target.append(max(x, y))
-    return _to_batch(a, padded_a, target), _to_batch(b, padded_b, target)
+    batch = None if None not in target else broadcast_dynamic_shape(  # known at run time
+        shape(a)[:-2], shape(b)[:-2])
+    return _to_batch(a, padded_a, target, batch), _to_batch(b, padded_b, target, batch)
 
 
-def _to_batch(x, padded, target):
+def _to_batch(x, padded, target, batch):
     dims = x.get_shape().as_list()
     if padded == target and len(dims) - 2 == len(target):
         return x
-    if None in target or None in dims[-2:]:
-        raise ValueError(f"tf.matmul: broadcasting {x.get_shape()} to the batch {target} needs "
-                         f"its sizes known as the graph is built")
-    return broadcast_to(x, target + dims[-2:])
+    if None not in target + dims[-2:]:
+        return broadcast_to(x, target + dims[-2:])
+    batch = constant(target, dtype="int32") if batch is None else batch
+    result = broadcast_to(x, concat([batch, shape(x)[-2:]], 0))
+    result.set_shape(target + dims[-2:])
+    return result
 
 
 def matvec(a, b, transpose_a=False, adjoint_a=False, a_is_sparse=False, b_is_sparse=False,
