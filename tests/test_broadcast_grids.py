@@ -81,5 +81,27 @@ def test_linspace_refuses_what_tf_refuses():
         tf.linspace(0.0, 1.0, 0)
     with pytest.raises(TypeError, match="float tensors"):
         tf.linspace(0, 1, 3)
-    with pytest.raises(TypeError, match="num must be known"):
-        tf.linspace(0.0, 1.0, tf.placeholder(tf.int32, []))
+
+
+def test_linspace_and_slice_of_sizes_fed(plan_memory):
+    """num and slice sizes known only when the graph runs: real TF 2.21's values and static
+    shapes (tf.compat.v1), recorded; num <= 0 fails the run as TF 1.15's LinSpace."""
+    n = tf.placeholder(tf.int32, [])
+    x = tf.reshape(tf.range(12), [3, 4])
+    ops = [tf.linspace(-0.3, 1.7, n), tf.slice(tf.range(10), [1], [n]),
+           tf.slice(x, [n - 1, 0], [1, n]), tf.slice(x, tf.stack([n - 1, 1]), [-1, 2])]
+    assert [op.get_shape().as_list() for op in ops] == [[None], [None], [1, None], [None, 2]]
+    want = {1: [[-0.3], [1], [[0]], [[1, 2], [5, 6], [9, 10]]],
+            2: [[-0.3, 1.7], [1, 2], [[4, 5]], [[5, 6], [9, 10]]],
+            3: [[-0.3, 0.7, 1.7], [1, 2, 3], [[8, 9, 10]], [[9, 10]]]}
+    with tf.Session(plan_memory=plan_memory) as sess:
+        for k, values in want.items():
+            for got, expected in zip(sess.run(ops, {n: k}), values):
+                np.testing.assert_array_equal(got, np.asarray(expected, got.dtype))
+        np.testing.assert_array_equal(sess.run(ops[0], {n: 7}), np.float32(
+            [-0.3, 0.03333333, 0.36666667, 0.7, 1.0333333, 1.3666668, 1.7]))
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Requires num > 0"):
+            sess.run(ops[0], {n: 0})
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Slice"):
+            sess.run(ops[1], {n: 11})  # past the input's end
+        assert sess.run(ops[1], {n: 9}).tolist() == list(range(1, 10))

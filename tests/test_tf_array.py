@@ -440,5 +440,7 @@ def test_slice_at_a_begin_known_only_when_the_graph_runs():
                                       values[1:2, 2:4])
         with pytest.raises(LuaOpError, match="gather"):  # past the end: an error, no values
             sess.run(block, {begin: [3, 1]})
-    with pytest.raises(ValueError, match="needs its size as ints, none -1"):
-        tf.slice(x, begin, [-1, 2])
+        rest = tf.slice(x, begin, [-1, 2])  # -1: to the end from a begin fed (TF: (?, 2))
+        assert rest.get_shape().as_list() == [None, 2]
+        np.testing.assert_array_equal(sess.run(rest, {begin: [1, 1]}), values[1:, 1:3])
+        np.testing.assert_array_equal(sess.run(rest, {begin: [3, 0]}), values[3:, 0:2])

@@ -352,12 +352,13 @@ COMPONENTS = {
     # composed of existing ops: a component of its own, as tf.distributions (1145 -> 1290:
     # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
     # known at bind...: framework_names.py; 1290 -> 1325: tf.sequence_mask of fed lengths,
-    # its static shape from a size known whatever the fed ones (tf.shape(x)[1]))
+    # its static shape from a size known whatever the fed ones (tf.shape(x)[1]); 1325 -> 1380:
+    # tf.linspace's num and tf.slice's sizes known only when the graph runs)
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1325),
+         "frontend/framework_names.py"], 1380),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)

@@ -6,15 +6,30 @@ tf.IndexedSlices)`` takes the dense path), ``tf.train.replica_device_setter`` (a
 every op runs on the session's device anyway) and the version switches TF-1 programs call."""
 from __future__ import annotations
 
+import builtins
+
 import numpy as np
 
 from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import Symbol, current_context, static_shape
 from ..nnvm.tensor_shape import _STAND_INS, Dimension, TensorShape
 from .api import cast, constant, equal, less, logical_or, maximum, reduce_all, reduce_max, where
-from .array_ops import _folded, _known_shape, concat, expand_dims, ones, stack
+from .array_ops import (
+    _fold_ints,
+    _folded,
+    _known_shape,
+    concat,
+    expand_dims,
+    gather,
+    ones,
+    reshape,
+    shape,
+    stack,
+)
+from .array_ops import linspace as _static_linspace
 from .array_ops import range as _static_range
 from .array_ops import sequence_mask as _static_sequence_mask
+from .array_ops import slice as _static_slice
 from .control_flow_ops import Assert
 from .dtypes import as_dtype, int32
 from .math_ops import convert_to_tensor, cumsum
@@ -22,7 +37,8 @@ from .math_ops import convert_to_tensor, cumsum
 __all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
            "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
            "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
-           "is_symbolic_tensor", "is_tensor", "range", "sequence_mask"]
+           "is_symbolic_tensor", "is_tensor", "lin_space", "linspace", "range", "sequence_mask",
+           "slice"]
 
 
 def is_tensor(x) -> bool:
@@ -197,3 +213,54 @@ def range(start, limit=None, delta=1, dtype=None, name="range") -> Symbol:
             steps = cumsum(ones(stack([maximum(count, constant(0, int32))]), dtype=int32)) - 1
         values = steps * delta + start
         return values if dtype is None or as_dtype(dtype) == int32 else cast(values, dtype)
+
+
+def linspace(start, stop, num, name=None) -> Symbol:
+    """``tf.linspace``: :func:`tinyflow.frontend.array_ops.linspace`, or with an int tensor
+    ``num`` known only when the graph runs, TF's LinSpace computed then (``start + i * (stop -
+    start) / (num - 1)``, the last exactly ``stop``; ``num`` <= 0 fails the run)."""
+    if not isinstance(num, Symbol) or _folded(num) is not None:
+        return _static_linspace(start, stop, num, name)
+    start, stop = convert_to_tensor(start), convert_to_tensor(stop)
+    if start.dtype != stop.dtype or not start.dtype.is_floating:
+        raise TypeError(f"linspace: start and stop must be float tensors of one dtype, got "
+                        f"{start.dtype.name} and {stop.dtype.name}")
+    with current_context().name_scope(name or "LinSpace"):
+        count = cast(num, int32)
+        with current_context().control_dependencies([Assert(count > 0, [
+                "linspace: Requires num > 0:", count])]):
+            inner = cast(range(count - 1), start.dtype)
+        step = (stop - start) / cast(maximum(count - 1, 1), start.dtype)
+        return concat([start + step * inner, reshape(where(count > 1, stop, start), [1])], 0)
+
+
+lin_space = linspace
+
+
+def slice(input_, begin, size, name=None) -> Symbol:
+    """``tf.slice``: :func:`tinyflow.frontend.array_ops.slice`, or with sizes known only when
+    the graph runs (a fed count; -1 beside a begin known only then): each axis gathered at
+    ``begin[d] + range(size[d])``, -1 to the axis' end (a block outside the input fails the
+    run, gather's error)."""
+    input_, sizes = convert_to_tensor(input_), _fold_ints(size)
+    if not isinstance(sizes, Symbol) and (-1 not in sizes or not isinstance(
+            _fold_ints(begin), Symbol)):
+        return _static_slice(input_, begin, size, name)
+    rank = input_.get_shape().ndims
+    if rank is None:
+        raise ValueError(f"tf.slice of {input_.name}: its rank must be known")
+    with current_context().name_scope(name or "Slice"):
+        begin, sizes, dims = _int_vector(begin), _int_vector(size), shape(input_)
+        known = []  # the sizes known now, as TF's static shape
+        for axis in builtins.range(rank):
+            count = where(sizes[axis] < 0, dims[axis] - begin[axis], sizes[axis])
+            input_ = gather(input_, begin[axis] + range(count), axis=axis)
+            given = size[axis] if isinstance(size, (list, tuple)) else sizes[axis]
+            known.append(_partly_static(given) if isinstance(given, Symbol) else int(given))
+        input_.set_shape([k if k is not None and k >= 0 else None for k in known])
+        return input_
+
+
+def _int_vector(values) -> Symbol:
+    values = _fold_ints(values)
+    return cast(values, int32) if isinstance(values, Symbol) else constant(list(values), int32)
