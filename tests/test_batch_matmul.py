@@ -55,8 +55,9 @@ def test_an_unknown_batch_axis_broadcasts_as_tf(plan_memory):
     w = tf.constant(rng.standard_normal((1, 6, 5)).astype(np.float32))
     d = tf.placeholder(tf.float32, [2, None, 6])
     ab, cw, dw = tf.matmul(a, b), tf.matmul(c, w), tf.matmul(d, tf.ones([3, 1, 6, 5]))
-    assert [t.get_shape().as_list() for t in (ab, cw, dw)] == [
-        [6, 1, 5], [None, 2, 5], [3, 2, None, 5]]
+    wc = tf.matmul(w, c, transpose_a=True, transpose_b=True)  # a batch of 1 against ?
+    assert [t.get_shape().as_list() for t in (ab, cw, dw, wc)] == [
+        [6, 1, 5], [None, 2, 5], [3, 2, None, 5], [None, 5, 2]]
     grad = tf.gradients(tf.reduce_sum(cw), c)[0]
     with tf.Session(plan_memory=plan_memory) as sess:
         for batch in (1, 6):
@@ -66,6 +67,8 @@ def test_an_unknown_batch_axis_broadcasts_as_tf(plan_memory):
         cs = rng.standard_normal((3, 2, 6)).astype(np.float32)
         got, g = sess.run([cw, grad], {c: cs})
         np.testing.assert_allclose(got, cs @ sess.run(w), rtol=1e-5, atol=1e-5)
+        np.testing.assert_allclose(sess.run(wc, {c: cs}), sess.run(w).transpose(0, 2, 1) @
+                                   cs.transpose(0, 2, 1), rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(g, np.broadcast_to(sess.run(w).sum(2)[:, None, :],
                                                       (3, 2, 6)), rtol=1e-5, atol=1e-5)
         assert sess.run(dw, {d: np.ones((2, 4, 6), np.float32)}).shape == (3, 2, 4, 5)

@@ -66,7 +66,7 @@ def _broadcast_batches(a, b):
     target = []
     for x, y in zip(padded_a, padded_b):
         if x is None or y is None:  # an unknown axis is 1 or the other's size (TF's)
-            target.append(x if y in (1, None) else y)
+            target.append(y if x in (1, None) and y != 1 else x)
         elif x != y and 1 not in (x, y):
             raise ValueError(f"tf.matmul: batch axes {batch_a} and {batch_b} do not broadcast "
                              f"(shapes {a.get_shape()} and {b.get_shape()})")
