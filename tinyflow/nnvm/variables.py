@@ -214,7 +214,12 @@ class Variable(Symbol):
         sess.variable_store.restore(self.node, torch.from_numpy(array), sess.device)
 
     def __repr__(self) -> str:
-        return f"<tinyflow.Variable {self.name}>"
+        """TF 1.15's ``<tf.Variable 'dense/kernel:0' shape=(3, 4) dtype=float32_ref>`` (a
+        reference variable's dtype, as TF 1.15's default variables)."""
+        dtype = self.node.attrs.get("dtype", "float32")
+        return f"<tf.Variable '{self.name}' shape={self.get_shape()} dtype={dtype}_ref>"
+
+    __str__ = __repr__
 
 
 class Initializer(Symbol):
