@@ -175,6 +175,26 @@ LOSS_CASES = {
         _c(ONEHOT), tf.nn.sigmoid(_c(LOGITS * 40))), [46.666668, 2.6728306, 26.666666]),
 }
 
+# tf.keras.metrics' functions: real TF's values (tensorflow 2.21 compat.v1, tf-keras)
+METRICS = keras.metrics
+METRIC_CASES = {
+    "binary_accuracy": (lambda: METRICS.binary_accuracy(_c(BIN_TRUE), _c(BIN_PRED)),
+                        [1.0, 0.0, 0.5]),
+    "binary_accuracy_threshold": (lambda: METRICS.binary_accuracy(
+        _c(BIN_TRUE), _c(BIN_PRED), threshold=0.95), [0.5, 0.5, 0.5]),
+    "categorical_accuracy": (lambda: METRICS.categorical_accuracy(_c(ONEHOT), _c(LOGITS)),
+                             [0.0, 1.0, 1.0]),
+    "sparse_categorical_accuracy": (lambda: METRICS.sparse_categorical_accuracy(
+        SPARSE, _c(LOGITS)), [0.0, 1.0, 1.0]),
+    "sparse_categorical_accuracy_column": (lambda: METRICS.sparse_categorical_accuracy(
+        _c(SPARSE[:, None].astype(np.float32)), _c(LOGITS)), [0.0, 1.0, 1.0]),
+    "top_k_categorical_accuracy": (lambda: METRICS.top_k_categorical_accuracy(
+        _c(ONEHOT), _c(LOGITS), k=2), [0.0, 1.0, 1.0]),
+    "sparse_top_k_categorical_accuracy": (lambda: METRICS.sparse_top_k_categorical_accuracy(
+        SPARSE, _c(LOGITS), k=1), [0.0, 1.0, 1.0]),
+    "metric_mse": (lambda: METRICS.mse(_c(BIN_TRUE), _c(BIN_PRED)), [0.025, 0.68, 0.245]),
+}
+
 ACTIVATION_CASES = {
     "relu_all": (lambda: keras.activations.relu(_c(LOGITS), alpha=0.1, max_value=2.5,
                                                 threshold=0.25),
@@ -202,9 +222,9 @@ ACTIVATION_CASES = {
 IMAGES = np.arange(36, dtype=np.float32).reshape(2, 3, 3, 2) / 10
 
 
-@pytest.mark.parametrize("case", [*LOSS_CASES, *ACTIVATION_CASES])
+@pytest.mark.parametrize("case", [*LOSS_CASES, *METRIC_CASES, *ACTIVATION_CASES])
 def test_values_as_real_tf(case):
-    build, expected = {**LOSS_CASES, **ACTIVATION_CASES}[case]
+    build, expected = {**LOSS_CASES, **METRIC_CASES, **ACTIVATION_CASES}[case]
     result = build()
     np.testing.assert_allclose(_session().run(result), expected, rtol=2e-5, atol=1e-6)
 
@@ -515,7 +535,7 @@ def test_training_errors_name_what_is_missing():
 # -- what is not there -------------------------------------------------------------------------
 @pytest.mark.parametrize("path", ["keras.optimizers", "keras.layers.ConvLSTM2D",
                                   "keras.layers.DepthwiseConv2D", "keras.utils",
-                                  "keras.losses.poisson"])
+                                  "keras.losses.poisson", "keras.metrics.AUC"])
 def test_names_not_supported_say_so(path):
     module, name = path.rsplit(".", 1)
     owner = tf

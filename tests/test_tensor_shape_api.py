@@ -35,6 +35,7 @@ def _outputs():
         d3.merge_with(4)
     except ValueError as err:
         out.append(f"ValueError: {err}")
+    out += [repr(u), repr(S([])), repr(a), repr(S([4])), repr(d3), repr(dn)]
     return out
 
 
@@ -49,7 +50,9 @@ TF_OUTPUTS = [
     "ValueError: Shape (?, 3) is not fully defined",
     "ValueError: Shapes (?, 3) and (1,) must have the same rank",
     "(?, 3)", "(2, ?)", 2, False, True, "5", "5", "?", "2", "2", "1", True, None, "3", False,
-    True, False, None, "ValueError: Dimensions 3 and 4 are not compatible"]
+    True, False, None, "ValueError: Dimensions 3 and 4 are not compatible",
+    "TensorShape(None)", "TensorShape([])", "TensorShape([Dimension(None), Dimension(3)])",
+    "TensorShape([Dimension(4)])", "Dimension(3)", "Dimension(None)"]
 
 
 def test_tensor_shape_and_dimension_as_tensorflow():

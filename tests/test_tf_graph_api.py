@@ -130,6 +130,15 @@ def test_tensor_static_shape_dtype_and_op():
     assert y.graph is tf.get_default_graph()
 
 
+def test_variables_print_as_tf_reference_variables():
+    # TF 1.15's default (reference) variables; tensorflow 2.21 compat.v1 printed these
+    v = tf.Variable([[1.0, 2.0]], name="v")
+    assert repr(v) == str(v) == "<tf.Variable 'v:0' shape=(1, 2) dtype=float32_ref>"
+    assert repr(tf.Variable(3, name="u")) == "<tf.Variable 'u:0' shape=() dtype=int32_ref>"
+    w = tf.get_variable("w", [2, 3], dtype=tf.float64)
+    assert repr(w) == "<tf.Variable 'w:0' shape=(2, 3) dtype=float64_ref>"
+
+
 def test_tensors_and_operations_print_and_list_as_tf():
     x = tf.placeholder(tf.float32, [None, 10], name="x")
     unknown = tf.placeholder(tf.float32)

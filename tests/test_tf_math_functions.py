@@ -236,6 +236,24 @@ def test_clip_by_norm_of_zeros_has_a_zero_gradient_and_takes_a_tensor(plan_memor
                                rtol=1e-6)
 
 
+def test_clip_by_norm_of_a_gradient_through_a_loop_assigned_to_its_variable(plan_memory):
+    # The update's (4, 1) reached the division before the norm's (1, 1) was inferred: the
+    # broadcasting division must not give its (1, 1) divisor the output's shape.  TF 1.15's
+    # numbers (tensorflow 2.21 compat.v1, the same program).
+    x, n = tf.placeholder(tf.float32, [None, 5, 3]), tf.placeholder(tf.int32, [None])
+    cell = tf.nn.rnn_cell.BasicRNNCell(4)
+    out, _ = tf.nn.dynamic_rnn(cell, x, sequence_length=n, dtype=tf.float32)
+    w = tf.Variable(np.linspace(-1, 1, 4).reshape(4, 1).astype(np.float32))
+    loss = tf.reduce_sum(tf.tensordot(out, w, [[2], [0]]) ** 2)
+    step = tf.assign_sub(w, tf.clip_by_norm(tf.gradients(loss, w)[0], 0.5))
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(tf.assign(cell.weights[0], np.cos(np.arange(28)).reshape(7, 4)))
+        got = sess.run(step, {x: np.sin(np.arange(30)).reshape(2, 5, 3), n: [5, 2]})
+    np.testing.assert_allclose(got.ravel(), [-0.7052592, -0.04582414, 0.3519058, 0.7169428],
+                               rtol=1e-5)
+
+
 def test_clip_by_global_norm_as_tensorflow(plan_memory):
     a, b = tf.placeholder(tf.float32, (2, 3)), tf.placeholder(tf.float32, (4,))
     av, bv = randn(2, 3), randn(4, seed=1)

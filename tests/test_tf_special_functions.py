@@ -6,6 +6,7 @@ import pytest
 
 import tinyflow as tf
 from tinyflow.frontend.testing import check_gradients
+from tinyflow.nnvm import Op
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -208,3 +209,14 @@ def test_bad_inputs_are_named():
         M.zeta(tf.zeros([3], tf.float64), tf.zeros([3]))
     with pytest.raises(TypeError, match="axis must be a Python integer"):
         M.cumulative_logsumexp(tf.zeros([3]), axis=tf.constant(0))
+
+
+@pytest.mark.parametrize("op_name", ["betainc", "igamma", "elemwise_div", "maximum"])
+def test_broadcasting_shape_rules_leave_an_unknown_input_unknown(op_name):
+    # a scalar (or (1, 1)) beside a (4, 1) gives a (4, 1) output too: the output's shape says
+    # nothing of an input's (numpy's broadcasting, TF 1.15's Betainc scalars)
+    rule = Op.get(op_name).attr("FInferShape")
+    known = [(4, 1)] * (Op.get(op_name).num_inputs({}) - 1)
+    ins, outs = rule({}, [None] + known, [(4, 1)])
+    assert ins[0] is None and outs == [(4, 1)]
+    assert rule({}, [(1, 1)] + known, [None])[1] == [(4, 1)]

@@ -309,6 +309,9 @@ COMPONENTS = {
     # Bidirectional / TimeDistributed wrappers: counted apart from the layers they join
     "tf.keras recurrent layers (frontend/keras/recurrent.py, wrappers.py)": (
         ["frontend/keras/recurrent.py", "frontend/keras/wrappers.py"], 580),
+    # 2026-11-27: tf.keras.metrics' functions (the accuracies, the losses under their metric
+    # names), which TF-1 programs call on a model's outputs: counted apart, a new module
+    "tf.keras.metrics (frontend/keras/metrics.py)": (["frontend/keras/metrics.py"], 70),
     # (1465 -> 1570: Keras' masks passed from layer to layer (engine.py: compute_mask,
     # supports_masking), Embedding(mask_zero), Masking, RepeatVector, LayerNormalization)
     "tf.keras (frontend/keras)": (["frontend/keras/*.py"], 1570),

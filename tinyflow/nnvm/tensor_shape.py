@@ -250,7 +250,7 @@ class TensorShape:
 
     def __repr__(self) -> str:
         return "TensorShape(None)" if self.dims is None else \
-            f"TensorShape({[d.value for d in self.dims]})"
+            f"TensorShape({self.dims!r})"  # TF 1.15's: [Dimension(None), Dimension(3)]
 
     def __str__(self) -> str:
         if self.dims is None:

@@ -58,8 +58,7 @@ def constant(value, dtype=None, shape=None, name=None) -> Symbol:
     array = np.asarray(value, dtype=dtype.as_numpy_dtype)
     if shape is not None:
         array = np.broadcast_to(array, _shape(shape))
-    cast = int if exact else float
-    return create_op("constant", value=tuple(cast(v) for v in array.ravel()),
+    return create_op("constant", value=tuple((int if exact else float)(v) for v in array.ravel()),
                      shape=array.shape, dtype=dtype.name, name=name)
 
 
@@ -93,9 +92,8 @@ def _update_value(ref, value, op_name) -> Symbol:
     variable's dtype (so ``tf.assign_add(global_step, 1)`` adds an int64 1)."""
     if not isinstance(ref, Symbol) or ref.node.kind != "variable":
         raise TypeError(f"{op_name} writes to a tf.Variable, got {ref!r}")
-    if isinstance(value, Symbol):
-        return value
-    return constant(value, dtype=ref.node.attrs.get("dtype", "float32"))
+    return value if isinstance(value, Symbol) else constant(
+        value, dtype=ref.node.attrs.get("dtype", "float32"))
 
 
 def assign_add(ref, value, name=None) -> Symbol:
@@ -213,8 +211,10 @@ class Variable(Symbol):
                              f"got a value of shape {array.shape}")
         sess.variable_store.restore(self.node, torch.from_numpy(array), sess.device)
 
-    def __repr__(self) -> str:
-        return f"<tinyflow.Variable {self.name}>"
+    def __repr__(self) -> str:  # TF 1.15's, of its default (reference) variables
+        return (f"<tf.Variable '{self.name}' shape={self.get_shape()} "
+                f"dtype={self.node.attrs.get('dtype', 'float32')}_ref>")
+    __str__ = __repr__
 
 
 class Initializer(Symbol):

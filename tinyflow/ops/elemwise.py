@@ -102,9 +102,8 @@ def binary_shape(attrs, in_shapes, out_shapes):
         out = broadcast_shapes(a, b)
         if out_shapes[0] is not None and out_shapes[0] != out:
             raise ShapeError(f"output must be {out}, got {out_shapes[0]}")
-    elif out is not None:  # backward: an unknown input takes the output's shape (elementwise)
-        a = out if a is None else a
-        b = out if b is None else b
+    # no backward rule: an unknown input may be any shape that broadcasts to the output
+    # ((1, 1) or (4, 1) against a (4, 1) output), so the output does not give it
     return [a, b], [out]
 
 

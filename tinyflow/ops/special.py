@@ -111,8 +111,7 @@ def _three_shape(attrs, in_shapes, out_shapes):
         if out is not None and tuple(out) != found:
             raise ShapeError(f"output must be {found}, got {out}")
         out = found
-    elif out is not None:
-        in_shapes = [out if s is None else s for s in in_shapes]
+    # no backward rule: an unknown input may be a scalar beside the output's shape
     return list(in_shapes), [out]
 
 

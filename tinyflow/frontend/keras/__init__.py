@@ -3,7 +3,7 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
 
 - :mod:`.layers` (``tf.keras.layers``), :mod:`.models` (``Input``, ``Model``,
   ``Sequential``), :mod:`.backend`, :mod:`.activations`, :mod:`.initializers`,
-  :mod:`.regularizers`, :mod:`.losses`.
+  :mod:`.regularizers`, :mod:`.losses`, :mod:`.metrics` (its functions).
 - ``tf.keras.optimizers`` (Keras' own optimizers, whose arguments and defaults differ from
   ``tf.train``'s), ``compile``/``fit``, and the other Keras names are not supported: an
   AttributeError (or for the training methods, NotImplementedError) says so.
@@ -11,19 +11,20 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
 from __future__ import annotations
 
 from ..unsupported import unsupported
-from . import activations, backend, initializers, layers, losses, models, regularizers
+from . import activations, backend, initializers, layers, losses, metrics, models, regularizers
 from .models import Input, Model, Sequential
 
 __all__ = [
     "Input", "Model", "Sequential", "activations", "backend", "initializers", "layers",
-    "losses", "models", "regularizers",
+    "losses", "metrics", "models", "regularizers",
 ]
 
 
 def __getattr__(name):
     raise unsupported("tf.keras.", "tinyflow.keras", name, {
         "tf.keras.": __all__, "tf.keras.layers.": layers.__all__,
-        "tf.keras.losses.": losses.__all__, "tf.keras.activations.": activations.__all__})
+        "tf.keras.losses.": losses.__all__, "tf.keras.metrics.": metrics.__all__,
+        "tf.keras.activations.": activations.__all__})
 
 
 def __dir__():
