@@ -233,6 +233,18 @@ def test_py_func_fetched(plan_memory):
     assert tf.gradients(single, x) == [None]  # TF: not differentiable
 
 
+def test_numpy_function_and_a_fetched_scalar_is_a_numpy_scalar(plan_memory):
+    x = tf.placeholder(tf.float32, shape=[None, 2])
+    sums = tf.numpy_function(lambda a: a.sum(axis=1), [x], tf.float32)
+    count = tf.py_func(lambda a: np.int64(a.shape[0]), [x], tf.int64)
+    assert sums.dtype == tf.float32 and sums.get_shape().ndims is None  # TF's: unknown
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got_sums, got_count = sess.run([sums, count], {x: [[1.0, 2.0], [3.0, 4.0]]})
+    np.testing.assert_array_equal(got_sums, [3.0, 7.0])
+    # real TF 1.15 fetches a rank-0 py_func result as np.int64(2), not a 0-d array
+    assert type(got_count) is np.int64 and got_count == 2
+
+
 def test_py_func_inside_the_graph(plan_memory):
     x = tf.placeholder(tf.float32, shape=[2, 2])
     y = tf.py_func(lambda a: a @ a, [x], tf.float32)

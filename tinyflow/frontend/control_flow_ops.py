@@ -38,7 +38,7 @@ from .errors import InvalidArgumentError
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
-__all__ = ["Assert", "Print", "case", "cond", "py_func", "scatter_add", "scatter_sub",
+__all__ = ["Assert", "Print", "case", "cond", "numpy_function", "py_func", "scatter_add", "scatter_sub",
            "scatter_update"]
 
 
@@ -469,6 +469,12 @@ def py_func(func, inp, Tout, stateful=True, name=None) -> Symbol | list[Symbol]:
     return out if single else [out[i] for i in range(len(touts))]
 
 
+def numpy_function(func, inp, Tout, name=None) -> Symbol | list[Symbol]:
+    """``func`` on numpy arrays as an op (TensorFlow 1.15's ``tf.numpy_function``): a
+    stateful :func:`py_func`, with its arguments and results."""
+    return py_func(func, inp, Tout, stateful=True, name=name)
+
+
 class _PyCall:
     """A py_func node's run-time side: ``func`` on numpy arrays, its results checked against
     Tout as TensorFlow's ``FuncRegistry`` and PyFunc kernel check them."""
@@ -490,6 +496,7 @@ class _PyCall:
                 raise InvalidArgumentError(None, node, (
                     f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but "
                     f"expects {dtype}"))
+        arrays = [a[()] if a.ndim == 0 else a for a in arrays]  # a scalar fetched: TF's np.int64
         return arrays[0] if len(arrays) == 1 else arrays
 
 

@@ -108,6 +108,14 @@ class CheckpointError(TinyflowError, ValueError):
     into; names the path."""
 
 
+class CheckpointKeyError(CheckpointError, NotFoundError):
+    """A variable's name missing from the checkpoint: TF 1.15's NotFoundError ("Key ... not
+    found in checkpoint"), and a CheckpointError naming the path."""
+
+    def __init__(self, message: str) -> None:
+        NotFoundError.__init__(self, None, None, message)
+
+
 # Temporary files of saves last written before this moment are stale (their process died).
 _STARTED = time.time()
 
@@ -247,7 +255,8 @@ class Saver:
             os.fsync(index_file.fileno())
         if write_meta_graph:
             try:
-                meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
+                meta = json.dumps(export_meta_graph(graph=self._graph(),
+                                                    saver_names=self._names())).encode()
             except GraphError as err:  # a node with a Python object (tf.py_func's function)
                 # no path in the text: Python shows one warning per graph and line, not per save
                 warnings.warn(f"no meta graph (.meta) written beside this graph's checkpoints: "
@@ -263,7 +272,15 @@ class Saver:
                           **kwargs) -> dict:
         """Write the saver's graph, its variables and collections to ``filename`` (TinyFlow's
         meta graph: :mod:`tinyflow.frontend.meta_graph`); return what was written."""
-        return export_meta_graph(filename, collection_list, graph=self._graph())
+        return export_meta_graph(filename, collection_list, graph=self._graph(),
+                                 saver_names=self._names())
+
+    def _names(self) -> dict | None:
+        """``{name in the checkpoint: variable}`` for the meta graph; None when a partitioned
+        variable's shards are among them (its importer's Saver takes the graph's names)."""
+        if any(isinstance(v, list) for v in self._variables.values()):
+            return None
+        return dict(self._variables)
 
     def _graph(self):
         """The graph of the saver's variables (whichever graph is the default now)."""
@@ -321,6 +338,9 @@ class Saver:
             ``save_path`` is None.
         FileNotFoundError
             No checkpoint at ``save_path`` (it is named).
+        CheckpointKeyError
+            A variable's name is not in the checkpoint (a ``tf.errors.NotFoundError`` and a
+            CheckpointError, naming the file and every such variable).
         CheckpointError
             A file is not a readable checkpoint (corrupt, cut short, checksums wrong), lacks a
             variable, or holds a value whose dtype or shape differs from the variable's, or
@@ -362,8 +382,10 @@ class Saver:
         problems = [f"variable '{name}' {arrays[name]}" for name in wanted
                     if isinstance(arrays[name], str)]
         if problems:
-            raise CheckpointError(f"cannot restore from '{prefix}.index': "
-                                  + "; ".join(problems))
+            missing = any(arrays[name].startswith("is not in the file") for name in wanted
+                          if isinstance(arrays[name], str))
+            raise (CheckpointKeyError if missing else CheckpointError)(
+                f"cannot restore from '{prefix}.index': " + "; ".join(problems))
         return arrays
 
     def _read_legacy(self, path: str, sess, budget) -> dict:
@@ -382,7 +404,8 @@ class Saver:
             elif isinstance(array, str):  # what _read_member found wrong
                 problems.append(f"variable '{name}' {array}")
         if problems:
-            raise CheckpointError(f"cannot restore from '{path}': " + "; ".join(problems))
+            raise (CheckpointKeyError if any(a is None for a in arrays.values())
+                   else CheckpointError)(f"cannot restore from '{path}': " + "; ".join(problems))
         return arrays
 
     def _expected_shapes(self, sess) -> dict:
@@ -420,10 +443,11 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
                       **kwargs) -> Saver | None:
     """``tf.train.import_meta_graph``: rebuild the graph a ``.meta`` file holds (TinyFlow's,
     :mod:`tinyflow.frontend.meta_graph`) in the current graph, with its variables and
-    collections; return a Saver over its variables (None when it has none).  A malformed file
+    collections; return a Saver over its variables (None when it has none), under the names
+    the Saver that wrote the file gave them (TF's SaverDef), else their own.  A malformed file
     is a GraphError naming it, and the current graph is left as it was."""
-    variables = import_graph(meta_graph_or_file, import_scope)
-    return Saver(variables) if variables else None
+    variables, names = import_graph(meta_graph_or_file, import_scope)
+    return Saver(names or variables) if variables else None
 
 
 class CheckpointState(NamedTuple):
