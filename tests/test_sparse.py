@@ -1,7 +1,7 @@
 """TF-1's sparse tensors (tinyflow/frontend/sparse_ops.py, ops/sparse.py): tf.SparseTensor,
 SparseTensorValue fetches and feeds, sparse_placeholder and its checked feeds, to_dense,
-sparse_tensor_dense_matmul, sparse_reduce_sum, sparse_add, reorder, retain, from_dense, sparse softmax and reshape and
-tf.nn.embedding_lookup_sparse.
+sparse_tensor_dense_matmul, sparse_reduce_sum, sparse_add, reorder, retain, from_dense,
+softmax, reshape and tf.nn.embedding_lookup_sparse.
 
 Numbers marked "real TF" were printed by TensorFlow 2.21's tf.compat.v1 (graph mode, CPU) on
 the same inputs and written down here; the rest compare with torch (torch.sparse.mm,
