@@ -358,3 +358,22 @@ def test_scatter_errors():
             sess.run(bad_shape, {updates: np.zeros((2, 3))})
         with pytest.raises(Exception, match="scatter_add' .*ScatterAdd.*index"):
             sess.run(out_of_range)
+
+
+def test_count_up_to_stops_at_its_limit_and_leaves_the_count(plan_memory):
+    counter = tf.Variable(0, name="counter")
+    wide = tf.Variable(tf.constant(5, tf.int64), name="wide")
+    up, up_wide = tf.count_up_to(counter, 3), tf.count_up_to(wide, 6)
+    assert up.dtype == tf.int32 and up_wide.dtype == tf.int64
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        # real TF 1.15: 0, 1, 2, then OutOfRangeError "Reached limit of 3", the count still 3
+        assert [sess.run(up) for _ in range(3)] == [0, 1, 2]
+        with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 3"):
+            sess.run(up)
+        assert sess.run(counter) == 3
+        assert sess.run(up_wide) == 5
+        with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 6"):
+            sess.run(up_wide)
+    with pytest.raises(TypeError, match="tf.Variable"):
+        tf.count_up_to(tf.constant(0), 3)

@@ -31,14 +31,14 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
-from .api import _tensor, cast, constant, reduce_any, reduce_sum
+from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
-__all__ = ["Assert", "Print", "case", "cond", "numpy_function", "py_func", "scatter_add", "scatter_sub",
+__all__ = ["Assert", "Print", "case", "cond", "count_up_to", "numpy_function", "py_func", "scatter_add", "scatter_sub",
            "scatter_update"]
 
 
@@ -532,6 +532,18 @@ def scatter_sub(ref, indices, updates, use_locking=False, name=None) -> Symbol:
     """``ref[indices[i], ...] -= updates[i, ...]``: a row named several times gets all its
     updates taken away.  Arguments and result as :func:`scatter_update`'s."""
     return _scatter("scatter_sub", ref, indices, updates, name or "ScatterSub")
+
+
+def count_up_to(ref, limit, name=None) -> Symbol:
+    """Add one to the int variable ``ref`` and give its value before, as TF 1.15's
+    ``tf.count_up_to``: the run that finds it at ``limit`` or more raises
+    ``OutOfRangeError`` ("Reached limit of ...") and leaves it as it is."""
+    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
+        raise TypeError(f"tf.count_up_to counts in a tf.Variable, got {ref!r}")
+    with current_context().name_scope(name or "CountUpTo"):
+        step = cast(less(ref, int(limit)), ref.dtype)  # 0 at the limit: the count stays
+        old = assign_add(ref, step) - step
+        return create_op("epoch_limit", old, old + 1, limit=int(limit), name="CountUpTo")
 
 
 def _scatter(op_name, ref, indices, updates, name) -> Symbol:
