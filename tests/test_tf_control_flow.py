@@ -181,6 +181,17 @@ def test_print_fetched_prints_as_tensorflow(capsys, plan_memory):
     assert printed.name == "Print:0" and quiet.dtype == tf.float32
 
 
+def test_print_writes_strings_escaped_as_tensorflow(capsys):
+    x = tf.constant([1, 2])
+    words = tf.constant(["a\nb", "q'\"\\", "\xe9t\x01"])
+    with tf.Session() as sess:
+        sess.run(tf.Print(x, [words, "lit"], message="S: "))
+    # real TF: no b'' around a string, and C escapes (TF 1.15's str_util::CEscape writes every
+    # byte from 0x80 in octal too; 2.21 leaves UTF-8 as it is: "\303\251" there is "é")
+    assert capsys.readouterr().err.splitlines() == [
+        "S: [a\\nb q\\'\\\"\\\\ \\303\\251t\\001][lit]"]
+
+
 def test_print_inside_the_graph_and_its_gradient(capsys, plan_memory):
     xv = np.float32([[0.5, 1.0, -2.0], [0.25, -1.5, 0.75]])  # sum -1: printed "-1"
     x = tf.placeholder(tf.float32, shape=[2, 3])

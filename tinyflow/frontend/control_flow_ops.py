@@ -429,6 +429,9 @@ def _element(value) -> str:
         return text if kind(text) == kind(value) else f"{float(value):.{long}g}"
     if isinstance(value, (np.bool_, bool)):
         return "1" if value else "0"
+    if isinstance(value, bytes):  # a string tensor's: TF's CEscape, no b'' around it
+        escapes = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
+        return "".join(escapes.get(b, chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in value)
     return str(value)
 
 
