@@ -249,8 +249,7 @@ class TensorShape:
             [d.value for d in self.dims] == [d.value for d in other.dims]
 
     def __repr__(self) -> str:
-        return "TensorShape(None)" if self.dims is None else \
-            f"TensorShape({[d.value for d in self.dims]})"
+        return f"TensorShape({self.dims!r})"  # TF 1.15's: TensorShape([Dimension(2), ...])
 
     def __str__(self) -> str:
         if self.dims is None:
