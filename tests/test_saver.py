@@ -103,6 +103,13 @@ def test_a_missing_key_is_not_found_and_a_meta_graph_keeps_the_savers_names(tmp_
     path = Saver({"weights": w, "bias": b}).save(sess, tmp_path / "dict")
     with pytest.raises(tf.errors.NotFoundError, match="'nothere' is not in the file"):
         Saver({"nothere": b}).restore(sess, path)  # TF 1.15: NotFoundError, key not found
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"has shape \[3\] in the file "
+                                                             r"but \[2, 3\] in the graph"):
+        Saver({"bias": w}).restore(sess, path)  # TF 1.15: InvalidArgumentError
+    with pytest.raises(ValueError, match="The passed save_path is not a valid checkpoint"):
+        Saver().restore(sess, tmp_path / "nothere")  # TF 1.15's ValueError
+    with pytest.raises(ValueError, match="The same saveable will be restored with two names"):
+        Saver({"a": w, "b": w})  # TF 1.15's
     tf.reset_default_graph()
     saver = tf.train.import_meta_graph(path + ".meta")  # TF's SaverDef: the dict's names
     graph = tf.get_default_graph()

@@ -80,7 +80,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..nnvm.dtypes import as_dtype
-from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
+from ..nnvm.errors import GraphError, InvalidArgumentError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
@@ -114,6 +114,29 @@ class CheckpointKeyError(CheckpointError, NotFoundError):
 
     def __init__(self, message: str) -> None:
         NotFoundError.__init__(self, None, None, message)
+
+
+class CheckpointMismatchError(CheckpointError, InvalidArgumentError):
+    """A variable whose dtype or shape differs from the checkpoint's: TF 1.15's
+    InvalidArgumentError, and a CheckpointError naming the path."""
+
+    def __init__(self, message: str) -> None:
+        InvalidArgumentError.__init__(self, None, None, message)
+
+
+class _NoCheckpoint(FileNotFoundError, ValueError):
+    """No checkpoint at a restore's path: TF 1.15's ValueError ("The passed save_path is not
+    a valid checkpoint"), and a FileNotFoundError."""
+
+
+def _restore_error(problems: list) -> type:
+    """The class of a failed restore's error (``problems``: what is wrong with each
+    variable), as TF 1.15's op errors: a name missing, a dtype or shape that differs."""
+    if any(p.startswith("is not in the file") for p in problems):
+        return CheckpointKeyError
+    if any(" in the file but " in p for p in problems):
+        return CheckpointMismatchError
+    return CheckpointError
 
 
 # Temporary files of saves last written before this moment are stale (their process died).
@@ -160,6 +183,8 @@ class Saver:
             if name in self._variables:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
+            if any(var is other for other in self._variables.values()):  # TF 1.15's check
+                raise ValueError(f"The same saveable will be restored with two names: {name}")
             self._variables[name] = var
         if not self._variables:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
@@ -337,10 +362,10 @@ class Saver:
         ValueError
             ``save_path`` is None.
         FileNotFoundError
-            No checkpoint at ``save_path`` (it is named).
-        CheckpointKeyError
-            A variable's name is not in the checkpoint (a ``tf.errors.NotFoundError`` and a
-            CheckpointError, naming the file and every such variable).
+            No checkpoint at ``save_path`` (it is named); a ValueError too, as TF 1.15's.
+        CheckpointKeyError, CheckpointMismatchError
+            A variable's name is not in the checkpoint, or its dtype or shape differs (TF's
+            ``tf.errors.NotFoundError``, ``InvalidArgumentError``; both CheckpointErrors).
         CheckpointError
             A file is not a readable checkpoint (corrupt, cut short, checksums wrong), lacks a
             variable, or holds a value whose dtype or shape differs from the variable's, or
@@ -382,9 +407,7 @@ class Saver:
         problems = [f"variable '{name}' {arrays[name]}" for name in wanted
                     if isinstance(arrays[name], str)]
         if problems:
-            missing = any(arrays[name].startswith("is not in the file") for name in wanted
-                          if isinstance(arrays[name], str))
-            raise (CheckpointKeyError if missing else CheckpointError)(
+            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
                 f"cannot restore from '{prefix}.index': " + "; ".join(problems))
         return arrays
 
@@ -393,19 +416,14 @@ class Saver:
         if not os.path.isfile(path) and os.path.isfile(path + ".npz"):
             path += ".npz"
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"no checkpoint at '{path}': no file '{path}.index'")
+            raise _NoCheckpoint(f"The passed save_path is not a valid checkpoint: {path} (no "
+                                f"file '{path}.index')")
         arrays = _read_npz(path, self._expected_shapes(sess), budget)
-        arrays = {name: arrays.get(name) for name in self._variables}
-        problems = []
-        for name in self._variables:
-            array = arrays.get(name)
-            if array is None:
-                problems.append(f"variable '{name}' is not in the file")
-            elif isinstance(array, str):  # what _read_member found wrong
-                problems.append(f"variable '{name}' {array}")
+        arrays = {name: arrays.get(name, "is not in the file") for name in self._variables}
+        problems = [f"variable '{name}' {a}" for name, a in arrays.items() if isinstance(a, str)]
         if problems:
-            raise (CheckpointKeyError if any(a is None for a in arrays.values())
-                   else CheckpointError)(f"cannot restore from '{path}': " + "; ".join(problems))
+            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
+                f"cannot restore from '{path}': " + "; ".join(problems))
         return arrays
 
     def _expected_shapes(self, sess) -> dict:
