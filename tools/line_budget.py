@@ -111,13 +111,15 @@ COMPONENTS = {
     # 3800 -> 3810: an op failing while running is TF's InvalidArgumentError (OpFailedError);
     # 3810 -> 3825: a fetch of a tensor of the tf.cond branch not taken is TF's
     # InvalidArgumentError, not what its storage held (the executor's _taken, _fetched), and
-    # a gpu session's convolutions without TF32
+    # a gpu session's convolutions without TF32; 3825 -> 3845: TF's Operation and Tensor
+    # surface (an operation symbol's type, inputs, control_inputs; consumers(), value_index)
+    # and get_tensor_by_name's errors as TF's
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3825),
+            "session/session.py", "session/variables.py"], 3845),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:

@@ -398,9 +398,13 @@ __all__ += ["control_dependencies", "identity", "local_variables", "local_variab
 def group(*inputs, name=None) -> Symbol:
     """An operation (one ``no_op`` node, ``"group_deps"`` by default) that runs after all of
     ``inputs`` (tensors or operations, or lists of them); ``sess.run`` of it returns None."""
-    flat = []
-    for x in inputs:
-        flat.extend(x if isinstance(x, (list, tuple)) else [x])
+    flat, stack = [], list(inputs)[::-1]
+    while stack:  # nested lists too (TF's nest.flatten)
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        else:
+            flat.append(x)
     with control_dependencies(flat):
         return no_op(name=name or "group_deps")
 
