@@ -136,7 +136,14 @@ def _stitch_inputs():
 def test_dynamic_stitch_values_and_gradients(plan_memory):
     indices, data = _stitch_inputs()
     merged = tf.dynamic_stitch(indices, data)
-    assert merged.get_shape().as_list() == [None, 2]  # rows known before it runs
+    # constant indices: their max + 1 rows known before it runs (real TF 1.15: (7, 2)), not
+    # for a fed index (real TF: (?,)); no index at all: none (real TF: (0, 2))
+    assert merged.get_shape().as_list() == [7, 2]
+    fed = tf.placeholder(tf.int32, [None])
+    assert tf.dynamic_stitch([fed, tf.constant([1])], [tf.zeros([3]), tf.zeros([1])]) \
+        .get_shape().as_list() == [None]
+    assert tf.dynamic_stitch([tf.constant([], tf.int32)], [tf.zeros([0, 2])]) \
+        .get_shape().as_list() == [0, 2]
     weights = tf.constant(np.arange(14, dtype=np.float32).reshape(7, 2))
     grads = tf.gradients(tf.reduce_sum(merged * weights), data)
     got, *got_grads = _run([merged, *grads], plan_memory)

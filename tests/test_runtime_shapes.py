@@ -290,6 +290,21 @@ def test_a_dynamic_array_grows_at_indices_the_loop_finds(config, plan_memory):
         assert sorted(key[1][0] for key in state.bound) == [1, 2, 4, 8, 16, 32, 64]
 
 
+def test_reads_of_a_grown_array_have_its_element_shape(plan_memory):
+    x = tf.placeholder(tf.float32, [None, 3])
+    ta = _doubled_rows(x)
+    row, rows, joined = ta.read(1), ta.gather([2, 0]), ta.concat()
+    # real TF 1.15 (and 2.21's compat.v1): read (3,), gather (?, 3), concat (?,)
+    assert row.get_shape().as_list() == [3]
+    assert rows.get_shape().as_list() == [None, 3]
+    assert joined.get_shape().as_list() == [None]
+    value = np.arange(9, dtype=np.float32).reshape(3, 3)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got_row, got_rows = sess.run([row, rows], {x: value})
+    np.testing.assert_array_equal(got_row, value[1] * 2)
+    np.testing.assert_array_equal(got_rows, value[[2, 0]] * 2)
+
+
 def test_a_dynamic_array_with_a_size_and_reads_in_the_body(plan_memory):
     ta = tf.TensorArray(tf.float32, size=2, dynamic_size=True, element_shape=[2])
     ta = ta.write(0, tf.constant([1.0, 1.0]))

@@ -93,6 +93,32 @@ def test_var_list_as_list_and_dict(tmp_path):
         Saver([m.x])
 
 
+def test_a_missing_key_is_not_found_and_a_meta_graph_keeps_the_savers_names(tmp_path):
+    w = tf.Variable([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]], name="w")
+    b = tf.Variable([1.0, 2.0, 3.0], name="b")
+    x = tf.placeholder(tf.float32, [None, 2], name="x")
+    tf.add(tf.matmul(x, w), b, name="y")
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    path = Saver({"weights": w, "bias": b}).save(sess, tmp_path / "dict")
+    with pytest.raises(tf.errors.NotFoundError, match="'nothere' is not in the file"):
+        Saver({"nothere": b}).restore(sess, path)  # TF 1.15: NotFoundError, key not found
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"has shape \[3\] in the file "
+                                                             r"but \[2, 3\] in the graph"):
+        Saver({"bias": w}).restore(sess, path)  # TF 1.15: InvalidArgumentError
+    with pytest.raises(ValueError, match="The passed save_path is not a valid checkpoint"):
+        Saver().restore(sess, tmp_path / "nothere")  # TF 1.15's ValueError
+    with pytest.raises(ValueError, match="The same saveable will be restored with two names"):
+        Saver({"a": w, "b": w})  # TF 1.15's
+    tf.reset_default_graph()
+    saver = tf.train.import_meta_graph(path + ".meta")  # TF's SaverDef: the dict's names
+    graph = tf.get_default_graph()
+    fresh = tf.Session()
+    saver.restore(fresh, path)
+    got = fresh.run(graph.get_tensor_by_name("y:0"), {graph.get_tensor_by_name("x:0"): [[1, 1]]})
+    np.testing.assert_array_equal(got, [[4.0, 7.0, 10.0]])  # real TF 1.15: [[4, 7, 10]]
+
+
 def test_extra_names_in_the_file_are_ignored(tmp_path):
     m = _model()
     sess = _trained_session(m)

@@ -1,7 +1,7 @@
 """TF-1's sparse tensors (tinyflow/frontend/sparse_ops.py, ops/sparse.py): tf.SparseTensor,
 SparseTensorValue fetches and feeds, sparse_placeholder and its checked feeds, to_dense,
-sparse_tensor_dense_matmul, sparse_reduce_sum, sparse_add, reorder, retain, from_dense and
-tf.nn.embedding_lookup_sparse.
+sparse_tensor_dense_matmul, sparse_reduce_sum, sparse_add, reorder, retain, from_dense,
+softmax, reshape and tf.nn.embedding_lookup_sparse.
 
 Numbers marked "real TF" were printed by TensorFlow 2.21's tf.compat.v1 (graph mode, CPU) on
 the same inputs and written down here; the rest compare with torch (torch.sparse.mm,
@@ -616,3 +616,47 @@ def test_a_saved_meta_graph_with_sparse_ops_runs_the_same(tmp_path):
                        dict(zip(parts, value)))
     for value, expected in zip(got, want):
         np.testing.assert_array_equal(value, expected)
+
+
+def test_sparse_softmax_per_run_of_the_last_axis_and_its_gradient(plan_memory):
+    sp = tf.SparseTensor([[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2]],
+                         [1.0, 2.0, 3.0, -1.0, 5.0], [2, 3, 4])
+    soft = tf.sparse.softmax(sp)
+    assert soft.values.get_shape().as_list() == [5]
+    x = tf.placeholder(tf.float32, [None])
+    weighted = tf.sparse_softmax(tf.SparseTensor([[0, 0], [0, 1], [1, 0]], x, [2, 2]))
+    (grad,) = tf.gradients(tf.reduce_sum(weighted.values * [1.0, 2.0, 3.0]), x)
+    with _session(plan_memory) as sess:
+        got, got_grad = sess.run([soft, grad], {x: [0.5, 1.0, 2.0]})
+    # real TF 1.15 (2.21's compat.v1 printed the same)
+    np.testing.assert_allclose(got.values, [0.26894, 0.73106, 1.0, 0.00247, 0.99753], atol=1e-5)
+    np.testing.assert_array_equal(got.indices, sp.indices.eval(session=tf.Session()))
+    reference = torch.tensor([0.5, 1.0], requires_grad=True)  # row 0's run; row 1's is alone
+    (torch.softmax(reference, 0) * torch.tensor([1.0, 2.0])).sum().backward()
+    np.testing.assert_allclose(got_grad, reference.grad.tolist() + [0.0], atol=1e-6)
+    with pytest.raises(ValueError, match="rank >= 2"):
+        tf.sparse.softmax(tf.SparseTensor([[0]], [1.0], [3]))
+
+
+def test_sparse_reshape_with_a_minus_one_and_a_shape_known_only_at_run_time(plan_memory):
+    sp = tf.SparseTensor([[0, 0, 1], [0, 0, 3], [0, 2, 0], [1, 1, 1], [1, 1, 2]],
+                         [1.0, 2.0, 3.0, -1.0, 5.0], [2, 3, 4])
+    flat = tf.sparse.reshape(sp, [-1, 4])
+    assert flat.shape.as_list() == [6, 4]  # real TF 1.15: (6, 4), indices (5, 2)
+    assert flat.indices.get_shape().as_list() == [5, 2]
+    wanted = tf.placeholder(tf.int64, [2])
+    fed = tf.sparse_reshape(sp, wanted)
+    with _session(plan_memory) as sess:
+        got = sess.run(flat)
+        other = sess.run(fed, {wanted: [4, -1]})
+        with pytest.raises(InvalidArgumentError, match=r"\[24\] \[dense values, but the requested shape\] \[5 5\]"):
+            sess.run(fed, {wanted: [5, 5]})
+    # real TF 1.15: the row-major positions 1, 3, 8, 17, 18 in the new shapes
+    assert got.indices.tolist() == [[0, 1], [0, 3], [2, 0], [4, 1], [4, 2]]
+    assert got.dense_shape.tolist() == [6, 4]
+    assert other.indices.tolist() == [[0, 1], [0, 3], [1, 2], [2, 5], [3, 0]]
+    assert other.dense_shape.tolist() == [4, 6]
+    with pytest.raises(ValueError, match=r"24 elements to shape \[5, 5\]"):
+        tf.sparse_reshape(sp, [5, 5])
+    with pytest.raises(ValueError, match="only one output dimension may be -1"):
+        tf.sparse_reshape(sp, [-1, -1])

@@ -57,6 +57,10 @@ TF_OUTPUTS = [
 
 def test_tensor_shape_and_dimension_as_tensorflow():
     assert _outputs() == TF_OUTPUTS
+    # real TF 2.21, compat.v1 with the V1 shapes (TF 1.15's repr): Dimensions in a list
+    S = tf.TensorShape
+    assert [repr(S([2, None])), repr(S(None)), repr(S([]))] == [
+        "TensorShape([Dimension(2), Dimension(None)])", "TensorShape(None)", "TensorShape([])"]
 
 
 def test_static_shapes_through_set_shape_and_sequence_masks():

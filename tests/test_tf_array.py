@@ -444,3 +444,26 @@ def test_slice_at_a_begin_known_only_when_the_graph_runs():
         assert rest.get_shape().as_list() == [None, 2]
         np.testing.assert_array_equal(sess.run(rest, {begin: [1, 1]}), values[1:, 1:3])
         np.testing.assert_array_equal(sess.run(rest, {begin: [3, 0]}), values[3:, 0:2])
+
+
+def test_lists_holding_tensors_are_packed_as_tensorflow_converts_them(plan_memory):
+    i = tf.constant(3, tf.int64)
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0]])
+    packed = tf.convert_to_tensor([i, -i])
+    nested = tf.convert_to_tensor([[1, i]])  # numbers take the first tensor's dtype
+    total = tf.reduce_sum([i, 2 * i])
+    scaled = tf.multiply(x, [tf.constant(2.0), 3.0])
+    grid = tf.stack([[x[0, 0], 1.0], [2.0, x[1, 1]]])
+    # real TF 1.15: packed:0 (2,) int64, (1, 2) int64, () int64, (2, 2), (2, 2)
+    assert packed.name == "packed:0" and packed.dtype == tf.int64
+    assert packed.get_shape().as_list() == [2] and nested.get_shape().as_list() == [1, 2]
+    assert nested.dtype == tf.int64 and total.dtype == tf.int64
+    assert scaled.get_shape().as_list() == [2, 2] and grid.get_shape().as_list() == [2, 2]
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got = sess.run([packed, nested, total, scaled, grid])
+    assert got[0].tolist() == [3, -3] and got[1].tolist() == [[1, 3]] and got[2] == 9
+    np.testing.assert_array_equal(got[3], [[2.0, 6.0], [6.0, 12.0]])
+    np.testing.assert_array_equal(got[4], [[1.0, 1.0], [2.0, 4.0]])
+    with pytest.raises(TypeError, match="Cannot convert a list containing a tensor of dtype "
+                                        "float32 to int64"):
+        tf.convert_to_tensor([i, tf.constant(1.0)])

@@ -198,6 +198,10 @@ def test_print_lays_out_values_as_tf():
     assert _printed(tf.reshape(tf.range(64), [4, 4, 4]), summarize=1) == (
         "[[[0 ... 3]\n  ...\n  [12 ... 15]]\n\n ...\n\n [[48 ... 51]\n  ...\n  [60 ... 63]]]\n")
     assert _printed([1, tf.constant(2)], {"a": tf.constant([1.0])}) == "[1, 2] {'a': [1]}\n"
+    # string tensors: real TF quotes and C-escapes each (2.21 leaves the UTF-8 of "é" as it
+    # is; TF 1.15's str_util::CEscape writes its bytes in octal)
+    assert _printed(tf.constant("h\ni"), tf.constant(["a", "b\xe9"])) == (
+        '"h\\ni" ["a" "b\\303\\251"]\n')
 
 
 def test_print_to_stderr_by_default_and_as_a_dependency(capsys):

@@ -181,6 +181,17 @@ def test_print_fetched_prints_as_tensorflow(capsys, plan_memory):
     assert printed.name == "Print:0" and quiet.dtype == tf.float32
 
 
+def test_print_writes_strings_escaped_as_tensorflow(capsys):
+    x = tf.constant([1, 2])
+    words = tf.constant(["a\nb", "q'\"\\", "\xe9t\x01"])
+    with tf.Session() as sess:
+        sess.run(tf.Print(x, [words, "lit"], message="S: "))
+    # real TF: no b'' around a string, and C escapes (TF 1.15's str_util::CEscape writes every
+    # byte from 0x80 in octal too; 2.21 leaves UTF-8 as it is: "\303\251" there is "é")
+    assert capsys.readouterr().err.splitlines() == [
+        "S: [a\\nb q\\'\\\"\\\\ \\303\\251t\\001][lit]"]
+
+
 def test_print_inside_the_graph_and_its_gradient(capsys, plan_memory):
     xv = np.float32([[0.5, 1.0, -2.0], [0.25, -1.5, 0.75]])  # sum -1: printed "-1"
     x = tf.placeholder(tf.float32, shape=[2, 3])
@@ -231,6 +242,18 @@ def test_py_func_fetched(plan_memory):
     assert p1.tolist() == [1, 3, 6] and c.tolist() == [2, 4, 7]
     assert calls == [(np.float32, ())]  # once a run, numpy arrays (0-d for a scalar)
     assert tf.gradients(single, x) == [None]  # TF: not differentiable
+
+
+def test_numpy_function_and_a_fetched_scalar_is_a_numpy_scalar(plan_memory):
+    x = tf.placeholder(tf.float32, shape=[None, 2])
+    sums = tf.numpy_function(lambda a: a.sum(axis=1), [x], tf.float32)
+    count = tf.py_func(lambda a: np.int64(a.shape[0]), [x], tf.int64)
+    assert sums.dtype == tf.float32 and sums.get_shape().ndims is None  # TF's: unknown
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got_sums, got_count = sess.run([sums, count], {x: [[1.0, 2.0], [3.0, 4.0]]})
+    np.testing.assert_array_equal(got_sums, [3.0, 7.0])
+    # real TF 1.15 fetches a rank-0 py_func result as np.int64(2), not a 0-d array
+    assert type(got_count) is np.int64 and got_count == 2
 
 
 def test_py_func_inside_the_graph(plan_memory):
@@ -346,3 +369,22 @@ def test_scatter_errors():
             sess.run(bad_shape, {updates: np.zeros((2, 3))})
         with pytest.raises(Exception, match="scatter_add' .*ScatterAdd.*index"):
             sess.run(out_of_range)
+
+
+def test_count_up_to_stops_at_its_limit_and_leaves_the_count(plan_memory):
+    counter = tf.Variable(0, name="counter")
+    wide = tf.Variable(tf.constant(5, tf.int64), name="wide")
+    up, up_wide = tf.count_up_to(counter, 3), tf.count_up_to(wide, 6)
+    assert up.dtype == tf.int32 and up_wide.dtype == tf.int64
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        # real TF 1.15: 0, 1, 2, then OutOfRangeError "Reached limit of 3", the count still 3
+        assert [sess.run(up) for _ in range(3)] == [0, 1, 2]
+        with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 3"):
+            sess.run(up)
+        assert sess.run(counter) == 3
+        assert sess.run(up_wide) == 5
+        with pytest.raises(tf.errors.OutOfRangeError, match="Reached limit of 6"):
+            sess.run(up_wide)
+    with pytest.raises(TypeError, match="tf.Variable"):
+        tf.count_up_to(tf.constant(0), 3)

@@ -219,6 +219,35 @@ def test_op_inputs_are_tensors():
         np.testing.assert_allclose(scaled.eval(feed, session=sess), want * 2)
 
 
+def test_operations_and_tensors_answer_tensorflows_questions():
+    a = tf.placeholder(tf.float32, [2], name="a")
+    c = tf.add(a, tf.constant([1.0, 2.0], name="b"), name="c")
+    d = tf.nn.relu(c, name="d")
+    e, f = tf.identity(d, name="e"), tf.identity(c, name="f")
+    group = tf.group([d, [e, f]], name="G")  # nested lists, as TF's nest.flatten
+    graph = tf.get_default_graph()
+    op = graph.get_operation_by_name("c")
+    # real TF 1.15 (2.21's compat.v1 printed the same)
+    assert op.type == "AddV2" and [t.name for t in op.inputs] == ["a:0", "b:0"]
+    assert [o.name for o in c.consumers()] == ["d", "f"] and d.value_index == 0
+    assert group.type == "NoOp" and len(group.control_inputs) == 3 and group.inputs == []
+    assert tf.no_op(name="n").control_inputs == []
+    assert not hasattr(c, "type")  # a tensor has none
+    missing = "refers to a Tensor which does not exist. The operation,"
+    form = 'Tensor names must be of the form "<op_name>:<output_index>".'
+    for name, error, text in [
+            ("zzz:0", KeyError, f"'zzz:0' {missing} 'zzz', does not exist in the graph."),
+            ("c:3", KeyError, f"'c:3' {missing} 'c', exists but only has 1 outputs."),
+            ("c", ValueError, f"'c' refers to an Operation, not a Tensor. {form}"),
+            ("zzz", ValueError, "'zzz' looks like an (invalid) Operation name, not a Tensor."),
+            ("c:x", ValueError, "'c:x' looks a like a Tensor name, but is not a valid one.")]:
+        with pytest.raises(error) as raised:
+            graph.get_tensor_by_name(name)
+        assert f"The name {text}" in str(raised.value)
+    with pytest.raises(KeyError, match="The name 'zzz' refers to an Operation not in the graph"):
+        graph.get_operation_by_name("zzz")
+
+
 def test_op_type_is_tensorflows():
     # the types TensorFlow gives these ops, from real TF (tensorflow 2.21's tf.compat.v1 in
     # graph mode, as 1.15: x + y is AddV2 since 1.15, a tf.Variable's op VariableV2)

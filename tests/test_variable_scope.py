@@ -44,6 +44,34 @@ def test_reuse_rules_and_their_errors():
         assert tf.get_variable("v") is v
 
 
+def test_a_reuse_of_another_dtype_and_the_scopes_regularizer():
+    with tf.variable_scope("i", dtype=tf.int32):
+        tf.get_variable("iv", [2], initializer=tf.zeros_initializer())
+    with tf.variable_scope("i", reuse=True, dtype=tf.int32):
+        assert tf.get_variable("iv").dtype.base_dtype == tf.int32
+    # real TF 1.15: the scope's dtype (float32) asked, a ref dtype found
+    with tf.variable_scope("i", reuse=True), pytest.raises(
+            ValueError, match=r"^Trying to share variable i/iv, but specified dtype float32 "
+                              r"and found dtype int32_ref\.$"):
+        tf.get_variable("iv")
+    with tf.variable_scope("init", initializer=tf.constant_initializer(3.0),
+                           regularizer=lambda t: tf.reduce_sum(t)):
+        tf.get_variable("r", [2])
+        with tf.variable_scope("in"):
+            tf.get_variable("q", [3], regularizer=lambda t: 2 * tf.reduce_sum(t))
+            tf.get_variable("z", [1], regularizer=tf.no_regularizer)
+        with tf.variable_scope("in", reuse=True):
+            tf.get_variable("q", [3])  # reused: no second loss
+        with tf.variable_scope("l"):
+            tf.layers.dense(tf.ones([1, 2]), 1, kernel_initializer=tf.ones_initializer())
+    losses = tf.get_collection(tf.GraphKeys.REGULARIZATION_LOSSES)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        got = sess.run(losses)
+    # real TF 1.15: r's 6, q's own 18, the dense kernel's 2 (inherited), the bias's 0
+    assert got == [6.0, 18.0, 2.0, 0.0]
+
+
 def test_auto_reuse_shares_a_layer_and_it_trains_once():
     x = tf.placeholder(tf.float32, [None, 3])
     first, second = _layer(x, "fc"), _layer(x, "fc")

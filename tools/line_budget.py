@@ -42,10 +42,11 @@ COMPONENTS = {
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
     # on the host), their kernels and the TF-1 functions composed of them (add, reorder,
-    # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are
+    # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are; 695 -> 750:
+    # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 695),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 750),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -110,13 +111,15 @@ COMPONENTS = {
     # 3800 -> 3810: an op failing while running is TF's InvalidArgumentError (OpFailedError);
     # 3810 -> 3825: a fetch of a tensor of the tf.cond branch not taken is TF's
     # InvalidArgumentError, not what its storage held (the executor's _taken, _fetched), and
-    # a gpu session's convolutions without TF32
+    # a gpu session's convolutions without TF32; 3825 -> 3845: TF's Operation and Tensor
+    # surface (an operation symbol's type, inputs, control_inputs; consumers(), value_index)
+    # and get_tensor_by_name's errors as TF's
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3825),
+            "session/session.py", "session/variables.py"], 3845),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -254,7 +257,9 @@ COMPONENTS = {
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
     # Counter, shuffle_and_repeat, map_and_batch...)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1000),
+    # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
+    # range of tensors (captured)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1060),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -449,8 +454,11 @@ COMPONENTS = {
     "partitioned variables (frontend/partitioned_variables.py)": (
         ["frontend/partitioned_variables.py"], 230),
     # 5295 -> 5335: partitioner= on tf.get_variable and tf.variable_scope, a
-    # PartitionedVariable in embedding_lookup and convert_to_tensor
-    FRONT_END: ([], 5335),
+    # PartitionedVariable in embedding_lookup and convert_to_tensor; 5335 -> 5350: TF-1
+    # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
+    # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
+    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them)
+    FRONT_END: ([], 5400),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -126,9 +126,45 @@ def _collection(key, scope) -> list:
 
 # -- math (TF 1.15 semantics; see tinyflow/ops/math.py for the dtype rules) -------------------
 def _tensor(value) -> Symbol:
-    """A symbol, or a constant of the value's own dtype (a Python number alone)."""
+    """A symbol, or a constant of the value's own dtype (a Python number alone), or a list
+    holding tensors packed (:func:`_packed`)."""
+    if _holds_tensors(value):
+        return _packed(value, _first_dtype(value))
     return _as_symbol(value) if isinstance(value, NodeEntry) else value if isinstance(
         value, Symbol) else constant(value)
+
+
+def _holds_tensors(value) -> bool:
+    return isinstance(value, (list, tuple)) and any(
+        isinstance(v, (Symbol, NodeEntry)) or _holds_tensors(v) for v in value)
+
+
+def _first_dtype(value):
+    """The dtype of the first tensor in a nested list (TF's _get_dtype_from_nested_lists)."""
+    for item in value:
+        found = (_tensor(item).dtype if isinstance(item, (Symbol, NodeEntry)) else
+                 _first_dtype(item) if isinstance(item, (list, tuple)) else None)
+        if found is not None:
+            return found
+    return None
+
+
+def _packed(value, dtype) -> Symbol:
+    """A (nested) list holding tensors as TF's autopacking makes it a tensor: its items
+    stacked (node ``packed``), numbers as constants of ``dtype`` (the first tensor's)."""
+    items = []
+    for item in value:
+        if isinstance(item, (list, tuple)):
+            items.append(_packed(item, dtype))
+        elif isinstance(item, (Symbol, NodeEntry)):
+            item = _tensor(item)
+            if item.dtype != dtype:
+                raise TypeError(f"Cannot convert a list containing a tensor of dtype "
+                                f"{item.dtype.name} to {dtype.name} (Tensor is: {item!r})")
+            items.append(item)
+        else:
+            items.append(constant(item, dtype=dtype))
+    return create_op("stack", *items, num_args=len(items), axis=0, name="packed")
 
 
 def _like(value, tensor: Symbol) -> Symbol:
@@ -143,6 +179,7 @@ def _like(value, tensor: Symbol) -> Symbol:
 
 def _operands(x, y):
     """``(x, y)`` as symbols; a number beside a tensor takes the tensor's dtype."""
+    x, y = (_tensor(v) if _holds_tensors(v) else v for v in (x, y))
     if not isinstance(x, Symbol) and not isinstance(y, Symbol):
         x = constant(x)  # TF converts x first and y to x's dtype
     if not isinstance(y, Symbol):
@@ -361,9 +398,13 @@ __all__ += ["control_dependencies", "identity", "local_variables", "local_variab
 def group(*inputs, name=None) -> Symbol:
     """An operation (one ``no_op`` node, ``"group_deps"`` by default) that runs after all of
     ``inputs`` (tensors or operations, or lists of them); ``sess.run`` of it returns None."""
-    flat = []
-    for x in inputs:
-        flat.extend(x if isinstance(x, (list, tuple)) else [x])
+    flat, stack = [], list(inputs)[::-1]
+    while stack:  # nested lists too (TF's nest.flatten)
+        x = stack.pop()
+        if isinstance(x, (list, tuple)):
+            stack.extend(reversed(x))
+        else:
+            flat.append(x)
     with control_dependencies(flat):
         return no_op(name=name or "group_deps")
 

@@ -375,8 +375,12 @@ def format_tensor(array, summarize: int) -> str:
     last ``summarize`` entries of each axis with ``...`` between (all when negative), rows on
     lines of their own, a blank line between blocks of rank 3 and up."""
     if array.ndim == 0:
-        return _element(array[()])
+        return _quoted(array[()])
     return "[" + _format_axis(array, 0, summarize) + "]"
+
+
+def _quoted(value) -> str:  # TF's PrintOneElement with print_v2: a string escaped, in quotes
+    return f'"{_element(value)}"' if isinstance(value, bytes) else _element(value)
 
 
 def _kept(length: int, summarize: int):
@@ -388,7 +392,7 @@ def _kept(length: int, summarize: int):
 
 def _format_axis(array, depth: int, summarize: int) -> str:
     if array.ndim == 1:
-        return " ".join("..." if i is None else _element(array[i])
+        return " ".join("..." if i is None else _quoted(array[i])
                         for i in _kept(len(array), summarize))
     sep = "\n" * (array.ndim - 1) + " " * (depth + 1)
     return sep.join("..." if i is None else "[" + _format_axis(array[i], depth + 1, summarize)

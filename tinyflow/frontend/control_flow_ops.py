@@ -31,14 +31,14 @@ import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
-from .api import _tensor, cast, constant, reduce_any, reduce_sum
+from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
 from .errors import InvalidArgumentError
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
-__all__ = ["Assert", "Print", "case", "cond", "py_func", "scatter_add", "scatter_sub",
+__all__ = ["Assert", "Print", "case", "cond", "count_up_to", "numpy_function", "py_func", "scatter_add", "scatter_sub",
            "scatter_update"]
 
 
@@ -429,6 +429,9 @@ def _element(value) -> str:
         return text if kind(text) == kind(value) else f"{float(value):.{long}g}"
     if isinstance(value, (np.bool_, bool)):
         return "1" if value else "0"
+    if isinstance(value, bytes):  # a string tensor's: TF's CEscape, no b'' around it
+        escapes = {10: "\\n", 13: "\\r", 9: "\\t", 34: '\\"', 39: "\\'", 92: "\\\\"}
+        return "".join(escapes.get(b, chr(b) if 32 <= b < 127 else f"\\{b:03o}") for b in value)
     return str(value)
 
 
@@ -469,6 +472,12 @@ def py_func(func, inp, Tout, stateful=True, name=None) -> Symbol | list[Symbol]:
     return out if single else [out[i] for i in range(len(touts))]
 
 
+def numpy_function(func, inp, Tout, name=None) -> Symbol | list[Symbol]:
+    """``func`` on numpy arrays as an op (TensorFlow 1.15's ``tf.numpy_function``): a
+    stateful :func:`py_func`, with its arguments and results."""
+    return py_func(func, inp, Tout, stateful=True, name=name)
+
+
 class _PyCall:
     """A py_func node's run-time side: ``func`` on numpy arrays, its results checked against
     Tout as TensorFlow's ``FuncRegistry`` and PyFunc kernel check them."""
@@ -490,6 +499,7 @@ class _PyCall:
                 raise InvalidArgumentError(None, node, (
                     f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but "
                     f"expects {dtype}"))
+        arrays = [a[()] if a.ndim == 0 else a for a in arrays]  # a scalar fetched: TF's np.int64
         return arrays[0] if len(arrays) == 1 else arrays
 
 
@@ -525,6 +535,18 @@ def scatter_sub(ref, indices, updates, use_locking=False, name=None) -> Symbol:
     """``ref[indices[i], ...] -= updates[i, ...]``: a row named several times gets all its
     updates taken away.  Arguments and result as :func:`scatter_update`'s."""
     return _scatter("scatter_sub", ref, indices, updates, name or "ScatterSub")
+
+
+def count_up_to(ref, limit, name=None) -> Symbol:
+    """Add one to the int variable ``ref`` and give its value before, as TF 1.15's
+    ``tf.count_up_to``: the run that finds it at ``limit`` or more raises
+    ``OutOfRangeError`` ("Reached limit of ...") and leaves it as it is."""
+    if not isinstance(ref, Symbol) or ref.node.kind != "variable":
+        raise TypeError(f"tf.count_up_to counts in a tf.Variable, got {ref!r}")
+    with current_context().name_scope(name or "CountUpTo"):
+        step = cast(less(ref, int(limit)), ref.dtype)  # 0 at the limit: the count stays
+        old = assign_add(ref, step) - step
+        return create_op("epoch_limit", old, old + 1, limit=int(limit), name="CountUpTo")
 
 
 def _scatter(op_name, ref, indices, updates, name) -> Symbol:

@@ -13,6 +13,7 @@ from ..nnvm.tensor_shape import TensorShape
 from .api import constant, equal, where
 from .array_ops import (
     ShapeValue,
+    _folded,
     _static_shape,
     _tensor,
     concat,
@@ -147,8 +148,11 @@ def dynamic_stitch(indices, data, name=None) -> Symbol:
     result = create_op("dynamic_stitch", *indices, *data, num_args=2 * len(data),
                        name=name or "DynamicStitch")
     index, rows = indices[0].get_shape(), data[0].get_shape()
-    # what is known before it runs, as TF's: the rows' shape
+    # what is known before it runs, as TF's: the rows' shape, and their number when every
+    # index is a constant
     known = rows.as_list()[index.ndims:] if None not in (index.ndims, rows.ndims) else None
+    folded = [_folded(i) for i in indices]
+    count = None if None in folded else max((v for f in folded for v in f), default=-1) + 1
     result.graph.declared_shapes[result.outputs[0]] = TensorShape(
-        None if known is None else [None] + known)
+        None if known is None else [count] + known)
     return result

@@ -9,7 +9,8 @@ The file is JSON::
      "variables": [{"name", "initial_value": [node, output], "initial_assign": [node, output],
                     "trainable", "default"}, ...],
      "collections": {key: [{"variable": name} or {"entries": [[node, output]...],
-                                                  "operation": bool}, ...]}}
+                                                  "operation": bool}, ...]},
+     "saver": {name in the checkpoint: variable name}}  (TF's SaverDef: the writing Saver's)
 
 Collections hold variables, tensors and operations; other values in a collection are not
 written.  A file read is untrusted: the graph goes through LoadJSON's checks (nothing in it can
@@ -56,9 +57,12 @@ def _unwritable(context) -> str | None:
     return None
 
 
-def export_meta_graph(filename=None, collection_list=None, graph=None, **kwargs) -> dict:
+def export_meta_graph(filename=None, collection_list=None, graph=None, saver_names=None,
+                      **kwargs) -> dict:
     """Write the current graph (or ``graph``), its variables and its collections (or those of
     ``collection_list``) to ``filename`` when given; return the document written.
+    ``saver_names`` (``{name in the checkpoint: variable}``, a Saver's) is kept for the Saver
+    ``import_meta_graph`` returns.
 
     GraphError when a node cannot be written (a ``tf.py_func``'s Python function)."""
     context = graph or current_context()
@@ -83,15 +87,18 @@ def export_meta_graph(filename=None, collection_list=None, graph=None, **kwargs)
     doc = {"tinyflow_meta_graph": VERSION, "graph": text,
            "variables": [_variable_doc(v) for v in context.variables],
            "collections": collections}
+    if saver_names is not None:
+        doc["saver"] = {key: var.op.name for key, var in saver_names.items()}
     if filename is not None:
         with open(os.fspath(filename), "w") as file:
             json.dump(doc, file)
     return doc
 
 
-def import_graph(meta_graph_or_file, import_scope=None) -> list:
+def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | None]:
     """Rebuild the graph of a ``.meta`` file (or a document ``export_meta_graph`` returned) in
-    the current graph, with its variables and collections; return its variables.
+    the current graph, with its variables and collections; return its variables and the
+    ``{name in the checkpoint: variable}`` of the Saver that wrote it (None if none did).
 
     Raises
     ------
@@ -118,6 +125,12 @@ def import_graph(meta_graph_or_file, import_scope=None) -> list:
     collections = {key: [_collection_item(item, nodes, variables, where) for item in
                          _list(doc["collections"], key, where)]
                    for key in _dict(doc, "collections", where)}
+    saver = doc.get("saver")
+    if saver is not None:
+        _check(isinstance(saver, dict) and all(isinstance(k, str) and k and v in variables
+                                               for k, v in saver.items()),
+               where, "'saver' does not map checkpoint names to variables of the graph")
+        saver = {key: variables[name] for key, name in saver.items()}
     for name, node in nodes.items():  # nothing changed before every check passed
         context.nodes_by_name[name] = node
         context.claim_name(name)
@@ -126,7 +139,7 @@ def import_graph(meta_graph_or_file, import_scope=None) -> list:
     for key, items in collections.items():
         for item in items:
             context.add_to_collection(key, item)
-    return list(variables.values())
+    return list(variables.values()), saver
 
 
 def _read(path: str, where: str) -> dict:

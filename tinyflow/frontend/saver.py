@@ -80,7 +80,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..nnvm.dtypes import as_dtype
-from ..nnvm.errors import GraphError, NotFoundError, TinyflowError
+from ..nnvm.errors import GraphError, InvalidArgumentError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
@@ -106,6 +106,37 @@ __all__ = [
 class CheckpointError(TinyflowError, ValueError):
     """A checkpoint that cannot be written or read, or does not fit the variables it is restored
     into; names the path."""
+
+
+class CheckpointKeyError(CheckpointError, NotFoundError):
+    """A variable's name missing from the checkpoint: TF 1.15's NotFoundError ("Key ... not
+    found in checkpoint"), and a CheckpointError naming the path."""
+
+    def __init__(self, message: str) -> None:
+        NotFoundError.__init__(self, None, None, message)
+
+
+class CheckpointMismatchError(CheckpointError, InvalidArgumentError):
+    """A variable whose dtype or shape differs from the checkpoint's: TF 1.15's
+    InvalidArgumentError, and a CheckpointError naming the path."""
+
+    def __init__(self, message: str) -> None:
+        InvalidArgumentError.__init__(self, None, None, message)
+
+
+class _NoCheckpoint(FileNotFoundError, ValueError):
+    """No checkpoint at a restore's path: TF 1.15's ValueError ("The passed save_path is not
+    a valid checkpoint"), and a FileNotFoundError."""
+
+
+def _restore_error(problems: list) -> type:
+    """The class of a failed restore's error (``problems``: what is wrong with each
+    variable), as TF 1.15's op errors: a name missing, a dtype or shape that differs."""
+    if any(p.startswith("is not in the file") for p in problems):
+        return CheckpointKeyError
+    if any(" in the file but " in p for p in problems):
+        return CheckpointMismatchError
+    return CheckpointError
 
 
 # Temporary files of saves last written before this moment are stale (their process died).
@@ -152,6 +183,8 @@ class Saver:
             if name in self._variables:
                 raise ValueError(f"two variables are named '{name}'; pass var_list as a dict "
                                  f"{{name: variable}} to store them under different names")
+            if any(var is other for other in self._variables.values()):  # TF 1.15's check
+                raise ValueError(f"The same saveable will be restored with two names: {name}")
             self._variables[name] = var
         if not self._variables:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
@@ -247,7 +280,8 @@ class Saver:
             os.fsync(index_file.fileno())
         if write_meta_graph:
             try:
-                meta = json.dumps(export_meta_graph(graph=self._graph())).encode()
+                meta = json.dumps(export_meta_graph(graph=self._graph(),
+                                                    saver_names=self._names())).encode()
             except GraphError as err:  # a node with a Python object (tf.py_func's function)
                 # no path in the text: Python shows one warning per graph and line, not per save
                 warnings.warn(f"no meta graph (.meta) written beside this graph's checkpoints: "
@@ -263,7 +297,15 @@ class Saver:
                           **kwargs) -> dict:
         """Write the saver's graph, its variables and collections to ``filename`` (TinyFlow's
         meta graph: :mod:`tinyflow.frontend.meta_graph`); return what was written."""
-        return export_meta_graph(filename, collection_list, graph=self._graph())
+        return export_meta_graph(filename, collection_list, graph=self._graph(),
+                                 saver_names=self._names())
+
+    def _names(self) -> dict | None:
+        """``{name in the checkpoint: variable}`` for the meta graph; None when a partitioned
+        variable's shards are among them (its importer's Saver takes the graph's names)."""
+        if any(isinstance(v, list) for v in self._variables.values()):
+            return None
+        return dict(self._variables)
 
     def _graph(self):
         """The graph of the saver's variables (whichever graph is the default now)."""
@@ -320,7 +362,10 @@ class Saver:
         ValueError
             ``save_path`` is None.
         FileNotFoundError
-            No checkpoint at ``save_path`` (it is named).
+            No checkpoint at ``save_path`` (it is named); a ValueError too, as TF 1.15's.
+        CheckpointKeyError, CheckpointMismatchError
+            A variable's name is not in the checkpoint, or its dtype or shape differs (TF's
+            ``tf.errors.NotFoundError``, ``InvalidArgumentError``; both CheckpointErrors).
         CheckpointError
             A file is not a readable checkpoint (corrupt, cut short, checksums wrong), lacks a
             variable, or holds a value whose dtype or shape differs from the variable's, or
@@ -362,8 +407,8 @@ class Saver:
         problems = [f"variable '{name}' {arrays[name]}" for name in wanted
                     if isinstance(arrays[name], str)]
         if problems:
-            raise CheckpointError(f"cannot restore from '{prefix}.index': "
-                                  + "; ".join(problems))
+            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
+                f"cannot restore from '{prefix}.index': " + "; ".join(problems))
         return arrays
 
     def _read_legacy(self, path: str, sess, budget) -> dict:
@@ -371,18 +416,14 @@ class Saver:
         if not os.path.isfile(path) and os.path.isfile(path + ".npz"):
             path += ".npz"
         if not os.path.isfile(path):
-            raise FileNotFoundError(f"no checkpoint at '{path}': no file '{path}.index'")
+            raise _NoCheckpoint(f"The passed save_path is not a valid checkpoint: {path} (no "
+                                f"file '{path}.index')")
         arrays = _read_npz(path, self._expected_shapes(sess), budget)
-        arrays = {name: arrays.get(name) for name in self._variables}
-        problems = []
-        for name in self._variables:
-            array = arrays.get(name)
-            if array is None:
-                problems.append(f"variable '{name}' is not in the file")
-            elif isinstance(array, str):  # what _read_member found wrong
-                problems.append(f"variable '{name}' {array}")
+        arrays = {name: arrays.get(name, "is not in the file") for name in self._variables}
+        problems = [f"variable '{name}' {a}" for name, a in arrays.items() if isinstance(a, str)]
         if problems:
-            raise CheckpointError(f"cannot restore from '{path}': " + "; ".join(problems))
+            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
+                f"cannot restore from '{path}': " + "; ".join(problems))
         return arrays
 
     def _expected_shapes(self, sess) -> dict:
@@ -420,10 +461,11 @@ def import_meta_graph(meta_graph_or_file, clear_devices=False, import_scope=None
                       **kwargs) -> Saver | None:
     """``tf.train.import_meta_graph``: rebuild the graph a ``.meta`` file holds (TinyFlow's,
     :mod:`tinyflow.frontend.meta_graph`) in the current graph, with its variables and
-    collections; return a Saver over its variables (None when it has none).  A malformed file
+    collections; return a Saver over its variables (None when it has none), under the names
+    the Saver that wrote the file gave them (TF's SaverDef), else their own.  A malformed file
     is a GraphError naming it, and the current graph is left as it was."""
-    variables = import_graph(meta_graph_or_file, import_scope)
-    return Saver(variables) if variables else None
+    variables, names = import_graph(meta_graph_or_file, import_scope)
+    return Saver(names or variables) if variables else None
 
 
 class CheckpointState(NamedTuple):

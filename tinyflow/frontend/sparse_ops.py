@@ -21,7 +21,9 @@ from ..nnvm.tensor_shape import TensorShape
 from .api import abs as absolute
 from .api import (
     cast,
+    control_dependencies,
     equal,
+    exp,
     floordiv,
     floormod,
     greater_equal,
@@ -29,6 +31,7 @@ from .api import (
     maximum,
     not_equal,
     placeholder,
+    reduce_prod,
     reduce_sum,
     sqrt,
     where,
@@ -45,10 +48,11 @@ from .array_ops import (
     zeros_like,
 )
 from .array_ops import shape as shape_of
+from .control_flow_ops import Assert
 from .dtypes import as_dtype, int64
 from .indexing_ops import gather_nd, tensor_scatter_nd_add
 from .math_ops import convert_to_tensor, cumprod
-from .segment_ops import segment_mean, segment_sum, unsorted_segment_sum
+from .segment_ops import segment_max, segment_mean, segment_sum, unsorted_segment_sum
 from .sort_ops import argsort, unique_with_counts
 
 __all__ = [
@@ -60,10 +64,12 @@ __all__ = [
     "sparse_placeholder",
     "sparse_reduce_sum",
     "sparse_reorder",
+    "sparse_reshape",
     "sparse_retain",
     "sparse_segment_mean",
     "sparse_segment_sqrt_n",
     "sparse_segment_sum",
+    "sparse_softmax",
     "sparse_tensor_dense_matmul",
     "sparse_tensor_to_dense",
     "sparse_to_dense",
@@ -322,6 +328,26 @@ def _sparse_sum(a, b, threshold) -> SparseTensor:
         return SparseTensor(indices, sums, a.dense_shape)
 
 
+def sparse_softmax(sp_input, name=None) -> SparseTensor:
+    """The softmax of each run of entries sharing every index but the last (TF 1.15's
+    ``tf.sparse.softmax``: missing entries count as -inf, not 0); indices and shape kept.
+
+    As TF's, the indices must be in row-major order (:func:`sparse_reorder`)."""
+    sp = _sparse(sp_input, "sparse_softmax")
+    if sp.shape.ndims is not None and sp.shape.ndims < 2:
+        raise ValueError(f"sparse_softmax: the sparse tensor must have rank >= 2, got shape "
+                         f"{sp.shape}")
+    with current_context().name_scope(name or "SparseSoftmax"):
+        leading = sp.dense_shape[:-1]
+        rows = reduce_sum(sp.indices[:, :-1] * cumprod(leading, exclusive=True, reverse=True),
+                          axis=1)
+        _, runs, _ = unique_with_counts(rows, out_idx=int64)  # sorted rows: 0, 0, 1, 2, 2...
+        shifted = exp(sp.values - gather(segment_max(sp.values, runs), runs))
+        values = shifted / gather(segment_sum(shifted, runs), runs)
+        values.set_shape(sp.values.get_shape())
+        return SparseTensor(sp.indices, values, sp.dense_shape)
+
+
 # -- reorder, retain, from_dense ----------------------------------------------------------------
 def sparse_reorder(sp_input, name=None) -> SparseTensor:
     """The same sparse tensor with its indices in row-major order (values moved with them)."""
@@ -331,6 +357,40 @@ def sparse_reorder(sp_input, name=None) -> SparseTensor:
         order = argsort(reduce_sum(sp.indices * strides, axis=1), stable=True)
         return SparseTensor(gather(sp.indices, order), gather(sp.values, order),
                             sp.dense_shape)
+
+
+def sparse_reshape(sp_input, shape, name=None) -> SparseTensor:
+    """The sparse tensor with dense shape ``shape`` (one ``-1`` at most: the size that keeps
+    the number of dense values), each entry at its row-major position's new coordinates.  A
+    shape of another number of dense values is a ValueError when both shapes are constants,
+    else fails the run (TF's InvalidArgumentError)."""
+    sp = _sparse(sp_input, "sparse_reshape")
+    wanted, dense = _folded(convert_to_tensor(shape, dtype=int64)), _folded(sp.dense_shape)
+    if wanted is not None and list(wanted).count(-1) > 1:
+        raise ValueError(f"sparse_reshape: only one output dimension may be -1, got "
+                         f"{list(wanted)}")
+    with current_context().name_scope(name or "SparseReshape"):
+        if wanted is not None and dense is not None:  # TF's shape function: checked now
+            total, others = int(np.prod(dense)), int(np.prod([d for d in wanted if d != -1]))
+            new_shape = [total // max(others, 1) if d == -1 else int(d) for d in wanted]
+            if int(np.prod(new_shape)) != total:
+                raise ValueError(f"Cannot reshape a tensor with {total} elements to shape "
+                                 f"{list(wanted)} ({int(np.prod(new_shape))} elements)")
+            new_shape, fits = convert_to_tensor(new_shape, dtype=int64), []
+        else:
+            wanted = convert_to_tensor(shape, dtype=int64)
+            total = reduce_prod(sp.dense_shape)
+            others = maximum(-reduce_prod(wanted), 1)  # with a -1: the product of the others
+            new_shape = where(equal(wanted, -1), zeros_like(wanted) + total // others, wanted)
+            fits = [Assert(equal(reduce_prod(new_shape), total), [
+                "sparse_reshape: a sparse tensor of", sp.dense_shape, "has", total,
+                "dense values, but the requested shape", wanted, "has", reduce_prod(new_shape)])]
+        with control_dependencies(fits):
+            positions = reduce_sum(sp.indices * cumprod(sp.dense_shape, exclusive=True,
+                                                        reverse=True), axis=1, keepdims=True)
+        strides = cumprod(new_shape, exclusive=True, reverse=True)
+        return SparseTensor(floormod(floordiv(positions, strides), new_shape), sp.values,
+                            new_shape)
 
 
 def sparse_transpose(sp_input, perm=None, name=None) -> SparseTensor:

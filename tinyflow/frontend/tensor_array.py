@@ -99,12 +99,13 @@ class TensorArray:
     # -- reading ----------------------------------------------------------------------------
     def read(self, index, name=None) -> Symbol:
         """Element ``index`` (an int or int32 scalar tensor)."""
-        return gather(self._stacked("read"), _index(index), name=name or "TensorArrayRead")
+        return self._known_rows(gather(self._stacked("read"), _index(index),
+                                       name=name or "TensorArrayRead"), [])
 
     def gather(self, indices, element_shape=None, name=None) -> Symbol:
         """Elements ``indices`` (a vector), stacked."""
-        return gather(self._stacked("gather"), _index(indices),
-                      name=name or "TensorArrayGather")
+        return self._known_rows(gather(self._stacked("gather"), _index(indices),
+                                       name=name or "TensorArrayGather"), [None])
 
     def stack(self, name=None) -> Symbol:
         """Every element, stacked along a new first axis."""
@@ -147,8 +148,7 @@ class TensorArray:
         shape = value.get_shape()
         if shape.ndims == 0:
             raise ValueError("Shape must be at least rank 1 but is rank 0 (TensorArray.unstack)")
-        result = self._like(value, shape[1:] if shape.ndims is not None else TensorShape(None))
-        return result
+        return self._like(value, shape[1:] if shape.ndims is not None else TensorShape(None))
 
     def identity(self) -> TensorArray:
         return self
@@ -201,6 +201,12 @@ class TensorArray:
                                    f"{self._name}_zeros", shape_attr="rows", **attrs)
         return create_op("tensor_array_zeros", *tensors, rows=(int(self._size),),
                          name=f"{self._name}_zeros", **attrs)
+
+    def _known_rows(self, value: Symbol, rows: list) -> Symbol:
+        """``value`` read from an array grown in a loop: static shape ``rows + element``."""
+        if self._rows is not None and self._element_shape.ndims is not None:
+            value.set_shape(rows + self._element_shape.as_list())
+        return value
 
     def _stacked(self, what) -> Symbol:
         if self._buffer is None:
@@ -261,9 +267,7 @@ class TensorArray:
 
 def _first_dim(tensor: Symbol) -> Symbol:
     size = tensor.get_shape()[0].value if tensor.get_shape().ndims else None
-    if size is not None:
-        return constant(int(size), dtype="int32")
-    return shape(tensor)[0]
+    return constant(int(size), dtype="int32") if size is not None else shape(tensor)[0]
 
 
 def _index(index) -> Symbol:

@@ -10,10 +10,12 @@ from .sparse_ops import sparse_fill_empty_rows as fill_empty_rows
 from .sparse_ops import sparse_placeholder as placeholder
 from .sparse_ops import sparse_reduce_sum as reduce_sum
 from .sparse_ops import sparse_reorder as reorder
+from .sparse_ops import sparse_reshape as reshape
 from .sparse_ops import sparse_retain as retain
 from .sparse_ops import sparse_segment_mean as segment_mean
 from .sparse_ops import sparse_segment_sqrt_n as segment_sqrt_n
 from .sparse_ops import sparse_segment_sum as segment_sum
+from .sparse_ops import sparse_softmax as softmax
 from .sparse_ops import sparse_tensor_dense_matmul as matmul
 from .sparse_ops import sparse_tensor_dense_matmul as sparse_dense_matmul
 from .sparse_ops import sparse_tensor_to_dense as to_dense
@@ -21,8 +23,8 @@ from .sparse_ops import sparse_transpose as transpose
 from .unsupported import unsupported
 
 __all__ = ["SparseTensor", "add", "fill_empty_rows", "from_dense", "matmul", "placeholder", "reduce_sum",
-           "reorder", "retain", "segment_mean", "segment_sqrt_n", "segment_sum",
-           "sparse_dense_matmul", "to_dense", "transpose"]
+           "reorder", "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum",
+           "softmax", "sparse_dense_matmul", "to_dense", "transpose"]
 
 
 def __getattr__(name):

@@ -33,17 +33,21 @@ AUTO_REUSE = _ReuseMode.AUTO_REUSE
 
 class VariableScope:
     """A variable scope: its ``name`` (``"conv1"``, ``""`` at the root), ``reuse`` (False, True
-    or AUTO_REUSE), the default ``initializer``, ``dtype`` and ``partitioner`` for
-    ``get_variable``."""
+    or AUTO_REUSE), the default ``initializer``, ``dtype``, ``partitioner`` and
+    ``regularizer`` for ``get_variable``."""
 
     def __init__(self, name="", reuse=False, initializer=None, dtype="float32",
-                 name_scope="", partitioner=None) -> None:
+                 name_scope="", partitioner=None, regularizer=None) -> None:
         self.name = name
         self.reuse = reuse
         self.initializer = initializer
         self.dtype = dtype
         self.original_name_scope = name_scope
         self.partitioner = partitioner
+        self.regularizer = regularizer
+
+    def set_regularizer(self, regularizer) -> None:
+        self.regularizer = regularizer
 
     def set_partitioner(self, partitioner) -> None:
         self.partitioner = partitioner
@@ -81,13 +85,13 @@ def get_variable_scope() -> VariableScope:
 @contextlib.contextmanager
 def variable_scope(name_or_scope, default_name=None, values=None, initializer=None,
                    reuse=None, dtype=None, auxiliary_name_scope=True, partitioner=None,
-                   **unsupported) -> Iterator[VariableScope]:
+                   regularizer=None, **unsupported) -> Iterator[VariableScope]:
     """``with tf.variable_scope("conv1", reuse=...) as scope:`` (see the module doc).
 
     ``name_or_scope`` is a name or a :class:`VariableScope` (re-entered); None takes
     ``default_name`` made unique (``dense``, ``dense_1``...).  ``reuse=None`` inherits the
     enclosing scope's reuse; True and AUTO_REUSE are inherited by inner scopes, as are the
-    ``initializer``, ``dtype`` and ``partitioner``.
+    ``initializer``, ``dtype``, ``partitioner`` and ``regularizer``.
     """
     if unsupported:
         raise TypeError(f"variable_scope: {', '.join(sorted(unsupported))} not supported by "
@@ -108,7 +112,8 @@ def variable_scope(name_or_scope, default_name=None, values=None, initializer=No
                  False)
     scope = VariableScope(name, reuse, outer.initializer if initializer is None else initializer,
                           as_dtype(dtype).name if dtype else outer.dtype,
-                          partitioner=outer.partitioner if partitioner is None else partitioner)
+                          partitioner=outer.partitioner if partitioner is None else partitioner,
+                          regularizer=outer.regularizer if regularizer is None else regularizer)
     graph = current_context()
     # a default name's ops go to a name scope of their own made unique (TF's), not the scope's
     by_default = not isinstance(name_or_scope, VariableScope) and not name_or_scope
@@ -175,8 +180,10 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
     full = _join(scope.name, name)
     existing = scopes.shared.get(full)
     partitioner = scope.partitioner if partitioner is None else partitioner
+    regularizer = scope.regularizer if regularizer is None else regularizer
     if existing is not None:
-        return _reused(existing, scope, full, shape, partitioner)
+        return _reused(existing, scope, full, shape, partitioner,
+                       as_dtype(dtype).name if dtype else scope.dtype)
     if scope.reuse is True:
         raise ValueError(f"Variable {full} does not exist, or was not created with "
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
@@ -208,18 +215,23 @@ def _single(scopes, full, value, dtype, trainable, collections, regularizer,
     return variable
 
 
-def _reused(existing, scope: VariableScope, full: str, shape, partitioner):
+def _reused(existing, scope: VariableScope, full: str, shape, partitioner, dtype: str):
     if scope.reuse is False:
         raise ValueError(f"Variable {full} already exists, disallowed. Did you mean to set "
                          f"reuse=True or reuse=tf.AUTO_REUSE in VarScope? Originally defined "
                          f"at: {existing.node.source}")
-    if isinstance(existing, PartitionedVariable):
+    partitioned = isinstance(existing, PartitionedVariable)
+    if partitioned:
         found = check_reuse(existing, shape, partitioner)
     else:
         found = existing.node.attrs.get("shape")
     if shape is not None and found is not None and tuple(shape) != tuple(found):
         raise ValueError(f"Trying to share variable {full}, but specified shape "
                          f"{tuple(shape)} and found shape {tuple(found)}.")
+    if dtype != existing.dtype.name:  # TF 1.15's check; its variables' dtype is a ref type
+        raise ValueError(f"Trying to {'reuse partitioned' if partitioned else 'share'} "
+                         f"variable {full}, but specified dtype {dtype} and found dtype "
+                         f"{existing.dtype.name}{'' if partitioned else '_ref'}.")
     return existing
 
 

@@ -333,20 +333,28 @@ class GraphContext:
         return Symbol([entry])
 
     def get_tensor_by_name(self, name: str) -> Symbol:
-        """The tensor named ``"<node>:<output>"``; KeyError naming ``name`` if there is none."""
-        node_name, _, index = name.rpartition(":")
+        """The tensor named ``"<node>:<output>"``; TF's KeyError naming ``name`` if there is
+        none, its ValueError for a name of another form."""
+        node_name, colon, index = name.rpartition(":")
+        if not colon or not index.isdigit():
+            raise ValueError(f"The name {name!r} " + (
+                "looks a like a Tensor name, but is not a valid one" if colon else
+                "refers to an Operation, not a Tensor" if name in self.nodes_by_name else
+                "looks like an (invalid) Operation name, not a Tensor") + '. Tensor names '
+                'must be of the form "<op_name>:<output_index>".')
         node = self.nodes_by_name.get(node_name)
-        if node is None or not index.isdigit() or int(index) >= node.num_outputs():
-            raise KeyError(f"the name {name!r} refers to a tensor that does not exist in this "
-                           f"graph" + ("" if ":" in name else " (a tensor name is '<op>:<i>')"))
+        if node is None or int(index) >= node.num_outputs():
+            raise KeyError(f"The name {name!r} refers to a Tensor which does not exist. The "
+                           f"operation, {node_name!r}, " + ("does not exist in the graph." if
+                           node is None else f"exists but only has {node.num_outputs()} "
+                                             f"outputs."))
         return Symbol([NodeEntry(node, int(index))])
 
     def get_operation_by_name(self, name: str) -> Symbol:
         """The operation named ``name`` (running it gives None); KeyError if there is none."""
         node = self.nodes_by_name.get(name)
         if node is None:
-            raise KeyError(f"the name {name!r} refers to an operation that does not exist in "
-                           f"this graph")
+            raise KeyError(f"The name {name!r} refers to an Operation not in the graph.")
         return Symbol([NodeEntry(node, i) for i in range(node.num_outputs())], is_operation=True)
 
     def as_graph_def(self, from_version=None, add_shapes=False) -> GraphDef:
@@ -572,6 +580,21 @@ class Symbol:
     def op(self) -> Node:
         """The node of a single-output symbol (TensorFlow's ``tensor.op``)."""
         return self.node
+
+    value_index = property(lambda self: self.outputs[0].index,
+                           doc="Which output of its op the tensor is (TF's value_index).")
+
+    def consumers(self) -> list:
+        """The nodes reading this tensor (TensorFlow's ``tensor.consumers()``)."""
+        return [n for n in self.graph.nodes_by_name.values() if self.outputs[0] in n.inputs]
+
+    def __getattr__(self, name: str):
+        # an operation (tf.group's, an optimizer step) is TF's Operation: its node's attributes
+        if name in ("type", "inputs", "control_inputs", "get_attr", "values") and \
+                self.__dict__.get("is_operation"):
+            return getattr(self.outputs[0].node, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute {name!r}",
+                             name=name, obj=self)
 
     @property
     def graph(self) -> GraphContext:

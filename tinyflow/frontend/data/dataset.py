@@ -8,12 +8,15 @@ and each ``sess.run`` that needs ``get_next()`` pulls one element.
 """
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ...nnvm.errors import InvalidArgumentError
 from ...nnvm.symbol import Symbol, _user_site, current_context
 from ...nnvm.tensor_shape import TensorShape
 from ...nnvm.variables import _inferred_dtype
+from ..api import _holds_tensors, _tensor
 from ..dtypes import as_dtype
 from ..dtypes import bool as tf_bool
 from ..unsupported import unsupported
@@ -117,6 +120,18 @@ class Dataset:
         """``map_func`` (TF ops, traced once) on each element."""
         return _Map(self, map_func)
 
+    def flat_map(self, map_func) -> Dataset:
+        """The elements of the dataset ``map_func`` (traced once) makes of each element, the
+        datasets one after another."""
+        return _Interleave(self, map_func, 1, 1, "flat_map")
+
+    def interleave(self, map_func, cycle_length=-1, block_length=1,
+                   num_parallel_calls=None) -> Dataset:
+        """The datasets ``map_func`` makes of ``cycle_length`` elements at a time (AUTOTUNE,
+        -1: the host's cores, as TF's), ``block_length`` elements from each in turn; one that
+        ends gives its place to the next element's (TF's InterleaveDataset order)."""
+        return _Interleave(self, map_func, cycle_length, block_length, "interleave")
+
     def filter(self, predicate) -> Dataset:
         """The elements for which ``predicate`` (TF ops giving a scalar bool) is true."""
         return _Filter(self, predicate)
@@ -215,7 +230,8 @@ class _Slices(Dataset):
     def __init__(self, tensors, slices):
         self._kind = "TensorSliceDataset" if slices else "TensorDataset"
         if isinstance(tensors, list):  # a list is one tensor, as TF converts it
-            tensors = np.asarray(tensors)
+            tensors = _tensor(tensors) if _holds_tensors(tensors) else _array(tensors,
+                                                                              self._kind)
         self._values = [v if isinstance(v, Symbol) else _array(v, self._kind)
                         for v in flatten(tensors)]
         self._slices = slices
@@ -272,14 +288,19 @@ class _Range(Dataset):
     def __init__(self, args, dtype):
         if not 1 <= len(args) <= 3:
             raise ValueError(f"Dataset.range takes 1 to 3 arguments, got {len(args)}")
-        if any(isinstance(a, Symbol) for a in args):
-            raise TypeError("Dataset.range takes Python ints in TinyFlow, not tensors")
-        self._range = range(*[_integer(a, "range", "argument") for a in args])
+        self._args = [_integer(a, "range", "argument") for a in args]  # tensors: captured
+        if not any(isinstance(a, Symbol) for a in self._args):
+            range(*self._args)  # Python's checks now (a step of 0)
         self._dtype = dtype
-        super().__init__(Spec(dtype, TensorShape([])))
+        super().__init__(Spec(dtype, TensorShape([])),
+                         captures=[a for a in self._args if isinstance(a, Symbol)])
 
     def _elements(self, context):
-        for value in self._range:
+        try:
+            values = range(*[context.integer(a) for a in self._args])
+        except ValueError as err:  # a step of 0 found when the iterator starts
+            raise InvalidArgumentError(None, None, f"{self._what}: {err}") from None
+        for value in values:
             yield (np.array(value, dtype=self._dtype.as_numpy_dtype),)
 
 
@@ -515,6 +536,49 @@ class _Map(Dataset):
     def _elements(self, context):
         for element in self._inputs[0]._elements(context):
             yield tuple(self._function(element))
+
+
+class _Interleave(Dataset):
+    _kind = "InterleaveDataset"
+
+    def __init__(self, dataset, func, cycle_length, block_length, method):
+        self._function = TracedFunction(func, dataset._specs, f"Dataset.{method}()",
+                                        returns=Dataset)
+        self._cycle = (os.cpu_count() or 1) if cycle_length == -1 else _integer(
+            cycle_length, method, "cycle_length", low=1)
+        self._block = _integer(block_length, method, "block_length", low=1)
+        super().__init__(self._function.dataset._specs, (dataset,),
+                         [v for v in (self._cycle, self._block) if isinstance(v, Symbol)])
+
+    def _opened(self, element):
+        """The elements of the dataset the function makes of ``element``."""
+        captured = self._function._flat_outputs
+        values = dict(zip([c.outputs[0] for c in captured], self._function(element)))
+        return self._function.dataset._elements(pipeline.Context(values))
+
+    def _elements(self, context):
+        cycle, block = context.integer(self._cycle), context.integer(self._block)
+        source, slots = self._inputs[0]._elements(context), [None] * cycle
+        index = taken = opened = 0
+        ended = False
+        while not ended or opened:
+            if slots[index] is not None:
+                element = next(slots[index], None)
+                if element is not None:
+                    yield element
+                    taken += 1
+                    if taken == block:
+                        index, taken = (index + 1) % cycle, 0
+                    continue
+                slots[index], opened = None, opened - 1
+                index, taken = (index + 1) % cycle, 0
+            elif not ended:
+                element = next(source, None)
+                ended = element is None
+                if not ended:
+                    slots[index], opened = self._opened(element), opened + 1
+            else:
+                index, taken = (index + 1) % cycle, 0
 
 
 class _Filter(Dataset):

@@ -33,7 +33,7 @@ class TracedFunction:
         How errors name it (``"Dataset.map()"``).
     """
 
-    def __init__(self, func, specs, what: str):
+    def __init__(self, func, specs, what: str, returns=None):
         if not callable(func):
             raise TypeError(f"{what} needs a callable, got {type(func).__name__}")
         self.what, self.graph = what, GraphContext()
@@ -43,7 +43,14 @@ class TracedFunction:
                 lambda s: placeholder(s.dtype, None if s.shape.dims is None
                                       else s.shape.as_list(), name="arg"), specs)
             args = self.inputs if type(self.inputs) is tuple else (self.inputs,)
-            self.outputs = _tensors(func(*args), what)
+            result = func(*args)
+            if returns is None:
+                self.outputs = _tensors(result, what)
+            else:  # a Dataset (flat_map's, interleave's): its outputs, the tensors it captured
+                if not isinstance(result, returns):
+                    raise TypeError(f"`map_func` passed to {what} must return a `Dataset` "
+                                    f"object, got {type(result).__name__}")
+                self.dataset, self.outputs = result, tuple(result._captures())
         flat = flatten(self.outputs)
         self._check_captures(flat)
         self.output_specs = pack(self.outputs, [Spec(t.dtype, t.get_shape()) for t in flat])
@@ -74,6 +81,8 @@ class TracedFunction:
 
     def __call__(self, flat_values) -> list:
         """The function's outputs (flat, numpy arrays) on one element (flat numpy arrays)."""
+        if not self._flat_outputs:
+            return []
         if self._session is None:
             from ...session.session import Session  # deferred: the session imports torch
             self._session = Session(graph=self.graph)
