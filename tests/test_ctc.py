@@ -106,3 +106,21 @@ def test_greedy_decoder_as_tf(merge, indices, values, dense_shape):
     assert got[0].tolist() == indices and got[1].tolist() == values
     assert got[2].tolist() == dense_shape
     np.testing.assert_allclose(got[3].ravel(), [-34.276, -38.9858, -28.5348], atol=1e-4)
+
+
+@pytest.mark.parametrize("shape", [[7, None, 4], [None, None, 4]])
+def test_greedy_decoder_of_fed_logits_as_tf(shape):
+    # the logits of the test above fed, their batch (and time) unknown as the graph is built:
+    # real TF's decoding of them (merge_repeated) is the same as of the constant
+    logits = np.random.RandomState(1).randn(7, 3, 4).astype(np.float32)
+    paths = [[1, 1, 3, 1, 2, 2, 0], [3] * 7, [0, 2, 2, 3, 3, 1, 1]]
+    for b, path in enumerate(paths):
+        logits[np.arange(7), b, path] += 5.0
+    x = tf.placeholder(tf.float32, shape)
+    (decoded,), neg_sum = tf.nn.ctc_greedy_decoder(x, [7, 7, 5])
+    with tf.Session() as sess:
+        got = sess.run([decoded.indices, decoded.values, decoded.dense_shape, neg_sum],
+                       {x: logits})
+    assert got[0].tolist() == [[0, 0], [0, 1], [0, 2], [0, 3], [2, 0], [2, 1]]
+    assert got[1].tolist() == [1, 1, 2, 0, 0, 2] and got[2].tolist() == [3, 4]
+    np.testing.assert_allclose(got[3].ravel(), [-34.276, -38.9858, -28.5348], atol=1e-4)

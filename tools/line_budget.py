@@ -111,25 +111,27 @@ COMPONENTS = {
     # 3800 -> 3810: an op failing while running is TF's InvalidArgumentError (OpFailedError);
     # 3810 -> 3825: a fetch of a tensor of the tf.cond branch not taken is TF's
     # InvalidArgumentError, not what its storage held (the executor's _taken, _fetched), and
-    # a gpu session's convolutions without TF32; 3825 -> 3845: TF's Operation and Tensor
+    # a gpu session's convolutions without TF32; 3825 -> 3850: TF's Operation and Tensor
     # surface (an operation symbol's type, inputs, control_inputs; consumers(), value_index)
-    # and get_tensor_by_name's errors as TF's
+    # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
+    # vector condition gives no dim to its static shape, as TF's)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3845),
+            "session/session.py", "session/variables.py"], 3850),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
     # folded (one_hot's depth); 285 -> 290: an unknown dim meeting a known one takes it, as
-    # TF's shape functions merge them (the shapes every fitting value gives)
+    # TF's shape functions merge them (the shapes every fitting value gives); 290 -> 295: an
+    # input an op's shape function only checks (FShapeCheckedInputs) gives the record no dim
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 290),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 295),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what

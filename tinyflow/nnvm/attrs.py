@@ -111,6 +111,9 @@ TUncapturable       ``True`` for ops a CUDA graph cannot capture (a host sync, a
                     ``config='gpu graph'`` runs them between captured segments.  Python ops
                     (FPythonCompute) and seeded random ops are never captured and need no
                     declaration.
+FShapeCheckedInputs ``f(input dims) -> (input index, ...)``: inputs whose shape the op checks
+                    but whose dims its static output shape does not take as an op is made
+                    (``where``'s condition of a lower rank than x: TF's Select).
 TSubgraphs          ``(attr name, ...)``: the node's attributes holding a
                     :class:`~tinyflow.nnvm.subgraph.Subgraph` it runs itself (``while_loop``'s
                     ``cond`` and ``body``), whose inputs are the node's inputs by position.  The

@@ -111,7 +111,13 @@ def check_shapes(node) -> None:
             message = str(error).replace(str(_STAND_INS[0]), "?")  # the stand-in of a ? dim
             raise ShapeError(f"{node.describe()}: {message}; input shapes "
                              f"{', '.join(_dims_str(s) for s in dims)}") from None
-    if not runs or any(r is None for r in runs):
+    checked = node.op.attr("FShapeCheckedInputs", lambda d: ())(dims)
+    if checked:  # TF's shape function only checks these inputs: no dim of theirs is recorded
+        dims = [None if i in checked else d for i, d in enumerate(dims)]
+        unknown = [(i, j) for i, d in enumerate(dims) if d for j, k in enumerate(d) if k is None]
+        runs = [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
+                for v in (_STAND_INS if unknown else _STAND_INS[:1])]
+    if not runs or any(r is None or isinstance(r, ShapeError) for r in runs):
         return
     # dims the values tried changed are unknown: [?, 3] concat [4, 5] on axis 1 is (4, 8), as
     # TensorFlow's shape functions merge an unknown dim with the known one it must equal

@@ -265,6 +265,9 @@ _WHERE_ROWS = "torch.where({0}.view({0}.shape + (1,) * ({1}.dim() - {0}.dim()))"
 (register_op("where").describe("x where cond, else y (TF 1.15: cond of x's shape, or a vector "
                                "choosing rows of x).")
  .set_num_inputs(3).set_attr("FInferShape", _where_shape).set_attr("FInferType", _where_type)
+ # TF's Select takes no dim from a vector condition (a row choice) for its static shape
+ .set_attr("FShapeCheckedInputs", lambda dims: (0,) if None not in dims[:2]
+           and len(dims[0]) < len(dims[1]) else ())
  .set_attr("FInplaceOption", [(1, 0), (2, 0)]).set_attr("FGradient", _where_grad)
  # a vector condition chooses rows: viewed with x's rank; not on CUDA (jiterator broadcasts
  # from the last axis)

@@ -5,16 +5,9 @@ from __future__ import annotations
 
 from ...nnvm.symbol import Symbol, create_op, current_context
 from ..api import _tensor, argmax, cast, logical_and, not_equal, reduce_max, reduce_sum, where
-from ..array_ops import (
-    concat,
-    ones_like,
-    sequence_mask,
-    shape,
-    stack,
-    transpose,
-    zeros_like,
-)
+from ..array_ops import concat, ones_like, shape, stack, transpose, zeros_like
 from ..dtypes import int32, int64
+from ..framework_names import sequence_mask  # a batch's time steps may be known only at run
 from ..indexing_ops import gather_nd
 from ..math_ops import cumsum
 from ..sparse_ops import SparseTensor, sparse_tensor_to_dense
