@@ -126,9 +126,8 @@ COMPONENTS = {
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
-    # folded (one_hot's depth); 285 -> 290: an unknown dim meeting a known one takes it, as
-    # TF's shape functions merge them (the shapes every fitting value gives); 290 -> 295: an
-    # input an op's shape function only checks (FShapeCheckedInputs) gives the record no dim
+    # folded (one_hot's depth); 285 -> 295: an input an op's shape function only checks
+    # (FShapeCheckedInputs: where's vector condition) gives the record no dim
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
         ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 295),

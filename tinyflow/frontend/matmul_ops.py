@@ -82,10 +82,11 @@ def _to_batch(x, padded, target, batch):
     if padded == target and len(dims) - 2 == len(target):
         return x
     if None not in target + dims[-2:]:
-        return broadcast_to(x, target + dims[-2:])
-    batch = constant(target, dtype="int32") if batch is None else batch
-    result = broadcast_to(x, concat([batch, shape(x)[-2:]], 0))
-    result.set_shape(target + dims[-2:])
+        result = broadcast_to(x, target + dims[-2:])
+    else:
+        batch = constant(target, dtype="int32") if batch is None else batch
+        result = broadcast_to(x, concat([batch, shape(x)[-2:]], 0))
+    result.set_shape(target + dims[-2:])  # what is known of it, x's unknown axes too
     return result
 
 
