@@ -315,3 +315,38 @@ def test_building_tables_and_compiling_bodies_count_as_inside_lua(monkeypatch):
     assert {what for what, _ in seen} == {"table", "compile"}
     assert all(inside for _, inside in seen), seen
     assert not runtime._runtime().interrupts.is_inside()
+
+
+def test_a_table_lupa_builds_with_another_object_is_built_again_or_refused(monkeypatch):
+    """lupa 2.8 can hand Lua another live Python object than the one passed (its reference
+    table reused before a finalizer ran: lupa issues 293 and 294; seen as a concat's setup
+    reading another tensor).  lua_table checks what Lua holds: after a full collection it
+    builds the table again, and a second wrong one is a LuaOpError, never a wrong tensor."""
+    import torch
+
+    from tinyflow.lua_ops import runtime as rt
+    real, wrong = rt._runtime(), torch.zeros(2)
+
+    class Lupa:  # the real runtime, but its first ``bad`` tables swap in another tensor
+        def __init__(self, bad):
+            self.bad, self.collections = bad, 0
+
+        def table_from(self, pairs):
+            self.bad -= 1
+            return real.lua.table_from({**pairs, 1: wrong} if self.bad >= 0 else pairs)
+
+        def execute(self, code):
+            self.collections += code == "collectgarbage()"
+            return real.lua.execute(code)
+
+    tensors = [torch.ones(3), torch.ones(4)]
+    for bad, outcome in ((1, "rebuilt"), (2, "refused")):
+        lupa = Lupa(bad)
+        monkeypatch.setattr(rt, "_runtime", lambda lupa=lupa: real._replace(lua=lupa))
+        if outcome == "rebuilt":
+            table = rt.lua_table(tensors)
+            assert table[1] is tensors[0] and table[2] is tensors[1]
+        else:
+            with pytest.raises(rt.LuaOpError, match="another Python object"):
+                rt.lua_table(tensors)
+        assert lupa.collections == 1

@@ -114,13 +114,15 @@ COMPONENTS = {
     # a gpu session's convolutions without TF32; 3825 -> 3850: TF's Operation and Tensor
     # surface (an operation symbol's type, inputs, control_inputs; consumers(), value_index)
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
-    # vector condition gives no dim to its static shape, as TF's)
+    # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
+    # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
+    # 294), building again after a collection or refusing
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3850),
+            "session/session.py", "session/variables.py"], 3865),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:

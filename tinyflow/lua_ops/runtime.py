@@ -304,11 +304,26 @@ def interruptible():
 def lua_table(values):
     """A Lua array (1-based) from a Python sequence, or a Lua table from a dict."""
     runtime = _runtime()
-    with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
-        if isinstance(values, dict):
-            return runtime.lua.table_from({k: _to_lua(v) for k, v in values.items()
-                                           if v is not None})
-        return runtime.lua.table_from([_to_lua(v) for v in values])
+    pairs = ({k: _to_lua(v) for k, v in values.items() if v is not None}
+             if isinstance(values, dict) else {i + 1: _to_lua(v) for i, v in enumerate(values)})
+    for attempt in range(2):
+        with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
+            table = runtime.lua.table_from(pairs)
+            if all(table[k] is v for k, v in pairs.items() if _held(v)):
+                return table
+        # lupa 2.8 can give Lua another live Python object than the one passed, where Lua has
+        # collected the userdata of an object gone before but not yet run its finalizer (lupa
+        # issues 293, 294: a concat's setup saw another tensor): a full collection, then again
+        if attempt == 0 and runtime.interrupts.lua_depth() <= 1:  # no Lua call under way
+            _collect_now()
+    raise LuaOpError("lupa gave Lua another Python object than the one passed (a lupa reference "
+                     "bug); run again")
+
+
+def _held(value) -> bool:
+    """Whether Lua holds ``value`` as a Python object (not a number, string or Lua object)."""
+    return not isinstance(value, (bool, int, float, str, bytes)) and \
+        not type(value).__module__.startswith("lupa")
 
 
 def _to_lua(value):
