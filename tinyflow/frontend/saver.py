@@ -129,14 +129,18 @@ class _NoCheckpoint(FileNotFoundError, ValueError):
     a valid checkpoint"), and a FileNotFoundError."""
 
 
-def _restore_error(problems: list) -> type:
-    """The class of a failed restore's error (``problems``: what is wrong with each
-    variable), as TF 1.15's op errors: a name missing, a dtype or shape that differs."""
-    if any(p.startswith("is not in the file") for p in problems):
-        return CheckpointKeyError
-    if any(" in the file but " in p for p in problems):
-        return CheckpointMismatchError
-    return CheckpointError
+def _check_restored(where: str, arrays: dict) -> dict:
+    """``arrays`` (``{name: array}``), unless some are strings saying what is wrong: then the
+    error of a restore from ``where`` naming each, of TF 1.15's class: a name missing
+    (NotFoundError), a dtype or shape that differs (InvalidArgumentError)."""
+    wrong = {name: a for name, a in arrays.items() if isinstance(a, str)}
+    if not wrong:
+        return arrays
+    kind = (CheckpointKeyError if any(a.startswith("is not in the file") for a in wrong.values())
+            else CheckpointMismatchError if any(" in the file but " in a for a in wrong.values())
+            else CheckpointError)
+    raise kind(f"cannot restore from '{where}': "
+               + "; ".join(f"variable '{name}' {a}" for name, a in wrong.items()))
 
 
 # Temporary files of saves last written before this moment are stale (their process died).
@@ -404,11 +408,7 @@ class Saver:
         wanted = {name: (_shards(var)[0].node.attrs.get("dtype", "float32"), expected[name])
                   for name, var in self._variables.items()}
         arrays = _read_entries(prefix, wanted, budget)
-        problems = [f"variable '{name}' {arrays[name]}" for name in wanted
-                    if isinstance(arrays[name], str)]
-        if problems:
-            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
-                f"cannot restore from '{prefix}.index': " + "; ".join(problems))
+        _check_restored(f"{prefix}.index", {name: arrays[name] for name in wanted})
         return arrays
 
     def _read_legacy(self, path: str, sess, budget) -> dict:
@@ -419,12 +419,8 @@ class Saver:
             raise _NoCheckpoint(f"The passed save_path is not a valid checkpoint: {path} (no "
                                 f"file '{path}.index')")
         arrays = _read_npz(path, self._expected_shapes(sess), budget)
-        arrays = {name: arrays.get(name, "is not in the file") for name in self._variables}
-        problems = [f"variable '{name}' {a}" for name, a in arrays.items() if isinstance(a, str)]
-        if problems:
-            raise _restore_error([a for a in arrays.values() if isinstance(a, str)])(
-                f"cannot restore from '{path}': " + "; ".join(problems))
-        return arrays
+        return _check_restored(path, {name: arrays.get(name, "is not in the file")
+                                      for name in self._variables})
 
     def _expected_shapes(self, sess) -> dict:
         """``{name: shape}``: the session's value, else the shape of the variable's initial
