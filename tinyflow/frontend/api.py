@@ -129,7 +129,7 @@ def _tensor(value) -> Symbol:
     """A symbol, or a constant of the value's own dtype (a Python number alone), or a list
     holding tensors packed (:func:`_packed`)."""
     if _holds_tensors(value):
-        return _packed(value, _first_dtype(value))
+        return _packed(value)
     return _as_symbol(value) if isinstance(value, NodeEntry) else value if isinstance(
         value, Symbol) else constant(value)
 
@@ -149,9 +149,11 @@ def _first_dtype(value):
     return None
 
 
-def _packed(value, dtype) -> Symbol:
+def _packed(value, dtype=None) -> Symbol:
     """A (nested) list holding tensors as TF's autopacking makes it a tensor: its items
-    stacked (node ``packed``), numbers as constants of ``dtype`` (the first tensor's)."""
+    stacked (node ``packed``), numbers as constants of ``dtype`` (default: the first
+    tensor's)."""
+    dtype = _first_dtype(value) if dtype is None else dtype
     items = []
     for item in value:
         if isinstance(item, (list, tuple)):

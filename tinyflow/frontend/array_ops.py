@@ -23,7 +23,7 @@ from ..nnvm.passes.fold_shapes import NotFoldable, fold_value
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, static_shape
 from ..nnvm.tensor_shape import TensorShape
 from ..ops.indexing import holds_tensor, masked_index
-from .api import _first_dtype, _holds_tensors, _packed, cast, constant, less, where
+from .api import _holds_tensors, _packed, cast, constant, less, where
 from .dtypes import as_dtype, float32, int32
 
 __all__ = [
@@ -84,7 +84,7 @@ def _tensor(value) -> Symbol:
     if isinstance(value, NodeEntry):
         return Symbol([value])
     if _holds_tensors(value):  # TF's autopacking: [t, 1.0] stacked
-        return _packed(value, _first_dtype(value))
+        return _packed(value)
     return value if isinstance(value, Symbol) else constant(value, dtype=_dtype_of(value))
 
 

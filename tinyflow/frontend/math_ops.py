@@ -18,7 +18,6 @@ import numpy as np
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
 from .api import (
-    _first_dtype,
     _holds_tensors,
     _like,
     _operands,
@@ -297,7 +296,7 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Sym
     if isinstance(value, PartitionedVariable):  # its shards concatenated (TF's _concat)
         value = value.as_tensor()
     if _holds_tensors(value):  # TF's autopacking: [t, 2 * t] stacked
-        value = _packed(value, as_dtype(dtype) if dtype is not None else _first_dtype(value))
+        value = _packed(value, as_dtype(dtype) if dtype is not None else None)
     if isinstance(value, Symbol):
         if dtype is not None and as_dtype(dtype) != value.dtype:
             raise ValueError(f"Tensor conversion requested dtype {as_dtype(dtype).name} for "
