@@ -87,6 +87,19 @@ def _fits_some_feed(rule, node, dims, unknown) -> bool:
                               ShapeError) for values in tries)
 
 
+def _unknown(dims) -> list:
+    """``(input, axis)`` of each unknown dim of ``dims`` (inputs of unknown rank have none)."""
+    return [(i, j) for i, shape in enumerate(dims) if shape is not None
+            for j, d in enumerate(shape) if d is None]
+
+
+def _stand_in_runs(rule, node, dims, unknown) -> list:
+    """The rule's outputs with every unknown dim one stand-in, then the other (one run when
+    no dim is unknown)."""
+    return [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
+            for v in (_STAND_INS if unknown else _STAND_INS[:1])]
+
+
 def check_shapes(node) -> None:
     """Raise a shape mismatch where the op is made, as TensorFlow does (``matmul`` of [3, 4]
     and [5, 6], or of [None, 4] and [5, 6]): the op's FInferShape on what is known of its
@@ -96,12 +109,10 @@ def check_shapes(node) -> None:
     dims = [_known_dims(e) for e in node.inputs]
     if rule is None or (dims and all(s is None for s in dims)):
         return
-    unknown = [(i, j) for i, shape in enumerate(dims) if shape is not None
-               for j, d in enumerate(shape) if d is None]
+    unknown = _unknown(dims)
     if unknown and node.op.attr("TSubgraphs"):  # a loop's rule infers its body: bind decides
         return
-    runs = [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
-            for v in (_STAND_INS if unknown else _STAND_INS[:1])]
+    runs = _stand_in_runs(rule, node, dims, unknown)
     error = next((r for r in runs if isinstance(r, ShapeError)), None)
     if error is not None:  # refused unless some values of the unknown dims fit
         if not unknown or not _fits_some_feed(rule, node, dims, unknown):
@@ -112,10 +123,8 @@ def check_shapes(node) -> None:
     checked = node.op.attr("FShapeCheckedInputs", lambda d: ())(dims)
     if checked:  # TF's shape function only checks these inputs: no dim of theirs is recorded
         dims = [None if i in checked else d for i, d in enumerate(dims)]
-        unknown = [(i, j) for i, d in enumerate(dims) if d for j, k in enumerate(d) if k is None]
-        runs = [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
-                for v in (_STAND_INS if unknown else _STAND_INS[:1])]
-    if not runs or any(r is None or isinstance(r, ShapeError) for r in runs):
+        runs = _stand_in_runs(rule, node, dims, _unknown(dims))
+    if any(r is None or isinstance(r, ShapeError) for r in runs):
         return
     for index, shapes in enumerate(zip(*runs)):  # dims the stand-ins changed are unknown
         if all(s is not None for s in shapes) and len({len(s) for s in shapes}) == 1:
