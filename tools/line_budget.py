@@ -129,10 +129,12 @@ COMPONENTS = {
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
     # folded (one_hot's depth); 285 -> 295: an input an op's shape function only checks
-    # (FShapeCheckedInputs: where's vector condition) gives the record no dim
+    # (FShapeCheckedInputs: where's vector condition) gives the record no dim; 295 -> 300: an
+    # unknown dim meeting a known one takes it, as TF's shape functions merge them (the shapes
+    # every fitting value gives, re-applied once lupa's object swap it exposed was fixed)
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 295),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 300),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what
