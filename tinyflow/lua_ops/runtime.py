@@ -135,7 +135,7 @@ def _choose_lua():
         raise ValueError(f"TINYFLOW_LUA must be one of {sorted(names)}, got {forced!r}")
     if forced == "luajit21":
         log.info("TINYFLOW_LUA=luajit21: lupa can hand LuaJIT another Python object than the "
-                    "one passed (its incremental collector; see _choose_lua)")
+                 "one passed (its incremental collector; see _choose_lua)")
     return importlib.import_module(f"lupa.{forced}"), names[forced]
 
 
