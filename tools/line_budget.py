@@ -116,7 +116,7 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing
+    # 294), refusing; the cause closed by the runtime's generational collector (_choose_lua)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
@@ -129,10 +129,12 @@ COMPONENTS = {
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
     # folded (one_hot's depth); 285 -> 295: an input an op's shape function only checks
-    # (FShapeCheckedInputs: where's vector condition) gives the record no dim
+    # (FShapeCheckedInputs: where's vector condition) gives the record no dim; 295 -> 300: an
+    # unknown dim meeting a known one takes it, as TF's shape functions merge them (the shapes
+    # every fitting value gives, re-applied once lupa's object swap it exposed was fixed)
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 295),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 300),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what
