@@ -22,13 +22,14 @@ from __future__ import annotations
 
 import json
 import os
+from typing import NamedTuple
 
 from ..nnvm.errors import GraphError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
 from ..nnvm.variables import Variable
 
-__all__ = ["export_meta_graph", "import_graph"]
+__all__ = ["ImportedGraph", "export_meta_graph", "import_graph", "read_meta_graph"]
 
 VERSION = 1
 MAX_META_BYTES = 1 << 30
@@ -95,6 +96,26 @@ def export_meta_graph(filename=None, collection_list=None, graph=None, saver_nam
     return doc
 
 
+class ImportedGraph(NamedTuple):
+    """A meta graph read and checked, not yet in any graph (:func:`read_meta_graph`)."""
+
+    nodes: dict
+    variables: dict
+    collections: dict
+    saver: dict | None
+
+    def add_to(self, context) -> None:
+        """Put the nodes, variables and collections into ``context`` (a ``tf.Graph``)."""
+        for name, node in self.nodes.items():
+            context.nodes_by_name[name] = node
+            context.claim_name(name)
+        for var in self.variables.values():
+            context.variables.append(var)
+        for key, items in self.collections.items():
+            for item in items:
+                context.add_to_collection(key, item)
+
+
 def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | None]:
     """Rebuild the graph of a ``.meta`` file (or a document ``export_meta_graph`` returned) in
     the current graph, with its variables and collections; return its variables and the
@@ -106,6 +127,15 @@ def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | No
         The file is not a meta graph TinyFlow wrote, or is malformed (what is wrong is named),
         or the current graph already has a node of one of its names.
     """
+    imported = read_meta_graph(meta_graph_or_file, import_scope)
+    imported.add_to(current_context())
+    return list(imported.variables.values()), imported.saver
+
+
+def read_meta_graph(meta_graph_or_file, import_scope=None) -> ImportedGraph:
+    """The nodes (made in the current graph, but not yet in it: ``ImportedGraph.add_to``),
+    variables, collections and saver names of a ``.meta`` file or document, every part
+    checked; the errors are :func:`import_graph`'s."""
     if import_scope:
         raise ValueError("import_meta_graph(import_scope=...) is not supported by TinyFlow")
     where = "the meta graph"
@@ -131,15 +161,7 @@ def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | No
                                                for k, v in saver.items()),
                where, "'saver' does not map checkpoint names to variables of the graph")
         saver = {key: variables[name] for key, name in saver.items()}
-    for name, node in nodes.items():  # nothing changed before every check passed
-        context.nodes_by_name[name] = node
-        context.claim_name(name)
-    for var in variables.values():
-        context.variables.append(var)
-    for key, items in collections.items():
-        for item in items:
-            context.add_to_collection(key, item)
-    return list(variables.values()), saver
+    return ImportedGraph(nodes, variables, collections, saver)
 
 
 def _read(path: str, where: str) -> dict:
