@@ -381,3 +381,104 @@ def test_loading_twice_into_one_graph_names_the_clash(tmp_path):
         with pytest.raises(GraphError, match="already has a node named"):
             tf.saved_model.loader.load(sess, ["serve"], path)
         assert node_names(graph) == names
+
+
+# ---------------------------------------------------------------------------
+# tf.estimator's export (TF 1.15's estimator code read for the rules and messages; real
+# TensorFlow 2.21 no longer has tf.estimator to run)
+
+
+def linear_model_fn(features, labels, mode):
+    w = tf.get_variable("w", [3, 1], initializer=tf.zeros_initializer())
+    b = tf.get_variable("b", [1], initializer=tf.zeros_initializer())
+    prediction = tf.matmul(features["x"], w) + b
+    if mode == tf.estimator.ModeKeys.PREDICT:
+        return tf.estimator.EstimatorSpec(mode, predictions={"y": prediction,
+                                                             "twice": prediction * 2})
+    loss = tf.reduce_mean(tf.square(prediction - labels))
+    train_op = tf.train.GradientDescentOptimizer(0.1).minimize(
+        loss, global_step=tf.train.get_global_step())
+    return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op)
+
+
+def trained_estimator(model_dir, model_fn=linear_model_fn):
+    rng = np.random.default_rng(1)
+    data = rng.normal(size=(16, 3)).astype(np.float32)
+    target = (data @ np.array([[1.0], [-2.0], [0.5]]) + 0.3).astype(np.float32)
+    estimator = tf.estimator.Estimator(model_fn, model_dir=str(model_dir))
+    estimator.train(tf.estimator.inputs.numpy_input_fn({"x": data}, target, batch_size=8,
+                                                       shuffle=False), steps=3)
+    return estimator
+
+
+def serving_fn():
+    with tf.Graph().as_default():  # only the feature's dtype, shape and name are taken
+        feature = tf.placeholder(tf.float32, [7, 3], name="x")
+    return tf.estimator.export.build_raw_serving_input_receiver_fn({"x": feature})
+
+
+@pytest.mark.filterwarnings("ignore:no meta graph")  # numpy_input_fn's iterator: no .meta
+def test_an_estimator_exports_the_checkpoints_model_for_serving(tmp_path):
+    estimator = trained_estimator(tmp_path / "model")
+    base = tmp_path / "export"
+    exported = estimator.export_saved_model(str(base), serving_fn())
+    assert isinstance(exported, bytes)
+    assert os.listdir(base) == [os.path.basename(exported.decode())]  # no temp- folder left
+    assert os.path.basename(exported).isdigit()
+    values = tf.train.load_checkpoint(str(tmp_path / "model"))
+    w, b = values.get_tensor("w"), values.get_tensor("b")
+    assert abs(w).sum() > 0  # trained
+    data = np.arange(12, dtype=np.float32).reshape(4, 3)
+    with tf.Session(graph=tf.Graph()) as sess:
+        meta = tf.saved_model.loader.load(sess, ["serve"], exported)
+        assert list(meta.signature_def) == ["serving_default"]
+        signature = meta.signature_def["serving_default"]
+        assert signature.inputs["x"].tensor_shape.sizes() == [-1, 3]  # the batch: any size
+        assert sorted(signature.outputs) == ["twice", "y"]
+        y, twice = sess.run([signature.outputs["y"].name, signature.outputs["twice"].name],
+                            {signature.inputs["x"].name: data})
+    np.testing.assert_allclose(y, data @ w + b, rtol=1e-5)
+    np.testing.assert_allclose(twice, 2 * (data @ w + b), rtol=1e-5)
+    predicted = list(estimator.predict(tf.estimator.inputs.numpy_input_fn(
+        {"x": data}, batch_size=4, shuffle=False)))
+    np.testing.assert_array_equal(y[:, 0], [p["y"][0] for p in predicted])
+
+
+def test_export_errors_as_tensorflows(tmp_path):
+    untrained = tf.estimator.Estimator(linear_model_fn, model_dir=str(tmp_path / "none"))
+    with pytest.raises(ValueError, match="^Couldn't find trained model at "):
+        untrained.export_savedmodel(str(tmp_path / "export"), serving_fn())
+    with pytest.raises(ValueError, match="^An input_receiver_fn must be defined.$"):
+        untrained.export_saved_model(str(tmp_path / "export"), None)
+    assert not os.path.exists(tmp_path / "export")
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 3])
+        with pytest.raises(ValueError, match="^features must be defined.$"):
+            tf.estimator.export.ServingInputReceiver(None, x)
+        with pytest.raises(ValueError, match="^receiver_tensor x must be a Tensor or "
+                           "SparseTensor.$"):
+            tf.estimator.export.ServingInputReceiver(x, {"x": 3.0})
+        receiver = tf.estimator.export.ServingInputReceiver(x, x)
+        assert receiver.features == {"feature": x} and receiver.receiver_tensors == {"input": x}
+        assert tf.estimator.export.TensorServingInputReceiver(x, x).features is x
+        assert tf.estimator.export.PredictOutput(x).outputs == {"output": x}
+    with pytest.raises(AttributeError, match="tf.estimator.export.ClassificationOutput is "
+                       "not supported"):
+        tf.estimator.export.ClassificationOutput  # noqa: B018
+
+
+@pytest.mark.filterwarnings("ignore:no meta graph")
+def test_several_export_outputs_need_a_default(tmp_path):
+    def model_fn(features, labels, mode):
+        spec = linear_model_fn(features, labels, mode)
+        if mode != tf.estimator.ModeKeys.PREDICT:
+            return spec
+        outputs = {key: tf.estimator.export.PredictOutput(value)
+                   for key, value in spec.predictions.items()}
+        return spec._replace(export_outputs=outputs)
+
+    estimator = trained_estimator(tmp_path / "model", model_fn)
+    with pytest.raises(ValueError, match="^Multiple export_outputs were provided, but none of "
+                       "them is specified as the default."):
+        estimator.export_saved_model(str(tmp_path / "export"), serving_fn())
+    assert os.listdir(tmp_path / "export") == []  # the temporary folder removed

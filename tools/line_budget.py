@@ -406,15 +406,23 @@ COMPONENTS = {
     "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
         ["frontend/feature_column.py", "frontend/estimator/canned.py",
          "frontend/estimator/heads.py"], 840),
+    # 2026-11-27: tf.saved_model (simple_save, SavedModelBuilder, loader.load, signatures) and
+    # tf.estimator's export (ServingInputReceiver, PredictOutput, Estimator.export_saved_model's
+    # exporter): a served model's directory and its untrusted reading, counted apart as TF
+    # keeps saved_model apart from tf.train
+    "tf.saved_model (frontend/saved_model, estimator/export.py, estimator/exporter.py)": (
+        ["frontend/saved_model/*.py", "frontend/estimator/export.py",
+         "frontend/estimator/exporter.py"], 850),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
     # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
-    # tf.estimator.inputs.pandas_input_fn)
+    # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
+    # and export_savedmodel, over estimator/exporter.py)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2090),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2110),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
