@@ -482,3 +482,25 @@ def test_several_export_outputs_need_a_default(tmp_path):
                        "them is specified as the default."):
         estimator.export_saved_model(str(tmp_path / "export"), serving_fn())
     assert os.listdir(tmp_path / "export") == []  # the temporary folder removed
+
+
+def test_tensorflow_python_paths_of_saved_model():
+    # `from tensorflow.python.saved_model import tag_constants...`, TF-1 serving code's imports
+    from tinyflow.python.saved_model import (
+        builder,
+        signature_constants,
+        signature_def_utils,
+        tag_constants,
+        utils,
+    )
+    from tinyflow.python.saved_model import (
+        loader as python_loader,
+    )
+    assert builder.SavedModelBuilder is tf.saved_model.builder.SavedModelBuilder
+    assert python_loader.load is tf.saved_model.loader.load
+    assert tag_constants.SERVING == "serve" and utils.build_tensor_info is \
+        tf.saved_model.utils.build_tensor_info
+    assert signature_constants.PREDICT_METHOD_NAME == "tensorflow/serving/predict"
+    with pytest.raises(AttributeError, match="classification_signature_def is not supported "
+                       "by TinyFlow.*TensorFlow 1.15's module has it"):
+        signature_def_utils.classification_signature_def  # noqa: B018
