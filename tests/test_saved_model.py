@@ -319,6 +319,10 @@ def _code_attribute(doc):
     (lambda doc: meta_graph(doc).pop("meta_graph"), "'meta_graph' is not an object"),
     (_unknown_tensor, "'nothere:0' is no tensor of the graph"),
     (lambda doc: meta_graph(doc)["signature_def"]["serving_default"]["inputs"]["x"].update(
+        name="x:\u00b2"), "is no tensor of the graph"),
+    (lambda doc: meta_graph(doc)["signature_def"]["serving_default"]["inputs"]["x"].update(
+        name="x:" + "9" * 5000), "is no tensor of the graph"),
+    (lambda doc: meta_graph(doc)["signature_def"]["serving_default"]["inputs"]["x"].update(
         tensor_shape=[3, "big"]), "'tensor_shape' is neither null nor a list of sizes"),
     (_code_attribute, "holds code"),
     (lambda doc: meta_graph(doc)["meta_graph"].update(graph="{"), "does not parse"),
@@ -504,3 +508,18 @@ def test_tensorflow_python_paths_of_saved_model():
     with pytest.raises(AttributeError, match="classification_signature_def is not supported "
                        "by TinyFlow.*TensorFlow 1.15's module has it"):
         signature_def_utils.classification_signature_def  # noqa: B018
+
+
+def test_a_main_op_that_never_ends_meets_a_deadline(tmp_path, monkeypatch):
+    path = str(tmp_path / "model")
+    with tf.Graph().as_default():
+        x, y = build_model()
+        forever = tf.while_loop(lambda i: tf.less(i, 10**15), lambda i: i + 1,
+                                [tf.constant(0, tf.int64)])
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tf.saved_model.simple_save(sess, path, {"x": x}, {"y": y},
+                                       legacy_init_op=tf.group(forever))
+    monkeypatch.setattr(loader, "MAIN_OP_TIMEOUT_MS", 300)
+    with tf.Session(graph=tf.Graph()) as sess, pytest.raises(tf.errors.DeadlineExceededError):
+        tf.saved_model.loader.load(sess, ["serve"], path)

@@ -6,7 +6,8 @@ checked (at most ``MAX_DOCUMENT_BYTES``, and what parsing it may take must fit t
 available now); every field is checked, its graph goes through ``tf.train.import_meta_graph``'s
 checks (LoadJSON: nothing in a document runs code) and every signature's tensor must be one of
 that graph; the variables are restored by ``tf.train.Saver.restore``, whose checks (names,
-dtypes, shapes, checksums, the allocation check) come first.  Anything wrong is a
+dtypes, shapes, checksums, the allocation check) come first; the main op runs under a deadline
+(``MAIN_OP_TIMEOUT_MS``: a DeadlineExceededError, not a hang).  Anything wrong is a
 :class:`SavedModelError` naming the directory and what is wrong, and the session's graph and
 variables are left as they were.  A directory TensorFlow wrote (``saved_model.pb``, a graph of
 TensorFlow's ops) is a SavedModelError saying so: TinyFlow cannot run TensorFlow's graphs.
@@ -17,6 +18,7 @@ import json
 import os
 
 from ...nnvm.errors import GraphError
+from ...session.options import RunOptions
 from ..meta_graph import MAX_META_BYTES, read_meta_graph
 from ..saver import Saver
 from . import constants
@@ -26,6 +28,9 @@ __all__ = ["MetaGraphDef", "SavedModelError", "contains_saved_model", "load",
            "maybe_saved_model_directory"]
 
 MAX_DOCUMENT_BYTES = MAX_META_BYTES
+# the main op runs on load, unasked: one of a hostile document (a loop that never ends, a
+# dequeue nothing feeds) is a DeadlineExceededError after this long, not a hang
+MAIN_OP_TIMEOUT_MS = 60_000
 PARSE_BYTES_PER_BYTE = 16  # what json.load may take per byte of text, at most (Python objects)
 
 
@@ -85,6 +90,8 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs) -> MetaGraph
         ``sess``'s graph.
     CheckpointError
         The variables cannot be restored (the file and variables are named).
+    DeadlineExceededError
+        The main op ran past ``MAIN_OP_TIMEOUT_MS``.
     """
     folder = _path(export_dir)
     tags = [tags] if isinstance(tags, str) else list(tags)
@@ -116,7 +123,7 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs) -> MetaGraph
                                              constants.VARIABLES_FILENAME))
         imported.add_to(sess.graph)  # only now: every check above passed
     if main_op is not None:
-        sess.run(main_op)
+        sess.run(main_op, options=RunOptions(timeout_in_ms=MAIN_OP_TIMEOUT_MS))
     return MetaGraphDef(chosen["tags"], signatures, imported.collections)
 
 
@@ -190,8 +197,10 @@ def _tensor_info(name, value, nodes: dict, where: str) -> TensorInfo:
     _check(isinstance(value, dict), where, "not an object")
     tensor, dtype, shape = value.get("name"), value.get("dtype"), value.get("tensor_shape")
     node_name, _, index = tensor.rpartition(":") if isinstance(tensor, str) else ("", "", "")
-    _check(node_name in nodes and index.isdigit() and int(index) < nodes[node_name].num_outputs(),
-           where, f"{str(tensor)[:100]!r} is no tensor of the graph")
+    # ASCII digits, few: int() refuses "²" and over 4300 digits, which isdigit() accepts
+    _check(node_name in nodes and index.isascii() and index.isdigit() and len(index) < 10
+           and int(index) < nodes[node_name].num_outputs(), where,
+           f"{str(tensor)[:100]!r} is no tensor of the graph")
     _check(isinstance(dtype, int) and not isinstance(dtype, bool), where, "'dtype' not an int")
     _check(shape is None or isinstance(shape, list) and all(
         isinstance(d, int) and not isinstance(d, bool) and d >= -1 for d in shape), where,
