@@ -523,3 +523,51 @@ def test_a_main_op_that_never_ends_meets_a_deadline(tmp_path, monkeypatch):
     monkeypatch.setattr(loader, "MAIN_OP_TIMEOUT_MS", 300)
     with tf.Session(graph=tf.Graph()) as sess, pytest.raises(tf.errors.DeadlineExceededError):
         tf.saved_model.loader.load(sess, ["serve"], path)
+
+
+def _paths(value, prefix=()):
+    """Every place in a JSON value, as a path of keys and indices."""
+    yield prefix
+    items = value.items() if isinstance(value, dict) else enumerate(value) \
+        if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _paths(item, (*prefix, key))
+
+
+def test_mutated_documents_load_or_raise_a_clear_error(tmp_path):
+    # every place of the document (the graph's text parsed as JSON too) given a hostile value
+    path = str(tmp_path / "model")
+    export(path)
+    with open(os.path.join(path, "saved_model.json")) as file:
+        original = json.load(file)
+    original["meta_graphs"][0]["meta_graph"]["graph"] = json.loads(
+        original["meta_graphs"][0]["meta_graph"]["graph"])
+    places = list(_paths(original))[1:]
+    rng = np.random.default_rng(0)
+    hostile = [None, -1, 2**62, "x:0", [], {}, True, [[0, 0]], "\u00b2"]
+    for _ in range(200):
+        doc = json.loads(json.dumps(original))
+        place = places[rng.integers(len(places))]
+        parent = doc
+        for key in place[:-1]:
+            parent = parent[key]
+        parent[place[-1]] = hostile[rng.integers(len(hostile))]
+        meta = doc["meta_graphs"][0] if isinstance(doc.get("meta_graphs"), list) and \
+            doc["meta_graphs"] and isinstance(doc["meta_graphs"][0], dict) else {}
+        if isinstance(meta.get("meta_graph"), dict) and \
+                not isinstance(meta["meta_graph"].get("graph", ""), str):
+            meta["meta_graph"]["graph"] = json.dumps(meta["meta_graph"]["graph"])
+        with open(os.path.join(path, "saved_model.json"), "w") as file:
+            json.dump(doc, file)
+        with tf.Graph().as_default() as graph, tf.Session() as sess:
+            try:
+                meta = tf.saved_model.loader.load(sess, ["serve"], path)
+            except (loader.SavedModelError, CheckpointError, RuntimeError) as err:
+                assert node_names(graph) == [] or isinstance(err, RuntimeError), (place, err)
+                continue
+            for signature in meta.signature_def.values():  # what loaded runs, or says why not
+                fetches = [info.name for info in signature.outputs.values()]
+                try:
+                    sess.run(fetches, {info.name: X for info in signature.inputs.values()})
+                except (tf.TinyflowError, tf.errors.OpError, ValueError, KeyError) as err:
+                    assert str(err), place

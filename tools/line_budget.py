@@ -151,8 +151,10 @@ COMPONENTS = {
     # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
     # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...);
     # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
-    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 655),
+    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons);
+    # 655 -> 665: 2026-11-27: LoadJSON checks a placeholder's or variable's dtype and shape
+    # (a list in a shape was a TypeError at bind, found loading mutated saved models)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 665),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is

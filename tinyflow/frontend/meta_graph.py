@@ -157,7 +157,7 @@ def read_meta_graph(meta_graph_or_file, import_scope=None) -> ImportedGraph:
                    for key in _dict(doc, "collections", where)}
     saver = doc.get("saver")
     if saver is not None:
-        _check(isinstance(saver, dict) and all(isinstance(k, str) and k and v in variables
+        _check(isinstance(saver, dict) and all(isinstance(k, str) and k and _named(v, variables)
                                                for k, v in saver.items()),
                where, "'saver' does not map checkpoint names to variables of the graph")
         saver = {key: variables[name] for key, name in saver.items()}
@@ -191,8 +191,13 @@ def _dict(doc: dict, key, where: str) -> dict:
     return value
 
 
+def _named(name, table: dict) -> bool:
+    """Whether ``name``, any JSON value (a list is unhashable), is a key of ``table``."""
+    return isinstance(name, str) and name in table
+
+
 def _node_entry(value, nodes: dict, where: str) -> NodeEntry:
-    _check(isinstance(value, list) and len(value) == 2 and value[0] in nodes
+    _check(isinstance(value, list) and len(value) == 2 and _named(value[0], nodes)
            and isinstance(value[1], int) and not isinstance(value[1], bool)
            and 0 <= value[1] < nodes[value[0]].num_outputs(), where,
            f"{str(value)[:100]} is not an output of a node of the graph")
@@ -202,7 +207,7 @@ def _node_entry(value, nodes: dict, where: str) -> NodeEntry:
 def _variable(spec, nodes: dict, where: str):
     """The Variable of ``spec`` over the imported node it names (its initial value and
     initialising assign are imported nodes too)."""
-    _check(isinstance(spec, dict) and spec.get("name") in nodes
+    _check(isinstance(spec, dict) and _named(spec.get("name"), nodes)
            and nodes[spec["name"]].op is None and nodes[spec["name"]].kind == "variable",
            where, f"variable {str(spec)[:100]} names no variable node of the graph")
     var = Variable.__new__(Variable)
@@ -215,7 +220,7 @@ def _variable(spec, nodes: dict, where: str):
 
 def _collection_item(item, nodes: dict, variables: dict, where: str):
     if isinstance(item, dict) and "variable" in item:
-        _check(item["variable"] in variables, where,
+        _check(_named(item["variable"], variables), where,
                f"collection item {str(item)[:100]} names no variable")
         return variables[item["variable"]]
     _check(isinstance(item, dict), where, f"collection item {str(item)[:100]}")
