@@ -571,3 +571,27 @@ def test_mutated_documents_load_or_raise_a_clear_error(tmp_path):
                     sess.run(fetches, {info.name: X for info in signature.inputs.values()})
                 except (tf.TinyflowError, tf.errors.OpError, ValueError, KeyError) as err:
                     assert str(err), place
+
+
+def test_a_partitioned_variable_is_saved_whole_and_served(tmp_path):
+    path = str(tmp_path / "model")
+    full = np.arange(8, dtype=np.float32).reshape(4, 2)
+    with tf.Graph().as_default():
+        x = tf.placeholder(tf.float32, [None, 4], name="x")
+        w = tf.get_variable("w", [4, 2], initializer=tf.constant_initializer(full),
+                            partitioner=tf.fixed_size_partitioner(2))
+        y = tf.matmul(x, w, name="y")
+        with tf.Session() as sess:
+            sess.run(tf.global_variables_initializer())
+            tf.saved_model.simple_save(sess, path, {"x": x}, {"y": y})
+    reader = tf.train.load_checkpoint(os.path.join(path, "variables", "variables"))
+    np.testing.assert_array_equal(reader.get_tensor("w"), full)  # TF's: one tensor, whole
+    data = np.ones((1, 4), np.float32)
+    with tf.Session(graph=tf.Graph()) as sess:
+        tf.saved_model.loader.load(sess, ["serve"], path)
+        np.testing.assert_array_equal(sess.run("y:0", {"x:0": data}), data @ full)
+    edit_document(path, lambda doc: meta_graph(doc)["meta_graph"]["variables"][1].update(
+        save_slice_info=["w", [4, 2], [3, 0], [2, 2]]))  # past the end of w
+    with tf.Session(graph=tf.Graph()) as sess, pytest.raises(loader.SavedModelError,
+                                                             match="save_slice_info"):
+        tf.saved_model.loader.load(sess, ["serve"], path)

@@ -7,7 +7,8 @@ The file is JSON::
     {"tinyflow_meta_graph": 1,
      "graph": "<the graph's SaveJSON text: every node of the graph>",
      "variables": [{"name", "initial_value": [node, output], "initial_assign": [node, output],
-                    "trainable", "default"}, ...],
+                    "trainable", "default", "save_slice_info": [a partitioned variable's name,
+                    its shape, the shard's offset and shape] (shards only)}, ...],
      "collections": {key: [{"variable": name} or {"entries": [[node, output]...],
                                                   "operation": bool}, ...]},
      "saver": {name in the checkpoint: variable name}}  (TF's SaverDef: the writing Saver's)
@@ -28,6 +29,7 @@ from ..nnvm.errors import GraphError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
 from ..nnvm.variables import Variable
+from .partitioned_variables import SaveSliceInfo
 
 __all__ = ["ImportedGraph", "export_meta_graph", "import_graph", "read_meta_graph"]
 
@@ -40,9 +42,13 @@ def _entry(entry: NodeEntry) -> list:
 
 
 def _variable_doc(var) -> dict:
+    info = getattr(var, "save_slice_info", None)  # a partitioned variable's shard
     return {"name": var.op.name, "initial_value": _entry(var.initial_value.outputs[0]),
             "initial_assign": _entry(var.initial_assign.outputs[0]),
-            "trainable": bool(var.trainable), "default": bool(var.default)}
+            "trainable": bool(var.trainable), "default": bool(var.default),
+            **({} if info is None else {"save_slice_info": [
+                info.full_name, list(info.full_shape), list(info.var_offset),
+                list(info.var_shape)]})}
 
 
 def _unwritable(context) -> str | None:
@@ -215,7 +221,24 @@ def _variable(spec, nodes: dict, where: str):
     var.initial_value = Symbol([_node_entry(spec.get("initial_value"), nodes, where)])
     var.initial_assign = Symbol([_node_entry(spec.get("initial_assign"), nodes, where)])
     var.trainable, var.default = bool(spec.get("trainable")), bool(spec.get("default"))
+    info = spec.get("save_slice_info")
+    if info is not None:
+        _check(_slice_info_fits(info, nodes[spec["name"]].attrs.get("shape")), where,
+               f"variable {spec['name']!r}: save_slice_info {str(info)[:100]} is not "
+               f"[full name, full shape, offset, shape] of a slice of the variable's shape")
+        var.save_slice_info = SaveSliceInfo(info[0], *(list(part) for part in info[1:]))
     return spec["name"], var
+
+
+def _slice_info_fits(info, shape) -> bool:
+    """Whether ``info`` (JSON) is a shard's place in its full variable, of ``shape``."""
+    if not (isinstance(info, list) and len(info) == 4 and isinstance(info[0], str) and info[0]
+            and all(isinstance(part, list) and len(part) == len(info[1]) <= 64 and all(
+                type(d) is int and 0 <= d < 2 ** 62 for d in part) for part in info[1:])):
+        return False
+    full, offset, size = info[1:]
+    return all(o + n <= f for f, o, n in zip(full, offset, size)) and (
+        shape is None or list(shape) == size)
 
 
 def _collection_item(item, nodes: dict, variables: dict, where: str):
