@@ -64,6 +64,7 @@ def test_simple_save_then_load_runs_the_signature_in_a_fresh_session(tmp_path):
     with tf.Graph().as_default(), tf.Session() as sess:
         meta = tf.saved_model.loader.load(sess, [tf.saved_model.tag_constants.SERVING], path)
         assert meta.meta_info_def.tags == ["serve"]
+        assert [v.name for v in meta.collection_def["trainable_variables"]] == ["w:0", "b:0"]
         signature = meta.signature_def["serving_default"]
         assert signature.method_name == "tensorflow/serving/predict"
         assert signature.inputs["x"].name == "x:0" and signature.outputs["y"].name == "y:0"

@@ -48,13 +48,13 @@ class MetaInfoDef:
 
 class MetaGraphDef:
     """What :func:`load` returns, as TensorFlow's MetaGraphDef: ``signature_def`` (``{key:
-    SignatureDef}``) and ``meta_info_def.tags``; ``collection_def`` lists the collections'
-    keys."""
+    SignatureDef}``) and ``meta_info_def.tags``; ``collection_def``: ``{key: the items
+    loaded}`` (tensors, operations, variables), not TensorFlow's CollectionDef protos."""
 
-    def __init__(self, tags: list, signature_def: dict, collections) -> None:
+    def __init__(self, tags: list, signature_def: dict, collections: dict) -> None:
         self.meta_info_def = MetaInfoDef(tags)
         self.signature_def = signature_def
-        self.collection_def = {key: None for key in collections}
+        self.collection_def = {key: list(items) for key, items in collections.items()}
 
 
 def _path(export_dir) -> str:
