@@ -147,6 +147,7 @@ __all__ += [
     "manip",
     "metrics",
     "python_io",
+    "saved_model",
     "summary",
     "test",
 ]
@@ -178,7 +179,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "sparse": "tf_sparse",
+            "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
             "summary": "summary", "test": "tf_testing"}
 
 

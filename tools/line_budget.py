@@ -153,8 +153,10 @@ COMPONENTS = {
     # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
     # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...);
     # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
-    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 655),
+    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons);
+    # 655 -> 665: 2026-11-27: LoadJSON checks a placeholder's or variable's dtype and shape
+    # (a list in a shape was a TypeError at bind, found loading mutated saved models)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 665),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -383,8 +385,9 @@ COMPONENTS = {
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
-    # platform.test, framework.graph_util and framework.importer
-    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 315),
+    # platform.test, framework.graph_util and framework.importer; 315 -> 340: 2026-11-27:
+    # tf.saved_model's six modules (saved_model.builder, loader, tag_constants...)
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 340),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
@@ -408,15 +411,23 @@ COMPONENTS = {
     "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
         ["frontend/feature_column.py", "frontend/estimator/canned.py",
          "frontend/estimator/heads.py"], 840),
+    # 2026-11-27: tf.saved_model (simple_save, SavedModelBuilder, loader.load, signatures) and
+    # tf.estimator's export (ServingInputReceiver, PredictOutput, Estimator.export_saved_model's
+    # exporter): a served model's directory and its untrusted reading, counted apart as TF
+    # keeps saved_model apart from tf.train
+    "tf.saved_model (frontend/saved_model, estimator/export.py, estimator/exporter.py)": (
+        ["frontend/saved_model/*.py", "frontend/estimator/export.py",
+         "frontend/estimator/exporter.py"], 850),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
     # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
-    # tf.estimator.inputs.pandas_input_fn)
+    # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
+    # and export_savedmodel, over estimator/exporter.py)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2090),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2110),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
