@@ -37,7 +37,7 @@ from ..nnvm.symbol import (
     get_default_session,
 )
 from .options import session_options, step_stats
-from .pull import fetched_strings, pull_feeds
+from .pull import fetched_strings, pull_feeds, string_feed
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
@@ -230,7 +230,8 @@ class Session:
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
         timeout_ms = getattr(options, "timeout_in_ms", 0)
         strings = {}
-        if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
+        if self.graph.pulls_outputs or any(type(v) is np.ndarray for v in feeds.values()):
+            # a tf.data iterator's next element, a string fed (session/pull.py)
             feeds, strings = pull_feeds(self, symbols, feeds, timeout_ms)
         results = fetched_strings(symbols, strings, lambda rest: self._run_symbols(
             rest, feeds, trace, timeout_ms=timeout_ms)) if strings else self._run_symbols(
@@ -417,7 +418,9 @@ class Session:
             node = self._feed_node(key)
             dtype = node.attrs.get("dtype", "float32")
             # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
-            if type(value) is np.ndarray and value.dtype.kind in "biuf":
+            if dtype == "string":  # only ops pulled before the run read it (pull.py)
+                value = string_feed(_feed_of(node), value)
+            elif type(value) is np.ndarray and value.dtype.kind in "biuf":
                 _check_copy(node, value, _numpy_dtype(dtype))
                 value = np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
             else:
@@ -430,7 +433,7 @@ class Session:
                         else "the placeholder was declared with")
                 raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but {what} "
                                  f"shape ({shown})")
-            feeds[node] = torch.from_numpy(value)
+            feeds[node] = value if dtype == "string" else torch.from_numpy(value)
         return feeds
 
     def _feed_node(self, key) -> Node:

@@ -1,0 +1,265 @@
+"""``tf.parse_example`` and ``tf.parse_single_example`` (also ``tf.io.``'s) with their feature
+configurations ``tf.FixedLenFeature``, ``tf.VarLenFeature`` and ``tf.FixedLenSequenceFeature``
+(TensorFlow 1.15's semantics and errors).
+
+The parse is one op (``parse_example``, tinyflow/ops/parsing.py) whose outputs are pulled
+before the run from its inputs' values, serialized ``tf.train.Example`` protos read by
+:mod:`.example_proto`: a dense feature is a tensor of its shape (its default where an example
+lacks it), a ``VarLenFeature`` a ``tf.SparseTensor``.  A serialized example is untrusted input:
+bytes that are no Example are TF's ``InvalidArgumentError`` ("Could not parse example
+input"), as are a missing required feature, another type and another number of values.
+"""
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from ..nnvm.dtypes import as_dtype
+from ..nnvm.errors import InvalidArgumentError
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ..nnvm.tensor_shape import TensorShape
+from ..ops import parsing as parsing_ops  # noqa: F401 - registers parse_example
+from .example_proto import DecodeError, Example
+from .math_ops import convert_to_tensor
+from .sparse_ops import SparseTensor
+
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "parse_example",
+           "parse_single_example"]
+
+FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])
+FixedLenFeature.__new__.__defaults__ = (None,)
+FixedLenFeature.__doc__ = ("A dense feature of ``shape`` and ``dtype`` (tf.float32, tf.int64, "
+                           "tf.string); ``default_value`` where an example lacks it, else it "
+                           "is required.")
+FixedLenSequenceFeature = collections.namedtuple(
+    "FixedLenSequenceFeature", ["shape", "dtype", "allow_missing", "default_value"])
+FixedLenSequenceFeature.__new__.__defaults__ = (False, None)
+FixedLenSequenceFeature.__doc__ = ("Rows of ``shape``, as many as the example's values make "
+                                   "(a batch padded with ``default_value``, else 0 or b'').")
+VarLenFeature = collections.namedtuple("VarLenFeature", ["dtype"])
+VarLenFeature.__doc__ = "All the example's values, as a tf.SparseTensor."
+
+_LISTS = {"int64": "int64_list", "float32": "float_list", "string": "bytes_list"}
+_TF_NAMES = {"int64": "int64", "float32": "float", "string": "string"}  # TF's DataTypeString
+_LIST_TYPES = {"int64_list": "int64", "float_list": "float", "bytes_list": "string"}
+
+
+class _Config:
+    """One feature's configuration, checked: ``kind`` (dense, sequence, sparse), ``dtype``
+    name, ``shape`` (a tuple) and the default as an array of that shape (dense) or row fill."""
+
+    def __init__(self, key, feature):
+        self.key = key
+        if not isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature)):
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for feature "
+                             f"{key}.")
+        self.dtype = as_dtype(feature.dtype).name
+        if self.dtype not in _LISTS:
+            param = "sparse_types" if isinstance(feature, VarLenFeature) else "dense_defaults"
+            raise TypeError(f"Value passed to parameter '{param}' has DataType {self.dtype} "
+                            f"not in list of allowed values: float32, int64, string")
+        self.numpy = object if self.dtype == "string" else np.dtype(self.dtype)
+        if isinstance(feature, VarLenFeature):
+            self.kind, self.shape = "sparse", None
+            return
+        self.kind = "dense" if isinstance(feature, FixedLenFeature) else "sequence"
+        if feature.shape is None:
+            raise ValueError(f"Missing shape for feature {key}. Received feature={feature}.")
+        shape = TensorShape(feature.shape)
+        if not shape.is_fully_defined():
+            raise ValueError(f"All dimensions of shape for feature {key} need to be known but "
+                             f"received {shape}.")
+        self.shape = tuple(shape.as_list())
+        if self.kind == "sequence" and not feature.allow_missing:
+            raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to "
+                             "be True.")
+        self.default = None if feature.default_value is None else self._default(feature)
+
+    def _default(self, feature):
+        value = np.asarray(feature.default_value, dtype=self.numpy)
+        if self.numpy is object:
+            value = np.array([_as_bytes(v) for v in value.reshape(-1)] + [None],
+                             dtype=object)[:-1].reshape(value.shape)
+        if self.kind == "sequence":
+            return value.reshape(()) if value.size == 1 else value
+        if value.size != int(np.prod(self.shape)):
+            raise ValueError(f"Cannot reshape a tensor with {value.size} elements to shape "
+                             f"{list(self.shape)} ({int(np.prod(self.shape))} elements)")
+        return value.reshape(self.shape)
+
+
+def _as_bytes(value) -> bytes:
+    return value.encode() if isinstance(value, str) else bytes(value)
+
+
+class _Parser:
+    """parse_example's attr func: the configured features of each serialized example, as the
+    op's outputs (per key in sorted order: a dense or sequence feature's tensor, a sparse one's
+    indices, values and dense_shape)."""
+
+    def __init__(self, configs, single):
+        self.configs, self.single = configs, single
+
+    def __call__(self, node, inputs):
+        serialized = np.asarray(inputs[0], dtype=object).reshape(-1)
+        names = (np.asarray(inputs[1], dtype=object).reshape(-1) if len(inputs) > 1
+                 else [None] * len(serialized))
+        if len(names) != len(serialized):
+            raise InvalidArgumentError(None, node.name, (
+                f"Expected len(example_names) == len(serialized), got {len(names)} names for "
+                f"{len(serialized)} examples"))
+        examples = [_example(node, value) for value in serialized]
+        outputs = []
+        for config in self.configs:
+            values = [self._values(node, config, ex, _text(name), index)
+                      for index, (ex, name) in enumerate(zip(examples, names))]
+            outputs.extend(self._output(config, values))
+        return outputs
+
+    def _where(self, name, config, index):
+        if self.single:
+            return f"Key: {config.key}.  "
+        return f"Name: {name}, Key: {config.key}, Index: {index}.  "
+
+    def _values(self, node, config, example, name, index):
+        """The example's values of the feature (None when it lacks it), type checked."""
+        feature = example.features.feature.get(config.key) if example.HasField(
+            "features") else None
+        if feature is None:
+            if config.kind == "dense" and config.default is None:
+                prefix = "" if self.single else f"Name: {name}, "
+                raise InvalidArgumentError(None, node.name, (
+                    f"{prefix}Feature: {config.key} (data type: {_TF_NAMES[config.dtype]}) is "
+                    f"required but could not be found."))
+            return None
+        kind = feature.WhichOneof("kind")
+        if kind is not None and kind != _LISTS[config.dtype]:
+            actual, expected = _LIST_TYPES[kind], _TF_NAMES[config.dtype]
+            raise InvalidArgumentError(None, node.name, self._where(name, config, index) + (
+                f"Data types don't match. Expected type: {expected}, Actual type: {actual}"
+                if config.kind == "sparse" else
+                f"Data types don't match. Data type: {actual} but expected type: {expected}"))
+        values = list(getattr(feature, _LISTS[config.dtype]).value) if kind else []
+        count = len(values)
+        if config.kind == "dense" and count != int(np.prod(config.shape)):
+            raise InvalidArgumentError(None, node.name, self._where(name, config, index) + (
+                f"Number of {_TF_NAMES[config.dtype]} values != expected.  Values size: "
+                f"{count} but output shape: {_shape_text(config.shape)}"))
+        stride = int(np.prod(config.shape)) if config.kind == "sequence" else 1
+        if config.kind == "sequence" and (count % stride if stride else count):
+            raise InvalidArgumentError(None, node.name, self._where(name, config, index) + (
+                f"Number of {_TF_NAMES[config.dtype]} values is not a multiple of stride "
+                f"length. Saw {count} values but output shape is: "
+                f"{_shape_text(('?',) + config.shape)}"))
+        return np.array(values, dtype=config.numpy)
+
+    def _output(self, config, values):
+        """The feature's output arrays from each example's values."""
+        if config.kind == "dense":
+            rows = [config.default if v is None else v.reshape(config.shape) for v in values]
+            out = np.stack(rows) if rows else np.zeros((0,) + config.shape, config.numpy)
+            return [out[0, ...] if self.single else out]
+        if config.kind == "sequence":
+            width = int(np.prod(config.shape))
+            rows = [np.zeros(0, config.numpy) if v is None else v for v in values]
+            longest = max((len(r) // width if width else 0 for r in rows), default=0)
+            fill = config.default if config.default is not None else (
+                b"" if config.numpy is object else 0)
+            out = np.empty((len(rows), longest) + config.shape, dtype=config.numpy)
+            out[...] = fill
+            for row, data in zip(out, rows):
+                count = len(data) // width if width else 0
+                row[:count] = data.reshape((count,) + config.shape)
+            return [out[0, ...] if self.single else out]
+        rows = [np.zeros(0, config.numpy) if v is None else v for v in values]
+        longest = max((len(r) for r in rows), default=0)
+        indices = np.array([(b, j) for b, r in enumerate(rows) for j in range(len(r))],
+                           dtype=np.int64).reshape(-1, 2)
+        flat = np.concatenate(rows) if rows else np.zeros(0, config.numpy)
+        shape = np.array([len(rows), longest], dtype=np.int64)
+        if self.single:
+            indices, shape = indices[:, 1:], shape[1:]
+        return [np.ascontiguousarray(indices), flat.astype(config.numpy), shape]
+
+
+def _example(node, value) -> Example:
+    data = _as_bytes(value) if isinstance(value, (str, bytes, bytearray)) else None
+    try:
+        if data is None:
+            raise DecodeError("not a string")
+        return Example.FromString(data)
+    except DecodeError:
+        shown = repr(data[:64] if data is not None else value)[2:-1]
+        raise InvalidArgumentError(None, node.name, (
+            f"Could not parse example input, value: '{shown}"
+            f"{'...' if data is not None and len(data) > 64 else ''}'")) from None
+
+
+def _text(name) -> str:
+    if name is None:
+        return "<unknown>"
+    return name.decode(errors="replace") if isinstance(name, bytes) else str(name)
+
+
+def _shape_text(shape) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+def _parse(serialized, features, example_names, name, single):
+    """The parse_example node and the dict of its outputs (sparse ones as SparseTensor)."""
+    if not features:
+        raise ValueError("Invalid argument: features cannot be empty.")
+    configs = [_Config(key, features[key]) for key in sorted(features)]
+    serialized = serialized if isinstance(serialized, Symbol) else convert_to_tensor(
+        serialized, dtype="string")
+    if serialized.dtype.name != "string":
+        raise TypeError(f"serialized must be a string tensor, got {serialized.dtype.name}")
+    rank = serialized.get_shape().ndims
+    if rank is not None and rank != (0 if single else 1):
+        raise ValueError("Input serialized must be a scalar" if single else
+                         f"Shape must be rank 1 but is rank {rank} for 'ParseExample' (input "
+                         f"serialized)")
+    inputs = [serialized]
+    if example_names is not None:
+        inputs.append(example_names if isinstance(example_names, Symbol)
+                      else convert_to_tensor(example_names, dtype="string"))
+    batch = None if single else (serialized.get_shape().as_list()[0] if rank else None)
+    shapes, types = [], []
+    for config in configs:
+        lead = () if single else (batch,)
+        if config.kind == "dense":
+            shapes.append(lead + config.shape)
+        elif config.kind == "sequence":
+            shapes.append(lead + (None,) + config.shape)
+        else:
+            shapes.extend([(None, 1 if single else 2), (None,), (1 if single else 2,)])
+            types.extend(["int64", config.dtype])
+        types.append("int64" if config.kind == "sparse" else config.dtype)
+    node = create_op("parse_example", *inputs, num_args=len(inputs), shapes=tuple(shapes),
+                     Touts=tuple(types), func=_Parser(configs, single),
+                     name=name or ("ParseSingleExample" if single else "ParseExample")).outputs[0].node
+    graph, outputs, position = current_context(), {}, 0
+    for index, shape in enumerate(shapes):
+        graph.declared_shapes[NodeEntry(node, index)] = TensorShape(list(shape))
+    for config in configs:
+        parts = [Symbol([NodeEntry(node, position + i)])
+                 for i in range(3 if config.kind == "sparse" else 1)]
+        position += len(parts)
+        outputs[config.key] = SparseTensor(*parts) if config.kind == "sparse" else parts[0]
+    return outputs
+
+
+def parse_example(serialized, features, name=None, example_names=None) -> dict:
+    """``{key: tensor}`` of ``features`` (a dict of FixedLenFeature, VarLenFeature,
+    FixedLenSequenceFeature) parsed from ``serialized``, a vector of serialized
+    ``tf.train.Example`` protos: a dense feature ``[batch] + shape``, a sequence feature
+    ``[batch, longest] + shape``, a VarLenFeature a 2-D tf.SparseTensor.  ``example_names``
+    name the examples in errors."""
+    return _parse(serialized, features, example_names, name, single=False)
+
+
+def parse_single_example(serialized, features, name=None, example_names=None) -> dict:
+    """As :func:`parse_example` for one serialized example (a scalar): a dense feature of its
+    shape, a VarLenFeature a 1-D tf.SparseTensor."""
+    return _parse(serialized, features, example_names, name, single=True)
