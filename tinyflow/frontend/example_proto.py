@@ -215,7 +215,7 @@ class _MessageMap:
         return self[key]
 
     def __setitem__(self, key, value):
-        raise ValueError("Direct assignment of submessage not allowed")
+        raise ValueError("Message objects may not be assigned")
 
     def __delitem__(self, key):
         del self._items[key]
@@ -330,8 +330,9 @@ class _Message:
         kind = next((f[2] for f in self._FIELDS if f[1] == name), None)
         if kind is None:
             raise AttributeError(f"{type(self).__name__} has no field {name!r}")
-        raise AttributeError(f"Assignment not allowed to field \"{name}\" in protocol message "
-                             f"object (use CopyFrom, extend or append)")
+        what = "message field" if kind == "message" else "repeated field"
+        raise AttributeError(f'Assignment not allowed to {what} "{name}" in protocol message '
+                             f'object.')
 
     def _mark(self):
         """This message changed: it is set in its parent (the oneof's other fields cleared)."""

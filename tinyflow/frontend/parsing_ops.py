@@ -126,21 +126,21 @@ class _Parser:
         """The example's values of the feature (None when it lacks it), type checked."""
         feature = example.features.feature.get(config.key) if example.HasField(
             "features") else None
-        if feature is None:
+        kind = None if feature is None else feature.WhichOneof("kind")
+        if kind is None:  # a Feature with no list is missing too, as in TensorFlow
             if config.kind == "dense" and config.default is None:
                 prefix = "" if self.single else f"Name: {name}, "
                 raise InvalidArgumentError(None, node.name, (
                     f"{prefix}Feature: {config.key} (data type: {_TF_NAMES[config.dtype]}) is "
                     f"required but could not be found."))
             return None
-        kind = feature.WhichOneof("kind")
-        if kind is not None and kind != _LISTS[config.dtype]:
+        if kind != _LISTS[config.dtype]:
             actual, expected = _LIST_TYPES[kind], _TF_NAMES[config.dtype]
             raise InvalidArgumentError(None, node.name, self._where(name, config, index) + (
                 f"Data types don't match. Expected type: {expected}, Actual type: {actual}"
                 if config.kind == "sparse" else
                 f"Data types don't match. Data type: {actual} but expected type: {expected}"))
-        values = list(getattr(feature, _LISTS[config.dtype]).value) if kind else []
+        values = list(getattr(feature, kind).value)
         count = len(values)
         if config.kind == "dense" and count != int(np.prod(config.shape)):
             raise InvalidArgumentError(None, node.name, self._where(name, config, index) + (

@@ -1,5 +1,6 @@
 """TF-1's readers and ``tf.decode_raw`` (TensorFlow 1.15's semantics):
-``tf.FixedLengthRecordReader``, ``tf.WholeFileReader``, ``tf.TextLineReader``.
+``tf.FixedLengthRecordReader``, ``tf.WholeFileReader``, ``tf.TextLineReader``,
+``tf.TFRecordReader``.
 
 ``reader.read(filename_queue)`` gives ``(key, value)``, two strings: the next record of the
 file the reader is on, taking the next file name from the queue when it has read them all
@@ -12,6 +13,7 @@ Files are untrusted input: a file larger than the memory the machine can give no
 """
 from __future__ import annotations
 
+import io
 import os
 import threading
 
@@ -23,9 +25,10 @@ from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..ops import queue as queue_ops  # noqa: F401 - registers reader_read and decode_raw
 from .math_ops import convert_to_tensor
+from .python_io import _open, read_records
 
-__all__ = ["FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader",
-           "decode_raw"]
+__all__ = ["FixedLengthRecordReader", "ReaderBase", "TFRecordReader", "TextLineReader",
+           "WholeFileReader", "decode_raw"]
 
 
 class ReaderBase:
@@ -128,6 +131,36 @@ class TextLineReader(ReaderBase):
         name, _, number = key.item().decode().rpartition(":")  # numbered from the file's 1st
         return [np.array(f"{name}:{int(number) + 1 + self.skip_header_lines}".encode(),
                          dtype=object), value]
+
+
+class TFRecordReader(ReaderBase):
+    """The records of TFRecord files (``options``: their compression, as
+    ``tf.python_io.TFRecordOptions``); the key is ``<file>:<offset of the record>``.  A
+    corrupted or truncated record is a ``DataLossError`` naming the file and offset."""
+
+    def __init__(self, name=None, options=None):
+        super().__init__(name or "TFRecordReaderV2")
+        self.options = options
+
+    def next_record(self, node, resources, deadline):
+        state = resources.get(self)
+        if state is None:
+            state = resources.setdefault(self, _Position())
+        with state.lock:  # records decoded one at a time: a compressed file may hold many
+            record = None
+            while record is None:
+                if state.records is None:
+                    element = node.attrs["queue"].take_one(node, resources, deadline)
+                    state.filename = _text(element[0])
+                    data = io.BytesIO(_read_file(node, state.filename))
+                    state.records = read_records(_open(data, "r", self.options),
+                                                 state.filename)
+                record = next(state.records, None)
+                if record is None:
+                    state.records = None
+        offset, value = record
+        return [np.array(f"{state.filename}:{offset}".encode(), dtype=object),
+                np.array(value, dtype=object)]
 
 
 class _Position:

@@ -88,7 +88,8 @@ class TracedFunction:
             self._session = Session(graph=self.graph)
         values = self._session.run(self._flat_outputs,
                                    dict(zip(self._flat_inputs, flat_values)))
-        return [np.asarray(v) for v in values]
+        return [np.asarray(v, dtype=t.dtype.as_numpy_dtype)  # a string stays an object
+                for v, t in zip(values, self._flat_outputs)]
 
 
 def _tensors(result, what):
