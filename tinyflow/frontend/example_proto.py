@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import numbers
 import struct
+from typing import ClassVar
 
 import numpy as np
 
@@ -271,7 +272,7 @@ class _Message:
 
     _FIELDS: tuple = ()
     _ONEOF: tuple = ()
-    _CHECKS = {"int64": _check_int64, "float": _check_float, "bytes": _check_bytes}
+    _CHECKS: ClassVar[dict] = {"int64": _check_int64, "float": _check_float, "bytes": _check_bytes}
 
     def __init__(self, _parent=None, **fields):
         self._parent, self._values, self._set = _parent, {}, set()
@@ -310,7 +311,7 @@ class _Message:
     def _field(self, name):
         """The field's value, made empty on first use (a message field is not set by this)."""
         if name not in self._values:
-            number, _, kind, kind_type = next(f for f in self._FIELDS if f[1] == name)
+            _, _, kind, kind_type = next(f for f in self._FIELDS if f[1] == name)
             self._values[name] = (
                 kind_type(_parent=self) if kind == "message"
                 else _MessageMap(self, kind_type) if kind == "map"
@@ -516,7 +517,7 @@ def _text(message, indent):
             continue
         if kind in ("message", "messages", "map"):
             items = ([value] if kind == "message" else list(value) if kind == "messages"
-                     else [(k, value[k]) for k in value.keys()])
+                     else [(k, value[k]) for k in value])
             for item in items:
                 yield f"{indent}{name} {{\n"
                 if kind == "map":

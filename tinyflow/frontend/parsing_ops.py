@@ -52,7 +52,7 @@ class _Config:
     def __init__(self, key, feature):
         self.key = key
         if not isinstance(feature, (FixedLenFeature, FixedLenSequenceFeature, VarLenFeature)):
-            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for feature "
+            raise ValueError(f"Unsupported {type(feature).__name__} {feature} for feature "  # noqa: TRY004 - TF's class
                              f"{key}.")
         self.dtype = as_dtype(feature.dtype).name
         if self.dtype not in _LISTS:

@@ -66,19 +66,20 @@ def _open(path, mode, options):
     kind = TFRecordOptions.get_compression_type_string(options)
     level = options.compression_level if isinstance(options, TFRecordOptions) else 6
     path = path if hasattr(path, "read") else os.fspath(path)
-    if kind == "GZIP":
-        return gzip.open(path, mode + "b", compresslevel=level)
-    if kind == "ZLIB":
-        return _Zlib(path, mode, level)
+    if kind == "GZIP" and mode == "r":
+        return gzip.open(path, "rb")
+    if kind:  # written as TF's zlib stream: its gzip header has no time, so TF's bytes
+        return _Zlib(path, mode, level, 31 if kind == "GZIP" else 15)
     return path if hasattr(path, "read") else open(path, mode + "b")
 
 
 class _Zlib:
-    """A whole-file zlib stream, written or read in pieces."""
+    """A whole-file zlib (or, written, gzip) stream, written or read in pieces."""
 
-    def __init__(self, path, mode, level):
+    def __init__(self, path, mode, level, window_bits=15):
         self._file = path if hasattr(path, "read") else open(path, mode + "b")  # noqa: SIM115
-        self._codec = zlib.compressobj(level) if mode == "w" else zlib.decompressobj()
+        self._codec = (zlib.compressobj(level, zlib.DEFLATED, window_bits, 9)  # TF's mem_level
+                       if mode == "w" else zlib.decompressobj())
         self._buffer = b""
 
     def write(self, data):
@@ -165,9 +166,7 @@ def read_records(file, path, size=None):
         if size is not None and offset + 16 + length > size:
             raise DataLossError(None, None, f"truncated record at {offset} in '{path}': "
                                             f"{length} bytes claimed past the file's end")
-        if size is None and length > _PIECE:  # compressed: no file size bounds it
-            _check_memory(length, path, offset)
-        data = _read_exactly(file, length + 4, path, offset)
+        data = _read_exactly(file, length + 4, path, offset, bounded=size is not None)
         if mask_crc(crc32c(data[:-4])) != struct.unpack("<I", data[-4:])[0]:
             raise DataLossError(None, None, f"corrupted record at {offset} in '{path}' "
                                             f"(its data's checksum differs)")
@@ -175,26 +174,30 @@ def read_records(file, path, size=None):
         offset += 16 + length
 
 
-def _check_memory(length, path, offset):
-    """ResourceExhaustedError when a record of ``length`` bytes cannot fit in memory now."""
-    from ..executor.memory import available_bytes, format_bytes  # imports torch: deferred
-    import torch  # deferred with it
-    limit, source = available_bytes(torch.device("cpu"))
-    if length > limit:
-        raise ResourceExhaustedError(
-            f"record at {offset} in '{path}' claims {format_bytes(length)}, more than the "
-            f"{format_bytes(limit)} free ({source})")
-
-
-def _read_exactly(file, n, path, offset) -> bytes:
-    pieces, left = [], n
+def _read_exactly(file, n, path, offset, bounded=True) -> bytes:
+    """``n`` bytes of ``file`` in pieces; not ``bounded`` by a file's size (compressed), the
+    bytes read so far are checked against the memory the machine can give."""
+    pieces, left, limit = [], n, None
     while left:
         piece = file.read(min(left, _PIECE))
         if not piece:
             raise DataLossError(None, None, f"truncated record at {offset} in '{path}'")
         pieces.append(piece)
         left -= len(piece)
+        if left and not bounded:
+            limit = _free_bytes() if limit is None else limit
+            if n - left > limit:
+                raise ResourceExhaustedError(
+                    f"record at {offset} in '{path}' claims {n - 4} bytes, more than the "
+                    f"{limit} free: read {n - left} of them")
     return b"".join(pieces)
+
+
+def _free_bytes() -> int:
+    import torch  # deferred with it
+
+    from ..executor.memory import available_bytes  # imports torch: deferred to a large read
+    return available_bytes(torch.device("cpu"))[0]
 
 
 def summary_iterator(path):

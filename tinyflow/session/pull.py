@@ -31,7 +31,7 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     # pulled: this run's values, by entry; a string fed is one (only pulled ops read it)
     pulled = {e: feeds[n] for e, n in [*fed.items(), *((NodeEntry(n, 0), n) for n in feeds)]
               if type(feeds[n]) is np.ndarray}
-    feeds, fed = {n: v for n, v in feeds.items() if type(v) is not np.ndarray}, frozenset(fed)
+    fed = frozenset(fed)  # the strings stay fed: a Python op may read them (Session._run_python)
     nodes = session._pulled.get((entries, fed))
     if nodes is None:
         nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)

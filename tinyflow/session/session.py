@@ -289,10 +289,13 @@ class Session:
              if _python_compute(e.node) is None or e in fed or e.node in inside]
             + [s.outputs[0] for s in symbols if _is_python(s, fed)
                and s.outputs[0].node in inside]))
+        strings = {e: feeds[e.node] for e in reads if type(feeds.get(e.node)) is np.ndarray}
+        reads = [e for e in reads if e not in strings]  # a string fed (pull.py) is its value
         engine = direct + [Symbol([e]) for e in reads]
         values = dict(zip(direct + reads, self._run_symbols(engine, feeds, trace, False,
                                                             timeout_ms)
                           if engine else []))  # by fetched symbol, and by entry read
+        values.update(strings)
         for node in python_nodes:
             start, clock = time.time(), time.perf_counter()
             inputs = [values[e] for e in node.inputs]

@@ -3,7 +3,6 @@ case, :mod:`tinyflow.io.gfile`), ``decode_raw``, the TFRecord files' writer, ite
 options (``tf.python_io``'s) and the parsing of ``tf.train.Example`` protos (``parse_example``,
 ``parse_single_example`` and their feature configurations); any other ``tf.io.X`` is an AttributeError saying TinyFlow does
 not support it."""
-from ..python_io import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
 from ..parsing_ops import (
     FixedLenFeature,
     FixedLenSequenceFeature,
@@ -11,6 +10,7 @@ from ..parsing_ops import (
     parse_example,
     parse_single_example,
 )
+from ..python_io import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
 from ..readers import decode_raw
 from ..unsupported import unsupported
 from . import gfile
