@@ -194,9 +194,9 @@ def _read_exactly(file, n, path, offset, bounded=True) -> bytes:
 
 
 def _free_bytes() -> int:
-    import torch  # deferred with it
+    import torch  # deferred: only a large compressed record's read asks
 
-    from ..executor.memory import available_bytes  # imports torch: deferred to a large read
+    from ..executor.memory import available_bytes  # imports torch: deferred as torch
     return available_bytes(torch.device("cpu"))[0]
 
 
