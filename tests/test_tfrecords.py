@@ -9,6 +9,7 @@ must give TF's error class, never a crash, a hang or an allocation past the inpu
 """
 from __future__ import annotations
 
+import gzip
 import struct
 import zlib
 
@@ -509,3 +510,87 @@ def test_a_missing_file_is_not_found(tmp_path):
     element = tf.data.TFRecordDataset(str(tmp_path / "none")).make_one_shot_iterator()
     with tf.Session() as sess, pytest.raises(tf.errors.NotFoundError, match="none"):
         sess.run(element.get_next())
+
+
+# -- tf.decode_csv, tf.read_file, tf.data.TextLineDataset -----------------------------------------
+@pytest.mark.parametrize("records, defaults, options, expected", [
+    # each expected value is what TF 2.21 compat.v1 gave
+    (["1,2.5,a", "3,,b"], [[0], [1.0], ["x"]], {},
+     [np.int32([1, 3]), np.float32([2.5, 1.0]), [b"a", b"b"]]),
+    ("1,2.5,a", [[0], [1.0], ["x"]], {}, [np.int32(1), np.float32(2.5), b"a"]),
+    (["1,2.5,a", ",,"], [[0], [1.0], ["x"]], {},
+     [np.int32([1, 0]), np.float32([2.5, 1.0]), [b"a", b"x"]]),
+    (['"a,b",2', '"say ""hi""",3'], [[""], [0]], {}, [[b"a,b", b'say "hi"'], np.int32([2, 3])]),
+    ([" 1 , 2 "], [[0], [0.0]], {}, [np.int32([1]), np.float32([2.0])]),
+    (["1e3,inf,nan,-0"], [[0.0], [0.0], [0.0], [tf.constant(0, tf.int64)]], {},
+     [np.float32([1000.0]), np.float32([np.inf]), np.float32([np.nan]), np.int64([0])]),
+    (["1;2"], [[0], [0]], {"field_delim": ";"}, [np.int32([1]), np.int32([2])]),
+    (["1,NA"], [[0], [7]], {"na_value": "NA"}, [np.int32([1]), np.int32([7])]),
+    (["1,2,3"], [[0], [0]], {"select_cols": [0, 2]}, [np.int32([1]), np.int32([3])]),
+    ([["1,2"]], [[0], [0]], {}, [np.int32([[1]]), np.int32([[2]])]),
+])
+def test_decode_csv_gives_tensorflows_columns(records, defaults, options, expected):
+    columns = tf.decode_csv(records, defaults, **options)
+    with tf.Session() as sess:
+        got = sess.run(columns)
+    for column, value, want in zip(columns, got, expected):
+        want = np.asarray(want, dtype=object if isinstance(want, (list, bytes)) else None)
+        assert column.shape.as_list() == list(want.shape)
+        if want.dtype == object:
+            assert np.asarray(value, dtype=object).tolist() == want.tolist()
+        else:
+            assert value.dtype == want.dtype
+            np.testing.assert_array_equal(value, want)
+
+
+@pytest.mark.parametrize("records, defaults, message", [
+    # TF's messages
+    (["1,2.5,a", ",,"], [[], [1.0], ["x"]], "^Field 0 is required but missing in record 1!$"),
+    (["1,2", "1,2,3"], [[0], [0]], "^Expect 2 fields but have 3 in record 1$"),
+    (["x,2"], [[0], [0]], "^Field 0 in record 0 is not a valid int32: x$"),
+    (["1.5,2"], [[0], [0]], "^Field 0 in record 0 is not a valid int32: 1.5$"),
+    (["99999999999,1"], [[0], [0]], "^Field 0 in record 0 is not a valid int32: 99999999999$"),
+    (['a"b,1'], [[""], [0]], "^Unquoted fields cannot have quotes/CRLFs inside$"),
+    (['"ab,1'], [[""], [0]], "^Quoted field has to end with quote followed by delim or end$"),
+    ([""], [[0]], "^Expect 1 fields but have 0 in record 0$"),
+])
+def test_decode_csv_errors_are_tensorflows(records, defaults, message):
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        sess.run(tf.decode_csv(records, defaults))
+
+
+def test_decode_csv_refuses_what_tensorflow_refuses():
+    with pytest.raises(TypeError, match="DataType bool not in list of allowed values"):
+        tf.decode_csv(["1"], [[True]])
+    with pytest.raises(ValueError, match="length-0 or length-1 vector, or a scalar"):
+        tf.decode_csv(["1"], [[1, 2]])
+
+
+def test_text_lines_read_file_and_csv_in_a_pipeline(tmp_path):
+    text = tmp_path / "lines.csv"
+    text.write_bytes(b"a,1\r\n\nb,2\nlast,3")
+    lines = _records_of(tf.data.TextLineDataset(str(text)))
+    assert lines == [b"a,1", b"", b"b,2", b"last,3"]  # TF's lines
+    packed = tmp_path / "lines.csv.gz"
+    packed.write_bytes(gzip.compress(text.read_bytes()))
+    assert _records_of(tf.data.TextLineDataset([str(packed)], "GZIP")) == lines
+    columns = _records_of(tf.data.TextLineDataset(str(text)).filter(
+        lambda line: tf.not_equal(tf.size(tf.decode_raw(line, tf.uint8)), 0)).map(
+        lambda line: tuple(tf.decode_csv(line, [[""], [0]]))).batch(3))
+    assert list(columns[0][0]) == [b"a", b"b", b"last"]
+    np.testing.assert_array_equal(columns[0][1], np.int32([1, 2, 3]))
+    with tf.Session() as sess:
+        assert sess.run(tf.read_file(str(text))) == text.read_bytes()
+        with pytest.raises(tf.errors.NotFoundError, match="missing"):
+            sess.run(tf.read_file(str(tmp_path / "missing")))
+
+
+def test_a_line_longer_than_the_memory_is_refused(tmp_path, monkeypatch):
+    from tinyflow.frontend import python_io
+    monkeypatch.setattr(python_io, "_PIECE", 1024)
+    monkeypatch.setattr(python_io, "_free_bytes", lambda: 4096)
+    path = tmp_path / "one_line.gz"
+    path.write_bytes(gzip.compress(b"x" * (64 * 1024)))
+    element = tf.data.TextLineDataset(str(path), "GZIP").make_one_shot_iterator().get_next()
+    with tf.Session() as sess, pytest.raises(tf.errors.ResourceExhaustedError, match="4096"):
+        sess.run(element)

@@ -60,6 +60,7 @@ from .frontend.readers import (
     TFRecordReader,
     WholeFileReader,
     decode_raw,
+    read_file,
 )
 from .frontend.safe_math_ops import (
     acosh,
@@ -168,7 +169,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "cross", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
     "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "TFRecordReader", "WholeFileReader",
-    "decode_raw",
+    "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 

@@ -1,6 +1,6 @@
 """``tf.parse_example`` and ``tf.parse_single_example`` (also ``tf.io.``'s) with their feature
-configurations ``tf.FixedLenFeature``, ``tf.VarLenFeature`` and ``tf.FixedLenSequenceFeature``
-(TensorFlow 1.15's semantics and errors).
+configurations ``tf.FixedLenFeature``, ``tf.VarLenFeature`` and ``tf.FixedLenSequenceFeature``,
+and ``tf.decode_csv`` (TensorFlow 1.15's semantics and errors).
 
 The parse is one op (``parse_example``, tinyflow/ops/parsing.py) whose outputs are pulled
 before the run from its inputs' values, serialized ``tf.train.Example`` protos read by
@@ -12,6 +12,7 @@ input"), as are a missing required feature, another type and another number of v
 from __future__ import annotations
 
 import collections
+import re
 
 import numpy as np
 
@@ -19,13 +20,15 @@ from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
+from ..nnvm.variables import _inferred_dtype
 from ..ops import parsing as parsing_ops  # noqa: F401 - registers parse_example
+from .check_ops import constant_value
 from .example_proto import DecodeError, Example
 from .math_ops import convert_to_tensor
 from .sparse_ops import SparseTensor
 
-__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "parse_example",
-           "parse_single_example"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_csv",
+           "parse_example", "parse_single_example"]
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])
 FixedLenFeature.__new__.__defaults__ = (None,)
@@ -263,3 +266,140 @@ def parse_single_example(serialized, features, name=None, example_names=None) ->
     """As :func:`parse_example` for one serialized example (a scalar): a dense feature of its
     shape, a VarLenFeature a 1-D tf.SparseTensor."""
     return _parse(serialized, features, example_names, name, single=True)
+
+
+# -- tf.decode_csv -----------------------------------------------------------------------------
+_CSV_TYPES = ("float32", "float64", "int32", "int64", "string")
+_NUMBER = {"int": re.compile(r"\s*[+-]?\d+\s*"),  # TF's safe_strto*: spaces around allowed
+           "float": re.compile(r"\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf|infinity|nan)"
+                               r"\s*", re.IGNORECASE)}
+_QUOTED = "Quoted field has to end with quote followed by delim or end"
+_TF_CSV_NAMES = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64"}
+
+
+class _Csv:
+    """decode_csv's attr func: each record's fields, converted to the defaults' dtypes."""
+
+    def __init__(self, defaults, delim, quotes, na_value, columns):
+        self.defaults, self.delim, self.quotes = defaults, delim, quotes
+        self.na_value, self.columns = na_value, columns
+
+    def __call__(self, node, inputs):
+        records = np.asarray(inputs[0], dtype=object)
+        out = [np.empty(records.shape, dtype=d.dtype) for d in self.defaults]
+        for index, record in enumerate(records.reshape(-1)):
+            fields = _csv_fields(node, _as_bytes(record).decode("utf-8", "replace"), self.delim,
+                                 self.quotes, index)
+            if self.columns is not None:
+                fields = [fields[c] for c in self.columns if c < len(fields)]
+            if len(fields) != len(self.defaults):
+                raise InvalidArgumentError(None, node.name, (
+                    f"Expect {len(self.defaults)} fields but have {len(fields)} in record "
+                    f"{index}"))
+            for column, (field, default) in enumerate(zip(fields, self.defaults)):
+                out[column].reshape(-1)[index] = self._value(node, field, default, column,
+                                                             index)
+        return out
+
+    def _value(self, node, field, default, column, index):
+        if field == "" or field == self.na_value:
+            if default.size == 0:
+                raise InvalidArgumentError(None, node.name, (
+                    f"Field {column} is required but missing in record {index}!"))
+            return default.reshape(-1)[0]
+        if default.dtype == object:
+            return field.encode()
+        kind = "int" if default.dtype.kind == "i" else "float"
+        valid = _NUMBER[kind].fullmatch(field) is not None
+        value = int(field) if valid and kind == "int" else float(field) if valid else None
+        if value is None or kind == "int" and not (
+                np.iinfo(default.dtype).min <= value <= np.iinfo(default.dtype).max):
+            raise InvalidArgumentError(None, node.name, (
+                f"Field {column} in record {index} is not a valid "
+                f"{_TF_CSV_NAMES[default.dtype.name]}: {field}"))
+        return value
+
+
+def _csv_fields(node, record, delim, quotes, index) -> list:
+    """The fields of one record, TF's quoting: a field in double quotes may hold the
+    delimiter and doubled quotes; an unquoted one no quote nor line break."""
+    if record == "":
+        return []
+    fields, position = [], 0
+    while True:
+        if quotes and record.startswith('"', position):
+            field, position = [], position + 1
+            while True:
+                end = record.find('"', position)
+                if end < 0:
+                    raise InvalidArgumentError(None, node.name, _QUOTED)
+                field.append(record[position:end])
+                if record.startswith('"', end + 1):  # a doubled quote: one quote
+                    field.append('"')
+                    position = end + 2
+                    continue
+                position = end + 1
+                break
+            if position < len(record) and record[position] != delim:
+                raise InvalidArgumentError(None, node.name, _QUOTED)
+            fields.append("".join(field))
+        else:
+            end = record.find(delim, position)
+            end = len(record) if end < 0 else end
+            field = record[position:end]
+            if (quotes and '"' in field) or "\n" in field or "\r" in field:
+                raise InvalidArgumentError(None, node.name, (
+                    "Unquoted fields cannot have quotes/CRLFs inside"))
+            fields.append(field)
+            position = end
+        if position >= len(record):
+            return fields
+        position += 1  # past the delimiter
+        if position == len(record):
+            return [*fields, ""]
+
+
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None) -> list:
+    """The columns of CSV ``records`` (a string tensor): one tensor per entry of
+    ``record_defaults`` (each ``[value]``, or ``[]`` for a required column), of its dtype
+    (float32, float64, int32, int64, string) and the records' shape."""
+    if len(field_delim) != 1:
+        raise ValueError("field_delim should be only 1 character")
+    defaults = []
+    for default in record_defaults:
+        if isinstance(default, (list, tuple)) and len(default) == 1 and isinstance(
+                default[0], Symbol):  # [tf.constant(0, tf.int64)]
+            default = default[0]
+        if isinstance(default, Symbol):
+            array, dtype = constant_value(default), default.dtype.name
+            if array is None:
+                raise TypeError(f"decode_csv: TinyFlow takes record_defaults of numbers or "
+                                f"numeric constants, got {default.name}")
+        else:
+            array = np.asarray(default, dtype=object if np.asarray(default).dtype.kind in "US"
+                               else None)
+            dtype = _inferred_dtype(default).name
+        if dtype not in _CSV_TYPES:
+            raise TypeError(f"Value passed to parameter 'record_defaults' has DataType {dtype} "
+                            f"not in list of allowed values: {', '.join(_CSV_TYPES)}")
+        if array.size > 1 or array.ndim > 1:
+            raise ValueError("Shape of a default must be a length-0 or length-1 vector, or a "
+                             "scalar.")
+        defaults.append(np.array([_as_bytes(v) for v in array.reshape(-1)] + [None], object)[:-1]
+                        if dtype == "string" else array.astype(dtype).reshape(-1))
+    columns = None if select_cols is None else [int(c) for c in select_cols]
+    records = records if isinstance(records, Symbol) else convert_to_tensor(
+        records, dtype="string")
+    shape = records.get_shape()
+    dims = None if shape.ndims is None else tuple(shape.as_list())
+    node = create_op("decode_csv", records, shapes=(dims,) * len(defaults),
+                     Touts=tuple(d.dtype.name if d.dtype != object else "string"
+                                 for d in defaults),
+                     func=_Csv(defaults, field_delim, use_quote_delim, na_value, columns),
+                     name=name or "DecodeCSV").outputs[0].node
+    graph = current_context()
+    for index in range(len(defaults)):
+        graph.declared_shapes[NodeEntry(node, index)] = shape
+    return [Symbol([NodeEntry(node, index)]) for index in range(len(defaults))]
+

@@ -1,6 +1,6 @@
 """TF-1's readers and ``tf.decode_raw`` (TensorFlow 1.15's semantics):
 ``tf.FixedLengthRecordReader``, ``tf.WholeFileReader``, ``tf.TextLineReader``,
-``tf.TFRecordReader``.
+``tf.TFRecordReader``; ``tf.read_file``.
 
 ``reader.read(filename_queue)`` gives ``(key, value)``, two strings: the next record of the
 file the reader is on, taking the next file name from the queue when it has read them all
@@ -23,12 +23,13 @@ from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
+from ..ops import parsing as parsing_ops  # noqa: F401 - registers read_file
 from ..ops import queue as queue_ops  # noqa: F401 - registers reader_read and decode_raw
 from .math_ops import convert_to_tensor
 from .python_io import _open, read_records
 
 __all__ = ["FixedLengthRecordReader", "ReaderBase", "TFRecordReader", "TextLineReader",
-           "WholeFileReader", "decode_raw"]
+           "WholeFileReader", "decode_raw", "read_file"]
 
 
 class ReaderBase:
@@ -257,3 +258,20 @@ def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, b
                      name=name or "DecodeRaw").node
     current_context().declared_shapes[NodeEntry(node, 0)] = TensorShape(dims)
     return Symbol([NodeEntry(node, 0)])
+
+
+def _read_contents(node, filename):
+    """read_file's run-time side (its attr func): the contents of the file named."""
+    return [np.array(_read_file(node, _text(np.asarray(filename[0], dtype=object).item())),
+                     dtype=object)]
+
+
+def read_file(filename, name=None):
+    """``tf.read_file``: the contents of the file ``filename`` (a scalar string) names, pulled
+    once per run that needs it; a file larger than the free memory is refused unread."""
+    value = filename if isinstance(filename, Symbol) else convert_to_tensor(filename,
+                                                                            dtype="string")
+    if value.dtype.name != "string" or value.get_shape().ndims not in (None, 0):
+        raise ValueError(f"tf.read_file takes a scalar string, got {value.dtype.name} of "
+                         f"shape {value.get_shape()}")
+    return create_op("read_file", value, func=_read_contents, name=name or "ReadFile")

@@ -6,7 +6,7 @@ A dataset's elements are produced in Python (numpy) when an iterator pulls them;
 iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:`.iterator`).
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
 functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
-:mod:`.readers` (``TFRecordDataset``).
+:mod:`.readers` (``TFRecordDataset``, ``TextLineDataset``).
 """
 from __future__ import annotations
 
@@ -15,9 +15,10 @@ import sys
 from ..unsupported import unsupported
 from .dataset import Dataset
 from .iterator import Iterator
-from .readers import TFRecordDataset
+from .readers import TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "experimental", "get_output_classes",
+__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+           "experimental", "get_output_classes",
            "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
 

@@ -1,8 +1,9 @@
-"""``tf.data.TFRecordDataset``: the records of TFRecord files, one string element each, in
-file order (TensorFlow 1.15's).  A file is untrusted input: it is read record by record through
+"""``tf.data.TFRecordDataset`` and ``tf.data.TextLineDataset``: the records of TFRecord files,
+or the lines of text files, one string element each, in file order (TensorFlow 1.15's).  A file is untrusted input: it is read record by record through
 ``tf.python_io``'s reader (:func:`tinyflow.frontend.python_io.tf_record_iterator`), so a
 corrupted length or checksum, or a truncated record, is TF's ``DataLossError`` naming the file
-and offset, raised by the ``sess.run`` that reached it; a missing file is ``NotFoundError``.
+and offset, raised by the ``sess.run`` that reached it; a missing file is ``NotFoundError``;
+a line longer than the free memory (a compressed file's) is a ``ResourceExhaustedError``.
 """
 from __future__ import annotations
 
@@ -10,15 +11,16 @@ import os
 
 import numpy as np
 
-from ...nnvm.errors import NotFoundError
+from ...nnvm.errors import NotFoundError, ResourceExhaustedError
 from ...nnvm.symbol import Symbol
 from ...nnvm.tensor_shape import TensorShape
+from .. import python_io
 from ..dtypes import string
 from ..python_io import TFRecordOptions, tf_record_iterator
 from .dataset import Dataset
 from .structure import Spec
 
-__all__ = ["TFRecordDataset"]
+__all__ = ["TFRecordDataset", "TextLineDataset"]
 
 
 class TFRecordDataset(Dataset):
@@ -51,10 +53,41 @@ class TFRecordDataset(Dataset):
             if not os.path.isfile(name):
                 raise NotFoundError(None, None, f"{name}; No such file or directory "
                                                 f"({self._what})")
-            for record in tf_record_iterator(name, self._options):
+            for record in self._records(name):
                 element = np.empty((), dtype=object)
                 element[()] = record
                 yield (element,)
+
+    def _records(self, name):
+        return tf_record_iterator(name, self._options)
+
+
+class TextLineDataset(TFRecordDataset):
+    """The lines of ``filenames`` (a file name, a list of them, or a string tensor of them),
+    each a scalar string without its ``\\n`` (nor a ``\\r`` before it);
+    ``compression_type`` None or ``""``, ``"ZLIB"`` or ``"GZIP"``."""
+
+    _kind = "TextLineDataset"
+
+    def __init__(self, filenames, compression_type=None, buffer_size=None):
+        super().__init__(filenames, compression_type, buffer_size)
+
+    def _records(self, name):
+        with python_io._open(name, "r", self._options) as file:
+            rest, limit = b"", None
+            while True:
+                piece = file.read(python_io._PIECE)
+                lines = (rest + piece).split(b"\n")
+                rest = lines.pop() if piece else b""
+                yield from (line[:-1] if line.endswith(b"\r") else line
+                            for line in lines if piece or line)
+                if not piece:
+                    return
+                if len(rest) > python_io._PIECE:  # a line longer than a piece: it must fit
+                    limit = python_io._free_bytes() if limit is None else limit
+                    if len(rest) > limit:
+                        raise ResourceExhaustedError(
+                            f"a line of {name} holds more than the {limit} bytes free")
 
 
 def _names(filenames) -> list:

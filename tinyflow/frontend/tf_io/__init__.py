@@ -7,17 +7,18 @@ from ..parsing_ops import (
     FixedLenFeature,
     FixedLenSequenceFeature,
     VarLenFeature,
+    decode_csv,
     parse_example,
     parse_single_example,
 )
 from ..python_io import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
-from ..readers import decode_raw
+from ..readers import decode_raw, read_file
 from ..unsupported import unsupported
 from . import gfile
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordCompressionType",
-           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_raw", "gfile",
-           "parse_example", "parse_single_example", "tf_record_iterator"]
+           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_csv", "decode_raw",
+           "gfile", "parse_example", "parse_single_example", "read_file", "tf_record_iterator"]
 
 
 def __getattr__(name):
