@@ -594,3 +594,14 @@ def test_a_line_longer_than_the_memory_is_refused(tmp_path, monkeypatch):
     element = tf.data.TextLineDataset(str(path), "GZIP").make_one_shot_iterator().get_next()
     with tf.Session() as sess, pytest.raises(tf.errors.ResourceExhaustedError, match="4096"):
         sess.run(element)
+
+
+def test_a_var_len_feature_in_a_dataset_is_densified_or_refused_clearly(tmp_path):
+    path = tmp_path / "abc.tfrecord"
+    path.write_bytes(bytes.fromhex(FILE_ABC))
+    dense = _records_of(tf.data.TFRecordDataset(str(path)).map(lambda r: tf.sparse.to_dense(
+        tf.parse_single_example(r, {"v": FEATURES["v"]})["v"])))
+    assert [list(v) for v in dense] == [[4, 5, 6], [], [7]]  # TF's values (see above)
+    with pytest.raises(TypeError, match="dense tensors, not SparseTensors .*sparse.to_dense"):
+        tf.data.TFRecordDataset(str(path)).map(
+            lambda r: tf.parse_single_example(r, {"v": FEATURES["v"]}))

@@ -274,9 +274,10 @@ COMPONENTS = {
     # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
     # Counter, shuffle_and_repeat, map_and_batch...)
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
-    # range of tensors (captured); 1060 -> 1065: 2026-11-27: TFRecords: tf.data's file
-    # datasets' names, a map function's string outputs kept as strings
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1065),
+    # range of tensors (captured); 1060 -> 1070: 2026-11-27: TFRecords: tf.data's file
+    # datasets' names, a map function's string outputs kept as strings, a sparse one refused
+    # saying what to do (1070)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1070),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
