@@ -605,3 +605,22 @@ def test_a_var_len_feature_in_a_dataset_is_densified_or_refused_clearly(tmp_path
     with pytest.raises(TypeError, match="dense tensors, not SparseTensors .*sparse.to_dense"):
         tf.data.TFRecordDataset(str(path)).map(
             lambda r: tf.parse_single_example(r, {"v": FEATURES["v"]}))
+
+
+def test_a_message_whose_values_cannot_fit_is_refused_before_decoding(monkeypatch):
+    from tinyflow.executor import memory
+    from tinyflow.frontend import example_proto
+    values = list(range(-500, 500))
+    data = _example(a=_ints(*values)).SerializeToString()
+    monkeypatch.setattr(example_proto, "_LARGE", 1024)
+    assert list(tf.train.Example.FromString(data).features.feature["a"].int64_list.value) \
+        == values  # checked, and it fits
+    monkeypatch.setattr(memory, "available_bytes", lambda device: (4096, "a test"))
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="more than the 4096 free"):
+        tf.train.Example.FromString(data)
+
+
+def test_a_large_packed_list_decodes_in_one_pass():
+    values = np.random.RandomState(1).randint(-2 ** 62, 2 ** 62, size=200_000).tolist()
+    data = tf.train.Int64List(value=values).SerializeToString()
+    assert tf.train.Int64List.FromString(data).value == values

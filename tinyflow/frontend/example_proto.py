@@ -25,6 +25,7 @@ __all__ = ["BytesList", "DecodeError", "Example", "Feature", "FeatureList", "Fea
 
 _VARINT, _FIXED64, _LENGTH, _START_GROUP, _END_GROUP, _FIXED32 = 0, 1, 2, 3, 4, 5
 _GROUP_DEPTH = 100  # protobuf's default recursion limit
+_LARGE = 1 << 20  # a message this large is checked against the free memory first
 
 
 class DecodeError(Exception):
@@ -420,6 +421,8 @@ class _Message:
     def MergeFromString(self, data) -> int:
         """Merge the message in ``data`` (bytes) into this one; returns its length."""
         data = bytes(data)
+        if len(data) > _LARGE:  # Python's values take up to ~41 bytes per 4 of input
+            _check_memory(48 * len(data), type(self).__name__)
         try:
             self._read(data, 0, len(data))
         except DecodeError as err:  # protobuf's message, with what was wrong
@@ -476,6 +479,19 @@ class _Message:
         return str(self)
 
 
+def _check_memory(need: int, what: str):
+    """ResourceExhaustedError when the values of a large message cannot fit in memory now."""
+    import torch  # deferred: only a large message's read asks
+
+    from ..executor.memory import available_bytes  # imports torch: deferred as torch
+    from ..nnvm.errors import ResourceExhaustedError
+    free, source = available_bytes(torch.device("cpu"))
+    if need > free:
+        raise ResourceExhaustedError(f"a serialized {what} of {need // 48} bytes needs about "
+                                     f"{need} bytes as Python values, more than the {free} "
+                                     f"free ({source})")
+
+
 def _map_entry(payload: bytes, value_class):
     key, value = "", value_class()
     for number, wire, field in _fields(payload, 0, len(payload)):
@@ -500,13 +516,25 @@ def _scalars(kind, wire, payload) -> list:
             raise DecodeError("a packed float field's length is not a multiple of 4")
         return np.frombuffer(payload, dtype="<f4").astype(np.float64).tolist()
     if wire == _VARINT:
-        values = [payload]
-    else:
-        values, pos = [], 0
-        while pos < len(payload):
-            value, pos = _read_varint(payload, pos, len(payload))
-            values.append(value)
-    return [v - (1 << 64) if v >= 1 << 63 else v for v in values]
+        return [payload - (1 << 64) if payload >= 1 << 63 else payload]
+    return _packed_varints(payload)
+
+
+def _packed_varints(payload: bytes) -> list:
+    """The int64 values of a packed varint field, decoded by numpy (each varint's 7-bit
+    groups shifted into place and or-ed together; past 64 bits dropped, as protobuf)."""
+    data = np.frombuffer(payload, dtype=np.uint8)
+    ends = np.flatnonzero(data < 0x80)
+    if not len(data):
+        return []
+    if not len(ends) or ends[-1] != len(data) - 1:
+        raise DecodeError("truncated varint in a packed field")
+    starts = np.concatenate([[0], ends[:-1] + 1])
+    if (ends - starts).max() >= 10:
+        raise DecodeError("a varint over 10 bytes in a packed field")
+    position = np.arange(len(data)) - np.repeat(starts, ends - starts + 1)
+    groups = (data & 0x7F).astype(np.uint64) << (7 * position).astype(np.uint64)
+    return np.bitwise_or.reduceat(groups, starts).view(np.int64).tolist()
 
 
 def _text(message, indent):
