@@ -20,6 +20,8 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..nnvm.errors import ResourceExhaustedError
+
 __all__ = ["BytesList", "DecodeError", "Example", "Feature", "FeatureList", "FeatureLists",
            "Features", "FloatList", "Int64List", "SequenceExample"]
 
@@ -484,7 +486,6 @@ def _check_memory(need: int, what: str):
     import torch  # deferred: only a large message's read asks
 
     from ..executor.memory import available_bytes  # imports torch: deferred as torch
-    from ..nnvm.errors import ResourceExhaustedError
     free, source = available_bytes(torch.device("cpu"))
     if need > free:
         raise ResourceExhaustedError(f"a serialized {what} of {need // 48} bytes needs about "
