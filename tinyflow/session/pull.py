@@ -24,8 +24,10 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
     tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
-    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue).  Returns the
-    feeds, and the fetched entries pulled as strings (a reader's key) with their values."""
+    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue); a string fed (an
+    array of bytes: :func:`string_feed`) is a value pulls read as pulled ones.  Returns the
+    feeds, and the fetched entries pulled or fed as strings (a reader's key) with their
+    values."""
     entries = tuple(e for s in symbols for e in s.outputs)
     fed = session._fed_among(feeds) if feeds else {}
     # pulled: this run's values, by entry; a string fed is one (only pulled ops read it)

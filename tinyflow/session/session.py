@@ -415,7 +415,8 @@ class Session:
 
     def _convert_feeds(self, feed_dict) -> dict:
         """``{input Node: tensor}``: each fed value checked and converted as TensorFlow does,
-        keyed by its placeholder, or by the input node standing for a fed tensor."""
+        keyed by its placeholder, or by the input node standing for a fed tensor (a string's:
+        a numpy array of bytes)."""
         feeds = {}
         for key, value in _flat_feeds(feed_dict):
             node = self._feed_node(key)
