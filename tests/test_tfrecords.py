@@ -624,3 +624,20 @@ def test_a_large_packed_list_decodes_in_one_pass():
     values = np.random.RandomState(1).randint(-2 ** 62, 2 ** 62, size=200_000).tolist()
     data = tf.train.Int64List(value=values).SerializeToString()
     assert tf.train.Int64List.FromString(data).value == values
+
+
+def test_a_damaged_file_read_by_a_tfrecord_reader_is_a_data_loss_error(tmp_path):
+    path = tmp_path / "bad.tfrecord"
+    data = bytes.fromhex(FILE_ABC)
+    path.write_bytes(data[:80] + bytes([data[80] ^ 1]) + data[81:])  # B's data checksum
+    queue = tf.train.string_input_producer([str(path)], num_epochs=1, shuffle=False)
+    _, value = tf.TFRecordReader().read(queue)
+    with tf.Session() as sess:
+        sess.run(tf.local_variables_initializer())
+        coord = tf.train.Coordinator()
+        threads = tf.train.start_queue_runners(sess, coord)
+        assert sess.run(value) == bytes.fromhex(A)
+        with pytest.raises(tf.errors.DataLossError, match=f"corrupted record at 74 in '{path}'"):
+            sess.run(value)
+        coord.request_stop()
+        coord.join(threads)
