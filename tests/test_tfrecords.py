@@ -641,3 +641,68 @@ def test_a_damaged_file_read_by_a_tfrecord_reader_is_a_data_loss_error(tmp_path)
             sess.run(value)
         coord.request_stop()
         coord.join(threads)
+
+
+# SequenceExample(context={"c": int64 [5], "n": bytes [b"ab"]}, feature_lists={"t": [float
+# [1, 2], float [3, 4], float [5, 6]], "w": [int64 [1], int64 [], int64 [2, 3]]}), TF's bytes
+SEQ_PARSED = (
+    "0a190a0a0a016312051a030a01050a0b0a016e12060a040a026162124b0a2f0a0174122a0a0c120a0a080000"
+    "803f000000400a0c120a0a0800004040000080400a0c120a0a080000a0400000c0400a180a01771213"
+    "0a051a030a01010a021a000a061a040a020203")
+
+
+def test_parse_single_sequence_example_gives_tensorflows_values():
+    context, sequences = tf.parse_single_sequence_example(
+        bytes.fromhex(SEQ_PARSED),
+        context_features={"c": tf.FixedLenFeature([], tf.int64),
+                          "n": tf.FixedLenFeature([], tf.string),
+                          "m": tf.FixedLenFeature([], tf.float32, default_value=0.5)},
+        sequence_features={"t": tf.FixedLenSequenceFeature([2], tf.float32),
+                           "w": tf.VarLenFeature(tf.int64)})
+    # TF's static shapes: t (?, 2), w's indices (?, 2) and dense_shape (2,)
+    assert sequences["t"].shape.as_list() == [None, 2]
+    assert sequences["w"].indices.shape.as_list() == [None, 2]
+    with tf.Session() as sess:
+        context, sequences = sess.run([context, sequences])
+    # TF: ({'c': 5, 'm': 0.5, 'n': b'ab'}, {'w': SparseTensorValue([[0, 0], [2, 0], [2, 1]],
+    #      [1, 2, 3], [3, 2]), 't': [[1, 2], [3, 4], [5, 6]]})
+    assert (context["c"], context["m"], context["n"]) == (5, np.float32(0.5), b"ab")
+    np.testing.assert_array_equal(sequences["t"], np.float32([[1, 2], [3, 4], [5, 6]]))
+    np.testing.assert_array_equal(sequences["w"].indices, [[0, 0], [2, 0], [2, 1]])
+    np.testing.assert_array_equal(sequences["w"].values, [1, 2, 3])
+    np.testing.assert_array_equal(sequences["w"].dense_shape, [3, 2])
+
+
+@pytest.mark.parametrize("sequence_features, message", [  # TF's messages
+    ({"x": tf.FixedLenSequenceFeature([2], tf.float32)},
+     "^Name: <unknown>, Feature list 'x' is required but could not be found."),
+    ({"t": tf.FixedLenSequenceFeature([3], tf.float32)},
+     ("^Name: <unknown>, Key: t, Index: 0.  Number of values != expected.  values size: 2 but "
+     "output shape: \\[3\\]$")),
+    ({"t": tf.FixedLenSequenceFeature([2], tf.int64)},
+     ("^Name: <unknown>, Feature list: t, Index: 0.  Data types don't match. Expected type: "
+     "int64$")),
+    ({"w": tf.FixedLenSequenceFeature([], tf.int64)},
+     ("^Name: <unknown>, Key: w, Index: 1.  Number of values != expected.  values size: 0 but "
+     "output shape: \\[\\]$")),
+])
+def test_sequence_features_missing_or_of_another_shape_are_tensorflows_errors(
+        sequence_features, message):
+    _, parsed = tf.parse_single_sequence_example(bytes.fromhex(SEQ_PARSED),
+                                                 sequence_features=sequence_features)
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match=message):
+        sess.run(parsed)
+
+
+def test_sequence_example_missing_allowed_and_refused_configurations():
+    serialized = bytes.fromhex(SEQ_PARSED)
+    _, parsed = tf.parse_single_sequence_example(serialized, sequence_features={
+        "x": tf.FixedLenSequenceFeature([2], tf.float32, allow_missing=True)})
+    with tf.Session() as sess:
+        assert sess.run(parsed)["x"].shape == (0, 2)  # TF's
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse example"):
+            sess.run(tf.parse_single_sequence_example(b"\x0a\xff", context_features={
+                "z": tf.FixedLenFeature([], tf.int64)}))
+    with pytest.raises(ValueError, match="Unsupported FixedLenFeature .* for key 't'"):
+        tf.parse_single_sequence_example(serialized, sequence_features={
+            "t": tf.FixedLenFeature([2], tf.float32)})

@@ -23,12 +23,12 @@ from ..nnvm.tensor_shape import TensorShape
 from ..nnvm.variables import _inferred_dtype
 from ..ops import parsing as parsing_ops  # noqa: F401 - registers parse_example
 from .check_ops import constant_value
-from .example_proto import DecodeError, Example
+from .example_proto import DecodeError, Example, SequenceExample
 from .math_ops import convert_to_tensor
 from .sparse_ops import SparseTensor
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "VarLenFeature", "decode_csv",
-           "parse_example", "parse_single_example"]
+           "parse_example", "parse_single_example", "parse_single_sequence_example"]
 
 FixedLenFeature = collections.namedtuple("FixedLenFeature", ["shape", "dtype", "default_value"])
 FixedLenFeature.__new__.__defaults__ = (None,)
@@ -74,9 +74,7 @@ class _Config:
             raise ValueError(f"All dimensions of shape for feature {key} need to be known but "
                              f"received {shape}.")
         self.shape = tuple(shape.as_list())
-        if self.kind == "sequence" and not feature.allow_missing:
-            raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to "
-                             "be True.")
+        self.allow_missing = getattr(feature, "allow_missing", False)
         self.default = None if feature.default_value is None else self._default(feature)
 
     def _default(self, feature):
@@ -112,11 +110,16 @@ class _Parser:
             raise InvalidArgumentError(None, node.name, (
                 f"Expected len(example_names) == len(serialized), got {len(names)} names for "
                 f"{len(serialized)} examples"))
-        examples = [_example(node, value) for value in serialized]
+        examples = [_example(node, value, Example) for value in serialized]
+        return self.parse(node, [ex.features if ex.HasField("features") else None
+                                 for ex in examples], names)
+
+    def parse(self, node, features, names):
+        """The outputs from each example's ``Features`` (None: it has none)."""
         outputs = []
         for config in self.configs:
-            values = [self._values(node, config, ex, _text(name), index)
-                      for index, (ex, name) in enumerate(zip(examples, names))]
+            values = [self._values(node, config, feats, _text(name), index)
+                      for index, (feats, name) in enumerate(zip(features, names))]
             outputs.extend(self._output(config, values))
         return outputs
 
@@ -125,10 +128,9 @@ class _Parser:
             return f"Key: {config.key}.  "
         return f"Name: {name}, Key: {config.key}, Index: {index}.  "
 
-    def _values(self, node, config, example, name, index):
+    def _values(self, node, config, features, name, index):
         """The example's values of the feature (None when it lacks it), type checked."""
-        feature = example.features.feature.get(config.key) if example.HasField(
-            "features") else None
+        feature = features.feature.get(config.key) if features is not None else None
         kind = None if feature is None else feature.WhichOneof("kind")
         if kind is None:  # a Feature with no list is missing too, as in TensorFlow
             if config.kind == "dense" and config.default is None:
@@ -186,12 +188,12 @@ class _Parser:
         return [np.ascontiguousarray(indices), flat.astype(config.numpy), shape]
 
 
-def _example(node, value) -> Example:
+def _example(node, value, message_class):
     data = _as_bytes(value) if isinstance(value, (str, bytes, bytearray)) else None
     try:
         if data is None:
             raise DecodeError("not a string")
-        return Example.FromString(data)
+        return message_class.FromString(data)
     except DecodeError:
         shown = repr(data[:64] if data is not None else value)[2:-1]
         raise InvalidArgumentError(None, node.name, (
@@ -214,8 +216,10 @@ def _parse(serialized, features, example_names, name, single):
     if not features:
         raise ValueError("Invalid argument: features cannot be empty.")
     configs = [_Config(key, features[key]) for key in sorted(features)]
-    serialized = serialized if isinstance(serialized, Symbol) else convert_to_tensor(
-        serialized, dtype="string")
+    if any(c.kind == "sequence" and not c.allow_missing for c in configs):
+        raise ValueError("Unsupported: FixedLenSequenceFeature requires allow_missing to be "
+                         "True.")
+    serialized = _string_tensor(serialized)
     if serialized.dtype.name != "string":
         raise TypeError(f"serialized must be a string tensor, got {serialized.dtype.name}")
     rank = serialized.get_shape().ndims
@@ -228,29 +232,44 @@ def _parse(serialized, features, example_names, name, single):
         inputs.append(example_names if isinstance(example_names, Symbol)
                       else convert_to_tensor(example_names, dtype="string"))
     batch = None if single else (serialized.get_shape().as_list()[0] if rank else None)
+    outputs = _outputs(inputs, [(configs, () if single else (batch,), 1 if single else 2)],
+                       _Parser(configs, single),
+                       name or ("ParseSingleExample" if single else "ParseExample"))
+    return outputs[0]
+
+
+def _string_tensor(value) -> Symbol:
+    return value if isinstance(value, Symbol) else convert_to_tensor(value, dtype="string")
+
+
+def _outputs(inputs, groups, func, name) -> list:
+    """A parse_example node over ``inputs`` and a dict of its outputs per group of
+    configurations ``(configs, the leading dims of its dense outputs, its sparse outputs'
+    rank)``, a sparse one as a SparseTensor."""
     shapes, types = [], []
-    for config in configs:
-        lead = () if single else (batch,)
-        if config.kind == "dense":
-            shapes.append(lead + config.shape)
-        elif config.kind == "sequence":
-            shapes.append(lead + (None,) + config.shape)
-        else:
-            shapes.extend([(None, 1 if single else 2), (None,), (1 if single else 2,)])
-            types.extend(["int64", config.dtype])
-        types.append("int64" if config.kind == "sparse" else config.dtype)
+    for configs, lead, rank in groups:
+        for config in configs:
+            if config.kind == "dense":
+                shapes.append(lead + config.shape)
+            elif config.kind == "sequence":
+                shapes.append(lead + (None,) + config.shape)
+            else:
+                shapes.extend([(None, rank), (None,), (rank,)])
+                types.extend(["int64", config.dtype])
+            types.append("int64" if config.kind == "sparse" else config.dtype)
     node = create_op("parse_example", *inputs, num_args=len(inputs), shapes=tuple(shapes),
-                     Touts=tuple(types), func=_Parser(configs, single),
-                     name=name or ("ParseSingleExample" if single else "ParseExample")).outputs[0].node
-    graph, outputs, position = current_context(), {}, 0
+                     Touts=tuple(types), func=func, name=name).outputs[0].node
+    graph, position, dicts = current_context(), 0, []
     for index, shape in enumerate(shapes):
         graph.declared_shapes[NodeEntry(node, index)] = TensorShape(list(shape))
-    for config in configs:
-        parts = [Symbol([NodeEntry(node, position + i)])
-                 for i in range(3 if config.kind == "sparse" else 1)]
-        position += len(parts)
-        outputs[config.key] = SparseTensor(*parts) if config.kind == "sparse" else parts[0]
-    return outputs
+    for configs, _, _ in groups:
+        dicts.append({})
+        for config in configs:
+            parts = [Symbol([NodeEntry(node, position + i)])
+                     for i in range(3 if config.kind == "sparse" else 1)]
+            position += len(parts)
+            dicts[-1][config.key] = SparseTensor(*parts) if config.kind == "sparse" else parts[0]
+    return dicts
 
 
 def parse_example(serialized, features, name=None, example_names=None) -> dict:
@@ -403,3 +422,78 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
         graph.declared_shapes[NodeEntry(node, index)] = shape
     return [Symbol([NodeEntry(node, index)]) for index in range(len(defaults))]
 
+
+
+# -- tf.parse_single_sequence_example ------------------------------------------------------------
+class _SequenceParser:
+    """parse_example's attr func for one SequenceExample: its context's features (as one
+    Example's), then each feature list's steps (a dense ``[steps] + shape``, or a sparse
+    ``[steps, longest]``)."""
+
+    def __init__(self, context, sequence):
+        self.context, self.sequence = _Parser(context, True), sequence
+        self.steps = _Parser(sequence, single=False)  # a step's values as one example's
+
+    def __call__(self, node, inputs):
+        value = np.asarray(inputs[0], dtype=object).reshape(-1)[0]
+        name = _text(np.asarray(inputs[1], dtype=object).reshape(-1)[0]) if len(
+            inputs) > 1 else "<unknown>"
+        example = _example(node, value, SequenceExample)
+        outputs = self.context.parse(node, [example.context if example.HasField("context")
+                                            else None], [name])
+        lists = example.feature_lists.feature_list if example.HasField("feature_lists") else {}
+        for config in self.sequence:
+            steps = lists.get(config.key)
+            if steps is None and config.kind == "sequence" and not config.allow_missing:
+                raise InvalidArgumentError(None, node.name, (
+                    f"Name: {name}, Feature list '{config.key}' is required but could not be "
+                    f"found.  Did you mean to include it in "
+                    f"feature_list_dense_missing_assumed_empty or feature_list_dense_defaults?"))
+            rows = [self._step(node, config, feature, name, index)
+                    for index, feature in enumerate(steps.feature if steps else [])]
+            if config.kind == "sequence":
+                outputs.append(np.stack(rows) if rows else np.zeros((0,) + config.shape,
+                                                                    config.numpy))
+            else:
+                outputs.extend(self.steps._output(config, rows))
+        return outputs
+
+    def _step(self, node, config, feature, name, index):
+        kind = feature.WhichOneof("kind")
+        if kind is not None and kind != _LISTS[config.dtype]:
+            raise InvalidArgumentError(None, node.name, (
+                f"Name: {name}, Feature list: {config.key}, Index: {index}.  Data types don't "
+                f"match. Expected type: {_TF_NAMES[config.dtype]}"))
+        values = np.array(list(getattr(feature, kind).value) if kind else [], config.numpy)
+        if config.kind == "sequence":
+            if len(values) != int(np.prod(config.shape)):
+                raise InvalidArgumentError(None, node.name, (
+                    f"Name: {name}, Key: {config.key}, Index: {index}.  Number of values != "
+                    f"expected.  values size: {len(values)} but output shape: "
+                    f"{_shape_text(config.shape)}"))
+            return values.reshape(config.shape)
+        return values
+
+
+def parse_single_sequence_example(serialized, context_features=None, sequence_features=None,
+                                  example_name=None, name=None) -> tuple:
+    """``(context, sequences)``: two dicts of what one serialized ``tf.train.SequenceExample``
+    holds: ``context_features`` (FixedLenFeature, VarLenFeature) parsed from its context as
+    :func:`parse_single_example` does, ``sequence_features`` (FixedLenSequenceFeature: a
+    ``[steps] + shape`` tensor; VarLenFeature: a 2-D tf.SparseTensor) from its feature
+    lists."""
+    if not context_features and not sequence_features:
+        raise ValueError("Missing features.")
+    context = [_Config(k, f) for k, f in sorted((context_features or {}).items())]
+    sequence = [_Config(k, f) for k, f in sorted((sequence_features or {}).items())]
+    for config, feature in zip(sequence, [sequence_features[c.key] for c in sequence]):
+        if config.kind == "dense":
+            raise ValueError(f"Unsupported FixedLenFeature {feature} for key '{config.key}'")
+    serialized = _string_tensor(serialized)
+    if serialized.get_shape().ndims not in (None, 0):
+        raise ValueError("Input serialized must be a scalar")
+    inputs = [serialized] + ([] if example_name is None else [_string_tensor(example_name)])
+    contexts, sequences = _outputs(inputs, [(context, (), 1), (sequence, (), 2)],
+                                   _SequenceParser(context, sequence),
+                                   name or "ParseSingleSequenceExample")
+    return contexts, sequences

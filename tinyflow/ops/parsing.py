@@ -25,8 +25,9 @@ def _pull_parsed(node, resources, evaluate, deadline):
 
 (register_op("parse_example")
  .describe("The features attr func parses out of input 0 (serialized tf.train.Example "
-           "protos: one, or a vector of them; input 1, when given, their names for errors), "
-           "pulled before the run (tf.parse_example, tf.parse_single_example); outputs of "
+           "protos: one, or a vector of them, or one tf.train.SequenceExample; input 1, when "
+           "given, their names for errors), pulled before the run (tf.parse_example, "
+           "tf.parse_single_example, tf.parse_single_sequence_example); outputs of "
            "dtypes attr Touts and static shapes attr shapes.")
  .set_num_inputs(lambda attrs: attrs.get("num_args", 1))
  .set_num_outputs(lambda attrs: len(attrs["Touts"]))

@@ -10,6 +10,7 @@ from ..parsing_ops import (
     decode_csv,
     parse_example,
     parse_single_example,
+    parse_single_sequence_example,
 )
 from ..python_io import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
 from ..readers import decode_raw, read_file
@@ -18,7 +19,8 @@ from . import gfile
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordCompressionType",
            "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_csv", "decode_raw",
-           "gfile", "parse_example", "parse_single_example", "read_file", "tf_record_iterator"]
+           "gfile", "parse_example", "parse_single_example", "parse_single_sequence_example",
+           "read_file", "tf_record_iterator"]
 
 
 def __getattr__(name):
