@@ -238,13 +238,13 @@ def test_parse_single_example_gives_tensorflows_values():
         np.testing.assert_array_equal(defaults["v"].values, [7])
 
 
-def test_parse_example_batches_as_tensorflow():
+def test_parse_example_batches_as_tensorflow(config):
     serialized = tf.placeholder(tf.string, [None])
     parsed = tf.parse_example(serialized, FEATURES)
     # TF's static shapes: x (?, 2), y (?,), s (?,), v's dense_shape (2,)
     assert parsed["x"].shape.as_list() == [None, 2] and parsed["s"].shape.as_list() == [None]
     assert parsed["v"].dense_shape.shape.as_list() == [2]
-    with tf.Session() as sess:
+    with tf.Session(config=config) as sess:
         got = sess.run(parsed, {serialized: _strings(A, B, C)})
         doubled = sess.run(parsed["y"] * 2, {serialized: _strings(A, B)})
     np.testing.assert_array_equal(got["x"], [[1, 2], [3, 4], [5, 6]])
@@ -417,7 +417,7 @@ def test_file_names_fed_to_the_initializer(tmp_path):
         assert sess.run(element) == 10
 
 
-def test_a_model_trains_on_a_tfrecord_pipeline(tmp_path):
+def test_a_model_trains_on_a_tfrecord_pipeline(tmp_path, config):
     rng = np.random.RandomState(0)
     xs = rng.randn(24, 3).astype(np.float32)
     ys = (xs @ np.float32([1.0, -2.0, 0.5]) + 0.3).astype(np.float32)
@@ -437,7 +437,7 @@ def test_a_model_trains_on_a_tfrecord_pipeline(tmp_path):
     loss = tf.reduce_mean(tf.square(tf.squeeze(tf.matmul(x, weights), 1) + bias - y))
     step = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
     w, b = np.zeros(3, np.float64), 0.0  # numpy's gradient descent on the same batches
-    with tf.Session() as sess:
+    with tf.Session(config=config) as sess:
         sess.run(tf.global_variables_initializer())
         for index in range(9):
             rows = slice(8 * (index % 3), 8 * (index % 3) + 8)
