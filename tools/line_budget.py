@@ -265,11 +265,11 @@ COMPONENTS = {
     # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
     # and answered as pulled when fetched); 695 -> 700: a tf.cond branch's guarded ops are
     # never in a CUDA graph; 700 -> 705: a CUDA graph's feeds copied on the host by numpy (torch's
-    # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 720: 2026-11-27: TFRecords: a string
+    # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 725: 2026-11-27: TFRecords: a string
     # placeholder's feed (pull.py's string_feed) read by the pulled ops and Python ops
     # (tf.parse_example, a TFRecordDataset's file names at its initializer)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 720),
+        ["executor/*.py", "session/*.py"], 725),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
