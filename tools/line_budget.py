@@ -33,11 +33,23 @@ COMPONENTS = {
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
-    # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread)
+    # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread; 920 ->
+    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file)
     "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py", "frontend/readers.py"], 920),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 960),
+    # 2026-11-27: the TFRecord / tf.train.Example input pipeline: tf.train.Example and its
+    # parts with protobuf's wire format written and read by hand (no protobuf dependency;
+    # untrusted bytes), tf.parse_example / parse_single_example and their feature
+    # configurations, the parse op pulled before the run, tf.data.TFRecordDataset; apart, as
+    # TF's parsing_ops and example protos are; with tf.decode_csv and tf.data.TextLineDataset,
+    # and packed varints decoded by numpy, a large message checked against the free memory,
+    # and tf.parse_single_sequence_example
+    "TFRecords and tf.train.Example (example_proto.py, parsing_ops.py, ops/parsing.py, "
+    "data/readers.py)": (
+        ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
+         "frontend/data/readers.py"], 1080),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
@@ -257,17 +269,21 @@ COMPONENTS = {
     # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
     # and answered as pulled when fetched); 695 -> 700: a tf.cond branch's guarded ops are
     # never in a CUDA graph; 700 -> 705: a CUDA graph's feeds copied on the host by numpy (torch's
-    # OpenMP copy cost a GPU host 4-6 ms a step)
+    # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 725: 2026-11-27: TFRecords: a string
+    # placeholder's feed (pull.py's string_feed) read by the pulled ops and Python ops
+    # (tf.parse_example, a TFRecordDataset's file names at its initializer)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 705),
+        ["executor/*.py", "session/*.py"], 725),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
     # Counter, shuffle_and_repeat, map_and_batch...)
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
-    # range of tensors (captured)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1060),
+    # range of tensors (captured); 1060 -> 1070: 2026-11-27: TFRecords: tf.data's file
+    # datasets' names, a map function's string outputs kept as strings, a sparse one refused
+    # saying what to do (1070)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1070),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -358,10 +374,12 @@ COMPONENTS = {
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
     # programs' own tests and file code use, counted apart; with tf.test.compute_gradient's
     # Jacobians (TF 1.15's layout)
-    # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py)
+    # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py;
+    # 640 -> 660: 2026-11-27: TFRecords: records read from any stream (TFRecordReader's), TF's
+    # gzip bytes written, a compressed record's read checked against the free memory)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 640),
+         "frontend/python_io.py"], 660),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
@@ -474,8 +492,10 @@ COMPONENTS = {
     # PartitionedVariable in embedding_lookup and convert_to_tensor; 5335 -> 5350: TF-1
     # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
-    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them)
-    FRONT_END: ([], 5400),
+    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
+    # 5400 -> 5405: 2026-11-27: TFRecords: tf.train.Example's, tf.parse_*'s, tf.decode_csv's and
+    # tf.read_file's names in tf., tf.train. and tf.io.
+    FRONT_END: ([], 5405),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
