@@ -615,13 +615,13 @@ def _filled(shape, value, dtype, what, name):
 def zeros(shape, dtype=float32, name=None) -> Symbol:
     """Zeros of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
     and ``dtype``."""
-    return _filled(shape, 0, dtype, "zeros", name)
+    return _filled(shape, 0, dtype, "zeros", name or "zeros")
 
 
 def ones(shape, dtype=float32, name=None) -> Symbol:
     """Ones of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
     and ``dtype``."""
-    return _filled(shape, 1, dtype, "ones", name)
+    return _filled(shape, 1, dtype, "ones", name or "ones")
 
 
 def fill(dims, value, name=None) -> Symbol:
@@ -637,7 +637,7 @@ def fill(dims, value, name=None) -> Symbol:
 def _filled_like(op_name, value, tensor, dtype, name):
     tensor = _tensor(tensor)
     if dtype is None:
-        return create_op(op_name, tensor, name=name)
+        return create_op(op_name, tensor, name=name or op_name)
     dtype = as_dtype(dtype)
     value = bool(value) if dtype.is_bool else int(value) if dtype.is_integer else float(value)
     return create_op("fill_like", tensor, value=value, dtype=dtype.name, name=name or op_name)
