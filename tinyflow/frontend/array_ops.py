@@ -413,9 +413,10 @@ def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=
         return tensor if padded else create_op("copy", tensor, name=name or "MirrorPad")
     steps = [(axis, width) for axis, pair in enumerate(widths) for width in (-pair[0], pair[1])
              if width] or [(0, 0)]  # no padding: still a new tensor, as TF's Pad
-    for i, (axis, width) in enumerate(steps):
-        tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
-                           name=name or "Pad" if i == len(steps) - 1 else None)
+    with current_context().name_scope(name or "Pad") as scope:  # one step per padded side
+        for i, (axis, width) in enumerate(steps):
+            tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
+                               name=scope if i == len(steps) - 1 else None)
     return tensor
 
 

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from .api import (
     _holds_tensors,
@@ -213,7 +213,7 @@ def tensordot(a, b, axes, name=None) -> Symbol:
 # -- elementwise -----------------------------------------------------------------------------
 def squared_difference(x, y, name=None) -> Symbol:
     """``(x - y) ** 2``, numpy broadcasting; the gradient ``2 (x - y) g`` (TF's)."""
-    return square(subtract(*_operands(x, y)), name=name)
+    return square(subtract(*_operands(x, y)), name=name or "SquaredDifference")
 
 
 def is_finite(x, name=None) -> Symbol:
@@ -235,7 +235,8 @@ def is_inf(x, name=None) -> Symbol:
 
 def reciprocal(x, name=None) -> Symbol:
     """``1 / x`` (floats)."""
-    return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0, name=name)
+    return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0,
+                     name=name or "Reciprocal")
 
 
 def floor(x, name=None) -> Symbol:
@@ -379,8 +380,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Symbol:
     if axis is not None and dim is not None:
         raise ValueError("l2_normalize: give axis or its deprecated alias dim, not both")
     x = _float_input(x, "l2_normalize")
-    square_sum = reduce_sum(square(x), dim if axis is None else axis, keepdims=True)
-    return multiply(x, rsqrt(maximum(square_sum, float(epsilon))), name=name)
+    with current_context().name_scope(name or "l2_normalize") as scope:
+        square_sum = reduce_sum(square(x), dim if axis is None else axis, keepdims=True)
+        return multiply(x, rsqrt(maximum(square_sum, float(epsilon))), name=scope)
 
 
 def _norm_like(value, t) -> Symbol:

@@ -463,7 +463,7 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     graph = current_context()
     graph.check_open()
     if name and name.endswith("/"):  # a name scope's name: the node takes it as it is (TF's)
-        name = _scope_name(graph, name[:-1])
+        name = name[:-1]
     else:
         name = graph.unique_name(name or (op_name if op.attr("FListInputNames") else
                                           tf_type(op)))
@@ -509,12 +509,6 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     visible = op.attr("FNumVisibleOutputs")
     count = node.num_outputs() if visible is None else visible(attrs)
     return Symbol([NodeEntry(node, i) for i in range(count)])
-
-
-def _scope_name(graph: GraphContext, name: str) -> str:
-    if name in graph.nodes_by_name:
-        raise ValueError(f"Duplicate node name in graph: '{name}'")
-    return name
 
 
 def graph_input(name: str, **attrs) -> Symbol:
