@@ -452,11 +452,11 @@ def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
     The node is named ``name`` under the current name scope, made unique in the graph as
-    TensorFlow does (``name_1``...); by default its TensorFlow type (``"MatMul"``, as TF's
-    generated op functions name theirs), or the op name for an op that creates variables named
-    after its node (``FListInputNames``: ``conv2d_weight`` keeps its checkpoint name).  Trailing inputs left out are created as
-    variables named ``<node name>_<input name>`` when the op declares ``FListInputNames``
-    (NNVM's automatic variable creation).
+    TensorFlow does (``name_1``, whatever the case); by default its TensorFlow type (``MatMul``,
+    as TF's generated op functions name theirs); a name ending in ``/`` (a scope's) is taken as
+    it is.  Trailing inputs left out are created as variables named ``<node name>_<input
+    name>`` when the op declares ``FListInputNames`` (NNVM's automatic variable creation); such
+    an op's nodes are named by default by the op name, so ``conv2d_weight`` keeps its name.
     """
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
@@ -571,6 +571,9 @@ def _converted(value, like: Symbol, name: str) -> Symbol:
     ``_autopacking_helper``: node ``name``, its items named by their index)."""
     if not _holds_tensors(value):
         array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"Expected {like.dtype.name}, got {value!r} "
+                            f"of type '{type(value).__name__}' instead")
         return create_op("_constant_like", like, value=tuple(array.ravel().tolist()),
                          shape=array.shape, name=name)
     dtype, items = like.dtype, []
@@ -742,9 +745,10 @@ class Symbol:
     __or__, __ror__ = _number_op("logical_or", "or"), _number_op("logical_or", "or", True)
 
     def __xor__(self, other):  # TF 1.15's logical_xor: (x or y) and not (x and y), "xor"
-        other = other if isinstance(other, Symbol) else _converted(other, self, "y")
-        return create_op("logical_and", create_op("logical_or", self, other), create_op(
-            "logical_not", create_op("logical_and", self, other)), name="xor")
+        with current_context().name_scope("xor") as scope:
+            other = other if isinstance(other, Symbol) else _converted(other, self, "y")
+            return create_op("logical_and", create_op("logical_or", self, other), create_op(
+                "logical_not", create_op("logical_and", self, other)), name=scope)
 
     __rxor__ = __xor__
 
