@@ -174,7 +174,9 @@ class Optimizer:
             if initial not in (0, 1):
                 value = value * float(initial)
             name = f"{scope}/{var.op.name}/{op_name}" if scope else f"{var.op.name}/{op_name}"
-            slot = Variable(value, name=name, trainable=False)
+            # TF's create_slot: the shape validated only where it is fully known
+            slot = Variable(value, name=name, trainable=False,
+                            validate_shape=shape.is_fully_defined())
         slots[slot_name, var.node] = slot
         return slot
 
@@ -526,7 +528,8 @@ class ExponentialMovingAverage:
             if shadow is None:
                 with current_context().name_scope(None):
                     shadow = Variable(var.initial_value, trainable=False,
-                                      name=self.average_name(var))
+                                      name=self.average_name(var), validate_shape=var.
+                                      initial_value.get_shape().is_fully_defined())
                 self._averages[var.node] = shadow
                 current_context().add_to_collection("moving_average_variables", var)
             updates.append(assign_sub(shadow, (shadow - var) * (1.0 - decay)))
