@@ -43,10 +43,13 @@ COMPONENTS = {
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
     # on the host), their kernels and the TF-1 functions composed of them (add, reorder,
     # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are; 695 -> 750:
-    # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed
+    # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed;
+    # 750 -> 855: tf.edit_distance, an op of the family (TF's EditDistance: its shape and type
+    # rules, body, and a kernel grouping the sequences and computing the distances a table row
+    # at a time) and the TF-1 function with its static shape
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 750),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -116,13 +119,16 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing
+    # 294), building again after a collection or refusing; 3865 -> 3905: TF 1.15's default
+    # names (a node by default its TF type, names unique whatever their case, a scope's name
+    # taken as it is, the operators' add/mul/truediv...) and the operators' autopacking of a
+    # list holding tensors (x * [t, 3.0]); tf.Variable's validate_shape
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3865),
+            "session/session.py", "session/variables.py"], 3905),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -460,8 +466,11 @@ COMPONENTS = {
     # PartitionedVariable in embedding_lookup and convert_to_tensor; 5335 -> 5350: TF-1
     # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
-    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them)
-    FRONT_END: ([], 5400),
+    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
+    # 5400 -> 5425: TF 1.15's default names where its functions name their ops otherwise than
+    # their type (tf.divide's truediv, clip_by_value, Relu6, L2Loss: their scopes), and
+    # get_variable's validate_shape
+    FRONT_END: ([], 5425),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
