@@ -30,7 +30,9 @@ import sys
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.tensor_shape import TensorShape
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
+from ..ops.loop import one_static_shape
 from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
@@ -84,10 +86,13 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         true_leaves, false_leaves = _same_structure(true_out, false_out)
         if not true_leaves:
             raise ValueError("true_fn and false_fn must return at least one result.")
-        for i, (t, f) in enumerate(zip(true_leaves, false_leaves)):
-            _check_same_shape(t, f, i)
-        if _has_side_effects(true_made | false_made):  # only the branch taken may run
+        merged = [_merged_shape(t, f) for t, f in zip(true_leaves, false_leaves)]
+        one_shape = all(one_static_shape(t.get_shape(), f.get_shape())
+                        for t, f in zip(true_leaves, false_leaves))
+        if _has_side_effects(true_made | false_made) or not one_shape:  # only one branch runs
             picked = branch_node(pred, true_leaves, false_leaves, true_made | false_made)
+            for leaf, shape in zip(picked, merged):  # TF's static shape: its Merge's
+                leaf.graph.declared_shapes[leaf.outputs[0]] = shape
         else:
             for made, branch in ((true_made, True), (false_made, False)):
                 _read_through_switches(pred, made, branch)
@@ -173,12 +178,13 @@ def _as_tensor(leaf, which) -> Symbol:
     return constant(leaf)
 
 
-def _check_same_shape(t, f, index) -> None:
+def _merged_shape(t, f) -> TensorShape:
+    """TF's Merge shape: unknown where the ranks differ, else each dim where both give it."""
     t_shape, f_shape = t.get_shape(), f.get_shape()
-    if t_shape.is_fully_defined() and f_shape.is_fully_defined() and t_shape != f_shape:
-        raise ValueError(f"tf.cond: output {index} has shape {t_shape} from true_fn and "
-                         f"{f_shape} from false_fn: TinyFlow selects between the two, so they "
-                         f"must have one shape")
+    if t_shape.ndims is None or t_shape.ndims != f_shape.ndims:
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(t_shape.as_list(),
+                                                              f_shape.as_list())])
 
 
 def _read_through_switches(pred, made, branch) -> None:
