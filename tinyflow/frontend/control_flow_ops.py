@@ -10,7 +10,9 @@
     chose it.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
     an optimizer update) or runs Python (``tf.Print``, ``tf.py_func``) makes ``cond`` one
     ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
-    ``tf.while_loop``'s body), whose gradient is an ``if`` over the branches' gradients.
+    ``tf.while_loop``'s body), whose gradient is an ``if`` over the branches' gradients; so
+    do branches whose tensors differ in static shape: the ``if`` sizes such an output by the
+    branch taken, its static shape TF's Merge's (the dims both branches give).
 
 ``tf.Print``, ``tf.Assert`` and ``tf.py_func``: Python at run time
     Their ops (``print``, ``assert``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
@@ -55,7 +57,8 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         and returns its result (TensorFlow's ``smart_cond``; TF 1.15's ``cond`` raises).
     true_fn, false_fn : callable
         Functions of no arguments returning a tensor, a number, or lists / tuples / dicts of
-        them, both of one structure, dtypes and shapes.  ``fn1`` / ``fn2``: their old names.
+        them, both of one structure and dtypes (shapes may differ, as in TF).  ``fn1`` /
+        ``fn2``: their old names.
     strict : bool
         False (TF's default) unpacks a one-element list or tuple.
     name : str, optional
@@ -71,9 +74,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     TypeError
         A function missing or not callable, ``pred`` not bool, or structures of other types.
     ValueError
-        ``pred`` not a scalar, structures or dtypes that differ, static shapes that differ,
-        nothing returned, or a branch making an op with side effects (see the module's
-        docstring).
+        ``pred`` not a scalar, structures or dtypes that differ, or nothing returned.
     """
     true_fn = _branch_fn(true_fn, fn1, "true_fn", "fn1")
     false_fn = _branch_fn(false_fn, fn2, "false_fn", "fn2")
