@@ -147,3 +147,30 @@ def test_a_list_that_cannot_be_converted_is_a_type_error():
         x * [t, "a"]
     with pytest.raises(TypeError, match="Expected float32, got \\['a', 'b'\\]"):
         x * ["a", "b"]
+
+
+def test_layers_and_their_variables_are_named_as_tensorflow():
+    x = tf.placeholder(tf.float32, [None, 8, 8, 3], name="x")
+    v = tf.placeholder(tf.float32, [None, 4, 8, 8, 3], name="v")
+    h = tf.layers.conv2d(x, 4, 3, activation=tf.nn.relu)
+    pooled = tf.layers.max_pooling2d(h, 2, 2)
+    flat = tf.layers.flatten(pooled)
+    d = tf.layers.dense(flat, 10)
+    d2 = tf.layers.dense(d, 5, activation=tf.nn.relu)
+    loss = tf.losses.softmax_cross_entropy(tf.ones_like(d2), d2)
+    mean = tf.reduce_mean(d2)
+    accuracy = tf.reduce_mean(tf.cast(tf.equal(tf.argmax(d2, 1), tf.argmax(d, 1)), tf.float32))
+    pools = [tf.layers.average_pooling2d(x, 2, 2), tf.layers.max_pooling3d(v, 2, 2),
+             tf.layers.average_pooling3d(v, 2, 2)]
+    # what TensorFlow printed (TF_USE_LEGACY_KERAS=1 for tf.compat.v1.layers)
+    assert [t.name for t in (h, pooled, flat, d, d2, loss, mean, accuracy, *pools)] == [
+        "conv2d/Relu:0", "max_pooling2d/MaxPool:0", "flatten/Reshape:0", "dense/BiasAdd:0",
+        "dense_1/Relu:0", "softmax_cross_entropy_loss/value:0", "Mean:0", "Mean_1:0",
+        "average_pooling2d/AvgPool:0", "max_pooling3d/MaxPool3D:0",
+        "average_pooling3d/AvgPool3D:0"]
+    tf.train.AdamOptimizer(0.1).minimize(loss)
+    assert [t.name for t in tf.global_variables()][:6] == [
+        "conv2d/kernel:0", "conv2d/bias:0", "dense/kernel:0", "dense/bias:0",
+        "dense_1/kernel:0", "dense_1/bias:0"]
+    assert [t.name for t in tf.global_variables()][-2:] == ["dense_1/bias/Adam:0",
+                                                          "dense_1/bias/Adam_1:0"]
