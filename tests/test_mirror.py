@@ -94,8 +94,9 @@ def test_recomputation_runs_late_each_segment_after_the_one_above():
                   and name.endswith(".mirror")]  # MatMul_<k>.mirror
     assert len(recomputed) >= 6
 
-    def update(index):  # W_m, b_m: ApplyGradientDescent_<2m>, _<2m + 1>
-        return order[f"ApplyGradientDescent_{index}" if index else "ApplyGradientDescent"]
+    def update(index):  # W_m, b_m: GradientDescent/ApplyGradientDescent_<2m>, _<2m + 1>
+        name = f"ApplyGradientDescent_{index}" if index else "ApplyGradientDescent"
+        return order[f"GradientDescent/{name}"]
     for k in recomputed:
         start = order[f"MatMul_{k}.mirror"]
         for m in range(k + 2, 24):  # layer k + 1 reads this segment

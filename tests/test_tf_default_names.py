@@ -174,3 +174,21 @@ def test_layers_and_their_variables_are_named_as_tensorflow():
         "dense_1/kernel:0", "dense_1/bias:0"]
     assert [t.name for t in tf.global_variables()][-2:] == ["dense_1/bias/Adam:0",
                                                           "dense_1/bias/Adam_1:0"]
+
+
+def test_optimizers_name_their_ops_in_their_scope():
+    x = tf.placeholder(tf.float32, [2, 2])
+    w, b = tf.Variable(tf.ones([2, 2]), name="W0"), tf.Variable(tf.ones([2]), name="b0")
+    loss = tf.reduce_sum(tf.matmul(x, w) + b)
+    step = tf.train.get_or_create_global_step()
+    plain = tf.train.GradientDescentOptimizer(0.1).minimize(loss)
+    adam = tf.train.AdamOptimizer(0.1).minimize(loss, global_step=step)
+    with tf.name_scope("train"):
+        momentum = tf.train.MomentumOptimizer(0.1, 0.9).minimize(loss)
+    later = x * x  # the optimizers' own ops took no name at the root
+    # what TensorFlow printed
+    assert [t.name for t in (plain, adam, momentum, later)] == [
+        "GradientDescent", "Adam", "train/Momentum", "mul:0"]
+    assert sorted(v.name for v in tf.global_variables()) == [
+        "W0/Adam:0", "W0/Adam_1:0", "W0/Momentum:0", "W0:0", "b0/Adam:0", "b0/Adam_1:0",
+        "b0/Momentum:0", "b0:0", "beta1_power:0", "beta2_power:0", "global_step:0"]

@@ -9,6 +9,7 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 from ..nnvm.symbol import Symbol, create_op, current_context
@@ -116,11 +117,14 @@ class Optimizer:
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[var.op.name for _, var in grads_and_vars]}")
-        updates = list(self._update_ops(pairs))
-        if global_step is None:
-            return group(*updates, name=name or self._name)
-        with control_dependencies([group(*updates, name="update")]):  # TF: after the updates
-            increment = assign_add(global_step, 1, name=name or self._name)
+        context = current_context()
+        self._outer_scope = context.naming.prefix  # TF makes its non-slot variables there
+        with context.name_scope(name or self._name) as scope:  # TF's: "Adam/mul", "Adam"
+            updates = list(self._update_ops(pairs))
+            if global_step is None:
+                return group(*updates, name=scope)
+            with control_dependencies([group(*updates, name="update")]):  # after the updates
+                increment = assign_add(global_step, 1, name=scope)
         return Symbol(increment.outputs, is_operation=True)
 
     def _update_ops(self, grads_and_vars) -> list:
@@ -187,7 +191,10 @@ class Optimizer:
         context = current_context()
         made = self.__dict__.setdefault("_non_slots", {}).setdefault(context, {})
         if name not in made:
-            with context.control_dependencies(None):  # TF's init_scope, as _slot's
+            outer = self.__dict__.get("_outer_scope")  # apply_gradients' caller's scope
+            with context.control_dependencies(None), (  # TF's init_scope, as _slot's
+                    context.name_scope(outer or None) if outer is not None
+                    else contextlib.nullcontext()):
                 made[name] = Variable(constant(initial, dtype="float32"), name=name,
                                       trainable=False)
         return made[name]
