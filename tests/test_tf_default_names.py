@@ -192,3 +192,21 @@ def test_optimizers_name_their_ops_in_their_scope():
     assert sorted(v.name for v in tf.global_variables()) == [
         "W0/Adam:0", "W0/Adam_1:0", "W0/Momentum:0", "W0:0", "b0/Adam:0", "b0/Adam_1:0",
         "b0/Momentum:0", "b0:0", "beta1_power:0", "beta2_power:0", "global_step:0"]
+
+
+def test_composed_functions_keep_their_ops_in_their_scope():
+    # TF's functions composing ops name them under their scope, so the root names after them
+    # are TF's too (what TensorFlow printed for each, in this order)
+    a, i = tf.placeholder(tf.float32, [2, 3]), tf.placeholder(tf.int32, [2])
+    outs = [tf.nn.moments(a, [0])[0], tf.log_sigmoid(a), tf.is_nan(a), tf.count_nonzero(a),
+            tf.nn.in_top_k(a, i, 1), tf.norm(a), tf.global_norm([a]),
+            tf.nn.xw_plus_b(a, tf.zeros([3, 2]), tf.zeros([2])),
+            tf.nn.relu_layer(a, tf.zeros([3, 2]), tf.zeros([2])),
+            tf.nn.weighted_cross_entropy_with_logits(a, a, 2.0), tf.nn.crelu(a),
+            tf.boolean_mask(a, [True, False]), tf.matmul(tf.zeros([2, 2, 3]), tf.zeros([2, 3, 2])),
+            tf.sqrt(a)]
+    assert [t.name for t in outs] == [
+        "moments/Squeeze:0", "LogSigmoid:0", "IsNan:0", "count_nonzero/Sum:0",
+        "in_top_k/InTopKV2:0", "norm/Squeeze:0", "global_norm/global_norm:0", "xw_plus_b:0",
+        "relu_layer:0", "logistic_loss:0", "CRelu/Relu:0", "boolean_mask/GatherV2:0",
+        "MatMul:0", "Sqrt:0"]

@@ -540,6 +540,11 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
     axes, so the gradient is gather's (the rows kept get theirs, the others zeros).  How many
     rows it has is known once the mask is (``tf.where``)."""
     tensor, mask = _tensor(tensor), _tensor(mask)
+    with current_context().name_scope(name or "boolean_mask"):  # TF's: boolean_mask/GatherV2
+        return _masked(tensor, mask, axis)
+
+
+def _masked(tensor, mask, axis) -> Symbol:
     shape_mask, shape_tensor = mask.get_shape(), tensor.get_shape()
     ndims_mask = shape_mask.ndims
     if ndims_mask == 0:
@@ -562,7 +567,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
         tensor = reshape(tensor, others)
         mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
-    return gather(tensor, indices, axis=axis, name=name)
+    return gather(tensor, indices, axis=axis)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:

@@ -108,7 +108,8 @@ def selu(features, name=None) -> Symbol:
 def crelu(features, name=None, axis=-1) -> Symbol:
     """``relu(concat([features, -features], axis))``: the channels doubled."""
     features = _symbol(features)
-    return relu(concat([features, -features], axis), name=name)
+    with current_context().name_scope(name or "CRelu"):  # TF's: CRelu/Relu
+        return relu(concat([features, -features], axis))
 
 
 def softplus(features, name=None) -> Symbol:
@@ -201,12 +202,14 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
 
 def xw_plus_b(x, weights, biases, name=None) -> Symbol:
     """``matmul(x, weights) + biases`` (``biases`` a vector added along the last axis)."""
-    return bias_add(matmul(x, weights), biases, name=name)
+    with current_context().name_scope(name or "xw_plus_b") as scope:
+        return bias_add(matmul(x, weights), biases, name=scope)
 
 
 def relu_layer(x, weights, biases, name=None) -> Symbol:
     """``relu(matmul(x, weights) + biases)``."""
-    return relu(xw_plus_b(x, weights, biases), name=name)
+    with current_context().name_scope(name or "relu_layer") as scope:
+        return relu(bias_add(matmul(x, weights), biases), name=scope)
 
 # -- convolution and pooling -----------------------------------------------------------------
 def _data_format(data_format) -> str:
@@ -354,10 +357,12 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
     size 1 with ``keepdims`` (or ``keep_dims``)."""
     keep = bool(keepdims if keepdims is not None else keep_dims)
     axes = tuple(int(a) for a in ([axes] if isinstance(axes, numbers.Integral) else axes))
-    centred = x - reduce_mean(x, axes, keepdims=True)
-    mean = reduce_mean(x, axes, keepdims=keep, name=None if name is None else f"{name}_mean")
-    return mean, reduce_mean(square(centred), axes, keepdims=keep,
-                             name=None if name is None else f"{name}_variance")
+    with current_context().name_scope(name or "moments"):  # TF's names: moments/Squeeze...
+        mean = reduce_mean(x, axes, keepdims=True, name="mean")
+        variance = reduce_mean(square(x - mean), axes, keepdims=True, name="variance")
+        if keep:
+            return mean, variance
+        return create_op("squeeze", mean, axis=axes), create_op("squeeze", variance, axis=axes)
 
 
 def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
@@ -376,11 +381,12 @@ def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
     if seed_args or variance is None or variance_epsilon is None:
         raise TypeError("batch_normalization() needs x, mean, variance, offset, scale and "
                         "variance_epsilon (or, for the seed's layer, x and name)")
-    inv = 1.0 / sqrt(_symbol(variance) + float(variance_epsilon))
-    if scale is not None:
-        inv = inv * _symbol(scale)
-    shift = -_symbol(mean) * inv if offset is None else _symbol(offset) - _symbol(mean) * inv
-    return create_op("elemwise_add", x * inv, shift, name=name)
+    with current_context().name_scope(name or "batchnorm"):  # TF's: batchnorm/add_1
+        inv = 1.0 / sqrt(_symbol(variance) + float(variance_epsilon))
+        if scale is not None:
+            inv = inv * _symbol(scale)
+        shift = -_symbol(mean) * inv if offset is None else _symbol(offset) - _symbol(mean) * inv
+        return x * inv + shift
 
 
 
@@ -458,9 +464,10 @@ def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None
         raise TypeError("weighted_cross_entropy_with_logits() needs labels (or targets), "
                         "logits and pos_weight")
     logits, labels = _symbol(logits), _symbol(labels)
-    log_weight = (_symbol(pos_weight) - 1.0) * labels + 1.0
-    return create_op("elemwise_add", (1.0 - labels) * logits, log_weight * _softplus(-logits),
-                     name=name)
+    with current_context().name_scope(name or "logistic_loss") as scope:
+        log_weight = (_symbol(pos_weight) - 1.0) * labels + 1.0
+        return create_op("elemwise_add", (1.0 - labels) * logits,
+                         log_weight * _softplus(-logits), name=scope)
 
 
 # -- lookups ---------------------------------------------------------------------------------
@@ -485,7 +492,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
             params, ids = concat(shards, 0), _row_in_shards(shards, ids, partition_strategy)
         else:
             params = shards[0]
-    return create_op("embedding_lookup", _symbol(params), ids, name=name)
+    with current_context().name_scope(name or "embedding_lookup") as scope:  # TF's gather's
+        return create_op("embedding_lookup", _symbol(params), ids, name=scope)
 
 
 def _row_in_shards(shards, ids, strategy):
@@ -510,7 +518,9 @@ def _row_in_shards(shards, ids, strategy):
 def in_top_k(predictions, targets, k, name=None) -> Symbol:
     """bool ``[batch]``: whether ``targets[i]`` is among the ``k`` largest
     ``predictions[i]`` (ties at the boundary count as in, as TensorFlow's)."""
-    return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k), name=name)
+    with current_context().name_scope(name or "in_top_k"):  # TF's: in_top_k/InTopKV2
+        return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k),
+                         name=name)
 
 
 
