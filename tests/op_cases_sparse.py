@@ -1,5 +1,6 @@
-"""test_ops' table for the sparse ops (tinyflow/ops/sparse.py): sparse_to_dense and
-sparse_tensor_dense_matmul against torch references (the dense matrix written with
+"""test_ops' table for the sparse ops (tinyflow/ops/sparse.py): sparse_to_dense,
+sparse_tensor_dense_matmul and edit_distance (against the textbook Levenshtein table) against
+torch references (the dense matrix written with
 ``index_put_``, the product with ``torch.sparse.mm`` on float64 and autograd through it),
 memory planning on and off, gradients to the values, the default value and the dense operand
 against finite differences.  The indices are float placeholders cast to int64 here; TF's
@@ -46,7 +47,8 @@ def _matmul_ref(shape, adjoint_a, adjoint_b):
 
 def add_cases(add):
     """sparse_to_dense: ordered indices validated, repeats summed, a 1-D and a 3-D tensor;
-    sparse_tensor_dense_matmul with each adjoint, repeated indices summing."""
+    sparse_tensor_dense_matmul with each adjoint, repeated indices summing; edit_distance of
+    rows present on one side or both, normalized or not."""
     _to_dense_case(add, "validated", INDICES, (3, 4), True, False)
     _to_dense_case(add, "accumulate", UNORDERED, (3, 4), False, True)
     _to_dense_case(add, "vector", [[4], [1]], (6,), False, False)
@@ -72,3 +74,41 @@ def add_cases(add):
         inputs=lambda rng: [np.asarray(UNORDERED, float), rng.standard_normal(len(UNORDERED)),
                             np.asarray([3, 4], float), rng.standard_normal((4, 5))],
         wrt=(1, 3))
+    for normalize in (True, False):
+        add("edit_distance", f"rows-normalize={normalize}",
+            lambda hi, hv, hs, ti, tv, ts, n=normalize: create_op(
+                "edit_distance", tf.cast(hi, tf.int64), hv, tf.cast(hs, tf.int64),
+                tf.cast(ti, tf.int64), tv, tf.cast(ts, tf.int64), normalize=n),
+            ref=_edit_distance_ref(normalize),
+            inputs=lambda rng: [np.asarray(HYPOTHESIS, float), rng.integers(0, 2, 6),
+                                np.asarray([4, 3], float), np.asarray(TRUTH, float),
+                                rng.integers(0, 2, 6), np.asarray([3, 3], float)],
+            wrt=(), check_gradient=False)
+
+
+# edit_distance's rows: row 0 and 1 on both sides, row 2 truth only, row 3 hypothesis only
+HYPOTHESIS = [[0, 0], [0, 1], [0, 2], [1, 0], [1, 1], [3, 0]]
+TRUTH = [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [2, 0]]
+
+
+def _levenshtein(a, b):
+    row = list(range(len(b) + 1))  # the textbook table, one row at a time
+    for i, x in enumerate(a, 1):
+        previous, row = row, [i]
+        for j, y in enumerate(b, 1):
+            row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y)))
+    return row[-1]
+
+
+def _edit_distance_ref(normalize):
+    def ref(hi, hv, hs, ti, tv, ts):
+        rows = max(int(hs[0]), int(ts[0]))
+        out = torch.zeros(rows, dtype=F64)
+        for r in range(rows):
+            hyp = hv[hi[:, 0] == r].tolist()
+            truth = tv[ti[:, 0] == r].tolist()
+            distance = _levenshtein(truth, hyp)
+            out[r] = (distance / len(truth) if truth else float("inf") if hyp else 0.0) \
+                if normalize else distance
+        return out
+    return ref

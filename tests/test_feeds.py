@@ -39,7 +39,7 @@ def test_an_intermediate_tensor_fed_needs_no_upstream_feed(plan_memory):
         np.testing.assert_array_equal(sess.run(h, {h: fed}), fed)  # fed and fetched: its value
         xs = np.ones((1, 3), np.float32)  # not fed: computed as usual, same session
         np.testing.assert_allclose(sess.run(h, {x: xs}), xs @ sess.run(w), rtol=1e-6)
-        assert sess.run(h, {"matmul:0": fed}).tolist() == fed.tolist()  # a tensor's name
+        assert sess.run(h, {"MatMul:0": fed}).tolist() == fed.tolist()  # a tensor's name
 
 
 def test_gradients_flow_from_the_fed_value():
@@ -123,9 +123,9 @@ def test_feeds_of_tensors_are_checked_and_named():
     scaled = x / 255.0
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
-        with pytest.raises(ShapeError, match=r"feed for tensor 'matmul:0'.*\(1, 3\).*\(\?, 2\)"):
+        with pytest.raises(ShapeError, match=r"feed for tensor 'MatMul:0'.*\(1, 3\).*\(\?, 2\)"):
             sess.run(loss, {h: np.ones((1, 3))})
-        with pytest.raises(TypeError, match="feed for tensor 'matmul:0'.*numeric"):
+        with pytest.raises(TypeError, match="feed for tensor 'MatMul:0'.*numeric"):
             sess.run(loss, {h: "a string"})
         with pytest.raises(TypeError, match="feed_dict keys must be tensors"):
             sess.run(loss, {3: 1.0})

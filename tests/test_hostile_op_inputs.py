@@ -164,6 +164,9 @@ def _special_probes():
                   lambda x, pred: create_op("branch_input", x, pred, branch=False)),
         _op_probe("branch_guard", "false", [(tf.bool, False)],
                   lambda pred: create_op("branch_guard", pred, branch=True)),
+        *[_op_probe("_branch_head", label, [(tf.float32, rows), (tf.float32, like)],
+                    lambda h, y: create_op("_branch_head", h, y))
+          for label, like in (("same-shape", rows), ("other-shape", rows[:2]))],
         _op_probe("dropout", "keep-0.5", [(tf.float32, rows), (tf.float32, 0.5)],
                   lambda *xs: create_op("dropout", *xs, seed=1, seed2=2)),
         _op_probe("random_shuffle", "4-rows", [(tf.float32, rows)],

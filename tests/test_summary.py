@@ -389,7 +389,7 @@ def test_run_metadata_and_summary_protos(tmp_path):
     acc = _accumulator(tmp_path)
     assert acc.Tags()["run_metadata"] == ["step001"]
     (device,) = acc.RunMetadata("step001").step_stats.dev_stats
-    assert device.device == CPU and "layer/exp" in [s.node_name for s in device.node_stats]
+    assert device.device == CPU and "layer/Exp" in [s.node_name for s in device.node_stats]
     assert all(s.all_end_rel_micros >= 0 and s.all_start_micros > 0 for s in device.node_stats)
     assert [(s.step, s.value) for s in acc.Scalars("y")] == [(4, 4.0)]
     assert [(s.step, s.value) for s in acc.Scalars("by_hand")] == [(5, 2.5)]
@@ -465,7 +465,7 @@ def test_full_trace_fills_run_metadata_with_each_op():
     value = sess.run(summary, {x: np.zeros((2, 2))}, options=options, run_metadata=metadata)
     (device,) = metadata.step_stats.dev_stats
     names = [s.node_name for s in device.node_stats]
-    assert device.device == CPU and names[-1] == "y" and "layer/exp" in names
+    assert device.device == CPU and names[-1] == "y" and "layer/Exp" in names
     assert all(s.all_start_micros >= before and s.all_end_rel_micros >= 0
                for s in device.node_stats)
     assert value == events.summary_value("y", simple_value=4.0)

@@ -86,8 +86,6 @@ def test_cond_errors():
         tf.cond(pred, lambda: {"a": x}, lambda: {"b": x})
     with pytest.raises(ValueError, match="must have the same type: float32, int32"):
         tf.cond(pred, lambda: x, lambda: tf.constant([1, 2]))
-    with pytest.raises(ValueError, match=r"output 0 has shape \(2,\) from true_fn and \(3,\)"):
-        tf.cond(pred, lambda: x, lambda: tf.zeros([3]))
     with pytest.raises(ValueError, match="at least one result"):
         tf.cond(pred, list, list)
     with pytest.raises(ValueError, match="must be a scalar .*got shape"):
@@ -137,8 +135,56 @@ def test_cond_runs_only_the_taken_branch_of_one_running_python(plan_memory):
     sess = tf.Session(plan_memory=plan_memory)
     assert sess.run(out, {pred: False, x: 3.0}) == 2.0 and calls == []
     assert sess.run(out, {pred: True, x: 3.0}) == 30.0 and calls == [3.0]
-    with pytest.raises(ValueError, match="output 0 has shape"):
-        tf.cond(pred, lambda: tf.assign_add(tf.Variable([1.0]), [1.0]), lambda: tf.zeros([2]))
+
+
+def test_cond_static_shapes_are_tensorflows_merge():
+    # TF 1.15's cond: each output's static shape its Merge's (recorded from real TF), each run
+    # the taken branch's shape
+    pred, x = tf.placeholder(tf.bool, [], name="p"), tf.placeholder(tf.float32, [None, 3])
+    a, b = tf.zeros([2, 3]), tf.zeros([4, 3])
+    outs = [tf.cond(pred, lambda: a, lambda: b),
+            tf.cond(pred, lambda: tf.zeros([2, 3]), lambda: tf.zeros([2])),
+            tf.cond(pred, lambda: x, lambda: tf.zeros([5, 3])),
+            *tf.cond(pred, lambda: (a, tf.zeros([1])), lambda: (tf.ones([2, 3]), tf.zeros([7]))),
+            tf.cond(pred, lambda: x[:, :2], lambda: x),
+            tf.cond(pred, lambda: tf.reshape(x, [-1]), lambda: x[0])]
+    assert [str(t.get_shape()) for t in outs] == [
+        "(?, 3)", "<unknown>", "(?, 3)", "(2, 3)", "(?,)", "(?, ?)", "(?,)"]
+    picked = [outs[i] for i in (0, 2, 5, 6)]
+    with tf.Session() as sess:
+        feed = {x: np.ones((6, 3))}
+        assert [v.shape for v in sess.run(picked, {pred: True, **feed})] == [
+            (2, 3), (6, 3), (6, 2), (18,)]
+        assert [v.shape for v in sess.run(picked, {pred: False, **feed})] == [
+            (4, 3), (5, 3), (6, 3), (3,)]
+        assert sess.run(outs[1], {pred: True}).shape == (2, 3)
+        assert sess.run(outs[1], {pred: False}).shape == (2,)
+        total = tf.reduce_sum(outs[0]) + tf.reduce_sum(outs[5])
+        assert [sess.run(total, {pred: v, **feed}) for v in (True, False)] == [12.0, 18.0]
+
+
+def test_cond_branches_of_two_shapes_and_their_gradients():
+    pred, x = tf.placeholder(tf.bool, []), tf.placeholder(tf.float32, [None, 3])
+    w = tf.Variable(np.arange(3, dtype=np.float32))
+    out = tf.cond(pred, lambda: x[:2] * w, lambda: tf.concat([x, x], 0) * w * 2.0)
+    loss = tf.reduce_sum(out * out)
+    grads = tf.gradients(loss, [x, w])
+    v = tf.Variable(0.0)
+    written = tf.cond(pred, lambda: tf.assign_add(v, 1.0) * tf.ones([2]), lambda: tf.zeros([3]))
+    xs = np.arange(12, dtype=np.float32).reshape(4, 3)
+    # real TF's values (tf.compat.v1, graph mode), the shapes each branch gives
+    expected = {True: (133.0, [[0, 2, 16], [0, 8, 40], [0, 0, 0], [0, 0, 0]], [0, 34, 116],
+                       (2, 3), [1.0, 1.0]),
+                False: (8176.0, [[0, 16, 128], [0, 64, 320], [0, 112, 512], [0, 160, 704]],
+                        [0, 2656, 6848], (8, 3), [0.0, 0.0, 0.0])}
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for taken, (want_loss, want_dx, want_dw, shape, want_written) in expected.items():
+            got, got_loss, dx, dw = sess.run([out, loss] + grads, {pred: taken, x: xs})
+            assert got.shape == shape and got_loss == want_loss
+            assert dx.tolist() == want_dx and dw.tolist() == want_dw
+            assert sess.run(written, {pred: taken}).tolist() == want_written
+        assert sess.run(v) == 1.0  # the write ran once, in the run taking its branch
 
 
 def _shaped(tensor):

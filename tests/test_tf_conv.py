@@ -135,7 +135,7 @@ def test_activations_and_loss_gradients(plan_memory):
             values[:1], plan_memory)
     compare(lambda z, t: tf.nn.weighted_cross_entropy_with_logits(t, z, 2.5),
             lambda z, t: (1 - t) * z + (1 + 1.5 * t) * F.softplus(-z), values, plan_memory)
-    for build in (tf.nn.selu, lambda x: tf.nn.crelu(x),
+    for build in (lambda x: tf.nn.selu(x), lambda x: tf.nn.crelu(x),
                   lambda z, t: tf.nn.weighted_cross_entropy_with_logits(t, z, 2.5)):
         check_gradients(build, inputs=values[:build.__code__.co_argcount],
                         plan_memory=plan_memory)

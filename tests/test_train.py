@@ -424,7 +424,7 @@ def test_minimize_increments_the_global_step_after_the_updates(plan_memory, how)
     increment = train_step.op  # TF: the step is the increment, named name=
     assert (increment.type, increment.name, train_step.name) == ("AssignAdd", "train", "train")
     updates = increment.control_deps[0]  # which waits for a group of the updates
-    assert updates.type == "NoOp" and updates.name == "update"
+    assert updates.type == "NoOp" and updates.name == "train/update"  # TF's name
     assert [n.type for n in updates.control_deps] == ["ApplyMomentum"]
     assert tf.get_default_graph().get_operation_by_name("train").op is increment
     sess = tf.Session(plan_memory=plan_memory)

@@ -163,15 +163,15 @@ def test_a_max_pool_gradient_reading_another_argmax_is_refused():
               "attrs": {"kind": "placeholder", "shape": [1, 1, 2, 2], "dtype": "int64"}}
     nodes = [argmax] + [{**node, "inputs": [[i + 1, j] for i, j in node["inputs"]]}
                         for node in doc["nodes"]]  # every index moves by the node put first
-    backward = nodes[at["gradients/_max_pool2d_backward"] + 1]
+    backward = nodes[at["gradients/MaxPoolGrad"] + 1]
     backward["inputs"][2] = [0, 0]
     hostile = {**doc, "nodes": nodes, "heads": [[i + 1, j] for i, j in doc["heads"]]}
-    with pytest.raises(GraphError, match=r"input 2 of 'gradients/_max_pool2d_backward' \(the "
+    with pytest.raises(GraphError, match=r"input 2 of 'gradients/MaxPoolGrad' \(the "
                                          r"argmax\) must be the argmax output of a max pool"):
         _load(hostile)
-    backward = doc["nodes"][at["gradients/_max_pool2d_backward"]]
+    backward = doc["nodes"][at["gradients/MaxPoolGrad"]]
     backward["attrs"]["stride"] = [1, 1]  # the pool's own argmax, read with another window
-    with pytest.raises(GraphError, match=r"window of 'gradients/_max_pool2d_backward' must be "
+    with pytest.raises(GraphError, match=r"window of 'gradients/MaxPoolGrad' must be "
                                          r"its max pool's, \(\(2, 2\), \(2, 2\), 'NCHW'\)"):
         _load(doc)
 
@@ -183,7 +183,7 @@ def test_the_hidden_argmax_cannot_be_fed_nor_given_to_another_gradient():
     argmax = tf.get_default_graph().get_tensor_by_name(pooled.op.name + ":1")
     sess = tf.Session()
     value = np.zeros((1, 1, 4, 4), np.float32)
-    with pytest.raises(ValueError, match=r"max_pool2d:1 is a hidden output of op 'max_pool2d' "
+    with pytest.raises(ValueError, match=r"MaxPool:1 is a hidden output of op 'max_pool2d' "
                                          r"\(kept for its gradient\): it cannot be fed"):
         sess.run(grad, {x: value, argmax: np.full((1, 1, 2, 2), 10 ** 9)})
     assert sess.run(grad, {x: value}).sum() == 4  # the session still runs

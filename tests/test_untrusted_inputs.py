@@ -101,7 +101,7 @@ def _bomb(path, name, count, deflate=True):
 def _unshaped_variable():
     """A variable whose shape is known only once it is fed (a restore takes the file's)."""
     x = tf.placeholder(tf.float32, shape=(None,), name="x")
-    return tf.Variable(x * 1.0, name="v")
+    return tf.Variable(x * 1.0, name="v", validate_shape=False)  # TF: no static shape
 
 
 @pytest.mark.parametrize("limit", ["default", "max_restore_bytes"])

@@ -128,7 +128,7 @@ def test_variables_initializer_initialises_only_its_variables():
 def test_initial_shapes_from_values_known_shapes_and_feeds():
     p = tf.placeholder(tf.float32, name="p")
     fixed = tf.Variable(tf.zeros([2, 5]), name="fixed")
-    fed = tf.Variable(p * 2, name="fed")
+    fed = tf.Variable(p * 2, name="fed", validate_shape=False)  # TF: shape unknown
     x = tf.placeholder(tf.float32)
     tf.nn.linear(x, 3, name="fc")
     layer = tf.all_variables()[-1]
@@ -213,3 +213,56 @@ def test_the_store_makes_one_tensor_per_variable_when_two_binds_race():
     assert store[node] is first
     store.discard([])
     assert store[node] is first
+
+
+# -- an initial value whose static shape is not fully known (TF 1.15's validate_shape) --------
+def test_an_initial_value_of_unknown_shape_is_refused_unless_not_validated():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    # TF's message, recorded: initial_value must have a shape specified: Tensor("mul:0", ...)
+    with pytest.raises(ValueError, match=r'^initial_value must have a shape specified: '
+                                         r'Tensor\("mul:0", shape=\(\?, 3\), dtype=float32\)$'):
+        tf.Variable(x * 2)
+    with pytest.raises(ValueError, match=r'initial_value must have a shape specified: '
+                                         r'Tensor\("zeros:0", shape=\(\?, 3\)'):
+        tf.Variable(tf.zeros(tf.shape(x)))
+    v = tf.Variable(x * 2, validate_shape=False)
+    w = tf.Variable(tf.zeros([2, 2]), validate_shape=False)
+    y = v + 1.0
+    # TF: no static shape for either, nor for what reads them
+    assert [str(t.get_shape()) for t in (v, w, y)] == ["<unknown>"] * 3
+    assert str(v.initial_value.get_shape()) == "(?, 3)"
+    with tf.Session() as sess:
+        sess.run(v.initializer, {x: np.ones((2, 3))})
+        sess.run(w.initializer)
+        # TF's values: the variable takes the value's shape when it is initialised
+        assert sess.run(v).tolist() == [[2.0] * 3] * 2 and sess.run(y).tolist() == [[3.0] * 3] * 2
+        assert sess.run(w).shape == (2, 2)
+
+
+def test_get_variable_validates_shapes_as_tensorflow():
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    with pytest.raises(ValueError, match=r"initial_value must have a shape specified: "
+                                         r"Tensor\(\"mul:0\", shape=\(\?, 3\)"):
+        tf.get_variable("g", initializer=x * 2)
+    g = tf.get_variable("g2", initializer=x * 2, validate_shape=False)
+    assert str(g.get_shape()) == "<unknown>" and g.name == "g2:0"
+    # TF 1.15's message (variable_scope._get_single_variable)
+    with pytest.raises(ValueError, match=r"Shape of a new variable \(g3\) must be fully "
+                                         r"defined, but instead was \(\?, 3\)\."):
+        tf.get_variable("g3", shape=[None, 3], initializer=tf.zeros_initializer())
+    with tf.Session() as sess:
+        sess.run(g.initializer, {x: np.full((4, 3), 0.5)})
+        assert sess.run(g).tolist() == [[1.0] * 3] * 4
+
+
+def test_slots_of_a_variable_without_a_static_shape_follow_it():
+    # an optimizer's slots (TF's create_slot: validate_shape only where the shape is known)
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    v = tf.Variable(tf.ones_like(x), validate_shape=False)
+    loss = tf.reduce_sum(v * v)
+    train = tf.train.AdamOptimizer(0.1).minimize(loss, var_list=[v])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer(), {x: np.zeros((2, 3))})
+        sess.run(train)
+        adam_first_step = 1.0 - 0.1  # Adam moves each element by lr on its first step
+        np.testing.assert_allclose(sess.run(v), np.full((2, 3), adam_first_step), rtol=1e-5)

@@ -55,10 +55,13 @@ COMPONENTS = {
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
     # on the host), their kernels and the TF-1 functions composed of them (add, reorder,
     # transpose, fill_empty_rows...), counted apart as TF's sparse_ops are; 695 -> 750:
-    # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed
+    # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed;
+    # 750 -> 855: tf.edit_distance, an op of the family (TF's EditDistance: its shape and type
+    # rules, body, and a kernel grouping the sequences and computing the distances a table row
+    # at a time) and the TF-1 function with its static shape
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 750),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -85,11 +88,13 @@ COMPONENTS = {
     # CPU time per step, benchmarks/dynamic_rnn.py; 2145 -> 2215: 2026-11-27: tf.nn.raw_rnn, the
     # loop_fn protocol on tf.while_loop and dynamic-size TensorArrays, beside dynamic_rnn's loop;
     # 2215 -> 2235 (the crf helper's dtype fix in rnn_loop too): dynamic_decode for any decoder: its output structure, finalize (beam
-    # search's gather_tree), a state's TensorArrays and scalars passed through)
+    # search's gather_tree), a state's TensorArrays and scalars passed through); 2235 -> 2270:
+    # tf.cond whose branches give an output two shapes: the if node sizes it by the branch taken
+    # (TShapeAtRunTime, its body resizing), and its gradient's heads (_branch_head, its body)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2235),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2270),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -128,13 +133,17 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), refusing; the cause closed by the runtime's generational collector (_choose_lua)
+    # 294), refusing; the cause closed by the runtime's generational collector (_choose_lua);
+    # 3865 -> 3905: TF 1.15's default names (a node by default its TF type, names unique
+    # whatever their case, a scope's name taken as it is, the operators' add/mul/truediv...) and
+    # the operators' autopacking of a list holding tensors (x * [t, 3.0]); tf.Variable's
+    # validate_shape
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3865),
+            "session/session.py", "session/variables.py"], 3905),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -282,8 +291,9 @@ COMPONENTS = {
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
     # range of tensors (captured); 1060 -> 1070: 2026-11-27: TFRecords: tf.data's file
     # datasets' names, a map function's string outputs kept as strings, a sparse one refused
-    # saying what to do (1070)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1070),
+    # saying what to do; 1070 -> 1135: Dataset.reduce (reduce_func traced on the state's specs
+    # relaxed as TF's, its node pulled as get_next's is: one helper for both)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1135),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -494,8 +504,12 @@ COMPONENTS = {
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
     # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
     # 5400 -> 5405: 2026-11-27: TFRecords: tf.train.Example's, tf.parse_*'s, tf.decode_csv's and
-    # tf.read_file's names in tf., tf.train. and tf.io.
-    FRONT_END: ([], 5405),
+    # tf.read_file's names in tf., tf.train. and tf.io.; 5405 -> 5465: TF 1.15's default names
+    # where its functions name their ops otherwise than their type (tf.divide's truediv,
+    # clip_by_value, Relu6, L2Loss: their scopes), and get_variable's validate_shape, the
+    # optimizers' ops in their name scope, and the composed functions' ops in TF's scopes
+    # (moments, norm, tensordot, einsum, boolean_mask...)
+    FRONT_END: ([], 5465),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

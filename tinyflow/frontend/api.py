@@ -195,21 +195,22 @@ def matmul(a, b, transpose_a=False, transpose_b=False, name=None) -> Symbol:
                      transpose_b=transpose_b, name=name)
 
 
-def _binary(op_name, doc):
-    def apply(x, y, name=None):
-        return create_op(op_name, *_operands(x, y), name=name)
+def _binary(op_name, doc, tf_name=None):
+    def apply(x, y, name=None):  # named as TF 1.15's function names it (tf.add: "Add")
+        return create_op(op_name, *_operands(x, y), name=name or tf_name)
     apply.__name__ = op_name
     apply.__doc__ = doc + "  Numpy broadcasting; a Python number takes the tensor's dtype."
     return apply
 
 
-add = _binary("elemwise_add", "``x + y``.")
-subtract = _binary("elemwise_sub", "``x - y``.")
-multiply = _binary("elemwise_mul", "``x * y``.")
+add = _binary("elemwise_add", "``x + y``.", "Add")
+subtract = _binary("elemwise_sub", "``x - y``.", "Sub")
+multiply = _binary("elemwise_mul", "``x * y``.", "Mul")
 divide = truediv = _binary("elemwise_div", "``x / y``: TF's truediv, integers are divided as "
-                           "floats (int8/int16/uint8 as float32, int32/int64 as float64).")
-floordiv = floor_div = _binary("floordiv", "``x // y``, rounded down (Python's, TF's "
-                               "floordiv).")
+                           "floats (int8/int16/uint8 as float32, int32/int64 as float64).",
+                           "truediv")
+floordiv = _binary("floordiv", "``x // y``, rounded down (Python's, TF's floordiv).", "floordiv")
+floor_div = _binary("floordiv", "``x // y``, rounded down (Python's, TF's FloorDiv).")
 mod = floormod = _binary("mod", "``x % y`` with the sign of y (Python's, TF's floormod).")
 pow = _binary("elemwise_pow", "``x ** y``.")
 maximum = _binary("maximum", "The larger of x and y.")
@@ -228,13 +229,14 @@ logical_or = _binary("logical_or", "``x or y`` of bool tensors.")
 def div(x, y, name=None) -> Symbol:
     """TF 1.x's ``div``: Python 2's division, floor division for integers, ``/`` for floats."""
     x, y = _operands(x, y)
-    return (floordiv if x.dtype.is_integer else divide)(x, y, name=name)
+    return (floordiv if x.dtype.is_integer else divide)(x, y, name=name or "div")
 
 
 def logical_xor(x, y, name=None) -> Symbol:
     """``x xor y`` of bool tensors, composed as TF 1.15 does: (x or y) and not (x and y)."""
     x, y = _operands(x, y)
-    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)), name=name)
+    return logical_and(logical_or(x, y), logical_not(logical_and(x, y)),
+                       name=name or "LogicalXor")
 
 
 def _unary(op_name, doc):
@@ -273,7 +275,7 @@ digamma = _unary("digamma", "The derivative of lgamma (floats).")
 
 def square(x, name=None) -> Symbol:
     """``x * x``, of x's dtype."""
-    return create_op("__pow_scalar__", _tensor(x), scalar=2.0, name=name)
+    return create_op("__pow_scalar__", _tensor(x), scalar=2.0, name=name or "Square")
 
 
 def add_n(inputs, name=None) -> Symbol:
@@ -330,7 +332,8 @@ def where(condition, x=None, y=None, name=None) -> Symbol:
 def clip_by_value(t, clip_value_min, clip_value_max, name=None) -> Symbol:
     """``t`` clipped to [min, max]: ``maximum(minimum(t, max), min)``, as TF 1.15 composes it
     (the gradient flows where t is inside, and to the bound tensors where it is clipped)."""
-    return maximum(minimum(t, clip_value_max), clip_value_min, name=name)
+    with current_context().name_scope(name or "clip_by_value") as scope:
+        return maximum(minimum(t, clip_value_max), clip_value_min, name=scope)
 
 
 def _reduction(op_name, doc):

@@ -413,9 +413,10 @@ def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=
         return tensor if padded else create_op("copy", tensor, name=name or "MirrorPad")
     steps = [(axis, width) for axis, pair in enumerate(widths) for width in (-pair[0], pair[1])
              if width] or [(0, 0)]  # no padding: still a new tensor, as TF's Pad
-    for i, (axis, width) in enumerate(steps):
-        tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
-                           name=name or "Pad" if i == len(steps) - 1 else None)
+    with current_context().name_scope(name or "Pad") as scope:  # one step per padded side
+        for i, (axis, width) in enumerate(steps):
+            tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
+                               name=scope if i == len(steps) - 1 else None)
     return tensor
 
 
@@ -539,6 +540,11 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
     axes, so the gradient is gather's (the rows kept get theirs, the others zeros).  How many
     rows it has is known once the mask is (``tf.where``)."""
     tensor, mask = _tensor(tensor), _tensor(mask)
+    with current_context().name_scope(name or "boolean_mask"):  # TF's: boolean_mask/GatherV2
+        return _masked(tensor, mask, axis)
+
+
+def _masked(tensor, mask, axis) -> Symbol:
     shape_mask, shape_tensor = mask.get_shape(), tensor.get_shape()
     ndims_mask = shape_mask.ndims
     if ndims_mask == 0:
@@ -561,7 +567,7 @@ def boolean_mask(tensor, mask, name="boolean_mask", axis=None) -> Symbol:
         tensor = reshape(tensor, others)
         mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
-    return gather(tensor, indices, axis=axis, name=name)
+    return gather(tensor, indices, axis=axis)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:
@@ -615,13 +621,13 @@ def _filled(shape, value, dtype, what, name):
 def zeros(shape, dtype=float32, name=None) -> Symbol:
     """Zeros of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
     and ``dtype``."""
-    return _filled(shape, 0, dtype, "zeros", name)
+    return _filled(shape, 0, dtype, "zeros", name or "zeros")
 
 
 def ones(shape, dtype=float32, name=None) -> Symbol:
     """Ones of ``shape`` (a list, ``tf.shape(t)``, or an int tensor computed from shapes)
     and ``dtype``."""
-    return _filled(shape, 1, dtype, "ones", name)
+    return _filled(shape, 1, dtype, "ones", name or "ones")
 
 
 def fill(dims, value, name=None) -> Symbol:
@@ -637,7 +643,7 @@ def fill(dims, value, name=None) -> Symbol:
 def _filled_like(op_name, value, tensor, dtype, name):
     tensor = _tensor(tensor)
     if dtype is None:
-        return create_op(op_name, tensor, name=name)
+        return create_op(op_name, tensor, name=name or op_name)
     dtype = as_dtype(dtype)
     value = bool(value) if dtype.is_bool else int(value) if dtype.is_integer else float(value)
     return create_op("fill_like", tensor, value=value, dtype=dtype.name, name=name or op_name)

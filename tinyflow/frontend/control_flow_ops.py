@@ -10,7 +10,9 @@
     chose it.  A branch making an op that writes a variable (assign, assign_add, scatter_*,
     an optimizer update) or runs Python (``tf.Print``, ``tf.py_func``) makes ``cond`` one
     ``if`` node holding each branch as a subgraph (:mod:`tinyflow.ops.loop`, as
-    ``tf.while_loop``'s body), whose gradient is an ``if`` over the branches' gradients.
+    ``tf.while_loop``'s body), whose gradient is an ``if`` over the branches' gradients; so
+    do branches whose tensors differ in static shape: the ``if`` sizes such an output by the
+    branch taken, its static shape TF's Merge's (the dims both branches give).
 
 ``tf.Print``, ``tf.Assert`` and ``tf.py_func``: Python at run time
     Their ops (``print``, ``assert``, ``py_func`` in :mod:`tinyflow.ops.control`) have no Lua body but an
@@ -30,7 +32,9 @@ import sys
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.tensor_shape import TensorShape
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
+from ..ops.loop import one_static_shape
 from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
@@ -53,7 +57,8 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         and returns its result (TensorFlow's ``smart_cond``; TF 1.15's ``cond`` raises).
     true_fn, false_fn : callable
         Functions of no arguments returning a tensor, a number, or lists / tuples / dicts of
-        them, both of one structure, dtypes and shapes.  ``fn1`` / ``fn2``: their old names.
+        them, both of one structure and dtypes (shapes may differ, as in TF).  ``fn1`` /
+        ``fn2``: their old names.
     strict : bool
         False (TF's default) unpacks a one-element list or tuple.
     name : str, optional
@@ -69,9 +74,7 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
     TypeError
         A function missing or not callable, ``pred`` not bool, or structures of other types.
     ValueError
-        ``pred`` not a scalar, structures or dtypes that differ, static shapes that differ,
-        nothing returned, or a branch making an op with side effects (see the module's
-        docstring).
+        ``pred`` not a scalar, structures or dtypes that differ, or nothing returned.
     """
     true_fn = _branch_fn(true_fn, fn1, "true_fn", "fn1")
     false_fn = _branch_fn(false_fn, fn2, "false_fn", "fn2")
@@ -84,10 +87,13 @@ def cond(pred, true_fn=None, false_fn=None, strict=False, name=None, fn1=None, f
         true_leaves, false_leaves = _same_structure(true_out, false_out)
         if not true_leaves:
             raise ValueError("true_fn and false_fn must return at least one result.")
-        for i, (t, f) in enumerate(zip(true_leaves, false_leaves)):
-            _check_same_shape(t, f, i)
-        if _has_side_effects(true_made | false_made):  # only the branch taken may run
+        merged = [_merged_shape(t, f) for t, f in zip(true_leaves, false_leaves)]
+        one_shape = all(one_static_shape(t.get_shape(), f.get_shape())
+                        for t, f in zip(true_leaves, false_leaves))
+        if _has_side_effects(true_made | false_made) or not one_shape:  # only one branch runs
             picked = branch_node(pred, true_leaves, false_leaves, true_made | false_made)
+            for leaf, shape in zip(picked, merged):  # TF's static shape: its Merge's
+                leaf.graph.declared_shapes[leaf.outputs[0]] = shape
         else:
             for made, branch in ((true_made, True), (false_made, False)):
                 _read_through_switches(pred, made, branch)
@@ -173,12 +179,13 @@ def _as_tensor(leaf, which) -> Symbol:
     return constant(leaf)
 
 
-def _check_same_shape(t, f, index) -> None:
+def _merged_shape(t, f) -> TensorShape:
+    """TF's Merge shape: unknown where the ranks differ, else each dim where both give it."""
     t_shape, f_shape = t.get_shape(), f.get_shape()
-    if t_shape.is_fully_defined() and f_shape.is_fully_defined() and t_shape != f_shape:
-        raise ValueError(f"tf.cond: output {index} has shape {t_shape} from true_fn and "
-                         f"{f_shape} from false_fn: TinyFlow selects between the two, so they "
-                         f"must have one shape")
+    if t_shape.ndims is None or t_shape.ndims != f_shape.ndims:
+        return TensorShape(None)
+    return TensorShape([a if a == b else None for a, b in zip(t_shape.as_list(),
+                                                              f_shape.as_list())])
 
 
 def _read_through_switches(pred, made, branch) -> None:

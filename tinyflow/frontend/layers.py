@@ -608,15 +608,14 @@ class _Pooling2D(Layer):
         if self._rank == 3:
             pool = volume.max_pool3d if type(self)._pooling == "MAX" else volume.avg_pool3d
             return pool(inputs, self.pool_size, self.strides, self.padding.upper(),
-                        "NCDHW" if self.data_format == "channels_first" else "NDHWC",
-                        type(self).__name__)
+                        "NCDHW" if self.data_format == "channels_first" else "NDHWC")
         if self._rank == 1:  # the width pooled through an axis of size 1 (tf.nn.pool's)
             return convolutions.pool(
                 inputs, self.pool_size, type(self)._pooling, self.padding.upper(),
                 strides=self.strides, name=type(self).__name__,
                 data_format="NCW" if self.data_format == "channels_first" else "NWC")
         return type(self)._pool(inputs, ksize=self.pool_size, strides=self.strides,
-                                padding=self.padding.upper(), name=type(self).__name__,
+                                padding=self.padding.upper(),  # TF's name: the op's, MaxPool
                                 data_format="NCHW" if self.data_format == "channels_first"
                                 else "NHWC")
 

@@ -20,7 +20,7 @@ import string
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol, create_op
+from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import _tensor, log, multiply, reduce_max, reduce_sum, sqrt
 from .api import abs as _abs
 from .api import pow as _pow
@@ -83,10 +83,13 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,
         For an ``ord`` or ``axis`` TF 1.15 refuses (the matrix 2-norm: a tensor of unknown
         rank too).
     """
-    keepdims = keep_dims if keepdims is None else keepdims
+    with current_context().name_scope(name or "norm"):  # TF's: norm/Squeeze
+        return _norm(_tensor(tensor), ord, axis, keep_dims if keepdims is None else keepdims)
+
+
+def _norm(x, ord, axis, keepdims) -> Symbol:
     axis, matrix = _norm_axis(axis)
     _check_ord(ord, matrix)
-    x = _tensor(tensor)
     if matrix and ord == 2:
         result = _spectral_norm(x, axis)
     elif ord in ("fro", "euclidean", 2):
@@ -102,7 +105,7 @@ def norm(tensor, ord="euclidean", axis=None, keepdims=None, name=None,
         result = reduce_max(result, None if axis is None else axis[0], keepdims=True)
     else:  # a p-norm, p > 0
         result = _pow(reduce_sum(_pow(_abs(x), float(ord)), axis, keepdims=True), 1.0 / ord)
-    return result if keepdims else squeeze(result, axis, name=name)
+    return result if keepdims else squeeze(result, axis)
 
 
 def _spectral_norm(x, axis):
@@ -193,17 +196,21 @@ def einsum(equation, *inputs, name=None) -> Symbol:
     """
     inputs = [_tensor(x) for x in inputs]
     terms, output = _einsum_labels(equation, inputs)
+    with current_context().name_scope(name or "einsum"):  # TF's scope
+        return _contracted(inputs, terms, output)
+
+
+def _contracted(inputs, terms, output) -> Symbol:
     result, labels = inputs[0], terms[0]
     for i in range(1, len(inputs)):
         needed = set(output).union(*terms[i + 1:])
         keep = "".join(dict.fromkeys(a for a in labels + terms[i] if a in needed))
         last = i == len(inputs) - 1 and sorted(keep) == sorted(output)
         keep = output if last else keep
-        result = create_op("einsum", result, inputs[i], equation=f"{labels},{terms[i]}->{keep}",
-                           name=name if last else None)
+        result = create_op("einsum", result, inputs[i], equation=f"{labels},{terms[i]}->{keep}")
         labels = keep
     if labels != output or len(inputs) == 1:
-        result = create_op("einsum", result, equation=f"{labels}->{output}", name=name)
+        result = create_op("einsum", result, equation=f"{labels}->{output}")
     return result
 
 

@@ -15,7 +15,7 @@ import numbers
 
 import numpy as np
 
-from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from .api import (
     _holds_tensors,
@@ -199,21 +199,22 @@ def tensordot(a, b, axes, name=None) -> Symbol:
     for i, j in zip(a_axes, b_axes):  # a contracted size one side knows
         a_shape[i] = b_shape[j] = a_shape[i] if a_shape[i] is not None else b_shape[j]
     sizes = [a_shape[i] for i in a_free] + [b_shape[i] for i in b_free]
-    a_matrix = _as_matrix(a, a_free + a_axes, len(a_free), a_shape, "a")
-    b_matrix = _as_matrix(b, b_axes + b_free, len(b_axes), b_shape, "b")
-    if len(a_free) == len(b_free) == 1:
-        return matmul(a_matrix, b_matrix, name=name)
-    if sizes.count(None) > 1:  # the free sizes as tf.shape gives them (TF's)
-        dynamic = [shape_of(a)[i] for i in a_free] + [shape_of(b)[i] for i in b_free]
-        sizes = [d if known is None else known for d, known in zip(dynamic, sizes)]
-    return reshape(matmul(a_matrix, b_matrix), [-1 if d is None else d for d in sizes],
-                   name=name)
+    with current_context().name_scope(name or "Tensordot") as scope:  # TF's scope
+        a_matrix = _as_matrix(a, a_free + a_axes, len(a_free), a_shape, "a")
+        b_matrix = _as_matrix(b, b_axes + b_free, len(b_axes), b_shape, "b")
+        if len(a_free) == len(b_free) == 1:
+            return matmul(a_matrix, b_matrix, name=scope)
+        if sizes.count(None) > 1:  # the free sizes as tf.shape gives them (TF's)
+            dynamic = [shape_of(a)[i] for i in a_free] + [shape_of(b)[i] for i in b_free]
+            sizes = [d if known is None else known for d, known in zip(dynamic, sizes)]
+        return reshape(matmul(a_matrix, b_matrix), [-1 if d is None else d for d in sizes],
+                       name=scope)
 
 
 # -- elementwise -----------------------------------------------------------------------------
 def squared_difference(x, y, name=None) -> Symbol:
     """``(x - y) ** 2``, numpy broadcasting; the gradient ``2 (x - y) g`` (TF's)."""
-    return square(subtract(*_operands(x, y)), name=name)
+    return square(subtract(*_operands(x, y)), name=name or "SquaredDifference")
 
 
 def is_finite(x, name=None) -> Symbol:
@@ -225,7 +226,7 @@ def is_finite(x, name=None) -> Symbol:
 def is_nan(x, name=None) -> Symbol:
     """bool: x is NaN (floats), computed as ``x != x``."""
     x = _float_input(x, "is_nan")
-    return not_equal(x, x, name=name)
+    return not_equal(x, x, name=name or "IsNan")
 
 
 def is_inf(x, name=None) -> Symbol:
@@ -235,7 +236,8 @@ def is_inf(x, name=None) -> Symbol:
 
 def reciprocal(x, name=None) -> Symbol:
     """``1 / x`` (floats)."""
-    return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0, name=name)
+    return create_op("__rdiv_scalar__", _float_input(x, "reciprocal"), scalar=1.0,
+                     name=name or "Reciprocal")
 
 
 def floor(x, name=None) -> Symbol:
@@ -319,7 +321,9 @@ def _softplus(x: Symbol, name=None) -> Symbol:
 
 def log_sigmoid(x, name=None) -> Symbol:
     """``log(sigmoid(x)) = -softplus(-x)``, computed stably as TensorFlow does."""
-    return create_op("negative", _softplus(-_float_input(x, "log_sigmoid")), name=name)
+    x = _float_input(x, "log_sigmoid")
+    with current_context().name_scope(name or "LogSigmoid") as scope:
+        return create_op("negative", _softplus(-x), name=scope)
 
 
 def scalar_mul(scalar, x, name=None) -> Symbol:
@@ -337,12 +341,13 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=None, name=None, reductio
     gives -inf and one holding +inf gives +inf).  The gradient is ``softmax(x) * g``."""
     x = _float_input(input_tensor, "reduce_logsumexp")
     axis, keepdims = _reduction_args(axis, keepdims, reduction_indices, keep_dims)
-    raw_max = reduce_max(x, axis, keepdims=True)
-    shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
-    result = log(reduce_sum(_exp(x - shift), axis, keepdims=keepdims))
-    if not keepdims:
-        shift = create_op("reshape_like", shift, result)
-    return add(result, shift, name=name)
+    with current_context().name_scope(name or "ReduceLogSumExp") as scope:
+        raw_max = reduce_max(x, axis, keepdims=True)
+        shift = stop_gradient(where(is_finite(raw_max), raw_max, zeros_like(raw_max)))
+        result = log(reduce_sum(_exp(x - shift), axis, keepdims=keepdims))
+        if not keepdims:
+            shift = create_op("reshape_like", shift, result)
+        return add(result, shift, name=scope)
 
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None) -> Symbol:
@@ -368,8 +373,10 @@ def count_nonzero(input_tensor, axis=None, keepdims=None, dtype=int64, name=None
     """How many entries are not zero (not False) over ``axis``, as ``dtype`` (int64)."""
     x = _tensor(input_tensor)
     axis, keepdims = _reduction_args(axis, keepdims, reduction_indices, keep_dims)
-    nonzero = cast(not_equal(x, False if x.dtype.is_bool else 0), int64)
-    return cast(reduce_sum(nonzero, axis, keepdims=keepdims), dtype, name=name or "count_nonzero")
+    with current_context().name_scope(name or "count_nonzero"):  # TF's: count_nonzero/Sum
+        nonzero = cast(not_equal(x, False if x.dtype.is_bool else 0), int64)
+        total = reduce_sum(nonzero, axis, keepdims=keepdims)
+        return total if as_dtype(dtype) == int64 else cast(total, dtype)
 
 
 # -- norms and clipping ----------------------------------------------------------------------
@@ -379,8 +386,9 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None) -> Symbol:
     if axis is not None and dim is not None:
         raise ValueError("l2_normalize: give axis or its deprecated alias dim, not both")
     x = _float_input(x, "l2_normalize")
-    square_sum = reduce_sum(square(x), dim if axis is None else axis, keepdims=True)
-    return multiply(x, rsqrt(maximum(square_sum, float(epsilon))), name=name)
+    with current_context().name_scope(name or "l2_normalize") as scope:
+        square_sum = reduce_sum(square(x), dim if axis is None else axis, keepdims=True)
+        return multiply(x, rsqrt(maximum(square_sum, float(epsilon))), name=scope)
 
 
 def _norm_like(value, t) -> Symbol:
@@ -391,11 +399,12 @@ def clip_by_norm(t, clip_norm, axes=None, name=None) -> Symbol:
     """``t * clip_norm / max(l2norm(t), clip_norm)``, the L2 norm taken over ``axes`` (None:
     all), with TF 1.15's safe square root (a zero norm gives a zero gradient, not NaN)."""
     t = _float_input(t, "clip_by_norm")
-    clip_norm = _norm_like(clip_norm, t)
-    l2sum = reduce_sum(t * t, axes, keepdims=True)
-    positive = create_op("greater", l2sum, _like(0.0, l2sum))
-    l2norm = where(positive, sqrt(where(positive, l2sum, ones_like(l2sum))), l2sum)
-    return identity(t * clip_norm / maximum(l2norm, clip_norm), name=name or "clip_by_norm")
+    with current_context().name_scope(name or "clip_by_norm") as scope:
+        clip_norm = _norm_like(clip_norm, t)
+        l2sum = reduce_sum(t * t, axes, keepdims=True)
+        positive = create_op("greater", l2sum, _like(0.0, l2sum))
+        l2norm = where(positive, sqrt(where(positive, l2sum, ones_like(l2sum))), l2sum)
+        return identity(t * clip_norm / maximum(l2norm, clip_norm), name=scope)
 
 
 def clip_by_average_norm(t, clip_norm, name=None) -> Symbol:
@@ -419,9 +428,10 @@ def global_norm(t_list, name=None) -> Symbol:
     values = [_tensor(t) for t in _tensor_list(t_list, "global_norm") if t is not None]
     if not values:
         raise ValueError("global_norm: t_list holds no tensor")
-    half_squares = [reduce_sum(square(v)) * 0.5 for v in values]  # l2_loss, as TF sums them
-    return sqrt(create_op("elemwise_sum", *half_squares, num_args=len(half_squares)) * 2.0,
-                name=name or "global_norm")
+    with current_context().name_scope(name or "global_norm"):  # TF's: global_norm/global_norm
+        half_squares = [reduce_sum(square(v)) * 0.5 for v in values]  # l2_loss, as TF's
+        return sqrt(create_op("elemwise_sum", *half_squares, num_args=len(half_squares)) * 2.0,
+                    name="global_norm")
 
 
 def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):

@@ -34,22 +34,22 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if None in ranks or min(ranks) < 2:
         raise ValueError(f"tf.matmul: a batch of matrices needs both operands of known rank >= "
                          f"2, got {a.get_shape()} and {b.get_shape()}")
-    with current_context().name_scope(name or "MatMul"):
+    with current_context().name_scope(name or "MatMul") as scope:  # TF's: the op "MatMul"
         if ranks[1] == 2 and not ta:
-            return _rows_times_matrix(a, b, tb)
+            return _rows_times_matrix(a, b, tb, scope)
         a, b = _broadcast_batches(a, b)
-        return create_op("batch_matmul", a, b, adjoint_a=ta, adjoint_b=tb)
+        return create_op("batch_matmul", a, b, adjoint_a=ta, adjoint_b=tb, name=scope)
 
 
-def _rows_times_matrix(a, b, tb) -> Symbol:
+def _rows_times_matrix(a, b, tb, name) -> Symbol:
     """``[..., M, K] @ [K, N]``: every row of the batch in one GEMM, then the batch's shape."""
     dims = a.get_shape().as_list()
     depth = dims[-1] if dims[-1] is not None else shape(a)[-1]
     product = _matrix_product(reshape(a, [-1, depth]), b, transpose_b=tb)
     columns = b.get_shape().as_list()[0 if tb else 1]
     if None not in dims[:-1] and columns is not None:
-        return reshape(product, dims[:-1] + [columns])
-    result = reshape(product, concat([shape(a)[:-1], shape(product)[-1:]], 0))
+        return reshape(product, dims[:-1] + [columns], name=name)
+    result = reshape(product, concat([shape(a)[:-1], shape(product)[-1:]], 0), name=name)
     result.set_shape(dims[:-1] + [columns])  # what is known of it
     return result
 

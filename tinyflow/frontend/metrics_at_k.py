@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol
+from ..nnvm.symbol import Symbol, current_context
 from . import api, array_ops, math_ops
 from .metrics_base import _check_multipliable, _finish, _metric_variable, _ratio, _shape
 from .nn.functions import top_k
@@ -189,7 +189,8 @@ def _streamed_average_precision(labels, predictions_idx, weights, metrics_collec
     """The mean over rows (weighted) of :func:`_average_precisions`: float64 ``max`` (the rows'
     weight) and ``total`` in scope ``scope``; 0 before any row."""
     with variable_scope(None, default_name=scope):
-        precisions = _average_precisions(labels, predictions_idx)
+        with current_context().name_scope("average_precision"):  # TF's: its Max ops apart
+            precisions = _average_precisions(labels, predictions_idx)
         if weights is None:
             batch_max = api.cast(array_ops.size(precisions), "float64")
         else:

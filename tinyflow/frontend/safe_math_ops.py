@@ -111,7 +111,7 @@ def truncatemod(x, y, name=None) -> Symbol:
 def realdiv(x, y, name=None) -> Symbol:
     """``x / y`` (TensorFlow's RealDiv): floats divided, integers as :func:`truncatediv`."""
     x, y = _operands(x, y)
-    return (truncatediv if x.dtype.is_integer else divide)(x, y, name=name)
+    return (truncatediv if x.dtype.is_integer else divide)(x, y, name=name or "RealDiv")
 
 
 def acosh(x, name=None) -> Symbol:

@@ -58,6 +58,7 @@ from .sort_ops import argsort, unique_with_counts
 __all__ = [
     "SparseTensor",
     "SparseTensorValue",
+    "edit_distance",
     "from_dense",
     "sparse_add",
     "sparse_fill_empty_rows",
@@ -267,6 +268,21 @@ def sparse_to_dense(sparse_indices, output_shape, sparse_values, default_value=0
     sp = SparseTensor(cast(indices, int64), values, cast(shape, int64))
     sp._static = TensorShape(list(dims)) if dims is not None else None
     return _to_dense(sp, default_value, validate_indices, False, name or "SparseToDense")
+
+
+def edit_distance(hypothesis, truth, normalize=True, name="edit_distance") -> Symbol:
+    """The Levenshtein distance between the sequences of ``hypothesis`` and ``truth`` (sparse
+    tensors of one rank, R >= 2): at each coordinate of their leading R - 1 dims, the values
+    there in index order, float32 of the larger dense shape's leading dims (TF 1.15's
+    ``tf.edit_distance``); ``normalize`` divides by the truth's length (inf for an empty truth
+    and a non-empty hypothesis).  The static shape is known when both dense shapes are."""
+    hyp, truth = (_sparse(v, "edit_distance") for v in (hypothesis, truth))
+    result = create_op("edit_distance", hyp.indices, hyp.values, hyp.dense_shape,
+                       truth.indices, truth.values, truth.dense_shape,
+                       normalize=bool(normalize), name=name)
+    shapes = [_folded(sp.dense_shape) for sp in (hyp, truth)]  # TF's: constants only
+    return _declared(result, None if any(s is None for s in shapes) else [
+        max(int(a), int(b)) for a, b in zip(shapes[0][:-1], shapes[1][:-1])])
 
 
 def sparse_tensor_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None) -> Symbol:

@@ -9,6 +9,7 @@ tensor is one more input of the update ops, read at every step.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 
 from ..nnvm.symbol import Symbol, create_op, current_context
@@ -116,11 +117,14 @@ class Optimizer:
         if not pairs:
             raise ValueError(f"No gradients provided for any variable: "
                              f"{[var.op.name for _, var in grads_and_vars]}")
-        updates = list(self._update_ops(pairs))
-        if global_step is None:
-            return group(*updates, name=name or self._name)
-        with control_dependencies([group(*updates, name="update")]):  # TF: after the updates
-            increment = assign_add(global_step, 1, name=name or self._name)
+        context = current_context()
+        self._outer_scope = context.naming.prefix  # TF makes its non-slot variables there
+        with context.name_scope(name or self._name) as scope:  # TF's: "Adam/mul", "Adam"
+            updates = list(self._update_ops(pairs))
+            if global_step is None:
+                return group(*updates, name=scope)
+            with control_dependencies([group(*updates, name="update")]):  # after the updates
+                increment = assign_add(global_step, 1, name=scope)
         return Symbol(increment.outputs, is_operation=True)
 
     def _update_ops(self, grads_and_vars) -> list:
@@ -174,7 +178,9 @@ class Optimizer:
             if initial not in (0, 1):
                 value = value * float(initial)
             name = f"{scope}/{var.op.name}/{op_name}" if scope else f"{var.op.name}/{op_name}"
-            slot = Variable(value, name=name, trainable=False)
+            # TF's create_slot: the shape validated only where it is fully known
+            slot = Variable(value, name=name, trainable=False,
+                            validate_shape=shape.is_fully_defined())
         slots[slot_name, var.node] = slot
         return slot
 
@@ -185,7 +191,10 @@ class Optimizer:
         context = current_context()
         made = self.__dict__.setdefault("_non_slots", {}).setdefault(context, {})
         if name not in made:
-            with context.control_dependencies(None):  # TF's init_scope, as _slot's
+            outer = self.__dict__.get("_outer_scope")  # apply_gradients' caller's scope
+            with context.control_dependencies(None), (  # TF's init_scope, as _slot's
+                    context.name_scope(outer or None) if outer is not None
+                    else contextlib.nullcontext()):
                 made[name] = Variable(constant(initial, dtype="float32"), name=name,
                                       trainable=False)
         return made[name]
@@ -526,7 +535,8 @@ class ExponentialMovingAverage:
             if shadow is None:
                 with current_context().name_scope(None):
                     shadow = Variable(var.initial_value, trainable=False,
-                                      name=self.average_name(var))
+                                      name=self.average_name(var), validate_shape=var.
+                                      initial_value.get_shape().is_fully_defined())
                 self._averages[var.node] = shadow
                 current_context().add_to_collection("moving_average_variables", var)
             updates.append(assign_sub(shadow, (shadow - var) * (1.0 - decay)))

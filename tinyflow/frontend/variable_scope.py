@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
+from ..nnvm.tensor_shape import TensorShape
 from ..session.variables import Variable
 from .api import constant
 from .init_ops import glorot_uniform_initializer
@@ -159,11 +160,13 @@ def _close_subscopes(scopes: _Scopes, name: str, opened) -> None:
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
-                 trainable=True, collections=None, partitioner=None, **unsupported) -> Variable:
+                 trainable=True, collections=None, partitioner=None, validate_shape=True,
+                 **unsupported) -> Variable:
     """The variable ``<scope>/<name>``: made with ``initializer`` (default: the scope's, else
     ``glorot_uniform_initializer()``), or the existing one when the scope reuses.  With a
     ``partitioner`` (default: the scope's) a :class:`PartitionedVariable` of shards
-    ``<name>/part_<i>`` (:mod:`tinyflow.frontend.partitioned_variables`).
+    ``<name>/part_<i>`` (:mod:`tinyflow.frontend.partitioned_variables`).  ``validate_shape``
+    as :class:`~tinyflow.nnvm.variables.Variable`'s.
 
     Raises
     ------
@@ -196,16 +199,17 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
             lambda part, part_value, info: _single(scopes, part, part_value, dtype, trainable,
                                                    collections, regularizer, info)))
         return scopes.shared[full]
-    return _single(scopes, full, value, dtype, trainable, collections, regularizer)
+    return _single(scopes, full, value, dtype, trainable, collections, regularizer,
+                   validate_shape=validate_shape)
 
 
 def _single(scopes, full, value, dtype, trainable, collections, regularizer,
-            save_slice_info=None) -> Variable:
+            save_slice_info=None, validate_shape=True) -> Variable:
     """The variable ``full`` made and recorded (a partitioned variable's shard: its place)."""
     graph = current_context()
     with graph.name_scope(None):  # the full name as it is, whatever name scope is open
         variable = Variable(value, name=full, trainable=trainable, dtype=dtype,
-                            collections=collections)
+                            collections=collections, validate_shape=validate_shape)
     variable.save_slice_info = save_slice_info
     scopes.shared[full] = variable
     if regularizer is not None:
@@ -242,10 +246,10 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
         if shape is not None and not isinstance(initializer, Symbol):
             return constant(initializer, dtype=dtype, shape=shape)
         return initializer if isinstance(initializer, Symbol) else _constant(initializer, dtype)
-    if shape is None:
+    if shape is None or not TensorShape(shape).is_fully_defined():
         raise ValueError(f"Shape of a new variable ({full}) must be fully defined, but "
-                         f"instead was None.")
-    shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
+                         f"instead was {None if shape is None else TensorShape(shape)}.")
+    shape = TensorShape(shape).as_list()
     if initializer is None:
         initializer = glorot_uniform_initializer()
     elif isinstance(initializer, type):  # the class (tf.ones_initializer): TF makes one

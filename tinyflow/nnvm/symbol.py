@@ -62,6 +62,12 @@ def _user_site() -> str:
     return "<unknown>"
 
 
+def tf_type(op: Op) -> str:
+    """TensorFlow's type of ``op``'s nodes: its ``TTFType``, else its name in CamelCase."""
+    return op.attr("TTFType") or "".join(
+        part[:1].upper() + part[1:] for part in op.name.split("_"))
+
+
 class Node:
     """One op application; ``op is None`` for variables and placeholders."""
 
@@ -84,8 +90,7 @@ class Node:
         name in CamelCase; ``"Placeholder"`` or ``"VariableV2"`` for a graph input."""
         if self.op is None:
             return "Placeholder" if self.kind == "placeholder" else "VariableV2"
-        return self.op.attr("TTFType") or "".join(
-            part[:1].upper() + part[1:] for part in self.op.name.split("_"))
+        return tf_type(self.op)
 
     @property
     def kind(self) -> str:
@@ -170,15 +175,17 @@ class Naming:
         self.source = source
 
     def unique_name(self, hint: str) -> str:
-        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use."""
+        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use; names
+        differing only in case count as one (TensorFlow's rule: ``add`` then ``Add_1``)."""
         name = f"{self.prefix}{hint}"
-        used = self.counts.get(name, 0)
-        self.counts[name] = used + 1
+        key = name.lower()
+        used = self.counts.get(key, 0)
+        self.counts[key] = used + 1
         if used == 0:
             return name
-        while f"{name}_{used}" in self.counts:
+        while f"{key}_{used}" in self.counts:
             used += 1
-        self.counts[f"{name}_{used}"] = 1
+        self.counts[f"{key}_{used}"] = 1
         return f"{name}_{used}"
 
 
@@ -444,16 +451,22 @@ def _check_dtypes(node: Node) -> None:
 def create_op(op_name: str, *inputs, name: str | None = None, **attrs) -> Symbol:
     """Apply op ``op_name`` to ``inputs`` (symbols) and return the output symbol.
 
-    The node is named ``name`` (default: the op name) under the current name scope, made unique
-    in the graph as TensorFlow does (``name_1``...).  Trailing inputs left out are created as
-    variables named ``<node name>_<input name>`` when the op declares ``FListInputNames``
-    (NNVM's automatic variable creation).
+    The node is named ``name`` under the current name scope, made unique in the graph as
+    TensorFlow does (``name_1``, whatever the case); by default its TensorFlow type (``MatMul``,
+    as TF's generated op functions name theirs); a name ending in ``/`` (a scope's) is taken as
+    it is.  Trailing inputs left out are created as variables named ``<node name>_<input
+    name>`` when the op declares ``FListInputNames`` (NNVM's automatic variable creation); such
+    an op's nodes are named by default by the op name, so ``conv2d_weight`` keeps its name.
     """
     op = Op.get(op_name)
     attrs = {k: _normalize_attr(v) for k, v in attrs.items() if v is not None}
     graph = current_context()
     graph.check_open()
-    name = graph.unique_name(name or op_name)
+    if name and name.endswith("/"):  # a name scope's name: the node takes it as it is (TF's)
+        name = name[:-1]
+    else:
+        name = graph.unique_name(name or (op_name if op.attr("FListInputNames") else
+                                          tf_type(op)))
     entries = []
     for i, x in enumerate(inputs):
         x = Symbol([x]) if isinstance(x, NodeEntry) else x  # an op.inputs[i]
@@ -518,30 +531,60 @@ def Group(symbols) -> Symbol:
     return Symbol(outputs, is_operation=True)
 
 
-def _scalar_op(op_name, scalar_op_name, reflected=False):
-    tensor_op = _number_op(op_name, reflected)
+def _scalar_op(op_name, scalar_op_name, tf_name, reflected=False):
+    tensor_op = _number_op(op_name, tf_name, reflected)
 
     def method(self, other):
         if not isinstance(other, Symbol) and (isinstance(other, (int, float))
                                               or getattr(other, "shape", None) == ()):
-            return create_op(scalar_op_name, self, scalar=float(other))
+            return create_op(scalar_op_name, self, scalar=float(other), name=tf_name)
         return tensor_op(self, other)
     return method
 
 
-def _number_op(op_name, reflected=False):
+def _number_op(op_name, tf_name, reflected=False):
     """Operators of ops without a scalar form (``x // 2``, ``x < 0``, ``b & True``), and any
     operator with an array or a list (``x * np.ones(3)``): it becomes a constant of the
-    symbol's dtype (op ``_constant_like``), as TF converts it."""
+    symbol's dtype (op ``_constant_like``), as TF converts it, and a list holding tensors
+    their stack (TF's autopacking: ``x * [t, 3.0]``).  The node is named ``tf_name`` as TF's
+    operators name theirs (``mul``, ``mul_1``...), the converted operand ``<tf_name>/y``."""
     def method(self, other):
-        if not isinstance(other, Symbol):
-            if not isinstance(other, (int, float, list, tuple)) and not hasattr(other, "shape"):
-                return NotImplemented
-            array = np.asarray(other)
-            other = create_op("_constant_like", self, value=tuple(array.ravel().tolist()),
-                              shape=array.shape)
-        return create_op(op_name, *((other, self) if reflected else (self, other)))
+        if not isinstance(other, (Symbol, int, float, list, tuple)) and \
+                not hasattr(other, "shape"):
+            return NotImplemented
+        with current_context().name_scope(tf_name) as scope:
+            if not isinstance(other, Symbol):
+                other = _converted(other, self, "x" if reflected else "y")
+            return create_op(op_name, *((other, self) if reflected else (self, other)),
+                             name=scope)
     return method
+
+
+def _holds_tensors(value) -> bool:
+    return isinstance(value, (list, tuple)) and any(
+        isinstance(v, Symbol) or _holds_tensors(v) for v in value)
+
+
+def _converted(value, like: Symbol, name: str) -> Symbol:
+    """``value`` beside tensor ``like`` as TF converts it to ``like``'s dtype: a constant, or
+    a list holding tensors stacked, its tensors cast and its numbers constants (TF's
+    ``_autopacking_helper``: node ``name``, its items named by their index)."""
+    if not _holds_tensors(value):
+        array = np.asarray(value)
+        if array.dtype.kind not in "biuf":
+            raise TypeError(f"Expected {like.dtype.name}, got {value!r} "
+                            f"of type '{type(value).__name__}' instead")
+        return create_op("_constant_like", like, value=tuple(array.ravel().tolist()),
+                         shape=array.shape, name=name)
+    dtype, items = like.dtype, []
+    for item in value:
+        if isinstance(item, Symbol) and item.dtype != dtype:
+            item = create_op("cast", item, dtype=dtype.name)
+        items.append(item)
+    with current_context().name_scope(name) as scope:
+        items = [item if isinstance(item, Symbol) else _converted(item, like, str(index))
+                 for index, item in enumerate(items)]
+        return create_op("stack", *items, num_args=len(items), axis=0, name=scope)
 
 
 class Symbol:
@@ -678,29 +721,34 @@ class Symbol:
         return f"<tf.Tensor '{self.name}' shape={shape} dtype={dtype}>"
 
     # -- operators ----------------------------------------------------------------------------
-    __add__ = _scalar_op("elemwise_add", "__add_scalar__")
-    __radd__ = _scalar_op("elemwise_add", "__add_scalar__", reflected=True)
-    __sub__ = _scalar_op("elemwise_sub", "__sub_scalar__")
-    __rsub__ = _scalar_op("elemwise_sub", "__rsub_scalar__", reflected=True)
-    __mul__ = _scalar_op("elemwise_mul", "__mul_scalar__")
-    __rmul__ = _scalar_op("elemwise_mul", "__mul_scalar__", reflected=True)
-    __truediv__ = _scalar_op("elemwise_div", "__div_scalar__")
-    __rtruediv__ = _scalar_op("elemwise_div", "__rdiv_scalar__", reflected=True)
-    __pow__ = _scalar_op("elemwise_pow", "__pow_scalar__")
-    __rpow__ = _scalar_op("elemwise_pow", "__rpow_scalar__", reflected=True)
+    # the nodes named as TF 1.15's operators name theirs (x * y is "mul", x < y "Less")
+    __add__ = _scalar_op("elemwise_add", "__add_scalar__", "add")
+    __radd__ = _scalar_op("elemwise_add", "__add_scalar__", "add", reflected=True)
+    __sub__ = _scalar_op("elemwise_sub", "__sub_scalar__", "sub")
+    __rsub__ = _scalar_op("elemwise_sub", "__rsub_scalar__", "sub", reflected=True)
+    __mul__ = _scalar_op("elemwise_mul", "__mul_scalar__", "mul")
+    __rmul__ = _scalar_op("elemwise_mul", "__mul_scalar__", "mul", reflected=True)
+    __truediv__ = _scalar_op("elemwise_div", "__div_scalar__", "truediv")
+    __rtruediv__ = _scalar_op("elemwise_div", "__rdiv_scalar__", "truediv", reflected=True)
+    __pow__ = _scalar_op("elemwise_pow", "__pow_scalar__", "pow")
+    __rpow__ = _scalar_op("elemwise_pow", "__rpow_scalar__", "pow", reflected=True)
 
     # TensorFlow's other tensor operators (== stays identity, as in TF 1.x)
-    __floordiv__ = _number_op("floordiv")
-    __rfloordiv__ = _number_op("floordiv", reflected=True)
-    __mod__ = _number_op("mod")
-    __rmod__ = _number_op("mod", reflected=True)
-    __lt__, __le__ = _number_op("less"), _number_op("less_equal")
-    __gt__, __ge__ = _number_op("greater"), _number_op("greater_equal")
-    __and__ = __rand__ = _number_op("logical_and")
-    __or__ = __ror__ = _number_op("logical_or")
+    __floordiv__ = _number_op("floordiv", "floordiv")
+    __rfloordiv__ = _number_op("floordiv", "floordiv", reflected=True)
+    __mod__ = _number_op("mod", "mod")
+    __rmod__ = _number_op("mod", "mod", reflected=True)
+    __lt__, __le__ = _number_op("less", "Less"), _number_op("less_equal", "LessEqual")
+    __gt__ = _number_op("greater", "Greater")
+    __ge__ = _number_op("greater_equal", "GreaterEqual")
+    __and__, __rand__ = _number_op("logical_and", "and"), _number_op("logical_and", "and", True)
+    __or__, __ror__ = _number_op("logical_or", "or"), _number_op("logical_or", "or", True)
 
-    def __xor__(self, other):  # TF 1.15's logical_xor: (x or y) and not (x and y)
-        return (self | other) & ~(self & other)
+    def __xor__(self, other):  # TF 1.15's logical_xor: (x or y) and not (x and y), "xor"
+        with current_context().name_scope("xor") as scope:
+            other = other if isinstance(other, Symbol) else _converted(other, self, "y")
+            return create_op("logical_and", create_op("logical_or", self, other), create_op(
+                "logical_not", create_op("logical_and", self, other)), name=scope)
 
     __rxor__ = __xor__
 
@@ -807,7 +855,7 @@ def _slice(tensor, index) -> Symbol:
     if any(isinstance(v, Symbol) for item in spec for v in (
             (item.start, item.stop, item.step) if isinstance(item, slice) else (item,))):
         return Op.get("strided_slice").attr("FTensorIndex")(tensor, tuple(spec))
-    return create_op("strided_slice", tensor, **slice_attrs(spec))
+    return create_op("strided_slice", tensor, **slice_attrs(spec), name="strided_slice")
 
 
 def static_shape(entry) -> TensorShape:

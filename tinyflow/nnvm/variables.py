@@ -123,7 +123,9 @@ class Variable(Symbol):
         ``tf.global_variables()`` lists; ``[GraphKeys.LOCAL_VARIABLES]`` makes a local one);
         a trainable variable joins ``GraphKeys.TRAINABLE_VARIABLES`` too.
     validate_shape : bool
-        Only True: a variable's shape is fixed (its initial value's).
+        True: the variable's shape is its initial value's, which must be fully known as the
+        graph is built (TF's ValueError otherwise).  False: its static shape is unknown, and
+        its shape is the value's when it is initialised.
     dtype : DType or str, optional
         The value's dtype (``tf.float32``); by default the initial value's.
 
@@ -139,18 +141,21 @@ class Variable(Symbol):
 
     def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
                  caching_device=None, name=None, variable_def=None, dtype=None) -> None:
-        if initial_value is None or variable_def is not None or not validate_shape:
-            raise ValueError("tf.Variable needs an initial_value (variable_def and "
-                             "validate_shape=False are not supported by TinyFlow)")
+        if initial_value is None or variable_def is not None:
+            raise ValueError("tf.Variable needs an initial_value (variable_def is not supported "
+                             "by TinyFlow)")
         if not isinstance(initial_value, Symbol):
             initial_value = constant(initial_value, dtype=dtype)
+        if validate_shape and not initial_value.get_shape().is_fully_defined():
+            raise ValueError(f"initial_value must have a shape specified: {initial_value}")
         name = current_context().unique_name(name or "Variable")
-        # a tf.Variable's static shape and dtype are its initial value's (when it needs no feed)
+        # a tf.Variable's static shape and dtype are its initial value's (when it needs no
+        # feed); validate_shape=False: no static shape, the value's when it is initialised
         value_graph = apply_passes(Graph(initial_value.outputs[:1]), ["InferShape", "InferType"])
         shape = value_graph.attrs["shape"][value_graph.indexed.outputs[0]]
         dtype = dtype or value_graph.attrs["dtype"][value_graph.indexed.outputs[0]] or "float32"
-        node = graph_input(name, kind="variable", dtype=as_dtype(dtype).name,
-                              **({} if shape is None else {"shape": shape})).node
+        node = graph_input(name, kind="variable", dtype=as_dtype(dtype).name, **(
+            {"shape": shape} if shape is not None and validate_shape else {})).node
         self._declare(node, initial_value, bool(trainable), default=False,
                       collections=collections)
 

@@ -27,14 +27,14 @@ Bodies: ``tinyflow/lua_ops/loop/<name>.lua``; what the executor gives them:
 """
 from __future__ import annotations
 
-from ..nnvm.attrs import no_gradient, shape_str
+from ..nnvm.attrs import inplace_first, no_gradient, shape_str
 from ..nnvm.errors import GraphError, ShapeError
 from ..nnvm.graph import Graph, apply_passes, rewrite
 from ..nnvm.op import Op, register_op
 from ..nnvm.subgraph import Subgraph, infer_shapes, placeholder_like
 from ..nnvm.symbol import Node, NodeEntry, Symbol, create_op, current_context
 
-__all__: list[str] = []
+__all__: list[str] = ["one_static_shape"]
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
 
@@ -317,11 +317,9 @@ def _if_shape(attrs, in_shapes, out_shapes):
         return list(in_shapes), list(out_shapes)
     taken = infer_shapes(attrs["then_branch"], in_shapes)
     other = infer_shapes(attrs["else_branch"], in_shapes)
-    for index, (a, b) in enumerate(zip(taken, other)):
-        if a is not None and b is not None and tuple(a) != tuple(b):
-            raise ShapeError(f"output {index} has shape {shape_str(a)} from true_fn and "
-                             f"{shape_str(b)} from false_fn: they must have one shape")
-    return list(in_shapes), [a if a is not None else b for a, b in zip(taken, other)]
+    # an output the branches give in two shapes is sized by the branch taken (TShapeAtRunTime)
+    return list(in_shapes), [None if None not in (a, b) and tuple(a) != tuple(b) else
+                             a if a is not None else b for a, b in zip(taken, other)]
 
 
 def _if_gradient(node, ograds):
@@ -337,7 +335,10 @@ def _if_gradient(node, ograds):
               if p in reached and p.attrs.get("dtype", "float32") in FLOATS]
     if not wanted:
         return [None] * len(node.inputs)
-    grads = [_branch_gradient(branch, [captures[i] for i in wanted]) for branch in branches]
+    varying = {j for j, (a, b) in enumerate(zip(*(branch.outputs for branch in branches)))
+               if not one_static_shape(Symbol([a]).get_shape(), Symbol([b]).get_shape())}
+    grads = [_branch_gradient(branch, [captures[i] for i in wanted], varying)
+             for branch in branches]
     out = create_op("if", node.inputs[0], *node.inputs[1:], *ograds, then_branch=grads[0],
                     else_branch=grads[1], num_captured=count + len(ograds),
                     Tout=tuple(captures[i].attrs.get("dtype", "float32") for i in wanted),
@@ -348,13 +349,22 @@ def _if_gradient(node, ograds):
     return result
 
 
-def _branch_gradient(branch: Subgraph, xs: list) -> Subgraph:
+def one_static_shape(a, b) -> bool:
+    """Whether static shapes ``a`` and ``b`` say the same (a cond selects its branches' tensors
+    of one such shape; others it sizes by the branch taken)."""
+    return a.ndims == b.ndims if None in (a.ndims, b.ndims) else a.as_list() == b.as_list()
+
+
+def _branch_gradient(branch: Subgraph, xs: list, varying: set) -> Subgraph:
     """``branch``'s inputs and one gradient placeholder per output in; the gradients of the
-    captures ``xs`` out, the branch's writes replaced by a copy of what they wrote."""
+    captures ``xs`` out, the branch's writes replaced by a copy of what they wrote.  The head
+    of an output the branches may give in two shapes (``varying``) goes through
+    ``_branch_head``: the other branch's shape when this one was not taken."""
     graph = current_context()
-    heads = [placeholder_like(graph, "grad_ys", None, Symbol([e]).dtype.name)
-             for e in branch.outputs]
-    ys = [(e, Symbol([NodeEntry(h, 0)])) for e, h in zip(branch.outputs, heads)
+    heads = [Symbol([NodeEntry(placeholder_like(graph, "grad_ys", None, Symbol([e]).dtype.name),
+                               0)]) for e in branch.outputs]
+    ys = [(e, create_op("_branch_head", h, Symbol([e])) if j in varying else h)
+          for j, (e, h) in enumerate(zip(branch.outputs, heads))
           if Symbol([e]).dtype.name in FLOATS]
     xs = [NodeEntry(p, 0) for p in xs]
     with graph.control_dependencies(None):  # a subgraph: no outer with block's dependencies
@@ -376,20 +386,33 @@ def _branch_gradient(branch: Subgraph, xs: list) -> Subgraph:
         return None if not written else Node(Op.get("copy"), f"{inner.name}_value", {},
                                              [inner.inputs[written[0]]], [], inner.source)
     grads = rewrite(Graph(list(grads)), without_writes).outputs
-    return Subgraph(tuple(branch.inputs) + tuple(heads), tuple(grads))
+    return Subgraph(tuple(branch.inputs) + tuple(h.node for h in heads), tuple(grads))
+
+
+(register_op("_branch_head")
+ .describe("Gradient head x[1] where it has the shape of the cond branch's output x[2], else "
+           "zeros of that shape (an if whose branches give that output two shapes, the other "
+           "taken).")
+ .set_num_inputs(2)
+ .set_attr("FInferShape", lambda attrs, ins, outs: (ins, [ins[1] or outs[0]]))
+ .set_attr("FInferType", lambda attrs, ins, outs: (ins, [ins[0] or ins[1] or outs[0]]))
+ .set_attr("FInplaceOption", inplace_first).set_attr("FIgnoreInputs", [1])
+ .set_attr("FGradient", lambda node, grads: [grads[0], None]))
 
 
 (register_op("if")
  .describe("The outputs of subgraph then_branch if input 0 (a bool scalar) is true, else of "
            "else_branch; only that one runs (tf.cond whose branches write variables or run "
-           "Python).  The other inputs are the tensors the branches capture; attr Tout: the "
-           "outputs' dtypes.  Its gradient: an if over the branches' gradients.")
+           "Python, or give an output in two shapes: then sized by the branch taken).  The "
+           "other inputs are the tensors the branches capture; attr Tout: the outputs' "
+           "dtypes.  Its gradient: an if over the branches' gradients.")
  .set_num_inputs(lambda attrs: 1 + attrs["num_captured"])
  .set_num_outputs(lambda attrs: len(attrs["Tout"]))
  .set_attr("FInferShape", _if_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, list(attrs["Tout"])))
  .set_attr("FGradient", _if_gradient)
  .set_attr("TSubgraphs", ("then_branch", "else_branch")).set_attr("TUncapturable", True)
+ .set_attr("TShapeAtRunTime", True)
  .set_attr("FSubgraphArity", lambda attrs: dict.fromkeys(
      ("then_branch", "else_branch"), (1 + attrs["num_captured"], len(attrs["Tout"])))))
 

@@ -345,5 +345,6 @@ def _confusion_grad(node, grads):
 
 
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
-for _name, _type in (("mod", "FloorMod"), ("where", "Select"), ("floordiv", "FloorDiv")):
+for _name, _type in (("mod", "FloorMod"), ("where", "Select"), ("floordiv", "FloorDiv"),
+                     ("_constant_like", "Const")):
     Op.get(_name).set_attr("TTFType", _type)

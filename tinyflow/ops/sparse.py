@@ -1,4 +1,5 @@
-"""Sparse tensors' ops (TensorFlow 1.15's SparseToDense and SparseTensorDenseMatMul): a sparse
+"""Sparse tensors' ops (TensorFlow 1.15's SparseToDense, SparseTensorDenseMatMul and
+EditDistance): a sparse
 tensor is its three dense parts, ``indices`` (int64 ``[N, rank]``), ``values`` (``[N]``) and
 ``dense_shape`` (int64 ``[rank]``), so these ops take them as inputs.
 
@@ -10,6 +11,7 @@ functions compose these with gather, segment and scatter ops (tinyflow/frontend/
 """
 from __future__ import annotations
 
+from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import ShapeError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
@@ -130,3 +132,35 @@ def _matmul_gradient(node, grads):
  .set_attr("FInferType", _matmul_type).set_attr("FGradient", _matmul_gradient)
  .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
  .set_attr("TTFType", "SparseTensorDenseMatMul"))
+
+
+# -- edit_distance ---------------------------------------------------------------------------
+def _edit_distance_shape(attrs, in_shapes, out_shapes):
+    for part, what in ((0, "hypothesis"), (3, "truth")):
+        _check_parts(*in_shapes[part:part + 3], f"edit_distance's {what}")
+    hypothesis, truth = in_shapes[2], in_shapes[5]
+    if hypothesis is not None and truth is not None and hypothesis != truth:
+        raise ShapeError(f"Num elements of hypothesis_shape does not match truth_shape: "
+                         f"{hypothesis[0]} vs. {truth[0]}")
+    return in_shapes, list(out_shapes)  # the larger dense shape's leading dims, once it runs
+
+
+def _edit_distance_type(attrs, in_types, out_types):
+    for k, what in ((0, "hypothesis indices"), (2, "hypothesis shape"), (3, "truth indices"),
+                    (5, "truth shape")):
+        _int_type(in_types[k], f"edit_distance's {what}")
+    if None not in (in_types[1], in_types[4]) and in_types[1] != in_types[4]:
+        raise TypeError(f"edit_distance: truth values ({in_types[4]}) must have the dtype of "
+                        f"the hypothesis values ({in_types[1]})")
+    return in_types, ["float32"]
+
+
+(register_op("edit_distance")
+ .describe("TF's EditDistance: the Levenshtein distance between the sequences of hypothesis "
+           "(inputs 0-2: indices, values, dense shape) and truth (inputs 3-5) that share their "
+           "leading coordinates, float32 of the larger dense shape's leading dims; attr "
+           "normalize: divided by the truth's length.")
+ .set_num_inputs(6).set_attr("FInferShape", _edit_distance_shape)
+ .set_attr("FInferType", _edit_distance_type).set_attr("FGradient", no_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
+ .set_attr("TTFType", "EditDistance"))

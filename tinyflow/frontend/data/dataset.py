@@ -22,7 +22,7 @@ from ..dtypes import bool as tf_bool
 from ..unsupported import unsupported
 from . import pipeline
 from .functions import TracedFunction
-from .iterator import Iterator
+from .iterator import Iterator, reduce_dataset
 from .structure import Spec, as_spec_structure, flatten, map_structure, pack, shape_of
 
 __all__ = ["Dataset"]
@@ -180,6 +180,12 @@ class Dataset:
     def concatenate(self, dataset) -> Dataset:
         """This dataset's elements, then ``dataset``'s (of the same structure and dtypes)."""
         return _Concatenate(self, dataset)
+
+    def reduce(self, initial_state, reduce_func):
+        """``reduce_func(state, element)`` over the elements, from ``initial_state``: tensors of
+        the state's structure holding the last state, the whole dataset iterated from its start
+        in each run that needs them (TF 1.15's ``Dataset.reduce``, op ``ReduceDataset``)."""
+        return reduce_dataset(self, initial_state, reduce_func)
 
     def apply(self, transformation_func) -> Dataset:
         """``transformation_func(self)``."""

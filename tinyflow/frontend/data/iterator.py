@@ -15,11 +15,23 @@ import numpy as np
 
 from ...nnvm.errors import FailedPreconditionError, InvalidArgumentError, OutOfRangeError
 from ...nnvm.symbol import NodeEntry, Symbol, create_op, current_context
+from ...nnvm.tensor_shape import TensorShape
 from ...ops import control  # noqa: F401 - registers iterator_get_next and iterator_init
+from ..api import _tensor
+from .functions import TracedFunction
 from .pipeline import Context
-from .structure import as_spec_structure, compatible, flatten, map_structure, pack, spec_text
+from .structure import (
+    Spec,
+    as_spec_structure,
+    compatible,
+    flatten,
+    map_structure,
+    pack,
+    same_structure,
+    spec_text,
+)
 
-__all__ = ["Iterator"]
+__all__ = ["Iterator", "reduce_dataset"]
 
 _NOT_INITIALIZED = ("GetNext() failed because the iterator has not been initialized. Ensure "
                     "that you have run the initializer operation for this iterator before "
@@ -88,16 +100,7 @@ class Iterator:
         """The next element, as tensors of the element's structure: an op that advances the
         iterator once per ``sess.run`` that needs it; past the end, that run raises
         ``tf.errors.OutOfRangeError`` (before anything ran: variables keep their values)."""
-        shapes = tuple(None if s.shape.dims is None else tuple(d.value for d in s.shape.dims)
-                       for s in self._flat_specs)
-        node = create_op("iterator_get_next", iterator=self, shapes=shapes,
-                         Touts=tuple(s.dtype.name for s in self._flat_specs),
-                         name=name or "IteratorGetNext").outputs[0].node
-        graph = current_context()
-        for index, spec in enumerate(self._flat_specs):  # its static shape, as a feed's
-            graph.declared_shapes[NodeEntry(node, index)] = spec.shape
-        return pack(self._specs, [Symbol([NodeEntry(node, i)])
-                                  for i in range(len(self._flat_specs))])
+        return _pulled(self, self._specs, name or "IteratorGetNext")
 
     def next_values(self, node, resources, evaluate) -> list:
         """FPullOutputs of this iterator's get_next nodes: the next element, flat."""
@@ -120,6 +123,71 @@ class Iterator:
     def string_handle(self, name=None):
         raise AttributeError("Iterator.string_handle (feedable iterators) is not supported by "
                              "TinyFlow: use Iterator.from_structure and make_initializer")
+
+
+def _pulled(puller, specs, name):
+    """Tensors of the structure ``specs`` that ``puller.next_values`` gives before each run
+    needing them (op ``iterator_get_next``), each of its spec's static shape, as a feed's."""
+    flat = flatten(specs)
+    shapes = tuple(None if s.shape.dims is None else tuple(d.value for d in s.shape.dims)
+                   for s in flat)
+    node = create_op("iterator_get_next", iterator=puller, shapes=shapes,
+                     Touts=tuple(s.dtype.name for s in flat), name=name).outputs[0].node
+    for index, spec in enumerate(flat):
+        current_context().declared_shapes[NodeEntry(node, index)] = spec.shape
+    return pack(specs, [Symbol([NodeEntry(node, i)]) for i in range(len(flat))])
+
+
+def reduce_dataset(dataset, initial_state, reduce_func):
+    """TF 1.15's ``Dataset.reduce``: ``reduce_func(state, element)`` traced on the state's
+    specs, relaxed as TF relaxes them (a dim the function changes becomes unknown), and run
+    over every element in each run that needs the result (:class:`_Reduction`)."""
+    state = map_structure(_tensor, initial_state)
+    specs = map_structure(lambda t: Spec(t.dtype, t.get_shape()), state)
+    while True:
+        function = TracedFunction(reduce_func, (specs, dataset._specs), "Dataset.reduce()")
+        new = function.output_specs
+        if not same_structure(specs, new):
+            raise TypeError(f"The structure of the new state must match the initial state: "
+                            f"expected {spec_text(specs)}, got {spec_text(new)}")
+        for a, b in zip(flatten(specs), flatten(new)):
+            if a.dtype != b.dtype:
+                raise TypeError(f"The element types for the new state must match the initial "
+                                f"state. Expected <dtype: '{a.dtype.name}'> but got <dtype: "
+                                f"'{b.dtype.name}'>.")
+        relaxed = pack(specs, [Spec(a.dtype, _relaxed(a.shape, b.shape))
+                               for a, b in zip(flatten(specs), flatten(new))])
+        if relaxed == specs:
+            break
+        specs = relaxed
+    captures = flatten(state) + dataset._captures()
+    return _pulled(_Reduction(dataset, function, captures, len(flatten(state))), specs,
+                   "ReduceDataset")
+
+
+def _relaxed(a, b) -> TensorShape:
+    if a.ndims is None or a.ndims != b.ndims:
+        return TensorShape(None)
+    return TensorShape([x if x == y else None for x, y in zip(a.as_list(), b.as_list())])
+
+
+class _Reduction:
+    """Dataset.reduce's run-time side (the FPullOutputs of its node): the dataset iterated
+    from its start on the captured tensors' values, the state (the first ``count`` of them)
+    folded through ``function`` element by element."""
+
+    def __init__(self, dataset, function, captures, count):
+        self.dataset, self.function, self.captures, self.count = (dataset, function, captures,
+                                                                  count)
+
+    def next_values(self, node, resources, evaluate) -> list:
+        values = [np.asarray(v) for v in evaluate(self.captures)]
+        state, count = values[:self.count], self.count
+        context = Context({s.outputs[0]: v for s, v in zip(self.captures[count:],
+                                                            values[count:])})
+        for element in self.dataset._elements(context):
+            state = self.function(list(state) + list(element))
+        return state
 
 
 class _Running:

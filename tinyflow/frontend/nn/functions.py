@@ -25,7 +25,7 @@ import numbers
 
 import numpy as np
 
-from ...nnvm.symbol import NodeEntry, Symbol, create_op
+from ...nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..api import (
     _like,
     constant,
@@ -73,19 +73,23 @@ def relu(features, name=None) -> Symbol:
 
 def relu6(features, name=None) -> Symbol:
     """min(max(features, 0), 6)."""
-    return create_op("elemwise_sub", relu(features), relu(features - 6.0), name=name)
+    with current_context().name_scope(name or "Relu6") as scope:
+        return create_op("elemwise_sub", relu(features), relu(features - 6.0), name=scope)
 
 
 def leaky_relu(features, alpha=0.2, name=None) -> Symbol:
     """features where > 0, else alpha * features (gradient alpha at 0, as TensorFlow)."""
-    positive = relu(features)
-    return create_op("elemwise_add", positive, (features - positive) * float(alpha), name=name)
+    with current_context().name_scope(name or "LeakyRelu") as scope:
+        positive = relu(features)
+        return create_op("elemwise_add", positive, (features - positive) * float(alpha),
+                         name=scope)
 
 
 def elu(features, name=None) -> Symbol:
     """features where > 0, else exp(features) - 1 (gradient 1 at 0, as TensorFlow)."""
-    negative = -relu(-features)  # min(features, 0), exactly
-    return create_op("elemwise_add", features - negative, exp(negative) - 1.0, name=name)
+    with current_context().name_scope(name or "Elu") as scope:
+        negative = -relu(-features)  # min(features, 0), exactly
+        return create_op("elemwise_add", features - negative, exp(negative) - 1.0, name=scope)
 
 
 # TensorFlow's (Klambauer et al.'s) constants of selu
@@ -95,25 +99,30 @@ _SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804
 def selu(features, name=None) -> Symbol:
     """scale * features where > 0, else scale * alpha * (exp(features) - 1) (gradient scale at
     0, as TensorFlow's): elu's composition, alpha on its negative part."""
-    negative = -relu(-features)  # min(features, 0), exactly
-    mixed = (features - negative) + (exp(negative) - 1.0) * _SELU_ALPHA
-    return create_op("__mul_scalar__", mixed, scalar=_SELU_SCALE, name=name)
+    with current_context().name_scope(name or "Selu") as scope:
+        negative = -relu(-features)  # min(features, 0), exactly
+        mixed = (features - negative) + (exp(negative) - 1.0) * _SELU_ALPHA
+        return create_op("__mul_scalar__", mixed, scalar=_SELU_SCALE, name=scope)
 
 
 def crelu(features, name=None, axis=-1) -> Symbol:
     """``relu(concat([features, -features], axis))``: the channels doubled."""
     features = _symbol(features)
-    return relu(concat([features, -features], axis), name=name)
+    with current_context().name_scope(name or "CRelu"):  # TF's: CRelu/Relu
+        return relu(concat([features, -features], axis))
 
 
 def softplus(features, name=None) -> Symbol:
     """log(exp(features) + 1), computed stably."""
-    return _softplus(_symbol(features), name)
+    with current_context().name_scope(name or "Softplus") as scope:
+        return _softplus(_symbol(features), scope)
 
 
 def softsign(features, name=None) -> Symbol:
     """features / (|features| + 1)."""
-    return create_op("elemwise_div", features, create_op("abs", features) + 1.0, name=name)
+    with current_context().name_scope(name or "Softsign") as scope:
+        return create_op("elemwise_div", features, create_op("abs", features) + 1.0,
+                         name=scope)
 
 
 def sigmoid(x, name=None) -> Symbol:
@@ -152,7 +161,8 @@ def bias_add(value, bias, data_format=None, name=None) -> Symbol:
 
 def l2_loss(t, name=None) -> Symbol:
     """sum(t ** 2) / 2."""
-    return create_op("__mul_scalar__", reduce_sum(square(t)), scalar=0.5, name=name)
+    with current_context().name_scope(name or "L2Loss") as scope:
+        return create_op("__mul_scalar__", reduce_sum(square(t)), scalar=0.5, name=scope)
 
 
 def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None) -> Symbol:
@@ -192,12 +202,14 @@ def dropout(x, keep_prob=None, noise_shape=None, seed=None, name=None, rate=None
 
 def xw_plus_b(x, weights, biases, name=None) -> Symbol:
     """``matmul(x, weights) + biases`` (``biases`` a vector added along the last axis)."""
-    return bias_add(matmul(x, weights), biases, name=name)
+    with current_context().name_scope(name or "xw_plus_b") as scope:
+        return bias_add(matmul(x, weights), biases, name=scope)
 
 
 def relu_layer(x, weights, biases, name=None) -> Symbol:
     """``relu(matmul(x, weights) + biases)``."""
-    return relu(xw_plus_b(x, weights, biases), name=name)
+    with current_context().name_scope(name or "relu_layer") as scope:
+        return relu(bias_add(matmul(x, weights), biases), name=scope)
 
 # -- convolution and pooling -----------------------------------------------------------------
 def _data_format(data_format) -> str:
@@ -271,7 +283,7 @@ def conv2d(input=None, filter=None, strides=None, padding=None, use_cudnn_on_gpu
     return create_op("conv2d", input, filter, no_bias=True,
                      stride=_spatial(strides, "strides", data_format),
                      padding=_padding(padding), data_format=data_format, filter_format="HWIO",
-                     name=name, **_dilation_attr(dilations, data_format))
+                     name=name or "Conv2D", **_dilation_attr(dilations, data_format))
 
 
 def _dilation_attr(dilations, data_format) -> dict:
@@ -345,10 +357,12 @@ def moments(x, axes, shift=None, name=None, keep_dims=None, keepdims=None):
     size 1 with ``keepdims`` (or ``keep_dims``)."""
     keep = bool(keepdims if keepdims is not None else keep_dims)
     axes = tuple(int(a) for a in ([axes] if isinstance(axes, numbers.Integral) else axes))
-    centred = x - reduce_mean(x, axes, keepdims=True)
-    mean = reduce_mean(x, axes, keepdims=keep, name=None if name is None else f"{name}_mean")
-    return mean, reduce_mean(square(centred), axes, keepdims=keep,
-                             name=None if name is None else f"{name}_variance")
+    with current_context().name_scope(name or "moments"):  # TF's names: moments/Squeeze...
+        mean = reduce_mean(x, axes, keepdims=True, name="mean")
+        variance = reduce_mean(square(x - mean), axes, keepdims=True, name="variance")
+        if keep:
+            return mean, variance
+        return create_op("squeeze", mean, axis=axes), create_op("squeeze", variance, axis=axes)
 
 
 def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
@@ -367,11 +381,12 @@ def batch_normalization(x, mean=None, variance=None, offset=None, scale=None,
     if seed_args or variance is None or variance_epsilon is None:
         raise TypeError("batch_normalization() needs x, mean, variance, offset, scale and "
                         "variance_epsilon (or, for the seed's layer, x and name)")
-    inv = 1.0 / sqrt(_symbol(variance) + float(variance_epsilon))
-    if scale is not None:
-        inv = inv * _symbol(scale)
-    shift = -_symbol(mean) * inv if offset is None else _symbol(offset) - _symbol(mean) * inv
-    return create_op("elemwise_add", x * inv, shift, name=name)
+    with current_context().name_scope(name or "batchnorm"):  # TF's: batchnorm/add_1
+        inv = 1.0 / sqrt(_symbol(variance) + float(variance_epsilon))
+        if scale is not None:
+            inv = inv * _symbol(scale)
+        shift = -_symbol(mean) * inv if offset is None else _symbol(offset) - _symbol(mean) * inv
+        return x * inv + shift
 
 
 
@@ -397,7 +412,8 @@ def _named_only(function, sentinel, labels, logits):
 
 def _softmax_xent(labels, logits, axis, name, backprop_labels):
     return create_op("softmax_cross_entropy_with_logits", _symbol(logits), _symbol(labels),
-                     axis=axis, backprop_labels=backprop_labels, name=name)
+                     axis=axis, backprop_labels=backprop_labels,
+                     name=name or "softmax_cross_entropy_with_logits")
 
 
 def softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None, dim=-1,
@@ -423,8 +439,9 @@ def sparse_softmax_cross_entropy_with_logits(_sentinel=None, labels=None, logits
     if not labels.dtype.is_integer:
         raise TypeError(f"sparse_softmax_cross_entropy_with_logits: labels must be int32 or "
                         f"int64 class ids, got {labels.dtype.name}")
-    return create_op("sparse_softmax_cross_entropy_with_logits", _symbol(logits), labels,
-                     name=name)
+    with current_context().name_scope(name or "SparseSoftmaxCrossEntropyWithLogits"):
+        return create_op("sparse_softmax_cross_entropy_with_logits", _symbol(logits), labels,
+                         name=name)  # TF's: "<name>/<name>", by default the op type twice
 
 
 def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
@@ -433,7 +450,8 @@ def sigmoid_cross_entropy_with_logits(_sentinel=None, labels=None, logits=None,
     computed as TensorFlow does: ``max(x, 0) - x * z + log(1 + exp(-|x|))``."""
     _named_only("sigmoid_cross_entropy_with_logits", _sentinel, labels, logits)
     logits, labels = _symbol(logits), _symbol(labels)
-    return create_op("elemwise_sub", _softplus(logits), logits * labels, name=name)
+    with current_context().name_scope(name or "logistic_loss") as scope:
+        return create_op("elemwise_sub", _softplus(logits), logits * labels, name=scope)
 
 
 def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None, name=None,
@@ -446,9 +464,10 @@ def weighted_cross_entropy_with_logits(labels=None, logits=None, pos_weight=None
         raise TypeError("weighted_cross_entropy_with_logits() needs labels (or targets), "
                         "logits and pos_weight")
     logits, labels = _symbol(logits), _symbol(labels)
-    log_weight = (_symbol(pos_weight) - 1.0) * labels + 1.0
-    return create_op("elemwise_add", (1.0 - labels) * logits, log_weight * _softplus(-logits),
-                     name=name)
+    with current_context().name_scope(name or "logistic_loss") as scope:
+        log_weight = (_symbol(pos_weight) - 1.0) * labels + 1.0
+        return create_op("elemwise_add", (1.0 - labels) * logits,
+                         log_weight * _softplus(-logits), name=scope)
 
 
 # -- lookups ---------------------------------------------------------------------------------
@@ -473,7 +492,8 @@ def embedding_lookup(params, ids, partition_strategy="mod", name=None, validate_
             params, ids = concat(shards, 0), _row_in_shards(shards, ids, partition_strategy)
         else:
             params = shards[0]
-    return create_op("embedding_lookup", _symbol(params), ids, name=name)
+    with current_context().name_scope(name or "embedding_lookup") as scope:  # TF's gather's
+        return create_op("embedding_lookup", _symbol(params), ids, name=scope)
 
 
 def _row_in_shards(shards, ids, strategy):
@@ -498,7 +518,9 @@ def _row_in_shards(shards, ids, strategy):
 def in_top_k(predictions, targets, k, name=None) -> Symbol:
     """bool ``[batch]``: whether ``targets[i]`` is among the ``k`` largest
     ``predictions[i]`` (ties at the boundary count as in, as TensorFlow's)."""
-    return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k), name=name)
+    with current_context().name_scope(name or "in_top_k"):  # TF's: in_top_k/InTopKV2
+        return create_op("in_top_k", _symbol(predictions), _symbol(targets), k=int(k),
+                         name=name)
 
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import torch
 
 from ...nnvm.errors import InvalidArgumentError
 
-__all__ = ["matmul", "to_dense"]
+__all__ = ["edit_distance", "matmul", "to_dense"]
 
 
 def _invalid(message):
@@ -106,3 +107,67 @@ def matmul(res, indices, values, shape, b, adjoint_a, adjoint_b, check_fits) -> 
     products = dense.index_select(0, coords[:, rhs].to(b.device)) * values.reshape(-1, 1)
     out.index_add_(0, coords[:, lhs].to(b.device), products)
     res.set_(out)
+
+
+def _sequences(sparse, rank, what) -> tuple:
+    """A sparse operand (a Lua array: indices, values, dense shape) as its dense shape and its
+    sequences: ``(leading coordinates, values)`` of each run of consecutive entries sharing
+    their leading coordinates (TF's SparseTensor::group: the indices taken as ordered)."""
+    indices, values, shape = sparse[1], sparse[2], sparse[3]
+    dims = _dims(shape, rank, f"{what}_shape")
+    if indices.dim() != 2 or indices.shape[1] != rank or values.shape != indices.shape[:1]:
+        raise _invalid(f"{what}: expected indices [N, {rank}] and values [N], got shapes "
+                       f"{list(indices.shape)} and {list(values.shape)}")
+    keys = [tuple(row[:-1]) for row in _coordinates(indices, dims).tolist()]
+    values, runs, start = values.cpu().numpy(), [], 0
+    for end in range(1, len(keys) + 1):
+        if end == len(keys) or keys[end] != keys[start]:
+            runs.append((keys[start], values[start:end]))
+            start = end
+    return dims, runs
+
+
+def _levenshtein(truth, hypothesis) -> int:
+    """The edit distance, a row of the table at a time: a row's insertions are a running
+    minimum, ``d[j] = j + min over k <= j of (best[k] - k)``."""
+    if not len(truth) or not len(hypothesis):
+        return max(len(truth), len(hypothesis))
+    positions = np.arange(len(hypothesis) + 1)
+    row = positions.copy()
+    for i, item in enumerate(truth, 1):
+        best = np.empty_like(row)
+        best[0] = i
+        best[1:] = np.minimum(row[1:] + 1, row[:-1] + (hypothesis != item))
+        row = np.minimum.accumulate(best - positions) + positions
+    return int(row[-1])
+
+
+def edit_distance(res, hypothesis, truth, normalize, check_fits) -> None:
+    """res (resized) = TF's EditDistance: float32 of the larger dense shape's leading dims, at
+    each sequence's coordinates its distance (normalize: over the truth's length; an empty
+    truth gives inf, or 0 against an empty hypothesis; an empty hypothesis 1), 0 elsewhere."""
+    rank = truth[3].numel()
+    if rank < 2:
+        raise _invalid(f"Input SparseTensors must have rank at least 2, but truth_shape rank "
+                       f"is: {rank}")
+    if hypothesis[3].numel() != rank:
+        raise _invalid(f"Number of elements of hypothesis_shape and truth_shape do not match: "
+                       f"{hypothesis[3].numel()} vs. {rank}")
+    h_dims, h_runs = _sequences(hypothesis, rank, "hypothesis")
+    t_dims, t_runs = _sequences(truth, rank, "truth")
+    dims = [max(h, t) for h, t in zip(h_dims[:-1], t_dims[:-1])]
+    check_fits(math.prod(dims) * 4, tuple(dims))
+    out, h, t = np.zeros(dims, np.float32), 0, 0
+    while h < len(h_runs) or t < len(t_runs):  # TF's merge of the two ordered group lists
+        if t == len(t_runs) or (h < len(h_runs) and h_runs[h][0] < t_runs[t][0]):
+            size = len(h_runs[h][1])  # no truth there
+            out[h_runs[h][0]] = math.inf if bool(normalize) and size else size
+            h += 1
+        elif h == len(h_runs) or t_runs[t][0] < h_runs[h][0]:  # no hypothesis there
+            out[t_runs[t][0]] = 1.0 if bool(normalize) else len(t_runs[t][1])
+            t += 1
+        else:
+            distance = _levenshtein(t_runs[t][1], h_runs[h][1])
+            out[t_runs[t][0]] = distance / len(t_runs[t][1]) if bool(normalize) else distance
+            h, t = h + 1, t + 1
+    res.set_(torch.from_numpy(out).to(truth[2].device))
