@@ -364,6 +364,8 @@ def _gather_shape(attrs, in_shapes, out_shapes):
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
  .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
+ # TF's GatherV2 gradient is IndexedSlices(g's rows, indices, params' shape) on axis 0 only
+ .set_attr("FIndexedSlices", lambda attrs: (0, 1, 2) if attrs.get("axis", 0) == 0 else None)
  .set_attr("FGradient", lambda n, g: [create_op(
      "gather", g[0], n.inputs[1], axis=n.attrs.get("axis", 0)), None, None]))
 
