@@ -28,4 +28,3 @@ class CompositeTensor(abc.ABC):
 
     def _as_tensor(self):
         """The dense tensor an op reading this value reads, or None where there is none."""
-        return None
