@@ -47,14 +47,22 @@ COMPONENTS = {
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
          "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 750),
+    # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
+    # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
+    # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart
+    "sparse gradients: IndexedSlices, sparse optimizer updates (ops/sparse_updates.py, "
+    "lua_ops/sparse_updates/, frontend/indexed_slices.py)": (
+        ["ops/sparse_updates.py", "lua_ops/sparse_updates/*", "frontend/indexed_slices.py"],
+        375),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
     # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
-    # and tf.dynamic_stitch)
+    # and tf.dynamic_stitch; 510 -> 512: 2026-11-27: their gathers' gradients dense, as TF's
+    # (gather_dense), now that a gather's is TF's IndexedSlices)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 510),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 512),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
@@ -203,8 +211,10 @@ COMPONENTS = {
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables);
     # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken);
-    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3070),
+    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam); 3070 -> 3080: 2026-11-27:
+    # gather's and embedding_lookup's backward ops say they are TF's IndexedSlices
+    # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3080),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -460,8 +470,12 @@ COMPONENTS = {
     # PartitionedVariable in embedding_lookup and convert_to_tensor; 5335 -> 5350: TF-1
     # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
-    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them)
-    FRONT_END: ([], 5400),
+    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
+    # 5400 -> 5440: 2026-11-27: IndexedSlices through the TF-1 surface: converted to dense
+    # where an op reads one, clip_by_norm / clip_by_value / clip_by_global_norm / global_norm
+    # on its values (TF's), the optimizers' sparse path, gather_dense for the compositions of
+    # TF ops whose gradient is dense (tf.slice, tf.boolean_mask, sparse_ops, loops by time)
+    FRONT_END: ([], 5440),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -20,7 +20,7 @@ from .array_ops import (
     _known_shape,
     concat,
     expand_dims,
-    gather,
+    gather_dense,
     ones,
     reshape,
     shape,
@@ -238,7 +238,7 @@ def slice(input_, begin, size, name=None) -> Symbol:
         known = []  # the sizes known now, as TF's static shape
         for axis in builtins.range(rank):
             count = where(sizes[axis] < 0, dims[axis] - begin[axis], sizes[axis])
-            input_ = gather(input_, begin[axis] + range(count), axis=axis)
+            input_ = gather_dense(input_, begin[axis] + range(count), axis=axis)
             given = size[axis] if isinstance(size, (list, tuple)) else sizes[axis]
             known.append(_partly_static(given) if isinstance(given, Symbol) else int(given))
         input_.set_shape([k if k is not None and k >= 0 else None for k in known])

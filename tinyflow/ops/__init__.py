@@ -23,6 +23,7 @@ from . import (
     softmax,
     sorting,
     sparse,
+    sparse_updates,
     special,
     state,
     volume,
@@ -30,4 +31,5 @@ from . import (
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
            "init", "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn",
-           "sampling", "segment", "softmax", "sorting", "sparse", "special", "state", "volume"]
+           "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates", "special", "state",
+           "volume"]

@@ -1,15 +1,11 @@
 """Kernels of the optimizer bodies (tinyflow/ops/optim.py): TensorFlow's Adam step (on torch's
 fused kernel), the proximal steps and FTRL's, each a setup making its scratch tensors and
-returning the step; and the sparse updates (TF's ``_apply_sparse``), which run a rule on the
-rows an IndexedSlices gradient names and leave the other rows, and their slots, untouched."""
+returning the step."""
 from __future__ import annotations
 
 import torch
 
-from ..array.kernels import check_range
-
-__all__ = ["adam_update", "ftrl", "proximal_adagrad", "proximal_sgd", "sparse_adam",
-           "sparse_scatter_sub", "sparse_update"]
+__all__ = ["adam_update", "ftrl", "proximal_adagrad", "proximal_sgd"]
 
 
 def adam_update(var, m, v, grad, beta1_power, beta2_power, lr, beta1, beta2, eps):
@@ -102,103 +98,3 @@ def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
         accum.copy_(new_accum)
     return step
 
-
-# -- sparse updates -------------------------------------------------------------------------------
-def _deduplicated(values, indices, rows):
-    """TF's ``_deduplicate_indexed_slices``: the distinct indices (checked in [0, rows), as
-    TF's SparseApply kernels) and each one's values summed in the order given (TF's
-    unsorted_segment_sum).  Allocates what the step's rows need: their number is the data's."""
-    flat = indices.reshape(-1).long()
-    check_range(flat, rows, "indices")
-    unique, position = torch.unique(flat, return_inverse=True)
-    summed = values.new_zeros((unique.numel(),) + tuple(values.shape[1:]))
-    return unique, summed.index_add_(0, position, values)
-
-
-def _momentum(var, accum, grad, lr, momentum, nesterov):
-    accum.mul_(momentum).add_(grad)
-    var.sub_(grad * lr + accum * momentum * lr if nesterov else accum * lr)
-
-
-def _rmsprop(var, ms, mom, grad, lr, rho, momentum, epsilon):
-    ms.mul_(rho).add_(grad * grad * (1 - rho))
-    mom.mul_(momentum).add_(torch.rsqrt(ms + epsilon) * lr * grad)
-    var.sub_(mom)
-
-
-def _centered_rmsprop(var, mg, ms, mom, grad, lr, rho, momentum, epsilon):
-    ms.mul_(rho).add_(grad * grad * (1 - rho))
-    mg.mul_(rho).add_(grad * (1 - rho))
-    mom.mul_(momentum).add_(torch.rsqrt(ms - mg * mg + epsilon) * lr * grad)
-    var.sub_(mom)
-
-
-def _adagrad(var, accum, grad, lr):
-    accum.addcmul_(grad, grad)
-    var.sub_(grad * lr * torch.rsqrt(accum))
-
-
-def _adadelta(var, accum, accum_update, grad, lr, rho, epsilon):
-    accum.mul_(rho).add_(grad * grad * (1 - rho))
-    update = torch.sqrt(accum_update + epsilon) * torch.rsqrt(accum + epsilon) * grad
-    accum_update.mul_(rho).add_(update * update * (1 - rho))
-    var.sub_(update * lr)
-
-
-# each rule: (rows of var, rows of each slot, summed gradient rows, lr, **attrs), in place on
-# the rows; the proximal ones and FTRL run the dense kernel's step on them
-_ROW_RULES = {
-    "momentum": _momentum, "rmsprop": _rmsprop, "centered_rmsprop": _centered_rmsprop,
-    "adagrad": _adagrad, "adadelta": _adadelta,
-    "proximal_sgd": lambda var, grad, lr, **attrs: proximal_sgd(var, grad, lr, **attrs)(),
-    "proximal_adagrad": lambda var, accum, grad, lr, **attrs: proximal_adagrad(
-        var, accum, grad, lr, **attrs)(),
-    "ftrl": lambda var, accum, linear, grad, lr, **attrs: ftrl(
-        var, accum, linear, grad, lr, **attrs)(),
-}
-
-
-def sparse_update(rule, state, values, indices, lr, attrs):
-    """Setup of TF's sparse update ``rule`` (a key of ``_ROW_RULES``) of ``state`` (a Lua
-    array: the variable, then its slots; in place) from the slices ``values`` at rows
-    ``indices``: the duplicates summed, the rule run on copies of the rows named, written
-    back.  ``lr`` a number or a scalar tensor; ``attrs`` a Lua table of the rule's numbers."""
-    state, apply = list(state.values()), _ROW_RULES[rule]
-    attrs = {key: attrs[key] for key in attrs}
-    if not isinstance(lr, torch.Tensor):
-        lr = torch.tensor(lr, dtype=state[0].dtype, device=state[0].device)
-
-    def step():
-        unique, grad = _deduplicated(values, indices, state[0].shape[0])
-        rows = [tensor.index_select(0, unique) for tensor in state]
-        apply(*rows, grad, lr, **attrs)
-        for tensor, row in zip(state, rows):
-            tensor.index_copy_(0, unique, row)
-    return step
-
-
-def sparse_scatter_sub(var, values, indices, lr):
-    """Setup of TF's sparse gradient descent, ``scatter_sub(var, indices, lr * values)``: a
-    row named twice takes both (no deduplication, as TF's)."""
-    def step():
-        flat = indices.reshape(-1).long()
-        check_range(flat, var.shape[0], "indices")
-        var.index_add_(0, flat, values * lr, alpha=-1)
-    return step
-
-
-def sparse_adam(var, m, v, values, indices, beta1_power, beta2_power, lr, beta1, beta2, eps):
-    """Setup of TF 1.15's sparse Adam (``_apply_sparse_shared``): every row of m and v decays
-    (``m *= beta1``), the summed slices are added at their rows (``m[i] += (1 - beta1) * g``,
-    ``v[i] += (1 - beta2) * g^2``), and every row of var moves by ``lr_t * m / (sqrt(v) +
-    eps)``, as TF's composition of assign, scatter_add and assign_sub."""
-    one, lr, beta1, beta2, eps = _scalars(var, 1.0, lr, beta1, beta2, eps)
-
-    def step():
-        unique, grad = _deduplicated(values, indices, var.shape[0])
-        power1, power2 = beta1_power.to(var.dtype), beta2_power.to(var.dtype)
-        rate = lr * torch.sqrt(one - power2) / (one - power1)
-        m.mul_(beta1).index_add_(0, unique, grad * (one - beta1))
-        v.mul_(beta2).index_add_(0, unique, grad * grad * (one - beta2))
-        var.sub_(rate * m / (torch.sqrt(v) + eps))
-    return step
