@@ -59,10 +59,10 @@ def _sparse_update_type(attrs, in_types, out_types):
     return in_types, [dtype] * num_state
 
 
-def _sparse_update_op(dense, tf_type, num_state, num_scalars=0):
+def _sparse_update_op(name, tf_type, num_state, num_scalars=0):
     num_inputs = num_state + 2 + num_scalars
-    op = (register_op(f"sparse_{dense}").describe(
-        f"{dense} on the rows indices names, from slices values (TF's {tf_type}).  Inputs "
+    op = (register_op(name).describe(
+        f"{name[len('sparse_'):]} on the rows indices names, from slices values (TF's {tf_type}).  Inputs "
         f"the state ({num_state}), values, indices, then the op's scalars.")
      .set_num_inputs(lambda attrs: num_inputs + ("lr" not in attrs))
      .set_num_outputs(num_state)
@@ -76,14 +76,15 @@ def _sparse_update_op(dense, tf_type, num_state, num_scalars=0):
         op.set_attr("TTFType", tf_type)
 
 
-for _dense, _tf_type, _num_state in (
-        ("sgd_update", "ScatterSub", 1), ("momentum_update", "SparseApplyMomentum", 2),
-        ("rmsprop_update", "SparseApplyRMSProp", 3),
-        ("centered_rmsprop_update", "SparseApplyCenteredRMSProp", 4),
-        ("adagrad_update", "SparseApplyAdagrad", 2), ("adadelta_update", "SparseApplyAdadelta", 3),
-        ("proximal_sgd_update", "SparseApplyProximalGradientDescent", 1),
-        ("proximal_adagrad_update", "SparseApplyProximalAdagrad", 2),
-        ("ftrl_update", "SparseApplyFtrl", 3)):
-    _sparse_update_op(_dense, _tf_type, _num_state)
+for _name, _tf_type, _num_state in (
+        ("sparse_sgd_update", "ScatterSub", 1), ("sparse_momentum_update", "SparseApplyMomentum", 2),
+        ("sparse_rmsprop_update", "SparseApplyRMSProp", 3),
+        ("sparse_centered_rmsprop_update", "SparseApplyCenteredRMSProp", 4),
+        ("sparse_adagrad_update", "SparseApplyAdagrad", 2),
+        ("sparse_adadelta_update", "SparseApplyAdadelta", 3),
+        ("sparse_proximal_sgd_update", "SparseApplyProximalGradientDescent", 1),
+        ("sparse_proximal_adagrad_update", "SparseApplyProximalAdagrad", 2),
+        ("sparse_ftrl_update", "SparseApplyFtrl", 3)):
+    _sparse_update_op(_name, _tf_type, _num_state)
 # TF composes sparse Adam of assign, scatter_add and assign_sub: no op type of its own
-_sparse_update_op("adam_update", "_apply_sparse_shared", 3, num_scalars=2)
+_sparse_update_op("sparse_adam_update", "_apply_sparse_shared", 3, num_scalars=2)
