@@ -33,6 +33,7 @@ def compare(build, ref, values, plan_memory, config="cpu", wrt=None, atol=1e-4):
     head = _rand(*expected.shape, seed=9)
     r = tf.placeholder(tf.float32, shape=head.shape)
     grads = tf.gradients(out, [xs[i] for i in wrt], grad_ys=[r]) if wrt else []
+    grads = [tf.convert_to_tensor(g) for g in grads]  # a lookup's IndexedSlices as torch's
     with tf.Session(config, plan_memory=plan_memory) as sess:
         got = sess.run([out] + grads, {**dict(zip(xs, values)), r: head})
     np.testing.assert_allclose(got[0], expected.detach().numpy(), rtol=1e-4, atol=atol)

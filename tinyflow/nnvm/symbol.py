@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .attrs import same_type
+from .composite import CompositeTensor
 from .dtypes import as_dtype
 from .errors import DTypeError, GraphError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
@@ -534,6 +535,8 @@ def _number_op(op_name, reflected=False):
     operator with an array or a list (``x * np.ones(3)``): it becomes a constant of the
     symbol's dtype (op ``_constant_like``), as TF converts it."""
     def method(self, other):
+        if isinstance(other, CompositeTensor) and other._as_tensor() is not None:
+            other = other._as_tensor()  # an IndexedSlices: its dense tensor, as TF converts it
         if not isinstance(other, Symbol):
             if not isinstance(other, (int, float, list, tuple)) and not hasattr(other, "shape"):
                 return NotImplemented
