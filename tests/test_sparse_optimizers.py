@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.frontend.indexed_slices import IndexedSlicesValue
 
 # the model of tools/sparse_optimizer_golden.py: ids with duplicates, row 2 never looked up,
 # rows 0 and 5 at one step only
@@ -279,7 +280,7 @@ def test_indexed_slices_surface_as_tensorflows():
     with tf.Session() as sess:
         sess.run(tf.global_variables_initializer())
         value = sess.run(grad)
-        assert isinstance(value, tf.IndexedSlicesValue)
+        assert isinstance(value, IndexedSlicesValue)
         np.testing.assert_array_equal(value.values, np.ones((3, 3)))
         assert value.indices.tolist() == [0, 2, 2] and value.indices.dtype == np.int32
         assert value.dense_shape.tolist() == [5, 3]

@@ -26,7 +26,7 @@ from .array_ops import _folded, concat, expand_dims, reshape, shape, size
 from .dtypes import int64
 from .segment_ops import unsorted_segment_sum
 
-__all__ = ["IndexedSlices", "IndexedSlicesValue", "gradients"]
+__all__ = ["IndexedSlices", "gradients"]  # IndexedSlicesValue: not a tf.* name in TF 1.15
 
 IndexedSlicesValue = collections.namedtuple("IndexedSlicesValue",
                                             ["values", "indices", "dense_shape"])

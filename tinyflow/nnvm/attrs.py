@@ -234,13 +234,12 @@ TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x
                     (``zeros_like``).  One op per role.
-FIndexedSlices      ``f(attrs) -> (grad, indices, shaped) | None``, on a backward op adding rows
-                    of a gradient into zeros (``_gather_backward`` on axis 0,
-                    ``_embedding_lookup_backward``): the positions of its inputs that make its
-                    output TensorFlow's ``IndexedSlices`` (values: input ``grad``, the indices'
-                    axes flattened; indices: input ``indices`` flattened; dense shape: input
-                    ``shaped``'s), None where TF's gradient is dense (another axis).
-                    ``tf.gradients`` asks it (tinyflow/frontend/indexed_slices.py).
+FIndexedSlices      ``f(attrs) -> (grad, indices, shaped) | None`` or the tuple, on a backward
+                    op adding rows into zeros (``_gather_backward``, ``_embedding_lookup_...``):
+                    its output is TF's ``IndexedSlices`` of values ``grad`` (the indices' axes
+                    flattened), ``indices`` flattened and ``shaped``'s shape, or (None) dense as
+                    TF's (a gather on another axis, or with ``dense_gradient``).  Read by
+                    ``tf.gradients`` (tinyflow/frontend/indexed_slices.py).
 TTFType             ``"<type>"``: TensorFlow's name of the op's type, what ``op.type`` and the
                     graph TensorBoard shows say (``matmul`` -> ``"MatMul"``, ``elemwise_add``
                     -> ``"AddV2"``, ``constant`` -> ``"Const"``); missing: the op's name in
