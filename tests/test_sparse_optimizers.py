@@ -177,9 +177,8 @@ def _embedding_model():
     return emb, ids, tf.reduce_sum(WEIGHTS * looked + 0.5 * looked * looked)
 
 
-@pytest.mark.parametrize("plan_memory", [True, False])
 @pytest.mark.parametrize("case", sorted(CASES))
-def test_sparse_updates_as_tensorflows(case, plan_memory):
+def test_sparse_updates_as_tensorflows(case, config, plan_memory):
     tf.reset_default_graph()
     emb, ids, loss = _embedding_model()
     opt = CASES[case](0.3)
@@ -192,7 +191,7 @@ def test_sparse_updates_as_tensorflows(case, plan_memory):
     watched = [emb] + slots + others
     names, expected = GOLDEN[case]
     assert [v.op.name for v in watched] == names
-    with tf.Session(plan_memory=plan_memory) as sess:
+    with tf.Session(config, plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
         for batch, values in zip(STEPS, expected):
             sess.run(step, {ids: batch})
@@ -229,14 +228,14 @@ def test_a_sparse_step_runs_no_dense_gradient():
         assert "_embedding_lookup_backward" in dense
 
 
-def test_indices_out_of_range_fail_the_step_and_change_nothing():
+def test_indices_out_of_range_fail_the_step_and_change_nothing(config):
     tf.reset_default_graph()
     emb = tf.Variable(np.ones((4, 2), np.float32))
     rows = tf.placeholder(tf.int32, [2])
     slices = tf.IndexedSlices(tf.constant([[1.0, 2.0], [3.0, 4.0]]), rows, tf.shape(emb))
     opt = tf.train.MomentumOptimizer(0.1, 0.9)
     step = opt.apply_gradients([(slices, emb)])
-    with tf.Session() as sess:
+    with tf.Session(config) as sess:
         sess.run(tf.global_variables_initializer())
         with pytest.raises(tf.TinyflowError, match=r"indices\[1\] = 7 is not in \[0, 4\)"):
             sess.run(step, {rows: [1, 7]})
