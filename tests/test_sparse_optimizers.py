@@ -355,3 +355,19 @@ def test_indexed_slices_a_program_makes():
     assert shapeless.dense_shape is None and shapeless.shape.ndims is None
     with pytest.raises(ValueError, match="without dense_shape"):
         tf.convert_to_tensor(shapeless)
+
+
+def test_optimize_loss_scales_and_summarises_indexed_slices():
+    """TF 1.15's optimize_loss: a multiplier scales an IndexedSlices' values, the summaries
+    take its values; SGD then subtracts at the rows looked up (numpy's arithmetic below)."""
+    tf.reset_default_graph()
+    emb = tf.Variable(np.ones((5, 3), np.float32))
+    loss = tf.reduce_sum(tf.nn.embedding_lookup(emb, tf.constant([0, 2, 2])) * 2.0)
+    step = tf.contrib.layers.optimize_loss(
+        loss, tf.train.get_or_create_global_step(), 0.1, "SGD", gradient_multipliers={emb: 0.5},
+        clip_gradients=10.0, summaries=["gradients", "gradient_norm", "global_gradient_norm"])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        sess.run(step)
+        sess.run(tf.summary.merge_all())
+        np.testing.assert_allclose(sess.run(emb)[:, 0], [1 - 0.1, 1, 1 - 0.2, 1, 1], rtol=1e-6)
