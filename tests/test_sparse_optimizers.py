@@ -371,3 +371,43 @@ def test_optimize_loss_scales_and_summarises_indexed_slices():
         sess.run(step)
         sess.run(tf.summary.merge_all())
         np.testing.assert_allclose(sess.run(emb)[:, 0], [1 - 0.1, 1, 1 - 0.2, 1, 1], rtol=1e-6)
+
+
+# Real TF (tools/sparse_optimizer_golden.py): Momentum on the embedding split in two shards
+# of 3 rows, each shard's gradient its own IndexedSlices; the shards after each step
+SHARDED_MOD = [
+    [[-1.2, -1.0571429, -0.9142858, -0.7714286, -0.62857145, -0.48571432, -0.51, -0.47000006, -0.43000004],
+     [0.21428567, 0.15142855, 0.08857137, 0.44999996, 0.48999992, 0.53, 0.942857, 1.0857143, 1.2285714]],
+    [[-0.3, -0.3628571, -0.4257143, -0.7714286, -0.62857145, -0.48571432, -0.7774285, -0.90200007, -1.0265715],
+     [0.35571426, 0.066571414, -0.22257146, 0.44999996, 0.48999992, 0.53, 0.942857, 1.0857143, 1.2285714]],
+    [[-0.3, -0.3628571, -0.4257143, -0.7714286, -0.62857145, -0.48571432, -0.7774285, -0.90200007, -1.0265715],
+     [0.35571426, 0.066571414, -0.22257146, -0.10285714, -0.37142864, -0.6400001, 0.7499999, 0.79, 0.8299999]],
+]
+SHARDED_DIV = [
+    [[-1.2, -1.0571429, -0.9142858, -0.12857145, -0.19142857, -0.25428575, -0.34285718, -0.20000005, -0.057142854],
+     [0.14999995, 0.18999998, 0.22999993, 0.089999974, 0.12999988, 0.16999996, 0.942857, 1.0857143, 1.2285714]],
+    [[-0.3, -0.3628571, -0.4257143, 0.5785714, 0.2894286, 0.00028568506, -0.34285718, -0.20000005, -0.057142854],
+     [0.14999995, 0.18999998, 0.22999993, -0.5888571, -0.7134287, -0.83800006, 0.942857, 1.0857143, 1.2285714]],
+    [[-0.3, -0.3628571, -0.4257143, 0.5785714, 0.2894286, 0.00028568506, -0.34285718, -0.20000005, -0.057142854],
+     [-0.017142922, -0.28571433, -0.55428576, -0.5888571, -0.7134287, -0.83800006, 0.7499999, 0.79, 0.8299999]],
+]
+
+
+@pytest.mark.parametrize("strategy", ["mod", "div"])
+def test_sharded_lookups_update_each_shard_sparsely(strategy, plan_memory):
+    tf.reset_default_graph()
+    shards = [tf.Variable(INITIAL[:3], name="shard0"), tf.Variable(INITIAL[3:], name="shard1")]
+    ids = tf.placeholder(tf.int32, [4], name="ids")
+    looked = tf.nn.embedding_lookup(shards, ids, partition_strategy=strategy)
+    loss = tf.reduce_sum(WEIGHTS * looked + 0.5 * looked * looked)
+    opt = tf.train.MomentumOptimizer(0.3, 0.9)
+    grads = opt.compute_gradients(loss, shards)
+    assert all(isinstance(g, tf.IndexedSlices) for g, _ in grads)
+    step = opt.apply_gradients(grads)
+    expected = SHARDED_MOD if strategy == "mod" else SHARDED_DIV
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for batch, values in zip(STEPS, expected):
+            sess.run(step, {ids: batch})
+            for shard, want in zip(shards, values):
+                np.testing.assert_allclose(sess.run(shard).ravel(), want, rtol=2e-5, atol=2e-6)

@@ -334,6 +334,8 @@ def test_embedding_lookup_of_shards(strategy, want, plan_memory):
     picked = [1, 4, 4, 9]
     grads = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(
         params, picked, partition_strategy=strategy)), params)
+    assert all(isinstance(g, tf.IndexedSlices) for g in grads)  # each shard's own, as TF's
+    grads = [tf.convert_to_tensor(g) for g in grads]
     with tf.Session(plan_memory=plan_memory) as sess:
         got, got_grads = sess.run([rows, grads])
     assert got[:, 0].tolist() == want

@@ -49,11 +49,12 @@ COMPONENTS = {
          "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 750),
     # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
     # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
-    # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart
+    # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;
+    # a sharded lookup's gradient cut into each shard's slices
     "sparse gradients: IndexedSlices, sparse optimizer updates (ops/sparse_updates.py, "
     "lua_ops/sparse_updates/, frontend/indexed_slices.py)": (
         ["ops/sparse_updates.py", "lua_ops/sparse_updates/*", "frontend/indexed_slices.py"],
-        375),
+        390),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
@@ -124,13 +125,14 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing
+    # 294), building again after a collection or refusing; 3865 -> 3870: TF's IndexedSlices:
+    # attrs.py documents FIndexedSlices and TCutsRows, a tensor's operators densify one
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3865),
+            "session/session.py", "session/variables.py"], 3870),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:

@@ -9,7 +9,9 @@ variables are RefVariables, so ``apply_gradients`` takes each optimizer's ``_app
 ``emb`` of 6 rows of 3, ``loss = sum(weights * e + 0.5 * e^2)`` of ``e = embedding_lookup(emb,
 ids)``, three steps with the ids of ``STEPS`` (duplicates; rows 0 and 5 looked up at one step
 only, row 2 never).  For each case and step: the variable, then its slots by slot name, then
-the optimizer's other variables (Adam's beta powers), each as a flat list.
+the optimizer's other variables (Adam's beta powers), each as a flat list.  SHARDED_MOD and
+SHARDED_DIV: Momentum on the embedding split in two shards of 3 rows, each shard's own
+IndexedSlices, as TF's embedding_lookup of a list of shards gives them.
 """
 import numpy as np
 import tensorflow as tf
@@ -65,8 +67,37 @@ def run(make):
     return [v.op.name for v in watched], rows
 
 
+def run_sharded(strategy):
+    """Momentum on an embedding split in two shards of 3 rows (``partition_strategy``),
+    the model and steps above: the shards after each step."""
+    graph = tf.Graph()
+    with graph.as_default():
+        shards = [v1.Variable(INITIAL[:3], name="shard0"), v1.Variable(INITIAL[3:], name="shard1")]
+        ids = v1.placeholder(tf.int32, [4], name="ids")
+        looked = v1.nn.embedding_lookup(shards, ids, partition_strategy=strategy)
+        loss = tf.reduce_sum(WEIGHTS * looked + 0.5 * looked * looked)
+        opt = v1.train.MomentumOptimizer(0.3, 0.9)
+        grads = opt.compute_gradients(loss, shards)
+        assert all(isinstance(g, tf.IndexedSlices) for g, _ in grads)
+        step = opt.apply_gradients(grads)
+        with v1.Session() as sess:
+            sess.run(v1.global_variables_initializer())
+            rows = []
+            for batch in STEPS:
+                sess.run(step, {ids: batch})
+                rows.append([sess.run(v).ravel().tolist() for v in shards])
+    return rows
+
+
 def main():
     v1.disable_v2_behavior()
+    for strategy in ("mod", "div"):
+        print(f"SHARDED_{strategy.upper()} = [")
+        for row in run_sharded(strategy):
+            print("    [" + ",\n     ".join(
+                "[" + ", ".join(str(np.float32(x)) for x in values) + "]"
+                for values in row) + "],")
+        print("]")
     print("GOLDEN = {")
     for name, make in CASES.items():
         names, rows = run(make)

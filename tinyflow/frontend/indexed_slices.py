@@ -9,6 +9,10 @@ TF's ``_GatherV2Grad`` builds them.  The dense node stays in the graph as the In
 dense form (``tf.convert_to_tensor`` of it): nothing runs it unless something reads it, so a
 sparse optimizer update allocates no dense gradient.
 
+A lookup of a list of shards reads their concatenation: the gradient of each shard, a part
+of the concatenation's (``TCutsRows``), is the slices whose rows are the shard's, as TF's
+per-shard gathers give them.
+
 A sum of gradients (the Gradient pass's ``TGradientRole`` "sum") of which one is sparse is
 sparse as TF 1.x aggregates it (``_AggregateIndexedSlicesGradients``): the values and indices
 concatenated, a dense term taking the indices of all its rows (tensorflow/tensorflow#21243).
@@ -20,9 +24,9 @@ import collections
 from ..nnvm.composite import CompositeTensor
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
 from ..nnvm.tensor_shape import TensorShape
-from .api import _tensor, cast, constant
+from .api import _tensor, cast, constant, logical_and
 from .api import gradients as _dense_gradients
-from .array_ops import _folded, concat, expand_dims, reshape, shape, size
+from .array_ops import _folded, boolean_mask, concat, expand_dims, reshape, shape, size
 from .dtypes import int64
 from .segment_ops import unsorted_segment_sum
 
@@ -136,6 +140,8 @@ def _slices_of(entry: NodeEntry) -> IndexedSlices | None:
             dense_shape = shape(shaped)
             values = reshape(grad, concat([count, dense_shape[1:]], 0))
             return IndexedSlices(values, reshape(indices, count), dense_shape)
+    if node.op.attr("TCutsRows") and node.attrs.get("axis") == 0:
+        return _part(node, entry.index)
     if node.op.attr("TGradientRole") != "sum":
         return None
     terms = [_slices_of(e) for e in node.inputs]
@@ -144,6 +150,24 @@ def _slices_of(entry: NodeEntry) -> IndexedSlices | None:
     with current_context().name_scope(node.name + "/"):
         return _concatenated([Symbol([e]) if term is None else term
                               for e, term in zip(node.inputs, terms)])
+
+
+def _part(node, k: int) -> IndexedSlices | None:
+    """The slices of ``node``'s input 0 among its output ``k``'s rows (TF's gradient of a
+    shard of an embedding lookup: the ids it holds, at their rows in it), a number of rows
+    known when the graph runs; None when input 0 is dense or the parts' rows are not known."""
+    whole = _slices_of(node.inputs[0])
+    shapes = [Symbol([e]).get_shape() for e in node.inputs[1:]] if whole is not None else []
+    rows = [s[0].value if s.ndims else None for s in shapes]
+    if whole is None or None in rows[:k + 1]:
+        return None
+    start = sum(rows[:k])
+    with current_context().name_scope(node.name + "/"):
+        offset = cast(constant(start), whole.indices.dtype)
+        inside = logical_and(whole.indices >= offset, whole.indices < offset + rows[k])
+        return IndexedSlices(boolean_mask(whole.values, inside),
+                             boolean_mask(whole.indices, inside) - offset,
+                             shape(Symbol([node.inputs[k + 1]])))
 
 
 def _concatenated(terms: list) -> IndexedSlices | None:

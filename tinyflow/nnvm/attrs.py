@@ -240,6 +240,9 @@ FIndexedSlices      ``f(attrs) -> (grad, indices, shaped) | None`` or the tuple,
                     flattened), ``indices`` flattened and ``shaped``'s shape, or (None) dense as
                     TF's (a gather on another axis, or with ``dense_gradient``).  Read by
                     ``tf.gradients`` (tinyflow/frontend/indexed_slices.py).
+TCutsRows           ``True`` on ``_concat_backward``: output k is the part of input 0 along attr
+                    ``axis`` of input k + 1's shape; ``tf.gradients`` cuts an IndexedSlices so
+                    (the shards of an embedding lookup's table, each its own, as TF's).
 TTFType             ``"<type>"``: TensorFlow's name of the op's type, what ``op.type`` and the
                     graph TensorBoard shows say (``matmul`` -> ``"MatMul"``, ``elemwise_add``
                     -> ``"AddV2"``, ``constant`` -> ``"Const"``); missing: the op's name in

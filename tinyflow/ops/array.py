@@ -234,7 +234,7 @@ def _concat_backward_shape(attrs, in_shapes, out_shapes):
  .set_num_outputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", _concat_backward_shape)
  .set_attr("FIgnoreInputs", lambda attrs: list(range(1, attrs["num_args"] + 1)))
- .set_attr("TIsBackward", True)
+ .set_attr("TIsBackward", True).set_attr("TCutsRows", True)  # (on axis 0: a shard's rows)
  # the pieces' gradients laid end to end again; the inputs read for their shape get none
  .set_attr("FGradient", lambda n, g: [
      create_op("concat", *g, num_args=len(g), axis=n.attrs["axis"])] + [None] * len(g)))
