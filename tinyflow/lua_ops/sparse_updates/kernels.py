@@ -7,7 +7,7 @@ from __future__ import annotations
 import torch
 
 from ..array.kernels import check_range
-from ..optim.kernels import _scalars, ftrl, proximal_adagrad, proximal_sgd
+from ..optim.kernels import adam_update, ftrl, proximal_adagrad, proximal_sgd
 
 __all__ = ["sparse_adam", "sparse_scatter_sub", "sparse_update"]
 
@@ -97,16 +97,16 @@ def sparse_scatter_sub(var, values, indices, lr):
 
 def sparse_adam(var, m, v, values, indices, beta1_power, beta2_power, lr, beta1, beta2, eps):
     """Setup of TF 1.15's sparse Adam (``_apply_sparse_shared``): every row of m and v decays
-    (``m *= beta1``), the summed slices are added at their rows (``m[i] += (1 - beta1) * g``,
-    ``v[i] += (1 - beta2) * g^2``), and every row of var moves by ``lr_t * m / (sqrt(v) +
-    eps)``, as TF's composition of assign, scatter_add and assign_sub."""
-    one, lr, beta1, beta2, eps = _scalars(var, 1.0, lr, beta1, beta2, eps)
+    (``m *= beta1``), the summed slices are added at their rows (``m[i] += (1 - beta1) * g``),
+    and every row of var moves by ``lr_t * m / (sqrt(v) + eps)``: ApplyAdam's step on a
+    gradient that is 0 but at those rows, one buffer of var's size made here, written at the
+    rows before the step and cleared there after it (no dense gradient computed per step)."""
+    rows = torch.zeros_like(var)
+    dense_step = adam_update(var, m, v, rows, beta1_power, beta2_power, lr, beta1, beta2, eps)
 
     def step():
         unique, grad = _deduplicated(values, indices, var.shape[0])
-        power1, power2 = beta1_power.to(var.dtype), beta2_power.to(var.dtype)
-        rate = lr * torch.sqrt(one - power2) / (one - power1)
-        m.mul_(beta1).index_add_(0, unique, grad * (one - beta1))
-        v.mul_(beta2).index_add_(0, unique, grad * grad * (one - beta2))
-        var.sub_(rate * m / (torch.sqrt(v) + eps))
+        rows.index_copy_(0, unique, grad)
+        dense_step()
+        rows.index_fill_(0, unique, 0)
     return step
