@@ -97,4 +97,3 @@ def ftrl(var, accum, linear, grad, lr, l1, l2, l2_shrinkage, lr_power):
         torch.where(kept, accum, zero, out=var)
         accum.copy_(new_accum)
     return step
-
