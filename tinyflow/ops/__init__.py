@@ -15,6 +15,7 @@ from . import (
     matrix,
     nn,
     optim,
+    parsing,
     queue,
     reduce,
     rnn,
@@ -30,6 +31,6 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn",
-           "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates", "special", "state",
-           "volume"]
+           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce",
+           "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
+           "special", "state", "volume"]

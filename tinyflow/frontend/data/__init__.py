@@ -5,7 +5,8 @@ A dataset's elements are produced in Python (numpy) when an iterator pulls them;
 ``filter`` function of TF ops is traced once and run by the engine on each element; the
 iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:`.iterator`).
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
-functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements).
+functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
+:mod:`.readers` (``TFRecordDataset``, ``TextLineDataset``).
 """
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import sys
 from ..unsupported import unsupported
 from .dataset import Dataset
 from .iterator import Iterator
+from .readers import TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "get_output_classes",
+__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+           "experimental", "get_output_classes",
            "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
 

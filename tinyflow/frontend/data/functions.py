@@ -13,6 +13,7 @@ import numbers
 
 import numpy as np
 
+from ...nnvm.composite import CompositeTensor
 from ...nnvm.symbol import GraphContext, Symbol, current_context
 from ...nnvm.variables import constant
 from ..api import placeholder
@@ -88,7 +89,8 @@ class TracedFunction:
             self._session = Session(graph=self.graph)
         values = self._session.run(self._flat_outputs,
                                    dict(zip(self._flat_inputs, flat_values)))
-        return [np.asarray(v) for v in values]
+        return [np.asarray(v, dtype=t.dtype.as_numpy_dtype)  # a string stays an object
+                for v, t in zip(values, self._flat_outputs)]
 
 
 def _tensors(result, what):
@@ -102,6 +104,10 @@ def _tensors(result, what):
         return type(result)(*parts) if hasattr(result, "_fields") else tuple(parts)
     if isinstance(result, Symbol) and not result.is_operation and len(result.outputs) == 1:
         return result
+    if isinstance(result, CompositeTensor):
+        raise TypeError(f"{what}: TinyFlow's dataset elements hold dense tensors, not "
+                        f"{type(result).__name__}s (a VarLenFeature parsed): return "
+                        f"tf.sparse.to_dense of it, or parse a FixedLenSequenceFeature")
     if isinstance(result, (numbers.Number, np.ndarray, np.generic)) and not isinstance(
             result, complex) and np.asarray(result).dtype.kind in "biuf":
         return constant(result)

@@ -1,8 +1,10 @@
 """``tf.estimator`` (TensorFlow 1.15): :class:`Estimator`, :class:`EstimatorSpec`,
-:class:`ModeKeys`, :class:`RunConfig` and ``tf.estimator.inputs.numpy_input_fn``, on TinyFlow's
-monitored sessions (:mod:`tinyflow.frontend.monitored_session`); the premade estimators over
-``tf.feature_column`` (:mod:`.canned`: DNN, linear and combined classifiers and regressors)."""
-from . import inputs
+:class:`ModeKeys`, :class:`RunConfig`, ``tf.estimator.inputs.numpy_input_fn`` and
+``tf.estimator.export``'s serving receivers and outputs (``Estimator.export_saved_model``:
+:mod:`.exporter`), on TinyFlow's monitored sessions
+(:mod:`tinyflow.frontend.monitored_session`); the premade estimators over ``tf.feature_column``
+(:mod:`.canned`: DNN, linear and combined classifiers and regressors)."""
+from . import export, inputs
 from .canned import (
     DNNClassifier,
     DNNLinearCombinedClassifier,
@@ -17,7 +19,7 @@ from .run_config import RunConfig
 
 __all__ = ["DNNClassifier", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
            "DNNRegressor", "Estimator", "EstimatorSpec", "LinearClassifier", "LinearRegressor",
-           "ModeKeys", "RunConfig", "inputs"]
+           "ModeKeys", "RunConfig", "export", "inputs"]
 
 
 def __getattr__(name):
