@@ -97,6 +97,7 @@ def test_against_tensorflow(case, plan_memory):
     variables = tf.trainable_variables()
     assert [v.name for v in variables] == want["variables"]
     grads = tf.gradients(loss, variables + ([] if ids else [x]))
+    grads = [tf.convert_to_tensor(g) for g in grads]  # as tf_numbers_contrib_rnn.py
     with tf.Session(plan_memory=plan_memory) as sess:
         sess.run(tf.global_variables_initializer())
         for k, v in enumerate(variables):

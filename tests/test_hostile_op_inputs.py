@@ -129,6 +129,32 @@ def _scatter_probe(op, index_dtype):
     return Probe(f"{op}-{index_dtype.name}", op, make)
 
 
+def _sparse_update_probe(op, num_state, index_dtype, num_scalars=0, **attrs):
+    def make():  # an IndexedSlices update: hostile indices, values, scalars
+        state = [tf.Variable(tf.ones([4, 3])) for _ in range(num_state)]
+        xs, feeds = _placeholders((tf.float32, np.ones((2, 3))), (index_dtype, [1, 2]),
+                                  *[(tf.float32, 0.5)] * num_scalars)
+        out = create_op(op, *state, *xs, lr=0.1, **attrs)
+        return (out.outputs[0].node, [Symbol([e]) for e in out.outputs], feeds,
+                [tf.variables_initializer(state)])
+    return Probe(f"{op}-{index_dtype.name}", op, make)
+
+
+_SPARSE_UPDATES = {  # op: (state, scalars, attrs)
+    "sparse_sgd_update": (1, 0, {}),
+    "sparse_momentum_update": (2, 0, {"momentum": 0.9, "nesterov": True}),
+    "sparse_adam_update": (3, 2, {"beta1": 0.9, "beta2": 0.99, "epsilon": 1e-3}),
+    "sparse_rmsprop_update": (3, 0, {"rho": 0.9, "momentum": 0.5, "epsilon": 1e-3}),
+    "sparse_centered_rmsprop_update": (4, 0, {"rho": 0.9, "momentum": 0.5, "epsilon": 1e-3}),
+    "sparse_adagrad_update": (2, 0, {}),
+    "sparse_adadelta_update": (3, 0, {"rho": 0.9, "epsilon": 1e-3}),
+    "sparse_proximal_sgd_update": (1, 0, {"l1": 0.1, "l2": 0.1}),
+    "sparse_proximal_adagrad_update": (2, 0, {"l1": 0.1, "l2": 0.1}),
+    "sparse_ftrl_update": (3, 0, {"l1": 0.1, "l2": 0.1, "l2_shrinkage": 0.1,
+                                  "lr_power": -0.5}),
+}
+
+
 def _sampler(op, **attrs):
     def build(classes):
         return create_op(op, classes, num_true=1, num_sampled=3, unique=True, range_max=5,
@@ -142,6 +168,9 @@ def _special_probes():
     probes = [_scatter_probe(op, dtype) for op in ("scatter_update", "scatter_add",
                                                    "scatter_sub") for dtype in (tf.int32,
                                                                                 tf.int64)]
+    probes += [_sparse_update_probe(op, state, dtype, scalars, **attrs)
+               for op, (state, scalars, attrs) in _SPARSE_UPDATES.items()
+               for dtype in (tf.int32, tf.int64)]
     probes += [
         _op_probe("tensor_array_write", "2-rows", [(tf.float32, rows), (int32, [3, 0]),
                                                    (tf.float32, rows[:2])],

@@ -657,6 +657,13 @@ SPECIAL_TESTS = {"assign": ["test_assign", "test_assign_reads_see_the_old_value"
                  **{op: ["test_train.py::test_proximal_and_ftrl_steps_as_tensorflows"]
                     for op in ("proximal_sgd_update", "proximal_adagrad_update",
                                "ftrl_update")},
+                 # TF's sparse updates (IndexedSlices gradients), against real TF's numbers
+                 **{f"sparse_{op}": [
+                     "test_sparse_optimizers.py::test_sparse_updates_as_tensorflows"]
+                    for op in ("sgd_update", "momentum_update", "adam_update", "rmsprop_update",
+                               "centered_rmsprop_update", "adagrad_update", "adadelta_update",
+                               "proximal_sgd_update", "proximal_adagrad_update",
+                               "ftrl_update")},
                  # random draws: their laws and TF's expected counts, tested there
                  "log_uniform_candidate_sampler": [
                      "test_sampled_losses.py::test_samplers_draw_as_tensorflow"],

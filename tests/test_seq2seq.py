@@ -125,6 +125,7 @@ def test_seq2seq_program_against_torch(plan_memory):
     assert sorted(variables) == sorted(NAMES.values())  # TF's names
     keys = list(NAMES)
     grads = tf.gradients(loss, [variables[NAMES[k]] for k in keys])
+    grads = [tf.convert_to_tensor(g) for g in grads]  # the embedding's: TF's IndexedSlices
     values = {k: _rand(*variables[NAMES[k]].get_shape().as_list(), seed=i, scale=1.5)
               for i, k in enumerate(keys)}
     with tf.Session(plan_memory=plan_memory) as sess:

@@ -409,7 +409,7 @@ def test_embedding_lookup_sparse_matches_tf(combiner, weighted, plan_memory):
     found = tf.nn.embedding_lookup_sparse(params, ids, weights, combiner=combiner)
     rows = tf.constant(np.arange(12, dtype=np.float32).reshape(4, 3) * 0.1)
     wrt = [params] + ([weight_values] if weighted else [])
-    grads = tf.gradients(tf.reduce_sum(found * rows), wrt)
+    grads = [tf.convert_to_tensor(g) for g in tf.gradients(tf.reduce_sum(found * rows), wrt)]
     with _session(plan_memory) as sess:
         got = sess.run([found] + grads)
     for value, want in zip(got, EMBEDDING_TF[(combiner, weighted)]):
@@ -427,7 +427,7 @@ def test_embedding_lookup_sparse_matches_torch_index_add():
     sp_weights = tf.sparse_placeholder(tf.float32, name="weights")
     params = tf.placeholder(tf.float32, [10, 4])
     found = tf.nn.embedding_lookup_sparse(params, sp_ids, sp_weights, combiner="sqrtn")
-    grad = tf.gradients(tf.reduce_sum(tf.sin(found)), params)[0]
+    grad = tf.convert_to_tensor(tf.gradients(tf.reduce_sum(tf.sin(found)), params)[0])
     indices = np.stack([rows, cols], axis=1)
     feed = {sp_ids: (indices, ids, [8, 3]), sp_weights: (indices, weights, [8, 3]),
             params: table}
@@ -582,7 +582,7 @@ def test_safe_embedding_lookup_sparse_matches_tf(combiner, weighted, default_id,
                                                default_id=default_id)
     rows = tf.constant(np.arange(15, dtype=np.float32).reshape(5, 3) * 0.1)
     wrt = [params] + ([weight_values] if weighted else [])
-    grads = tf.gradients(tf.reduce_sum(found * rows), wrt)
+    grads = [tf.convert_to_tensor(g) for g in tf.gradients(tf.reduce_sum(found * rows), wrt)]
     with _session(plan_memory) as sess:
         got = sess.run([found] + grads)
     for value, want in zip(got, SAFE_TF[(combiner, weighted, default_id)]):

@@ -33,6 +33,7 @@ def compare(build, ref, values, plan_memory, config="cpu", wrt=None, atol=1e-4):
     head = _rand(*expected.shape, seed=9)
     r = tf.placeholder(tf.float32, shape=head.shape)
     grads = tf.gradients(out, [xs[i] for i in wrt], grad_ys=[r]) if wrt else []
+    grads = [tf.convert_to_tensor(g) for g in grads]  # a lookup's IndexedSlices as torch's
     with tf.Session(config, plan_memory=plan_memory) as sess:
         got = sess.run([out] + grads, {**dict(zip(xs, values)), r: head})
     np.testing.assert_allclose(got[0], expected.detach().numpy(), rtol=1e-4, atol=atol)
@@ -333,6 +334,8 @@ def test_embedding_lookup_of_shards(strategy, want, plan_memory):
     picked = [1, 4, 4, 9]
     grads = tf.gradients(tf.reduce_sum(tf.nn.embedding_lookup(
         params, picked, partition_strategy=strategy)), params)
+    assert all(isinstance(g, tf.IndexedSlices) for g in grads)  # each shard's own, as TF's
+    grads = [tf.convert_to_tensor(g) for g in grads]
     with tf.Session(plan_memory=plan_memory) as sess:
         got, got_grads = sess.run([rows, grads])
     assert got[:, 0].tolist() == want

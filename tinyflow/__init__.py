@@ -32,6 +32,8 @@ from .frontend.gradient_ops import *
 from .frontend.gradient_ops import __all__ as _gradient_ops_all
 from .frontend.graph_util import import_graph_def
 from .frontend.image_ops import random_crop
+from .frontend.indexed_slices import *  # tf.gradients giving IndexedSlices (over api's)
+from .frontend.indexed_slices import __all__ as _indexed_slices_all
 from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
 from .frontend.init_ops import *
@@ -163,7 +165,7 @@ __all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
-__all__ += list(_framework_names_all) + list(_parsing_ops_all)
+__all__ += list(_framework_names_all) + list(_parsing_ops_all) + list(_indexed_slices_all)
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [

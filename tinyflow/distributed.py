@@ -34,7 +34,7 @@ group, so ranks with different graphs or shapes get a clear error instead of glo
 """
 from __future__ import annotations
 
-from .frontend.api import assign, global_variables, group
+from .frontend.api import _tensor, assign, global_variables, group
 from .frontend.train import Optimizer
 from .lua_ops.collective.world import (
     DistributedError,
@@ -162,7 +162,8 @@ class DistributedOptimizer(Optimizer):
     average : bool
         False sums the gradients instead.
 
-    ``compute_gradients`` gives the reduced gradients (one ``_allreduce_wait`` output each);
+    ``compute_gradients`` gives the reduced gradients (one ``_allreduce_wait`` output each; an
+    IndexedSlices is reduced dense, as Horovod's ``sparse_as_dense=True``);
     ``apply_gradients`` returns an op that starts every bucket's reduction, last layers first,
     then runs the wrapped optimizer's updates, which wait for them.
     """
@@ -180,7 +181,9 @@ class DistributedOptimizer(Optimizer):
         """``[(averaged gradient, variable), ...]``; None where ``loss`` does not depend on
         the variable (every rank builds the same graph, so the same ones are None)."""
         joined("DistributedOptimizer")
-        pairs = self.optimizer.compute_gradients(loss, var_list)
+        # an IndexedSlices is reduced as its dense tensor (Horovod's sparse_as_dense=True)
+        pairs = [(None if grad is None else _tensor(grad), var)
+                 for grad, var in self.optimizer.compute_gradients(loss, var_list)]
         present = [i for i, (grad, _) in enumerate(pairs) if grad is not None]
         reduced = {}
         for number, bucket in enumerate(make_buckets([pairs[i] for i in present],

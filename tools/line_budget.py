@@ -62,14 +62,23 @@ COMPONENTS = {
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
          "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
+    # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
+    # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
+    # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;
+    # a sharded lookup's gradient cut into each shard's slices
+    "sparse gradients: IndexedSlices, sparse optimizer updates (ops/sparse_updates.py, "
+    "lua_ops/sparse_updates/, frontend/indexed_slices.py)": (
+        ["ops/sparse_updates.py", "lua_ops/sparse_updates/*", "frontend/indexed_slices.py"],
+        390),
     # issue 25: indexing with tensors (x[i] at a run-time index, slice bounds folded at bind,
     # tf.strided_slice with tensors) and TF's gather_nd, scatter_nd, tensor_scatter_nd_*,
     # reverse_sequence: their ops, bodies, checked kernels and TF-1 functions, counted apart
     # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
-    # and tf.dynamic_stitch)
+    # and tf.dynamic_stitch; 510 -> 512: 2026-11-27: their gathers' gradients dense, as TF's
+    # (gather_dense), now that a gather's is TF's IndexedSlices)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 510),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 512),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
@@ -138,12 +147,14 @@ COMPONENTS = {
     # whatever their case, a scope's name taken as it is, the operators' add/mul/truediv...) and
     # the operators' autopacking of a list holding tensors (x * [t, 3.0]); tf.Variable's
     # validate_shape
+    # 3905 -> 3915: TF's IndexedSlices: attrs.py documents FIndexedSlices and TCutsRows, a
+    # tensor's operators densify one
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3905),
+            "session/session.py", "session/variables.py"], 3915),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -228,8 +239,10 @@ COMPONENTS = {
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables);
     # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken);
-    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3070),
+    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam); 3070 -> 3080: 2026-11-27:
+    # gather's and embedding_lookup's backward ops say they are TF's IndexedSlices
+    # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3080),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -508,8 +521,12 @@ COMPONENTS = {
     # where its functions name their ops otherwise than their type (tf.divide's truediv,
     # clip_by_value, Relu6, L2Loss: their scopes), and get_variable's validate_shape, the
     # optimizers' ops in their name scope, and the composed functions' ops in TF's scopes
-    # (moments, norm, tensordot, einsum, boolean_mask...)
-    FRONT_END: ([], 5465),
+    # (moments, norm, tensordot, einsum, boolean_mask...); 5465 -> 5510: IndexedSlices through
+    # the TF-1 surface: converted to dense where an op reads one, clip_by_norm / clip_by_value /
+    # clip_by_global_norm / global_norm on its values (TF's), the optimizers' sparse path,
+    # gather_dense for the compositions of TF ops whose gradient is dense (tf.slice,
+    # tf.boolean_mask, sparse_ops, loops by time)
+    FRONT_END: ([], 5510),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

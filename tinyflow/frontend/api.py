@@ -6,6 +6,7 @@ import re
 import numpy as np
 
 from ..nnvm import gradients as nnvm_gradients
+from ..nnvm.composite import CompositeTensor
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context, graph_input
 from ..nnvm.tensor_shape import TensorShape
 from ..nnvm.variables import Initializer, Variable, assign, assign_add, assign_sub, constant
@@ -130,6 +131,8 @@ def _tensor(value) -> Symbol:
     holding tensors packed (:func:`_packed`)."""
     if _holds_tensors(value):
         return _packed(value)
+    if isinstance(value, CompositeTensor) and value._as_tensor() is not None:
+        return value._as_tensor()  # an IndexedSlices as its dense tensor (TF's conversion)
     return _as_symbol(value) if isinstance(value, NodeEntry) else value if isinstance(
         value, Symbol) else constant(value)
 
@@ -181,7 +184,8 @@ def _like(value, tensor: Symbol) -> Symbol:
 
 def _operands(x, y):
     """``(x, y)`` as symbols; a number beside a tensor takes the tensor's dtype."""
-    x, y = (_tensor(v) if _holds_tensors(v) else v for v in (x, y))
+    x, y = (_tensor(v) if _holds_tensors(v) or isinstance(v, CompositeTensor) else v
+            for v in (x, y))
     if not isinstance(x, Symbol) and not isinstance(y, Symbol):
         x = constant(x)  # TF converts x first and y to x's dtype
     if not isinstance(y, Symbol):

@@ -36,7 +36,7 @@ from .api import (
 from .array_ops import (
     broadcast_to,
     expand_dims,
-    gather,
+    gather_dense,
     pad,
     range,
     reshape,
@@ -120,7 +120,8 @@ def repeat(input, repeats, axis=None, name=None) -> Symbol:
         raise ValueError(f"tf.repeat: repeats has {len(counts)} entries for axis {axis} of "
                          f"size {size}")
     index = np.repeat(np.arange(size), counts[0] if len(counts) == 1 else counts)
-    return gather(input, constant(index.astype(np.int32)), axis=axis, name=name or "Repeat")
+    return gather_dense(input, constant(index.astype(np.int32)), axis=axis,
+                        name=name or "Repeat")
 
 
 def roll(input, shift, axis, name=None) -> Symbol:
@@ -138,7 +139,7 @@ def roll(input, shift, axis, name=None) -> Symbol:
         ax = ax % ndims if ndims else ax
         size = _known_dim(input, ax, "roll")
         index = (np.arange(size) - step) % builtins.max(size, 1)
-        result = gather(result, constant(index.astype(np.int32)), axis=ax)
+        result = gather_dense(result, constant(index.astype(np.int32)), axis=ax)
     return identity(result, name=name or "Roll")
 
 

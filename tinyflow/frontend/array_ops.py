@@ -485,7 +485,7 @@ def _slice_at(input_, begin, size, name) -> Symbol:
         begin = cast(begin, int32)
         for axis, count in enumerate(size):
             offsets = constant(np.arange(count, dtype=np.int32))
-            input_ = gather(input_, begin[axis] + offsets, axis=axis)
+            input_ = gather_dense(input_, begin[axis] + offsets, axis=axis)
         return input_
 
 
@@ -501,6 +501,14 @@ def gather(params, indices, validate_indices=None, name=None, axis=None, batch_d
                          name=name or "GatherV2")
     return _gather_batched(_tensor(params), _tensor(indices), axis, int(batch_dims),
                            name or "GatherV2")
+
+
+def gather_dense(params, indices, axis=0, name=None) -> Symbol:
+    """:func:`gather` whose gradient is a tensor, never an IndexedSlices: for a composition of
+    a TF op whose own gradient is dense (``tf.slice``, ``tf.boolean_mask``, a loop reading
+    its inputs by time step...), so ``tf.gradients`` and the optimizers see what TF's give."""
+    return create_op("gather", _tensor(params), _tensor(indices), axis=int(axis),
+                     dense_gradient=True, name=name or "GatherV2")
 
 
 def _gather_batched(params, indices, axis, batch_dims, name) -> Symbol:
@@ -567,7 +575,8 @@ def _masked(tensor, mask, axis) -> Symbol:
         tensor = reshape(tensor, others)
         mask = reshape(mask, [-1])
     indices = squeeze(where(mask), axis=[1])
-    return gather(tensor, indices, axis=axis)
+    # TF gathers from a reshape of tensor, whose gradient densifies the gather's
+    return gather_dense(tensor, indices, axis=axis)
 
 
 def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None, name=None) -> Symbol:

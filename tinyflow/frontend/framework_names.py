@@ -1,9 +1,9 @@
 """TensorFlow 1.15's small framework functions that library code calls on its way:
 ``tf.is_tensor``, ``tf.get_static_value``, ``tf.dimension_value`` / ``dimension_at_index``,
-``tf.broadcast_static_shape`` / ``broadcast_dynamic_shape``, ``tf.IndexedSlices`` (a class
-TinyFlow's gradients never return: they are dense tensors, so ``isinstance(g,
-tf.IndexedSlices)`` takes the dense path), ``tf.train.replica_device_setter`` (a placement function;
-every op runs on the session's device anyway) and the version switches TF-1 programs call."""
+``tf.broadcast_static_shape`` / ``broadcast_dynamic_shape``,
+``tf.convert_to_tensor_or_indexed_slices``, ``tf.train.replica_device_setter`` (a placement
+function; every op runs on the session's device anyway) and the version switches TF-1 programs
+call."""
 from __future__ import annotations
 
 import builtins
@@ -20,7 +20,7 @@ from .array_ops import (
     _known_shape,
     concat,
     expand_dims,
-    gather,
+    gather_dense,
     ones,
     reshape,
     shape,
@@ -32,9 +32,10 @@ from .array_ops import sequence_mask as _static_sequence_mask
 from .array_ops import slice as _static_slice
 from .control_flow_ops import Assert
 from .dtypes import as_dtype, int32
+from .indexed_slices import IndexedSlices
 from .math_ops import convert_to_tensor, cumsum
 
-__all__ = ["IndexedSlices", "broadcast_dynamic_shape", "broadcast_static_shape",
+__all__ = ["broadcast_dynamic_shape", "broadcast_static_shape",
            "convert_to_tensor_or_indexed_slices", "dimension_at_index", "dimension_value",
            "disable_v2_tensorshape", "executing_eagerly_outside_functions", "get_static_value",
            "is_symbolic_tensor", "is_tensor", "lin_space", "linspace", "range", "sequence_mask",
@@ -108,23 +109,6 @@ def executing_eagerly_outside_functions() -> bool:
 
 def disable_v2_tensorshape() -> None:
     """Nothing to do: TinyFlow's ``TensorShape`` holds ``Dimension`` objects, TF 1.x's."""
-
-
-class IndexedSlices:
-    """TF's sparse gradient of a gather: ``values`` at rows ``indices`` of a tensor of
-    ``dense_shape``.  TinyFlow's gradients are dense tensors, never this: the class is here for
-    ``isinstance`` checks and programs that carry one along."""
-
-    def __init__(self, values, indices, dense_shape=None):
-        self.values, self.indices, self.dense_shape = values, indices, dense_shape
-
-    @property
-    def dtype(self):
-        return self.values.dtype
-
-    def __repr__(self):
-        return (f"IndexedSlices(indices={self.indices!r}, values={self.values!r}, "
-                f"dense_shape={self.dense_shape!r})")
 
 
 def convert_to_tensor_or_indexed_slices(value, dtype=None, name=None):
@@ -254,7 +238,7 @@ def slice(input_, begin, size, name=None) -> Symbol:
         known = []  # the sizes known now, as TF's static shape
         for axis in builtins.range(rank):
             count = where(sizes[axis] < 0, dims[axis] - begin[axis], sizes[axis])
-            input_ = gather(input_, begin[axis] + range(count), axis=axis)
+            input_ = gather_dense(input_, begin[axis] + range(count), axis=axis)
             given = size[axis] if isinstance(size, (list, tuple)) else sizes[axis]
             known.append(_partly_static(given) if isinstance(given, Symbol) else int(given))
         input_.set_shape([k if k is not None and k >= 0 else None for k in known])

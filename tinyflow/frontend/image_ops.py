@@ -47,7 +47,7 @@ from .api import (
 )
 from .array_ops import (
     expand_dims,
-    gather,
+    gather_dense,
     pad,
     reshape,
     reverse,
@@ -362,7 +362,7 @@ def random_crop(value, size, seed=None, name=None):
                                 seed=seed) % limit
         for axis, (s, d) in enumerate(zip(size, shape)):
             if s != d:
-                value = gather(value, offset[axis] + _range(s), axis=axis)
+                value = gather_dense(value, offset[axis] + _range(s), axis=axis)
         return value
 
 

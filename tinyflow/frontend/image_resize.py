@@ -16,7 +16,7 @@ import numpy as np
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.variables import constant
 from .api import cast
-from .array_ops import gather
+from .array_ops import gather_dense
 from .dtypes import float32
 from .image_ops import _batched, _height_width, _image, _int, pad_to_bounding_box
 from .linalg_ops import einsum
@@ -193,7 +193,7 @@ def resize_nearest_neighbor(images, size, align_corners=False, name=None,
         for axis, new, old in ((1, rows, height), (2, cols, width)):
             picked = _nearest_rows(new, old, align_corners, half_pixel_centers)
             if not np.array_equal(picked, np.arange(old)):
-                out = gather(out, constant(picked), axis=axis)
+                out = gather_dense(out, constant(picked), axis=axis)
         return out
 
 

@@ -18,6 +18,7 @@ from .array_ops import (
     _tensor,
     concat,
     gather,
+    gather_dense,
     reshape,
     shaped_by_value,
     squeeze,
@@ -102,7 +103,7 @@ def batch_gather(params, indices, name=None) -> Symbol:
         offsets = (np.arange(int(np.prod(batch)), dtype=np.int64) * rows).reshape(batch + [1])
         flat = reshape(params, [-1] + dims[ndims:]) if None not in dims[ndims:] else reshape(
             params, concat([[-1], shape_of(params)[ndims:]], 0))
-        return gather(flat, indices + constant(offsets, dtype=indices.dtype))
+        return gather_dense(flat, indices + constant(offsets, dtype=indices.dtype))
 
 
 def dynamic_partition(data, partitions, num_partitions, name=None) -> list:
@@ -131,7 +132,7 @@ def dynamic_partition(data, partitions, num_partitions, name=None) -> list:
         checked = gather(zeros([num_partitions], partitions.dtype), flat_partitions,
                          name="partitions")
         with current_context().control_dependencies([checked]):
-            return [gather(flat, squeeze(where(equal(flat_partitions, i)), axis=[1]))
+            return [gather_dense(flat, squeeze(where(equal(flat_partitions, i)), axis=[1]))
                     for i in range(num_partitions)]
 
 

@@ -15,6 +15,7 @@ import numbers
 
 import numpy as np
 
+from ..nnvm.composite import CompositeTensor
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from .api import (
@@ -45,11 +46,13 @@ from .api import (
     where,
 )
 from .api import abs as _abs
+from .api import clip_by_value as _clip_by_value
 from .api import exp as _exp
 from .array_ops import ones_like, reshape, transpose, zeros_like
 from .array_ops import shape as shape_of
 from .array_ops import size as array_size
 from .dtypes import as_dtype, int32, int64
+from .indexed_slices import IndexedSlices
 from .partitioned_variables import PartitionedVariable
 
 __all__ = [
@@ -59,6 +62,7 @@ __all__ = [
     "clip_by_average_norm",
     "clip_by_global_norm",
     "clip_by_norm",
+    "clip_by_value",
     "confusion_matrix",
     "convert_to_tensor",
     "count_nonzero",
@@ -297,6 +301,8 @@ def convert_to_tensor(value, dtype=None, name=None, preferred_dtype=None) -> Sym
         value = Symbol([value])
     if isinstance(value, PartitionedVariable):  # its shards concatenated (TF's _concat)
         value = value.as_tensor()
+    if isinstance(value, CompositeTensor) and value._as_tensor() is not None:
+        value = value._as_tensor()  # an IndexedSlices densified
     if _holds_tensors(value):  # TF's autopacking: [t, 2 * t] stacked
         value = _packed(value, as_dtype(dtype) if dtype is not None else None)
     if isinstance(value, Symbol):
@@ -395,9 +401,29 @@ def _norm_like(value, t) -> Symbol:
     return value if isinstance(value, Symbol) else _like(float(value), t)
 
 
-def clip_by_norm(t, clip_norm, axes=None, name=None) -> Symbol:
+def _on_values(t, clip):
+    """TF 1.15's clip functions on an IndexedSlices: ``clip`` of its values (duplicate rows
+    not summed), the indices and the dense shape kept."""
+    if isinstance(t, IndexedSlices):
+        return IndexedSlices(clip(t.values), t.indices, t.dense_shape)
+    return clip(t)
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """``t`` clipped to [min, max]: ``maximum(minimum(t, max), min)``, as TF 1.15 composes it
+    (the gradient flows where t is inside, and to the bound tensors where it is clipped); an
+    IndexedSlices' values, its indices kept."""
+    return _on_values(t, lambda v: _clip_by_value(v, clip_value_min, clip_value_max, name))
+
+
+def clip_by_norm(t, clip_norm, axes=None, name=None):
     """``t * clip_norm / max(l2norm(t), clip_norm)``, the L2 norm taken over ``axes`` (None:
-    all), with TF 1.15's safe square root (a zero norm gives a zero gradient, not NaN)."""
+    all), with TF 1.15's safe square root (a zero norm gives a zero gradient, not NaN); an
+    IndexedSlices' values, its indices kept (TF's)."""
+    return _on_values(t, lambda v: _clip_by_norm(v, clip_norm, axes, name))
+
+
+def _clip_by_norm(t, clip_norm, axes, name) -> Symbol:
     t = _float_input(t, "clip_by_norm")
     with current_context().name_scope(name or "clip_by_norm") as scope:
         clip_norm = _norm_like(clip_norm, t)
@@ -424,8 +450,10 @@ def _tensor_list(t_list, function) -> list:
 
 
 def global_norm(t_list, name=None) -> Symbol:
-    """``sqrt(sum of sum(t ** 2) over the tensors)``; None entries are skipped (TF's)."""
-    values = [_tensor(t) for t in _tensor_list(t_list, "global_norm") if t is not None]
+    """``sqrt(sum of sum(t ** 2) over the tensors)``; None entries are skipped, an
+    IndexedSlices counts its values (TF's)."""
+    values = [_tensor(t.values if isinstance(t, IndexedSlices) else t)
+              for t in _tensor_list(t_list, "global_norm") if t is not None]
     if not values:
         raise ValueError("global_norm: t_list holds no tensor")
     with current_context().name_scope(name or "global_norm"):  # TF's: global_norm/global_norm
@@ -440,7 +468,7 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     Parameters
     ----------
     t_list : list or tuple
-        Tensors (gradients); None entries stay None.
+        Tensors (gradients) or IndexedSlices (their values scaled); None entries stay None.
     clip_norm : float or 0-D Symbol
     use_norm : 0-D Symbol, optional
         The global norm to use (computed by :func:`global_norm` when None).
@@ -457,8 +485,8 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     scale = clip_norm * minimum(1.0 / norm, 1.0 / clip_norm)
     scale = scale + (norm - norm)  # NaN when the norm is not finite, as TF
     prefix = name or "clip_by_global_norm"
-    clipped = [None if t is None else identity(_tensor(t) * scale, name=f"{prefix}_{i}")
-               for i, t in enumerate(t_list)]
+    clipped = [None if t is None else _on_values(t, lambda v, i=i: identity(
+        _tensor(v) * scale, name=f"{prefix}_{i}")) for i, t in enumerate(t_list)]
     return clipped, norm
 
 

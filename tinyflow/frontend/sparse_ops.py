@@ -42,7 +42,7 @@ from .array_ops import (
     boolean_mask,
     concat,
     expand_dims,
-    gather,
+    gather_dense,
     ones_like,
     reshape,
     zeros_like,
@@ -334,8 +334,8 @@ def _sparse_sum(a, b, threshold) -> SparseTensor:
         strides = cumprod(a.dense_shape, exclusive=True, reverse=True)
         keys = reduce_sum(concat([a.indices, b.indices], 0) * strides, axis=1)
         order = argsort(keys, stable=True)
-        positions, segments, counts = unique_with_counts(gather(keys, order), out_idx=int64)
-        sums = segment_sum(gather(concat([a.values, b.values], 0), order), segments)
+        positions, segments, counts = unique_with_counts(gather_dense(keys, order), out_idx=int64)
+        sums = segment_sum(gather_dense(concat([a.values, b.values], 0), order), segments)
         # each position's coordinates: (position // stride) % size, per axis
         indices = floormod(floordiv(expand_dims(positions, 1), strides), a.dense_shape)
         if threshold:  # TF drops a sum of two entries below it; a lone entry stays
@@ -358,8 +358,8 @@ def sparse_softmax(sp_input, name=None) -> SparseTensor:
         rows = reduce_sum(sp.indices[:, :-1] * cumprod(leading, exclusive=True, reverse=True),
                           axis=1)
         _, runs, _ = unique_with_counts(rows, out_idx=int64)  # sorted rows: 0, 0, 1, 2, 2...
-        shifted = exp(sp.values - gather(segment_max(sp.values, runs), runs))
-        values = shifted / gather(segment_sum(shifted, runs), runs)
+        shifted = exp(sp.values - gather_dense(segment_max(sp.values, runs), runs))
+        values = shifted / gather_dense(segment_sum(shifted, runs), runs)
         values.set_shape(sp.values.get_shape())
         return SparseTensor(sp.indices, values, sp.dense_shape)
 
@@ -371,7 +371,7 @@ def sparse_reorder(sp_input, name=None) -> SparseTensor:
     with current_context().name_scope(name or "SparseReorder"):
         strides = cumprod(sp.dense_shape, exclusive=True, reverse=True)
         order = argsort(reduce_sum(sp.indices * strides, axis=1), stable=True)
-        return SparseTensor(gather(sp.indices, order), gather(sp.values, order),
+        return SparseTensor(gather_dense(sp.indices, order), gather_dense(sp.values, order),
                             sp.dense_shape)
 
 
@@ -418,8 +418,8 @@ def sparse_transpose(sp_input, perm=None, name=None) -> SparseTensor:
         raise ValueError("sparse_transpose: the rank must be known when perm is not given")
     perm = list(range(rank[0].value))[::-1] if perm is None else perm
     with current_context().name_scope(name or "SparseTranspose"):
-        return sparse_reorder(SparseTensor(gather(sp.indices, perm, axis=1), sp.values,
-                                           gather(sp.dense_shape, perm)))
+        return sparse_reorder(SparseTensor(gather_dense(sp.indices, perm, axis=1), sp.values,
+                                           gather_dense(sp.dense_shape, perm)))
 
 
 def sparse_fill_empty_rows(sp_input, default_value, name=None) -> tuple:
@@ -468,7 +468,7 @@ def from_dense(tensor, name=None) -> SparseTensor:
 # -- segments over gathered rows ---------------------------------------------------------------
 def sparse_segment_sum(data, indices, segment_ids, name=None, num_segments=None) -> Symbol:
     """``segment_sum(gather(data, indices), segment_ids)`` (unsorted with num_segments)."""
-    rows = gather(_tensor(data), indices)
+    rows = gather_dense(_tensor(data), indices)
     if num_segments is not None:
         return unsorted_segment_sum(rows, segment_ids, num_segments, name=name)
     return segment_sum(rows, segment_ids, name=name)
@@ -478,7 +478,7 @@ def sparse_segment_mean(data, indices, segment_ids, name=None, num_segments=None
     """The mean of the gathered rows per segment (0 for an empty one)."""
     if num_segments is not None:
         raise ValueError("sparse_segment_mean: num_segments is not supported by TinyFlow")
-    return segment_mean(gather(_tensor(data), indices), segment_ids, name=name)
+    return segment_mean(gather_dense(_tensor(data), indices), segment_ids, name=name)
 
 
 def segment_sqrt_n(rows, ids) -> Symbol:
@@ -497,4 +497,4 @@ def sparse_segment_sqrt_n(data, indices, segment_ids, name=None, num_segments=No
     """The sum of the gathered rows per segment over the square root of their count."""
     if num_segments is not None:
         raise ValueError("sparse_segment_sqrt_n: num_segments is not supported by TinyFlow")
-    return segment_sqrt_n(gather(_tensor(data), indices), _tensor(segment_ids))
+    return segment_sqrt_n(gather_dense(_tensor(data), indices), _tensor(segment_ids))

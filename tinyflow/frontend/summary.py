@@ -23,6 +23,7 @@ import zlib
 import numpy as np
 
 from ..nnvm.attrs import no_gradient
+from ..nnvm.composite import CompositeTensor
 from ..nnvm.errors import TinyflowError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.op import register_op
@@ -194,6 +195,8 @@ def _clean_tag(name):
 def _summary(op_name, name, tensor, collections, family, **attrs):
     """A summary node named ``[family/]name`` under the name scope, in ``collections``."""
     name, family = _clean_tag(name), _clean_tag(family)
+    if isinstance(tensor, CompositeTensor) and tensor._as_tensor() is not None:
+        tensor = tensor._as_tensor()  # an IndexedSlices summarised dense, as TF converts it
     summary = create_op(op_name, tensor, name=name if family is None else f"{family}/{name}",
                         family=family, **attrs)
     for key in (GraphKeys.SUMMARIES,) if collections is None else collections:

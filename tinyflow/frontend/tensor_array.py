@@ -25,7 +25,7 @@ from ..nnvm.subgraph import Subgraph
 from ..nnvm.symbol import Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
 from .api import _tensor, constant
-from .array_ops import concat, gather, reshape, shape, shape_value, shaped_by_value, zeros
+from .array_ops import concat, gather_dense, reshape, shape, shape_value, shaped_by_value, zeros
 from .dtypes import as_dtype
 
 __all__ = ["TensorArray"]
@@ -99,12 +99,13 @@ class TensorArray:
     # -- reading ----------------------------------------------------------------------------
     def read(self, index, name=None) -> Symbol:
         """Element ``index`` (an int or int32 scalar tensor)."""
-        return self._known_rows(gather(self._stacked("read"), _index(index),
+        # TF's TensorArray gradients are tensors: gather_dense
+        return self._known_rows(gather_dense(self._stacked("read"), _index(index),
                                        name=name or "TensorArrayRead"), [])
 
     def gather(self, indices, element_shape=None, name=None) -> Symbol:
         """Elements ``indices`` (a vector), stacked."""
-        return self._known_rows(gather(self._stacked("gather"), _index(indices),
+        return self._known_rows(gather_dense(self._stacked("gather"), _index(indices),
                                        name=name or "TensorArrayGather"), [None])
 
     def stack(self, name=None) -> Symbol:

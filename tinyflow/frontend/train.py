@@ -22,7 +22,6 @@ from .api import (
     constant,
     control_dependencies,
     global_variables,
-    gradients,
     group,
     minimum,
     trainable_variables,
@@ -30,6 +29,7 @@ from .api import (
 from .array_ops import ones, zeros
 from .framework import GraphKeys
 from .graph_util import write_graph
+from .indexed_slices import IndexedSlices, gradients
 from .learning_rate_decay import *  # tf.train.exponential_decay, piecewise_constant...
 from .learning_rate_decay import __all__ as _decay_all
 from .meta_graph import export_meta_graph
@@ -91,7 +91,8 @@ class Optimizer:
 
     def compute_gradients(self, loss: Symbol, var_list=None) -> list:
         """``[(gradient, variable), ...]`` of ``loss`` for ``var_list`` (default: every
-        trainable variable); the gradient is None for a variable ``loss`` does not depend on."""
+        trainable variable); the gradient is None for a variable ``loss`` does not depend on,
+        an IndexedSlices where TF's is (a gather's, an embedding lookup's)."""
         var_list = trainable_variables() if var_list is None else list(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
@@ -128,7 +129,8 @@ class Optimizer:
         return Symbol(increment.outputs, is_operation=True)
 
     def _update_ops(self, grads_and_vars) -> list:
-        return [assign(var, self.update(grad, var)) for grad, var in grads_and_vars]
+        # update(grad, var) is a dense rule: an IndexedSlices comes to it as its dense tensor
+        return [assign(var, self.update(_dense(grad), var)) for grad, var in grads_and_vars]
 
     def get_slot_names(self) -> list:
         """The names of the slots this optimizer made, sorted (TF's: ``["m", "v"]`` for Adam,
@@ -209,12 +211,22 @@ def _learning_rate(value):
     return value if isinstance(value, Symbol) else float(value)
 
 
+def _dense(grad):
+    return grad._as_tensor() if isinstance(grad, IndexedSlices) else grad
+
+
 def _update(op_name, state, grad, learning_rate, *scalars, **attrs) -> Symbol:
     """The fused update ``op_name`` of ``state`` (the variable, then its slots) against
-    ``grad``: the learning rate is its attr ``lr``, or its last input when it is a tensor."""
+    ``grad``: the learning rate is its attr ``lr``, or its last input when it is a tensor.
+    An IndexedSlices gradient takes the sparse update, ``sparse_<op_name>`` (TF's
+    ``_apply_sparse``), from its values and indices: no dense gradient is computed."""
+    if isinstance(grad, IndexedSlices):
+        op_name, grad = f"sparse_{op_name}", (grad.values, grad.indices)
+    else:
+        grad = (grad,)
     if isinstance(learning_rate, Symbol):
-        return create_op(op_name, *state, grad, *scalars, learning_rate, **attrs)
-    return create_op(op_name, *state, grad, *scalars, lr=learning_rate, **attrs)
+        return create_op(op_name, *state, *grad, *scalars, learning_rate, **attrs)
+    return create_op(op_name, *state, *grad, *scalars, lr=learning_rate, **attrs)
 
 
 class GradientDescentOptimizer(Optimizer):

@@ -27,7 +27,8 @@ __all__ = ["FAMILIES", "SHARED_BODIES", "Body", "attach_lua_bodies", "built_in_b
 # the folders of bodies, one per op declaration module (tinyflow/ops/<family>.py)
 FAMILIES = ("array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
             "init", "linalg", "loop", "math", "matrix", "nn", "optim", "reduce", "rnn",
-            "sampling", "segment", "softmax", "sorting", "sparse", "special", "state", "volume")
+            "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates", "special",
+            "state", "volume")
 
 # op -> the op whose body file it runs (views of the same elements: only the shape differs;
 # concat's and split's bodies serve the ops that lay out or cut apart pieces the same way;

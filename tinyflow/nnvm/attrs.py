@@ -234,6 +234,15 @@ TGradientRole       ``"sum"`` | ``"one"`` | ``"zero"``: the op the Gradient pass
                     the gradients an entry receives (``elemwise_sum``, attr ``num_args``), for
                     the head gradient (``ones_like``) and for an unreached x
                     (``zeros_like``).  One op per role.
+FIndexedSlices      ``f(attrs) -> (grad, indices, shaped) | None`` or the tuple, on a backward
+                    op adding rows into zeros (``_gather_backward``, ``_embedding_lookup_...``):
+                    its output is TF's ``IndexedSlices`` of values ``grad`` (the indices' axes
+                    flattened), ``indices`` flattened and ``shaped``'s shape, or (None) dense as
+                    TF's (a gather on another axis, or with ``dense_gradient``).  Read by
+                    ``tf.gradients`` (tinyflow/frontend/indexed_slices.py).
+TCutsRows           ``True`` on ``_concat_backward``: output k is the part of input 0 along attr
+                    ``axis`` of input k + 1's shape; ``tf.gradients`` cuts an IndexedSlices so
+                    (the shards of an embedding lookup's table, each its own, as TF's).
 TTFType             ``"<type>"``: TensorFlow's name of the op's type, what ``op.type`` and the
                     graph TensorBoard shows say (``matmul`` -> ``"MatMul"``, ``elemwise_add``
                     -> ``"AddV2"``, ``constant`` -> ``"Const"``); missing: the op's name in

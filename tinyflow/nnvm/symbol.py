@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from .attrs import same_type
+from .composite import CompositeTensor
 from .dtypes import as_dtype
 from .errors import DTypeError, GraphError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
@@ -549,6 +550,8 @@ def _number_op(op_name, tf_name, reflected=False):
     their stack (TF's autopacking: ``x * [t, 3.0]``).  The node is named ``tf_name`` as TF's
     operators name theirs (``mul``, ``mul_1``...), the converted operand ``<tf_name>/y``."""
     def method(self, other):
+        if isinstance(other, CompositeTensor) and other._as_tensor() is not None:
+            other = other._as_tensor()  # an IndexedSlices: its dense tensor, as TF converts it
         if not isinstance(other, (Symbol, int, float, list, tuple)) and \
                 not hasattr(other, "shape"):
             return NotImplemented

@@ -24,11 +24,13 @@ from . import (
     softmax,
     sorting,
     sparse,
+    sparse_updates,
     special,
     state,
     volume,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn",
-           "sampling", "segment", "softmax", "sorting", "sparse", "special", "state", "volume"]
+           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce",
+           "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
+           "special", "state", "volume"]

@@ -234,7 +234,7 @@ def _concat_backward_shape(attrs, in_shapes, out_shapes):
  .set_num_outputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", _concat_backward_shape)
  .set_attr("FIgnoreInputs", lambda attrs: list(range(1, attrs["num_args"] + 1)))
- .set_attr("TIsBackward", True)
+ .set_attr("TIsBackward", True).set_attr("TCutsRows", True)  # (on axis 0: a shard's rows)
  # the pieces' gradients laid end to end again; the inputs read for their shape get none
  .set_attr("FGradient", lambda n, g: [
      create_op("concat", *g, num_args=len(g), axis=n.attrs["axis"])] + [None] * len(g)))
@@ -350,20 +350,27 @@ def _gather_shape(attrs, in_shapes, out_shapes):
 
 
 (register_op("gather").describe("Slices of params along axis at indices (int32 or int64): "
-                                "out.shape = params[:axis] + indices + params[axis + 1:].")
+                                "out.shape = params[:axis] + indices + params[axis + 1:]; attr "
+                                "dense_gradient: the gradient is never TF's IndexedSlices (a "
+                                "composition of a TF op whose gradient is a tensor).")
  .set_num_inputs(2).set_attr("FInferShape", _gather_shape)
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
  .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
  .set_attr("FGradient", lambda n, g: [create_op(
-     "_gather_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs.get("axis", 0)), None]))
+     "_gather_backward", g[0], n.inputs[1], n.inputs[0], axis=n.attrs.get("axis", 0),
+     dense_gradient=n.attrs.get("dense_gradient")), None]))
 
 
 (register_op("_gather_backward").describe("g added into zeros of input 2's shape "
-                                          "(shape-only) at the indices gather read.")
+                                          "(shape-only) at the indices gather read (attr "
+                                          "dense_gradient: gather's).")
  .set_num_inputs(3).set_attr("FInferShape", _shape_of_input_2(_gather_shape, "gather"))
  .set_attr("FInferType", _integer_input(1, "gather's indices"))
  .set_attr("FIgnoreInputs", [2]).set_attr("TIsBackward", True)
  .set_attr("TUncapturable", True)  # on a GPU, the indices are checked on the host
+ # TF's GatherV2 gradient is IndexedSlices(g's rows, indices, params' shape) on axis 0 only
+ .set_attr("FIndexedSlices", lambda attrs: None if attrs.get("axis", 0) != 0
+           or attrs.get("dense_gradient") else (0, 1, 2))
  .set_attr("FGradient", lambda n, g: [create_op(
      "gather", g[0], n.inputs[1], axis=n.attrs.get("axis", 0)), None, None]))
 

@@ -177,6 +177,7 @@ def _embedding_shape(attrs, in_shapes, out_shapes):
               "params (for its shape) and ids.", 3, same_as_input(1))
  .set_attr("FIgnoreInputs", [1]).set_attr("FInferType", _float_and_ids([0, 1], [2]))
  .set_attr("TUncapturable", True)
+ .set_attr("FIndexedSlices", (0, 2, 1))  # TF's: IndexedSlices(g's rows, ids, params' shape)
  # a sum of g's rows at ids: its gradient reads h's rows at ids
  .set_attr("FGradient", lambda n, g: [
      create_op("embedding_lookup", g[0], n.inputs[2]), None, None]))

@@ -7,7 +7,8 @@ Each op mutates its leading inputs (FMutateInputs), whose outputs are those vari
 (as ``assign``).  Its inputs are the state (the variable, then its slots), the gradient, the
 op's scalar inputs (Adam's beta powers), and last the learning rate when it is a tensor: without
 an ``lr`` attribute the op takes one more input, a scalar.  Bodies:
-``tinyflow/lua_ops/optim/<name>.lua``.
+``tinyflow/lua_ops/optim/<name>.lua``.  Their sparse twins, against an IndexedSlices gradient:
+:mod:`tinyflow.ops.sparse_updates`.
 """
 from __future__ import annotations
 

@@ -12,6 +12,7 @@ from .. import summary as _summary
 from .. import train as _train
 from ..api import control_dependencies, identity
 from ..framework import GraphKeys, get_collection
+from ..indexed_slices import IndexedSlices
 from ..init_ops import constant_initializer
 from ..math_ops import clip_by_global_norm, convert_to_tensor, global_norm
 from ..random_ops import random_normal
@@ -77,6 +78,8 @@ def optimize_loss(loss, global_step, learning_rate, optimizer, gradient_noise_sc
         for grad, var in grads:
             if grad is not None:
                 label = var.name.replace(":", "_")
+                if isinstance(grad, IndexedSlices):  # TF summarises its values
+                    grad = grad.values
                 if "gradients" in summaries:
                     _summary.histogram(f"gradients/{label}", grad)
                 if "gradient_norm" in summaries:
@@ -134,12 +137,13 @@ def _optimizer(optimizer, lr):
 def _transformed(grads, noise_scale, multipliers):
     """TF's gradient noise (``random_normal * scale``) and per-variable multipliers."""
     grads = [(g, v) for g, v in grads]
-    if noise_scale is not None:
-        grads = [(None if g is None else g + random_normal(g.get_shape().as_list()) * noise_scale,
-                  v) for g, v in grads]
-    if multipliers is not None:
-        grads = [(g if g is None or v not in multipliers else g * multipliers[v], v)
-                 for g, v in grads]
+    if noise_scale is not None:  # an IndexedSlices takes noise as its dense tensor (TF's)
+        grads = [(None if g is None else convert_to_tensor(g) + random_normal(
+            convert_to_tensor(g).get_shape().as_list()) * noise_scale, v) for g, v in grads]
+    if multipliers is not None:  # an IndexedSlices' values scaled (TF's)
+        grads = [(g if g is None or v not in multipliers else IndexedSlices(
+            g.values * multipliers[v], g.indices, g.dense_shape) if isinstance(
+                g, IndexedSlices) else g * multipliers[v], v) for g, v in grads]
         if not grads:
             raise ValueError("Empty list of (gradient, var) pairs encountered. This is most "
                              "likely to be caused by an improper value of gradient_multipliers.")

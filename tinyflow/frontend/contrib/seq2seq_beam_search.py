@@ -40,7 +40,7 @@ from ..api import (
 from ..array_ops import (
     concat,
     expand_dims,
-    gather,
+    gather_dense,
     one_hot,
     reshape,
     shape,
@@ -111,7 +111,7 @@ def _batch_take(params: Symbol, indices: Symbol, row_size) -> Symbol:
     static = None not in rest
     flat = reshape(params, [-1] + rest) if static else reshape(
         params, concat([[-1], shape(params)[2:]], 0))
-    taken = gather(flat, reshape(indices + offsets, [-1]))
+    taken = gather_dense(flat, reshape(indices + offsets, [-1]))
     beams = indices.get_shape()[1].value
     result = reshape(taken, [-1, beams] + rest) if static else reshape(
         taken, concat([[-1, beams], shape(params)[2:]], 0))

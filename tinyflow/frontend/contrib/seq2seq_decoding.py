@@ -27,7 +27,7 @@ from ..api import (
     reduce_sum,
     where,
 )
-from ..array_ops import gather, reshape, shape, transpose
+from ..array_ops import gather_dense, reshape, shape, transpose
 from ..loops import while_loop
 from ..nn.functions import embedding_lookup, sparse_softmax_cross_entropy_with_logits
 from ..nn.rnn_cell import flatten, map_structure, pack_sequence_as
@@ -93,7 +93,7 @@ class TrainingHelper(Helper):
     def _read(self, time):
         """Step ``time``'s inputs (the last step's once past the end: no example reads them,
         as TF's zeros after every example finished)."""
-        return gather(self._inputs, minimum(time, self.max_steps - 1))
+        return gather_dense(self._inputs, minimum(time, self.max_steps - 1))
 
     def initialize(self, name=None):
         """``(finished, first inputs)``: an example of length 0 starts finished."""

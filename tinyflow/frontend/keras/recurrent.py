@@ -334,7 +334,7 @@ def _looped(step, inputs, states, mask, zero_output, output_size):
 
     def body(time, buffer, previous, *states):
         states = list(states)
-        output, new_states = step(array_ops.gather(inputs, time), states)
+        output, new_states = step(array_ops.gather_dense(inputs, time), states)
         if mask is not None:
             output, new_states = _masked(array_ops.gather(mask, time), output, new_states,
                                          previous, states, zero_output)

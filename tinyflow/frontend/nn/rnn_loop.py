@@ -32,7 +32,7 @@ from ..api import (
     subtract,
     where,
 )
-from ..array_ops import expand_dims, gather, reshape, shape, stack, zeros
+from ..array_ops import expand_dims, gather_dense, reshape, shape, stack, zeros
 from ..array_ops import range as int_range
 from ..loops import while_loop
 from ..nest import flatten as flatten_nest
@@ -87,7 +87,7 @@ def reverse_sequence(tensor: Symbol, lengths: Symbol) -> Symbol:
     rows = add(multiply(source, batch), expand_dims(_counting(batch), 0))
     known = tensor.get_shape().as_list()[2:]
     flat = reshape(tensor, [-1] + known)
-    result = gather(flat, reshape(rows, [-1]))
+    result = gather_dense(flat, reshape(rows, [-1]))
     if isinstance(steps, int) and isinstance(batch, int):
         return reshape(result, [steps, batch] + known)
     result = reshape(result, shape(tensor))
@@ -126,7 +126,7 @@ def dynamic_rnn_loop(cell, inputs, state, sequence_length, dtype=None):
 
     def body(time, *values):
         outputs_so_far, state_now = values[:count], pack_sequence_as(state, values[count:])
-        step = pack_sequence_as(inputs, [gather(x, time) for x in flat_inputs])
+        step = pack_sequence_as(inputs, [gather_dense(x, time) for x in flat_inputs])
         output, new_state = cell(step, state_now)
         if sequence_length is not None:
             output, new_state = rnn_step(time, sequence_length, state_now, output, new_state)
