@@ -17,7 +17,7 @@ from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
 from ..session.variables import Variable
 from .api import constant
-from .init_ops import glorot_uniform_initializer
+from .init_ops import glorot_uniform_initializer, zeros_initializer
 from .partitioned_variables import PartitionedVariable, check_reuse, make_partitioned
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
@@ -247,10 +247,19 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
                          f"instead was None.")
     shape = [int(d) for d in ([shape] if isinstance(shape, int) else shape)]
     if initializer is None:
-        initializer = glorot_uniform_initializer()
+        initializer = _default_initializer(full, as_dtype(dtype))
     elif isinstance(initializer, type):  # the class (tf.ones_initializer): TF makes one
         initializer = initializer(dtype=as_dtype(dtype))
     return initializer(shape, dtype=as_dtype(dtype), partition_info=None)
+
+
+def _default_initializer(full, dtype):
+    """TF 1.15's default: Glorot uniform for floats, zeros for integers and booleans."""
+    if dtype.is_floating:
+        return glorot_uniform_initializer()
+    if dtype.is_integer or dtype.is_bool:
+        return zeros_initializer()
+    raise ValueError(f"An initializer for variable {full} of {dtype.name} is required")
 
 
 def _constant(value, dtype):

@@ -157,7 +157,7 @@ class Naming:
     prefix : str
         The name scope (``"conv1/"``; ``""`` at the root).
     counts : dict, optional
-        Names in use -> how often asked for; shared by the scopes of one graph.  A pass names
+        Names in use, lower-cased -> how often asked for; shared by the scopes of one graph.  A pass names
         its nodes with counters of its own, so the same graph gives the same names.
     source : str, optional
         The ``file:line`` nodes made here are said to come from; None: the user's line that
@@ -170,15 +170,18 @@ class Naming:
         self.source = source
 
     def unique_name(self, hint: str) -> str:
-        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use."""
+        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use.  As in
+        TensorFlow 1.15, names are compared ignoring case (``foo`` after ``Foo`` is ``foo_1``)
+        and keep the capitalisation asked for."""
         name = f"{self.prefix}{hint}"
-        used = self.counts.get(name, 0)
-        self.counts[name] = used + 1
+        key = name.lower()
+        used = self.counts.get(key, 0)
+        self.counts[key] = used + 1
         if used == 0:
             return name
-        while f"{name}_{used}" in self.counts:
+        while f"{key}_{used}" in self.counts:
             used += 1
-        self.counts[f"{name}_{used}"] = 1
+        self.counts[f"{key}_{used}"] = 1
         return f"{name}_{used}"
 
 
