@@ -103,3 +103,23 @@ def test_range_to_a_size_known_when_the_graph_is_bound():
         fed = tf.placeholder(tf.int32, [])
         assert sess.run(tf.range(fed), {fed: 3}).tolist() == [0, 1, 2]  # bound in stages
         assert sess.run(tf.range(fed), {fed: 1}).tolist() == [0]
+
+
+def test_names_are_unique_ignoring_case():
+    # real TF 1.15's Graph.unique_name compares names lower-cased and keeps the case asked for;
+    # 2.21's compat.v1 printed: Foo:0 foo_1:0 Scope/x:0 scope_1/x:0 W:0 w_1:0 layer/k_1:0
+    v = tf.constant([1.0, 2.0])
+    a, b = tf.identity(v, name="Foo"), tf.identity(v, name="foo")
+    with tf.name_scope("Scope"):
+        c = tf.identity(v, name="x")
+    with tf.name_scope("scope"):
+        d = tf.identity(v, name="x")
+    e, f = tf.Variable(1.0, name="W"), tf.Variable(1.0, name="w")
+    with tf.variable_scope("Layer"):
+        tf.get_variable("k", [1])
+    with tf.variable_scope("layer"):
+        h = tf.get_variable("k", [1])
+    assert [t.name for t in (a, b, c, d, e, f, h)] == [
+        "Foo:0", "foo_1:0", "Scope/x:0", "scope_1/x:0", "W:0", "w_1:0", "layer/k_1:0"]
+    g = tf.identity(v, name="FOO_1")  # foo_1 is taken: FOO_1_1, as TF
+    assert g.name == "FOO_1_1:0"

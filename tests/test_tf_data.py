@@ -495,3 +495,32 @@ def test_flat_map_and_interleave_in_tensorflows_order():
         with pytest.raises(tf.errors.InvalidArgumentError, match="must not be zero"):
             sess.run(zero.initializer, {stop: 0})
             sess.run(zero.get_next())
+
+
+def test_functions_nested_in_flat_map_read_the_enclosing_functions_tensors():
+    # a map / filter inside flat_map's or interleave's function reading that function's
+    # argument (TF captures it); every list printed by real TF (2.21, tf.compat.v1 graph mode)
+    divisible = tf.data.Dataset.range(1, 4).flat_map(
+        lambda n: tf.data.Dataset.range(7).filter(lambda k: tf.equal(k % n, 0))
+        .map(lambda k: (k, k * n + 1)))
+    assert [tuple(int(v) for v in p) for p in _values(divisible)] == [
+        (0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7),
+        (0, 1), (2, 5), (4, 9), (6, 13), (0, 1), (3, 10), (6, 19)]
+    twice_nested = tf.data.Dataset.range(1, 3).flat_map(
+        lambda n: tf.data.Dataset.range(2).flat_map(
+            lambda m: tf.data.Dataset.range(3).map(lambda k: k + 100 * m + 1000 * n)))
+    assert _values(twice_nested) == [1000, 1001, 1002, 1100, 1101, 1102,
+                                     2000, 2001, 2002, 2100, 2101, 2102]
+    scaled = tf.data.Dataset.from_tensor_slices(np.float32([1.5, 2.5])).interleave(
+        lambda x: tf.data.Dataset.range(3).map(
+            lambda k: tf.cast(k, tf.float32) * x + tf.constant(0.25)), cycle_length=2)
+    np.testing.assert_allclose(_values(scaled), [0.25, 0.25, 1.75, 2.75, 3.25, 5.25])
+    itself = tf.data.Dataset.range(3).flat_map(
+        lambda n: tf.data.Dataset.range(2).map(lambda k: (n, k)))
+    assert [tuple(int(v) for v in p) for p in _values(itself)] == [
+        (0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    # the program's placeholders stay out of a traced function's reach
+    x = tf.placeholder(tf.int64, [])
+    with pytest.raises(ValueError, match="reads placeholder"):
+        tf.data.Dataset.range(3).flat_map(lambda n: tf.data.Dataset.range(2).map(
+            lambda k: k + x))

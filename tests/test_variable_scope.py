@@ -184,3 +184,17 @@ def test_an_initializer_class_is_made_as_tensorflow_makes_it():
         got_ones, got_zeros = sess.run([ones, zeros])
     np.testing.assert_array_equal(got_ones, np.ones((2, 3)))
     assert got_zeros.dtype == np.float64 and not got_zeros.any()
+
+
+def test_default_initializer_by_dtype():
+    # real TF 1.15 (_get_default_initializer): Glorot uniform for floats, zeros for integers
+    # and booleans (2.21's compat.v1 printed [0 0], [False False], [0 0])
+    a = tf.get_variable("a", [2], dtype=tf.int32)
+    b = tf.get_variable("b", [2], dtype=tf.bool)
+    c = tf.get_variable("c", [2], dtype=tf.int64)
+    f = tf.get_variable("f", [50, 50])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        va, vb, vc, vf = sess.run([a, b, c, f])
+    assert va.tolist() == [0, 0] and vb.tolist() == [False, False] and vc.tolist() == [0, 0]
+    assert vf.std() > 0 and np.abs(vf).max() <= np.sqrt(6 / 100)
