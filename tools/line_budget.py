@@ -261,8 +261,9 @@ COMPONENTS = {
     # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
     # Counter, shuffle_and_repeat, map_and_batch...)
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
-    # range of tensors (captured)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1060),
+    # range of tensors (captured); 1060 -> 1110: TF-1 smoke tests: a function traced inside
+    # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1110),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -460,8 +461,10 @@ COMPONENTS = {
     # PartitionedVariable in embedding_lookup and convert_to_tensor; 5335 -> 5350: TF-1
     # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
-    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them)
-    FRONT_END: ([], 5400),
+    # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
+    # 5400 -> 5410: TF-1 smoke tests: get_variable's default initializer by dtype (zeros for
+    # integers and booleans)
+    FRONT_END: ([], 5410),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

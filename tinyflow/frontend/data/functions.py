@@ -18,7 +18,7 @@ import numbers
 
 import numpy as np
 
-from ...nnvm.graph import Graph, rewrite
+from ...nnvm.graph import Graph, NodeEntry, rewrite
 from ...nnvm.symbol import GraphContext, Symbol, current_context
 from ...nnvm.variables import constant
 from ..api import placeholder
@@ -76,7 +76,6 @@ class TracedFunction:
                                     f"object, got {type(result).__name__}")
                 self.dataset, self.outputs = result, tuple(result._captures())
         flat = flatten(self.outputs)
-        # the enclosing function's tensors it reads: fed to it, from the dataset's context
         self.captures = self._check_captures(flat, self.graph.chain())
         self.output_specs = pack(self.outputs, [Spec(t.dtype, t.get_shape()) for t in flat])
         self._flat_inputs, self._flat_outputs = flatten(self.inputs), flat
@@ -89,27 +88,18 @@ class TracedFunction:
         session (a constant, an op on constants); a placeholder, variable or iterator there
         is refused: their values live in the program's session, not in this one.  Returns the
         tensors of the ``enclosing`` functions' graphs it reads, which it is fed."""
-        captures = {}
-        seen, stack = set(), []
-        for entry in [e for t in outputs for e in t.outputs]:
-            if entry.node.graph in enclosing:
-                captures[entry] = Symbol([entry])
-            else:
-                stack.append(entry.node)
+        captures, seen = {}, set()
+        stack = [e for t in outputs for e in t.outputs]
         while stack:
-            node = stack.pop()
+            entry = stack.pop()
+            node = entry.node
+            if node.graph in enclosing:
+                captures.setdefault(entry, Symbol([entry]))
+                continue
             if node in seen:
                 continue
             seen.add(node)
-            if node.graph is self.graph:
-                for entry in node.inputs:
-                    if entry.node.graph in enclosing:
-                        captures.setdefault(entry, Symbol([entry]))
-                    else:
-                        stack.append(entry.node)
-                stack.extend(node.control_deps)
-                continue
-            if (
+            if node.graph is not self.graph and (
                     node.op is None or node.op.attr("FPullOutputs") is not None):
                 what = node.kind if node.op is None else "iterator's get_next"
                 raise ValueError(
@@ -118,18 +108,16 @@ class TracedFunction:
                     f"of its own, which can capture constants but not placeholders, variables "
                     f"or iterators; put the value in the dataset instead (from_tensor_slices, "
                     f"zip)")
-            stack.extend(e.node for e in node.inputs)
-            stack.extend(node.control_deps)
+            stack.extend(node.inputs)
+            stack.extend(NodeEntry(c, 0) for c in node.control_deps)
         return list(captures.values())
 
     def _feed_captures(self):
         """The graph rewritten to read a placeholder of its own where it read a captured
         tensor (a session runs one graph), fed the captured tensor's value."""
         with self.graph.as_default():
-            stand_ins = {c.outputs[0]: placeholder(c.dtype, c.get_shape().as_list()
-                                                   if c.get_shape().dims is not None else None,
-                                                   name="capture").outputs[0]
-                         for c in self.captures}
+            stand_ins = {c.outputs[0]: placeholder(c.dtype, c.get_shape(), name="capture")
+                         .outputs[0] for c in self.captures}
 
         def change(node):
             if node.graph is self.graph and any(e in stand_ins for e in node.inputs):
