@@ -116,13 +116,15 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing
+    # 294), building again after a collection or refusing; 3865 -> 3875: TF-1 smoke tests:
+    # names unique ignoring case (TF 1.15's unique_name), an unfed placeholder, an uninitialised
+    # variable and shapes a run's feeds break raised as TF's run-time error classes
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3865),
+            "session/session.py", "session/variables.py"], 3875),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -151,8 +153,9 @@ COMPONENTS = {
     # 504 -> 540: 2026-11-27: TF 1.15's top-level names: every tf.errors class with its
     # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...);
     # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
-    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 655),
+    # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons);
+    # 655 -> 665: the bind's errors that are also TF's run-time classes (FailedPrecondition...)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 665),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
