@@ -524,3 +524,38 @@ def test_functions_nested_in_flat_map_read_the_enclosing_functions_tensors():
     with pytest.raises(ValueError, match="reads placeholder"):
         tf.data.Dataset.range(3).flat_map(lambda n: tf.data.Dataset.range(2).map(
             lambda k: k + x))
+
+
+def test_feedable_iterator_pulls_from_the_iterator_its_fed_handle_names():
+    # the TF guide's feedable iterator; every value and error class printed by real TF (2.21's
+    # tf.compat.v1, graph mode) for this program
+    train = tf.data.Dataset.range(5).map(lambda v: (v, v * v)).batch(2).repeat()
+    val = tf.data.Dataset.range(10, 13).map(lambda v: (v, -v)).batch(2)
+    handle = tf.placeholder(tf.string, [])
+    it = tf.data.Iterator.from_string_handle(handle, train.output_types, train.output_shapes)
+    a, b = it.get_next()
+    total = a + b
+    assert a.shape.as_list() == [None] and b.shape.as_list() == [None]
+    ti = tf.data.make_one_shot_iterator(train)
+    vi = tf.data.make_initializable_iterator(val)
+    other = tf.data.make_one_shot_iterator(tf.data.Dataset.range(3))
+    with tf.Session() as sess:
+        th, vh, oh = sess.run([ti.string_handle(), vi.string_handle(), other.string_handle()])
+        assert isinstance(th, bytes) and th == sess.run(ti.string_handle()) and th != vh
+        got = [sess.run(total, {handle: th}).tolist(), sess.run(total, {handle: th}).tolist()]
+        sess.run(vi.initializer)
+        got += [sess.run(total, {handle: h}).tolist() for h in (vh, th, vh)]
+        assert got == [[0, 2], [6, 12], [0, 0], [20], [0]]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(total, {handle: vh})
+        with pytest.raises(tf.errors.InvalidArgumentError, match="names no iterator"):
+            sess.run(total, {handle: b"nonsense"})
+        with pytest.raises(tf.errors.InvalidArgumentError, match="but the iterator its handle"):
+            sess.run(total, {handle: oh})  # int64 scalars where (?,) pairs are wanted
+        with pytest.raises(tf.errors.InvalidArgumentError, match="must be fed"):
+            sess.run(total)
+        assert sess.run(total, {handle: th.decode()}).tolist() == [0, 2]  # str: encoded
+    # a handle names an iterator of the session that made it
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="names no iterator"):
+        sess.run(total, {handle: th})

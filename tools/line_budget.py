@@ -116,15 +116,16 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing; 3865 -> 3875: TF-1 smoke tests:
+    # 294), building again after a collection or refusing; 3865 -> 3885: TF-1 smoke tests:
     # names unique ignoring case (TF 1.15's unique_name), an unfed placeholder, an uninitialised
-    # variable and shapes a run's feeds break raised as TF's run-time error classes
+    # variable and shapes a run's feeds break raised as TF's run-time error classes; string
+    # feeds (for pulls alone: a feedable iterator's handle)
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3875),
+            "session/session.py", "session/variables.py"], 3885),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -206,8 +207,9 @@ COMPONENTS = {
     # gradient (running logsumexps of the gradient's two signs); TF 1.15's top-level names:
     # variables_initialized (tf.is_variable_initialized, tf.report_uninitialized_variables);
     # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken);
-    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3070),
+    # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam); 3070 -> 3080: TF-1 smoke
+    # tests: iterator_string_handle, and a feedable iterator's get_next reading the handle
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3080),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -255,9 +257,9 @@ COMPONENTS = {
     # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
     # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
     # and answered as pulled when fetched); 695 -> 700: a tf.cond branch's guarded ops are
-    # never in a CUDA graph
+    # never in a CUDA graph; 700 -> 705: TF-1 smoke tests: a string fed for the pulls alone
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 700),
+        ["executor/*.py", "session/*.py"], 705),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -265,8 +267,9 @@ COMPONENTS = {
     # Counter, shuffle_and_repeat, map_and_batch...)
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
     # range of tensors (captured); 1060 -> 1110: TF-1 smoke tests: a function traced inside
-    # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1110),
+    # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed);
+    # 1110 -> 1155: feedable iterators (string_handle, Iterator.from_string_handle)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1155),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the

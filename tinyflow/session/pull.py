@@ -23,10 +23,14 @@ __all__ = ["fetched_strings", "pull_feeds"]
 def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
-    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  A string fed (a
+    feedable iterator's handle) is for the pulls alone.  ``timeout_ms`` (the
     run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue).  Returns the
     feeds, and the fetched entries pulled as strings (a reader's key) with their values."""
     entries = tuple(e for s in symbols for e in s.outputs)
+    strings_fed = {n: v for n, v in feeds.items() if type(v) is np.ndarray}  # string feeds
+    if strings_fed:  # read by pulls alone (a feedable iterator's handle), never by the executor
+        feeds = {n: v for n, v in feeds.items() if n not in strings_fed}
     fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
     nodes = session._pulled.get((entries, fed))
     if nodes is None:
@@ -37,9 +41,9 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     resources = session.variable_store.resources
     deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
 
-    def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record)
-        return ([pulled[s.outputs[0]] for s in symbols]
-                if all(s.outputs[0] in pulled for s in symbols) else session.run(symbols))
+    def evaluate(symbols):  # an entry pulled or a string fed in this run gives its value
+        values = [pulled.get(s.outputs[0], strings_fed.get(s.outputs[0].node)) for s in symbols]
+        return values if all(v is not None for v in values) else session.run(symbols)
 
     for node in nodes:
         values = node.op.attr("FPullOutputs")(node, resources, evaluate, deadline)

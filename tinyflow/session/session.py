@@ -74,6 +74,17 @@ def _feed_array(node, value, dtype) -> np.ndarray:
     return np.asarray(array, dtype=dtype, order="C")
 
 
+def _string_feed(node, value) -> np.ndarray:
+    """A string placeholder's feed: an object array of bytes (str encoded as UTF-8)."""
+    array = np.array(value, dtype=object)
+    for index, item in np.ndenumerate(array):
+        if isinstance(item, str):
+            array[index] = item.encode()
+        elif not isinstance(item, bytes):
+            raise TypeError(f"{_feed_of(node)} must be bytes or str, got {type(item).__name__}")
+    return array
+
+
 def _check_copy(node, array: np.ndarray, dtype: np.dtype) -> None:
     """ResourceExhaustedError naming the placeholder when the C-order copy of ``array`` in
     ``dtype`` a feed needs (a view, a zero-stride one too, or another dtype) does not fit in
@@ -232,6 +243,8 @@ class Session:
         strings = {}
         if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
             feeds, strings = pull_feeds(self, symbols, feeds, timeout_ms)
+        elif any(type(v) is np.ndarray for v in feeds.values()):  # strings: for pulls alone
+            feeds = {n: v for n, v in feeds.items() if type(v) is not np.ndarray}
         results = fetched_strings(symbols, strings, lambda rest: self._run_symbols(
             rest, feeds, trace, timeout_ms=timeout_ms)) if strings else self._run_symbols(
             symbols, feeds, trace, timeout_ms=timeout_ms)
@@ -417,7 +430,9 @@ class Session:
             node = self._feed_node(key)
             dtype = node.attrs.get("dtype", "float32")
             # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
-            if type(value) is np.ndarray and value.dtype.kind in "biuf":
+            if dtype == "string":  # read by ops pulled from Python only (pull.py)
+                value = _string_feed(node, value)
+            elif type(value) is np.ndarray and value.dtype.kind in "biuf":
                 _check_copy(node, value, _numpy_dtype(dtype))
                 value = np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
             else:
@@ -430,7 +445,7 @@ class Session:
                         else "the placeholder was declared with")
                 raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but {what} "
                                  f"shape ({shown})")
-            feeds[node] = torch.from_numpy(value)
+            feeds[node] = value if value.dtype == object else torch.from_numpy(value)
         return feeds
 
     def _feed_node(self, key) -> Node:
