@@ -559,3 +559,17 @@ def test_feedable_iterator_pulls_from_the_iterator_its_fed_handle_names():
     with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
                                              match="names no iterator"):
         sess.run(total, {handle: th})
+
+
+def test_dict_elements_keep_their_key_order():
+    # TF 1.15's nest packs a dict in its own key order (values filled by sorted key): real
+    # TF 2.21's compat.v1 printed ['b', 'a'] and ['tokens', 'label', 'len'] here
+    ds = tf.data.Dataset.from_tensor_slices({"b": np.int32([1, 2]), "a": np.int32([3, 4])})
+    assert list(ds.output_types) == ["b", "a"]
+    element = tf.data.make_one_shot_iterator(ds).get_next()
+    assert list(element) == ["b", "a"]
+    mapped = ds.map(lambda d: {"tokens": d["a"], "label": d["b"], "len": d["a"] * 0 + 1})
+    assert list(mapped.output_shapes) == ["tokens", "label", "len"]
+    with tf.Session() as sess:
+        got = sess.run(tf.data.make_one_shot_iterator(mapped).get_next())
+    assert list(got) == ["tokens", "label", "len"] and got["tokens"] == 3 and got["label"] == 1

@@ -139,3 +139,21 @@ def test_a_missing_name_says_what_is_close_and_whether_tf_has_it(expr, parts):
     with pytest.raises(AttributeError) as err:
         _ = tf.zzz_not_a_name
     assert "TensorFlow" not in str(err.value) and "did you mean" not in str(err.value)
+
+
+def test_moving_average_variables_to_restore_as_tensorflow():
+    # TF 1.15 maps every trainable variable (and the collection moving_average_variables) to
+    # its average's name, averaged or not; real TF 2.21's compat.v1 printed the keys
+    # ['beta/ExponentialMovingAverage', 'gamma/ExponentialMovingAverage', 'pop_mean', 'w/...']
+    w, gamma, beta = tf.Variable(1.0, name="w"), tf.Variable(2.0, name="gamma"), tf.Variable(
+        3.0, name="beta")
+    pop_mean = tf.Variable(0.0, trainable=False, name="pop_mean")
+    ema = tf.train.ExponentialMovingAverage(decay=0.5)
+    ema.apply([w, gamma])
+    names = ema.variables_to_restore()
+    assert sorted(names) == ["beta/ExponentialMovingAverage", "gamma/ExponentialMovingAverage",
+                             "pop_mean", "w/ExponentialMovingAverage"]
+    assert names["beta/ExponentialMovingAverage"] is beta and names["pop_mean"] is pop_mean
+    assert sorted(ema.variables_to_restore([w])) == [
+        "beta", "gamma", "gamma/ExponentialMovingAverage", "pop_mean",
+        "w/ExponentialMovingAverage"]

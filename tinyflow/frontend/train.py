@@ -539,14 +539,19 @@ class ExponentialMovingAverage:
     def average_name(self, var) -> str:
         return f"{var.op.name}/{self.name}"
 
-    def variables_to_restore(self) -> dict:
+    def variables_to_restore(self, moving_avg_variables=None) -> dict:
         """``{checkpoint name: variable}`` for a Saver restoring the averages into the
-        variables themselves (each global variable under its own name otherwise)."""
-        names = {}
+        variables themselves: as TF 1.15, each of ``moving_avg_variables`` (default: the
+        trainable variables and the collection ``moving_average_variables``, averaged or not)
+        under its average's name, every other global variable under its own."""
+        if moving_avg_variables is None:
+            moving_avg_variables = trainable_variables() + current_context().get_collection(
+                GraphKeys.MOVING_AVERAGE_VARIABLES)
+        names = {self.average_name(var): var for var in moving_avg_variables}
+        averaged = {var.node for var in moving_avg_variables}
         for var in global_variables():
-            if any(var is shadow for shadow in self._averages.values()):
-                continue
-            names[self.average_name(var) if var.node in self._averages else var.op.name] = var
+            if var.node not in averaged:
+                names.setdefault(var.op.name, var)
         return names
 
 
