@@ -35,6 +35,7 @@ from .meta_graph import export_meta_graph
 from .saver import (
     NewCheckpointReader,
     Saver,
+    SaverDef,
     checkpoint_exists,
     get_checkpoint_state,
     import_meta_graph,
@@ -60,6 +61,7 @@ __all__ = [
     "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
+    "SaverDef",
     "checkpoint_exists",
     "create_global_step",
     "export_meta_graph",
