@@ -417,10 +417,11 @@ COMPONENTS = {
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
     # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
-    # tf.estimator.inputs.pandas_input_fn)
+    # tf.estimator.inputs.pandas_input_fn; 2090 -> 2185: TF-1 smoke tests:
+    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2090),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2185),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;

@@ -1,7 +1,8 @@
 """``tf.estimator`` (TensorFlow 1.15): :class:`Estimator`, :class:`EstimatorSpec`,
-:class:`ModeKeys`, :class:`RunConfig` and ``tf.estimator.inputs.numpy_input_fn``, on TinyFlow's
-monitored sessions (:mod:`tinyflow.frontend.monitored_session`); the premade estimators over
-``tf.feature_column`` (:mod:`.canned`: DNN, linear and combined classifiers and regressors)."""
+:class:`ModeKeys`, :class:`RunConfig`, ``tf.estimator.inputs.numpy_input_fn`` and
+``train_and_evaluate`` (:mod:`.training`), on TinyFlow's monitored sessions
+(:mod:`tinyflow.frontend.monitored_session`); the premade estimators over ``tf.feature_column``
+(:mod:`.canned`: DNN, linear and combined classifiers and regressors)."""
 from . import inputs
 from .canned import (
     DNNClassifier,
@@ -14,10 +15,12 @@ from .canned import (
 from .estimator import Estimator
 from .model_fn import EstimatorSpec, ModeKeys
 from .run_config import RunConfig
+from .training import EvalSpec, TrainSpec, train_and_evaluate
 
 __all__ = ["DNNClassifier", "DNNLinearCombinedClassifier", "DNNLinearCombinedRegressor",
-           "DNNRegressor", "Estimator", "EstimatorSpec", "LinearClassifier", "LinearRegressor",
-           "ModeKeys", "RunConfig", "inputs"]
+           "DNNRegressor", "Estimator", "EstimatorSpec", "EvalSpec", "LinearClassifier",
+           "LinearRegressor", "ModeKeys", "RunConfig", "TrainSpec", "inputs",
+           "train_and_evaluate"]
 
 
 def __getattr__(name):
