@@ -123,3 +123,21 @@ def test_names_are_unique_ignoring_case():
         "Foo:0", "foo_1:0", "Scope/x:0", "scope_1/x:0", "W:0", "w_1:0", "layer/k_1:0"]
     g = tf.identity(v, name="FOO_1")  # foo_1 is taken: FOO_1_1, as TF
     assert g.name == "FOO_1_1:0"
+
+
+def test_graph_collection_methods():
+    # tf.Graph's collection API as TF 1.15 (2.21's compat.v1 gave the same for this program)
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.Variable(1.0, name="layer1/w")
+        tf.Variable(2.0, name="layer2/w")
+        g.add_to_collection("mine", a)
+        g.get_collection_ref("mine").append(3)  # the list itself
+        assert g.get_collection("mine") == [a, 3]
+        assert [v.name for v in g.get_collection("variables", scope="layer1")] == ["layer1/w:0"]
+        assert g.get_collection("mine", scope="layer") == [a]  # items without a name: left out
+        assert "mine" in g.get_all_collection_keys()
+        g.clear_collection("mine")
+        assert g.get_collection("mine") == [] and "mine" not in g.get_all_collection_keys()
+        assert [v.name for v in tf.get_collection("trainable_variables", "layer2")] == [
+            "layer2/w:0"]

@@ -129,7 +129,4 @@ def add_to_collection(name: str, value) -> None:
 def get_collection(key: str, scope: str | None = None) -> list:
     """The values in collection ``key`` of the default graph (a copy); with ``scope``, those
     whose ``name`` matches it from the start (``re.match``, as TensorFlow filters)."""
-    values = current_context().get_collection(key)
-    if scope is None:
-        return values
-    return [v for v in values if re.match(scope, getattr(v, "name", ""))]
+    return current_context().get_collection(key, scope)

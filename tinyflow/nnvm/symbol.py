@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import threading
 from typing import Any
@@ -322,9 +323,22 @@ class GraphContext:
     def add_to_collection(self, key: str, value) -> None:
         self.collections.setdefault(key, []).append(value)
 
-    def get_collection(self, key: str) -> list:
-        """A copy of the collection ``key`` (empty when there is none)."""
-        return list(self.collections.get(key, ()))
+    def get_collection(self, key: str, scope: str | None = None) -> list:
+        """A copy of the collection ``key`` (empty when there is none); with ``scope``, the
+        values whose ``name`` matches it from the start (``re.match``, TensorFlow's filter)."""
+        values = list(self.collections.get(key, ()))
+        return values if scope is None else [
+            v for v in values if re.match(scope, getattr(v, "name", "") or "")]
+
+    def get_collection_ref(self, key: str) -> list:
+        """The collection ``key`` itself (made empty if missing), for the caller to change."""
+        return self.collections.setdefault(key, [])
+
+    def get_all_collection_keys(self) -> list:
+        return list(self.collections)
+
+    def clear_collection(self, key: str) -> None:
+        self.collections.pop(key, None)
 
     def get_operations(self) -> list:
         """Every node of this graph, ops and inputs, in the order they were made (TensorFlow's
