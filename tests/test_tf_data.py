@@ -573,3 +573,48 @@ def test_dict_elements_keep_their_key_order():
     with tf.Session() as sess:
         got = sess.run(tf.data.make_one_shot_iterator(mapped).get_next())
     assert list(got) == ["tokens", "label", "len"] and got["tokens"] == 3 and got["label"] == 1
+
+
+def test_group_by_window_and_bucket_by_sequence_length_as_real_tf():
+    # each list printed by real TF (2.21's tf.compat.v1, graph mode) for the same pipeline;
+    # at the end of the input the open windows are reduced by increasing key
+    exp = tf.data.experimental
+    pairs = tf.data.Dataset.range(10).apply(exp.group_by_window(
+        key_func=lambda x: x % 3, reduce_func=lambda key, w: w.batch(2), window_size=2))
+    assert [b.tolist() for b in _values(pairs)] == [[0, 3], [1, 4], [2, 5], [6, 9], [7], [8]]
+    sized = tf.data.Dataset.range(12).apply(exp.group_by_window(
+        key_func=lambda x: x % 2,
+        reduce_func=lambda key, w: w.map(lambda v: v * 10 + key).batch(10),
+        window_size_func=lambda key: key + 2))
+    assert [b.tolist() for b in _values(sized)] == [
+        [0, 20], [11, 31, 51], [40, 60], [80, 100], [71, 91, 111]]
+
+    def gen():
+        for n in [1, 5, 2, 7, 3, 3, 8, 1, 4, 6, 2]:
+            yield np.arange(n, dtype=np.int32) + 1, np.int32(n)
+    seqs = tf.data.Dataset.from_generator(gen, (tf.int32, tf.int32), ([None], []))
+    padded = seqs.apply(exp.bucket_by_sequence_length(
+        lambda s, n: tf.shape(s)[0], [3, 6], [2, 2, 3], padding_values=(-1, 0)))
+    assert [s.as_list() for s in padded.output_shapes] == [[None, None], [None]]
+    assert [(s.tolist(), n.tolist()) for s, n in _values(padded)] == [
+        ([[1, -1], [1, 2]], [1, 2]),
+        ([[1, 2, 3, 4, 5], [1, 2, 3, -1, -1]], [5, 3]),
+        ([[1, 2, 3, -1], [1, 2, 3, 4]], [3, 4]),
+        ([[1, 2, 3, 4, 5, 6, 7, -1], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, -1, -1]],
+         [7, 8, 6]),
+        ([[1, -1], [1, 2]], [1, 2])]
+    fixed = seqs.apply(exp.bucket_by_sequence_length(
+        lambda s, n: n, [4], [3, 2], drop_remainder=True, padded_shapes=([8], [])))
+    assert [n.tolist() for _, n in _values(fixed)] == [[5, 7], [1, 2, 3], [8, 4], [3, 1, 2]]
+    plain = seqs.map(lambda s, n: n).apply(exp.bucket_by_sequence_length(
+        lambda n: n, [4], [2, 2], no_padding=True))
+    assert [b.tolist() for b in _values(plain)] == [[1, 2], [5, 7], [3, 3], [8, 4], [1, 2],
+                                                    [6]]
+    # TF 1.15 checks the sizes at once (2.21 when the transformation is applied)
+    with pytest.raises(ValueError, match=r"len\(bucket_batch_sizes\) must equal"):
+        exp.bucket_by_sequence_length(lambda n: n, [4], [2])
+    with pytest.raises(ValueError, match="must return a single tf.int64 tensor"):
+        tf.data.Dataset.range(3).apply(exp.group_by_window(
+            lambda x: tf.cast(x, tf.int32), lambda k, w: w, 2))
+    with pytest.raises(ValueError, match="Either the `window_size`"):
+        exp.group_by_window(lambda x: x, lambda k, w: w)(tf.data.Dataset.range(3))

@@ -5,13 +5,15 @@ A dataset's elements are produced in Python (numpy) when an iterator pulls them;
 ``filter`` function of TF ops is traced once and run by the engine on each element; the
 iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:`.iterator`).
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
-functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements).
+functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
+:mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``).
 """
 from __future__ import annotations
 
 import sys
 
 from ..unsupported import unsupported
+from . import grouping
 from .dataset import Dataset
 from .iterator import Iterator
 
@@ -28,8 +30,11 @@ class _Experimental:
     ``Counter`` and the transformations TF 1.15 kept there, for ``dataset.apply(...)``."""
 
     AUTOTUNE = AUTOTUNE
-    NAMES = ("AUTOTUNE", "Counter", "enumerate_dataset", "map_and_batch", "shuffle_and_repeat",
-             "take_while", "unbatch", "unique")
+    NAMES = ("AUTOTUNE", "Counter", "bucket_by_sequence_length", "enumerate_dataset",
+             "group_by_window", "map_and_batch", "shuffle_and_repeat", "take_while", "unbatch",
+             "unique")
+    group_by_window = staticmethod(grouping.group_by_window)
+    bucket_by_sequence_length = staticmethod(grouping.bucket_by_sequence_length)
 
     @staticmethod
     def Counter(start=0, step=1, dtype="int64") -> Dataset:
