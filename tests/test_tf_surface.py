@@ -157,3 +157,12 @@ def test_moving_average_variables_to_restore_as_tensorflow():
     assert sorted(ema.variables_to_restore([w])) == [
         "beta", "gamma", "gamma/ExponentialMovingAverage", "pop_mean",
         "w/ExponentialMovingAverage"]
+
+
+def test_piecewise_constant_decay_is_tf1s_other_name():
+    # TF 1.15 exports piecewise_constant under both names; real TF printed 1.0, 0.5, 0.1 for
+    # steps 5, 6 and 16 of boundaries [5, 15]
+    step = tf.placeholder(tf.int64, [])
+    lr = tf.train.piecewise_constant_decay(step, [5, 15], [1.0, 0.5, 0.1])
+    with tf.Session() as sess:
+        assert [float(sess.run(lr, {step: s})) for s in (5, 6, 16)] == [1.0, 0.5, 0.1]
