@@ -165,4 +165,4 @@ def test_piecewise_constant_decay_is_tf1s_other_name():
     step = tf.placeholder(tf.int64, [])
     lr = tf.train.piecewise_constant_decay(step, [5, 15], [1.0, 0.5, 0.1])
     with tf.Session() as sess:
-        assert [float(sess.run(lr, {step: s})) for s in (5, 6, 16)] == [1.0, 0.5, 0.1]
+        np.testing.assert_allclose([sess.run(lr, {step: s}) for s in (5, 6, 16)], [1.0, 0.5, 0.1])
