@@ -166,3 +166,43 @@ def test_piecewise_constant_decay_is_tf1s_other_name():
     lr = tf.train.piecewise_constant_decay(step, [5, 15], [1.0, 0.5, 0.1])
     with tf.Session() as sess:
         np.testing.assert_allclose([sess.run(lr, {step: s}) for s in (5, 6, 16)], [1.0, 0.5, 0.1])
+
+
+def test_optimizer_takes_tensorflows_gradient_arguments():
+    # real TF (2.21's tf.compat.v1) printed Momentum Adam Sgd, step, [6. -12.], [0.9 -1.8]
+    w = tf.Variable([1.0, -2.0])
+    loss = tf.reduce_sum(w * w)
+    opt = tf.train.MomentumOptimizer(0.1, 0.9)
+    grad_loss = tf.placeholder(tf.float32, [])
+    gv = opt.compute_gradients(loss, gate_gradients=tf.train.Optimizer.GATE_NONE,
+                               grad_loss=grad_loss, colocate_gradients_with_ops=True,
+                               aggregation_method=None)
+    train = opt.minimize(loss, None, [w], tf.train.Optimizer.GATE_GRAPH, None, True, "step",
+                         grad_loss)
+    assert (opt.get_name(), tf.train.AdamOptimizer().get_name(),
+            tf.train.GradientDescentOptimizer(0.1, name="Sgd").get_name()) == (
+        "Momentum", "Adam", "Sgd")
+    assert train.name == "step"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(gv[0][0], {grad_loss: 3.0}), [6.0, -12.0])
+        sess.run(train, {grad_loss: 0.5})
+        np.testing.assert_allclose(sess.run(w), [0.9, -1.8], rtol=1e-6)
+    with pytest.raises(ValueError, match="gate_gradients must be one of"):
+        opt.compute_gradients(loss, gate_gradients=7)
+
+
+def test_dtype_limits_and_properties_as_tensorflow():
+    # values real TF (2.21's tf.compat.v1) printed for the same properties
+    assert tf.float32.max == np.finfo(np.float32).max and tf.float32.min == -tf.float32.max
+    assert (tf.int32.min, tf.int32.max, tf.uint8.min, tf.uint8.max) == (-2**31, 2**31 - 1, 0,
+                                                                         255)
+    assert [d.as_datatype_enum for d in (tf.float32, tf.float64, tf.int32, tf.uint8, tf.int16,
+                                         tf.int8, tf.string, tf.int64, tf.bool, tf.float16)] == [
+        1, 2, 3, 4, 5, 6, 7, 9, 10, 19]
+    assert tf.uint8.is_unsigned and not tf.int8.is_unsigned and not tf.bool.is_unsigned
+    assert not tf.float32.is_complex and not tf.float32.is_quantized
+    assert tf.float32.real_dtype == tf.float32 and tf.float32.is_compatible_with("float32")
+    assert not tf.float32.is_compatible_with(tf.int32)
+    with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'bool'>"):
+        _ = tf.bool.min
