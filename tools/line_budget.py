@@ -116,18 +116,18 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing; 3865 -> 3910: TF-1 smoke tests:
+    # 294), building again after a collection or refusing; 3865 -> 3915: TF-1 smoke tests:
     # names unique ignoring case (TF 1.15's unique_name), an unfed placeholder, an uninitialised
     # variable and shapes a run's feeds break raised as TF's run-time error classes; string
     # feeds (for pulls alone: a feedable iterator's handle); tf.Graph's collection methods
     # (get_collection's scope, get_collection_ref, get_all_collection_keys, clear_collection);
-    # Session.make_callable
+    # Session.make_callable, Variable.value
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3910),
+            "session/session.py", "session/variables.py"], 3915),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -475,8 +475,9 @@ COMPONENTS = {
     # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
     # 5400 -> 5410: TF-1 smoke tests: get_variable's default initializer by dtype (zeros for
     # integers and booleans); 5410 -> 5425: the optimizers' gate_gradients,
-    # aggregation_method, colocate_gradients_with_ops, grad_loss and get_name
-    FRONT_END: ([], 5425),
+    # aggregation_method, colocate_gradients_with_ops, grad_loss and get_name; 5425 -> 5440:
+    # VariableScope's set_initializer, set_dtype and scope-filtered collections
+    FRONT_END: ([], 5440),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

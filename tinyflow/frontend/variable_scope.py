@@ -49,6 +49,25 @@ class VariableScope:
     def set_regularizer(self, regularizer) -> None:
         self.regularizer = regularizer
 
+    def set_initializer(self, initializer) -> None:
+        self.initializer = initializer
+
+    def set_dtype(self, dtype) -> None:
+        self.dtype = as_dtype(dtype).name
+
+    def get_collection(self, name) -> list:
+        """The graph's collection ``name``, of the values named under this scope (TF's)."""
+        return current_context().get_collection(name, self.name + "/" if self.name else "")
+
+    def trainable_variables(self) -> list:
+        return self.get_collection("trainable_variables")
+
+    def global_variables(self) -> list:
+        return self.get_collection("variables")
+
+    def local_variables(self) -> list:
+        return self.get_collection("local_variables")
+
     def set_partitioner(self, partitioner) -> None:
         self.partitioner = partitioner
 
