@@ -206,3 +206,29 @@ def test_dtype_limits_and_properties_as_tensorflow():
     assert not tf.float32.is_compatible_with(tf.int32)
     with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'bool'>"):
         _ = tf.bool.min
+
+
+def test_py_func_errors_are_tensorflows_classes():
+    # TF's PyFunc kernel: ValueError / TypeError -> InvalidArgumentError, StopIteration ->
+    # OutOfRangeError, NotImplementedError -> UnimplementedError, MemoryError ->
+    # ResourceExhaustedError, any other -> UnknownError (real TF 2.21's compat.v1 printed these
+    # classes for this program); a tf.errors class raised by the function stays as it is
+    def raising(exc):
+        def func(value):
+            raise exc("boom")
+        return func
+    x = tf.constant(1.0)
+    expected = [(ValueError, tf.errors.InvalidArgumentError),
+                (TypeError, tf.errors.InvalidArgumentError),
+                (StopIteration, tf.errors.OutOfRangeError),
+                (NotImplementedError, tf.errors.UnimplementedError),
+                (MemoryError, tf.errors.ResourceExhaustedError),
+                (KeyError, tf.errors.UnknownError), (ZeroDivisionError, tf.errors.UnknownError)]
+    with tf.Session() as sess:
+        for python_error, tf_error in expected:
+            with pytest.raises(tf_error, match="boom") as info:
+                sess.run(tf.py_func(raising(python_error), [x], tf.float32))
+            assert isinstance(info.value.__cause__, python_error)
+        with pytest.raises(tf.errors.NotFoundError):
+            sess.run(tf.py_func(raising(lambda m: tf.errors.NotFoundError(None, None, m)), [x],
+                                tf.float32))

@@ -50,7 +50,6 @@ from ..nnvm.errors import (
     BindError,
     InvalidArgumentError,
     OpError,
-    RunShapeError,
     ShapeError,
     UnfedPlaceholderError,
 )
@@ -532,10 +531,7 @@ def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None,
     except StagedBind as split:
         return StagedExecutor(split, feed_shapes, variables, options, bind_executor,
                               input_values)
-    except ShapeError as err:  # shapes a run's feeds gave: TF's op raises it as it runs
-        if isinstance(err, InvalidArgumentError):
-            raise
-        raise RunShapeError(str(err)) from err
+
 
 
 def _fits_at_run(node, device, nbytes, shape) -> None:

@@ -34,7 +34,14 @@ from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle
 from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
-from .errors import InvalidArgumentError
+from .errors import (
+    InvalidArgumentError,
+    OpError,
+    OutOfRangeError,
+    ResourceExhaustedError,
+    UnimplementedError,
+    UnknownError,
+)
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
@@ -487,7 +494,12 @@ class _PyCall:
 
     def __call__(self, node, inputs):
         touts = node.attrs["Tout"]
-        result = self.func(*[np.array(v) for v in inputs])
+        try:
+            result = self.func(*[np.array(v) for v in inputs])
+        except OpError:
+            raise
+        except Exception as err:
+            raise _tf_error(err, node) from err
         values = list(result) if isinstance(result, (list, tuple)) else [result]
         if len(values) != len(touts):
             raise InvalidArgumentError(None, node, (
@@ -501,6 +513,21 @@ class _PyCall:
                     f"expects {dtype}"))
         arrays = [a[()] if a.ndim == 0 else a for a in arrays]  # a scalar fetched: TF's np.int64
         return arrays[0] if len(arrays) == 1 else arrays
+
+
+def _tf_error(err, node) -> OpError:
+    """The run-time error TF 1.15's PyFunc kernel makes of the Python exception ``err``."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a user's exception whose __str__ fails
+        text = "(its message could not be printed)"
+    message = f"{type(err).__name__}: {text} (raised by the function of py_func '{node.name}')"
+    if isinstance(err, MemoryError):
+        return ResourceExhaustedError(message, node)
+    kind = (InvalidArgumentError if isinstance(err, (ValueError, TypeError)) else
+            OutOfRangeError if isinstance(err, StopIteration) else
+            UnimplementedError if isinstance(err, NotImplementedError) else UnknownError)
+    return kind(None, node.name, message)
 
 
 # -- scatter writes into a variable --------------------------------------------------------------
