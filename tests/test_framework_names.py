@@ -141,3 +141,13 @@ def test_graph_collection_methods():
         assert g.get_collection("mine") == [] and "mine" not in g.get_all_collection_keys()
         assert [v.name for v in tf.get_collection("trainable_variables", "layer2")] == [
             "layer2/w:0"]
+
+
+def test_colocate_with_and_container_are_accepted():
+    # one device and per-session resources: both scopes change nothing, as TF with one device
+    with tf.colocate_with(tf.constant(1.0)), tf.container("experiment"):
+        v = tf.Variable(2.0, name="v")
+    assert v.name == "v:0"
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(v) == 2.0

@@ -18,6 +18,8 @@ __all__ = [
     "Graph",
     "GraphKeys",
     "add_to_collection",
+    "colocate_with",
+    "container",
     "device",
     "disable_eager_execution",
     "disable_v2_behavior",
@@ -94,6 +96,19 @@ def device(device_name_or_function) -> Iterator[None]:
     spec = device_name_or_function
     if not (spec is None or callable(spec) or isinstance(spec, str) and _DEVICE.fullmatch(spec)):
         raise ValueError(f"tf.device: cannot parse device specification {spec!r}")
+    yield
+
+
+@contextlib.contextmanager
+def colocate_with(op, ignore_existing=False) -> Iterator[None]:
+    """``with tf.colocate_with(op):``: accepted; a session runs every op on its one device."""
+    yield
+
+
+@contextlib.contextmanager
+def container(container_name) -> Iterator[None]:
+    """``with tf.container("name"):``: accepted; a session keeps its variables and resources
+    per session, the one container TinyFlow has."""
     yield
 
 
