@@ -618,3 +618,36 @@ def test_group_by_window_and_bucket_by_sequence_length_as_real_tf():
             lambda x: tf.cast(x, tf.int32), lambda k, w: w, 2))
     with pytest.raises(ValueError, match="Either the `window_size`"):
         exp.group_by_window(lambda x: x, lambda k, w: w)(tf.data.Dataset.range(3))
+
+
+def test_choose_from_datasets_and_sample_from_datasets():
+    # TF 1.15's DirectedInterleave: an ended input is skipped when chosen again; real TF
+    # (2.21's tf.compat.v1) printed these values and errors for the same pipelines
+    exp = tf.data.experimental
+    a, b, c = (tf.data.Dataset.range(0, 3), tf.data.Dataset.range(100, 105),
+               tf.data.Dataset.range(1000, 1001))
+    choices = tf.data.Dataset.from_tensor_slices(np.int64([0, 1, 2, 2, 0, 1, 0, 0, 1, 1, 1, 1]))
+    assert _values(exp.choose_from_datasets([a, b, c], choices)) == [
+        0, 100, 1000, 1, 101, 2, 102, 103, 104]
+    out_of_range = exp.choose_from_datasets([a, b], tf.data.Dataset.from_tensor_slices(
+        np.int64([0, 3])))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Selector index out of range"):
+        _values(out_of_range)
+    rows = exp.choose_from_datasets(
+        [tf.data.Dataset.from_tensor_slices(np.zeros((3, 2), np.float32)),
+         tf.data.Dataset.from_tensor_slices(np.ones((2, 4), np.float32))],
+        tf.data.Dataset.range(2))
+    assert rows.output_shapes.as_list() == [None]
+    with pytest.raises(TypeError, match="scalar `tf.int64`"):
+        exp.choose_from_datasets([a, b], tf.data.Dataset.range(2).map(
+            lambda x: tf.cast(x, tf.int32)))
+    with pytest.raises(TypeError, match="same type"):
+        exp.choose_from_datasets([a, tf.data.Dataset.from_tensors(1.0)], tf.data.Dataset.range(2))
+    drawn = [int(v) for v in _values(exp.sample_from_datasets(
+        [tf.data.Dataset.range(0, 50), tf.data.Dataset.range(100, 150)], [0.8, 0.2], seed=3))]
+    # every element once, each input in its order, the heavier one mostly first
+    assert sorted(drawn) == list(range(50)) + list(range(100, 150))
+    assert [v for v in drawn if v < 100] == list(range(50))
+    assert sum(v < 100 for v in drawn[:40]) > 25
+    with pytest.raises(ValueError, match="non-negative"):
+        exp.sample_from_datasets([a, b], [1.0, -1.0])

@@ -272,8 +272,9 @@ COMPONENTS = {
     # range of tensors (captured); 1060 -> 1110: TF-1 smoke tests: a function traced inside
     # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed);
     # 1110 -> 1155: feedable iterators (string_handle, Iterator.from_string_handle); 1155 ->
-    # 1270: tf.data.experimental.group_by_window and bucket_by_sequence_length (grouping.py)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1270),
+    # 1270: tf.data.experimental.group_by_window and bucket_by_sequence_length (grouping.py);
+    # 1270 -> 1365: choose_from_datasets and sample_from_datasets (directed.py)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1365),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
