@@ -414,8 +414,9 @@ def pad(tensor=None, paddings=None, mode="CONSTANT", name=None, constant_values=
     steps = [(axis, width) for axis, pair in enumerate(widths) for width in (-pair[0], pair[1])
              if width] or [(0, 0)]  # no padding: still a new tensor, as TF's Pad
     for i, (axis, width) in enumerate(steps):
+        # the steps before the last: not "pad", which TF's case-blind names would take for "Pad"
         tensor = create_op("pad", tensor, dim=axis, pad=width, value=constant_values,
-                           name=name or "Pad" if i == len(steps) - 1 else None)
+                           name=name or "Pad" if i == len(steps) - 1 else "pad_step")
     return tensor
 
 
