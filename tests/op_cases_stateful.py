@@ -1,8 +1,8 @@
 """test_ops' table for the ops of tinyflow/ops/state.py (scatter_update, scatter_add,
 scatter_sub, random_shuffle) and the ops computed in Python (print, py_func; tf.data's
-iterator_get_next, iterator_init and iterator_string_handle, tested in test_tf_data.py): each writes a
-variable, draws random numbers or runs Python, so each has dedicated tests against numpy and
-TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
+iterator_get_next, iterator_init and iterator_string_handle, tested in test_tf_data.py):
+each writes a variable, draws random numbers or runs Python, so each has dedicated tests
+against numpy and TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
 
 _FLOW = "test_tf_control_flow.py::"
 
