@@ -151,3 +151,18 @@ def test_colocate_with_and_container_are_accepted():
     with tf.Session() as sess:
         sess.run(v.initializer)
         assert sess.run(v) == 2.0
+
+
+def test_graph_name_scope_and_add_to_collections():
+    # real TF (2.21's tf.compat.v1) printed '', 'outer/inner', 'outer/vs' and 1 1 1
+    g = tf.get_default_graph()
+    assert g.get_name_scope() == ""
+    with tf.name_scope("outer"):
+        with tf.name_scope("inner"):
+            assert g.get_name_scope() == "outer/inner"
+        with tf.variable_scope("vs"):
+            assert g.get_name_scope() == "outer/vs"
+    c = tf.constant(1.0)
+    g.add_to_collections(["a", "b", "a"], c)
+    g.add_to_collections("z", c)
+    assert [len(g.get_collection(k)) for k in "abz"] == [1, 1, 1]

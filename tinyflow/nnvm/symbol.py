@@ -330,6 +330,14 @@ class GraphContext:
         return values if scope is None else [
             v for v in values if re.match(scope, getattr(v, "name", "") or "")]
 
+    def add_to_collections(self, names, value) -> None:
+        for key in dict.fromkeys([names] if isinstance(names, str) else names):
+            self.add_to_collection(key, value)
+
+    def get_name_scope(self) -> str:
+        """The current name scope (``"outer/inner"``; ``""`` at the root)."""
+        return self.naming.prefix.rstrip("/")
+
     def get_collection_ref(self, key: str) -> list:
         """The collection ``key`` itself (made empty if missing), for the caller to change."""
         return self.collections.setdefault(key, [])
