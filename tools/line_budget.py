@@ -120,7 +120,8 @@ COMPONENTS = {
     # names unique ignoring case (TF 1.15's unique_name), an unfed placeholder, an uninitialised
     # variable and shapes a run's feeds break raised as TF's run-time error classes; string
     # feeds (for pulls alone: a feedable iterator's handle); tf.Graph's collection methods
-    # (get_collection's scope, get_collection_ref, get_all_collection_keys, clear_collection);
+    # (get_collection's scope, get_collection_ref, get_all_collection_keys, clear_collection,
+    # add_to_collections) and get_name_scope;
     # Session.make_callable, Variable.value
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
