@@ -480,8 +480,9 @@ COMPONENTS = {
     # aggregation_method, colocate_gradients_with_ops, grad_loss and get_name; 5425 -> 5440:
     # VariableScope's set_initializer, set_dtype and scope-filtered collections; 5440 ->
     # 5460: a py_func's Python exception raised as the tf.errors class TF's kernel makes of it;
-    # 5460 -> 5475: tf.colocate_with, tf.container (accepted: one device)
-    FRONT_END: ([], 5475),
+    # 5460 -> 5475: tf.colocate_with, tf.container (accepted: one device); 5475 -> 5485:
+    # a tf.cond branch returning an operation (TF's pivot: a bool tensor run after it)
+    FRONT_END: ([], 5485),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

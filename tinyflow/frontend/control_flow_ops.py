@@ -29,9 +29,9 @@ import sys
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.symbol import Node, Symbol, create_op, current_context
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
-from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
+from .api import _tensor, assign_add, cast, constant, identity, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
 from .errors import (
@@ -136,11 +136,25 @@ def _build_branch(fn, which, strict):
     graph = current_context()
     before = set(graph.nodes_by_name.values())
     with graph.name_scope(which.split("_")[0]):
-        result = fn()
+        result = _operations_as_tensors(fn(), which == "true_fn")
     made = set(graph.nodes_by_name.values()) - before
     if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
         result = result[0]
     return result, made
+
+
+def _operations_as_tensors(result, taken):
+    """TF's rule for an operation a branch returns (``train_op``, ``tf.no_op()``): it stands
+    as a bool tensor that runs after it, the branch's pivot (True from true_fn, False from
+    false_fn)."""
+    def stand_in(leaf):
+        if not (isinstance(leaf, Node) or isinstance(leaf, Symbol) and leaf.is_operation):
+            return leaf
+        with current_context().control_dependencies([leaf]):
+            return identity(constant(taken))
+    if isinstance(result, (Node, Symbol)):
+        return stand_in(result)
+    return pack(result, iter([stand_in(leaf) for leaf in flatten(result)]))
 
 
 def _has_side_effects(made) -> bool:
