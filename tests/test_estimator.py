@@ -258,8 +258,9 @@ def test_errors_are_tensorflows(tmp_path):
         tf.estimator.RunConfig(save_checkpoints_steps=1, save_checkpoints_secs=1)
     with pytest.raises(AttributeError, match="tf.estimator.BoostedTreesClassifier is not supported"):
         tf.estimator.BoostedTreesClassifier  # noqa: B018
-    with pytest.raises(AttributeError, match="Estimator.export_saved_model is not supported"):
-        est.export_saved_model  # noqa: B018
+    with pytest.raises(AttributeError, match="Estimator.experimental_export_all_saved_models is "
+                       "not supported"):
+        est.experimental_export_all_saved_models  # noqa: B018
 
 
 def test_compat_v1_names():

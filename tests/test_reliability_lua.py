@@ -317,36 +317,68 @@ def test_building_tables_and_compiling_bodies_count_as_inside_lua(monkeypatch):
     assert not runtime._runtime().interrupts.is_inside()
 
 
-def test_a_table_lupa_builds_with_another_object_is_built_again_or_refused(monkeypatch):
-    """lupa 2.8 can hand Lua another live Python object than the one passed (its reference
-    table reused before a finalizer ran: lupa issues 293 and 294; seen as a concat's setup
-    reading another tensor).  lua_table checks what Lua holds: after a full collection it
-    builds the table again, and a second wrong one is a LuaOpError, never a wrong tensor."""
+def test_a_table_lupa_builds_with_another_object_is_refused(monkeypatch):
+    """lua_table checks what Lua holds: a table lupa built with another Python object than the
+    one passed (possible under LuaJIT, see the next test) is a LuaOpError, never a wrong
+    tensor."""
     import torch
 
     from tinyflow.lua_ops import runtime as rt
     real, wrong = rt._runtime(), torch.zeros(2)
 
-    class Lupa:  # the real runtime, but its first ``bad`` tables swap in another tensor
-        def __init__(self, bad):
-            self.bad, self.collections = bad, 0
-
+    class Lupa:  # the real runtime, but its tables swap in another tensor
         def table_from(self, pairs):
-            self.bad -= 1
-            return real.lua.table_from({**pairs, 1: wrong} if self.bad >= 0 else pairs)
+            return real.lua.table_from({**pairs, 1: wrong})
 
-        def execute(self, code):
-            self.collections += code == "collectgarbage()"
-            return real.lua.execute(code)
+    monkeypatch.setattr(rt, "_runtime", lambda: real._replace(lua=Lupa()))
+    with pytest.raises(rt.LuaOpError, match="another Python object"):
+        rt.lua_table([torch.ones(3), torch.ones(4)])
 
-    tensors = [torch.ones(3), torch.ones(4)]
-    for bad, outcome in ((1, "rebuilt"), (2, "refused")):
-        lupa = Lupa(bad)
-        monkeypatch.setattr(rt, "_runtime", lambda lupa=lupa: real._replace(lua=lupa))
-        if outcome == "rebuilt":
-            table = rt.lua_table(tensors)
-            assert table[1] is tensors[0] and table[2] is tensors[1]
-        else:
-            with pytest.raises(rt.LuaOpError, match="another Python object"):
-                rt.lua_table(tensors)
-        assert lupa.collections == 1
+
+def test_an_object_pushed_while_a_dead_ones_finalizer_is_pending_stays_itself():
+    """The root cause of lupa 2.8's object swaps, stepped into on the runtime's own Lua state.
+
+    lupa maps ``(id(obj), flags)`` to a slot of the registry's weak-valued
+    LUPA_PYTHON_REFERENCES_TABLE holding obj's userdata; ``luaL_ref`` takes a new slot from the
+    table's free list, else past its length.  Here ``a``'s userdata is the last slot and dies;
+    the collector, stepped, clears that slot.  Under Lua 5.4's incremental collector ``a``'s
+    finalizer (freeing the slot and lupa's record) runs some steps later: a new object ``f``
+    pushed in between takes the cleared slot, and ``a`` pushed again came back as ``f``.  The
+    runtime's generational collector runs the finalizer in the step that clears the slot.
+    Lupa's internals read here: the table's name and Lua 5.4.8's free list at index 3."""
+    from tinyflow.lua_ops import runtime as rt
+    if rt.runtime_name() != "Lua 5.4":
+        pytest.skip("LuaJIT's collector keeps the window open (TINYFLOW_LUA=luajit21)")
+    lua = rt.lua_runtime()
+    probe = lua.execute("""
+      local refs = debug.getregistry().LUPA_PYTHON_REFERENCES_TABLE
+      local probe = {}
+      function probe.slot(t)  -- the slot of t[1]'s userdata
+        for k, v in pairs(refs) do if rawequal(v, t[1]) then return k end end
+      end
+      function probe.kind(k) return type(refs[k]) end
+      function probe.free() return refs[3] end
+      function probe.step() collectgarbage("step", 0) end
+      return probe""")
+    # a heap the incremental collector sweeps in several steps (the window spans them)
+    heap = lua.execute("local t = {} for i = 1, 200000 do t[i] = {} end return t")
+    lua.execute("collectgarbage()")
+    kept = []  # the free list emptied: the next slot is the table's length + 1
+    while probe.free() != 0:
+        kept.append(lua.table_from([object() for _ in range(64)]))
+    a = object()
+    table = lua.table_from([a])
+    slot = probe.slot(table)
+    del table  # a's userdata is garbage now; a stays alive in Python
+    kinds = []
+    while not kinds or kinds[-1] == "userdata" and len(kinds) < 1000:
+        probe.step()
+        kinds.append(probe.kind(slot))
+    fresh = object()
+    fresh_table, again = lua.table_from([fresh]), lua.table_from([a])
+    assert fresh_table[1] is fresh
+    assert again[1] is a, f"a came back as {'the new object' if again[1] is fresh else again[1]}" \
+        f" (its slot {slot} after {len(kinds)} collector steps: {kinds[-1]})"
+    assert kinds[-1] != "nil", kinds  # the step that cleared the slot freed it (finalized)
+    del heap, kept
+    lua.execute("collectgarbage()")

@@ -85,3 +85,30 @@ def test_static_shapes_through_set_shape_and_sequence_masks():
         assert got.shape == (3, 2)
         np.testing.assert_array_equal(got_mask.sum(1), [6, 2, 4])
 
+
+def test_an_unknown_dim_meeting_a_known_one_takes_it_as_tensorflow():
+    """TF's shape functions merge an unknown dim with the known one it must equal (a batch of
+    None beside a zero state of batch 4); a dim that stays free stays None.  Real TF 2.21's
+    tf.compat.v1 static shapes, recorded (checked again for the re-apply, 2026-11-27)."""
+    x = tf.placeholder(tf.float32, [None, 3])
+    y = tf.placeholder(tf.float32, [None, None])
+    state, four = tf.zeros([4, 5]), tf.zeros([4, 3])
+    joined = tf.concat([x, state], 1)
+    cases = [(joined, [4, 8]), (x + four, [4, 3]), (tf.stack([x, four]), [2, 4, 3]),
+             (tf.where(tf.ones([4, 3]) > 0, x, four), [4, 3]),
+             (tf.matmul(y, tf.zeros([5, 6])), [None, 6]), (y * tf.zeros([4, 1]), [4, None]),
+             (tf.add_n([x, four]), [4, 3]), (tf.layers.dense(joined, 7), [4, 7]),
+             (x + tf.zeros([3]), [None, 3]),
+             # a vector condition chooses rows: TF's Select takes no dim from it (static_rnn's
+             # outputs past a sequence length)
+             (tf.where(tf.constant([True, False, True]), x, x), [None, 3]),
+             (tf.where(tf.placeholder(tf.bool, [4]), x, tf.zeros_like(x)), [None, 3]),
+             (tf.where(tf.placeholder(tf.bool, [2, 3]), x, x), [2, 3])]
+    for tensor, expected in cases:
+        assert tensor.shape.as_list() == expected, tensor
+    with pytest.raises(tf.ShapeError):  # checked all the same, as TF's ValueError
+        tf.where(tf.constant([True, False]), tf.zeros([3, 3]), tf.zeros([3, 3]))
+    with tf.Session() as sess:  # and the graph runs with the batch it must have
+        sess.run(tf.global_variables_initializer())
+        out = sess.run(joined, {x: np.ones((4, 3), np.float32)})
+    np.testing.assert_array_equal(out, np.concatenate([np.ones((4, 3)), np.zeros((4, 5))], 1))

@@ -303,8 +303,8 @@ def test_unsupported_methods_are_attribute_errors():
     for name in ("window", "reduce"):
         with pytest.raises(AttributeError, match=f"tf.data.Dataset.{name} is not supported"):
             getattr(ds, name)
-    with pytest.raises(AttributeError, match="tf.data.TFRecordDataset is not supported"):
-        _ = tf.data.TFRecordDataset
+    with pytest.raises(AttributeError, match="tf.data.FixedLengthRecordDataset is not supported"):
+        _ = tf.data.FixedLengthRecordDataset
     assert tf.compat.v1.data.make_one_shot_iterator is tf.data.make_one_shot_iterator
 
 

@@ -193,6 +193,20 @@ def test_the_hidden_argmax_cannot_be_fed_nor_given_to_another_gradient():
                   padding="VALID")
 
 
+@pytest.mark.parametrize(("attrs", "message"), [
+    ({"shape": [[0, 0]]}, "'shape'"), ({"shape": [2 ** 63]}, "'shape'"),
+    ({"shape": [1] * 65}, "'shape'"), ({"shape": "3"}, "'shape'"), ({"shape": [True]}, "'shape'"),
+    ({"dtype": "nn"}, "'dtype'"), ({"dtype": ["float32"]}, "'dtype'"), ({"dtype": "float"}, "'dtype'")])
+def test_a_graph_inputs_dtype_and_shape_are_checked(attrs, message):
+    # what binding reads of a placeholder or variable: a list in a shape was a TypeError there,
+    # a dtype "nn" torch.nn given to torch.empty
+    node = {**X, "attrs": {**X["attrs"], **attrs}}
+    with pytest.raises(GraphError, match=f"node 0 \\('x'\\) {message}"):
+        _load({"nodes": [node], "arg_nodes": [0], "heads": [[0, 0]]})
+    assert _load({"nodes": [{**X, "attrs": {**X["attrs"], "shape": [None, -1, 0]}}],
+                  "arg_nodes": [0], "heads": [[0, 0]]})
+
+
 # -- property: mutations of a valid document -----------------------------------------------------
 def _valid_doc():
     tf.reset_default_graph()

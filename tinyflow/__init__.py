@@ -46,6 +46,8 @@ from .frontend.matmul_ops import cross
 from .frontend.matmul_ops import matmul as matmul  # TF's: batches too (over api's)
 from .frontend.matrix_ops import *
 from .frontend.matrix_ops import __all__ as _matrix_ops_all
+from .frontend.parsing_ops import *
+from .frontend.parsing_ops import __all__ as _parsing_ops_all
 from .frontend.partitioned_variables import *
 from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
@@ -55,8 +57,10 @@ from .frontend.readers import (
     FixedLengthRecordReader,
     ReaderBase,
     TextLineReader,
+    TFRecordReader,
     WholeFileReader,
     decode_raw,
+    read_file,
 )
 from .frontend.safe_math_ops import (
     acosh,
@@ -147,6 +151,7 @@ __all__ += [
     "manip",
     "metrics",
     "python_io",
+    "saved_model",
     "summary",
     "test",
 ]
@@ -158,13 +163,14 @@ __all__ += list(_array_manip_ops_all) + list(_check_ops_all) + list(_collection_
 __all__ += list(_array_ops_all) + list(_indexing_ops_all) + list(_gradient_ops_all)
 __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list(_functional_ops_all) + [
     "TensorArray"]
-__all__ += list(_framework_names_all)
+__all__ += list(_framework_names_all) + list(_parsing_ops_all)
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
 __all__ += list(_sparse_ops_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "cross", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
-    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader", "decode_raw",
+    "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "TFRecordReader", "WholeFileReader",
+    "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 
@@ -178,7 +184,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
-            "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "sparse": "tf_sparse",
+            "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
             "summary": "summary", "test": "tf_testing"}
 
 

@@ -33,11 +33,23 @@ COMPONENTS = {
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
-    # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread)
+    # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread; 920 ->
+    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file)
     "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py", "frontend/readers.py"], 920),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 960),
+    # 2026-11-27: the TFRecord / tf.train.Example input pipeline: tf.train.Example and its
+    # parts with protobuf's wire format written and read by hand (no protobuf dependency;
+    # untrusted bytes), tf.parse_example / parse_single_example and their feature
+    # configurations, the parse op pulled before the run, tf.data.TFRecordDataset; apart, as
+    # TF's parsing_ops and example protos are; with tf.decode_csv and tf.data.TextLineDataset,
+    # and packed varints decoded by numpy, a large message checked against the free memory,
+    # and tf.parse_single_sequence_example
+    "TFRecords and tf.train.Example (example_proto.py, parsing_ops.py, ops/parsing.py, "
+    "data/readers.py)": (
+        ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
+         "frontend/data/readers.py"], 1080),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
@@ -116,29 +128,30 @@ COMPONENTS = {
     # and get_tensor_by_name's errors as TF's; attrs.py documents FShapeCheckedInputs (where's
     # vector condition gives no dim to its static shape, as TF's); 3850 -> 3865: lua_table checks
     # that Lua holds the objects given (lupa 2.8 can swap in another live one: lupa issues 293,
-    # 294), building again after a collection or refusing; 3865 -> 3915: TF-1 smoke tests:
-    # names unique ignoring case (TF 1.15's unique_name), an unfed placeholder, an uninitialised
-    # variable and shapes a run's feeds break raised as TF's run-time error classes; string
-    # feeds (for pulls alone: a feedable iterator's handle); tf.Graph's collection methods
-    # (get_collection's scope, get_collection_ref, get_all_collection_keys, clear_collection,
-    # add_to_collections) and get_name_scope;
-    # Session.make_callable, Variable.value
+    # 294), refusing; the cause closed by the runtime's generational collector (_choose_lua);
+    # 3865 -> 3905: TF-1 smoke tests: names unique ignoring case (TF 1.15's unique_name), an unfed
+    # placeholder, an uninitialised variable and shapes a run's feeds break raised as TF's
+    # run-time error classes; tf.Graph's collection methods (get_collection's scope,
+    # get_collection_ref, get_all_collection_keys, clear_collection, add_to_collections) and
+    # get_name_scope; Session.make_callable, Variable.value
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3915),
+            "session/session.py", "session/variables.py"], 3905),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
     # values known only when the graph runs (ValuesAtRunTime, the entry each fold wanted), a
     # fold after a shape known only then left to the stages; 280 -> 285: a scalar attribute
     # folded (one_hot's depth); 285 -> 295: an input an op's shape function only checks
-    # (FShapeCheckedInputs: where's vector condition) gives the record no dim
+    # (FShapeCheckedInputs: where's vector condition) gives the record no dim; 295 -> 300: an
+    # unknown dim meeting a known one takes it, as TF's shape functions merge them (the shapes
+    # every fitting value gives, re-applied once lupa's object swap it exposed was fixed)
     "TF-1 feed and shape passes, shape checks as ops are made (nnvm/passes/feeds.py, "
     "fold_shapes.py, nnvm/shape_checks.py)": (
-        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 295),
+        ["nnvm/passes/feeds.py", "nnvm/passes/fold_shapes.py", "nnvm/shape_checks.py"], 300),
     "optimisation passes (tinyflow/nnvm/optimizations)": (["nnvm/optimizations/*.py"], 980),
     # issue 25's loops in graph JSON: a node's subgraphs written over the document's one node
     # list and read back under LoadJSON's checks, with their nesting and binding bounded (what
@@ -158,9 +171,11 @@ COMPONENTS = {
     # error_code, and the seven classes TinyFlow lacked (AbortedError, DataLossError...);
     # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
     # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons);
-    # 655 -> 665: the bind's errors that are also TF's run-time classes (FailedPrecondition...);
-    # 665 -> 685: DType's min, max, as_datatype_enum, is_unsigned... (TF 1.15's DType API)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 685),
+    # 655 -> 665: 2026-11-27: LoadJSON checks a placeholder's or variable's dtype and shape
+    # (a list in a shape was a TypeError at bind, found loading mutated saved models); 665 ->
+    # 695: TF-1 smoke tests: the bind's errors that are also TF's run-time classes
+    # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 700),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -261,21 +276,26 @@ COMPONENTS = {
     # 680 -> 690: 2026-11-27: TF-1 queues (tf.train.batch, Coordinator...): pulls inputs first,
     # a pull reads this run's earlier pulls (decode_raw of a reader's record), strings unfed
     # and answered as pulled when fetched); 695 -> 700: a tf.cond branch's guarded ops are
-    # never in a CUDA graph; 700 -> 705: TF-1 smoke tests: a string fed for the pulls alone
+    # never in a CUDA graph; 700 -> 705: a CUDA graph's feeds copied on the host by numpy (torch's
+    # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 725: 2026-11-27: TFRecords: a string
+    # placeholder's feed (pull.py's string_feed) read by the pulled ops and Python ops
+    # (tf.parse_example, a TFRecordDataset's file names at its initializer)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 705),
+        ["executor/*.py", "session/*.py"], 725),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
     # (900 -> 1000: enumerate, shard, unbatch, take_while, unique, tf.data.experimental's
     # Counter, shuffle_and_repeat, map_and_batch...)
     # 1000 -> 1060: flat_map and interleave (a function giving a dataset, TF's cycle order),
-    # range of tensors (captured); 1060 -> 1110: TF-1 smoke tests: a function traced inside
-    # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed);
-    # 1110 -> 1155: feedable iterators (string_handle, Iterator.from_string_handle); 1155 ->
-    # 1270: tf.data.experimental.group_by_window and bucket_by_sequence_length (grouping.py);
-    # 1270 -> 1365: choose_from_datasets and sample_from_datasets (directed.py)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1365),
+    # range of tensors (captured); 1060 -> 1070: 2026-11-27: TFRecords: tf.data's file
+    # datasets' names, a map function's string outputs kept as strings, a sparse one refused
+    # saying what to do (1070); 1070 -> 1375: TF-1 smoke tests: a function traced inside
+    # flat_map's / interleave's function reads the enclosing functions' tensors (captures fed),
+    # feedable iterators (string_handle, Iterator.from_string_handle),
+    # tf.data.experimental.group_by_window and bucket_by_sequence_length (grouping.py),
+    # choose_from_datasets and sample_from_datasets (directed.py)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1375),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -354,22 +374,27 @@ COMPONENTS = {
     # counted apart; 3276 -> 3306: tf.errors' codes and the maps between codes and classes;
     # 3306 -> 3551: TF 1.15's losses (absolute_difference, huber, log, hinge, cosine, sigmoid
     # cross-entropy, mean pairwise squared error; TF's weights check) in loss_functions.py,
-    # tf.losses (losses.py) now holding TF's public names only)
+    # tf.losses (losses.py) now holding TF's public names only; 3551 -> 3580: TF-1 smoke
+    # tests: Saver's TF 1.15 arguments (keep_checkpoint_every_n_hours, pad_step_number,
+    # save_relative_paths, allow_empty...), tf.train.SaverDef's versions,
+    # ExponentialMovingAverage.variables_to_restore as TF's, piecewise_constant_decay)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/loss_functions.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3551),
+         "examples/**/*.py"], 3580),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
     # programs' own tests and file code use, counted apart; with tf.test.compute_gradient's
     # Jacobians (TF 1.15's layout)
-    # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py)
+    # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py;
+    # 640 -> 660: 2026-11-27: TFRecords: records read from any stream (TFRecordReader's), TF's
+    # gzip bytes written, a compressed record's read checked against the free memory)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 640),
+         "frontend/python_io.py"], 660),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
@@ -393,8 +418,9 @@ COMPONENTS = {
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
-    # platform.test, framework.graph_util and framework.importer
-    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 315),
+    # platform.test, framework.graph_util and framework.importer; 315 -> 340: 2026-11-27:
+    # tf.saved_model's six modules (saved_model.builder, loader, tag_constants...)
+    "tensorflow.python paths (tinyflow/python)": (["python/**/*.py"], 340),
     # word2vec's losses (issue 24 item 7.2): TF's _compute_sampled_logits composed from ops
     "sampled losses (tinyflow/frontend/nn/sampled.py)": (["frontend/nn/sampled.py"], 120),
     # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
@@ -418,16 +444,24 @@ COMPONENTS = {
     "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
         ["frontend/feature_column.py", "frontend/estimator/canned.py",
          "frontend/estimator/heads.py"], 840),
+    # 2026-11-27: tf.saved_model (simple_save, SavedModelBuilder, loader.load, signatures) and
+    # tf.estimator's export (ServingInputReceiver, PredictOutput, Estimator.export_saved_model's
+    # exporter): a served model's directory and its untrusted reading, counted apart as TF
+    # keeps saved_model apart from tf.train
+    "tf.saved_model (frontend/saved_model, estimator/export.py, estimator/exporter.py)": (
+        ["frontend/saved_model/*.py", "frontend/estimator/export.py",
+         "frontend/estimator/exporter.py"], 850),
     # TF-1's training loops (issue 24 item 5): monitored sessions and their hooks, and
     # tf.estimator on them; a component of their own, as TensorFlow keeps them apart from tf.train
     # (1560 -> 2030: tf.train.Supervisor, SessionManager, basic_train_loop: supervisor.py;
     # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
-    # tf.estimator.inputs.pandas_input_fn; 2090 -> 2185: TF-1 smoke tests:
+    # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
+    # and export_savedmodel, over estimator/exporter.py; 2110 -> 2205: TF-1 smoke tests:
     # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2185),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2205),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
@@ -475,14 +509,15 @@ COMPONENTS = {
     # smoke tests: tf.numpy_function, tf.count_up_to, variable_scope's regularizer and
     # get_variable's dtype check on reuse, the meta graph keeping its Saver's names (SaverDef);
     # 5360 -> 5400: TF's autopacking (a list holding tensors converted by stacking them);
-    # 5400 -> 5410: TF-1 smoke tests: get_variable's default initializer by dtype (zeros for
-    # integers and booleans); 5410 -> 5425: the optimizers' gate_gradients,
-    # aggregation_method, colocate_gradients_with_ops, grad_loss and get_name; 5425 -> 5440:
-    # VariableScope's set_initializer, set_dtype and scope-filtered collections; 5440 ->
-    # 5460: a py_func's Python exception raised as the tf.errors class TF's kernel makes of it;
-    # 5460 -> 5475: tf.colocate_with, tf.container (accepted: one device); 5475 -> 5485:
-    # a tf.cond branch returning an operation (TF's pivot: a bool tensor run after it)
-    FRONT_END: ([], 5485),
+    # 5400 -> 5405: 2026-11-27: TFRecords: tf.train.Example's, tf.parse_*'s, tf.decode_csv's and
+    # tf.read_file's names in tf., tf.train. and tf.io.; 5405 -> 5495: TF-1 smoke tests:
+    # get_variable's default initializer by dtype (zeros for integers and booleans), the
+    # optimizers' gate_gradients, aggregation_method, colocate_gradients_with_ops, grad_loss and
+    # get_name, VariableScope's set_initializer, set_dtype and scope-filtered collections, a
+    # py_func's Python exception raised as the tf.errors class TF's kernel makes of it,
+    # tf.colocate_with, tf.container (accepted: one device), a tf.cond branch returning an
+    # operation (TF's pivot: a bool tensor run after it)
+    FRONT_END: ([], 5495),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

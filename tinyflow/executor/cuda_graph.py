@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
 import torch
 
 from ..lua_ops.runtime import LuaOpError, lua_table, run_closures
@@ -82,7 +83,7 @@ class GraphedStep:
             if node not in self.staging:
                 self.staging[node] = torch.empty(buffers[node].shape, dtype=buffers[node].dtype,
                                                  pin_memory=True)
-            self.staging[node].copy_(torch.as_tensor(value))
+            _copy_on_host(self.staging[node], torch.as_tensor(value))
             buffers[node].copy_(self.staging[node], non_blocking=True)
         self.copied = torch.cuda.Event()
         self.copied.record()
@@ -127,3 +128,12 @@ class GraphedStep:
                              f"TUncapturable where it is registered (tinyflow/nnvm/attrs.py)")
         self.graphs[i] = graph
         self.captures += 1
+
+
+def _copy_on_host(staged, value):
+    """``staged[...] = value``: by numpy's one-thread copy where it can (torch's CPU copy runs on
+    its OpenMP team: 4-6 ms of a 0.5 ms step for LeNet's 313 KB batch on a 16-core GPU host)."""
+    if value.device.type == "cpu" and value.dtype == staged.dtype != torch.bfloat16:
+        np.copyto(staged.numpy(), value.numpy())
+    else:
+        staged.copy_(value)

@@ -7,7 +7,8 @@ The file is JSON::
     {"tinyflow_meta_graph": 1,
      "graph": "<the graph's SaveJSON text: every node of the graph>",
      "variables": [{"name", "initial_value": [node, output], "initial_assign": [node, output],
-                    "trainable", "default"}, ...],
+                    "trainable", "default", "save_slice_info": [a partitioned variable's name,
+                    its shape, the shard's offset and shape] (shards only)}, ...],
      "collections": {key: [{"variable": name} or {"entries": [[node, output]...],
                                                   "operation": bool}, ...]},
      "saver": {name in the checkpoint: variable name}}  (TF's SaverDef: the writing Saver's)
@@ -22,13 +23,15 @@ from __future__ import annotations
 
 import json
 import os
+from typing import NamedTuple
 
 from ..nnvm.errors import GraphError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import NodeEntry, Symbol, current_context
 from ..nnvm.variables import Variable
+from .partitioned_variables import SaveSliceInfo
 
-__all__ = ["export_meta_graph", "import_graph"]
+__all__ = ["ImportedGraph", "export_meta_graph", "import_graph", "read_meta_graph"]
 
 VERSION = 1
 MAX_META_BYTES = 1 << 30
@@ -39,9 +42,13 @@ def _entry(entry: NodeEntry) -> list:
 
 
 def _variable_doc(var) -> dict:
+    info = getattr(var, "save_slice_info", None)  # a partitioned variable's shard
     return {"name": var.op.name, "initial_value": _entry(var.initial_value.outputs[0]),
             "initial_assign": _entry(var.initial_assign.outputs[0]),
-            "trainable": bool(var.trainable), "default": bool(var.default)}
+            "trainable": bool(var.trainable), "default": bool(var.default),
+            **({} if info is None else {"save_slice_info": [
+                info.full_name, list(info.full_shape), list(info.var_offset),
+                list(info.var_shape)]})}
 
 
 def _unwritable(context) -> str | None:
@@ -95,6 +102,26 @@ def export_meta_graph(filename=None, collection_list=None, graph=None, saver_nam
     return doc
 
 
+class ImportedGraph(NamedTuple):
+    """A meta graph read and checked, not yet in any graph (:func:`read_meta_graph`)."""
+
+    nodes: dict
+    variables: dict
+    collections: dict
+    saver: dict | None
+
+    def add_to(self, context) -> None:
+        """Put the nodes, variables and collections into ``context`` (a ``tf.Graph``)."""
+        for name, node in self.nodes.items():
+            context.nodes_by_name[name] = node
+            context.claim_name(name)
+        for var in self.variables.values():
+            context.variables.append(var)
+        for key, items in self.collections.items():
+            for item in items:
+                context.add_to_collection(key, item)
+
+
 def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | None]:
     """Rebuild the graph of a ``.meta`` file (or a document ``export_meta_graph`` returned) in
     the current graph, with its variables and collections; return its variables and the
@@ -106,6 +133,15 @@ def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | No
         The file is not a meta graph TinyFlow wrote, or is malformed (what is wrong is named),
         or the current graph already has a node of one of its names.
     """
+    imported = read_meta_graph(meta_graph_or_file, import_scope)
+    imported.add_to(current_context())
+    return list(imported.variables.values()), imported.saver
+
+
+def read_meta_graph(meta_graph_or_file, import_scope=None) -> ImportedGraph:
+    """The nodes (made in the current graph, but not yet in it: ``ImportedGraph.add_to``),
+    variables, collections and saver names of a ``.meta`` file or document, every part
+    checked; the errors are :func:`import_graph`'s."""
     if import_scope:
         raise ValueError("import_meta_graph(import_scope=...) is not supported by TinyFlow")
     where = "the meta graph"
@@ -127,19 +163,11 @@ def import_graph(meta_graph_or_file, import_scope=None) -> tuple[list, dict | No
                    for key in _dict(doc, "collections", where)}
     saver = doc.get("saver")
     if saver is not None:
-        _check(isinstance(saver, dict) and all(isinstance(k, str) and k and v in variables
+        _check(isinstance(saver, dict) and all(isinstance(k, str) and k and _named(v, variables)
                                                for k, v in saver.items()),
                where, "'saver' does not map checkpoint names to variables of the graph")
         saver = {key: variables[name] for key, name in saver.items()}
-    for name, node in nodes.items():  # nothing changed before every check passed
-        context.nodes_by_name[name] = node
-        context.claim_name(name)
-    for var in variables.values():
-        context.variables.append(var)
-    for key, items in collections.items():
-        for item in items:
-            context.add_to_collection(key, item)
-    return list(variables.values()), saver
+    return ImportedGraph(nodes, variables, collections, saver)
 
 
 def _read(path: str, where: str) -> dict:
@@ -169,8 +197,13 @@ def _dict(doc: dict, key, where: str) -> dict:
     return value
 
 
+def _named(name, table: dict) -> bool:
+    """Whether ``name``, any JSON value (a list is unhashable), is a key of ``table``."""
+    return isinstance(name, str) and name in table
+
+
 def _node_entry(value, nodes: dict, where: str) -> NodeEntry:
-    _check(isinstance(value, list) and len(value) == 2 and value[0] in nodes
+    _check(isinstance(value, list) and len(value) == 2 and _named(value[0], nodes)
            and isinstance(value[1], int) and not isinstance(value[1], bool)
            and 0 <= value[1] < nodes[value[0]].num_outputs(), where,
            f"{str(value)[:100]} is not an output of a node of the graph")
@@ -180,7 +213,7 @@ def _node_entry(value, nodes: dict, where: str) -> NodeEntry:
 def _variable(spec, nodes: dict, where: str):
     """The Variable of ``spec`` over the imported node it names (its initial value and
     initialising assign are imported nodes too)."""
-    _check(isinstance(spec, dict) and spec.get("name") in nodes
+    _check(isinstance(spec, dict) and _named(spec.get("name"), nodes)
            and nodes[spec["name"]].op is None and nodes[spec["name"]].kind == "variable",
            where, f"variable {str(spec)[:100]} names no variable node of the graph")
     var = Variable.__new__(Variable)
@@ -188,12 +221,29 @@ def _variable(spec, nodes: dict, where: str):
     var.initial_value = Symbol([_node_entry(spec.get("initial_value"), nodes, where)])
     var.initial_assign = Symbol([_node_entry(spec.get("initial_assign"), nodes, where)])
     var.trainable, var.default = bool(spec.get("trainable")), bool(spec.get("default"))
+    info = spec.get("save_slice_info")
+    if info is not None:
+        _check(_slice_info_fits(info, nodes[spec["name"]].attrs.get("shape")), where,
+               f"variable {spec['name']!r}: save_slice_info {str(info)[:100]} is not "
+               f"[full name, full shape, offset, shape] of a slice of the variable's shape")
+        var.save_slice_info = SaveSliceInfo(info[0], *(list(part) for part in info[1:]))
     return spec["name"], var
+
+
+def _slice_info_fits(info, shape) -> bool:
+    """Whether ``info`` (JSON) is a shard's place in its full variable, of ``shape``."""
+    if not (isinstance(info, list) and len(info) == 4 and isinstance(info[0], str) and info[0]
+            and all(isinstance(part, list) and len(part) == len(info[1]) <= 64 and all(
+                type(d) is int and 0 <= d < 2 ** 62 for d in part) for part in info[1:])):
+        return False
+    full, offset, size = info[1:]
+    return all(o + n <= f for f, o, n in zip(full, offset, size)) and (
+        shape is None or list(shape) == size)
 
 
 def _collection_item(item, nodes: dict, variables: dict, where: str):
     if isinstance(item, dict) and "variable" in item:
-        _check(item["variable"] in variables, where,
+        _check(_named(item["variable"], variables), where,
                f"collection item {str(item)[:100]} names no variable")
         return variables[item["variable"]]
     _check(isinstance(item, dict), where, f"collection item {str(item)[:100]}")

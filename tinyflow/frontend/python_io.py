@@ -16,12 +16,12 @@ import struct
 import zlib
 from typing import ClassVar
 
-from ..nnvm.errors import DataLossError
+from ..nnvm.errors import DataLossError, ResourceExhaustedError
 from .checkpoint_format import crc32c, mask_crc
 from .events import proto
 
-__all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "summary_iterator",
-           "tf_record_iterator"]
+__all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "read_records",
+           "summary_iterator", "tf_record_iterator"]
 
 _PIECE = 16 << 20  # the most bytes one read asks for
 
@@ -61,22 +61,25 @@ class TFRecordOptions:
 
 
 def _open(path, mode, options):
+    """``path`` (or a binary file object) opened to write or read the stream ``options``
+    compress."""
     kind = TFRecordOptions.get_compression_type_string(options)
     level = options.compression_level if isinstance(options, TFRecordOptions) else 6
-    path = os.fspath(path)
-    if kind == "GZIP":
-        return gzip.open(path, mode + "b", compresslevel=level)
-    if kind == "ZLIB":
-        return _Zlib(path, mode, level)
-    return open(path, mode + "b")
+    path = path if hasattr(path, "read") else os.fspath(path)
+    if kind == "GZIP" and mode == "r":
+        return gzip.open(path, "rb")
+    if kind:  # written as TF's zlib stream: its gzip header has no time, so TF's bytes
+        return _Zlib(path, mode, level, 31 if kind == "GZIP" else 15)
+    return path if hasattr(path, "read") else open(path, mode + "b")
 
 
 class _Zlib:
-    """A whole-file zlib stream, written or read in pieces."""
+    """A whole-file zlib (or, written, gzip) stream, written or read in pieces."""
 
-    def __init__(self, path, mode, level):
-        self._file = open(path, mode + "b")  # noqa: SIM115 - closed by close()
-        self._codec = zlib.compressobj(level) if mode == "w" else zlib.decompressobj()
+    def __init__(self, path, mode, level, window_bits=15):
+        self._file = path if hasattr(path, "read") else open(path, mode + "b")  # noqa: SIM115
+        self._codec = (zlib.compressobj(level, zlib.DEFLATED, window_bits, 9)  # TF's mem_level
+                       if mode == "w" else zlib.decompressobj())
         self._buffer = b""
 
     def write(self, data):
@@ -141,38 +144,60 @@ def tf_record_iterator(path, options=None):
     size = os.path.getsize(path) if not TFRecordOptions.get_compression_type_string(
         options) else None
     with _open(path, "r", options) as file:
-        offset = 0
-        while True:
-            header = file.read(12)
-            if not header:
-                return
-            if len(header) < 12:
-                raise DataLossError(None, None, f"truncated record at {offset} in '{path}'")
-            (length,), (masked,) = struct.unpack("<Q", header[:8]), struct.unpack("<I",
-                                                                                    header[8:])
-            if mask_crc(crc32c(header[:8])) != masked:
-                raise DataLossError(None, None, f"corrupted record at {offset} in '{path}' "
-                                                f"(its length's checksum differs)")
-            if size is not None and offset + 16 + length > size:
-                raise DataLossError(None, None, f"truncated record at {offset} in '{path}': "
-                                                f"{length} bytes claimed past the file's end")
-            data = _read_exactly(file, length + 4, path, offset)
-            if mask_crc(crc32c(data[:-4])) != struct.unpack("<I", data[-4:])[0]:
-                raise DataLossError(None, None, f"corrupted record at {offset} in '{path}' "
-                                                f"(its data's checksum differs)")
-            yield data[:-4]
-            offset += 16 + length
+        for _, record in read_records(file, path, size):
+            yield record
 
 
-def _read_exactly(file, n, path, offset) -> bytes:
-    pieces, left = [], n
+def read_records(file, path, size=None):
+    """``(offset, record)`` of each record in ``file`` (a binary stream, ``size`` bytes long
+    when known: not compressed), for errors named ``path``; DataLossError at a truncated or
+    corrupted record, ResourceExhaustedError at a length the memory cannot hold."""
+    offset = 0
+    while True:
+        header = file.read(12)
+        if not header:
+            return
+        if len(header) < 12:
+            raise DataLossError(None, None, f"truncated record at {offset} in '{path}'")
+        (length,), (masked,) = struct.unpack("<Q", header[:8]), struct.unpack("<I", header[8:])
+        if mask_crc(crc32c(header[:8])) != masked:
+            raise DataLossError(None, None, f"corrupted record at {offset} in '{path}' "
+                                            f"(its length's checksum differs)")
+        if size is not None and offset + 16 + length > size:
+            raise DataLossError(None, None, f"truncated record at {offset} in '{path}': "
+                                            f"{length} bytes claimed past the file's end")
+        data = _read_exactly(file, length + 4, path, offset, bounded=size is not None)
+        if mask_crc(crc32c(data[:-4])) != struct.unpack("<I", data[-4:])[0]:
+            raise DataLossError(None, None, f"corrupted record at {offset} in '{path}' "
+                                            f"(its data's checksum differs)")
+        yield offset, data[:-4]
+        offset += 16 + length
+
+
+def _read_exactly(file, n, path, offset, bounded=True) -> bytes:
+    """``n`` bytes of ``file`` in pieces; not ``bounded`` by a file's size (compressed), the
+    bytes read so far are checked against the memory the machine can give."""
+    pieces, left, limit = [], n, None
     while left:
         piece = file.read(min(left, _PIECE))
         if not piece:
             raise DataLossError(None, None, f"truncated record at {offset} in '{path}'")
         pieces.append(piece)
         left -= len(piece)
+        if left and not bounded:
+            limit = _free_bytes() if limit is None else limit
+            if n - left > limit:
+                raise ResourceExhaustedError(
+                    f"record at {offset} in '{path}' claims {n - 4} bytes, more than the "
+                    f"{limit} free: read {n - left} of them")
     return b"".join(pieces)
+
+
+def _free_bytes() -> int:
+    import torch  # deferred: only a large compressed record's read asks
+
+    from ..executor.memory import available_bytes  # imports torch: deferred as torch
+    return available_bytes(torch.device("cpu"))[0]
 
 
 def summary_iterator(path):

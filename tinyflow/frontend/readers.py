@@ -1,5 +1,6 @@
 """TF-1's readers and ``tf.decode_raw`` (TensorFlow 1.15's semantics):
-``tf.FixedLengthRecordReader``, ``tf.WholeFileReader``, ``tf.TextLineReader``.
+``tf.FixedLengthRecordReader``, ``tf.WholeFileReader``, ``tf.TextLineReader``,
+``tf.TFRecordReader``; ``tf.read_file``.
 
 ``reader.read(filename_queue)`` gives ``(key, value)``, two strings: the next record of the
 file the reader is on, taking the next file name from the queue when it has read them all
@@ -12,6 +13,7 @@ Files are untrusted input: a file larger than the memory the machine can give no
 """
 from __future__ import annotations
 
+import io
 import os
 import threading
 
@@ -21,11 +23,13 @@ from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
+from ..ops import parsing as parsing_ops  # noqa: F401 - registers read_file
 from ..ops import queue as queue_ops  # noqa: F401 - registers reader_read and decode_raw
 from .math_ops import convert_to_tensor
+from .python_io import _open, read_records
 
-__all__ = ["FixedLengthRecordReader", "ReaderBase", "TextLineReader", "WholeFileReader",
-           "decode_raw"]
+__all__ = ["FixedLengthRecordReader", "ReaderBase", "TFRecordReader", "TextLineReader",
+           "WholeFileReader", "decode_raw", "read_file"]
 
 
 class ReaderBase:
@@ -130,6 +134,36 @@ class TextLineReader(ReaderBase):
                          dtype=object), value]
 
 
+class TFRecordReader(ReaderBase):
+    """The records of TFRecord files (``options``: their compression, as
+    ``tf.python_io.TFRecordOptions``); the key is ``<file>:<offset of the record>``.  A
+    corrupted or truncated record is a ``DataLossError`` naming the file and offset."""
+
+    def __init__(self, name=None, options=None):
+        super().__init__(name or "TFRecordReaderV2")
+        self.options = options
+
+    def next_record(self, node, resources, deadline):
+        state = resources.get(self)
+        if state is None:
+            state = resources.setdefault(self, _Position())
+        with state.lock:  # records decoded one at a time: a compressed file may hold many
+            record = None
+            while record is None:
+                if state.records is None:
+                    element = node.attrs["queue"].take_one(node, resources, deadline)
+                    state.filename = _text(element[0])
+                    data = io.BytesIO(_read_file(node, state.filename))
+                    state.records = read_records(_open(data, "r", self.options),
+                                                 state.filename)
+                record = next(state.records, None)
+                if record is None:
+                    state.records = None
+        offset, value = record
+        return [np.array(f"{state.filename}:{offset}".encode(), dtype=object),
+                np.array(value, dtype=object)]
+
+
 class _Position:
     """A reader's place in one session: the file it is on and its next record."""
 
@@ -224,3 +258,20 @@ def decode_raw(input_bytes=None, out_type=None, little_endian=True, name=None, b
                      name=name or "DecodeRaw").node
     current_context().declared_shapes[NodeEntry(node, 0)] = TensorShape(dims)
     return Symbol([NodeEntry(node, 0)])
+
+
+def _read_contents(node, filename):
+    """read_file's run-time side (its attr func): the contents of the file named."""
+    return [np.array(_read_file(node, _text(np.asarray(filename[0], dtype=object).item())),
+                     dtype=object)]
+
+
+def read_file(filename, name=None):
+    """``tf.read_file``: the contents of the file ``filename`` (a scalar string) names, pulled
+    once per run that needs it; a file larger than the free memory is refused unread."""
+    value = filename if isinstance(filename, Symbol) else convert_to_tensor(filename,
+                                                                            dtype="string")
+    if value.dtype.name != "string" or value.get_shape().ndims not in (None, 0):
+        raise ValueError(f"tf.read_file takes a scalar string, got {value.dtype.name} of "
+                         f"shape {value.get_shape()}")
+    return create_op("read_file", value, func=_read_contents, name=name or "ReadFile")

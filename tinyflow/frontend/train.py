@@ -580,6 +580,8 @@ _LAZY = {"queue_runner": ["Coordinator", "LooperThread", "QueueRunner", "add_que
                           "start_queue_runners"],
          "supervisor": ["SessionManager", "Supervisor", "basic_train_loop"],
          "python_io": ["summary_iterator"],
+         "example_proto": ["BytesList", "Example", "Feature", "FeatureList", "FeatureLists",
+                           "Features", "FloatList", "Int64List", "SequenceExample"],
          "framework_names": ["replica_device_setter"],
          "checkpoint_utils": ["assert_global_step", "checkpoints_iterator",
                               "get_checkpoint_mtimes", "init_from_checkpoint",

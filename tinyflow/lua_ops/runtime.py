@@ -1,7 +1,7 @@
 """The one Lua runtime: compiles FLuaCompute bodies and runs a step's closures.
 
-The runtime is LuaJIT 2.1 when lupa has it and its binding keeps Python objects apart, Lua 5.4
-otherwise (see :func:`_choose_lua`).  Its global ``torch`` table holds the generic functions
+The runtime is Lua 5.4, its collector generational (see :func:`_choose_lua` for why, and for
+LuaJIT 2.1, used only when asked for).  Its global ``torch`` table holds the generic functions
 of :mod:`tinyflow.lua_ops.torch_table` plus three written in Lua (the prelude).  The engine's
 kernels are per family (:func:`family_kernels`), each table made on its first use.
 A step is one call into Lua: :func:`run_closures` loops over the closures under ``pcall`` and
@@ -111,38 +111,32 @@ class LuaOpError(TinyflowError, RuntimeError):
     message."""
 
 
-def _keeps_object_identity(lupa_module) -> bool:
-    """lupa 2.8's LuaJIT binding can hand Lua the wrong Python object once Lua's collector has
-    run (lupa issues #293/#294: its weak reference table and luaL_ref disagree).  A tensor
-    swapped for another is a wrong result, so such a binding is not used."""
-    lua = lupa_module.LuaRuntime()
-    echo = lua.eval("function(obj, scratch) return obj end")
-    objects = [object() for _ in range(3)]
-    return all(echo(objects[i % 3], lua.table()) is objects[i % 3] for i in range(3000))
-
-
 def _choose_lua():
-    """LuaJIT 2.1 where lupa has it and it keeps object identity, Lua 5.4 otherwise.
+    """Lua 5.4, or LuaJIT 2.1 where ``TINYFLOW_LUA=luajit21`` asks for it (``=lua54`` is the
+    default).
 
-    ``TINYFLOW_LUA=lua54`` or ``=luajit21`` forces one.
+    lupa (2.8) maps a Python object to its userdata through ``_pyrefs_in_lua[(id(obj),
+    flags)] -> slot`` and the registry's weak-valued LUPA_PYTHON_REFERENCES_TABLE ``[slot] ->
+    userdata``; ``luaL_ref`` gives a new slot from the table's free list, or past its length
+    where that list is empty.  Lua's collector clears a dead userdata's slot in its atomic
+    phase but runs its ``__gc`` (which drops the dict entry, then frees the slot) later: an
+    incremental collector sweeps in steps between, while Lua runs on.  A new object pushed
+    then can take the cleared slot, and the old object, pushed again, gets the new one's
+    userdata; that ``__gc`` then frees the slot still in use (two objects share it, or a
+    userdata outlives the reference keeping its object alive).  Lua 5.4's generational
+    collector runs every finalizer in the very step that cleared the slots, so Lua never runs
+    between (an emergency collection, out of memory, defers them).  LuaJIT has no such mode
+    (its finalizers run one a step, never on a trace), so it stays an explicit choice.
     """
     import os
     names = {"luajit21": "LuaJIT 2.1", "lua54": "Lua 5.4"}
-    forced = os.environ.get("TINYFLOW_LUA")
-    if forced:
-        if forced not in names:
-            raise ValueError(f"TINYFLOW_LUA must be one of {sorted(names)}, got {forced!r}")
-        return importlib.import_module(f"lupa.{forced}"), names[forced]
-    try:
-        luajit = importlib.import_module("lupa.luajit21")
-    except ImportError:
-        luajit = None
-    if luajit is not None:
-        if _keeps_object_identity(luajit):
-            return luajit, names["luajit21"]
-        log.info("lupa's LuaJIT binding mixes up Python objects (lupa issue #294); "
-                 "using Lua 5.4")
-    return importlib.import_module("lupa.lua54"), names["lua54"]
+    forced = os.environ.get("TINYFLOW_LUA", "lua54")
+    if forced not in names:
+        raise ValueError(f"TINYFLOW_LUA must be one of {sorted(names)}, got {forced!r}")
+    if forced == "luajit21":
+        log.info("TINYFLOW_LUA=luajit21: lupa can hand LuaJIT another Python object than the "
+                 "one passed (its incremental collector; see _choose_lua)")
+    return importlib.import_module(f"lupa.{forced}"), names[forced]
 
 
 class _Runtime(NamedTuple):
@@ -170,6 +164,8 @@ def _runtime() -> _Runtime:
     from . import torch_table  # imports torch: when Lua first runs, not with the package
     lua = lupa_module.LuaRuntime(unpack_returned_tuples=True, register_eval=False,
                                  attribute_filter=_python_attribute)
+    if name == "Lua 5.4":  # finalizers in the step that clears their slots (_choose_lua)
+        lua.execute("collectgarbage('generational')")
     table = lua.table_from(torch_table.FUNCTIONS)
     lua.globals().torch = table
     lua.execute(_PRELUDE, table)
@@ -306,18 +302,13 @@ def lua_table(values):
     runtime = _runtime()
     pairs = ({k: _to_lua(v) for k, v in values.items() if v is not None}
              if isinstance(values, dict) else {i + 1: _to_lua(v) for i, v in enumerate(values)})
-    for attempt in range(2):
-        with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
-            table = runtime.lua.table_from(pairs)
-            if all(table[k] is v for k, v in pairs.items() if _held(v)):
-                return table
-        # lupa 2.8 can give Lua another live Python object than the one passed, where Lua has
-        # collected the userdata of an object gone before but not yet run its finalizer (lupa
-        # issues 293, 294: a concat's setup saw another tensor): a full collection, then again
-        if attempt == 0 and runtime.interrupts.lua_depth() <= 1:  # no Lua call under way
-            _collect_now()
-    raise LuaOpError("lupa gave Lua another Python object than the one passed (a lupa reference "
-                     "bug); run again")
+    with runtime.interrupts.guard():  # inside Lua: a finalizer run meanwhile defers collecting
+        table = runtime.lua.table_from(pairs)
+        if all(table[k] is v for k, v in pairs.items() if _held(v)):
+            return table
+    # Not under Lua 5.4's generational collector (see _choose_lua): never a wrong tensor
+    raise LuaOpError("lupa gave Lua another Python object than the one passed (a lupa "
+                     f"reference bug under {runtime.name}); run again")
 
 
 def _held(value) -> bool:

@@ -6,7 +6,8 @@ An unknown dim stands for any value: the op's FInferShape runs with the unknown 
 stand-ins (the dims they change are unknown in what it records of the outputs), and where it
 refuses them, with other values for one or two unknown dims (1..16, the known dims, the
 quotients that equal sizes need): the op is refused only when none fits (with more unknown
-dims, not at all).  The InferShape pass still checks the whole graph at bind.
+dims, not at all), and what it records is what every fitting value gives (a concat of [?, 3]
+and [4, 5] on axis 1: (4, 8)).  The InferShape pass still checks the whole graph at bind.
 """
 from __future__ import annotations
 
@@ -77,14 +78,15 @@ def _candidates(node, dims) -> list:
     return sorted(values)
 
 
-def _fits_some_feed(rule, node, dims, unknown) -> bool:
-    """Whether some values of one or two unknown dims make the rule accept the shapes (each
-    combination of the candidates); more unknown dims: assumed so (a search too wide)."""
+def _fitting(rule, node, dims, unknown):
+    """What the rule gives for each combination of candidate values of one or two unknown dims
+    that it accepts (None where it needs more than it has); more unknown dims: None (a search
+    too wide, assumed to fit)."""
     if len(unknown) > 2:
-        return True
+        return None
     tries = itertools.product(_candidates(node, dims), repeat=len(unknown))
-    return any(not isinstance(_try_rule(rule, node, _filled(dims, unknown, values)),
-                              ShapeError) for values in tries)
+    runs = (_try_rule(rule, node, _filled(dims, unknown, values)) for values in tries)
+    return [r for r in runs if not isinstance(r, ShapeError)]
 
 
 def _unknown(dims) -> list:
@@ -93,11 +95,17 @@ def _unknown(dims) -> list:
             for j, d in enumerate(shape) if d is None]
 
 
-def _stand_in_runs(rule, node, dims, unknown) -> list:
-    """The rule's outputs with every unknown dim one stand-in, then the other (one run when
-    no dim is unknown)."""
-    return [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
+def _runs(rule, node, dims):
+    """The rule's outputs for the values the unknown dims can take, and the stand-ins' error:
+    every unknown dim one stand-in, then the other (one run when no dim is unknown); where the
+    rule refuses them, what each fitting value gives (:func:`_fitting`; [] where none fits)."""
+    unknown = _unknown(dims)
+    runs = [_try_rule(rule, node, _filled(dims, unknown, [v] * len(unknown)))
             for v in (_STAND_INS if unknown else _STAND_INS[:1])]
+    error = next((r for r in runs if isinstance(r, ShapeError)), None)
+    if error is not None:  # the unknown dims can take only some values: those that fit
+        runs = _fitting(rule, node, dims, unknown) if unknown else []
+    return runs, error
 
 
 def check_shapes(node) -> None:
@@ -109,24 +117,21 @@ def check_shapes(node) -> None:
     dims = [_known_dims(e) for e in node.inputs]
     if rule is None or (dims and all(s is None for s in dims)):
         return
-    unknown = _unknown(dims)
-    if unknown and node.op.attr("TSubgraphs"):  # a loop's rule infers its body: bind decides
-        return
-    runs = _stand_in_runs(rule, node, dims, unknown)
-    error = next((r for r in runs if isinstance(r, ShapeError)), None)
-    if error is not None:  # refused unless some values of the unknown dims fit
-        if not unknown or not _fits_some_feed(rule, node, dims, unknown):
-            message = str(error).replace(str(_STAND_INS[0]), "?")  # the stand-in of a ? dim
-            raise ShapeError(f"{node.describe()}: {message}; input shapes "
-                             f"{', '.join(_dims_str(s) for s in dims)}") from None
-        return
+    if _unknown(dims) and node.op.attr("TSubgraphs"):
+        return  # a loop's rule infers its body: bind decides
+    runs, error = _runs(rule, node, dims)
+    if runs == []:  # refused: no values of the unknown dims fit
+        message = str(error).replace(str(_STAND_INS[0]), "?")  # the stand-in of a ? dim
+        raise ShapeError(f"{node.describe()}: {message}; input shapes "
+                         f"{', '.join(_dims_str(s) for s in dims)}") from None
     checked = node.op.attr("FShapeCheckedInputs", lambda d: ())(dims)
     if checked:  # TF's shape function only checks these inputs: no dim of theirs is recorded
-        dims = [None if i in checked else d for i, d in enumerate(dims)]
-        runs = _stand_in_runs(rule, node, dims, _unknown(dims))
-    if any(r is None or isinstance(r, ShapeError) for r in runs):
+        runs, _ = _runs(rule, node, [None if i in checked else d for i, d in enumerate(dims)])
+    if not runs or any(r is None for r in runs):
         return
-    for index, shapes in enumerate(zip(*runs)):  # dims the stand-ins changed are unknown
+    # dims the values tried changed are unknown: [?, 3] concat [4, 5] on axis 1 is (4, 8), as
+    # TensorFlow's shape functions merge an unknown dim with the known one it must equal
+    for index, shapes in enumerate(zip(*runs)):
         if all(s is not None for s in shapes) and len({len(s) for s in shapes}) == 1:
             node.graph.entry_shapes[NodeEntry(node, index)] = tuple(
                 a if all(s[k] == a for s in shapes) else None

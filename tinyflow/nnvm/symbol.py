@@ -842,6 +842,8 @@ def static_shape(entry) -> TensorShape:
     known = _inferred(_cut_declared(Graph([entry])))
     if known.dims is None and entry.node.graph.shape_hints:
         known = _inferred(_cut_declared(Graph([entry]), hints=True))
+    if known.dims is None and entry in entry.node.graph.entry_shapes:  # an unknown dim met a
+        known = TensorShape(entry.node.graph.entry_shapes[entry])  # known one (shape_checks)
     return known
 
 

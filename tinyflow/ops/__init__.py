@@ -15,6 +15,7 @@ from . import (
     matrix,
     nn,
     optim,
+    parsing,
     queue,
     reduce,
     rnn,
@@ -29,5 +30,5 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "queue", "reduce", "rnn",
+           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn",
            "sampling", "segment", "softmax", "sorting", "sparse", "special", "state", "volume"]

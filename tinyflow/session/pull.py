@@ -17,33 +17,35 @@ import torch
 
 from ..nnvm.symbol import NodeEntry, Symbol
 
-__all__ = ["fetched_strings", "pull_feeds"]
+__all__ = ["fetched_strings", "pull_feeds", "string_feed"]
 
 
 def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     """``feeds`` plus the values pulled for the FPullOutputs nodes this run of ``symbols``
     needs, each output fed through its input node (``session._feed_node``).  What only a fed
-    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  A string fed (a
-    feedable iterator's handle) is for the pulls alone.  ``timeout_ms`` (the
-    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue).  Returns the
-    feeds, and the fetched entries pulled as strings (a reader's key) with their values."""
+    tensor needs is not pulled: the feed cuts it off, as in TensorFlow.  ``timeout_ms`` (the
+    run's ``timeout_in_ms``) bounds the waits of a pull (a queue's dequeue); a string fed (an
+    array of bytes: :func:`string_feed`) is a value pulls read as pulled ones.  Returns the
+    feeds, and the fetched entries pulled or fed as strings (a reader's key) with their
+    values."""
     entries = tuple(e for s in symbols for e in s.outputs)
-    strings_fed = {n: v for n, v in feeds.items() if type(v) is np.ndarray}  # string feeds
-    if strings_fed:  # read by pulls alone (a feedable iterator's handle), never by the executor
-        feeds = {n: v for n, v in feeds.items() if n not in strings_fed}
-    fed = frozenset(session._fed_among(feeds)) if feeds else frozenset()
+    fed = session._fed_among(feeds) if feeds else {}
+    # pulled: this run's values, by entry; a string fed is one (only pulled ops read it)
+    pulled = {e: feeds[n] for e, n in [*fed.items(), *((NodeEntry(n, 0), n) for n in feeds)]
+              if type(feeds[n]) is np.ndarray}
+    fed = frozenset(fed)  # the strings stay fed: a Python op may read them (Session._run_python)
     nodes = session._pulled.get((entries, fed))
     if nodes is None:
         nodes = session._pulled[entries, fed] = _pulled_nodes(entries, fed)
     if not nodes:
-        return feeds, {}
-    feeds, pulled = dict(feeds), {}  # pulled: this run's values, by entry
+        return feeds, {e: v for e, v in pulled.items() if e in entries}
+    feeds = dict(feeds)
     resources = session.variable_store.resources
     deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
 
-    def evaluate(symbols):  # an entry pulled or a string fed in this run gives its value
-        values = [pulled.get(s.outputs[0], strings_fed.get(s.outputs[0].node)) for s in symbols]
-        return values if all(v is not None for v in values) else session.run(symbols)
+    def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record)
+        return ([pulled[s.outputs[0]] for s in symbols]
+                if all(s.outputs[0] in pulled for s in symbols) else session.run(symbols))
 
     for node in nodes:
         values = node.op.attr("FPullOutputs")(node, resources, evaluate, deadline)
@@ -87,3 +89,17 @@ def _pulled_nodes(entries, fed) -> list:
         stack.extend((n, False) for n in reversed(
             [e.node for e in node.inputs if e not in fed] + list(node.control_deps)))
     return found
+
+
+def string_feed(what: str, value) -> np.ndarray:
+    """A feed of a string placeholder as an array of bytes (a str as its UTF-8 bytes), or
+    TypeError naming it (``what``)."""
+    array = np.array(value, dtype=object)  # a copy: the user's array keeps its str
+    flat = array.reshape(-1)
+    for index, item in enumerate(flat):
+        if isinstance(item, str):
+            flat[index] = item.encode()
+        elif not isinstance(item, bytes):
+            raise TypeError(f"{what} must be strings (bytes or str), got "
+                            f"{type(item).__name__}")
+    return array

@@ -37,7 +37,7 @@ from ..nnvm.symbol import (
     get_default_session,
 )
 from .options import session_options, step_stats
-from .pull import fetched_strings, pull_feeds
+from .pull import fetched_strings, pull_feeds, string_feed
 from .variables import Initializer, SessionClosedError, VariableStore
 
 __all__ = ["InteractiveSession", "Session", "SessionClosedError", "get_default_session"]
@@ -72,17 +72,6 @@ def _feed_array(node, value, dtype) -> np.ndarray:
                         f"(shape {array.shape})")
     _check_copy(node, array, _numpy_dtype(dtype))
     return np.asarray(array, dtype=dtype, order="C")
-
-
-def _string_feed(node, value) -> np.ndarray:
-    """A string placeholder's feed: an object array of bytes (str encoded as UTF-8)."""
-    array = np.array(value, dtype=object)
-    for index, item in np.ndenumerate(array):
-        if isinstance(item, str):
-            array[index] = item.encode()
-        elif not isinstance(item, bytes):
-            raise TypeError(f"{_feed_of(node)} must be bytes or str, got {type(item).__name__}")
-    return array
 
 
 def _check_copy(node, array: np.ndarray, dtype: np.dtype) -> None:
@@ -241,10 +230,9 @@ class Session:
         feeds = self._convert_feeds(feed_dict) if feed_dict else {}
         timeout_ms = getattr(options, "timeout_in_ms", 0)
         strings = {}
-        if self.graph.pulls_outputs:  # a tf.data iterator's next element (session/pull.py)
+        if self.graph.pulls_outputs or any(type(v) is np.ndarray for v in feeds.values()):
+            # a tf.data iterator's next element, a string fed (session/pull.py)
             feeds, strings = pull_feeds(self, symbols, feeds, timeout_ms)
-        elif any(type(v) is np.ndarray for v in feeds.values()):  # strings: for pulls alone
-            feeds = {n: v for n, v in feeds.items() if type(v) is not np.ndarray}
         results = fetched_strings(symbols, strings, lambda rest: self._run_symbols(
             rest, feeds, trace, timeout_ms=timeout_ms)) if strings else self._run_symbols(
             symbols, feeds, trace, timeout_ms=timeout_ms)
@@ -316,10 +304,13 @@ class Session:
              if _python_compute(e.node) is None or e in fed or e.node in inside]
             + [s.outputs[0] for s in symbols if _is_python(s, fed)
                and s.outputs[0].node in inside]))
+        strings = {e: feeds[e.node] for e in reads if type(feeds.get(e.node)) is np.ndarray}
+        reads = [e for e in reads if e not in strings]  # a string fed (pull.py) is its value
         engine = direct + [Symbol([e]) for e in reads]
         values = dict(zip(direct + reads, self._run_symbols(engine, feeds, trace, False,
                                                             timeout_ms)
                           if engine else []))  # by fetched symbol, and by entry read
+        values.update(strings)
         for node in python_nodes:
             start, clock = time.time(), time.perf_counter()
             inputs = [values[e] for e in node.inputs]
@@ -439,14 +430,15 @@ class Session:
 
     def _convert_feeds(self, feed_dict) -> dict:
         """``{input Node: tensor}``: each fed value checked and converted as TensorFlow does,
-        keyed by its placeholder, or by the input node standing for a fed tensor."""
+        keyed by its placeholder, or by the input node standing for a fed tensor (a string's:
+        a numpy array of bytes)."""
         feeds = {}
         for key, value in _flat_feeds(feed_dict):
             node = self._feed_node(key)
             dtype = node.attrs.get("dtype", "float32")
             # the usual feed, a numeric array, skips _feed_array's checks (and dtype.name: 2 us)
-            if dtype == "string":  # read by ops pulled from Python only (pull.py)
-                value = _string_feed(node, value)
+            if dtype == "string":  # only ops pulled before the run read it (pull.py)
+                value = string_feed(_feed_of(node), value)
             elif type(value) is np.ndarray and value.dtype.kind in "biuf":
                 _check_copy(node, value, _numpy_dtype(dtype))
                 value = np.asarray(value, dtype=_numpy_dtype(dtype), order="C")
@@ -460,7 +452,7 @@ class Session:
                         else "the placeholder was declared with")
                 raise ShapeError(f"{_feed_of(node)} has shape {value.shape}, but {what} "
                                  f"shape ({shown})")
-            feeds[node] = value if value.dtype == object else torch.from_numpy(value)
+            feeds[node] = value if dtype == "string" else torch.from_numpy(value)
         return feeds
 
     def _feed_node(self, key) -> Node:

@@ -7,7 +7,8 @@ iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
 functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
 :mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``), :mod:`.directed`
-(``choose_from_datasets``, ``sample_from_datasets``).
+(``choose_from_datasets``, ``sample_from_datasets``), :mod:`.readers` (``TFRecordDataset``,
+``TextLineDataset``).
 """
 from __future__ import annotations
 
@@ -17,8 +18,10 @@ from ..unsupported import unsupported
 from . import directed, grouping
 from .dataset import Dataset
 from .iterator import Iterator
+from .readers import TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "experimental", "get_output_classes",
+__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+           "experimental", "get_output_classes",
            "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
 

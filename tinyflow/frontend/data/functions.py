@@ -18,6 +18,7 @@ import numbers
 
 import numpy as np
 
+from ...nnvm.composite import CompositeTensor
 from ...nnvm.graph import Graph, NodeEntry, rewrite
 from ...nnvm.symbol import GraphContext, Symbol, current_context
 from ...nnvm.variables import constant
@@ -138,9 +139,10 @@ class TracedFunction:
             from ...session.session import Session  # deferred: the session imports torch
             self._session = Session(graph=self.graph)
         captured = [context.value(c) for c in self.captures]
-        feeds = dict(zip(self._flat_inputs, list(flat_values) + captured))
-        values = self._session.run(self._flat_outputs, feeds)
-        return [np.asarray(v) for v in values]
+        values = self._session.run(self._flat_outputs,
+                                   dict(zip(self._flat_inputs, list(flat_values) + captured)))
+        return [np.asarray(v, dtype=t.dtype.as_numpy_dtype)  # a string stays an object
+                for v, t in zip(values, self._flat_outputs)]
 
 
 def _tensors(result, what):
@@ -154,6 +156,10 @@ def _tensors(result, what):
         return type(result)(*parts) if hasattr(result, "_fields") else tuple(parts)
     if isinstance(result, Symbol) and not result.is_operation and len(result.outputs) == 1:
         return result
+    if isinstance(result, CompositeTensor):
+        raise TypeError(f"{what}: TinyFlow's dataset elements hold dense tensors, not "
+                        f"{type(result).__name__}s (a VarLenFeature parsed): return "
+                        f"tf.sparse.to_dense of it, or parse a FixedLenSequenceFeature")
     if isinstance(result, (numbers.Number, np.ndarray, np.generic)) and not isinstance(
             result, complex) and np.asarray(result).dtype.kind in "biuf":
         return constant(result)

@@ -55,6 +55,7 @@ from ..session_run_hooks import (
 )
 from ..tf_logging import info, warning
 from ..train import create_global_step, get_global_step
+from .exporter import export_saved_model
 from .inputs import parse_input_fn_result
 from .model_fn import LOSS_METRIC_KEY, EstimatorSpec, ModeKeys
 from .run_config import RunConfig
@@ -331,6 +332,27 @@ class Estimator:
                     else:
                         for i in range(_batch_length(batch)):
                             yield {key: value[i] for key, value in batch.items()}
+
+    # -- export --------------------------------------------------------------------------------
+    def export_saved_model(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
+                           as_text=False, checkpoint_path=None,
+                           experimental_mode=ModeKeys.PREDICT) -> bytes:
+        """Export the model of ``checkpoint_path`` (default: the latest in ``model_dir``) for
+        serving, as a saved model in a new folder ``<export_dir_base>/<timestamp>``, its path
+        returned (bytes): the graph ``model_fn`` builds in PREDICT mode over the features of
+        ``serving_input_receiver_fn()``, its signatures of ``export_outputs`` (default: the
+        predictions), tagged ``serve`` (:mod:`.exporter`).  Only PREDICT mode is exported."""
+        if experimental_mode != ModeKeys.PREDICT:
+            raise ValueError(f"export_saved_model(experimental_mode={experimental_mode!r}) is "
+                             f"not supported by TinyFlow (only ModeKeys.PREDICT)")
+        return export_saved_model(self, export_dir_base, serving_input_receiver_fn,
+                                  assets_extra, as_text, checkpoint_path)
+
+    def export_savedmodel(self, export_dir_base, serving_input_receiver_fn, assets_extra=None,
+                          as_text=False, checkpoint_path=None, strip_default_attrs=False):
+        """TF 1.15's older name of :meth:`export_saved_model` (deprecated there)."""
+        return export_saved_model(self, export_dir_base, serving_input_receiver_fn,
+                                  assets_extra, as_text, checkpoint_path)
 
     # -- the pieces ----------------------------------------------------------------------------
     def _new_graph(self, graph):

@@ -1,14 +1,26 @@
 """``tf.io``: of TensorFlow 1.15's ``tf.io`` TinyFlow has ``gfile`` (the file API in lower
-case, :mod:`tinyflow.io.gfile`), ``decode_raw`` and the TFRecord files' writer, iterator and
-options (``tf.python_io``'s); any other ``tf.io.X`` is an AttributeError saying TinyFlow does
+case, :mod:`tinyflow.io.gfile`), ``decode_raw``, the TFRecord files' writer, iterator and
+options (``tf.python_io``'s) and the parsing of ``tf.train.Example`` protos (``parse_example``,
+``parse_single_example`` and their feature configurations); any other ``tf.io.X`` is an AttributeError saying TinyFlow does
 not support it."""
+from ..parsing_ops import (
+    FixedLenFeature,
+    FixedLenSequenceFeature,
+    VarLenFeature,
+    decode_csv,
+    parse_example,
+    parse_single_example,
+    parse_single_sequence_example,
+)
 from ..python_io import TFRecordCompressionType, TFRecordOptions, TFRecordWriter, tf_record_iterator
-from ..readers import decode_raw
+from ..readers import decode_raw, read_file
 from ..unsupported import unsupported
 from . import gfile
 
-__all__ = ["TFRecordCompressionType", "TFRecordOptions", "TFRecordWriter", "decode_raw", "gfile",
-           "tf_record_iterator"]
+__all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordCompressionType",
+           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_csv", "decode_raw",
+           "gfile", "parse_example", "parse_single_example", "parse_single_sequence_example",
+           "read_file", "tf_record_iterator"]
 
 
 def __getattr__(name):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from ..dtypes import TORCH_NAMES
 from ..errors import GraphError
 from ..graph import Graph, register_pass
 from ..op import Op
@@ -20,6 +21,7 @@ CODE_ATTRS = ("source", "cuda_source", "code_seal")
 # shape, dtype, storage and tensor per entry (about a KiB), so a document's bookkeeping stays
 # under about a GiB however its counts are written (split num=10**9 is 30 bytes of JSON)
 MAX_ENTRIES = 1 << 20
+MAX_RANK = 64  # a graph input's declared rank (torch's most)
 
 
 def _to_json_value(value):
@@ -109,6 +111,8 @@ def _build(doc, graph: Graph) -> Graph:
         _check(isinstance(source, str), f"{where} 'source'", "a string")
         attrs = subgraphs.read(op, {k: _from_json_value(v) for k, v in attrs.items()}, nodes,
                                where)
+        if op is None:
+            _check_input(attrs, where)
         entries += _counts(op, attrs, len(inputs), where)
         _check(entries <= MAX_ENTRIES, f"the document's entries (to {where})",
                f"at most {MAX_ENTRIES}")
@@ -163,6 +167,16 @@ def _counts(op, attrs: dict, listed: int, where: str) -> int:
     _check(listed == num_inputs, f"{where} 'inputs' ({listed})",
            f"as many as its attributes say ({num_inputs})")
     return num_outputs
+
+
+def _check_input(attrs: dict, where: str) -> None:
+    """A placeholder's or variable's dtype (a name) and shape (null, or sizes), as bound."""
+    dtype, shape = attrs.get("dtype", "float32"), attrs.get("shape")
+    _check(isinstance(dtype, str) and (dtype in TORCH_NAMES or dtype == "string"),
+           f"{where} 'dtype' {str(dtype)[:50]!r}", "a dtype's name")
+    _check(shape is None or isinstance(shape, tuple) and len(shape) <= MAX_RANK and all(
+        d is None or type(d) is int and -1 <= d < 2 ** 62 for d in shape),
+        f"{where} 'shape' {str(shape)[:50]}", f"null or at most {MAX_RANK} sizes (-1: unknown)")
 
 
 def _check(condition: bool, what: str, expected: str) -> None:

@@ -1,0 +1,5 @@
+"""``tensorflow.python.saved_model.loader``: TinyFlow's objects of the names TensorFlow's module holds
+(tinyflow/python/tf_modules.txt)."""
+from ..reexport import reexport
+
+__getattr__, __dir__ = reexport(__name__)
