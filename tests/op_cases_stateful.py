@@ -1,8 +1,8 @@
 """test_ops' table for the ops of tinyflow/ops/state.py (scatter_update, scatter_add,
 scatter_sub, random_shuffle) and the ops computed in Python (print, py_func; tf.data's
-iterator_get_next and iterator_init, tested in test_tf_data.py): each writes a
-variable, draws random numbers or runs Python, so each has dedicated tests against numpy and
-TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
+iterator_get_next, iterator_init and iterator_string_handle, tested in test_tf_data.py):
+each writes a variable, draws random numbers or runs Python, so each has dedicated tests
+against numpy and TensorFlow's rules (tests/test_tf_control_flow.py, tests/test_tf_random.py)."""
 
 _FLOW = "test_tf_control_flow.py::"
 
@@ -22,6 +22,8 @@ SPECIAL_TESTS = {
                           "test_tf_data.py::test_slices_batch_values_and_static_shapes"],
     "iterator_init": ["test_tf_data.py::test_initializable_iterator_fed_from_placeholders",
                       "test_tf_data.py::test_out_of_range_leaves_variables_and_session_usable"],
+    "iterator_string_handle": [
+        "test_tf_data.py::test_feedable_iterator_pulls_from_the_iterator_its_fed_handle_names"],
     # which variables hold a value (tf.is_variable_initialized...), pulled before the run
     "variables_initialized": ["test_tf_toplevel_names.py::test_which_variables_hold_a_value"],
 }

@@ -298,3 +298,32 @@ def test_bug_in_a_custom_shape_rule_names_the_node(model):
                  "IndexError", "(4, 3)", f"created at {site}")
     assert isinstance(err.value.__cause__, IndexError)
     assert_session_survives(model)
+
+
+def test_errors_found_as_a_run_binds_are_tensorflows_run_time_classes():
+    # the classes real TF raises from these runs (2.21's tf.compat.v1, graph mode, printed
+    # FailedPreconditionError, InvalidArgumentError, InvalidArgumentError); TinyFlow's error
+    # is both that class and its own ValueError subclass
+    x = tf.placeholder(tf.float32, [None, 3], name="x")
+    w = tf.Variable(tf.ones([3, 2]), name="w")
+    y = tf.matmul(x, w)
+    r = tf.reshape(x, [-1, 2])
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.FailedPreconditionError, match="'w'.*before it is init"):
+            sess.run(y, {x: np.ones((2, 3))})
+        sess.run(tf.global_variables_initializer())
+        with pytest.raises(tf.errors.InvalidArgumentError, match="placeholder 'x'.*be fed"):
+            sess.run(y)
+        with pytest.raises(tf.errors.InvalidArgumentError, match="cannot reshape"):
+            sess.run(r, {x: np.ones((1, 3))})
+        with pytest.raises(BindError):
+            sess.run(y)
+        with pytest.raises(nnvm.ShapeError):
+            sess.run(r, {x: np.ones((1, 3))})
+        np.testing.assert_array_equal(sess.run(r, {x: np.ones((2, 3))}), np.ones((3, 2)))
+    with tf.Session() as sess:  # TF's restore-or-initialise idiom
+        try:
+            sess.run(w)
+        except tf.errors.FailedPreconditionError:
+            sess.run(w.initializer)
+        np.testing.assert_array_equal(sess.run(w), np.ones((3, 2)))

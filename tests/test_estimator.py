@@ -300,3 +300,50 @@ def test_numpy_input_fn_batches_as_tensorflow():
         tf.estimator.inputs.numpy_input_fn({"a": x}, {"a": y}, shuffle=False)()
     with pytest.raises(TypeError, match="x must be a dict or array; got list"):
         tf.estimator.inputs.numpy_input_fn([1, 2], shuffle=False)()
+
+
+def test_train_and_evaluate_evaluates_each_new_checkpoint_and_the_last(tmp_path):
+    # TF 1.15's local train_and_evaluate: a saving listener evaluates each checkpoint but the
+    # first (untrained) one, throttled (throttle_secs=0: all), and the last one at the end.
+    # The metrics are those real TF (2.21, tf.compat.v1, no estimator there) gave for the same
+    # 7 gradient-descent steps written by hand: rmse 0.013226375, mean loss 0.000174937
+    xs = np.linspace(-1, 1, 28).astype(np.float32).reshape(14, 2)
+    ys = (xs @ np.array([1.0, -2.0], np.float32) + 0.5).astype(np.float32)
+
+    def model_fn(features, labels, mode):
+        w = tf.get_variable("w", initializer=np.array([[0.3], [0.1]], np.float32))
+        b = tf.get_variable("b", initializer=np.zeros([1], np.float32))
+        pred = tf.squeeze(tf.matmul(features["x"], w) + b, 1)
+        loss = tf.losses.mean_squared_error(labels, pred)
+        train_op = tf.train.GradientDescentOptimizer(0.2).minimize(
+            loss, tf.train.get_global_step())
+        return tf.estimator.EstimatorSpec(mode, loss=loss, train_op=train_op, eval_metric_ops={
+            "rmse": tf.metrics.root_mean_squared_error(labels, pred)})
+
+    seen = []
+
+    class Recorder(tf.train.SessionRunHook):
+        def end(self, session):
+            seen.append(int(session.run(tf.train.get_global_step())))
+
+    est = tf.estimator.Estimator(model_fn, str(tmp_path),
+                                 tf.estimator.RunConfig(save_checkpoints_steps=3))
+    train_spec = tf.estimator.TrainSpec(
+        lambda: tf.data.Dataset.from_tensor_slices(({"x": xs}, ys)).batch(4).repeat(),
+        max_steps=7)
+    eval_spec = tf.estimator.EvalSpec(
+        lambda: tf.data.Dataset.from_tensor_slices(({"x": xs}, ys)).batch(7), steps=None,
+        throttle_secs=0, hooks=[Recorder()])
+    metrics, exports = tf.estimator.train_and_evaluate(est, train_spec, eval_spec)
+    assert seen == [3, 6, 7] and exports is None and metrics["global_step"] == 7
+    np.testing.assert_allclose(metrics["rmse"], 0.013226375, rtol=1e-4)
+    np.testing.assert_allclose(metrics["loss"], 0.000174937, rtol=1e-3)
+    seen.clear()  # max_steps reached: nothing trains, nothing is evaluated (TF: None)
+    assert tf.estimator.train_and_evaluate(est, train_spec, eval_spec) == (None, None)
+    assert seen == []
+    with pytest.raises(TypeError, match="must have type `tf.estimator.TrainSpec`"):
+        tf.estimator.train_and_evaluate(est, eval_spec, eval_spec)
+    with pytest.raises(ValueError, match="max_steps > 0"):
+        tf.estimator.TrainSpec(train_spec.input_fn, max_steps=0)
+    with pytest.raises(TypeError, match="exporters"):
+        tf.estimator.EvalSpec(train_spec.input_fn, exporters=[object()])

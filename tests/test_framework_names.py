@@ -103,3 +103,66 @@ def test_range_to_a_size_known_when_the_graph_is_bound():
         fed = tf.placeholder(tf.int32, [])
         assert sess.run(tf.range(fed), {fed: 3}).tolist() == [0, 1, 2]  # bound in stages
         assert sess.run(tf.range(fed), {fed: 1}).tolist() == [0]
+
+
+def test_names_are_unique_ignoring_case():
+    # real TF 1.15's Graph.unique_name compares names lower-cased and keeps the case asked for;
+    # 2.21's compat.v1 printed: Foo:0 foo_1:0 Scope/x:0 scope_1/x:0 W:0 w_1:0 layer/k_1:0
+    v = tf.constant([1.0, 2.0])
+    a, b = tf.identity(v, name="Foo"), tf.identity(v, name="foo")
+    with tf.name_scope("Scope"):
+        c = tf.identity(v, name="x")
+    with tf.name_scope("scope"):
+        d = tf.identity(v, name="x")
+    e, f = tf.Variable(1.0, name="W"), tf.Variable(1.0, name="w")
+    with tf.variable_scope("Layer"):
+        tf.get_variable("k", [1])
+    with tf.variable_scope("layer"):
+        h = tf.get_variable("k", [1])
+    assert [t.name for t in (a, b, c, d, e, f, h)] == [
+        "Foo:0", "foo_1:0", "Scope/x:0", "scope_1/x:0", "W:0", "w_1:0", "layer/k_1:0"]
+    g = tf.identity(v, name="FOO_1")  # foo_1 is taken: FOO_1_1, as TF
+    assert g.name == "FOO_1_1:0"
+
+
+def test_graph_collection_methods():
+    # tf.Graph's collection API as TF 1.15 (2.21's compat.v1 gave the same for this program)
+    g = tf.Graph()
+    with g.as_default():
+        a = tf.Variable(1.0, name="layer1/w")
+        tf.Variable(2.0, name="layer2/w")
+        g.add_to_collection("mine", a)
+        g.get_collection_ref("mine").append(3)  # the list itself
+        assert g.get_collection("mine") == [a, 3]
+        assert [v.name for v in g.get_collection("variables", scope="layer1")] == ["layer1/w:0"]
+        assert g.get_collection("mine", scope="layer") == [a]  # items without a name: left out
+        assert "mine" in g.get_all_collection_keys()
+        g.clear_collection("mine")
+        assert g.get_collection("mine") == [] and "mine" not in g.get_all_collection_keys()
+        assert [v.name for v in tf.get_collection("trainable_variables", "layer2")] == [
+            "layer2/w:0"]
+
+
+def test_colocate_with_and_container_are_accepted():
+    # one device and per-session resources: both scopes change nothing, as TF with one device
+    with tf.colocate_with(tf.constant(1.0)), tf.container("experiment"):
+        v = tf.Variable(2.0, name="v")
+    assert v.name == "v:0"
+    with tf.Session() as sess:
+        sess.run(v.initializer)
+        assert sess.run(v) == 2.0
+
+
+def test_graph_name_scope_and_add_to_collections():
+    # real TF (2.21's tf.compat.v1) printed '', 'outer/inner', 'outer/vs' and 1 1 1
+    g = tf.get_default_graph()
+    assert g.get_name_scope() == ""
+    with tf.name_scope("outer"):
+        with tf.name_scope("inner"):
+            assert g.get_name_scope() == "outer/inner"
+        with tf.variable_scope("vs"):
+            assert g.get_name_scope() == "outer/vs"
+    c = tf.constant(1.0)
+    g.add_to_collections(["a", "b", "a"], c)
+    g.add_to_collections("z", c)
+    assert [len(g.get_collection(k)) for k in "abz"] == [1, 1, 1]

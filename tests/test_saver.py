@@ -410,3 +410,34 @@ def test_a_default_saver_leaves_local_variables_out(tmp_path):
         path = saver.save(sess, str(tmp_path / "model"))
     assert [name for name, _ in tf.train.list_variables(path)] == ["w"]
     assert w.name.startswith("w")
+
+
+def test_saver_takes_tensorflows_arguments(tmp_path):
+    # every listing below printed by real TF (2.21's tf.compat.v1) for the same program
+    tf.Variable(1.0, name="v")
+    every = tf.train.Saver(max_to_keep=1, keep_checkpoint_every_n_hours=1e-9,
+                           pad_step_number=True)
+    relative = tf.train.Saver(max_to_keep=1, save_relative_paths=True)
+    empty = tf.train.Saver([], allow_empty=True)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        for step in range(3):
+            every.save(sess, str(tmp_path / "a"), global_step=step)
+        # dropped from the saver's list, each kept on disk: saved after the next "keep" time
+        assert sorted(f for f in os.listdir(tmp_path) if f.endswith(".index")) == [
+            "a-00000000.index", "a-00000001.index", "a-00000002.index"]
+        assert [os.path.basename(p) for p in every.last_checkpoints] == ["a-00000002"]
+        relative.save(sess, str(tmp_path / "b"), global_step=5)
+        assert (tmp_path / "checkpoint").read_text() == (
+            'model_checkpoint_path: "b-5"\nall_model_checkpoint_paths: "b-5"\n')
+        assert empty.save(sess, str(tmp_path / "e")) is None
+        assert empty.restore(sess, str(tmp_path / "e")) is None
+        tf.train.Saver(write_version=tf.train.SaverDef.V2, sharded=True, name="s",
+                       filename="f").save(sess, str(tmp_path / "w"))
+        assert sorted(f for f in os.listdir(tmp_path) if f.startswith("w")) == [
+            "w.data-00000-of-00001", "w.index", "w.meta"]
+    assert (tf.train.SaverDef.V1, tf.train.SaverDef.V2) == (1, 2)
+    with pytest.raises(ValueError, match="no variables"):
+        tf.train.Saver([])
+    with pytest.raises(TypeError, match="reshape not supported"):
+        tf.train.Saver(reshape=True)

@@ -442,3 +442,26 @@ def test_a_constant_is_computed_once_not_each_step(plan_memory):
     ops = [line.split()[0] for line in sess.profile().splitlines()[1:]]
     assert "elemwise_mul" in ops and "constant" not in ops
     assert sess.run(constant).tolist() == table.tolist()  # fetched: its value
+
+
+def test_make_callable_runs_fetches_fed_in_order():
+    # real TF (2.21's tf.compat.v1) printed [2. 4.]; None None 2.0; [array([6.]), {'v': 2.0}];
+    # InvalidArgumentError for the same program
+    x = tf.placeholder(tf.float32, [None])
+    y = x * 2
+    v = tf.Variable(0.0)
+    inc = tf.assign_add(v, 1.0)
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        double = sess.make_callable(y, [x])
+        np.testing.assert_array_equal(double([1.0, 2.0]), [2.0, 4.0])
+        step = sess.make_callable(inc.op)
+        assert step() is None and step() is None and sess.run(v) == 2.0
+        both = sess.make_callable([y, {"v": v}], [x], accept_options=True)
+        got = both(np.array([3.0]), options=tf.RunOptions())
+        np.testing.assert_array_equal(got[0], [6.0])
+        assert got[1] == {"v": 2.0}
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Expected 1 input tensors"):
+            double()
+        with pytest.raises(TypeError, match="accept_options"):
+            double([1.0], options=tf.RunOptions())

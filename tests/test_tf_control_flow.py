@@ -98,8 +98,6 @@ def test_cond_errors():
         tf.cond(pred, lambda: x, lambda: x, fn1=lambda: x)
     with pytest.raises(TypeError, match="false_fn argument required"):
         tf.cond(pred, lambda: x)
-    with pytest.raises(TypeError, match="returned the operation"):
-        tf.cond(pred, lambda: tf.no_op(), lambda: tf.no_op())
 
 
 def test_cond_runs_only_the_taken_branch_of_one_that_writes_a_variable(plan_memory):
@@ -434,3 +432,19 @@ def test_count_up_to_stops_at_its_limit_and_leaves_the_count(plan_memory):
             sess.run(up_wide)
     with pytest.raises(TypeError, match="tf.Variable"):
         tf.count_up_to(tf.constant(0), 3)
+
+
+def test_cond_branches_returning_operations(plan_memory):
+    # TF 1.15: an operation a branch returns stands as its pivot, a bool tensor (True from
+    # true_fn, False from false_fn) that runs the operation first; real TF (2.21's
+    # tf.compat.v1) printed True, False and v = 1.0 after one run of each
+    pred = tf.placeholder(tf.bool, shape=[])
+    v = tf.Variable(0.0)
+    step = tf.cond(pred, lambda: tf.assign_add(v, 1.0).op, lambda: tf.no_op())
+    both = tf.cond(pred, lambda: tf.no_op(), lambda: tf.group(tf.no_op()))
+    assert step.dtype == tf.bool and step.shape.ndims == 0
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        assert sess.run(step, {pred: True}) and not sess.run(step, {pred: False})
+        assert sess.run(v) == 1.0
+        assert sess.run(both, {pred: True}) and not sess.run(both, {pred: False})

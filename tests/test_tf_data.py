@@ -495,3 +495,159 @@ def test_flat_map_and_interleave_in_tensorflows_order():
         with pytest.raises(tf.errors.InvalidArgumentError, match="must not be zero"):
             sess.run(zero.initializer, {stop: 0})
             sess.run(zero.get_next())
+
+
+def test_functions_nested_in_flat_map_read_the_enclosing_functions_tensors():
+    # a map / filter inside flat_map's or interleave's function reading that function's
+    # argument (TF captures it); every list printed by real TF (2.21, tf.compat.v1 graph mode)
+    divisible = tf.data.Dataset.range(1, 4).flat_map(
+        lambda n: tf.data.Dataset.range(7).filter(lambda k: tf.equal(k % n, 0))
+        .map(lambda k: (k, k * n + 1)))
+    assert [tuple(int(v) for v in p) for p in _values(divisible)] == [
+        (0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7),
+        (0, 1), (2, 5), (4, 9), (6, 13), (0, 1), (3, 10), (6, 19)]
+    twice_nested = tf.data.Dataset.range(1, 3).flat_map(
+        lambda n: tf.data.Dataset.range(2).flat_map(
+            lambda m: tf.data.Dataset.range(3).map(lambda k: k + 100 * m + 1000 * n)))
+    assert _values(twice_nested) == [1000, 1001, 1002, 1100, 1101, 1102,
+                                     2000, 2001, 2002, 2100, 2101, 2102]
+    scaled = tf.data.Dataset.from_tensor_slices(np.float32([1.5, 2.5])).interleave(
+        lambda x: tf.data.Dataset.range(3).map(
+            lambda k: tf.cast(k, tf.float32) * x + tf.constant(0.25)), cycle_length=2)
+    np.testing.assert_allclose(_values(scaled), [0.25, 0.25, 1.75, 2.75, 3.25, 5.25])
+    itself = tf.data.Dataset.range(3).flat_map(
+        lambda n: tf.data.Dataset.range(2).map(lambda k: (n, k)))
+    assert [tuple(int(v) for v in p) for p in _values(itself)] == [
+        (0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (2, 1)]
+    # the program's placeholders stay out of a traced function's reach
+    x = tf.placeholder(tf.int64, [])
+    with pytest.raises(ValueError, match="reads placeholder"):
+        tf.data.Dataset.range(3).flat_map(lambda n: tf.data.Dataset.range(2).map(
+            lambda k: k + x))
+
+
+def test_feedable_iterator_pulls_from_the_iterator_its_fed_handle_names():
+    # the TF guide's feedable iterator; every value and error class printed by real TF (2.21's
+    # tf.compat.v1, graph mode) for this program
+    train = tf.data.Dataset.range(5).map(lambda v: (v, v * v)).batch(2).repeat()
+    val = tf.data.Dataset.range(10, 13).map(lambda v: (v, -v)).batch(2)
+    handle = tf.placeholder(tf.string, [])
+    it = tf.data.Iterator.from_string_handle(handle, train.output_types, train.output_shapes)
+    a, b = it.get_next()
+    total = a + b
+    assert a.shape.as_list() == [None] and b.shape.as_list() == [None]
+    ti = tf.data.make_one_shot_iterator(train)
+    vi = tf.data.make_initializable_iterator(val)
+    other = tf.data.make_one_shot_iterator(tf.data.Dataset.range(3))
+    with tf.Session() as sess:
+        th, vh, oh = sess.run([ti.string_handle(), vi.string_handle(), other.string_handle()])
+        assert isinstance(th, bytes) and th == sess.run(ti.string_handle()) and th != vh
+        got = [sess.run(total, {handle: th}).tolist(), sess.run(total, {handle: th}).tolist()]
+        sess.run(vi.initializer)
+        got += [sess.run(total, {handle: h}).tolist() for h in (vh, th, vh)]
+        assert got == [[0, 2], [6, 12], [0, 0], [20], [0]]
+        with pytest.raises(tf.errors.OutOfRangeError):
+            sess.run(total, {handle: vh})
+        with pytest.raises(tf.errors.InvalidArgumentError, match="names no iterator"):
+            sess.run(total, {handle: b"nonsense"})
+        with pytest.raises(tf.errors.InvalidArgumentError, match="but the iterator its handle"):
+            sess.run(total, {handle: oh})  # int64 scalars where (?,) pairs are wanted
+        with pytest.raises(tf.errors.InvalidArgumentError, match="must be fed"):
+            sess.run(total)
+        assert sess.run(total, {handle: th.decode()}).tolist() == [0, 2]  # str: encoded
+    # a handle names an iterator of the session that made it
+    with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError,
+                                             match="names no iterator"):
+        sess.run(total, {handle: th})
+
+
+def test_dict_elements_keep_their_key_order():
+    # TF 1.15's nest packs a dict in its own key order (values filled by sorted key): real
+    # TF 2.21's compat.v1 printed ['b', 'a'] and ['tokens', 'label', 'len'] here
+    ds = tf.data.Dataset.from_tensor_slices({"b": np.int32([1, 2]), "a": np.int32([3, 4])})
+    assert list(ds.output_types) == ["b", "a"]
+    element = tf.data.make_one_shot_iterator(ds).get_next()
+    assert list(element) == ["b", "a"]
+    mapped = ds.map(lambda d: {"tokens": d["a"], "label": d["b"], "len": d["a"] * 0 + 1})
+    assert list(mapped.output_shapes) == ["tokens", "label", "len"]
+    with tf.Session() as sess:
+        got = sess.run(tf.data.make_one_shot_iterator(mapped).get_next())
+    assert list(got) == ["tokens", "label", "len"] and got["tokens"] == 3 and got["label"] == 1
+
+
+def test_group_by_window_and_bucket_by_sequence_length_as_real_tf():
+    # each list printed by real TF (2.21's tf.compat.v1, graph mode) for the same pipeline;
+    # at the end of the input the open windows are reduced by increasing key
+    exp = tf.data.experimental
+    pairs = tf.data.Dataset.range(10).apply(exp.group_by_window(
+        key_func=lambda x: x % 3, reduce_func=lambda key, w: w.batch(2), window_size=2))
+    assert [b.tolist() for b in _values(pairs)] == [[0, 3], [1, 4], [2, 5], [6, 9], [7], [8]]
+    sized = tf.data.Dataset.range(12).apply(exp.group_by_window(
+        key_func=lambda x: x % 2,
+        reduce_func=lambda key, w: w.map(lambda v: v * 10 + key).batch(10),
+        window_size_func=lambda key: key + 2))
+    assert [b.tolist() for b in _values(sized)] == [
+        [0, 20], [11, 31, 51], [40, 60], [80, 100], [71, 91, 111]]
+
+    def gen():
+        for n in [1, 5, 2, 7, 3, 3, 8, 1, 4, 6, 2]:
+            yield np.arange(n, dtype=np.int32) + 1, np.int32(n)
+    seqs = tf.data.Dataset.from_generator(gen, (tf.int32, tf.int32), ([None], []))
+    padded = seqs.apply(exp.bucket_by_sequence_length(
+        lambda s, n: tf.shape(s)[0], [3, 6], [2, 2, 3], padding_values=(-1, 0)))
+    assert [s.as_list() for s in padded.output_shapes] == [[None, None], [None]]
+    assert [(s.tolist(), n.tolist()) for s, n in _values(padded)] == [
+        ([[1, -1], [1, 2]], [1, 2]),
+        ([[1, 2, 3, 4, 5], [1, 2, 3, -1, -1]], [5, 3]),
+        ([[1, 2, 3, -1], [1, 2, 3, 4]], [3, 4]),
+        ([[1, 2, 3, 4, 5, 6, 7, -1], [1, 2, 3, 4, 5, 6, 7, 8], [1, 2, 3, 4, 5, 6, -1, -1]],
+         [7, 8, 6]),
+        ([[1, -1], [1, 2]], [1, 2])]
+    fixed = seqs.apply(exp.bucket_by_sequence_length(
+        lambda s, n: n, [4], [3, 2], drop_remainder=True, padded_shapes=([8], [])))
+    assert [n.tolist() for _, n in _values(fixed)] == [[5, 7], [1, 2, 3], [8, 4], [3, 1, 2]]
+    plain = seqs.map(lambda s, n: n).apply(exp.bucket_by_sequence_length(
+        lambda n: n, [4], [2, 2], no_padding=True))
+    assert [b.tolist() for b in _values(plain)] == [[1, 2], [5, 7], [3, 3], [8, 4], [1, 2],
+                                                    [6]]
+    # TF 1.15 checks the sizes at once (2.21 when the transformation is applied)
+    with pytest.raises(ValueError, match=r"len\(bucket_batch_sizes\) must equal"):
+        exp.bucket_by_sequence_length(lambda n: n, [4], [2])
+    with pytest.raises(ValueError, match="must return a single tf.int64 tensor"):
+        tf.data.Dataset.range(3).apply(exp.group_by_window(
+            lambda x: tf.cast(x, tf.int32), lambda k, w: w, 2))
+    with pytest.raises(ValueError, match="Either the `window_size`"):
+        exp.group_by_window(lambda x: x, lambda k, w: w)(tf.data.Dataset.range(3))
+
+
+def test_choose_from_datasets_and_sample_from_datasets():
+    # TF 1.15's DirectedInterleave: an ended input is skipped when chosen again; real TF
+    # (2.21's tf.compat.v1) printed these values and errors for the same pipelines
+    exp = tf.data.experimental
+    a, b, c = (tf.data.Dataset.range(0, 3), tf.data.Dataset.range(100, 105),
+               tf.data.Dataset.range(1000, 1001))
+    choices = tf.data.Dataset.from_tensor_slices(np.int64([0, 1, 2, 2, 0, 1, 0, 0, 1, 1, 1, 1]))
+    assert _values(exp.choose_from_datasets([a, b, c], choices)) == [
+        0, 100, 1000, 1, 101, 2, 102, 103, 104]
+    out_of_range = exp.choose_from_datasets([a, b], tf.data.Dataset.from_tensor_slices(
+        np.int64([0, 3])))
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Selector index out of range"):
+        _values(out_of_range)
+    rows = exp.choose_from_datasets(
+        [tf.data.Dataset.from_tensor_slices(np.zeros((3, 2), np.float32)),
+         tf.data.Dataset.from_tensor_slices(np.ones((2, 4), np.float32))],
+        tf.data.Dataset.range(2))
+    assert rows.output_shapes.as_list() == [None]
+    with pytest.raises(TypeError, match="scalar `tf.int64`"):
+        exp.choose_from_datasets([a, b], tf.data.Dataset.range(2).map(
+            lambda x: tf.cast(x, tf.int32)))
+    with pytest.raises(TypeError, match="same type"):
+        exp.choose_from_datasets([a, tf.data.Dataset.from_tensors(1.0)], tf.data.Dataset.range(2))
+    drawn = [int(v) for v in _values(exp.sample_from_datasets(
+        [tf.data.Dataset.range(0, 50), tf.data.Dataset.range(100, 150)], [0.8, 0.2], seed=3))]
+    # every element once, each input in its order, the heavier one mostly first
+    assert sorted(drawn) == list(range(50)) + list(range(100, 150))
+    assert [v for v in drawn if v < 100] == list(range(50))
+    assert sum(v < 100 for v in drawn[:40]) > 25
+    with pytest.raises(ValueError, match="non-negative"):
+        exp.sample_from_datasets([a, b], [1.0, -1.0])

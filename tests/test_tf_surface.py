@@ -139,3 +139,96 @@ def test_a_missing_name_says_what_is_close_and_whether_tf_has_it(expr, parts):
     with pytest.raises(AttributeError) as err:
         _ = tf.zzz_not_a_name
     assert "TensorFlow" not in str(err.value) and "did you mean" not in str(err.value)
+
+
+def test_moving_average_variables_to_restore_as_tensorflow():
+    # TF 1.15 maps every trainable variable (and the collection moving_average_variables) to
+    # its average's name, averaged or not; real TF 2.21's compat.v1 printed the keys
+    # ['beta/ExponentialMovingAverage', 'gamma/ExponentialMovingAverage', 'pop_mean', 'w/...']
+    w, gamma, beta = tf.Variable(1.0, name="w"), tf.Variable(2.0, name="gamma"), tf.Variable(
+        3.0, name="beta")
+    pop_mean = tf.Variable(0.0, trainable=False, name="pop_mean")
+    ema = tf.train.ExponentialMovingAverage(decay=0.5)
+    ema.apply([w, gamma])
+    names = ema.variables_to_restore()
+    assert sorted(names) == ["beta/ExponentialMovingAverage", "gamma/ExponentialMovingAverage",
+                             "pop_mean", "w/ExponentialMovingAverage"]
+    assert names["beta/ExponentialMovingAverage"] is beta and names["pop_mean"] is pop_mean
+    assert sorted(ema.variables_to_restore([w])) == [
+        "beta", "gamma", "gamma/ExponentialMovingAverage", "pop_mean",
+        "w/ExponentialMovingAverage"]
+
+
+def test_piecewise_constant_decay_is_tf1s_other_name():
+    # TF 1.15 exports piecewise_constant under both names; real TF printed 1.0, 0.5, 0.1 for
+    # steps 5, 6 and 16 of boundaries [5, 15]
+    step = tf.placeholder(tf.int64, [])
+    lr = tf.train.piecewise_constant_decay(step, [5, 15], [1.0, 0.5, 0.1])
+    with tf.Session() as sess:
+        np.testing.assert_allclose([sess.run(lr, {step: s}) for s in (5, 6, 16)], [1.0, 0.5, 0.1])
+
+
+def test_optimizer_takes_tensorflows_gradient_arguments():
+    # real TF (2.21's tf.compat.v1) printed Momentum Adam Sgd, step, [6. -12.], [0.9 -1.8]
+    w = tf.Variable([1.0, -2.0])
+    loss = tf.reduce_sum(w * w)
+    opt = tf.train.MomentumOptimizer(0.1, 0.9)
+    grad_loss = tf.placeholder(tf.float32, [])
+    gv = opt.compute_gradients(loss, gate_gradients=tf.train.Optimizer.GATE_NONE,
+                               grad_loss=grad_loss, colocate_gradients_with_ops=True,
+                               aggregation_method=None)
+    train = opt.minimize(loss, None, [w], tf.train.Optimizer.GATE_GRAPH, None, True, "step",
+                         grad_loss)
+    assert (opt.get_name(), tf.train.AdamOptimizer().get_name(),
+            tf.train.GradientDescentOptimizer(0.1, name="Sgd").get_name()) == (
+        "Momentum", "Adam", "Sgd")
+    assert train.name == "step"
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_allclose(sess.run(gv[0][0], {grad_loss: 3.0}), [6.0, -12.0])
+        sess.run(train, {grad_loss: 0.5})
+        np.testing.assert_allclose(sess.run(w), [0.9, -1.8], rtol=1e-6)
+    with pytest.raises(ValueError, match="gate_gradients must be one of"):
+        opt.compute_gradients(loss, gate_gradients=7)
+
+
+def test_dtype_limits_and_properties_as_tensorflow():
+    # values real TF (2.21's tf.compat.v1) printed for the same properties
+    assert tf.float32.max == np.finfo(np.float32).max and tf.float32.min == -tf.float32.max
+    assert (tf.int32.min, tf.int32.max, tf.uint8.min, tf.uint8.max) == (-2**31, 2**31 - 1, 0,
+                                                                         255)
+    assert [d.as_datatype_enum for d in (tf.float32, tf.float64, tf.int32, tf.uint8, tf.int16,
+                                         tf.int8, tf.string, tf.int64, tf.bool, tf.float16)] == [
+        1, 2, 3, 4, 5, 6, 7, 9, 10, 19]
+    assert tf.uint8.is_unsigned and not tf.int8.is_unsigned and not tf.bool.is_unsigned
+    assert not tf.float32.is_complex and not tf.float32.is_quantized
+    assert tf.float32.real_dtype == tf.float32 and tf.float32.is_compatible_with("float32")
+    assert not tf.float32.is_compatible_with(tf.int32)
+    with pytest.raises(TypeError, match="Cannot find minimum value of <dtype: 'bool'>"):
+        _ = tf.bool.min
+
+
+def test_py_func_errors_are_tensorflows_classes():
+    # TF's PyFunc kernel: ValueError / TypeError -> InvalidArgumentError, StopIteration ->
+    # OutOfRangeError, NotImplementedError -> UnimplementedError, MemoryError ->
+    # ResourceExhaustedError, any other -> UnknownError (real TF 2.21's compat.v1 printed these
+    # classes for this program); a tf.errors class raised by the function stays as it is
+    def raising(exc):
+        def func(value):
+            raise exc("boom")
+        return func
+    x = tf.constant(1.0)
+    expected = [(ValueError, tf.errors.InvalidArgumentError),
+                (TypeError, tf.errors.InvalidArgumentError),
+                (StopIteration, tf.errors.OutOfRangeError),
+                (NotImplementedError, tf.errors.UnimplementedError),
+                (MemoryError, tf.errors.ResourceExhaustedError),
+                (KeyError, tf.errors.UnknownError), (ZeroDivisionError, tf.errors.UnknownError)]
+    with tf.Session() as sess:
+        for python_error, tf_error in expected:
+            with pytest.raises(tf_error, match="boom") as info:
+                sess.run(tf.py_func(raising(python_error), [x], tf.float32))
+            assert isinstance(info.value.__cause__, python_error)
+        with pytest.raises(tf.errors.NotFoundError):
+            sess.run(tf.py_func(raising(lambda m: tf.errors.NotFoundError(None, None, m)), [x],
+                                tf.float32))

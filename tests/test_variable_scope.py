@@ -184,3 +184,43 @@ def test_an_initializer_class_is_made_as_tensorflow_makes_it():
         got_ones, got_zeros = sess.run([ones, zeros])
     np.testing.assert_array_equal(got_ones, np.ones((2, 3)))
     assert got_zeros.dtype == np.float64 and not got_zeros.any()
+
+
+def test_default_initializer_by_dtype():
+    # real TF 1.15 (_get_default_initializer): Glorot uniform for floats, zeros for integers
+    # and booleans (2.21's compat.v1 printed [0 0], [False False], [0 0])
+    a = tf.get_variable("a", [2], dtype=tf.int32)
+    b = tf.get_variable("b", [2], dtype=tf.bool)
+    c = tf.get_variable("c", [2], dtype=tf.int64)
+    f = tf.get_variable("f", [50, 50])
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        va, vb, vc, vf = sess.run([a, b, c, f])
+    assert va.tolist() == [0, 0] and vb.tolist() == [False, False] and vc.tolist() == [0, 0]
+    assert vf.std() > 0 and np.abs(vf).max() <= np.sqrt(6 / 100)
+
+
+def test_variable_scope_collections_setters_and_variable_value():
+    # real TF (2.21's tf.compat.v1) printed these lists, [4. 4.] and [2. 4.] for this program
+    with tf.variable_scope("enc") as scope:
+        tf.get_variable("a", [2])
+        with tf.variable_scope("inner"):
+            tf.get_variable("b", [1])
+        tf.get_variable("c", [1], trainable=False)
+    with tf.variable_scope("enc2"):
+        tf.get_variable("d", [1])
+    tf.get_local_variable("enc/loc", [1])
+    assert [v.name for v in scope.trainable_variables()] == ["enc/a:0", "enc/inner/b:0"]
+    assert [v.name for v in scope.global_variables()] == ["enc/a:0", "enc/inner/b:0", "enc/c:0"]
+    assert [v.name for v in scope.local_variables()] == ["enc/loc:0"]
+    with tf.variable_scope("s2") as s2:
+        s2.set_initializer(tf.constant_initializer(4.0))
+        s2.set_dtype(tf.float64)
+        e = tf.get_variable("e", [2])
+    assert e.dtype == tf.float64
+    v = tf.Variable([1.0, 2.0], name="v")
+    doubled = v.value() * 2
+    with tf.Session() as sess:
+        sess.run(tf.global_variables_initializer())
+        np.testing.assert_array_equal(sess.run(e), [4.0, 4.0])
+        np.testing.assert_array_equal(sess.run(doubled), [2.0, 4.0])

@@ -177,13 +177,14 @@ class DistributedOptimizer(Optimizer):
         self._name = name or f"Distributed{optimizer._name}"
         self._starts: dict = {}  # reduced gradient's node -> (bucket number, start op)
 
-    def compute_gradients(self, loss, var_list=None) -> list:
+    def compute_gradients(self, loss, var_list=None, *args, **kwargs) -> list:
         """``[(averaged gradient, variable), ...]``; None where ``loss`` does not depend on
-        the variable (every rank builds the same graph, so the same ones are None)."""
+        the variable (every rank builds the same graph, so the same ones are None).  The other
+        arguments go to the wrapped optimizer's ``compute_gradients``."""
         joined("DistributedOptimizer")
         # an IndexedSlices is reduced as its dense tensor (Horovod's sparse_as_dense=True)
-        pairs = [(None if grad is None else _tensor(grad), var)
-                 for grad, var in self.optimizer.compute_gradients(loss, var_list)]
+        pairs = [(None if grad is None else _tensor(grad), var) for grad, var in
+                 self.optimizer.compute_gradients(loss, var_list, *args, **kwargs)]
         present = [i for i, (grad, _) in enumerate(pairs) if grad is not None]
         reduced = {}
         for number, bucket in enumerate(make_buckets([pairs[i] for i in present],

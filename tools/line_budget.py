@@ -149,12 +149,17 @@ COMPONENTS = {
     # validate_shape
     # 3905 -> 3915: TF's IndexedSlices: attrs.py documents FIndexedSlices and TCutsRows, a
     # tensor's operators densify one
+    # 3915 -> 3960: TF-1 smoke tests: an unfed placeholder, an uninitialised variable and
+    # shapes a run's feeds break raised as TF's run-time error classes; tf.Graph's collection
+    # methods (get_collection's scope, get_collection_ref, get_all_collection_keys,
+    # clear_collection, add_to_collections) and get_name_scope; Session.make_callable,
+    # Variable.value
     CORE: (["nnvm/op.py", "nnvm/attrs.py", "nnvm/symbol.py", "nnvm/graph.py",
             "nnvm/variables.py", "nnvm/passes/gradient.py", "nnvm/passes/infer.py",
             "nnvm/passes/materialize.py", "nnvm/passes/order_mutation.py",
             "nnvm/passes/plan_memory.py", "executor/executor.py", "executor/memory.py",
             "executor/pipeline.py", "executor/cache.py", "lua_ops/runtime.py",
-            "session/session.py", "session/variables.py"], 3915),
+            "session/session.py", "session/variables.py"], 3960),
     # TF-1's feeds of any tensor (CutFeeds) and shapes computed from tensors (FoldShapeArguments):
     # passes every bind runs, beyond the six the teaching core explains; and (160 -> 265) TF-1's
     # shape errors as an op is made, unknown dims included (issue 24 item 7); 265 -> 280:
@@ -187,8 +192,10 @@ COMPONENTS = {
     # 540 -> 655: TF 1.15's TensorShape and Dimension API programs call on static shapes
     # (concatenate, num_elements, with_rank*, assert_*, Dimension arithmetic and comparisons);
     # 655 -> 665: 2026-11-27: LoadJSON checks a placeholder's or variable's dtype and shape
-    # (a list in a shape was a TypeError at bind, found loading mutated saved models)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 665),
+    # (a list in a shape was a TypeError at bind, found loading mutated saved models); 665 ->
+    # 695: TF-1 smoke tests: the bind's errors that are also TF's run-time classes
+    # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 700),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -241,8 +248,9 @@ COMPONENTS = {
     # 3040 -> 3065: branch_input (TF's Switch: a tf.cond branch's gradient only where taken);
     # 3065 -> 3070: adam_update takes TF's beta powers (ApplyAdam); 3070 -> 3080: 2026-11-27:
     # gather's and embedding_lookup's backward ops say they are TF's IndexedSlices
-    # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3080),
+    # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient); and TF-1 smoke tests:
+    # iterator_string_handle, and a feedable iterator's get_next reading the handle (3080 -> 3095)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3095),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -305,8 +313,13 @@ COMPONENTS = {
     # range of tensors (captured); 1060 -> 1070: 2026-11-27: TFRecords: tf.data's file
     # datasets' names, a map function's string outputs kept as strings, a sparse one refused
     # saying what to do; 1070 -> 1135: Dataset.reduce (reduce_func traced on the state's specs
-    # relaxed as TF's, its node pulled as get_next's is: one helper for both)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1135),
+    # relaxed as TF's, its node pulled as get_next's is: one helper for both); 1135 -> 1440: TF-1 smoke tests:
+    # a function traced inside flat_map's / interleave's function reads the enclosing
+    # functions' tensors (captures fed), feedable iterators (string_handle,
+    # Iterator.from_string_handle), tf.data.experimental.group_by_window and
+    # bucket_by_sequence_length (grouping.py), choose_from_datasets and sample_from_datasets
+    # (directed.py)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1440),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -385,13 +398,16 @@ COMPONENTS = {
     # counted apart; 3276 -> 3306: tf.errors' codes and the maps between codes and classes;
     # 3306 -> 3551: TF 1.15's losses (absolute_difference, huber, log, hinge, cosine, sigmoid
     # cross-entropy, mean pairwise squared error; TF's weights check) in loss_functions.py,
-    # tf.losses (losses.py) now holding TF's public names only)
+    # tf.losses (losses.py) now holding TF's public names only; 3551 -> 3580: TF-1 smoke
+    # tests: Saver's TF 1.15 arguments (keep_checkpoint_every_n_hours, pad_step_number,
+    # save_relative_paths, allow_empty...), tf.train.SaverDef's versions,
+    # ExponentialMovingAverage.variables_to_restore as TF's, piecewise_constant_decay; 3580 -> 3585: merged beside the default-names change)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/loss_functions.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3551),
+         "examples/**/*.py"], 3585),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
@@ -465,10 +481,11 @@ COMPONENTS = {
     # ProfilerHook, GlobalStepWaiterHook; 2030 -> 2090: Estimator(warm_start_from=a checkpoint),
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
     # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
-    # and export_savedmodel, over estimator/exporter.py)
+    # and export_savedmodel, over estimator/exporter.py; 2110 -> 2205: TF-1 smoke tests:
+    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2110),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2205),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
@@ -526,7 +543,13 @@ COMPONENTS = {
     # clip_by_global_norm / global_norm on its values (TF's), the optimizers' sparse path,
     # gather_dense for the compositions of TF ops whose gradient is dense (tf.slice,
     # tf.boolean_mask, sparse_ops, loops by time)
-    FRONT_END: ([], 5510),
+    # 5510 -> 5595: TF-1 smoke tests: get_variable's default initializer by dtype (zeros for
+    # integers and booleans), the optimizers' gate_gradients, aggregation_method,
+    # colocate_gradients_with_ops, grad_loss and get_name, VariableScope's set_initializer,
+    # set_dtype and scope-filtered collections, a py_func's Python exception raised as the
+    # tf.errors class TF's kernel makes of it, tf.colocate_with, tf.container (accepted: one
+    # device), a tf.cond branch returning an operation (TF's pivot: a bool tensor run after it)
+    FRONT_END: ([], 5595),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -46,7 +46,13 @@ from ..lua_ops.runtime import (
 )
 from ..lua_ops.scratch import scratch_scope
 from ..nnvm.dtypes import TORCH_NAMES
-from ..nnvm.errors import BindError, InvalidArgumentError, OpError, ShapeError
+from ..nnvm.errors import (
+    BindError,
+    InvalidArgumentError,
+    OpError,
+    ShapeError,
+    UnfedPlaceholderError,
+)
 from ..nnvm.graph import CHANNELS_LAST, Graph, apply_passes
 from ..nnvm.passes.fold_shapes import ValuesAtRunTime
 from ..nnvm.passes.plan_memory import EXTERNAL
@@ -305,8 +311,8 @@ class Executor:
         for nid in indexed.input_nodes:
             node = indexed.nodes[nid]
             if node.kind == "placeholder" and node not in feed_shapes:
-                raise BindError(f"placeholder '{node.name}' (created at {node.source}) must be "
-                                f"fed: pass it in feed_dict")
+                raise UnfedPlaceholderError(f"placeholder '{node.name}' (created at "
+                                            f"{node.source}) must be fed: pass it in feed_dict")
 
     @staticmethod
     def _check_known(graph):
@@ -525,6 +531,7 @@ def bind_executor(outputs, feed_shapes, variables, options, fed_entries=None,
     except StagedBind as split:
         return StagedExecutor(split, feed_shapes, variables, options, bind_executor,
                               input_values)
+
 
 
 def _fits_at_run(node, device, nbytes, shape) -> None:

@@ -70,7 +70,7 @@ def initialize_variables(var_list, name="init"):
 def get_collection_ref(key) -> list:
     """The collection ``key`` of the default graph itself (made empty if missing): a list the
     caller may change, as TensorFlow's ``tf.get_collection_ref``."""
-    return current_context().collections.setdefault(key, [])
+    return current_context().get_collection_ref(key)
 
 
 def add_to_collections(names, value) -> None:

@@ -31,14 +31,21 @@ import sys
 
 import numpy as np
 
-from ..nnvm.symbol import Symbol, create_op, current_context
+from ..nnvm.symbol import Node, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
 from ..ops.loop import one_static_shape
-from .api import _tensor, assign_add, cast, constant, less, reduce_any, reduce_sum
+from .api import _tensor, assign_add, cast, constant, identity, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
-from .errors import InvalidArgumentError
+from .errors import (
+    InvalidArgumentError,
+    OpError,
+    OutOfRangeError,
+    ResourceExhaustedError,
+    UnimplementedError,
+    UnknownError,
+)
 from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
@@ -135,11 +142,25 @@ def _build_branch(fn, which, strict):
     graph = current_context()
     before = set(graph.nodes_by_name.values())
     with graph.name_scope(which.split("_")[0]):
-        result = fn()
+        result = _operations_as_tensors(fn(), which == "true_fn")
     made = set(graph.nodes_by_name.values()) - before
     if not strict and isinstance(result, (list, tuple)) and len(result) == 1:
         result = result[0]
     return result, made
+
+
+def _operations_as_tensors(result, taken):
+    """TF's rule for an operation a branch returns (``train_op``, ``tf.no_op()``): it stands
+    as a bool tensor that runs after it, the branch's pivot (True from true_fn, False from
+    false_fn)."""
+    def stand_in(leaf):
+        if not (isinstance(leaf, Node) or isinstance(leaf, Symbol) and leaf.is_operation):
+            return leaf
+        with current_context().control_dependencies([leaf]):
+            return identity(constant(taken))
+    if isinstance(result, (Node, Symbol)):
+        return stand_in(result)
+    return pack(result, iter([stand_in(leaf) for leaf in flatten(result)]))
 
 
 def _has_side_effects(made) -> bool:
@@ -494,7 +515,12 @@ class _PyCall:
 
     def __call__(self, node, inputs):
         touts = node.attrs["Tout"]
-        result = self.func(*[np.array(v) for v in inputs])
+        try:
+            result = self.func(*[np.array(v) for v in inputs])
+        except OpError:
+            raise
+        except Exception as err:
+            raise _tf_error(err, node) from err
         values = list(result) if isinstance(result, (list, tuple)) else [result]
         if len(values) != len(touts):
             raise InvalidArgumentError(None, node, (
@@ -508,6 +534,21 @@ class _PyCall:
                     f"expects {dtype}"))
         arrays = [a[()] if a.ndim == 0 else a for a in arrays]  # a scalar fetched: TF's np.int64
         return arrays[0] if len(arrays) == 1 else arrays
+
+
+def _tf_error(err, node) -> OpError:
+    """The run-time error TF 1.15's PyFunc kernel makes of the Python exception ``err``."""
+    try:
+        text = str(err)
+    except Exception:  # noqa: BLE001 - a user's exception whose __str__ fails
+        text = "(its message could not be printed)"
+    message = f"{type(err).__name__}: {text} (raised by the function of py_func '{node.name}')"
+    if isinstance(err, MemoryError):
+        return ResourceExhaustedError(message, node)
+    kind = (InvalidArgumentError if isinstance(err, (ValueError, TypeError)) else
+            OutOfRangeError if isinstance(err, StopIteration) else
+            UnimplementedError if isinstance(err, NotImplementedError) else UnknownError)
+    return kind(None, node.name, message)
 
 
 # -- scatter writes into a variable --------------------------------------------------------------

@@ -18,6 +18,8 @@ __all__ = [
     "Graph",
     "GraphKeys",
     "add_to_collection",
+    "colocate_with",
+    "container",
     "device",
     "disable_eager_execution",
     "disable_v2_behavior",
@@ -98,6 +100,19 @@ def device(device_name_or_function) -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def colocate_with(op, ignore_existing=False) -> Iterator[None]:
+    """``with tf.colocate_with(op):``: accepted; a session runs every op on its one device."""
+    yield
+
+
+@contextlib.contextmanager
+def container(container_name) -> Iterator[None]:
+    """``with tf.container("name"):``: accepted; a session keeps its variables and resources
+    per session, the one container TinyFlow has."""
+    yield
+
+
+@contextlib.contextmanager
 def name_scope(name, default_name=None, values=None) -> Iterator[str]:
     """``with tf.name_scope("conv1") as scope:``: ops made inside are named ``conv1/...``; a
     second ``conv1`` scope is ``conv1_1/``.  Yields the scope string (``"conv1/"``)."""
@@ -129,7 +144,4 @@ def add_to_collection(name: str, value) -> None:
 def get_collection(key: str, scope: str | None = None) -> list:
     """The values in collection ``key`` of the default graph (a copy); with ``scope``, those
     whose ``name`` matches it from the start (``re.match``, as TensorFlow filters)."""
-    values = current_context().get_collection(key)
-    if scope is None:
-        return values
-    return [v for v in values if re.match(scope, getattr(v, "name", ""))]
+    return current_context().get_collection(key, scope)

@@ -33,6 +33,7 @@ __all__ = [
     "natural_exp_decay",
     "noisy_linear_cosine_decay",
     "piecewise_constant",
+    "piecewise_constant_decay",
     "polynomial_decay",
 ]
 
@@ -333,3 +334,6 @@ def noisy_linear_cosine_decay(learning_rate, global_step, decay_steps, initial_v
         linear = (decay_steps - step) / decay_steps + noise
         return api.multiply(learning_rate, _linear_cosine(
             learning_rate, step, decay_steps, linear, num_periods, alpha, beta))
+
+
+piecewise_constant_decay = piecewise_constant  # TF 1.15 exports both names (v1)

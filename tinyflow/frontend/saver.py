@@ -93,6 +93,7 @@ __all__ = [
     "CheckpointState",
     "NewCheckpointReader",
     "Saver",
+    "SaverDef",
     "checkpoint_exists",
     "get_checkpoint_state",
     "import_meta_graph",
@@ -101,6 +102,17 @@ __all__ = [
     "load_checkpoint",
     "load_variable",
 ]
+
+
+class SaverDef:
+    """TF's ``tf.train.SaverDef``'s checkpoint format versions, for ``Saver(write_version=)``;
+    the protocol buffer itself is not supported."""
+
+    LEGACY, V1, V2 = 0, 1, 2
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("tf.train.SaverDef (the protocol buffer) is not supported by TinyFlow; "
+                        "its versions SaverDef.V1 / V2 are")
 
 
 class CheckpointError(TinyflowError, ValueError):
@@ -158,12 +170,39 @@ class Saver:
     max_to_keep : int or None
         How many of its newest checkpoints the saver keeps (5); saving one more deletes the
         oldest.  None or 0 keeps them all.
+    keep_checkpoint_every_n_hours : float
+        Also keep, for good, one checkpoint of those ``max_to_keep`` drops every so many hours
+        (TF's rule: the first dropped one saved that long after the saver was made, then
+        every that long after).
+    pad_step_number : bool
+        Write the step in ``<save_path>-<step>`` as 8 digits (``model-00000100``).
+    save_relative_paths : bool
+        Write the index file's paths relative to its folder.
+    allow_empty : bool
+        With no variables, a saver whose ``save`` returns None and ``restore`` does nothing
+        (else ValueError).
+    sharded, write_version, name, restore_sequentially, filename
+        TF's; one device, so every checkpoint is one shard of TF's V2 format (also for
+        ``write_version=SaverDef.V1``).  ``reshape``, ``saver_def``, ``builder`` and
+        ``defer_build`` are not supported (TypeError).
     max_restore_bytes : int or None
         The most bytes a restore may allocate (arrays read, new variable tensors); None: the
         host's available memory when the restore starts.
     """
 
-    def __init__(self, var_list=None, max_to_keep=5, max_restore_bytes=None):
+    def __init__(self, var_list=None, reshape=False, sharded=False, max_to_keep=5,
+                 keep_checkpoint_every_n_hours=10000.0, name=None, restore_sequentially=False,
+                 saver_def=None, builder=None, defer_build=False, allow_empty=False,
+                 write_version=2, pad_step_number=False, save_relative_paths=False,
+                 filename=None, *, max_restore_bytes=None):
+        unsupported = [k for k, v in (("reshape", reshape), ("saver_def", saver_def),
+                                      ("builder", builder), ("defer_build", defer_build)) if v]
+        if unsupported:
+            raise TypeError(f"Saver: {', '.join(unsupported)} not supported by TinyFlow")
+        self._every = float(keep_checkpoint_every_n_hours) * 3600
+        self._next_kept_time = time.time() + self._every
+        self._saved_at: dict[str, float] = {}  # path -> when this saver wrote it
+        self._pad, self._relative = pad_step_number, save_relative_paths
         if var_list is None:  # TF's: every variable but the local ones (metrics' counters)
             local = {id(v) for v in current_context().get_collection("local_variables")}
             var_list = [v for v in current_context().variables if id(v) not in local]
@@ -190,7 +229,7 @@ class Saver:
             if any(var is other for other in self._variables.values()):  # TF 1.15's check
                 raise ValueError(f"The same saveable will be restored with two names: {name}")
             self._variables[name] = var
-        if not self._variables:
+        if not self._variables and not allow_empty:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
         self.max_to_keep = max_to_keep
@@ -255,6 +294,8 @@ class Saver:
         ValueError
             ``latest_filename`` holds a folder, or is the checkpoint's own name.
         """
+        if not self._variables:  # allow_empty: nothing to save, as TF
+            return None
         path = os.fspath(save_path)
         latest_filename = latest_filename or "checkpoint"
         if os.path.split(latest_filename)[0]:
@@ -262,7 +303,7 @@ class Saver:
         if global_step is not None:
             if not isinstance(global_step, (int, np.integer)):
                 global_step = int(sess.run(global_step))
-            path = f"{path}-{int(global_step)}"
+            path = f"{path}-{int(global_step):08d}" if self._pad else f"{path}-{int(global_step)}"
         elif os.path.basename(path) == latest_filename:
             raise ValueError(f"'latest_filename' collides with 'save_path': "
                              f"'{latest_filename}' and '{path}'")
@@ -340,13 +381,19 @@ class Saver:
         """Record ``path`` as the newest checkpoint, rewrite the index, delete the files of the
         checkpoints beyond ``max_to_keep`` (TensorFlow's order)."""
         deleted = []
+        self._saved_at[path] = time.time()
         if self.max_to_keep:
             self._last_checkpoints = [p for p in self._last_checkpoints if p != path] + [path]
             while len(self._last_checkpoints) > self.max_to_keep:
-                deleted.append(self._last_checkpoints.pop(0))
+                old = self._last_checkpoints.pop(0)
+                if self._saved_at.get(old, 0.0) > self._next_kept_time:  # kept for good
+                    self._next_kept_time += self._every
+                else:
+                    deleted.append(old)
         folder = os.path.dirname(path)
         with _replacing(os.path.join(folder, latest_filename)) as file:
-            file.write(_index_text(folder, path, self._last_checkpoints or [path]).encode())
+            file.write(_index_text(folder, path, self._last_checkpoints or [path],
+                                   self._relative).encode())
         for old in deleted:
             remove_checkpoint_files(old)
 
@@ -380,6 +427,8 @@ class Saver:
 
         from ..executor.memory import available_bytes  # imports torch: only here, as above
 
+        if not self._variables:  # allow_empty: nothing to restore, as TF
+            return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
         path = os.fspath(save_path)
@@ -611,11 +660,12 @@ def _unquote(raw: bytes) -> str:
     return _ESCAPED.sub(one, raw).decode("utf-8")
 
 
-def _index_text(folder: str, latest: str, kept: list) -> str:
+def _index_text(folder: str, latest: str, kept: list, relative=False) -> str:
     """The index file's text.  Relative paths are written relative to ``folder`` (where the
-    reader joins them back), absolute ones as they are: TensorFlow's rule."""
+    reader joins them back), absolute ones as they are unless ``relative``: TensorFlow's rule."""
     def written(path):
-        return path if os.path.isabs(path) else os.path.relpath(path, folder or os.curdir)
+        return path if os.path.isabs(path) and not relative else os.path.relpath(
+            path, folder or os.curdir)
     lines = [f"model_checkpoint_path: {_quote(written(latest))}"]
     lines += [f"all_model_checkpoint_paths: {_quote(written(p))}" for p in kept]
     return "\n".join(lines) + "\n"

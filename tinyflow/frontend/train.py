@@ -36,6 +36,7 @@ from .meta_graph import export_meta_graph
 from .saver import (
     NewCheckpointReader,
     Saver,
+    SaverDef,
     checkpoint_exists,
     get_checkpoint_state,
     import_meta_graph,
@@ -61,6 +62,7 @@ __all__ = [
     "ProximalGradientDescentOptimizer",
     "RMSPropOptimizer",
     "Saver",
+    "SaverDef",
     "checkpoint_exists",
     "create_global_step",
     "export_meta_graph",
@@ -88,21 +90,38 @@ class Optimizer:
     """
 
     _name = "Optimizer"
+    GATE_NONE, GATE_OP, GATE_GRAPH = 0, 1, 2
 
-    def compute_gradients(self, loss: Symbol, var_list=None) -> list:
+    def get_name(self) -> str:
+        return self._name
+
+    def compute_gradients(self, loss: Symbol, var_list=None, gate_gradients=GATE_OP,
+                          aggregation_method=None, colocate_gradients_with_ops=False,
+                          grad_loss=None) -> list:
         """``[(gradient, variable), ...]`` of ``loss`` for ``var_list`` (default: every
         trainable variable); the gradient is None for a variable ``loss`` does not depend on,
-        an IndexedSlices where TF's is (a gather's, an embedding lookup's)."""
+        an IndexedSlices where TF's is (a gather's, an embedding lookup's).  ``grad_loss``: the
+        gradient of ``loss`` itself (ones by default).  One device, one step at a time:
+        ``gate_gradients``, ``aggregation_method`` and ``colocate_gradients_with_ops`` change
+        nothing."""
+        if gate_gradients not in (self.GATE_NONE, self.GATE_OP, self.GATE_GRAPH):
+            raise ValueError(f"gate_gradients must be one of: Optimizer.GATE_NONE, "
+                             f"Optimizer.GATE_OP, Optimizer.GATE_GRAPH.  Not {gate_gradients}")
         var_list = trainable_variables() if var_list is None else list(var_list)
         if not var_list:
             raise ValueError("No variables to optimize.")
-        return list(zip(gradients(loss, var_list), var_list))
+        grad_ys = None if grad_loss is None else [grad_loss]
+        return list(zip(gradients(loss, var_list, grad_ys), var_list))
 
-    def minimize(self, loss: Symbol, global_step=None, var_list=None, name=None) -> Symbol:
+    def minimize(self, loss: Symbol, global_step=None, var_list=None, gate_gradients=GATE_OP,
+                 aggregation_method=None, colocate_gradients_with_ops=False, name=None,
+                 grad_loss=None) -> Symbol:
         """An op that updates ``var_list`` (default: every trainable variable) one step
         against the gradient of ``loss``, then adds 1 to ``global_step`` when given.  A variable
         ``loss`` does not depend on is left alone; ValueError when that is every one."""
-        grads_and_vars = self.compute_gradients(loss, var_list)
+        grads_and_vars = self.compute_gradients(loss, var_list, gate_gradients,
+                                                aggregation_method,
+                                                colocate_gradients_with_ops, grad_loss)
         if all(grad is None for grad, _ in grads_and_vars):
             names = [var.op.name for _, var in grads_and_vars]
             raise ValueError(f"No gradients provided for any variable: the loss depends on "
@@ -561,14 +580,19 @@ class ExponentialMovingAverage:
     def average_name(self, var) -> str:
         return f"{var.op.name}/{self.name}"
 
-    def variables_to_restore(self) -> dict:
+    def variables_to_restore(self, moving_avg_variables=None) -> dict:
         """``{checkpoint name: variable}`` for a Saver restoring the averages into the
-        variables themselves (each global variable under its own name otherwise)."""
-        names = {}
+        variables themselves: as TF 1.15, each of ``moving_avg_variables`` (default: the
+        trainable variables and the collection ``moving_average_variables``, averaged or not)
+        under its average's name, every other global variable under its own."""
+        if moving_avg_variables is None:
+            moving_avg_variables = trainable_variables() + current_context().get_collection(
+                GraphKeys.MOVING_AVERAGE_VARIABLES)
+        names = {self.average_name(var): var for var in moving_avg_variables}
+        averaged = {var.node for var in moving_avg_variables}
         for var in global_variables():
-            if any(var is shadow for shadow in self._averages.values()):
-                continue
-            names[self.average_name(var) if var.node in self._averages else var.op.name] = var
+            if var.node not in averaged:
+                names.setdefault(var.op.name, var)
         return names
 
 

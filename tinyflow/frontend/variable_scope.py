@@ -18,7 +18,7 @@ from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..session.variables import Variable
 from .api import constant
-from .init_ops import glorot_uniform_initializer
+from .init_ops import glorot_uniform_initializer, zeros_initializer
 from .partitioned_variables import PartitionedVariable, check_reuse, make_partitioned
 
 __all__ = ["AUTO_REUSE", "VariableScope", "get_variable", "get_variable_scope",
@@ -49,6 +49,25 @@ class VariableScope:
 
     def set_regularizer(self, regularizer) -> None:
         self.regularizer = regularizer
+
+    def set_initializer(self, initializer) -> None:
+        self.initializer = initializer
+
+    def set_dtype(self, dtype) -> None:
+        self.dtype = as_dtype(dtype).name
+
+    def get_collection(self, name) -> list:
+        """The graph's collection ``name``, of the values named under this scope (TF's)."""
+        return current_context().get_collection(name, self.name + "/" if self.name else "")
+
+    def trainable_variables(self) -> list:
+        return self.get_collection("trainable_variables")
+
+    def global_variables(self) -> list:
+        return self.get_collection("variables")
+
+    def local_variables(self) -> list:
+        return self.get_collection("local_variables")
 
     def set_partitioner(self, partitioner) -> None:
         self.partitioner = partitioner
@@ -251,10 +270,19 @@ def _initial_value(full, shape, dtype, initializer) -> Symbol:
                          f"instead was {None if shape is None else TensorShape(shape)}.")
     shape = TensorShape(shape).as_list()
     if initializer is None:
-        initializer = glorot_uniform_initializer()
+        initializer = _default_initializer(full, as_dtype(dtype))
     elif isinstance(initializer, type):  # the class (tf.ones_initializer): TF makes one
         initializer = initializer(dtype=as_dtype(dtype))
     return initializer(shape, dtype=as_dtype(dtype), partition_info=None)
+
+
+def _default_initializer(full, dtype):
+    """TF 1.15's default: Glorot uniform for floats, zeros for integers and booleans."""
+    if dtype.is_floating:
+        return glorot_uniform_initializer()
+    if dtype.is_integer or dtype.is_bool:
+        return zeros_initializer()
+    raise ValueError(f"An initializer for variable {full} of {dtype.name} is required")
 
 
 def _constant(value, dtype):

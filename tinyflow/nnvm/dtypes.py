@@ -61,6 +61,31 @@ class DType:
     def base_dtype(self) -> DType:
         return self
 
+    real_dtype = base_dtype  # TinyFlow has no complex types
+    is_complex = is_quantized = property(lambda self: False)
+    is_numpy_compatible = property(lambda self: True)
+    is_unsigned = property(lambda self: self.name.startswith("uint"))
+    as_datatype_enum = property(lambda self: _ENUMS[self.name], doc="TF's DataType number")
+
+    @property
+    def min(self):
+        """The smallest value of the type (TF's TypeError for bool and string)."""
+        return self._range("minimum")[0]
+
+    @property
+    def max(self):
+        """The largest value of the type (TF's TypeError for bool and string)."""
+        return self._range("maximum")[1]
+
+    def _range(self, what: str) -> tuple:
+        if self.name in ("bool", "string"):
+            raise TypeError(f"Cannot find {what} value of {self}.")
+        info = np.finfo(self.name) if self.is_floating else np.iinfo(self.name)
+        return info.min, info.max
+
+    def is_compatible_with(self, other) -> _BUILTIN_BOOL:
+        return self == as_dtype(other)
+
     def __eq__(self, other) -> _BUILTIN_BOOL:
         try:
             return self.name == as_dtype(other).name
@@ -83,6 +108,8 @@ uint8, bool, string = DType("uint8"), DType("bool"), DType("string")  # TF names
 
 _BY_NAME = {d.name: d for d in (float16, float32, float64, int8, int16, int32, int64, uint8,
                                 bool, string)}
+_ENUMS = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
+          "int64": 9, "bool": 10, "float16": 19}  # TF's types.proto
 # TensorFlow's other spellings of the same types
 _ALIASES = {"float": float32, "half": float16, "double": float64, "int": int32, "long": int64,
             "uint8_t": uint8, "str": string, "bytes": string}

@@ -4,8 +4,9 @@ run-time error classes (``tf.errors``), which the engine raises too."""
 __all__ = ["AbortedError", "AlreadyExistsError", "BindError", "CancelledError", "DTypeError",
            "DataLossError", "DeadlineExceededError", "FailedPreconditionError", "GraphError",
            "InternalError", "InvalidArgumentError", "NotFoundError", "OpError", "OutOfRangeError",
-           "PermissionDeniedError", "ResourceExhaustedError", "ShapeError", "TinyflowError",
-           "UnauthenticatedError", "UnavailableError", "UnimplementedError", "UnknownError"]
+           "PermissionDeniedError", "ResourceExhaustedError", "RunShapeError", "ShapeError",
+           "TinyflowError", "UnauthenticatedError", "UnavailableError", "UnfedPlaceholderError",
+           "UnimplementedError", "UninitializedVariableError", "UnknownError"]
 
 
 class TinyflowError(Exception):
@@ -143,3 +144,24 @@ class UnauthenticatedError(OpError):
     """A request without valid credentials (``tf.errors.UnauthenticatedError``)."""
 
     error_code = 16
+
+
+
+class _RunError:
+    """An error found as a run binds its graph: TF raises it from the run, as the ``tf.errors``
+    class it also derives from."""
+
+    def __init__(self, message) -> None:
+        OpError.__init__(self, None, None, message)
+
+
+class UninitializedVariableError(_RunError, BindError, FailedPreconditionError):
+    """A run reading a variable that holds no value (TF: "Attempting to use uninitialized")."""
+
+
+class UnfedPlaceholderError(_RunError, BindError, InvalidArgumentError):
+    """A run needing a placeholder nobody fed (TF: "You must feed a value for placeholder")."""
+
+
+class RunShapeError(_RunError, ShapeError, InvalidArgumentError):
+    """Shapes known only from a run's feeds that do not fit an op's rule."""

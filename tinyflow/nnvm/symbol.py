@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import threading
 from typing import Any
@@ -163,7 +164,7 @@ class Naming:
     prefix : str
         The name scope (``"conv1/"``; ``""`` at the root).
     counts : dict, optional
-        Names in use -> how often asked for; shared by the scopes of one graph.  A pass names
+        Names in use, lower-cased -> how often asked for; shared by the scopes of one graph.  A pass names
         its nodes with counters of its own, so the same graph gives the same names.
     source : str, optional
         The ``file:line`` nodes made here are said to come from; None: the user's line that
@@ -176,8 +177,9 @@ class Naming:
         self.source = source
 
     def unique_name(self, hint: str) -> str:
-        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use; names
-        differing only in case count as one (TensorFlow's rule: ``add`` then ``Add_1``)."""
+        """``prefix + hint``, with ``_1``, ``_2``... added when that name is in use.  As in
+        TensorFlow 1.15, names are compared ignoring case (``add`` then ``Add_1``) and keep the
+        capitalisation asked for."""
         name = f"{self.prefix}{hint}"
         key = name.lower()
         used = self.counts.get(key, 0)
@@ -327,9 +329,30 @@ class GraphContext:
     def add_to_collection(self, key: str, value) -> None:
         self.collections.setdefault(key, []).append(value)
 
-    def get_collection(self, key: str) -> list:
-        """A copy of the collection ``key`` (empty when there is none)."""
-        return list(self.collections.get(key, ()))
+    def get_collection(self, key: str, scope: str | None = None) -> list:
+        """A copy of the collection ``key`` (empty when there is none); with ``scope``, the
+        values whose ``name`` matches it from the start (``re.match``, TensorFlow's filter)."""
+        values = list(self.collections.get(key, ()))
+        return values if scope is None else [
+            v for v in values if re.match(scope, getattr(v, "name", "") or "")]
+
+    def add_to_collections(self, names, value) -> None:
+        for key in dict.fromkeys([names] if isinstance(names, str) else names):
+            self.add_to_collection(key, value)
+
+    def get_name_scope(self) -> str:
+        """The current name scope (``"outer/inner"``; ``""`` at the root)."""
+        return self.naming.prefix.rstrip("/")
+
+    def get_collection_ref(self, key: str) -> list:
+        """The collection ``key`` itself (made empty if missing), for the caller to change."""
+        return self.collections.setdefault(key, [])
+
+    def get_all_collection_keys(self) -> list:
+        return list(self.collections)
+
+    def clear_collection(self, key: str) -> None:
+        self.collections.pop(key, None)
 
     def get_operations(self) -> list:
         """Every node of this graph, ops and inputs, in the order they were made (TensorFlow's

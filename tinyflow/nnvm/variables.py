@@ -199,6 +199,10 @@ class Variable(Symbol):
         """A tensor holding the variable's value when it runs (``tf.identity``)."""
         return create_op("copy", self, name="read")
 
+    def value(self) -> Symbol:
+        """The variable's value as a tensor (TF's snapshot of it)."""
+        return create_op("copy", self, name="read")
+
     def initialized_value(self) -> Symbol:
         """The value this variable is initialised with (to initialise another from it)."""
         return self.initial_value

@@ -175,11 +175,29 @@ def _declared_type(attrs, in_types, out_types):
 
 (register_op("iterator_get_next")
  .describe("The next element of attr iterator (a tf.data pipeline), pulled before the run "
-           "and fed as the node's outputs, of dtypes attr Touts (Iterator.get_next).")
- .set_num_inputs(0).set_num_outputs(lambda attrs: len(attrs["Touts"]))
+           "and fed as the node's outputs, of dtypes attr Touts (Iterator.get_next); a "
+           "feedable iterator's reads its input, the string handle of the iterator to pull.")
+ .set_num_inputs(lambda attrs: attrs.get("num_args", 0))
+ .set_num_outputs(lambda attrs: len(attrs["Touts"]))
  .set_attr("FInferShape", _declared_shape)
  .set_attr("FInferType", _declared_type)
  .set_attr("FPullOutputs", _pull_next).set_attr("TPythonAttrs", ("iterator",))
+ .set_attr("FGradient", no_gradient))
+
+
+def _pull_handle(node, resources, evaluate, deadline):
+    """FPullOutputs of iterator_string_handle: the string naming its iterator in this
+    session (Iterator.string_handle)."""
+    return [node.attrs["iterator"].handle_in(resources)]
+
+
+(register_op("iterator_string_handle")
+ .describe("A string naming attr iterator in the session that runs it, which a feedable "
+           "iterator's get_next is fed to pull from it (Iterator.string_handle).")
+ .set_num_inputs(0)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, [()]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["string"]))
+ .set_attr("FPullOutputs", _pull_handle).set_attr("TPythonAttrs", ("iterator",))
  .set_attr("FGradient", no_gradient))
 
 

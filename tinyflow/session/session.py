@@ -27,7 +27,7 @@ from ..executor import (
 )
 from ..executor.memory import Buffer, ResourceExhaustedError, check_fits
 from ..nnvm.composite import CompositeTensor
-from ..nnvm.errors import GraphError, ShapeError
+from ..nnvm.errors import GraphError, InvalidArgumentError, ShapeError
 from ..nnvm.symbol import (
     Node,
     NodeEntry,
@@ -239,6 +239,21 @@ class Session:
         if trace is not None:
             run_metadata.step_stats = step_stats(self.device.type, trace)
         return rebuild(results)
+
+    def make_callable(self, fetches, feed_list=None, accept_options=False):
+        """TF's ``Session.make_callable``: a function running ``fetches`` fed the values it is
+        given, in the order of ``feed_list``'s tensors (with ``accept_options``, it also takes
+        ``options=`` and ``run_metadata=``)."""
+        feed_list = list(feed_list or [])
+
+        def call(*feed_values, options=None, run_metadata=None):
+            if len(feed_values) != len(feed_list):
+                raise InvalidArgumentError(None, None, f"Expected {len(feed_list)} input "
+                                           f"tensors, but got {len(feed_values)}")
+            if not accept_options and (options is not None or run_metadata is not None):
+                raise TypeError("this callable was made without accept_options=True")
+            return self.run(fetches, dict(zip(feed_list, feed_values)), options, run_metadata)
+        return call
 
     def _run_symbols(self, symbols, feeds, trace=None, python=True, timeout_ms=0) -> list:
         fed = self._fed_among(feeds) if feeds else {}

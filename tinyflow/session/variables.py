@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from ..nnvm.dtypes import TORCH_NAMES
-from ..nnvm.errors import BindError, TinyflowError
+from ..nnvm.errors import TinyflowError, UninitializedVariableError
 from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.symbol import Node, NodeEntry, Symbol
 from ..nnvm.variables import Initializer, Variable
@@ -94,14 +94,16 @@ class VariableStore(Mapping):
         return node in self._initialized
 
     def check_initialized(self, nodes: Iterable[Node]) -> None:
-        """``BindError`` naming the variables among ``nodes`` that a run cannot read: no value
-        and no initialiser waiting to give one (``SessionClosedError`` once closed)."""
+        """``UninitializedVariableError`` (a BindError, TF's FailedPreconditionError) naming the
+        variables among ``nodes`` that a run cannot read: no value and no initialiser waiting
+        to give one (``SessionClosedError`` once closed)."""
         self._check_open()
         missing = [v for v in nodes if v not in self._initialized and v not in self._pending]
         if missing:
             names = ", ".join(sorted(f"'{v.name}' (created at {v.source})" for v in missing))
-            raise BindError(f"variable {names} is read before it is initialised: run "
-                            f"tf.global_variables_initializer() (or an assign to it) first")
+            raise UninitializedVariableError(
+                f"variable {names} is read before it is initialised: run "
+                f"tf.global_variables_initializer() (or an assign to it) first")
 
     def pending_among(self, nodes: Iterable[Node]) -> list[NodeEntry]:
         """The waiting initialising assigns of the variables in ``nodes``."""

@@ -6,13 +6,16 @@ A dataset's elements are produced in Python (numpy) when an iterator pulls them;
 iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:`.iterator`).
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
 functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
-:mod:`.readers` (``TFRecordDataset``, ``TextLineDataset``).
+:mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``), :mod:`.directed`
+(``choose_from_datasets``, ``sample_from_datasets``), :mod:`.readers` (``TFRecordDataset``,
+``TextLineDataset``).
 """
 from __future__ import annotations
 
 import sys
 
 from ..unsupported import unsupported
+from . import directed, grouping
 from .dataset import Dataset
 from .iterator import Iterator
 from .readers import TextLineDataset, TFRecordDataset
@@ -31,8 +34,13 @@ class _Experimental:
     ``Counter`` and the transformations TF 1.15 kept there, for ``dataset.apply(...)``."""
 
     AUTOTUNE = AUTOTUNE
-    NAMES = ("AUTOTUNE", "Counter", "enumerate_dataset", "map_and_batch", "shuffle_and_repeat",
-             "take_while", "unbatch", "unique")
+    NAMES = ("AUTOTUNE", "Counter", "bucket_by_sequence_length", "choose_from_datasets",
+             "enumerate_dataset", "group_by_window", "map_and_batch", "sample_from_datasets",
+             "shuffle_and_repeat", "take_while", "unbatch", "unique")
+    group_by_window = staticmethod(grouping.group_by_window)
+    bucket_by_sequence_length = staticmethod(grouping.bucket_by_sequence_length)
+    choose_from_datasets = staticmethod(directed.choose_from_datasets)
+    sample_from_datasets = staticmethod(directed.sample_from_datasets)
 
     @staticmethod
     def Counter(start=0, step=1, dtype="int64") -> Dataset:

@@ -537,11 +537,11 @@ class _Map(Dataset):
 
     def __init__(self, dataset, func):
         self._function = TracedFunction(func, dataset._specs, "Dataset.map()")
-        super().__init__(self._function.output_specs, (dataset,))
+        super().__init__(self._function.output_specs, (dataset,), self._function.captures)
 
     def _elements(self, context):
         for element in self._inputs[0]._elements(context):
-            yield tuple(self._function(element))
+            yield tuple(self._function(element, context))
 
 
 class _Interleave(Dataset):
@@ -553,13 +553,13 @@ class _Interleave(Dataset):
         self._cycle = (os.cpu_count() or 1) if cycle_length == -1 else _integer(
             cycle_length, method, "cycle_length", low=1)
         self._block = _integer(block_length, method, "block_length", low=1)
-        super().__init__(self._function.dataset._specs, (dataset,),
-                         [v for v in (self._cycle, self._block) if isinstance(v, Symbol)])
+        super().__init__(self._function.dataset._specs, (dataset,), self._function.captures + [
+            v for v in (self._cycle, self._block) if isinstance(v, Symbol)])
 
-    def _opened(self, element):
+    def _opened(self, element, context):
         """The elements of the dataset the function makes of ``element``."""
-        captured = self._function._flat_outputs
-        values = dict(zip([c.outputs[0] for c in captured], self._function(element)))
+        captured = self._function.outputs  # as traced (its graph may read stand-ins of them)
+        values = dict(zip([c.outputs[0] for c in captured], self._function(element, context)))
         return self._function.dataset._elements(pipeline.Context(values))
 
     def _elements(self, context):
@@ -582,7 +582,7 @@ class _Interleave(Dataset):
                 element = next(source, None)
                 ended = element is None
                 if not ended:
-                    slots[index], opened = self._opened(element), opened + 1
+                    slots[index], opened = self._opened(element, context), opened + 1
             else:
                 index, taken = (index + 1) % cycle, 0
 
@@ -598,11 +598,11 @@ class _Filter(Dataset):
         if not isinstance(out, Spec) or out.dtype != tf_bool or out.shape.ndims not in (0, None):
             raise ValueError(f"`predicate` return type must be convertible to a scalar boolean "
                              f"tensor. Was {map_structure(str, out)}.")
-        super().__init__(dataset._specs, (dataset,))
+        super().__init__(dataset._specs, (dataset,), self._function.captures)
 
     def _elements(self, context):
         for element in self._inputs[0]._elements(context):
-            if bool(self._function(element)[0]):
+            if bool(self._function(element, context)[0]):
                 yield element
             elif self._until:
                 return

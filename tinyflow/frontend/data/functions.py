@@ -6,6 +6,11 @@ The function receives the element as TensorFlow passes it: a tuple unpacked into
 other element (a dict, a namedtuple, one tensor) as one argument.  It returns tensors, or
 structures of them; numbers and numpy arrays become constants, a list a tuple.  Its graph takes
 the outer graph's random seed, so its random ops follow TensorFlow's seed rule.
+
+A function traced inside another one (the ``map`` of the dataset a ``flat_map`` function
+returns) may read the enclosing function's tensors, as TensorFlow's nested functions capture
+them: the enclosing function computes them with its outputs, and the dataset holding the inner
+function lists them as its captures.
 """
 from __future__ import annotations
 
@@ -14,12 +19,30 @@ import numbers
 import numpy as np
 
 from ...nnvm.composite import CompositeTensor
+from ...nnvm.graph import Graph, NodeEntry, rewrite
 from ...nnvm.symbol import GraphContext, Symbol, current_context
 from ...nnvm.variables import constant
 from ..api import placeholder
 from .structure import Spec, flatten, map_structure, pack
 
 __all__ = ["TracedFunction"]
+
+
+class _FunctionGraph(GraphContext):
+    """The graph a function is traced in; one traced inside it may capture its tensors, and
+    those of the functions it is itself traced in (``enclosing``)."""
+
+    def __init__(self, enclosing):
+        super().__init__()
+        self.enclosing = enclosing if isinstance(enclosing, _FunctionGraph) else None
+
+    def chain(self) -> list:
+        """The function graphs this one is traced in, innermost first."""
+        graphs, graph = [], self.enclosing
+        while graph is not None:
+            graphs.append(graph)
+            graph = graph.enclosing
+        return graphs
 
 
 class TracedFunction:
@@ -37,8 +60,9 @@ class TracedFunction:
     def __init__(self, func, specs, what: str, returns=None):
         if not callable(func):
             raise TypeError(f"{what} needs a callable, got {type(func).__name__}")
-        self.what, self.graph = what, GraphContext()
-        self.graph.seed = current_context().seed
+        outer = current_context()
+        self.what, self.graph = what, _FunctionGraph(outer)
+        self.graph.seed = outer.seed
         with self.graph.as_default():
             self.inputs = map_structure(
                 lambda s: placeholder(s.dtype, None if s.shape.dims is None
@@ -53,18 +77,26 @@ class TracedFunction:
                                     f"object, got {type(result).__name__}")
                 self.dataset, self.outputs = result, tuple(result._captures())
         flat = flatten(self.outputs)
-        self._check_captures(flat)
+        self.captures = self._check_captures(flat, self.graph.chain())
         self.output_specs = pack(self.outputs, [Spec(t.dtype, t.get_shape()) for t in flat])
         self._flat_inputs, self._flat_outputs = flatten(self.inputs), flat
+        if self.captures:
+            self._feed_captures()
         self._session = None
 
-    def _check_captures(self, outputs):
+    def _check_captures(self, outputs, enclosing: list) -> list:
         """A tensor of the program's graph the function reads is computed by the private
         session (a constant, an op on constants); a placeholder, variable or iterator there
-        is refused: their values live in the program's session, not in this one."""
-        seen, stack = set(), [e.node for t in outputs for e in t.outputs]
+        is refused: their values live in the program's session, not in this one.  Returns the
+        tensors of the ``enclosing`` functions' graphs it reads, which it is fed."""
+        captures, seen = {}, set()
+        stack = [e for t in outputs for e in t.outputs]
         while stack:
-            node = stack.pop()
+            entry = stack.pop()
+            node = entry.node
+            if node.graph in enclosing:
+                captures.setdefault(entry, Symbol([entry]))
+                continue
             if node in seen:
                 continue
             seen.add(node)
@@ -77,18 +109,38 @@ class TracedFunction:
                     f"of its own, which can capture constants but not placeholders, variables "
                     f"or iterators; put the value in the dataset instead (from_tensor_slices, "
                     f"zip)")
-            stack.extend(e.node for e in node.inputs)
-            stack.extend(node.control_deps)
+            stack.extend(node.inputs)
+            stack.extend(NodeEntry(c, 0) for c in node.control_deps)
+        return list(captures.values())
 
-    def __call__(self, flat_values) -> list:
-        """The function's outputs (flat, numpy arrays) on one element (flat numpy arrays)."""
+    def _feed_captures(self):
+        """The graph rewritten to read a placeholder of its own where it read a captured
+        tensor (a session runs one graph), fed the captured tensor's value."""
+        with self.graph.as_default():
+            stand_ins = {c.outputs[0]: placeholder(c.dtype, c.get_shape(), name="capture")
+                         .outputs[0] for c in self.captures}
+
+        def change(node):
+            if node.graph is self.graph and any(e in stand_ins for e in node.inputs):
+                return [stand_ins.get(e, e) for e in node.inputs], node.control_deps
+            return None
+        entries = [t.outputs[0] for t in self._flat_outputs]
+        rewritten = rewrite(Graph(entries), change).outputs
+        self._flat_outputs = [Symbol([stand_ins.get(e, r)]) for e, r in zip(entries, rewritten)]
+        self._flat_inputs = self._flat_inputs + [Symbol([stand_ins[c.outputs[0]]])
+                                                 for c in self.captures]
+
+    def __call__(self, flat_values, context=None) -> list:
+        """The function's outputs (flat, numpy arrays) on one element (flat numpy arrays);
+        the enclosing function's tensors it captured from ``context`` (a pipeline's)."""
         if not self._flat_outputs:
             return []
         if self._session is None:
             from ...session.session import Session  # deferred: the session imports torch
             self._session = Session(graph=self.graph)
+        captured = [context.value(c) for c in self.captures]
         values = self._session.run(self._flat_outputs,
-                                   dict(zip(self._flat_inputs, flat_values)))
+                                   dict(zip(self._flat_inputs, list(flat_values) + captured)))
         return [np.asarray(v, dtype=t.dtype.as_numpy_dtype)  # a string stays an object
                 for v, t in zip(values, self._flat_outputs)]
 

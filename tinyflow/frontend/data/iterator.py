@@ -33,6 +33,7 @@ from .structure import (
 
 __all__ = ["Iterator", "reduce_dataset"]
 
+_HANDLES = "iterator handles"  # resources key: (_HANDLES, handle) -> the iterator it names
 _NOT_INITIALIZED = ("GetNext() failed because the iterator has not been initialized. Ensure "
                     "that you have run the initializer operation for this iterator before "
                     "getting the next element.")
@@ -49,6 +50,7 @@ class Iterator:
         self._specs, self._flat_specs = specs, flatten(specs)
         self._one_shot = one_shot  # the dataset a one-shot iterator starts over by itself
         self._initializer = None
+        self._handle = None  # string_handle()'s value, made once
 
     @classmethod
     def one_shot(cls, dataset) -> Iterator:
@@ -96,22 +98,25 @@ class Iterator:
                          func=_Start(self, dataset, captures), name=name or "MakeIterator").node
         return Symbol([NodeEntry(node, 0)], is_operation=True)
 
+    @staticmethod
+    def from_string_handle(string_handle, output_types, output_shapes=None,
+                           output_classes=None) -> Iterator:
+        """A feedable iterator: each run pulls from the iterator whose ``string_handle()``
+        value ``string_handle`` (a string placeholder, fed) holds in that run."""
+        return _Feedable(as_spec_structure(output_types, output_shapes), string_handle)
+
     def get_next(self, name=None):
         """The next element, as tensors of the element's structure: an op that advances the
         iterator once per ``sess.run`` that needs it; past the end, that run raises
         ``tf.errors.OutOfRangeError`` (before anything ran: variables keep their values)."""
-        return _pulled(self, self._specs, name or "IteratorGetNext")
+        return _pulled(self, self._specs, name or "IteratorGetNext", self._get_next_inputs())
+
+    def _get_next_inputs(self) -> list:
+        return []
 
     def next_values(self, node, resources, evaluate) -> list:
         """FPullOutputs of this iterator's get_next nodes: the next element, flat."""
-        running = resources.get(self)
-        if running is None:
-            if self._one_shot is None:
-                raise FailedPreconditionError(None, node.name, _NOT_INITIALIZED)
-            captures = self._one_shot._captures()
-            values = evaluate(captures) if captures else []
-            running = resources.setdefault(self, _Running(self._one_shot, captures, values))
-        element = running.next(node)
+        element = self._element(node, resources, evaluate)
         for index, (value, spec) in enumerate(zip(element, self._flat_specs)):
             if value.dtype != np.dtype(spec.dtype.as_numpy_dtype) or \
                     not spec.shape.is_compatible_with(value.shape):
@@ -120,18 +125,73 @@ class Iterator:
                     f"{value.dtype}{list(value.shape)}, but the iterator gives {spec}"))
         return element
 
-    def string_handle(self, name=None):
-        raise AttributeError("Iterator.string_handle (feedable iterators) is not supported by "
-                             "TinyFlow: use Iterator.from_structure and make_initializer")
+    def _element(self, node, resources, evaluate) -> tuple:
+        running = resources.get(self)
+        if running is None:
+            if self._one_shot is None:
+                raise FailedPreconditionError(None, node.name, _NOT_INITIALIZED)
+            captures = self._one_shot._captures()
+            values = evaluate(captures) if captures else []
+            running = resources.setdefault(self, _Running(self._one_shot, captures, values))
+        return running.next(node)
+
+    def string_handle(self, name=None) -> Symbol:
+        """A string tensor naming this iterator in the session that runs it, to feed to a
+        ``from_string_handle`` iterator."""
+        if self._handle is None:
+            self._handle = f"tinyflow-iterator:{current_context().claim_name('Iterator')}"
+        return create_op("iterator_string_handle", iterator=self,
+                         name=name or "IteratorToStringHandle")
+
+    def handle_in(self, resources) -> np.ndarray:
+        """This iterator's handle, recorded in a session's ``resources`` as naming it."""
+        resources[_HANDLES, self._handle.encode()] = self
+        return np.array(self._handle.encode(), dtype=object)
 
 
-def _pulled(puller, specs, name):
+class _Feedable(Iterator):
+    """``Iterator.from_string_handle``'s: get_next pulls from the iterator whose handle the
+    run's value of ``string_handle`` is."""
+
+    def __init__(self, specs, string_handle):
+        if not isinstance(string_handle, Symbol) or string_handle.dtype.name != "string":
+            raise TypeError(f"Iterator.from_string_handle needs a string tensor, got "
+                            f"{string_handle!r}")
+        super().__init__(specs)
+        self._string_handle = string_handle
+
+    def _get_next_inputs(self) -> list:
+        return [self._string_handle]
+
+    def make_initializer(self, dataset, name=None):
+        raise ValueError("a from_string_handle iterator pulls from the iterator its handle "
+                         "names: initialise that one")
+
+    def _element(self, node, resources, evaluate) -> tuple:
+        handle = np.asarray(evaluate([self._string_handle])[0])[()]
+        handle = handle.encode() if isinstance(handle, str) else handle
+        target = resources.get((_HANDLES, handle))
+        if target is None:
+            raise InvalidArgumentError(None, node.name, (
+                f"{node.describe()} was fed the string handle {handle!r}, which names no "
+                f"iterator of this session: feed the value sess.run(iterator.string_handle()) "
+                f"gave"))
+        if not compatible(target._specs, self._specs):
+            raise InvalidArgumentError(None, node.name, (
+                f"{node.describe()} gives {spec_text(self._specs)}, but the iterator its "
+                f"handle names gives {spec_text(target._specs)}"))
+        return target._element(node, resources, evaluate)
+
+
+def _pulled(puller, specs, name, inputs=()):
     """Tensors of the structure ``specs`` that ``puller.next_values`` gives before each run
-    needing them (op ``iterator_get_next``), each of its spec's static shape, as a feed's."""
+    needing them (op ``iterator_get_next`` of ``inputs``), each of its spec's static shape, as
+    a feed's."""
     flat = flatten(specs)
     shapes = tuple(None if s.shape.dims is None else tuple(d.value for d in s.shape.dims)
                    for s in flat)
-    node = create_op("iterator_get_next", iterator=puller, shapes=shapes,
+    node = create_op("iterator_get_next", *inputs, num_args=len(inputs), iterator=puller,
+                     shapes=shapes,
                      Touts=tuple(s.dtype.name for s in flat), name=name).outputs[0].node
     for index, spec in enumerate(flat):
         current_context().declared_shapes[NodeEntry(node, index)] = spec.shape

@@ -1,6 +1,7 @@
 """Nested elements as tf.data sees them: tuples (namedtuples too) and dicts are structure,
 anything else one component (a list is a tensor, as in TensorFlow 1.15's tf.data).  A dict's
-components go in sorted key order, as ``tf.nest`` flattens them.
+components go in sorted key order, as ``tf.nest`` flattens them; a dict packed again keeps its
+keys in the order they had (TF 1.15's ``nest._sequence_like``).
 
 A dataset's element is described by a structure of :class:`Spec` (dtype and static shape per
 component); the pipeline passes elements as flat tuples of numpy arrays in flattening order.
@@ -45,8 +46,9 @@ def pack(template, flat):
     leaves = iter(flat)
 
     def build(part):
-        if isinstance(part, dict):
-            return type(part)((key, build(part[key])) for key in sorted(part))
+        if isinstance(part, dict):  # filled in sorted key order, keys as the template has them
+            built = {key: build(part[key]) for key in sorted(part)}
+            return type(part)((key, built[key]) for key in part)
         if isinstance(part, tuple):
             values = [build(p) for p in part]
             return type(part)(*values) if hasattr(part, "_fields") else type(part)(values)

@@ -227,7 +227,8 @@ class Estimator:
         worker_hooks.extend(spec.training_hooks)
         if not (spec.scaffold.saver or graph.get_collection(GraphKeys.SAVERS)):
             graph.add_to_collection(GraphKeys.SAVERS, Saver(
-                global_variables(), max_to_keep=config.keep_checkpoint_max))
+                global_variables(), max_to_keep=config.keep_checkpoint_max,
+                keep_checkpoint_every_n_hours=config.keep_checkpoint_every_n_hours))
         chief_hooks = []
         saver_hooks = [h for h in worker_hooks + list(spec.training_chief_hooks)
                        if isinstance(h, CheckpointSaverHook)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..attrs import same_type, shape_str
 from ..dtypes import TORCH_NAMES, as_dtype
-from ..errors import DTypeError, GraphError, ShapeError
+from ..errors import DTypeError, GraphError, RunShapeError, ShapeError
 from ..graph import Graph, register_pass
 from ..symbol import NodeEntry
 
@@ -59,7 +59,10 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
     in_ids = indexed.input_entries[nid]
     out_ids = [indexed.entry_rptr[nid] + i for i in range(node.num_outputs())]
     ins, outs = [values[e] for e in in_ids], [values[e] for e in out_ids]
-    what, error = ("shapes", ShapeError) if attr_name == "FInferShape" else ("types", DTypeError)
+    # a rule refusing shapes: TF's op raises InvalidArgumentError as it runs (RunShapeError is
+    # both); its ValueError where the graph is built
+    what, error = ("shapes", RunShapeError) if attr_name == "FInferShape" else ("types",
+                                                                               DTypeError)
     if rule is None:
         if None in outs:
             return False
@@ -67,7 +70,7 @@ def _apply_rule(indexed, nid, values, attr_name, default_rule, fmt) -> bool:
     try:
         new_ins, new_outs = rule(node.attrs, list(ins), list(outs))
     except (ShapeError, DTypeError) as err:
-        raise type(err)(
+        raise (error if type(err) is ShapeError else type(err))(
             f"{node.describe()}: {err}; input {what} {', '.join(fmt(s) for s in ins)}") from None
     except Exception as err:  # a bug in a (user's) rule: still say which node it was running on
         raise GraphError(
