@@ -319,6 +319,33 @@ def test_py_func_inside_the_graph(plan_memory):
             sess.run(wrong + 1, {x: xv})
 
 
+def test_py_func_string_results_as_tf(plan_memory):
+    # recorded from real TF (tensorflow 2.21, tf.compat.v1 with v2 behaviour off: TF 1.15's
+    # FuncRegistry._convert): an array of bytes, or a list of str (UTF-8), fetches as an object
+    # array of bytes and feeds another py_func; an array of non-ASCII str is an
+    # InvalidArgumentError (UnicodeEncodeError); a number array is "... but expects string"
+    x = tf.placeholder(tf.int64, [None, 1])
+    as_bytes = tf.py_func(lambda a: a.astype(np.bytes_), [x], tf.string)
+    from_list = tf.py_func(lambda a: ([f"é{v}" for v in a.ravel()],), [x], [tf.string])[0]
+    lengths = tf.py_func(lambda b: np.array([len(v) for v in b.ravel()], np.int64), [as_bytes],
+                         tf.int64)
+    unicode_array = tf.py_func(lambda a: np.array([[f"é{v}" for v in r] for r in a]), [x],
+                               tf.string)
+    numbers = tf.py_func(lambda a: a, [x], tf.string)
+    assert as_bytes.dtype == tf.string and from_list.name == "PyFunc_1:0"  # TF's names
+    with tf.Session(plan_memory=plan_memory) as sess:
+        got = sess.run(as_bytes, {x: [[1], [0]]})
+        assert got.dtype == object and got.tolist() == [[b"1"], [b"0"]]
+        assert sess.run(from_list, {x: [[1], [20]]}).tolist() == [b"\xc3\xa91", b"\xc3\xa920"]
+        assert sess.run(lengths, {x: [[1], [20]]}).tolist() == [1, 2]
+        with pytest.raises(tf.errors.InvalidArgumentError, match="UnicodeEncodeError"):
+            sess.run(unicode_array, {x: [[1]]})
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="0-th value returned by py_func '.*' is int64, but expects "
+                                 "string"):
+            sess.run(numbers, {x: [[1]]})
+
+
 def test_py_func_errors():
     x = tf.placeholder(tf.float32, shape=[2])
     as_double = tf.py_func(lambda a: a.astype(np.float64), [x], tf.float32)

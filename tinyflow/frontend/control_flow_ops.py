@@ -497,7 +497,9 @@ def py_func(func, inp, Tout, stateful=True, name=None) -> Symbol | list[Symbol]:
     inputs = [_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
     out = create_op("py_func", *inputs, num_args=len(inputs), Tout=touts,
                     stateful=bool(stateful), func=_PyCall(func), name=name or "PyFunc")
-    return out if single else [out[i] for i in range(len(touts))]
+    if single or len(touts) == 1:  # one output: out[0] would slice it
+        return out if single else [out]
+    return [out[i] for i in range(len(touts))]
 
 
 def numpy_function(func, inp, Tout, name=None) -> Symbol | list[Symbol]:
@@ -528,12 +530,32 @@ class _PyCall:
                 f"{len(touts)} dtypes ({', '.join(touts)})"))
         arrays = [np.asarray(v, order="C") for v in values]
         for i, (array, dtype) in enumerate(zip(arrays, touts)):
-            if array.dtype != np.dtype(dtype):
+            if dtype == "string":
+                arrays[i] = _strings(values[i], array, i, node)
+            elif array.dtype != np.dtype(dtype):
                 raise InvalidArgumentError(None, node, (
                     f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but "
                     f"expects {dtype}"))
         arrays = [a[()] if a.ndim == 0 else a for a in arrays]  # a scalar fetched: TF's np.int64
         return arrays[0] if len(arrays) == 1 else arrays
+
+
+def _strings(value, array, i, node):
+    """A py_func's string result as TensorFlow 1.15's ``FuncRegistry._convert`` makes it: an
+    object array of bytes; a list's ``str`` items UTF-8 encoded, an array of ``str`` ASCII."""
+    if isinstance(value, np.ndarray) and array.dtype.kind == "U":
+        try:
+            array = array.astype(np.bytes_)
+        except UnicodeEncodeError as err:
+            raise _tf_error(err, node) from err
+    items = array.ravel().tolist()
+    if array.dtype.kind not in "SUO" or not all(isinstance(v, (bytes, str)) for v in items):
+        raise InvalidArgumentError(None, node, (
+            f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but expects "
+            f"string"))
+    flat = np.empty(len(items), dtype=object)
+    flat[:] = [v.encode() if isinstance(v, str) else v for v in items]
+    return flat.reshape(array.shape)
 
 
 def _tf_error(err, node) -> OpError:
