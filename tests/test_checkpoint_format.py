@@ -47,10 +47,15 @@ def test_crc32c_known_vectors():
     assert fmt.crc32c(bytes(32)) == 0x8A9136AA  # RFC 3720 (iSCSI) B.4: 32 bytes of zeros
     assert fmt.crc32c(b"\xff" * 32) == 0x62A8AB43  # 32 bytes of ones
     assert fmt.crc32c(bytes(range(32))) == 0x46DD794E  # incrementing
+    assert fmt.crc32c(bytes(range(31, -1, -1))) == 0x113FDB5C  # RFC 3720 B.4: decrementing
+    read_pdu = bytes.fromhex("01c00000000000000000000000000000" "14000000000004000000001400000018"
+                             "28000000000000000200000000000000")
+    assert fmt.crc32c(read_pdu) == 0xD9963A56  # RFC 3720 B.4: an iSCSI SCSI Read (10) PDU
 
 
-@pytest.mark.parametrize("size", [1, 1023, 1024, 8 * 1024 - 1, 8 * 1024, 8 * 1024 + 3,
-                                  4096 * 1024 + 1000, 3 * 4096 * 1024 + 5])
+@pytest.mark.parametrize("size", [1, 255, 256, 257, 1023, 1024, 3 * 1024 + 17, 8 * 1024 - 1,
+                                  8 * 1024, 8 * 1024 + 3, 1 << 20, 4096 * 1024 + 1000,
+                                  3 * 4096 * 1024 + 5])
 def test_crc32c_against_a_bitwise_reference(size):
     data = np.random.default_rng(size).integers(0, 256, size, dtype=np.uint8).tobytes()
     if size > 100_000:  # the reference is slow: compare the large sizes through linearity

@@ -48,8 +48,8 @@ def _byte_table() -> np.ndarray:
 
 _TABLE = _byte_table()
 _TABLE_LIST = _TABLE.tolist()
-_LANE = 1024  # bytes each lane of the vectorised CRC covers
-_CHUNK_LANES = 4096  # lanes computed together: 4 MiB, which stays in the cache
+_BLOCK = 256  # bytes per block: its CRC is _BLOCK table lookups that numpy does all at once
+_CHUNK_BLOCKS = 1 << 12  # blocks reduced together (1 MiB): the index temporaries stay ~8 MiB
 _MASK_DELTA = 0xA282EAD8
 
 
@@ -94,52 +94,62 @@ def _byte_tables(columns: list[int]) -> np.ndarray:
     return tables
 
 
-def _lane_crcs(lanes: np.ndarray) -> np.ndarray:
-    """The raw CRC of each row of the ``(lanes, _LANE)`` uint8 array, the rows side by side."""
-    crc = np.zeros(lanes.shape[0], dtype=np.uint32)
-    columns = np.ascontiguousarray(lanes.T)  # each byte position contiguous across the lanes
-    index = np.empty(lanes.shape[0], dtype=np.uint32)
-    for column in columns:
-        np.bitwise_xor(crc, column, out=index)
-        np.bitwise_and(index, 0xFF, out=index)
-        crc >>= 8
-        crc ^= _TABLE[index]
-    return crc
+def _position_tables() -> np.ndarray:
+    """``(_BLOCK, 256)``: row ``j`` is the raw CRC (from a zero register) of a block that is
+    zero but for the value at byte ``j``; a block's raw CRC is the xor of its bytes' entries
+    (the CRC is linear over GF(2))."""
+    rows = [_TABLE]  # the last byte: nothing follows it
+    for _ in range(_BLOCK - 1):  # each earlier byte: one more zero byte follows it
+        rows.append(_TABLE[rows[-1] & 0xFF] ^ (rows[-1] >> 8))
+    return np.ascontiguousarray(np.stack(rows[::-1]))
 
 
-def _combine(crcs: np.ndarray, length: int) -> int:
-    """The raw CRC of the concatenation of pieces of ``length`` bytes whose raw CRCs are
-    ``crcs``: pairs combined as ``shift(left, length) ^ right``, level by level."""
-    columns = _shift_columns(length)
-    while len(crcs) > 1:
-        if len(crcs) % 2:  # a piece of zero bytes in front changes no raw CRC
+def _level_tables() -> list[np.ndarray]:
+    """Entry ``k``: the byte tables shifting a register over ``_BLOCK * 2**k`` zero bytes."""
+    columns, levels = _shift_columns(_BLOCK), []
+    while len(levels) < _CHUNK_BLOCKS.bit_length():
+        levels.append(_byte_tables(columns))
+        columns = [_apply(columns, c) for c in columns]  # over twice as many bytes
+    return levels
+
+
+_POSITIONS = _position_tables()
+_POSITION_OFFSETS = (np.arange(_BLOCK) * 256).astype(np.intp)
+_LEVELS = _level_tables()
+
+
+def _chunk_crc(blocks: np.ndarray, register: int) -> int:
+    """The CRC register after the ``(n, _BLOCK)`` uint8 ``blocks`` from ``register``: each
+    block's raw CRC by table lookups, side by side, then pairs combined as
+    ``shift(left) ^ right``, level by level."""
+    crcs = np.bitwise_xor.reduce(_POSITIONS.ravel()[blocks + _POSITION_OFFSETS], axis=1)
+    # A register ``r`` going into the data acts as ``r`` xor-ed into its first four bytes.
+    crcs[0] ^= np.uint32(_POSITIONS[0][register & 0xFF] ^ _POSITIONS[1][(register >> 8) & 0xFF]
+                         ^ _POSITIONS[2][(register >> 16) & 0xFF] ^ _POSITIONS[3][register >> 24])
+    for tables in _LEVELS:
+        if len(crcs) == 1:
+            break
+        if len(crcs) % 2:  # blocks of zeros in front change no CRC from a zero register
             crcs = np.concatenate([np.zeros(1, np.uint32), crcs])
         left, right = crcs[0::2], crcs[1::2]
-        tables = _byte_tables(columns)
         crcs = (tables[0][left & 0xFF] ^ tables[1][(left >> 8) & 0xFF]
                 ^ tables[2][(left >> 16) & 0xFF] ^ tables[3][left >> 24] ^ right)
-        columns = [_apply(columns, c) for c in columns]  # the shift over twice the length
     return int(crcs[0])
 
 
 def crc32c(data) -> int:
     """The CRC-32C (Castagnoli) of ``data`` (bytes-like), as ``crc32c::Value``.
 
-    Large inputs are cut into lanes of 1024 bytes whose CRCs numpy computes side by side, a
-    byte position at a time, then combined with the zero-extension matrix; the rest a byte at a
-    time."""
+    Inputs of a block (256 bytes) or more are cut into blocks whose CRCs come from per-position
+    tables in a few numpy operations, then combined with the zero-extension tables; the rest a
+    byte at a time."""
     buffer = np.frombuffer(memoryview(data).cast("B"), dtype=np.uint8)
-    whole = len(buffer) // _LANE
-    crc = 0
-    if whole >= 8:
-        lanes = buffer[:whole * _LANE].reshape(whole, _LANE)
-        crc = _combine(np.concatenate([_lane_crcs(lanes[start:start + _CHUNK_LANES])
-                                       for start in range(0, whole, _CHUNK_LANES)]), _LANE)
-        crc ^= _apply(_shift_columns(whole * _LANE), 0xFFFFFFFF)  # the initial all-ones register
-        crc = _raw_crc(buffer[whole * _LANE:], crc)
-    else:
-        crc = _raw_crc(buffer, 0xFFFFFFFF)
-    return crc ^ 0xFFFFFFFF
+    whole = len(buffer) // _BLOCK
+    crc = 0xFFFFFFFF
+    blocks = buffer[:whole * _BLOCK].reshape(whole, _BLOCK)
+    for start in range(0, whole, _CHUNK_BLOCKS):
+        crc = _chunk_crc(blocks[start:start + _CHUNK_BLOCKS], crc)
+    return _raw_crc(buffer[whole * _BLOCK:], crc) ^ 0xFFFFFFFF
 
 
 def mask_crc(crc: int) -> int:
