@@ -411,8 +411,25 @@ def test_batches_of_slices_drop_the_remainder_and_keep_the_data_as_made():
     for batched in (kept, whole):
         got = _drain(tf.Session(), batched.make_one_shot_iterator().get_next())
         np.testing.assert_array_equal(got, [[0, 1, 2], [3, 4, 5]])
-    with pytest.raises(ValueError, match="batch_size must be at least 1"):
-        ds.batch(0)
+
+
+@pytest.mark.parametrize("size", [0, -1])
+def test_a_batch_or_buffer_size_below_one_fails_when_the_iterator_runs(size):
+    # real TF (tf.compat.v1, graph mode) builds both and raises InvalidArgumentError at run:
+    # "Batch size must be greater than zero." / "buffer_size must be greater than zero"
+    for made, words in ((lambda d: d.batch(size), "Batch size must be greater than zero"),
+                        (lambda d: d.padded_batch(size, []), "Batch size must be greater"),
+                        (lambda d: d.shuffle(size), "buffer_size must be greater than zero")):
+        dataset = made(tf.data.Dataset.range(5))
+        with tf.Session() as sess, pytest.raises(tf.errors.InvalidArgumentError, match=words):
+            sess.run(tf.compat.v1.data.make_one_shot_iterator(dataset).get_next())
+        size_tensor = tf.compat.v1.placeholder(tf.int64, [])
+        dataset = tf.data.Dataset.range(5).shuffle(size_tensor)
+        iterator = tf.compat.v1.data.make_initializable_iterator(dataset)
+        with tf.Session() as sess:
+            sess.run(iterator.initializer, {size_tensor: size})
+            with pytest.raises(tf.errors.InvalidArgumentError, match="buffer_size must be"):
+                sess.run(iterator.get_next())
 
 
 # -- enumerate, shard, unbatch, take_while, unique and tf.data.experimental's functions -------

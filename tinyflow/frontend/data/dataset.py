@@ -372,7 +372,8 @@ class _Batch(Dataset):
     _kind = "BatchDataset"
 
     def __init__(self, dataset, batch_size, drop_remainder):
-        self._size = _integer(batch_size, "batch", "batch_size", low=1)
+        # a size below 1 is TF's InvalidArgumentError when the iterator runs, not at build
+        self._size = _integer(batch_size, "batch", "batch_size")
         self._drop = bool(drop_remainder)
         size = self._size if self._drop and isinstance(self._size, int) else None
         super().__init__(self._batched_specs(dataset, size), (dataset,),
@@ -461,7 +462,7 @@ class _Shuffle(Dataset):
     _kind = "ShuffleDataset"
 
     def __init__(self, dataset, buffer_size, seed, reshuffle_each_iteration):
-        self._buffer = _integer(buffer_size, "shuffle", "buffer_size", low=1)
+        self._buffer = _integer(buffer_size, "shuffle", "buffer_size")  # checked at run, as TF
         self._seeds = current_context().op_seeds(seed)  # TF's get_seed, when made
         self._reshuffle = reshuffle_each_iteration in (None, True)
         super().__init__(dataset._specs, (dataset,),
@@ -473,8 +474,11 @@ class _Shuffle(Dataset):
         seed, seed2 = self._seeds
         rng = (np.random.default_rng() if seed is None else
                np.random.default_rng([seed, seed2, iteration if self._reshuffle else 0]))
-        yield from pipeline.shuffled(self._inputs[0]._elements(context),
-                                     context.integer(self._buffer), rng)
+        buffer_size = context.integer(self._buffer)
+        if buffer_size < 1:  # TF 1.15's words
+            raise InvalidArgumentError(None, None, f"{self._what}: buffer_size must be greater "
+                                                   f"than zero (got {buffer_size}).")
+        yield from pipeline.shuffled(self._inputs[0]._elements(context), buffer_size, rng)
 
 
 class _Repeat(Dataset):
