@@ -187,3 +187,24 @@ def test_tensorflows_methods_beyond_one_tensor_say_so():
     for name in ("split", "grad", "handle"):
         with pytest.raises(AttributeError, match=f"TensorArray.{name} is not supported"):
             getattr(ta, name)
+
+
+def test_stack_has_tf_1_15s_static_shape_an_unknown_first_dimension():
+    # TF 1.15's stack() is gather(range(size())): [None] + the element shape, whether the size
+    # is known or not (real TF 2.21's compat.v1 prints (None, 3) for the dynamic_size and
+    # placeholder-size arrays below; it sets a known size after 1.15, which TF 1.15 does not)
+    row = tf.constant([1.0, 2.0, 3.0])
+    size = tf.compat.v1.placeholder(tf.int32, [])
+    arrays = [tf.TensorArray(tf.float32, 3).write(0, row).write(1, row).write(2, row),
+              tf.TensorArray(tf.float32, 3, element_shape=[3]),
+              tf.TensorArray(tf.float32, 0, dynamic_size=True).write(0, row),
+              tf.TensorArray(tf.float32, 0, dynamic_size=True, element_shape=[3]),
+              tf.TensorArray(tf.float32, size).write(0, row),
+              tf.TensorArray(tf.float32, 2).unstack(tf.constant(np.ones((2, 3), np.float32)))]
+    for array in arrays:
+        assert array.stack().shape.as_list() == [None, 3]
+        assert (array.stack() * 2).shape.as_list() == [None, 3]
+        assert array.concat().shape.as_list() == [None]
+    with tf.Session() as sess:
+        np.testing.assert_array_equal(sess.run(arrays[0].stack()), np.tile([1, 2, 3], (3, 1)))
+        np.testing.assert_array_equal(sess.run(arrays[4].stack(), {size: 1}), [[1, 2, 3]])

@@ -110,15 +110,17 @@ class TensorArray:
 
     def stack(self, name=None) -> Symbol:
         """Every element, stacked along a new first axis."""
-        if self._rows is None:
-            return self._stacked("stack")
-        known = self._element_shape.is_fully_defined()  # unwritten elements: zeros
-        rows = create_op("tensor_array_rows", self._buffer, self._rows,
-                         element=tuple(self._element_shape.as_list()) if known else None,
-                         name=name or "TensorArrayStack")
-        if self._element_shape.ndims is not None:  # the static shape, as TF's
-            rows.graph.declared_shapes[rows.outputs[0]] = TensorShape(
-                [None] + self._element_shape.as_list())
+        if self._rows is None:  # TF 1.15's stack is a gather: its first dimension unknown
+            rows = create_op("copy", self._stacked("stack"), name=name or "TensorArrayStack")
+            element = rows.get_shape()[1:]
+        else:
+            known = self._element_shape.is_fully_defined()  # unwritten elements: zeros
+            rows = create_op("tensor_array_rows", self._buffer, self._rows,
+                             element=tuple(self._element_shape.as_list()) if known else None,
+                             name=name or "TensorArrayStack")
+            element = self._element_shape
+        if element.ndims is not None:  # the static shape, as TF's
+            rows.graph.declared_shapes[rows.outputs[0]] = TensorShape([None] + element.as_list())
         return rows
 
     def concat(self, name=None) -> Symbol:
