@@ -112,7 +112,7 @@ class TensorArray:
         """Every element, stacked along a new first axis."""
         if self._rows is None:  # TF 1.15's stack is a gather: its first dimension unknown
             rows = create_op("copy", self._stacked("stack"), name=name or "TensorArrayStack")
-            element = rows.get_shape()[1:]
+            element = TensorShape(rows.get_shape().as_list()[1:] if rows.shape.ndims else None)
         else:
             known = self._element_shape.is_fully_defined()  # unwritten elements: zeros
             rows = create_op("tensor_array_rows", self._buffer, self._rows,
