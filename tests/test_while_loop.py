@@ -357,3 +357,35 @@ def test_a_gradient_built_under_control_dependencies_reaching_a_fed_tensor():
         np.testing.assert_allclose(sess.run(w), [0.5 - 0.1 * 0.75, -1.0 - 0.1 * 6.0,
                                                  2.0 - 0.1 * 36.0], rtol=1e-6)
         assert sess.run(counter) == 6.0
+
+
+def test_maximum_iterations_tells_list_from_tuple_as_real_tf():
+    # real TF (tf.compat.v1, control flow v1): with maximum_iterations the loop variables sit
+    # beside a counter, so a list's body giving a tuple is a TypeError ("The two namedtuples
+    # don't have the same sequence type"); without, only inner levels are told apart; a single
+    # variable's body giving (x,) or [x] is a ValueError ("is a sequence, while ... is not")
+    zero, one = tf.constant(0), tf.constant(1.0)
+    def cond(i, *_):
+        return i < 3
+    with pytest.raises(TypeError, match="don't have the same sequence type"):
+        tf.while_loop(cond, lambda i, x: (i + 1, x * 2), [zero, one], maximum_iterations=5)
+    with pytest.raises(TypeError, match="has type tuple, while second .* has type list"):
+        tf.while_loop(cond, lambda i, x: [i + 1, x * 2], (zero, one), maximum_iterations=5)
+    with pytest.raises(TypeError, match="don't have the same sequence type"):
+        tf.while_loop(cond, lambda i, x: (i + 1, (x[0], x[1])), (zero, [one, one]))
+    with pytest.raises(TypeError, match="don't have the same sequence type"):
+        tf.while_loop(cond, lambda i, x: (i + 1, (x[0], x[1])), (zero, [one, one]),
+                      maximum_iterations=tf.constant(5))
+    for result in (lambda i: (i + 1,), lambda i: [i + 1]):
+        with pytest.raises(ValueError, match="is a sequence, while"):
+            tf.while_loop(cond, result, [zero], maximum_iterations=5)
+    with pytest.raises(ValueError, match="same number of elements"):
+        tf.while_loop(cond, lambda i, x: (i + 1,), (zero, one), maximum_iterations=5)
+    # what real TF accepts, with its values: [3, 8.0] and 3 (the single variable unpacked)
+    loops = [tf.while_loop(cond, lambda i, x: (i + 1, x * 2), [zero, one]),
+             tf.while_loop(cond, lambda i, x: [i + 1, x * 2], [zero, one], maximum_iterations=5),
+             tf.while_loop(cond, lambda i: i + 1, [zero], maximum_iterations=5),
+             tf.while_loop(cond, lambda i: (i + 1,), [zero]),
+             tf.while_loop(cond, lambda i: i + 1, [zero], maximum_iterations=tf.constant(5))]
+    with tf.Session() as sess:
+        assert sess.run(loops) == [[3, 8.0], [3, 8.0], 3, 3, 3]

@@ -15,6 +15,7 @@ from ..nnvm.tensor_shape import TensorShape
 from .api import _tensor
 from .nest import describe_structure, flatten, pack, structure_of
 from .tensor_array import TensorArray
+from .tf_nest import assert_same_structure
 
 __all__ = ["while_loop"]
 
@@ -77,6 +78,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return _growing(cond, body, loop_vars, shape_invariants,
                         {"back_prop": back_prop, "maximum_iterations": maximum_iterations,
                          "name": name}, return_same_structure)
+    if maximum_iterations is not None:
+        body = _counted_body(body, loop_vars, return_same_structure)
     protos = [v if isinstance(v, TensorArray) else None for v in flatten(loop_vars)]
     leaves = [v._buffer if isinstance(v, TensorArray) else _tensor(v)
               for v in flatten(loop_vars)]  # None: an array whose element shape is unknown
@@ -104,19 +107,32 @@ def _counted(cond, body, loop_vars, shape_invariants, back_prop, limit, name, sa
     def counted_cond(counter, values):
         return create_op("logical_and", counter < limit, cond(*args(values)))
 
+    checked = _counted_body(body, loop_vars, same)
+
     def counted_body(counter, values):
-        result = body(*args(values))
-        if not isinstance(loop_vars, (list, tuple, dict)) and isinstance(result, (list, tuple)):
-            result = result[0]  # a single loop variable given alone
-        elif type(loop_vars) in (list, tuple) and type(result) in (list, tuple):
-            result = type(loop_vars)(result)  # a list's body may give a tuple, as without
-        return counter + 1, result
+        return counter + 1, checked(*args(values))
     invariants = None if shape_invariants is None else (TensorShape([]), shape_invariants)
     counter = create_op("cast", _tensor(0), dtype=limit.dtype.name)
     _, result = while_loop(counted_cond, counted_body, (counter, loop_vars), invariants,
                            back_prop=back_prop, name=name, return_same_structure=True)
     flat = flatten(result)
     return flat[0] if not same and len(flat) == 1 else result
+
+
+def _counted_body(body, loop_vars, same):
+    """``body`` checked as TF 1.15 checks it under ``maximum_iterations``, which nests the loop
+    variables beside a counter: list and tuple told apart at every level (TypeError), and a
+    single loop variable (unless ``same``) the body's one result, not a sequence of it."""
+    def checked(*args):
+        result = body(*args)
+        if not isinstance(loop_vars, (list, tuple, dict)):  # one given alone (TinyFlow's)
+            return result[0] if isinstance(result, (list, tuple)) else result
+        if not same and len(loop_vars) == 1 and not isinstance(loop_vars, dict):
+            assert_same_structure(loop_vars[0], result)
+            return type(loop_vars)([result])
+        assert_same_structure(loop_vars, result)
+        return result
+    return checked
 
 
 def _growing(cond, body, loop_vars, shape_invariants, options, same):
@@ -306,9 +322,7 @@ def _body_outputs(result, call_args, leaves, protos, invariants):
     shape against the loop variable's invariant."""
     if not isinstance(result, (list, tuple, dict)):
         result = [result]
-    if structure_of(list(result)) != structure_of(call_args):
-        raise ValueError(f"The two structures don't have the same nested structure: the loop "
-                         f"variables {describe_structure(call_args)}, body returned {describe_structure(result)}")
+    assert_same_structure(call_args, list(result))  # TF 1.15's: list vs tuple only outermost
     outs, out_protos = [], []
     for leaf, proto, inv, value in zip(leaves, protos, invariants, flatten(result)):
         if (proto is None) != (not isinstance(value, TensorArray)):
