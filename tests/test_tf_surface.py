@@ -63,6 +63,20 @@ def test_device_is_accepted_and_checked():
             tf.device("gpu0"):
         pass
 
+    # tf.Graph.device, as tf.device: real TF (tf.compat.v1) accepts these and runs the graph,
+    # and raises ValueError for "/cpu:0/gpu:1" ("Multiple device types are not allowed while
+    # parsing the device spec") and for "nonsense"
+    graph = tf.Graph()
+    with graph.as_default(), graph.device("/device:GPU:0"), graph.device(lambda op: "/cpu:0"):
+        c = tf.constant(3.0) * 2
+    with graph.device("/job:worker/task:1"), graph.device(None):
+        pass
+    assert tf.Session(graph=graph).run(c) == 6.0
+    for spec, words in (("/cpu:0/gpu:1", "Multiple device types"), ("nonsense", "parse")):
+        for scope in (graph.device, tf.device):
+            with pytest.raises(ValueError, match=words), scope(spec):
+                pass
+
 
 def test_exponential_moving_average_follows_tensorflow(plan_memory):
     # TF: shadow -= (1 - decay) * (shadow - var), decay = min(decay, (1 + n) / (10 + n))

@@ -8,7 +8,6 @@ their node's name.
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Iterator
 
 from ..nnvm.symbol import GraphContext, current_context
@@ -84,19 +83,13 @@ def executing_eagerly() -> bool:
     return False
 
 
-_DEVICE = re.compile(r"(/job:[\w-]+|/replica:\d+|/task:\d+|/device:[A-Za-z_]+:(\d+|\*)"
-                     r"|/(cpu|gpu|CPU|GPU):(\d+|\*))*")
-
-
 @contextlib.contextmanager
 def device(device_name_or_function) -> Iterator[None]:
-    """``with tf.device("/cpu:0"):``: accepted, and a placement TensorFlow could not parse is a
-    ValueError; every op of a session runs on the session's one device (``Session("gpu")``
-    or the CPU), as TensorFlow does with ``allow_soft_placement``."""
-    spec = device_name_or_function
-    if not (spec is None or callable(spec) or isinstance(spec, str) and _DEVICE.fullmatch(spec)):
-        raise ValueError(f"tf.device: cannot parse device specification {spec!r}")
-    yield
+    """``with tf.device("/cpu:0"):``: the default graph's :meth:`device` (accepted, and a
+    placement TensorFlow could not parse is a ValueError; every op of a session runs on the
+    session's one device, as TensorFlow does with ``allow_soft_placement``)."""
+    with current_context().device(device_name_or_function):
+        yield
 
 
 @contextlib.contextmanager

@@ -23,6 +23,7 @@ import numpy as np
 
 from .attrs import same_type
 from .composite import CompositeTensor
+from .devices import DeviceScopes
 from .dtypes import as_dtype
 from .errors import DTypeError, GraphError, TinyflowError
 from .graph import Graph, NodeEntry, apply_passes
@@ -192,7 +193,7 @@ class Naming:
         return f"{name}_{used}"
 
 
-class GraphContext:
+class GraphContext(DeviceScopes):
     """A graph being built (``tf.Graph``): the naming of new nodes, the nodes by name, the
     variables created, named collections and the graph-level random seed (``graph.seed``).
 
