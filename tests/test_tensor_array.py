@@ -184,7 +184,7 @@ def test_an_rnn_of_unknown_batch_and_length_against_torch(plan_memory):
 
 def test_tensorflows_methods_beyond_one_tensor_say_so():
     ta = tf.TensorArray(tf.float32, size=2)
-    for name in ("split", "grad", "handle"):
+    for name in ("grad", "handle"):
         with pytest.raises(AttributeError, match=f"TensorArray.{name} is not supported"):
             getattr(ta, name)
 
@@ -208,3 +208,25 @@ def test_stack_has_tf_1_15s_static_shape_an_unknown_first_dimension():
     with tf.Session() as sess:
         np.testing.assert_array_equal(sess.run(arrays[0].stack()), np.tile([1, 2, 3], (3, 1)))
         np.testing.assert_array_equal(sess.run(arrays[4].stack(), {size: 1}), [[1, 2, 3]])
+
+
+def test_split_into_equal_pieces_as_real_tf():
+    # values printed by real TF (tf.compat.v1) for the same splits; TF reads pieces of unequal
+    # lengths one by one, which TinyFlow's one tensor of elements cannot hold: a ValueError
+    value = tf.constant(np.arange(8, dtype=np.float32).reshape(4, 2))
+    pieces = tf.TensorArray(tf.float32, 2).split(value, [2, 2])
+    assert pieces.element_shape.as_list() == [2, 2]  # TF's infer_shape of equal lengths
+    flat = tf.TensorArray(tf.float32, 3).split(tf.constant([1., 2, 3, 4, 5, 6]),
+                                               tf.constant([2, 2, 2]))
+    with tf.Session() as sess:
+        got = sess.run([pieces.stack(), pieces.read(1), flat.stack(), flat.concat()])
+    np.testing.assert_array_equal(got[0], [[[0, 1], [2, 3]], [[4, 5], [6, 7]]])
+    np.testing.assert_array_equal(got[1], [[4, 5], [6, 7]])
+    np.testing.assert_array_equal(got[2], [[1, 2], [3, 4], [5, 6]])
+    np.testing.assert_array_equal(got[3], [1, 2, 3, 4, 5, 6])
+    with pytest.raises(ValueError, match="lengths must be known and equal"):
+        tf.TensorArray(tf.float32, 2).split(value, [1, 3])
+    with pytest.raises(ValueError, match="Expected sum of lengths to be equal"):
+        tf.TensorArray(tf.float32, 2).split(value, [1, 1])
+    (grad,) = tf.gradients(tf.reduce_sum(pieces.read(1) * 3.0), value)
+    np.testing.assert_array_equal(tf.Session().run(grad), [[0, 0], [0, 0], [3, 3], [3, 3]])

@@ -100,12 +100,12 @@ COMPONENTS = {
     # search's gather_tree), a state's TensorArrays and scalars passed through); 2235 -> 2270:
     # tf.cond whose branches give an output two shapes: the if node sizes it by the branch taken
     # (TShapeAtRunTime, its body resizing), and its gradient's heads (_branch_head, its body);
-    # 2270 -> 2285: while_loop's body checked as TF 1.15's under maximum_iterations (list vs
-    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape
+    # 2270 -> 2305: while_loop's body checked as TF 1.15's under maximum_iterations (list vs
+    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape, TensorArray.split
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2285),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2305),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:

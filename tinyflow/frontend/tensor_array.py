@@ -21,6 +21,8 @@ found at run time must lie inside the array's size (an error naming the write ot
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..nnvm.subgraph import Subgraph
 from ..nnvm.symbol import Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
@@ -153,6 +155,29 @@ class TensorArray:
             raise ValueError("Shape must be at least rank 1 but is rank 0 (TensorArray.unstack)")
         return self._like(value, shape[1:] if shape.ndims is not None else TensorShape(None))
 
+    def split(self, value, lengths, name=None) -> TensorArray:
+        """A TensorArray whose elements are ``value``'s consecutive pieces of ``lengths`` rows
+        (TF 1.15's).  TinyFlow's elements share one shape: the lengths must be numbers (or a
+        constant) and all equal, else a ValueError."""
+        value = self._value(value, "split")
+        node = lengths.outputs[0].node if isinstance(lengths, Symbol) else None
+        known = lengths if node is None else node.attrs.get("value") if (
+            node.op is not None and node.op.name == "constant") else None
+        known = None if known is None else np.asarray(known, dtype=np.int64).reshape(-1)
+        if known is None or known.size == 0 or known.min() != known.max():
+            raise ValueError(f"TensorArray.split: TinyFlow's TensorArray holds elements of one "
+                             f"shape, so lengths must be known and equal, got {lengths!r}")
+        rows = value.get_shape()[0].value if value.get_shape().ndims else None
+        if rows is not None and rows != known.sum():
+            raise ValueError(f"TensorArray.split: Expected sum of lengths to be equal to "
+                             f"values.shape[0], but sum of lengths is {known.sum()} and value's "
+                             f"shape is: {value.get_shape()}")
+        rest = value.get_shape()[1:] if value.get_shape().ndims else TensorShape(None)
+        pieces = reshape(value, [known.size, int(known[0])] + rest.as_list()) if \
+            rest.is_fully_defined() else reshape(value, concat([[known.size, int(known[0])],
+                                                                shape(value)[1:]], 0))
+        return self.unstack(pieces, name=name)
+
     def identity(self) -> TensorArray:
         return self
 
@@ -161,7 +186,7 @@ class TensorArray:
         return create_op("no_op", name=name or "TensorArrayClose")
 
     def __getattr__(self, name):
-        if name in ("split", "grad", "handle"):  # TF 1.15's, beyond one tensor of elements
+        if name in ("grad", "handle"):  # TF 1.15's, beyond one tensor of elements
             raise AttributeError(f"TensorArray.{name} is not supported by TinyFlow (its "
                                  f"TensorArray is one tensor of elements of one shape)")
         raise AttributeError(f"'TensorArray' object has no attribute {name!r}")
