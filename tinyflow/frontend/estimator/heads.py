@@ -95,14 +95,17 @@ def _with_classes(predictions, vocabulary):
                                      name="all_classes")}
 
 
-def _label_ids(labels, vocabulary):
+def _label_ids(labels, vocabulary, binary: bool):
     """String ``labels`` as their ids in ``vocabulary`` (-1: not in it, which the range check
     refuses as TF's), or ``labels`` as they are without one."""
     if vocabulary is None or labels is None or isinstance(labels, dict):
         return labels
+    if labels.dtype != "string" and binary:  # TF's table lookup's error
+        raise TypeError(f"Signature mismatch. Keys must be dtype <dtype: 'string'>, got "
+                        f"{labels.dtype}.")
     if labels.dtype != "string":
         raise ValueError(f"Labels dtype should be string if there is a vocabulary. Instead "
-                         f"got {labels.dtype.name}")
+                         f"got {labels.dtype}")
     return create_op("string_to_index", labels, vocabulary=tuple(vocabulary),
                      name="class_id_lookup")
 
@@ -122,7 +125,8 @@ class _Head:
         predictions = self._predictions(logits)
         if mode == ModeKeys.PREDICT:
             return EstimatorSpec(mode, predictions=predictions)
-        labels = self._labels(_label_ids(labels, self._vocabulary))
+        labels = self._labels(_label_ids(labels, self._vocabulary,
+                                             self.logits_dimension == 1))
         unreduced = self._unreduced_loss(labels, logits)
         weights = _weights(features, self._weight_column)
         loss = compute_weighted_loss(unreduced, 1.0 if weights is None else weights,
