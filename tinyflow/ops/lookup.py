@@ -25,10 +25,12 @@ def _index_to_string(node, inputs):
     ids = np.asarray(inputs[0])
     vocabulary = [str(v).encode() for v in node.attrs.get("vocabulary", ())]
     default = str(node.attrs.get("default_value", "UNK")).encode()
-    flat = np.empty(ids.size, dtype=object)
-    flat[:] = [(vocabulary[i] if 0 <= i < len(vocabulary) else default) if vocabulary
-               else str(i).encode() for i in ids.ravel().tolist()]
-    return flat.reshape(ids.shape)
+    # one bytes object per distinct id, shared by its elements (a batch's class ids are few)
+    distinct, where = np.unique(ids.ravel(), return_inverse=True)
+    names = np.empty(distinct.size, dtype=object)
+    names[:] = [(vocabulary[i] if 0 <= i < len(vocabulary) else default) if vocabulary
+                else str(i).encode() for i in distinct.tolist()]
+    return names[where].reshape(ids.shape)
 
 
 def _string_to_index(node, resources, evaluate, deadline):
