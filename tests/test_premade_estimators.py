@@ -284,6 +284,7 @@ def test_labels_of_another_width_are_tensorflows_error(tmp_path):
             FEATURES, LABELS["real"], batch_size=6, shuffle=False), steps=1)
 
 
+@pytest.mark.filterwarnings("ignore:no meta graph")  # the string labels' constant: no .meta
 @pytest.mark.parametrize(("case", "vocabulary"), [("dnn_binary", ("no", "yes")),
                                                   ("dnn_multi", ["a", "b", "c"])])
 def test_label_vocabulary_trains_as_real_tf_on_the_ids(case, vocabulary, tmp_path):
