@@ -216,10 +216,22 @@ def _special_probes():
                   lambda *xs: create_op("_random_gamma_grad", *xs)),
     ]
     probes += _linalg_probes()
+    probes += [_op_probe("index_to_string", label, [(tf.int64, [[2], [0], [1]])],
+                         lambda x, names=names: create_op("index_to_string", x, **names))
+               for label, names in (("vocabulary", {"vocabulary": ("a", "b")}), ("digits", {}))]
+    probes.append(Probe("string_to_index-3-words", "string_to_index", _string_to_index_probe))
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
                for op in ("normal", "uniform", "truncated_normal")]
     return probes
+
+
+def _string_to_index_probe():
+    """string_to_index over a fed vector of strings (their hostile values: none, no numbers)."""
+    words = tf.placeholder(tf.string, [3])
+    out = create_op("string_to_index", words, vocabulary=("x", "y"))
+    return (out.outputs[0].node, [out], {words: np.array([b"y", b"q", b"x"], dtype=object)},
+            [])
 
 
 def _linalg_probes():
@@ -577,9 +589,11 @@ def _outcome(run, node):
 
 
 def _equal(a, b):
-    # to rounding: a sum's order may change with the thread count CPU kernels choose per run
-    return all(np.allclose(np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-5,
-                           atol=1e-6, equal_nan=True) for x, y in zip(a, b))
+    # to rounding: a sum's order may change with the thread count CPU kernels choose per run;
+    # strings (object arrays of bytes) exactly
+    return all(np.array_equal(x, y) if np.asarray(x).dtype == object else np.allclose(
+        np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-5, atol=1e-6,
+        equal_nan=True) for x, y in zip(a, b))
 
 
 def _run_probe(k, probe, emit):

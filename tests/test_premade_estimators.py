@@ -53,17 +53,17 @@ def _dnn(inputs, hidden, outputs):
             ("dnn/logits/kernel", (hidden, outputs)), ("dnn/logits/bias", (outputs,))]
 
 
-def _estimator(case, folder):
+def _estimator(case, folder, **classifier):
     fc, est = tf.feature_column, tf.estimator
     x, kind = fc.numeric_column("x", shape=[2]), fc.categorical_column_with_identity("c", 3)
     model_dir = os.path.join(folder, "model")
     if case == "dnn_binary":
-        return est.DNNClassifier([3], [x], model_dir=model_dir,
+        return est.DNNClassifier([3], [x], model_dir=model_dir, **classifier,
                                  warm_start_from=_warm_start(folder, _dnn(2, 3, 1)))
     if case == "dnn_multi":
         embedding = "dnn/input_from_feature_columns/input_layer/c_embedding/embedding_weights"
         return est.DNNClassifier([3], [x, fc.embedding_column(kind, 2)], n_classes=3,
-                                 weight_column="w", model_dir=model_dir,
+                                 weight_column="w", model_dir=model_dir, **classifier,
                                  warm_start_from=_warm_start(folder, _dnn(4, 3, 3) + [
                                      (embedding, (3, 2))]))
     if case == "dnn_reg":
@@ -86,8 +86,8 @@ def _estimator(case, folder):
 
 
 # real TF's numbers: evaluate() on batches of 4 (a full one, then 2), predict()'s second
-# example, the trained variables (checkpoint names; 'classes' and 'all_classes' left out:
-# TinyFlow holds no strings)
+# example, the trained variables (checkpoint names; 'classes' and 'all_classes', strings, are
+# checked apart: TF 1.15's head.py makes them of 'class_ids' with as_string)
 TF_RESULTS = {
     "dnn_binary": {
         "labels": "binary",
@@ -186,13 +186,15 @@ def test_trained_evaluated_and_run_as_real_tf(case, tmp_path):
     predictions = list(estimator.predict(tf.estimator.inputs.numpy_input_fn(
         FEATURES, batch_size=6, num_epochs=1, shuffle=False)))
     assert len(predictions) == 6
-    assert sorted(set(predictions[1]) - {"all_class_ids"}) == sorted(want["prediction_1"])
+    assert sorted(set(predictions[1]) - {"all_class_ids", "classes", "all_classes"}) == sorted(
+        want["prediction_1"])
     for key, value in want["prediction_1"].items():
         _close(predictions[1][key], value)
     if "class_ids" in want["prediction_1"]:  # TF's all_class_ids: int32 0 .. n_classes - 1
         classes = len(want["prediction_1"]["probabilities"])
         assert predictions[1]["all_class_ids"].dtype == np.int32
         np.testing.assert_array_equal(predictions[1]["all_class_ids"], np.arange(classes))
+        _check_classes(predictions, [str(i).encode() for i in range(classes)])
     names = estimator.get_variable_names()
     model = [n for n in names if not n.endswith(("Adagrad", "Ftrl", "Ftrl_1"))]
     assert sorted(model) == sorted([*want["variables"], "global_step"])
@@ -201,11 +203,22 @@ def test_trained_evaluated_and_run_as_real_tf(case, tmp_path):
     assert estimator.get_variable_value("global_step") == 3
 
 
+def _check_classes(predictions, names):
+    """TF 1.15's head.py: 'classes' [1] and 'all_classes' [n_classes] of each example are
+    strings (bytes, as TF fetches them): the class id's, and every class's, name in
+    ``names`` (the label_vocabulary, else as_string of the ids)."""
+    for prediction in predictions:
+        assert prediction["classes"].dtype == object and prediction["classes"].shape == (1,)
+        assert prediction["classes"].tolist() == [names[prediction["class_ids"][0]]]
+        assert prediction["all_classes"].tolist() == names
+
+
 def test_defaults_and_unsupported_arguments(tmp_path):
     fc, est = tf.feature_column, tf.estimator
     x = fc.numeric_column("x", shape=[2])
-    with pytest.raises(ValueError, match="label_vocabulary is not supported"):
-        est.DNNClassifier([2], [x], label_vocabulary=["no", "yes"])
+    with pytest.raises(ValueError, match="label_vocabulary should be a list or a tuple. Given "
+                                         "type: <class 'str'>"):
+        est.DNNClassifier([2], [x], label_vocabulary="no yes")
     with pytest.raises(ValueError, match="n_classes must be > 1"):
         est.LinearClassifier([x], n_classes=1)
     with pytest.raises(ValueError, match="Unsupported optimizer name: Adadelta"):
@@ -269,3 +282,63 @@ def test_labels_of_another_width_are_tensorflows_error(tmp_path):
     with pytest.raises(ValueError, match="Expected labels dimension=2.  Received 1"):
         estimator.train(tf.estimator.inputs.numpy_input_fn(
             FEATURES, LABELS["real"], batch_size=6, shuffle=False), steps=1)
+
+
+@pytest.mark.filterwarnings("ignore:no meta graph")  # the string labels' constant: no .meta
+@pytest.mark.parametrize(("case", "vocabulary"), [("dnn_binary", ("no", "yes")),
+                                                  ("dnn_multi", ["a", "b", "c"])])
+def test_label_vocabulary_trains_as_real_tf_on_the_ids(case, vocabulary, tmp_path):
+    # TF 1.15's head.py looks each string label up in label_vocabulary (its position: the id)
+    # before the loss, so training on vocabulary[id] gives real TF's numbers for the ids
+    # (TF_RESULTS); predictions' 'classes' are the vocabulary's entries
+    want = TF_RESULTS[case]
+    ids = LABELS[want["labels"]]
+    strings = np.array([vocabulary[i] for i in ids]).astype(np.bytes_)
+    estimator = _estimator(case, str(tmp_path), label_vocabulary=vocabulary)
+
+    def input_fn():  # the whole data each step, as numpy_input_fn's batches of 6 in TF's run
+        return {k: tf.constant(v) for k, v in FEATURES.items()}, tf.constant(strings)
+
+    estimator.train(input_fn, steps=3)
+    for name, value in want["variables"].items():
+        _close(estimator.get_variable_value(name), value)
+    results = estimator.evaluate(input_fn, steps=1)  # one batch: TF's 'loss' was of two
+    for key, value in want["eval"].items():
+        if key != "loss":
+            _close(results[key], value)
+    predictions = list(estimator.predict(tf.estimator.inputs.numpy_input_fn(
+        FEATURES, batch_size=4, num_epochs=1, shuffle=False)))
+    _close(predictions[1]["probabilities"], want["prediction_1"]["probabilities"])
+    _check_classes(predictions, [v.encode() for v in vocabulary])
+
+    def unknown_fn():  # not in the vocabulary: id -1, TF's range check
+        return {k: tf.constant(v) for k, v in FEATURES.items()}, tf.constant(
+            np.array([b"maybe"] + [strings[0]] * 5))
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Labels must >= 0"):
+        estimator.evaluate(unknown_fn, steps=1)
+    numbers = TypeError if case == "dnn_binary" else ValueError  # TF's, at graph building
+    message = ("Signature mismatch. Keys must be dtype <dtype: 'string'>, got <dtype: 'int64'>"
+               if case == "dnn_binary" else "Labels dtype should be string if there is a "
+               "vocabulary. Instead got <dtype: 'int64'>")
+    with pytest.raises(numbers, match=message):
+        estimator.evaluate(tf.estimator.inputs.numpy_input_fn(FEATURES, ids, shuffle=False))
+    assert estimator.get_variable_value("global_step") == 3
+
+
+def test_vocabulary_lookups_in_a_session(plan_memory):
+    # TF's index_table_from_tensor(...).lookup (-1 out of the vocabulary),
+    # index_to_string_table_from_tensor(..., default_value='UNK').lookup and as_string,
+    # around an op the executor computes on the ids
+    from tinyflow.nnvm.symbol import create_op
+    words = tf.placeholder(tf.string, [None])
+    ids = create_op("string_to_index", words, vocabulary=("x", "y"))
+    doubled = ids * 2
+    names = create_op("index_to_string", doubled, vocabulary=("x", "y", "z"))
+    digits = create_op("index_to_string", ids)
+    assert ids.dtype == tf.int64 and names.dtype == tf.string
+    with tf.Session(plan_memory=plan_memory) as session:
+        got = session.run([ids, doubled, names, digits],
+                          {words: np.array([b"y", b"q", b"x"], dtype=object)})
+    assert got[0].tolist() == [1, -1, 0] and got[1].tolist() == [2, -2, 0]
+    assert got[2].tolist() == [b"z", b"UNK", b"x"] and got[3].tolist() == [b"1", b"-1", b"0"]

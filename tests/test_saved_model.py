@@ -596,3 +596,32 @@ def test_a_partitioned_variable_is_saved_whole_and_served(tmp_path):
     with tf.Session(graph=tf.Graph()) as sess, pytest.raises(loader.SavedModelError,
                                                              match="save_slice_info"):
         tf.saved_model.loader.load(sess, ["serve"], path)
+
+
+@pytest.mark.filterwarnings("ignore:no meta graph")  # the string label constant: no .meta
+def test_a_canned_classifier_serves_its_string_classes(tmp_path, plan_memory):
+    # TF 1.15's canned heads' predict outputs: 'classes' the label_vocabulary entry of each
+    # example's argmax (as TF's index_to_string lookup), 'all_classes' the vocabulary tiled
+    vocabulary = ["cat", "dog", "eel"]
+    data = np.array([[0.5, -1.0], [1.5, 0.25], [-0.75, 2.0], [1.0, 1.0]], np.float32)
+    estimator = tf.estimator.DNNClassifier(
+        [3], [tf.feature_column.numeric_column("x", shape=[2])], n_classes=3,
+        label_vocabulary=vocabulary, model_dir=str(tmp_path / "model"))
+    estimator.train(lambda: ({"x": tf.constant(data)},
+                             tf.constant(np.array([b"cat", b"eel", b"dog", b"cat"]))), steps=2)
+    with tf.Graph().as_default():
+        feature = tf.placeholder(tf.float32, [None, 2], name="x")
+    exported = estimator.export_saved_model(
+        str(tmp_path / "export"),
+        tf.estimator.export.build_raw_serving_input_receiver_fn({"x": feature}))
+    with tf.Session(graph=tf.Graph(), plan_memory=plan_memory) as sess:
+        signature = tf.saved_model.loader.load(sess, ["serve"], exported).signature_def[
+            "serving_default"]
+        assert sorted(signature.outputs) == ["all_class_ids", "all_classes", "class_ids",
+                                             "classes", "logits", "probabilities"]
+        got = sess.run({k: v.name for k, v in signature.outputs.items()},
+                       {signature.inputs["x"].name: data})
+    names = np.array([v.encode() for v in vocabulary], dtype=object)
+    np.testing.assert_array_equal(got["classes"][:, 0], names[got["probabilities"].argmax(1)])
+    assert got["classes"].dtype == object and got["classes"].shape == (4, 1)
+    assert got["all_classes"].tolist() == [names.tolist()] * 4

@@ -253,7 +253,9 @@ COMPONENTS = {
     # gather's and embedding_lookup's backward ops say they are TF's IndexedSlices
     # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient); and TF-1 smoke tests:
     # iterator_string_handle, and a feedable iterator's get_next reading the handle (3080 -> 3095)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3095),
+    # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
+    # and label_vocabulary, TF's vocabulary lookups, computed outside the executor)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3150),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -468,9 +470,10 @@ COMPONENTS = {
     # 2026-11-27: tf.feature_column (TF 1.15's v1 columns, input_layer, linear_model) and the
     # premade estimators over them (DNN / linear / combined, TF 1.15's heads), composed of
     # existing ops: a component of its own, as TF keeps feature columns and canned estimators
+    # 840 -> 860: the heads' string predictions (classes, all_classes) and label_vocabulary
     "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
         ["frontend/feature_column.py", "frontend/estimator/canned.py",
-         "frontend/estimator/heads.py"], 840),
+         "frontend/estimator/heads.py"], 860),
     # 2026-11-27: tf.saved_model (simple_save, SavedModelBuilder, loader.load, signatures) and
     # tf.estimator's export (ServingInputReceiver, PredictOutput, Estimator.export_saved_model's
     # exporter): a served model's directory and its untrusted reading, counted apart as TF

@@ -10,6 +10,7 @@ from . import (
     indexing,
     init,
     linalg,
+    lookup,
     loop,
     math,
     matrix,
@@ -31,6 +32,6 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce",
-           "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
+           "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim", "parsing", "queue",
+           "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
            "special", "state", "volume"]

@@ -6,14 +6,16 @@ in each mode — predictions, the loss, the evaluation metrics and the train op.
 - regression: the squared error on ``label_dimension`` outputs.
 
 The training loss is the per-example losses times the weights (``weight_column``), reduced by
-``loss_reduction`` (TF 1.15's canned estimators: ``SUM``).  Predictions hold what TF's do but
-``classes`` and ``all_classes`` (strings: TinyFlow's executors hold none; ``class_ids`` and
-``all_class_ids`` are the same classes as integers).
+``loss_reduction`` (TF 1.15's canned estimators: ``SUM``).  Predictions hold what TF's do:
+``classes`` and ``all_classes`` are strings (``label_vocabulary``'s entries, else the ids' digits)
+that no executor holds: ``index_to_string`` (ops/lookup.py) makes them when they are fetched.
+String labels (``label_vocabulary``) become ids before the run (``string_to_index``).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ...nnvm.symbol import create_op
 from ..api import argmax, cast, constant, control_dependencies, identity, maximum, to_float
 from ..array_ops import concat, expand_dims, reshape, zeros_like
 from ..check_ops import assert_greater_equal, assert_less_equal
@@ -81,21 +83,50 @@ def _all_class_ids(logits):
     return cast(zeros_like(logits), "int32") + constant(np.arange(classes, dtype=np.int32))
 
 
+def _with_classes(predictions, vocabulary):
+    """``predictions`` plus TF's ``classes`` and ``all_classes``: the ids as strings (TF's
+    ``as_string``, or the vocabulary's ``index_to_string_table_from_tensor``: 'UNK' past its
+    end)."""
+    names = {"vocabulary": tuple(vocabulary or ())}
+    return {**predictions,
+            "classes": create_op("index_to_string", predictions["class_ids"], **names,
+                                 name="str_classes"),
+            "all_classes": create_op("index_to_string", predictions["all_class_ids"], **names,
+                                     name="all_classes")}
+
+
+def _label_ids(labels, vocabulary, binary: bool):
+    """String ``labels`` as their ids in ``vocabulary`` (-1: not in it, which the range check
+    refuses as TF's), or ``labels`` as they are without one."""
+    if vocabulary is None or labels is None or isinstance(labels, dict):
+        return labels
+    if labels.dtype != "string" and binary:  # TF's table lookup's error
+        raise TypeError(f"Signature mismatch. Keys must be dtype <dtype: 'string'>, got "
+                        f"{labels.dtype}.")
+    if labels.dtype != "string":
+        raise ValueError(f"Labels dtype should be string if there is a vocabulary. Instead "
+                         f"got {labels.dtype}")
+    return create_op("string_to_index", labels, vocabulary=tuple(vocabulary),
+                     name="class_id_lookup")
+
+
 class _Head:
     """What the three heads share: the loss, the spec of each mode."""
 
-    def __init__(self, logits_dimension, weight_column, loss_reduction):
+    def __init__(self, logits_dimension, weight_column, loss_reduction, vocabulary=None):
         if loss_reduction not in Reduction.all() or loss_reduction == Reduction.NONE:
             raise ValueError(f"Invalid loss_reduction: {loss_reduction}")
         self.logits_dimension = logits_dimension
         self._weight_column, self._loss_reduction = weight_column, loss_reduction
+        self._vocabulary = vocabulary
 
     def create_estimator_spec(self, features, mode, logits, labels=None, train_op_fn=None):
         """The ``EstimatorSpec`` of ``mode``; ``train_op_fn(loss)`` makes the train op."""
         predictions = self._predictions(logits)
         if mode == ModeKeys.PREDICT:
             return EstimatorSpec(mode, predictions=predictions)
-        labels = self._labels(labels)
+        labels = self._labels(_label_ids(labels, self._vocabulary,
+                                             self.logits_dimension == 1))
         unreduced = self._unreduced_loss(labels, logits)
         weights = _weights(features, self._weight_column)
         loss = compute_weighted_loss(unreduced, 1.0 if weights is None else weights,
@@ -111,15 +142,15 @@ class _Head:
 
 
 class _BinaryHead(_Head):
-    def __init__(self, weight_column, loss_reduction):
-        super().__init__(1, weight_column, loss_reduction)
+    def __init__(self, weight_column, loss_reduction, vocabulary):
+        super().__init__(1, weight_column, loss_reduction, vocabulary)
 
     def _predictions(self, logits):
         two_class = concat([zeros_like(logits), logits], axis=-1)
-        return {"logits": logits, "logistic": sigmoid(logits),
-                "probabilities": softmax(two_class),
-                "class_ids": expand_dims(argmax(two_class, axis=-1), -1),
-                "all_class_ids": _all_class_ids(two_class)}
+        return _with_classes({"logits": logits, "logistic": sigmoid(logits),
+                              "probabilities": softmax(two_class),
+                              "class_ids": expand_dims(argmax(two_class, axis=-1), -1),
+                              "all_class_ids": _all_class_ids(two_class)}, self._vocabulary)
 
     def _labels(self, labels):
         return _in_range(to_float(_as_column(labels, 1)), 2)
@@ -145,13 +176,13 @@ class _BinaryHead(_Head):
 
 
 class _MultiClassHead(_Head):
-    def __init__(self, n_classes, weight_column, loss_reduction):
-        super().__init__(n_classes, weight_column, loss_reduction)
+    def __init__(self, n_classes, weight_column, loss_reduction, vocabulary):
+        super().__init__(n_classes, weight_column, loss_reduction, vocabulary)
 
     def _predictions(self, logits):
-        return {"logits": logits, "probabilities": softmax(logits),
-                "class_ids": expand_dims(argmax(logits, axis=-1), -1),
-                "all_class_ids": _all_class_ids(logits)}
+        return _with_classes({"logits": logits, "probabilities": softmax(logits),
+                              "class_ids": expand_dims(argmax(logits, axis=-1), -1),
+                              "all_class_ids": _all_class_ids(logits)}, self._vocabulary)
 
     def _labels(self, labels):
         labels = _as_column(labels, 1)
@@ -189,16 +220,17 @@ class _RegressionHead(_Head):
 def binary_or_multi_class_head(n_classes, weight_column=None, label_vocabulary=None,
                                loss_reduction=Reduction.SUM):
     """TF's ``_binary_logistic_or_multi_class_head``: the binary head for ``n_classes=2``,
-    else the multi-class one.  ``label_vocabulary`` (strings) is refused: TinyFlow holds no
-    string tensors; give integer labels in ``[0, n_classes)``."""
-    if label_vocabulary is not None:
-        raise ValueError("label_vocabulary is not supported by TinyFlow (its executors hold "
-                         "no string tensors): give integer labels in [0, n_classes)")
+    else the multi-class one.  With ``label_vocabulary`` (strings) labels are strings from it,
+    and predictions' ``classes`` its entries."""
+    if label_vocabulary is not None and not isinstance(label_vocabulary, (list, tuple)):
+        raise ValueError(f"label_vocabulary should be a list or a tuple. Given type: "
+                         f"{type(label_vocabulary)}")
     if n_classes is None or n_classes < 2:
         raise ValueError(f"n_classes must be > 1 for classification: {n_classes}")
+    vocabulary = None if label_vocabulary is None else tuple(label_vocabulary)
     if n_classes == 2:
-        return _BinaryHead(weight_column, loss_reduction)
-    return _MultiClassHead(int(n_classes), weight_column, loss_reduction)
+        return _BinaryHead(weight_column, loss_reduction, vocabulary)
+    return _MultiClassHead(int(n_classes), weight_column, loss_reduction, vocabulary)
 
 
 def regression_head(label_dimension=1, weight_column=None, loss_reduction=Reduction.SUM):
