@@ -342,3 +342,18 @@ def test_vocabulary_lookups_in_a_session(plan_memory):
                           {words: np.array([b"y", b"q", b"x"], dtype=object)})
     assert got[0].tolist() == [1, -1, 0] and got[1].tolist() == [2, -2, 0]
     assert got[2].tolist() == [b"z", b"UNK", b"x"] and got[3].tolist() == [b"1", b"-1", b"0"]
+
+
+def test_ids_as_strings_checked_against_the_memory(monkeypatch):
+    # index_to_string builds its strings beside the executor's checked buffers: more than the
+    # host has is TF's ResourceExhaustedError naming the node, and the session runs on after
+    from tinyflow.nnvm.symbol import create_op
+    from tinyflow.ops import lookup
+    ids = tf.placeholder(tf.int64, [None])
+    names = create_op("index_to_string", ids, name="names")
+    with tf.Session() as session:
+        monkeypatch.setattr(lookup, "host_available_bytes", lambda: (1000, "a test's figure"))
+        with pytest.raises(tf.errors.ResourceExhaustedError,
+                           match=r"node 'names'.* needs about 64000 bytes for the strings of 1000 ids"):
+            session.run(names, {ids: np.arange(1000)})
+        assert session.run(names, {ids: [3, 4]}).tolist() == [b"3", b"4"]  # 128 bytes fit

@@ -197,8 +197,10 @@ COMPONENTS = {
     # (a list in a shape was a TypeError at bind, found loading mutated saved models); 665 ->
     # 695: TF-1 smoke tests: the bind's errors that are also TF's run-time classes
     # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...; 700 -> 725:
-    # tf.Graph.device (nnvm/devices.py, out of the teaching core: tf.device's check moved down)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 725),
+    # tf.Graph.device (nnvm/devices.py, out of the teaching core: tf.device's check moved down);
+    # 725 -> 745: nnvm/host_memory.py (the host's available bytes, moved down from
+    # executor/memory.py so that an op computed in Python checks its own result against them)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 745),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -254,8 +256,9 @@ COMPONENTS = {
     # (FIndexedSlices), a composition's gather says its gradient is dense (dense_gradient); and TF-1 smoke tests:
     # iterator_string_handle, and a feedable iterator's get_next reading the handle (3080 -> 3095)
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
-    # and label_vocabulary, TF's vocabulary lookups, computed outside the executor)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3150),
+    # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
+    # 3160: index_to_string's strings checked against the host's memory
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3160),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->

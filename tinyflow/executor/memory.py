@@ -10,18 +10,18 @@ process).  :func:`check_shape_sizes` refuses shapes no tensor can have (more tha
 from __future__ import annotations
 
 import math
-import os
 from typing import NamedTuple
 
 import torch
 
 from ..nnvm.errors import ResourceExhaustedError, ShapeError
+from ..nnvm.host_memory import MAX_BYTES as _MAX_BYTES
+from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.passes.infer import DTYPE_SIZE
 
 __all__ = ["Buffer", "ResourceExhaustedError", "available_bytes", "check_fits",
            "check_shape_sizes", "format_bytes"]
 
-_MAX_BYTES = 2 ** 63 - 1  # torch sizes and byte counts are int64
 
 
 class Buffer(NamedTuple):
@@ -50,18 +50,7 @@ def available_bytes(device: torch.device) -> tuple[int, str]:
     if device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
         return free, "free per torch.cuda.mem_get_info"
-    try:
-        with open("/proc/meminfo", encoding="ascii") as meminfo:
-            for line in meminfo:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024, "MemAvailable in /proc/meminfo"
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        pages = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return _MAX_BYTES, "unknown (no /proc/meminfo or sysconf)"
-    return pages, "free pages per os.sysconf"
+    return host_available_bytes()
 
 
 def _describe(buffer: Buffer) -> str:
