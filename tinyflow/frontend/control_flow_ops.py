@@ -35,6 +35,7 @@ from ..nnvm.symbol import Node, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
 from ..ops.loop import one_static_shape
+from ..session.pull import string_feed
 from .api import _tensor, assign_add, cast, constant, identity, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
@@ -548,14 +549,14 @@ def _strings(value, array, i, node):
             array = array.astype(np.bytes_)
         except UnicodeEncodeError as err:
             raise _tf_error(err, node) from err
-    items = array.ravel().tolist()
-    if array.dtype.kind not in "SUO" or not all(isinstance(v, (bytes, str)) for v in items):
-        raise InvalidArgumentError(None, node, (
-            f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but expects "
-            f"string"))
-    flat = np.empty(len(items), dtype=object)
-    flat[:] = [v.encode() if isinstance(v, str) else v for v in items]
-    return flat.reshape(array.shape)
+    if array.dtype.kind in "SUO":
+        try:
+            return string_feed(f"py_func '{node.name}'", array)  # a string feed's conversion
+        except TypeError:
+            pass
+    raise InvalidArgumentError(None, node, (
+        f"{i}-th value returned by py_func '{node.name}' is {array.dtype}, but expects "
+        f"string"))
 
 
 def _tf_error(err, node) -> OpError:
