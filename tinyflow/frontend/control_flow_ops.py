@@ -35,7 +35,6 @@ from ..nnvm.symbol import Node, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
 from ..ops import state  # noqa: F401 - registers the scatter and random_shuffle ops
 from ..ops.loop import one_static_shape
-from ..session.pull import string_feed
 from .api import _tensor, assign_add, cast, constant, identity, less, reduce_any, reduce_sum
 from .array_ops import ones_like, stack
 from .dtypes import as_dtype
@@ -550,6 +549,7 @@ def _strings(value, array, i, node):
         except UnicodeEncodeError as err:
             raise _tf_error(err, node) from err
     if array.dtype.kind in "SUO":
+        from ..session.pull import string_feed  # imports torch: run time only, as the session
         try:
             return string_feed(f"py_func '{node.name}'", array)  # a string feed's conversion
         except TypeError:
