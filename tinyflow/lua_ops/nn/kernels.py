@@ -39,9 +39,9 @@ def read_ids(index, ids, size, what):
     kernels check them (an index out of range would be a device assert on a GPU)."""
     index.copy_(ids.reshape(index.shape))
     if index.numel():
-        low, high = torch.aminmax(index)
+        low, high = (int(v) for v in torch.aminmax(index))  # ints: no tensor per comparison
         if low < 0 or high >= size:
-            bad = int(low) if low < 0 else int(high)
+            bad = low if low < 0 else high
             raise IndexError(f"{what} {bad} is outside the valid range [0, {size})")
 
 
