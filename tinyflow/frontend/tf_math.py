@@ -6,8 +6,10 @@ AttributeError saying TinyFlow does not support it.
 """
 from __future__ import annotations
 
+from ..nnvm.symbol import Symbol, create_op
 from . import tf_math_special as special
 from .api import (
+    _tensor,
     abs,
     acos,
     add,
@@ -64,6 +66,7 @@ from .api import (
     tanh,
     truediv,
 )
+from .array_manip_ops import invert_permutation
 from .math_ops import (
     accumulate_n,
     atan2,
@@ -89,6 +92,7 @@ from .math_ops import (
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .nn.statistics import zero_fraction
 from .safe_math_ops import (
     acosh,
     asinh,
@@ -124,7 +128,20 @@ __all__ = [
     "tan", "tanh", "top_k", "truediv", "special",
 ] + list(_segment_all) + list(_special_all) + [
     "acosh", "asinh", "atanh", "divide_no_nan", "is_non_decreasing", "is_strictly_increasing",
-    "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy"]
+    "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy",
+    "invert_permutation", "nextafter", "zero_fraction"]
+
+
+def nextafter(x1, x2, name=None) -> Symbol:
+    """TF 1.15's ``tf.math.nextafter``: the next representable float after ``x1`` towards
+    ``x2`` (float32 or float64 of one dtype, broadcasting); its gradient goes to x1 alone, as
+    TF's (one float's step)."""
+    x1, x2 = _tensor(x1), _tensor(x2)
+    for label, x in (("x1", x1), ("x2", x2)):
+        if x.dtype.name not in ("float32", "float64"):
+            raise TypeError(f"Value passed to parameter '{label}' has DataType {x.dtype.name} not in "
+                            f"list of allowed values: float64, float32")
+    return create_op("next_after", x1, x2, name=name or "NextAfter")
 
 
 def __getattr__(name):
