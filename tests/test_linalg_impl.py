@@ -167,6 +167,15 @@ def test_expm_and_sqrtm():
     np.testing.assert_allclose(_run(tf.linalg.sqrtm(np.array([[1., 1.], [0., 1.]],
                                                              np.float32))),
                                [[1., 0.5], [0., 1.]], atol=1e-6)
+    # recorded from TensorFlow: a singular diag(0, 4) has a root; a NaN gives NaN; the
+    # nilpotent [[0, 1], [0, 0]] has none (TF: NaN and inf); an empty matrix is empty
+    np.testing.assert_array_equal(_run(tf.linalg.sqrtm(np.diag([0., 4.]).astype(np.float32))),
+                                  [[0., 0.], [0., 2.]])
+    for rootless in (np.full((2, 2), np.nan), np.array([[0., 1.], [0., 0.]])):
+        assert not np.isfinite(_run(tf.linalg.sqrtm(rootless.astype(np.float32)))).any()
+    assert _run(tf.linalg.sqrtm(np.zeros((0, 0), np.float32))).shape == (0, 0)
+    packed, perm = _run(*tf.linalg.lu(np.zeros((0, 0), np.float32)))
+    assert packed.shape == (0, 0) and perm.shape == (0,)
     general = np.array([[4., 1., 0.], [0.5, 3., 1.], [0., 0.2, 2.]], np.float64)
     root = _run(tf.linalg.sqrtm(general))
     np.testing.assert_allclose(root @ root, general, atol=1e-10)

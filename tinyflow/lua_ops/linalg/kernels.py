@@ -146,6 +146,8 @@ def eig(e, v, a) -> None:
 def lu(packed, perm, a) -> None:
     """TF's Lu: packed = L (strictly below the diagonal) and U, perm with L U = a[perm]; TF's
     error for a singular matrix."""
+    if a.numel() == 0:
+        return
     factor, pivots, info = torch.linalg.lu_factor_ex(a)
     if bool((info != 0).any()) or not bool(torch.isfinite(factor).all()):
         raise _invalid("Input is not invertible.")
@@ -159,31 +161,50 @@ def expm(res, a) -> None:
     res.copy_(torch.linalg.matrix_exp(a))
 
 
-def sqrtm(res, a) -> None:
-    """res = the principal square root of each matrix: Denman and Beavers' iteration in float64
-    (scaled by the determinant); NaN for a matrix with a negative real eigenvalue (as TF's), or
-    whose iteration does not settle (a singular one)."""
-    x = a.double()
-    values = torch.linalg.eigvals(x) if x.numel() else x.new_zeros(x.shape[:-1])
-    negative = ((values.real < 0) & (values.imag.abs() <= 1e-12 * values.abs())).any(-1)
+def _denman_beavers(x):
+    """The square roots of the matrices x (float64) by Denman and Beavers' iteration, scaled by
+    the determinant; NaN where it does not settle (a singular matrix)."""
     y, z = x.clone(), torch.eye(x.shape[-1], dtype=x.dtype, device=x.device).expand_as(x)
-    done = torch.zeros(x.shape[:-2], dtype=torch.bool, device=x.device)
+    settled = torch.zeros(x.shape[:-2], dtype=torch.bool, device=x.device)
     for _ in range(100):
         inv_y, info_y = torch.linalg.inv_ex(y)
         inv_z, info_z = torch.linalg.inv_ex(z)
         if bool(((info_y != 0) | (info_z != 0)).any()):
             break
         scale = (torch.linalg.det(y) * torch.linalg.det(z)).abs().clamp_min(1e-300) ** (
-            -0.5 / max(x.shape[-1], 1))
+            -0.5 / x.shape[-1])
         scale = scale.nan_to_num(1.0)[..., None, None]
         y_next = (scale * y + inv_z / scale) / 2
         z = (scale * z + inv_y / scale) / 2
-        change = (y_next - y).abs().amax((-2, -1)) <= 1e-14 * y_next.abs().amax((-2, -1))
-        y, done = y_next, change
-        if bool(done.all()):
+        settled = (y_next - y).abs().amax((-2, -1)) <= 1e-14 * y_next.abs().amax((-2, -1))
+        y = y_next
+        if bool(settled.all()):
             break
-    bad = negative | ~done | ~torch.isfinite(y).all(-1).all(-1)
-    res.copy_(torch.where(bad[..., None, None], torch.full_like(y, float("nan")), y))
+    return torch.where(settled[..., None, None], y, torch.full_like(y, float("nan")))
+
+
+def sqrtm(res, a) -> None:
+    """res = the principal square root of each matrix, in float64: Denman and Beavers'
+    iteration, or (a singular matrix) the eigenvectors' V sqrt(D) V^-1; NaN for a matrix with
+    a negative real eigenvalue (as TF's), a NaN or an infinity, or no root found (x^2 = a to
+    1e-8 of a's largest element)."""
+    if a.numel() == 0:
+        return
+    finite = torch.isfinite(a).all(-1).all(-1)
+    eye = torch.eye(a.shape[-1], dtype=torch.float64, device=a.device)
+    x = torch.where(finite[..., None, None], a.double(), eye)  # LAPACK never sees a NaN
+    values, vectors = torch.linalg.eig(x)
+    negative = ((values.real < 0) & (values.imag == 0)).any(-1)
+    root = _denman_beavers(x)
+    unsettled = ~torch.isfinite(root).all(-1).all(-1)
+    if bool(unsettled.any()):
+        inverse, _ = torch.linalg.inv_ex(vectors)
+        by_eig = (vectors @ torch.diag_embed(values.sqrt()) @ inverse).real
+        root = torch.where(unsettled[..., None, None], by_eig, root)
+    error = (root @ root - x).abs().amax((-2, -1)).nan_to_num(float("inf"))
+    found = error <= 1e-8 * x.abs().amax((-2, -1)).clamp_min(1.0)
+    bad = ~finite | negative | ~found
+    res.copy_(torch.where(bad[..., None, None], torch.full_like(root, float("nan")), root))
 
 
 def solve_ls(res, a, rhs) -> None:
