@@ -63,9 +63,13 @@ COMPONENTS = {
     # 750 -> 855: tf.edit_distance, an op of the family (TF's EditDistance: its shape and type
     # rules, body, and a kernel grouping the sequences and computing the distances a table row
     # at a time) and the TF-1 function with its static shape
+    # 855 -> 1160: 2026-11-27: the rest of TF 1.15's tf.sparse (sparse_manip_ops.py: concat,
+    # split, slice, expand_dims, eye, reset_shape, to_indicator, reduce_sum_sparse,
+    # reduce_max(_sparse), maximum, minimum, mask), composed of sorts, masks and segments
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py",
+         "frontend/sparse_manip_ops.py"], 1160),
     # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
     # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
     # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;

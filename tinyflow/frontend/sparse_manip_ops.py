@@ -52,10 +52,11 @@ from .segment_ops import segment_max, segment_sum
 from .sort_ops import argsort, setdiff1d, unique_with_counts
 from .sparse_ops import SparseTensor, _sparse, _to_dense, sparse_reorder
 
-__all__ = ["sparse_concat", "sparse_expand_dims", "sparse_eye", "sparse_mask",
-           "sparse_maximum", "sparse_minimum", "sparse_reduce_max", "sparse_reduce_max_sparse",
-           "sparse_reduce_sum_sparse", "sparse_reset_shape", "sparse_slice", "sparse_split",
-           "sparse_to_indicator"]
+# TF 1.15's top-level names (tf.sparse_concat...); tf.sparse.expand_dims and tf.sparse.eye
+# have none, so sparse_expand_dims and sparse_eye are tf.sparse's alone (tf_sparse.py)
+__all__ = ["sparse_concat", "sparse_mask", "sparse_maximum", "sparse_minimum",
+           "sparse_reduce_max", "sparse_reduce_max_sparse", "sparse_reduce_sum_sparse",
+           "sparse_reset_shape", "sparse_slice", "sparse_split", "sparse_to_indicator"]
 
 
 def _rank(sp, what) -> int:
@@ -187,7 +188,8 @@ def sparse_eye(num_rows, num_columns=None, dtype=float32, name=None) -> SparseTe
         if all(isinstance(n, numbers.Integral) for n in (num_rows, num_columns)):
             diagonal = convert_to_tensor(np.arange(min(num_rows, num_columns), dtype=np.int64))
         else:  # 0, 1, ... as long as the shorter side, known when the graph runs
-            diagonal = cumsum(fill(expand_dims(minimum(rows, columns), 0), 1), exclusive=True)
+            diagonal = cast(cumsum(fill(expand_dims(minimum(rows, columns), 0), 1),
+                                   exclusive=True), int64)
         values = cast(ones_like(diagonal), as_dtype(dtype))
         return SparseTensor(stack([diagonal, diagonal], 1), values, stack([rows, columns]))
 
