@@ -6,10 +6,8 @@ AttributeError saying TinyFlow does not support it.
 """
 from __future__ import annotations
 
-from ..nnvm.symbol import Symbol, create_op
 from . import tf_math_special as special
 from .api import (
-    _tensor,
     abs,
     acos,
     add,
@@ -81,6 +79,7 @@ from .math_ops import (
     is_nan,
     l2_normalize,
     log_sigmoid,
+    nextafter,
     reciprocal,
     reduce_euclidean_norm,
     reduce_logsumexp,
@@ -130,18 +129,6 @@ __all__ = [
     "acosh", "asinh", "atanh", "divide_no_nan", "is_non_decreasing", "is_strictly_increasing",
     "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy",
     "invert_permutation", "nextafter", "zero_fraction"]
-
-
-def nextafter(x1, x2, name=None) -> Symbol:
-    """TF 1.15's ``tf.math.nextafter``: the next representable float after ``x1`` towards
-    ``x2`` (float32 or float64 of one dtype, broadcasting); its gradient goes to x1 alone, as
-    TF's (one float's step)."""
-    x1, x2 = _tensor(x1), _tensor(x2)
-    for label, x in (("x1", x1), ("x2", x2)):
-        if x.dtype.name not in ("float32", "float64"):
-            raise TypeError(f"Value passed to parameter '{label}' has DataType {x.dtype.name} not in "
-                            f"list of allowed values: float64, float32")
-    return create_op("next_after", x1, x2, name=name or "NextAfter")
 
 
 def __getattr__(name):
