@@ -138,6 +138,10 @@ def test_expand_dims_eye_reset_shape_as_tf():
            [1, 1, 1], [3, 3])
     _check(_run(tf.sparse.reset_shape(a)), A[0], A[1], [2, 3])
     _check(_run(tf.sparse.reset_shape(a, [5, 5])), A[0], A[1], [5, 5])
+    _check(_run(tf.sparse.reset_shape(_sp(([[0, 4, 1]], [2.], [3, 9, 9])))), [[0, 4, 1]], [2.],
+           [1, 5, 2])
+    empty = tf.SparseTensor(np.zeros((0, 2), np.int64), np.zeros(0, np.float32), [2, 3])
+    _check(_run(tf.sparse.reset_shape(empty)), np.zeros((0, 2)), [], [0, 0])
     with pytest.raises(ValueError, match="Requested new_shape should have dimension sizes"):
         tf.sparse.reset_shape(a, [1, 5])
     with pytest.raises(ValueError, match="Dimensions 3 and 2 are not compatible"):

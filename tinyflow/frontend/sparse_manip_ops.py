@@ -200,7 +200,10 @@ def sparse_reset_shape(sp_input, new_shape=None) -> SparseTensor:
     sp = _sparse(sp_input, "sparse_reset_shape")
     with current_context().name_scope("SparseResetShape"):
         if new_shape is None:
-            return SparseTensor(sp.indices, sp.values, reduce_max(sp.indices, axis=0) + 1)
+            # a row of -1s: no entry gives a dim of 0 (TF's reduce_max of none is int64's min)
+            floor = expand_dims(zeros_like(sp.dense_shape) - 1, 0)
+            bound = reduce_max(concat([sp.indices, floor], 0), axis=0) + 1
+            return SparseTensor(sp.indices, sp.values, bound)
         shape = convert_to_tensor(new_shape, dtype=int64)
         rank, new_rank = sp.dense_shape.get_shape(), shape.get_shape()
         if not rank.is_compatible_with(new_rank):
