@@ -1,5 +1,5 @@
 """test_ops' table for the ops of TF 1.15's linalg_impl (tinyflow/ops/linalg.py: lu,
-matrix_exponential, matrix_square_root, matrix_solve_ls, tridiagonal_solve and its backward)
+matrix_exponential, matrix_square_root, matrix_solve_ls, tridiagonal_solve)
 and tf.math.nextafter (ops/math.py): each against a PyTorch twin in float64 (torch.linalg's,
 or the dense matrix a tridiagonal one is), gradients against finite differences and torch
 autograd, memory planning on and off.  The TF-1 functions composed around them are tested in
@@ -47,16 +47,6 @@ def _sqrtm_spd(a):
     return vectors @ torch.diag_embed(values.sqrt()) @ vectors.transpose(-2, -1)
 
 
-def _tridiagonal_backward_ref(g, diags, x):
-    grad_rhs = torch.linalg.solve(_dense(diags).transpose(-2, -1), g)
-    outer = grad_rhs @ x.transpose(-2, -1)
-    grad_diags = torch.zeros_like(diags)
-    grad_diags[..., 1, :] = -torch.diagonal(outer, 0, -2, -1)
-    grad_diags[..., 0, :-1] = -torch.diagonal(outer, 1, -2, -1)
-    grad_diags[..., 2, 1:] = -torch.diagonal(outer, -1, -2, -1)
-    return grad_diags, grad_rhs
-
-
 def add_cases(add):
     for shape in ((3, 3), (2, 4, 4)):
         add("lu", f"{shape}", lambda x: create_op("lu", x, output_idx_type="int32"), [shape],
@@ -80,11 +70,6 @@ def add_cases(add):
                 lambda d, b, p=pivoting: tf.linalg.tridiagonal_solve(d, b, partial_pivoting=p),
                 ref=lambda d, b: torch.linalg.solve(_dense(d), b),
                 inputs=_tridiagonal_inputs(batch, size, columns))
-    add("_tridiagonal_solve_backward", "batch", lambda g, d, x: create_op(
-        "_tridiagonal_solve_backward", g, d, x, partial_pivoting=True),
-        ref=_tridiagonal_backward_ref, check_gradient=False, inputs=lambda rng: [
-            rng.standard_normal((2, 4, 3)), _tridiagonal_inputs((2,), 4, 3)(rng)[0],
-            rng.standard_normal((2, 4, 3))])
     for a, b in (((3, 4), (3, 4)), ((3, 4), (4,))):
         add("next_after", f"{a}-{b}", tf.math.nextafter, (a, b),
             lambda x, y: x + (torch.nextafter(x.float(), y.float()).double() - x).detach()

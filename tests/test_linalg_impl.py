@@ -249,3 +249,16 @@ def test_math_names():
     np.testing.assert_array_equal(_run(tf.math.invert_permutation([2, 0, 1])), [1, 2, 0])
     with pytest.raises(AttributeError, match="not supported"):
         tf.linalg.logm  # noqa: B018 - TF 1.15 has it, TinyFlow does not
+
+
+def test_tridiagonal_second_order(plan_memory):
+    # the gradient is built of tridiagonal_solve itself: its gradient too
+    rng = np.random.default_rng(7)
+    diags = rng.standard_normal((3, 4))
+    diags[1] += 4.0
+
+    def gradient(d, b):
+        solved = tf.linalg.tridiagonal_solve(d, b)
+        return tf.gradients(tf.reduce_sum(solved * solved), [d])[0]
+    check_gradients(gradient, inputs=[diags, rng.standard_normal((4, 2))],
+                    plan_memory=plan_memory)

@@ -486,9 +486,32 @@ def _tridiagonal_shape(attrs, in_shapes, out_shapes):
     return [diags, rhs], [rhs]
 
 
+def _shift(x, axis, size, up):
+    """x moved one place along ``axis`` (of ``size``) towards 0 (``up``) or away, a zero
+    filling the place left."""
+    if size == 1:
+        return create_op("zeros_like", x)
+    first, rest = _split(create_op("split", x, axis=axis, sizes=[1, size - 1] if up
+                                   else [size - 1, 1]))
+    zero = create_op("zeros_like", first if up else rest)
+    parts = [rest, zero] if up else [zero, first]
+    return create_op("concat", *parts, num_args=2, axis=axis)
+
+
 def _tridiagonal_grad(node, grads):
-    return _split(create_op("_tridiagonal_solve_backward", grads[0], node.inputs[0],
-                            node.outputs[0], **node.attrs))
+    # TF 1.15's _TridiagonalSolveGrad: d rhs = solve(A^T, g), A^T's superdiagonal A's sub-
+    # diagonal moved up and its subdiagonal A's superdiagonal moved down; d diagonals = minus
+    # the three diagonals of d rhs x^T (each row of d rhs times a row of x, summed)
+    size = _known_shape(node, "tridiagonal_solve")[-1]
+    up, main, down = _split(create_op("split", node.inputs[0], axis=-2, sizes=[1, 1, 1]))
+    transposed = create_op("concat", _shift(down, -1, size, True), main,
+                           _shift(up, -1, size, False), num_args=3, axis=-2)
+    grad_rhs = create_op("tridiagonal_solve", transposed, grads[0], **node.attrs)
+    x = node.outputs[0]
+    rows = [_shift(x, -2, size, True), x, _shift(x, -2, size, False)]
+    diagonals = [create_op("expand_dims", create_op("reduce_sum", grad_rhs * row, axis=(-1,)),
+                           axis=-2) for row in rows]
+    return [-create_op("concat", *diagonals, num_args=3, axis=-2), grad_rhs]
 
 
 (register_op("tridiagonal_solve").describe(
@@ -499,16 +522,3 @@ def _tridiagonal_grad(node, grads):
  .set_attr("FInferType", _float_type("tridiagonal_solve")).set_attr("TTFType",
                                                                     "TridiagonalSolve")
  .set_attr("FGradient", _tridiagonal_grad))
-
-
-def _tridiagonal_backward_shape(attrs, in_shapes, out_shapes):
-    return in_shapes, [in_shapes[1], in_shapes[0]]
-
-
-# TF 1.15's _TridiagonalSolveGrad: d rhs = solve(A^T, g), d diagonals = -the three diagonals
-# of d rhs x^T; one kernel (x[1] = g, x[2] = diagonals, x[3] = x; y = d diagonals, d rhs)
-(register_op("_tridiagonal_solve_backward").describe("The gradients of tridiagonal_solve's "
-                                                     "diagonals and rhs.")
- .set_num_inputs(3).set_num_outputs(2).set_attr("TIsBackward", True)
- .set_attr("FInferShape", _tridiagonal_backward_shape)
- .set_attr("FInferType", _float_type("_tridiagonal_solve_backward")))

@@ -11,7 +11,7 @@ from ...nnvm.errors import InvalidArgumentError
 
 __all__ = ["batch_matmul", "cholesky", "determinant", "eig", "expm", "inverse", "lu", "qr",
            "slogdet", "solve", "solve_ls", "sqrtm", "svd", "triangular_solve",
-           "tridiagonal_backward", "tridiagonal_solve"]
+           "tridiagonal_solve"]
 
 
 def _invalid(message):
@@ -254,18 +254,3 @@ def tridiagonal_solve(res, diags, rhs, partial_pivoting) -> None:
     res.copy_(_lapack_gtsv(diags[..., 2, 1:], diags[..., 1, :], diags[..., 0, :-1], rhs,
                            _flag(partial_pivoting, True)))
 
-
-def tridiagonal_backward(grad_diags, grad_rhs, g, diags, x, partial_pivoting) -> None:
-    """TF's gradient of tridiagonal_solve: grad_rhs = solve(A^T, g); grad_diags = minus the
-    three diagonals of grad_rhs x^T."""
-    if g.shape[-2] == 0:
-        grad_diags.zero_()
-        return
-    # A^T: its subdiagonal is A's superdiagonal and the reverse
-    solved = _lapack_gtsv(diags[..., 0, :-1], diags[..., 1, :], diags[..., 2, 1:], g,
-                          _flag(partial_pivoting, True))
-    grad_rhs.copy_(solved)
-    grad_diags.zero_()
-    grad_diags[..., 1, :] = -(solved * x).sum(-1)
-    grad_diags[..., 0, :-1] = -(solved[..., :-1, :] * x[..., 1:, :]).sum(-1)
-    grad_diags[..., 2, 1:] = -(solved[..., 1:, :] * x[..., :-1, :]).sum(-1)
