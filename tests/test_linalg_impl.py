@@ -262,3 +262,26 @@ def test_tridiagonal_second_order(plan_memory):
         return tf.gradients(tf.reduce_sum(solved * solved), [d])[0]
     check_gradients(gradient, inputs=[diags, rng.standard_normal((4, 2))],
                     plan_memory=plan_memory)
+
+
+def test_shapes_known_only_when_run():
+    # TF's functions take matrices of unknown shape: the LU readers, pinv, matrix_rank, and
+    # sqrtm's gradient of an unknown batch
+    rng = np.random.default_rng(8)
+    a = (rng.standard_normal((2, 4, 4)) + 3 * np.eye(4)).astype(np.float32)
+    rhs = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    x, y = tf.placeholder(tf.float32), tf.placeholder(tf.float32)
+    packed, perm = tf.linalg.lu(x)
+    feed = {x: a, y: rhs}
+    got = tf.Session().run([tf.linalg.lu_solve(packed, perm, y), tf.linalg.lu_matrix_inverse(
+        packed, perm), tf.linalg.lu_reconstruct(packed, perm), tf.linalg.pinv(x),
+        tf.linalg.matrix_rank(x)], feed)
+    for value, want in zip(got, (np.linalg.solve(a, rhs), np.linalg.inv(a), a,
+                                 np.linalg.pinv(a), [4, 4])):
+        np.testing.assert_allclose(value, want, rtol=1e-4, atol=1e-5)
+    batch = tf.placeholder(tf.float32, [None, 4, 4])
+    known = tf.constant(a)
+    grads = [tf.gradients(tf.reduce_sum(tf.linalg.sqrtm(m) * rhs[..., :1]), m)[0]
+             for m in (batch, known)]
+    unknown, static = tf.Session().run(grads, {batch: a})
+    np.testing.assert_allclose(unknown, static, rtol=1e-6)

@@ -17,11 +17,18 @@ import numpy as np
 from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import _tensor, cast, greater, reduce_max, reduce_sum
 from .array_manip_ops import eye, where_v2
-from .array_ops import concat, expand_dims, one_hot, squeeze, stack, zeros_like
+from .array_ops import concat, expand_dims, one_hot, ones_like, squeeze, stack, zeros_like
+from .array_ops import shape as shape_of
 from .dtypes import as_dtype, int32
 from .linalg_ops import _outputs, cholesky, cholesky_solve, matrix_triangular_solve, norm, svd
 from .matmul_ops import matmul
-from .matrix_ops import matrix_band_part, matrix_diag_part, matrix_set_diag, matrix_transpose
+from .matrix_ops import (
+    matrix_band_part,
+    matrix_diag,
+    matrix_diag_part,
+    matrix_set_diag,
+    matrix_transpose,
+)
 
 __all__ = ["expm", "lstsq", "lu", "lu_matrix_inverse", "lu_reconstruct", "lu_solve",
            "matrix_rank", "normalize", "pinv", "sqrtm", "tridiagonal_matmul",
@@ -112,10 +119,22 @@ def _lower_unit(lower_upper):
                            matrix_diag_part(lower_upper) * 0 + 1)
 
 
+def _product(a, b, adjoint_a=False, adjoint_b=False):
+    """op(a) @ op(b) of batches of matrices, their rank known or not (tf.matmul needs it)."""
+    return create_op("batch_matmul", a, b, adjoint_a=adjoint_a, adjoint_b=adjoint_b)
+
+
+def _last_dim(x):
+    """x's last dim when known, else None."""
+    shape = x.get_shape()
+    return None if shape.ndims is None else shape.as_list()[-1]
+
+
 def _permutation(perm, lower_upper):
     """P [..., N, N] with P x = x[..., perm, :] (P[i, perm[i]] = 1)."""
-    size = _inner(lower_upper, "lu")[-1]
-    return one_hot(perm, size, dtype=lower_upper.dtype)
+    size = _last_dim(lower_upper)
+    return one_hot(perm, size if size is not None else shape_of(lower_upper)[-1],
+                   dtype=lower_upper.dtype)
 
 
 def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Symbol:
@@ -127,10 +146,10 @@ def lu_solve(lower_upper, perm, rhs, validate_args=False, name=None) -> Symbol:
         rhs_dims = rhs.get_shape().as_list() if rhs.get_shape().ndims is not None else None
         if rhs_dims is not None and len(rhs_dims) < 2:
             raise ValueError("lu_solve: `rhs` must have at least 2 dimensions.")
-        size = _inner(lower_upper, "lu_solve")[-1]
-        if rhs_dims is not None and rhs_dims[-2] not in (None, size):
+        size = _last_dim(lower_upper)
+        if rhs_dims is not None and None not in (size, rhs_dims[-2]) and rhs_dims[-2] != size:
             raise ValueError("lu_solve: `lower_upper.shape[-1]` must equal `rhs.shape[-2]`.")
-        permuted = matmul(_permutation(perm, lower_upper), rhs)
+        permuted = _product(_permutation(perm, lower_upper), rhs)
         x = matrix_triangular_solve(_lower_unit(lower_upper), permuted, lower=True)
         return matrix_triangular_solve(lower_upper, x, lower=False)
 
@@ -140,8 +159,8 @@ def lu_reconstruct(lower_upper, perm, validate_args=False, name=None) -> Symbol:
     ``(lower_upper, perm)``: ``P^-1 L U``."""
     with current_context().name_scope(name or "lu_reconstruct"):
         lower_upper, perm = _lu_checked(lower_upper, perm, "lu_reconstruct")
-        product = matmul(_lower_unit(lower_upper), matrix_band_part(lower_upper, 0, -1))
-        return matmul(_permutation(perm, lower_upper), product, adjoint_a=True)
+        product = _product(_lower_unit(lower_upper), matrix_band_part(lower_upper, 0, -1))
+        return _product(_permutation(perm, lower_upper), product, adjoint_a=True)
 
 
 def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Symbol:
@@ -149,15 +168,19 @@ def lu_matrix_inverse(lower_upper, perm, validate_args=False, name=None) -> Symb
     ``lu_solve`` of the identity."""
     with current_context().name_scope(name or "lu_matrix_inverse"):
         lower_upper, perm = _lu_checked(lower_upper, perm, "lu_matrix_inverse")
-        shape = lower_upper.get_shape().as_list()
-        if None in shape:
-            raise ValueError(f"lu_matrix_inverse: the shape of `lower_upper` must be known, "
-                             f"got {shape}")
-        identity = eye(shape[-1], batch_shape=shape[:-2], dtype=lower_upper.dtype)
+        identity = matrix_diag(ones_like(matrix_diag_part(lower_upper)))
         return lu_solve(lower_upper, perm, identity)
 
 
 # -- from the SVD: pinv, matrix_rank; normalize -----------------------------------------------
+def _largest_dim(a):
+    """max(M, N) of a's matrices: a number when known, else a tensor of a's dtype (TF's)."""
+    dims = a.get_shape().as_list()[-2:] if a.get_shape().ndims is not None else [None]
+    if None not in dims:
+        return float(max(dims))
+    return cast(reduce_max(shape_of(a)[-2:]), a.dtype)
+
+
 def pinv(a, rcond=None, validate_args=False, name=None) -> Symbol:
     """TF 1.15's ``tf.linalg.pinv``: the Moore-Penrose pseudo-inverse [..., N, M] of each
     matrix [..., M, N], from its SVD, singular values at most ``rcond`` times the largest
@@ -165,11 +188,11 @@ def pinv(a, rcond=None, validate_args=False, name=None) -> Symbol:
     with current_context().name_scope(name or "pinv"):
         a = _float_matrices(a, "pinv")
         if rcond is None:
-            rcond = 10.0 * max(_inner(a, "pinv")) * np.finfo(a.dtype.name).eps
+            rcond = 10.0 * _largest_dim(a) * np.finfo(a.dtype.name).eps
         values, left, right = svd(a, full_matrices=False, compute_uv=True)
         cutoff = cast(rcond, a.dtype) * reduce_max(values, axis=-1, keepdims=True)
         inverted = where_v2(greater(values, cutoff), values, values * 0 + np.inf)
-        return matmul(right / expand_dims(inverted, -2), left, adjoint_b=True)
+        return _product(right / expand_dims(inverted, -2), left, adjoint_b=True)
 
 
 def matrix_rank(a, tol=None, validate_args=False, name=None) -> Symbol:
@@ -180,8 +203,7 @@ def matrix_rank(a, tol=None, validate_args=False, name=None) -> Symbol:
         values = svd(a, compute_uv=False)
         if tol is None:
             eps = np.finfo(a.dtype.name).eps
-            tol = (eps * max(_inner(a, "matrix_rank"))) * reduce_max(values, axis=-1,
-                                                                     keepdims=True)
+            tol = (eps * _largest_dim(a)) * reduce_max(values, axis=-1, keepdims=True)
         return reduce_sum(cast(greater(values, cast(tol, a.dtype)), int32), axis=-1)
 
 

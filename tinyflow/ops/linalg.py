@@ -416,29 +416,25 @@ def _expm_grad(node, grads):
 
 
 def _kron(a, b, n):
-    """kron(a, b) of n x n matrices [..., n, n]: [..., n*n, n*n], row (i, j), column (k, l)."""
+    """kron(a, b) of n x n matrices [..., n, n], the batch flattened: [-1, n*n, n*n], row
+    (i, j), column (k, l)."""
     left = create_op("expand_dims", create_op("expand_dims", a, axis=-1), axis=-3)
     right = create_op("expand_dims", create_op("expand_dims", b, axis=-2), axis=-4)
-    product = left * right  # [..., i, j, k, l] = a[i, k] b[j, l]
-    return create_op("reshape", product, shape=tuple(product.get_shape().as_list()[:-4])
-                     + (n * n, n * n))
+    return create_op("reshape", left * right, shape=(-1, n * n, n * n))  # a[i, k] b[j, l]
 
 
 def _sqrtm_grad(node, grads):
     # S = sqrtm(A): S dS + dS S = dA, so dA = X with S^H X + X S^H = G, a Sylvester equation
     # solved as one linear system of n^2 unknowns (TF 1.15's rule, by Kronecker products)
     shape = _known_shape(node, "matrix_square_root")
-    if None in shape:
-        raise NotImplementedError("matrix_square_root's gradient needs the input's batch "
-                                  f"shape, got {shape}")
     rank, n = len(shape), shape[-1]
     root = node.outputs[0]
     identity = create_op("matrix_diag", create_op("ones_like", create_op(
         "matrix_diag_part", root)))
     system = _kron(_adjoint(root, rank), identity, n) + _kron(identity, root, n)
-    flat = create_op("reshape", grads[0], shape=tuple(shape[:-2]) + (n * n, 1))
+    flat = create_op("reshape", grads[0], shape=(-1, n * n, 1))
     solution = create_op("matrix_solve", system, flat)
-    return [create_op("reshape", solution, shape=tuple(shape))]
+    return [create_op("reshape_like", solution, grads[0])]
 
 
 (register_op("matrix_square_root").describe("The principal square root of each square matrix "
