@@ -285,3 +285,20 @@ def test_shapes_known_only_when_run():
              for m in (batch, known)]
     unknown, static = tf.Session().run(grads, {batch: a})
     np.testing.assert_allclose(unknown, static, rtol=1e-6)
+
+
+def test_lstsq_of_a_shape_known_only_when_run(plan_memory):
+    # TF's composite chooses A^H A or A A^H by a cond on the shape, when it is unknown
+    matrix = tf.placeholder(tf.float32, [None, None])
+    rhs = LS_B[:3]
+    solved = tf.linalg.lstsq(matrix, rhs, l2_regularizer=0.25)
+    grad = tf.gradients(tf.reduce_sum(solved * solved), matrix)[0]
+    sess = tf.Session(plan_memory=plan_memory)
+    for a in (LS_A[:3], LS_A[:3, :2], LS_A.T):  # 3x3, 3x2 (tall), 3x4 (wide)
+        want = np.linalg.solve(a.T @ a + 0.25 * np.eye(a.shape[1]), a.T @ rhs)
+        got, got_grad = sess.run([solved, grad], {matrix: a})
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+        known = tf.placeholder(tf.float32, a.shape)
+        fixed = tf.linalg.lstsq(known, rhs, l2_regularizer=0.25)
+        want_grad = sess.run(tf.gradients(tf.reduce_sum(fixed * fixed), known)[0], {known: a})
+        np.testing.assert_allclose(got_grad, want_grad, rtol=1e-4, atol=1e-5)

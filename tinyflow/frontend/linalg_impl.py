@@ -15,13 +15,13 @@ import collections
 import numpy as np
 
 from ..nnvm.symbol import Symbol, create_op, current_context
-from .api import _tensor, cast, greater, reduce_max, reduce_sum
-from .array_manip_ops import eye, where_v2
+from .api import _tensor, cast, greater, greater_equal, reduce_max, reduce_sum
+from .array_manip_ops import where_v2
 from .array_ops import concat, expand_dims, one_hot, ones_like, squeeze, stack, zeros_like
 from .array_ops import shape as shape_of
+from .control_flow_ops import cond
 from .dtypes import as_dtype, int32
 from .linalg_ops import _outputs, cholesky, cholesky_solve, matrix_triangular_solve, norm, svd
-from .matmul_ops import matmul
 from .matrix_ops import (
     matrix_band_part,
     matrix_diag,
@@ -50,39 +50,39 @@ def _float_matrices(a, name, what="a"):
     return a
 
 
-def _inner(a, name):
-    """The static (rows, columns) of ``a``'s matrices, which these compositions need."""
-    shape = a.get_shape()
-    dims = shape.as_list()[-2:] if shape.ndims is not None else [None, None]
-    if None in dims:
-        raise ValueError(f"{name}: the matrices' shape must be known when the graph is built, "
-                         f"got {shape}")
-    return dims
-
-
 # -- least squares ---------------------------------------------------------------------------
 def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None) -> Symbol:
     """TF 1.15's ``tf.linalg.lstsq`` (``matrix_solve_ls``): X [..., N, K] minimising
     ``||A X - rhs||^2 + l2_regularizer ||X||^2`` for each A [..., M, N].  ``fast`` (default):
     as TF composes it, by the Cholesky factor of ``A^H A + l2 I`` (M >= N) or ``A A^H + l2 I``
-    (M < N), so A must have full rank unless ``l2_regularizer`` > 0.  ``fast=False``: the
+    (M < N; a tf.cond picks when M and N are known only when the graph runs), so A must have
+    full rank unless ``l2_regularizer`` > 0.  ``fast=False``: the
     least-norm solution by a complete orthogonal decomposition (any rank), which ignores
     ``l2_regularizer`` and has no gradient, as TF's."""
     with current_context().name_scope(name or "matrix_solve_ls"):
         matrix, rhs = _float_matrices(matrix, "lstsq", "matrix"), _tensor(rhs)
         if not fast:
             return create_op("matrix_solve_ls", matrix, rhs)
-        rows, cols = _inner(matrix, "lstsq")
-        first_kind = rows >= cols
-        gramian = matmul(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
-        if not (isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0):
-            size = cols if first_kind else rows
-            gramian = gramian + cast(l2_regularizer, matrix.dtype) * eye(size,
-                                                                        dtype=matrix.dtype)
-        chol = cholesky(gramian)
-        if first_kind:  # (A^H A + l2 I)^-1 A^H rhs
-            return cholesky_solve(chol, matmul(matrix, rhs, adjoint_a=True))
-        return matmul(matrix, cholesky_solve(chol, rhs), adjoint_a=True)  # A^H (A A^H)^-1 rhs
+        dims = matrix.get_shape().as_list()[-2:] if matrix.get_shape().ndims else [None]
+        if None not in dims:
+            return _least_squares(matrix, rhs, l2_regularizer, dims[0] >= dims[1])
+        rows_cols = shape_of(matrix)[-2:]  # TF's: the kind chosen when the graph runs
+        return cond(greater_equal(rows_cols[0], rows_cols[1]),
+                    lambda: _least_squares(matrix, rhs, l2_regularizer, True),
+                    lambda: _least_squares(matrix, rhs, l2_regularizer, False))
+
+
+def _least_squares(matrix, rhs, l2_regularizer, first_kind):
+    """TF's: (A^H A + l2 I)^-1 A^H rhs (``first_kind``, M >= N), else A^H (A A^H + l2 I)^-1
+    rhs, by the Cholesky factor of the regularized Gram matrix."""
+    gramian = _product(matrix, matrix, adjoint_a=first_kind, adjoint_b=not first_kind)
+    if not (isinstance(l2_regularizer, (int, float)) and l2_regularizer == 0):
+        identity = matrix_diag(ones_like(matrix_diag_part(gramian)))
+        gramian = gramian + cast(l2_regularizer, matrix.dtype) * identity
+    chol = cholesky(gramian)
+    if first_kind:
+        return cholesky_solve(chol, _product(matrix, rhs, adjoint_a=True))
+    return _product(matrix, cholesky_solve(chol, rhs), adjoint_a=True)
 
 
 # -- LU ----------------------------------------------------------------------------------------
