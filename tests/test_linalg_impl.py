@@ -192,6 +192,18 @@ def test_tridiagonal_as_tf():
     np.testing.assert_allclose(_run(tf.linalg.tridiagonal_solve(DIAGS, RHS)), [-1., 1., 2.],
                                rtol=1e-6)
     assert np.isnan(_run(tf.linalg.tridiagonal_solve(DIAGS, RHS, partial_pivoting=False))).all()
+    # recorded from TensorFlow: a zero pivot met without pivoting, and singular matrices (all
+    # zeros; a zero last row), give NaN everywhere; pivoting solves the first
+    cases = (([[1., 1., 0.], [1., 1., 1.], [0., 1., 1.]], [-1., 2., 1.]),
+             (np.zeros((3, 3)), None), ([[1., 0., 0.], [1., 1., 0.], [0., 1., 0.]], None))
+    for diags, pivoted in cases:
+        diags = np.asarray(diags, np.float32)
+        for pivoting in (True, False):
+            got = _run(tf.linalg.tridiagonal_solve(diags, RHS, partial_pivoting=pivoting))
+            if pivoting and pivoted is not None:
+                np.testing.assert_allclose(got, pivoted, rtol=1e-6)
+            else:
+                assert np.isnan(got).all(), (diags, pivoting, got)
     sequence = [DIAGS[0, :2], DIAGS[1], DIAGS[2, 1:]]
     np.testing.assert_allclose(_run(tf.linalg.tridiagonal_solve(
         sequence, RHS, diagonals_format="sequence")), [-1., 1., 2.], rtol=1e-6)
