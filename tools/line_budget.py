@@ -27,13 +27,13 @@ COMPONENTS = {
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
     # and the TF-1 functions, counted apart as a family of its own; linalg_ops.py brought its
     # tf.norm and tf.einsum (161 lines) and tf_linalg.py its 22 from the front end's count;
-    # 740 -> 1230: 2026-11-27: the rest of TF 1.15's tf.linalg (linalg_impl.py: lstsq, lu and
+    # 740 -> 1240: 2026-11-27: the rest of TF 1.15's tf.linalg (linalg_impl.py: lstsq, lu and
     # its readers, pinv, matrix_rank, normalize, expm, sqrtm, tridiagonal_solve / matmul):
     # five ops with their rules, bodies and kernels (LAPACK's gtsv by hand, Denman-Beavers)
     "linear algebra (ops/linalg.py, lua_ops/linalg/, frontend/linalg_ops.py, tf_linalg.py, "
     "linalg_impl.py)": (
         ["ops/linalg.py", "lua_ops/linalg/*", "frontend/linalg_ops.py",
-         "frontend/tf_linalg.py", "frontend/linalg_impl.py"], 1230),
+         "frontend/tf_linalg.py", "frontend/linalg_impl.py"], 1240),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
