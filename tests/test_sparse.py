@@ -460,8 +460,8 @@ def test_tf_sparse_names_are_the_tf_functions():
     assert tf.sparse.reorder is tf.sparse_reorder and tf.sparse.retain is tf.sparse_retain
     assert tf.sparse.placeholder is tf.sparse_placeholder and tf.sparse.add is tf.sparse_add
     assert tf.sparse.SparseTensor is tf.SparseTensor
-    with pytest.raises(AttributeError, match="tf.sparse.concat is TensorFlow 1.15's"):
-        tf.sparse.concat  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.sparse.merge is TensorFlow 1.15's"):
+        tf.sparse.merge  # noqa: B018
 
 
 def test_sparse_segment_functions_match_numpy():

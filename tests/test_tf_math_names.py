@@ -210,9 +210,9 @@ def test_einsum_refuses_what_tensorflow_1_refuses():
 def test_tf_linalg_names():
     assert tf.linalg.norm is tf.norm and tf.linalg.einsum is tf.einsum
     assert tf.linalg.matmul is tf.matmul
-    with pytest.raises(AttributeError, match="tf.linalg.lstsq is TensorFlow 1.15's, but "
+    with pytest.raises(AttributeError, match="tf.linalg.logm is TensorFlow 1.15's, but "
                        "TinyFlow"):
-        tf.linalg.lstsq  # noqa: B018
+        tf.linalg.logm  # noqa: B018
 
 
 def test_ops_refuse_attributes_a_graph_could_carry():

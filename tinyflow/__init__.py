@@ -83,6 +83,8 @@ from .frontend.segment_ops import __all__ as _segment_ops_all
 from .frontend.shapes import infer_variable_shapes
 from .frontend.sort_ops import *
 from .frontend.sort_ops import __all__ as _sort_ops_all
+from .frontend.sparse_manip_ops import *
+from .frontend.sparse_manip_ops import __all__ as _sparse_manip_all
 from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
@@ -167,7 +169,7 @@ __all__ += list(_init_ops_all) + list(_random_ops_all) + list(_loops_all) + list
     "TensorArray"]
 __all__ += list(_framework_names_all) + list(_parsing_ops_all) + list(_indexed_slices_all)
 __all__ += list(_segment_ops_all) + list(_sort_ops_all) + list(_matrix_ops_all)
-__all__ += list(_sparse_ops_all) + ["sparse"]
+__all__ += list(_sparse_ops_all) + list(_sparse_manip_all) + ["sparse"]
 __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_all) + [
     "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "cross", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",

@@ -26,10 +26,14 @@ COMPONENTS = {
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
     # and the TF-1 functions, counted apart as a family of its own; linalg_ops.py brought its
-    # tf.norm and tf.einsum (161 lines) and tf_linalg.py its 22 from the front end's count
-    "linear algebra (ops/linalg.py, lua_ops/linalg/, frontend/linalg_ops.py, tf_linalg.py)": (
+    # tf.norm and tf.einsum (161 lines) and tf_linalg.py its 22 from the front end's count;
+    # 740 -> 1240: 2026-11-27: the rest of TF 1.15's tf.linalg (linalg_impl.py: lstsq, lu and
+    # its readers, pinv, matrix_rank, normalize, expm, sqrtm, tridiagonal_solve / matmul):
+    # five ops with their rules, bodies and kernels (LAPACK's gtsv by hand, Denman-Beavers)
+    "linear algebra (ops/linalg.py, lua_ops/linalg/, frontend/linalg_ops.py, tf_linalg.py, "
+    "linalg_impl.py)": (
         ["ops/linalg.py", "lua_ops/linalg/*", "frontend/linalg_ops.py",
-         "frontend/tf_linalg.py"], 740),
+         "frontend/tf_linalg.py", "frontend/linalg_impl.py"], 1240),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
@@ -59,9 +63,13 @@ COMPONENTS = {
     # 750 -> 855: tf.edit_distance, an op of the family (TF's EditDistance: its shape and type
     # rules, body, and a kernel grouping the sequences and computing the distances a table row
     # at a time) and the TF-1 function with its static shape
+    # 855 -> 1160: 2026-11-27: the rest of TF 1.15's tf.sparse (sparse_manip_ops.py: concat,
+    # split, slice, expand_dims, eye, reset_shape, to_indicator, reduce_sum_sparse,
+    # reduce_max(_sparse), maximum, minimum, mask), composed of sorts, masks and segments
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py",
+         "frontend/sparse_manip_ops.py"], 1160),
     # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
     # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
     # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;
@@ -291,8 +299,9 @@ COMPONENTS = {
         # 2150 -> 2160: TF's ApplyAdam step (optim/kernels.py) on torch's fused Adam, whose
         # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names);
         # 2160 -> 2170: the first GPU check: CUDA's division by a number is a product with its
-        # reciprocal, one float step off (torch_table.py _divisor)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2170),
+        # reciprocal, one float step off (torch_table.py _divisor); 2170 -> 2175: 2026-11-27:
+        # tf.math.nextafter's kernel (math/kernels.py)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2175),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -560,7 +569,9 @@ COMPONENTS = {
     # device), a tf.cond branch returning an operation (TF's pivot: a bool tensor run after it)
     # 5595 -> 5615: a py_func's string results as TF 1.15's FuncRegistry converts them (bytes,
     # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output
-    FRONT_END: ([], 5615),
+    # 5615 -> 5630: 2026-11-27: tf.math.nextafter and tf.math's zero_fraction and
+    # invert_permutation (tf_math.py)
+    FRONT_END: ([], 5630),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

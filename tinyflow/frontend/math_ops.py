@@ -82,7 +82,8 @@ __all__ = [
     "squared_difference",
     "tensordot",
 ]
-MATH_ONLY = ("l2_normalize", "reduce_euclidean_norm", "reduce_std", "reduce_variance")
+MATH_ONLY = ("l2_normalize", "nextafter", "reduce_euclidean_norm", "reduce_std",
+             "reduce_variance")
 
 
 def _reduction_args(axis, keepdims, reduction_indices, keep_dims):
@@ -513,3 +514,16 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     weights = ones_like(ids[0], dtype=dtype) if weights is None else cast(_tensor(weights), dtype)
     return create_op("confusion_matrix", *ids, weights, num_classes=int(num_classes),
                      name=name or "confusion_matrix")
+
+
+def nextafter(x1, x2, name=None) -> Symbol:
+    """TF 1.15's ``tf.math.nextafter``: the next representable float after ``x1`` towards
+    ``x2`` (float32 or float64 of one dtype, broadcasting); its gradient goes to x1 alone, as
+    TF's (one float's step)."""
+    x1, x2 = _tensor(x1), _tensor(x2)
+    for label, x in (("x1", x1), ("x2", x2)):
+        if x.dtype.name not in ("float32", "float64"):
+            raise TypeError(f"Value passed to parameter '{label}' has DataType "
+                            f"{x.dtype.name} not in list of allowed values: float64, float32")
+    return create_op("next_after", x1, x2, name=name or "NextAfter")
+

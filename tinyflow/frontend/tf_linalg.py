@@ -5,6 +5,20 @@ TinyFlow does not support it.
 from __future__ import annotations
 
 from .array_manip_ops import eye
+from .linalg_impl import (
+    expm,
+    lstsq,
+    lu,
+    lu_matrix_inverse,
+    lu_reconstruct,
+    lu_solve,
+    matrix_rank,
+    normalize,
+    pinv,
+    sqrtm,
+    tridiagonal_matmul,
+    tridiagonal_solve,
+)
 from .linalg_ops import cholesky, cholesky_solve, einsum, logdet, norm, qr, svd
 from .linalg_ops import log_matrix_determinant as slogdet
 from .linalg_ops import matrix_determinant as det
@@ -27,10 +41,12 @@ from .matrix_ops import matrix_transpose as transpose
 from .unsupported import unsupported
 
 __all__ = ["adjoint", "band_part", "cholesky", "cholesky_solve", "cross", "det", "diag",
-           "diag_part", "eigh", "eigvalsh", "einsum", "eye", "global_norm", "inv", "l2_normalize",
-           "logdet", "matmul", "matrix_transpose", "matvec", "norm", "qr", "set_diag", "slogdet",
-           "solve", "svd", "tensor_diag", "tensor_diag_part", "tensordot", "trace", "transpose",
-           "triangular_solve"]
+           "diag_part", "eigh", "eigvalsh", "einsum", "expm", "eye", "global_norm", "inv",
+           "l2_normalize", "logdet", "lstsq", "lu", "lu_matrix_inverse", "lu_reconstruct",
+           "lu_solve", "matmul", "matrix_rank", "matrix_transpose", "matvec", "norm",
+           "normalize", "pinv", "qr", "set_diag", "slogdet", "solve", "sqrtm", "svd",
+           "tensor_diag", "tensor_diag_part", "tensordot", "trace", "transpose",
+           "triangular_solve", "tridiagonal_matmul", "tridiagonal_solve"]
 
 
 def __getattr__(name):

@@ -64,6 +64,7 @@ from .api import (
     tanh,
     truediv,
 )
+from .array_manip_ops import invert_permutation
 from .math_ops import (
     accumulate_n,
     atan2,
@@ -78,6 +79,7 @@ from .math_ops import (
     is_nan,
     l2_normalize,
     log_sigmoid,
+    nextafter,
     reciprocal,
     reduce_euclidean_norm,
     reduce_logsumexp,
@@ -89,6 +91,7 @@ from .math_ops import (
     squared_difference,
 )
 from .nn.functions import in_top_k, log_softmax, softmax, softplus, softsign, top_k
+from .nn.statistics import zero_fraction
 from .safe_math_ops import (
     acosh,
     asinh,
@@ -124,7 +127,8 @@ __all__ = [
     "tan", "tanh", "top_k", "truediv", "special",
 ] + list(_segment_all) + list(_special_all) + [
     "acosh", "asinh", "atanh", "divide_no_nan", "is_non_decreasing", "is_strictly_increasing",
-    "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy"]
+    "multiply_no_nan", "polyval", "reciprocal_no_nan", "xdivy", "xlog1py", "xlogy",
+    "invert_permutation", "nextafter", "zero_fraction"]
 
 
 def __getattr__(name):

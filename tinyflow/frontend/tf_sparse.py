@@ -4,6 +4,19 @@ functions ``tf.sparse_*`` give (:mod:`tinyflow.frontend.sparse_ops`).  Any other
 """
 from __future__ import annotations
 
+from .sparse_manip_ops import sparse_concat as concat
+from .sparse_manip_ops import sparse_expand_dims as expand_dims
+from .sparse_manip_ops import sparse_eye as eye
+from .sparse_manip_ops import sparse_mask as mask
+from .sparse_manip_ops import sparse_maximum as maximum
+from .sparse_manip_ops import sparse_minimum as minimum
+from .sparse_manip_ops import sparse_reduce_max as reduce_max
+from .sparse_manip_ops import sparse_reduce_max_sparse as reduce_max_sparse
+from .sparse_manip_ops import sparse_reduce_sum_sparse as reduce_sum_sparse
+from .sparse_manip_ops import sparse_reset_shape as reset_shape
+from .sparse_manip_ops import sparse_slice as slice
+from .sparse_manip_ops import sparse_split as split
+from .sparse_manip_ops import sparse_to_indicator as to_indicator
 from .sparse_ops import SparseTensor, from_dense
 from .sparse_ops import sparse_add as add
 from .sparse_ops import sparse_fill_empty_rows as fill_empty_rows
@@ -22,9 +35,11 @@ from .sparse_ops import sparse_tensor_to_dense as to_dense
 from .sparse_ops import sparse_transpose as transpose
 from .unsupported import unsupported
 
-__all__ = ["SparseTensor", "add", "fill_empty_rows", "from_dense", "matmul", "placeholder", "reduce_sum",
-           "reorder", "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum",
-           "softmax", "sparse_dense_matmul", "to_dense", "transpose"]
+__all__ = ["SparseTensor", "add", "concat", "expand_dims", "eye", "fill_empty_rows", "from_dense",
+           "mask", "matmul", "maximum", "minimum", "placeholder", "reduce_max",
+           "reduce_max_sparse", "reduce_sum", "reduce_sum_sparse", "reorder", "reset_shape",
+           "reshape", "retain", "segment_mean", "segment_sqrt_n", "segment_sum", "slice",
+           "softmax", "sparse_dense_matmul", "split", "to_dense", "to_indicator", "transpose"]
 
 
 def __getattr__(name):

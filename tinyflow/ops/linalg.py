@@ -370,3 +370,151 @@ def _eig_grad(node, grads):
  .set_num_inputs(1).set_num_outputs(_eig_outputs).set_attr("FInferShape", _eig_shape)
  .set_attr("FInferType", _float_type("self_adjoint_eig")).set_attr("TTFType", "SelfAdjointEigV2")
  .set_attr("FGradient", _eig_grad))
+
+
+# -- TF 1.15's linalg_impl ops: lu, expm, sqrtm, least squares, tridiagonal solve --------------
+def _lu_shape(attrs, in_shapes, out_shapes):
+    a = _matrices("lu", in_shapes[0], square=True)
+    return [a], [a, None if a is None else a[:-1]]
+
+
+def _lu_type(attrs, in_types, out_types):
+    (dtype,), _ = _float_type("lu")(attrs, in_types[:1], out_types[:1])
+    return [dtype], [dtype, attrs.get("output_idx_type", "int32")]
+
+
+# TF 1.15 has no gradient for Lu: tf.gradients through it is an error naming the node, as TF's
+(register_op("lu").describe("TF's packed LU of each square matrix: y[1] holds L below the "
+                            "diagonal (unit diagonal implied) and U on and above it, with "
+                            "L U = x[perm]; y[2] the permutation perm (attr output_idx_type).")
+ .set_num_inputs(1).set_num_outputs(2).set_attr("FInferShape", _lu_shape)
+ .set_attr("FInferType", _lu_type).set_attr("TTFType", "Lu"))
+
+
+def _blocks(x, rows, cols, n):
+    """The n x n block (rows, cols) of matrices [..., 2n, 2n]."""
+    part = _split(create_op("split", x, axis=-2, sizes=[n, n]))[rows]
+    return _split(create_op("split", part, axis=-1, sizes=[n, n]))[cols]
+
+
+def _expm_grad(node, grads):
+    # d expm(A)[G] for the adjoint: the upper right block of expm([[A^H, G], [0, A^H]])
+    shape = _known_shape(node, "matrix_exponential")
+    rank, n = len(shape), shape[-1]
+    a_h = _adjoint(node.inputs[0], rank)
+    top = create_op("concat", a_h, grads[0], num_args=2, axis=-1)
+    bottom = create_op("concat", create_op("zeros_like", a_h), a_h, num_args=2, axis=-1)
+    block = create_op("concat", top, bottom, num_args=2, axis=-2)
+    return [_blocks(create_op("matrix_exponential", block), 0, 1, n)]
+
+
+(register_op("matrix_exponential").describe("expm(x) of each square matrix (TF's "
+                                            "tf.linalg.expm).")
+ .set_num_inputs(1).set_attr("FInferShape", _square_same("matrix_exponential"))
+ .set_attr("FInferType", _float_type("matrix_exponential"))
+ .set_attr("FGradient", _expm_grad))
+
+
+def _kron(a, b, n):
+    """kron(a, b) of n x n matrices [..., n, n], the batch flattened: [-1, n*n, n*n], row
+    (i, j), column (k, l)."""
+    left = create_op("expand_dims", create_op("expand_dims", a, axis=-1), axis=-3)
+    right = create_op("expand_dims", create_op("expand_dims", b, axis=-2), axis=-4)
+    return create_op("reshape", left * right, shape=(-1, n * n, n * n))  # a[i, k] b[j, l]
+
+
+def _sqrtm_grad(node, grads):
+    # S = sqrtm(A): S dS + dS S = dA, so dA = X with S^H X + X S^H = G, a Sylvester equation
+    # solved as one linear system of n^2 unknowns (TF 1.15's rule, by Kronecker products)
+    shape = _known_shape(node, "matrix_square_root")
+    rank, n = len(shape), shape[-1]
+    root = node.outputs[0]
+    identity = create_op("matrix_diag", create_op("ones_like", create_op(
+        "matrix_diag_part", root)))
+    system = _kron(_adjoint(root, rank), identity, n) + _kron(identity, root, n)
+    flat = create_op("reshape", grads[0], shape=(-1, n * n, 1))
+    solution = create_op("matrix_solve", system, flat)
+    return [create_op("reshape_like", solution, grads[0])]
+
+
+(register_op("matrix_square_root").describe("The principal square root of each square matrix "
+                                            "(TF's tf.linalg.sqrtm): NaN where a real "
+                                            "eigenvalue is negative, as TF's.")
+ .set_num_inputs(1).set_attr("FInferShape", _square_same("matrix_square_root"))
+ .set_attr("FInferType", _float_type("matrix_square_root")).set_attr("TTFType",
+                                                                     "MatrixSquareRoot")
+ .set_attr("FGradient", _sqrtm_grad))
+
+
+def _solve_ls_shape(attrs, in_shapes, out_shapes):
+    a, rhs = _matrices("matrix_solve_ls", in_shapes[0], "matrix"), _matrices(
+        "matrix_solve_ls", in_shapes[1], "rhs")
+    _same_batch("matrix_solve_ls", a, rhs)
+    if a is None or rhs is None:
+        return [a, rhs], out_shapes
+    if a[-2] != rhs[-2]:
+        raise ShapeError(f"matrix_solve_ls: matrix {a} and rhs {rhs} have different numbers "
+                         f"of rows")
+    return [a, rhs], [a[:-2] + (a[-1], rhs[-1])]
+
+
+def _solve_ls_grad(node, grads):  # TF 1.15's _MatrixSolveLsGrad refuses fast=False
+    raise ValueError("Gradient not defined for fast=False")
+
+
+(register_op("matrix_solve_ls").describe("The least-squares solution of least norm of A X = "
+                                         "rhs for each matrix A [..., M, N] (TF's "
+                                         "MatrixSolveLs with fast=False).")
+ .set_num_inputs(2).set_attr("FInferShape", _solve_ls_shape)
+ .set_attr("FInferType", _float_type("matrix_solve_ls")).set_attr("TTFType", "MatrixSolveLs")
+ .set_attr("FGradient", _solve_ls_grad))
+
+
+def _tridiagonal_shape(attrs, in_shapes, out_shapes):
+    diags = _matrices("tridiagonal_solve", in_shapes[0], "diagonals")
+    rhs = _matrices("tridiagonal_solve", in_shapes[1] or out_shapes[0], "rhs")
+    if diags is not None and diags[-2] != 3:
+        raise ShapeError(f"Expected 3 diagonals got {diags[-2]}")
+    _same_batch("tridiagonal_solve", diags, rhs, ("diagonals", "rhs"))
+    if diags is not None and rhs is not None and diags[-1] != rhs[-2]:
+        raise ShapeError(f"Expected number of left-hand sided and right-hand sides to be "
+                         f"equal, got {diags[-1]} and {rhs[-2]}")
+    return [diags, rhs], [rhs]
+
+
+def _shift(x, axis, size, up):
+    """x moved one place along ``axis`` (of ``size``) towards 0 (``up``) or away, a zero
+    filling the place left."""
+    if size == 1:
+        return create_op("zeros_like", x)
+    first, rest = _split(create_op("split", x, axis=axis, sizes=[1, size - 1] if up
+                                   else [size - 1, 1]))
+    zero = create_op("zeros_like", first if up else rest)
+    parts = [rest, zero] if up else [zero, first]
+    return create_op("concat", *parts, num_args=2, axis=axis)
+
+
+def _tridiagonal_grad(node, grads):
+    # TF 1.15's _TridiagonalSolveGrad: d rhs = solve(A^T, g), A^T's superdiagonal A's sub-
+    # diagonal moved up and its subdiagonal A's superdiagonal moved down; d diagonals = minus
+    # the three diagonals of d rhs x^T (each row of d rhs times a row of x, summed)
+    size = _known_shape(node, "tridiagonal_solve")[-1]
+    up, main, down = _split(create_op("split", node.inputs[0], axis=-2, sizes=[1, 1, 1]))
+    transposed = create_op("concat", _shift(down, -1, size, True), main,
+                           _shift(up, -1, size, False), num_args=3, axis=-2)
+    grad_rhs = create_op("tridiagonal_solve", transposed, grads[0], **node.attrs)
+    x = node.outputs[0]
+    rows = [_shift(x, -2, size, True), x, _shift(x, -2, size, False)]
+    diagonals = [create_op("expand_dims", create_op("reduce_sum", grad_rhs * row, axis=(-1,)),
+                           axis=-2) for row in rows]
+    return [-create_op("concat", *diagonals, num_args=3, axis=-2), grad_rhs]
+
+
+(register_op("tridiagonal_solve").describe(
+    "X with A X = rhs [..., M, K] for each tridiagonal A given as diagonals [..., 3, M] "
+    "(super, main, sub; TF's compact format); Gaussian elimination with partial pivoting "
+    "(attr partial_pivoting, default) or without (a zero pivot gives NaN, as TF's).")
+ .set_num_inputs(2).set_attr("FInferShape", _tridiagonal_shape)
+ .set_attr("FInferType", _float_type("tridiagonal_solve")).set_attr("TTFType",
+                                                                    "TridiagonalSolve")
+ .set_attr("FGradient", _tridiagonal_grad))

@@ -93,6 +93,17 @@ def _atan2_grad(node, grads):
 
 _binary("atan2", "The angle of the point (b, a) (a = y, b = x), in [-pi, pi], numpy broadcasting.",
         _FLOAT, _atan2_grad, ("torch.atan2({0}, {1})", "atan2({0}, {1})"))
+
+
+def _next_after_grad(node, grads):
+    # TF's rule: d nextafter(x1, x2) = dx1 (a step of one float), nothing to x2
+    x1, x2 = node.inputs
+    return [collapse_sum_like(grads[0], x1), collapse_sum_like(_zeros(grads[0]), x2)]
+
+
+_binary("next_after", "The next float after a towards b (TF's tf.math.nextafter), numpy "
+        "broadcasting.", _FLOAT, _next_after_grad)
+register_op("next_after").set_attr("TTFType", "NextAfter")
 # FFoldValue: shape arguments computed from tf.shape are folded at bind (passes/fold_shapes.py)
 for _name, _fold in (("maximum", np.maximum), ("minimum", np.minimum),
                      ("floordiv", np.floor_divide), ("mod", np.mod)):

@@ -7,7 +7,7 @@ import torch
 from ..nn.kernels import ids_buffer, read_ids
 from ..torch_table import lua_dim
 
-__all__ = ["confusion_matrix", "ids_buffer", "logcumsumexp"]
+__all__ = ["confusion_matrix", "ids_buffer", "logcumsumexp", "next_after"]
 
 
 def confusion_matrix(res, labels, predictions, weights, rows, cols):
@@ -24,3 +24,8 @@ def confusion_matrix(res, labels, predictions, weights, rows, cols):
 def logcumsumexp(res, x, dim):
     """res = log(cumsum(exp(x))) along the 1-based ``dim``, as the torch table's cumsum."""
     torch.logcumsumexp(x, lua_dim(dim), out=res)
+
+
+def next_after(res, a, b):
+    """res = the next float after a towards b, broadcasting."""
+    torch.nextafter(a, b, out=res)
