@@ -199,8 +199,10 @@ COMPONENTS = {
     # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...; 700 -> 725:
     # tf.Graph.device (nnvm/devices.py, out of the teaching core: tf.device's check moved down);
     # 725 -> 745: nnvm/host_memory.py (the host's available bytes, moved down from
-    # executor/memory.py so that an op computed in Python checks its own result against them)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 745),
+    # executor/memory.py so that an op computed in Python checks its own result against them);
+    # 745 -> 755: host_memory.py the one figure every host check reads (format_bytes moved down
+    # with it, so the front end's readers need not import the executor, nor torch)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 755),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
