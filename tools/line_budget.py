@@ -45,11 +45,12 @@ COMPONENTS = {
     # configurations, the parse op pulled before the run, tf.data.TFRecordDataset; apart, as
     # TF's parsing_ops and example protos are; with tf.decode_csv and tf.data.TextLineDataset,
     # and packed varints decoded by numpy, a large message checked against the free memory,
-    # and tf.parse_single_sequence_example
+    # and tf.parse_single_sequence_example; 1080 -> 1150: tf.data.FixedLengthRecordDataset
+    # (fixed records read in pieces past header and footer, TF's errors, the memory check)
     "TFRecords and tf.train.Example (example_proto.py, parsing_ops.py, ops/parsing.py, "
     "data/readers.py)": (
         ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
-         "frontend/data/readers.py"], 1080),
+         "frontend/data/readers.py"], 1150),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked

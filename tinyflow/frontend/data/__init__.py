@@ -18,9 +18,10 @@ from ..unsupported import unsupported
 from . import directed, grouping
 from .dataset import Dataset
 from .iterator import Iterator
-from .readers import TextLineDataset, TFRecordDataset
+from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+__all__ = ["AUTOTUNE", "Dataset", "FixedLengthRecordDataset", "Iterator", "TFRecordDataset",
+           "TextLineDataset",
            "experimental", "get_output_classes",
            "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
