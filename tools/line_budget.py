@@ -51,6 +51,11 @@ COMPONENTS = {
     "data/readers.py)": (
         ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
          "frontend/data/readers.py"], 1150),
+    # 2026-11-27: tf.io's files and a tensor's bytes (matching_files' glob, write_file,
+    # serialize_tensor / parse_tensor: TensorProto by hand, untrusted bytes checked), counted
+    # apart as the TFRecord pipeline is
+    "tf.io files and TensorProto bytes (ops/file_io.py, frontend/io_ops.py, tensor_proto.py)": (
+        ["ops/file_io.py", "frontend/io_ops.py", "frontend/tensor_proto.py"], 315),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
@@ -428,10 +433,12 @@ COMPONENTS = {
     # Jacobians (TF 1.15's layout)
     # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py;
     # 640 -> 660: 2026-11-27: TFRecords: records read from any stream (TFRecordReader's), TF's
-    # gzip bytes written, a compressed record's read checked against the free memory)
+    # gzip bytes written, a compressed record's read checked against the free memory;
+    # 660 -> 670: tf.io's names for matching_files, write_file, serialize_tensor, parse_tensor
+    # and write_graph, and what its docstring says of them)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 660),
+         "frontend/python_io.py"], 670),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
