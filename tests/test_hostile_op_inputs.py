@@ -38,10 +38,9 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.executor import memory
 from tinyflow.lua_ops.array import kernels as array_kernels
 from tinyflow.lua_ops.runtime import LuaOpError
-from tinyflow.nnvm import Graph, Op, ShapeError, TinyflowError, apply_passes
+from tinyflow.nnvm import Graph, Op, ShapeError, TinyflowError, apply_passes, host_memory
 from tinyflow.nnvm.errors import OpError
 from tinyflow.nnvm.graph import NodeEntry
 from tinyflow.nnvm.op import list_ops
@@ -357,7 +356,7 @@ def test_every_op_a_graph_document_can_name_is_probed(sweep):
 def test_a_run_time_size_refused_is_a_resource_exhausted_error_naming_the_node(monkeypatch):
     # tensor_array_grow's capacity, from an index fed 2**31 - 1, is refused by kwarg.check_fits
     # as it runs: the executor raised a TypeError rebuilding that error (which names the node)
-    monkeypatch.setattr(memory, "available_bytes", lambda device: (AVAILABLE, "the test's"))
+    monkeypatch.setattr(host_memory, "host_available_bytes", lambda: (AVAILABLE, "the test's"))
     tf.reset_default_graph()
     (elements, count, index, value), feeds = _placeholders(
         (tf.float32, np.zeros((4, 3))), (tf.int32, 4), (tf.int32, [5]), (tf.float32, [[1, 2, 3]]))
@@ -639,6 +638,22 @@ def _counts(node):
         return None
 
 
+def test_the_childs_limit_reaches_ops_computed_in_python(monkeypatch):
+    # index_to_string builds its strings in Python, beside the executor's checked buffers: it
+    # read the host's figure by a name of its own, so the child's limit did not reach it
+    _limit_the_host(monkeypatch.setattr)
+    tf.reset_default_graph()
+    ids = tf.placeholder(tf.int64, [None])
+    names = create_op("index_to_string", ids, name="names")
+    session = tf.Session()
+    count = AVAILABLE // 64 + 1  # 64 bytes an id: one past the limit (a 32 MB feed fits it)
+    with pytest.raises(tf.errors.ResourceExhaustedError,
+                       match=rf"node 'names'.*{64 * count} bytes for the strings of {count} ids.*"
+                             r"the hostile inputs test's limit"):
+        session.run(names, {ids: np.zeros(count, np.int64)})
+    assert session.run(names, {ids: [7, 8]}).tolist() == [b"7", b"8"]  # the session runs on
+
+
 def _attribute_runs(k, node, run, emit):
     """Each int attribute of the node hostile in turn, as a graph document may give it, each
     run in a new session (bound anew).  Not those setting the node's number of inputs or
@@ -653,11 +668,18 @@ def _attribute_runs(k, node, run, emit):
             node.attrs[key] = value
 
 
+def _limit_the_host(setattr=setattr):
+    """The child's limit: every check of the host's memory (the executor's on the CPU, an op
+    computed in Python, a reader of files) sees AVAILABLE, through their one figure."""
+    setattr(host_memory, "host_available_bytes",
+            lambda: (AVAILABLE, "the hostile inputs test's limit"))
+
+
 def _child(start):
     emit = lambda *words: print(*words, flush=True)
     emit("OPS", *list_ops())
     # the allocation check sees AVAILABLE; an allocation it let through fails past HEADROOM
-    memory.available_bytes = lambda device: (AVAILABLE, "the hostile inputs test's limit")
+    _limit_the_host()
     size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
     for k, probe in enumerate(probes()):

@@ -398,11 +398,12 @@ def test_decode_raw_of_strings():
 
 
 def test_a_missing_or_too_large_file_is_reported_by_the_coordinator(tmp_path, monkeypatch):
-    from tinyflow.executor import memory
+    from tinyflow.nnvm import host_memory
     (tmp_path / "big.bin").write_bytes(bytes(4096))
     for name, error in (("missing.bin", tf.errors.NotFoundError),
                         ("big.bin", tf.errors.ResourceExhaustedError)):
-        monkeypatch.setattr(memory, "available_bytes", lambda device: (1000, "a test's limit"))
+        monkeypatch.setattr(host_memory, "host_available_bytes",
+                            lambda: (1000, "a test's limit"))
         with tf.Graph().as_default():
             size = _read_all(tf.train.string_input_producer([str(tmp_path / name)]),
                              tf.WholeFileReader())

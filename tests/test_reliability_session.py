@@ -313,8 +313,8 @@ def test_the_sum_of_buffers_is_checked_too(monkeypatch):
     x = tf.placeholder(tf.float32, [None, 100], name="x")
     y = tf.exp(x, name="big_exp") + 1
     sess = tf.Session()
-    monkeypatch.setattr("tinyflow.executor.memory.available_bytes",
-                        lambda device: (50_000, "a test's figure"))
+    monkeypatch.setattr("tinyflow.nnvm.host_memory.host_available_bytes",
+                        lambda: (50_000, "a test's figure"))
     with pytest.raises(ResourceExhaustedError) as caught:
         sess.run(y, {x: np.ones((100, 100))})
     message = str(caught.value)

@@ -608,14 +608,14 @@ def test_a_var_len_feature_in_a_dataset_is_densified_or_refused_clearly(tmp_path
 
 
 def test_a_message_whose_values_cannot_fit_is_refused_before_decoding(monkeypatch):
-    from tinyflow.executor import memory
     from tinyflow.frontend import example_proto
+    from tinyflow.nnvm import host_memory
     values = list(range(-500, 500))
     data = _example(a=_ints(*values)).SerializeToString()
     monkeypatch.setattr(example_proto, "_LARGE", 1024)
     assert list(tf.train.Example.FromString(data).features.feature["a"].int64_list.value) \
         == values  # checked, and it fits
-    monkeypatch.setattr(memory, "available_bytes", lambda device: (4096, "a test"))
+    monkeypatch.setattr(host_memory, "host_available_bytes", lambda: (4096, "a test"))
     with pytest.raises(tf.errors.ResourceExhaustedError, match="more than the 4096 free"):
         tf.train.Example.FromString(data)
 

@@ -11,9 +11,10 @@ import pytest
 import torch
 
 import tinyflow as tf
-from tinyflow.executor import ResourceExhaustedError, memory
+from tinyflow.executor import ResourceExhaustedError
 from tinyflow.frontend import events
 from tinyflow.frontend.saver import CheckpointError
+from tinyflow.nnvm import host_memory
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 
@@ -23,7 +24,8 @@ LIMIT = 100 << 20
 @pytest.fixture
 def small_host(monkeypatch):
     """A host with 100 MB available, as the allocation check sees it."""
-    monkeypatch.setattr(memory, "available_bytes", lambda device: (LIMIT, "the test's limit"))
+    monkeypatch.setattr(host_memory, "host_available_bytes",
+                        lambda: (LIMIT, "the test's limit"))
 
 
 def _peak(function):
@@ -110,7 +112,7 @@ def test_a_small_checkpoint_cannot_restore_a_huge_tensor(tmp_path, monkeypatch, 
     assert os.path.getsize(path) < 1 << 20
     v = _unshaped_variable()
     if limit == "default":
-        monkeypatch.setattr(memory, "available_bytes", lambda device: (LIMIT, "the test's"))
+        monkeypatch.setattr(host_memory, "host_available_bytes", lambda: (LIMIT, "the test's"))
         saver = tf.train.Saver([v])
     else:
         saver = tf.train.Saver([v], max_restore_bytes=LIMIT)

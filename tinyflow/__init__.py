@@ -38,6 +38,7 @@ from .frontend.indexing_ops import *
 from .frontend.indexing_ops import __all__ as _indexing_ops_all
 from .frontend.init_ops import *
 from .frontend.init_ops import __all__ as _init_ops_all
+from .frontend.io_ops import matching_files, parse_tensor, serialize_tensor, write_file
 from .frontend.linalg_ops import *
 from .frontend.linalg_ops import __all__ as _linalg_ops_all
 from .frontend.loops import *
@@ -174,7 +175,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "Dimension", "GraphDef", "TensorShape", "compat", "contrib", "layers", "linalg", "math", "Operation",
     "Tensor", "cross", "random_crop", "FIFOQueue", "QueueBase", "RandomShuffleQueue",
     "FixedLengthRecordReader", "ReaderBase", "TextLineReader", "TFRecordReader", "WholeFileReader",
-    "decode_raw", "read_file",
+    "decode_raw", "read_file", "matching_files", "parse_tensor", "serialize_tensor", "write_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 

@@ -49,11 +49,17 @@ COMPONENTS = {
     # configurations, the parse op pulled before the run, tf.data.TFRecordDataset; apart, as
     # TF's parsing_ops and example protos are; with tf.decode_csv and tf.data.TextLineDataset,
     # and packed varints decoded by numpy, a large message checked against the free memory,
-    # and tf.parse_single_sequence_example
+    # and tf.parse_single_sequence_example; 1080 -> 1150: tf.data.FixedLengthRecordDataset
+    # (fixed records read in pieces past header and footer, TF's errors, the memory check)
     "TFRecords and tf.train.Example (example_proto.py, parsing_ops.py, ops/parsing.py, "
     "data/readers.py)": (
         ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
-         "frontend/data/readers.py"], 1080),
+         "frontend/data/readers.py"], 1150),
+    # 2026-11-27: tf.io's files and a tensor's bytes (matching_files' glob, write_file,
+    # serialize_tensor / parse_tensor: TensorProto by hand, untrusted bytes checked), counted
+    # apart as the TFRecord pipeline is
+    "tf.io files and TensorProto bytes (ops/file_io.py, frontend/io_ops.py, tensor_proto.py)": (
+        ["ops/file_io.py", "frontend/io_ops.py", "frontend/tensor_proto.py"], 315),
     # 2026-11-27: TF-1's sparse tensors (tf.SparseTensor, sparse_placeholder, tf.sparse.*,
     # embedding_lookup_sparse, safe_embedding_lookup_sparse): the session's composite fetches
     # and feeds, the sparse family's two ops (sized by the dense shape's value, indices checked
@@ -207,8 +213,10 @@ COMPONENTS = {
     # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...; 700 -> 725:
     # tf.Graph.device (nnvm/devices.py, out of the teaching core: tf.device's check moved down);
     # 725 -> 745: nnvm/host_memory.py (the host's available bytes, moved down from
-    # executor/memory.py so that an op computed in Python checks its own result against them)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 745),
+    # executor/memory.py so that an op computed in Python checks its own result against them);
+    # 745 -> 755: host_memory.py the one figure every host check reads (format_bytes moved down
+    # with it, so the front end's readers need not import the executor, nor torch)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 755),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -335,8 +343,10 @@ COMPONENTS = {
     # functions' tensors (captures fed), feedable iterators (string_handle,
     # Iterator.from_string_handle), tf.data.experimental.group_by_window and
     # bucket_by_sequence_length (grouping.py), choose_from_datasets and sample_from_datasets
-    # (directed.py)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1440),
+    # (directed.py); 1440 -> 1675: tf.data.Options with TF 1.15's options and their merge
+    # (options.py, none with an effect here) and Dataset.with_options; Dataset.window, its
+    # windows datasets read by flat_map / interleave
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1675),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -432,10 +442,12 @@ COMPONENTS = {
     # Jacobians (TF 1.15's layout)
     # (490 -> 640: TFRecord files, tf.python_io / tf.io's writer and iterator, python_io.py;
     # 640 -> 660: 2026-11-27: TFRecords: records read from any stream (TFRecordReader's), TF's
-    # gzip bytes written, a compressed record's read checked against the free memory)
+    # gzip bytes written, a compressed record's read checked against the free memory;
+    # 660 -> 670: tf.io's names for matching_files, write_file, serialize_tensor, parse_tensor
+    # and write_graph, and what its docstring says of them)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 660),
+         "frontend/python_io.py"], 670),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),

@@ -312,6 +312,18 @@ def _remove_stale_parts(path: Path) -> None:
 def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
     """Stream ``url`` into the binary file ``out``; return the SHA-256 of the bytes.  OSError
     past ``deadline`` (a ``time.monotonic()`` value) or beyond ``max_bytes``."""
+    try:
+        return _stream(url, out, deadline, max_bytes)
+    except (TimeoutError, urllib.error.URLError) as exc:
+        # the socket's timeout is at most what was left of the deadline: a mirror slow to
+        # answer (or a loaded machine) is the deadline's error too, not a bare "timed out"
+        reason = getattr(exc, "reason", exc)
+        if isinstance(reason, TimeoutError) and time.monotonic() >= deadline:
+            raise OSError(f"not done by the deadline (deadline_s): {reason}") from exc
+        raise
+
+
+def _stream(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
     request = urllib.request.Request(url, headers={"User-Agent": "tinyflow"})
     digest = hashlib.sha256()
     timeout = max(0.001, min(_TIMEOUT_S, deadline - time.monotonic()))

@@ -14,14 +14,14 @@ from typing import NamedTuple
 
 import torch
 
+from ..nnvm import host_memory
 from ..nnvm.errors import ResourceExhaustedError, ShapeError
 from ..nnvm.host_memory import MAX_BYTES as _MAX_BYTES
-from ..nnvm.host_memory import host_available_bytes
+from ..nnvm.host_memory import format_bytes
 from ..nnvm.passes.infer import DTYPE_SIZE
 
 __all__ = ["Buffer", "ResourceExhaustedError", "available_bytes", "check_fits",
            "check_shape_sizes", "format_bytes"]
-
 
 
 class Buffer(NamedTuple):
@@ -35,22 +35,16 @@ class Buffer(NamedTuple):
     what: str  # "output", "feed buffer", "variable"
 
 
-def format_bytes(nbytes: int) -> str:
-    """``4.00 TB (4000000000000 bytes)``: readable and exact."""
-    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if nbytes >= scale:
-            return f"{nbytes / scale:.2f} {unit} ({nbytes} bytes)"
-    return f"{nbytes} bytes"
-
-
 def available_bytes(device: torch.device) -> tuple[int, str]:
     """``(bytes, source)``: the memory ``device`` can give now, and where the figure comes
     from (CUDA: free bytes from ``torch.cuda.mem_get_info``; CPU: ``MemAvailable`` in
-    /proc/meminfo, else the free physical pages from ``os.sysconf``)."""
+    /proc/meminfo, else the free physical pages from ``os.sysconf``: the host's one figure,
+    :func:`tinyflow.nnvm.host_memory.host_available_bytes`, read through its module so that
+    a test patching it reaches this check too)."""
     if device.type == "cuda":
         free, _ = torch.cuda.mem_get_info(device)
         return free, "free per torch.cuda.mem_get_info"
-    return host_available_bytes()
+    return host_memory.host_available_bytes()
 
 
 def _describe(buffer: Buffer) -> str:

@@ -20,6 +20,7 @@ from typing import ClassVar
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.errors import ResourceExhaustedError
 
 __all__ = ["BytesList", "DecodeError", "Example", "Feature", "FeatureList", "FeatureLists",
@@ -483,10 +484,7 @@ class _Message:
 
 def _check_memory(need: int, what: str):
     """ResourceExhaustedError when the values of a large message cannot fit in memory now."""
-    import torch  # deferred: only a large message's read asks
-
-    from ..executor.memory import available_bytes  # imports torch: deferred as torch
-    free, source = available_bytes(torch.device("cpu"))
+    free, source = host_memory.host_available_bytes()
     if need > free:
         raise ResourceExhaustedError(f"a serialized {what} of {need // 48} bytes needs about "
                                      f"{need} bytes as Python values, more than the {free} "

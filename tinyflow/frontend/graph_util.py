@@ -180,9 +180,15 @@ def import_graph_def(graph_def, input_map=None, return_elements=None, name=None,
 
 
 def write_graph(graph_or_graph_def, logdir, name, as_text=True) -> str:
-    """Write a graph (its ``as_graph_def()``) or graph def to ``logdir/name``, making
-    ``logdir`` if needed, in one atomic replace; ``as_text`` indents the document.  Returns the
-    path."""
+    """``tf.train.write_graph`` (``tf.io.write_graph``): a graph (its ``as_graph_def()``) or
+    graph def written to ``logdir/name``, making ``logdir`` if needed, in one atomic replace;
+    returns the path, as TF's.
+
+    Both forms are TinyFlow's graph format: ``as_text`` its JSON document indented, else
+    compact (``GraphDef.SerializeToString()``'s bytes), either read back by
+    ``GraphDef.ParseFromString``.  TensorFlow writes a ``GraphDef`` protocol buffer instead, its
+    text format (``node { name: "c" op: "Const" ... }``) or its binary wire format, of
+    TensorFlow's ops: TinyFlow writes neither, nor reads them."""
     graph_def = graph_or_graph_def
     if hasattr(graph_def, "as_graph_def"):
         graph_def = graph_def.as_graph_def()

@@ -16,6 +16,7 @@ import struct
 import zlib
 from typing import ClassVar
 
+from ..nnvm import host_memory
 from ..nnvm.errors import DataLossError, ResourceExhaustedError
 from .checkpoint_format import crc32c, mask_crc
 from .events import proto
@@ -194,10 +195,7 @@ def _read_exactly(file, n, path, offset, bounded=True) -> bytes:
 
 
 def _free_bytes() -> int:
-    import torch  # deferred: only a large compressed record's read asks
-
-    from ..executor.memory import available_bytes  # imports torch: deferred as torch
-    return available_bytes(torch.device("cpu"))[0]
+    return host_memory.host_available_bytes()[0]
 
 
 def summary_iterator(path):

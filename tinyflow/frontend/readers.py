@@ -19,6 +19,7 @@ import threading
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
@@ -193,17 +194,16 @@ def _text(value) -> str:
 
 def _read_file(node, filename) -> bytes:
     """The file's bytes; its size checked against the memory the machine can give."""
-    from ..executor.memory import available_bytes, format_bytes  # imports torch: run time only
     try:
         size = os.path.getsize(filename)
     except OSError as err:
         raise NotFoundError(None, node.name, f"{node.describe()}: {filename}: {err.strerror}")
-    import torch  # only at run time, as above
-    limit, source = available_bytes(torch.device("cpu"))
+    limit, source = host_memory.host_available_bytes()
     if size > limit:
         raise ResourceExhaustedError(
-            f"{node.describe()} cannot read {filename}: it holds {format_bytes(size)}, more "
-            f"than the {format_bytes(limit)} free ({source})", node)
+            f"{node.describe()} cannot read {filename}: it holds "
+            f"{host_memory.format_bytes(size)}, more than the {host_memory.format_bytes(limit)} "
+            f"free ({source})", node)
     try:
         with open(filename, "rb") as file:
             return file.read(size)

@@ -79,6 +79,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import GraphError, InvalidArgumentError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
@@ -425,8 +426,6 @@ class Saver:
         """
         import torch  # only here: building graphs (and this module) must not import torch
 
-        from ..executor.memory import available_bytes  # imports torch: only here, as above
-
         if not self._variables:  # allow_empty: nothing to restore, as TF
             return
         if save_path is None:
@@ -434,7 +433,7 @@ class Saver:
         path = os.fspath(save_path)
         limit, source = ((self.max_restore_bytes, "the Saver's max_restore_bytes")
                          if self.max_restore_bytes is not None
-                         else available_bytes(torch.device("cpu")))
+                         else host_memory.host_available_bytes())
         held = sess.variable_store.shapes()
         new = {name: v for name, v in self._variables.items()
                if any(s.node not in held for s in _shards(v))}

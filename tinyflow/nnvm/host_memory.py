@@ -1,11 +1,12 @@
-"""The host memory a process can take now: what the allocation check compares against on the
-CPU (:func:`tinyflow.executor.memory.available_bytes`), and what an op computed in Python
-checks before it builds a result of its own (``index_to_string``'s strings)."""
+"""The host memory a process can take now: the one figure every check on the host reads (the
+executor's on the CPU, ``index_to_string``'s strings, the readers of untrusted files), each
+through this module (``host_memory.host_available_bytes()``, never a name imported from it), so
+that a test patching :func:`host_available_bytes` here sets the limit for all of them."""
 from __future__ import annotations
 
 import os
 
-__all__ = ["MAX_BYTES", "host_available_bytes"]
+__all__ = ["MAX_BYTES", "format_bytes", "host_available_bytes"]
 
 MAX_BYTES = 2 ** 63 - 1  # torch sizes and byte counts are int64
 
@@ -25,3 +26,11 @@ def host_available_bytes() -> tuple[int, str]:
     except (ValueError, OSError, AttributeError):
         return MAX_BYTES, "unknown (no /proc/meminfo or sysconf)"
     return pages, "free pages per os.sysconf"
+
+
+def format_bytes(nbytes: int) -> str:
+    """``4.00 TB (4000000000000 bytes)``: readable and exact."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if nbytes >= scale:
+            return f"{nbytes / scale:.2f} {unit} ({nbytes} bytes)"
+    return f"{nbytes} bytes"

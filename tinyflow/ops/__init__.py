@@ -5,6 +5,7 @@ from . import (
     control,
     conv,
     elemwise,
+    file_io,
     fused,
     image,
     indexing,
@@ -31,7 +32,7 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim", "parsing", "queue",
-           "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
-           "special", "state", "volume"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "file_io", "fused", "image",
+           "indexing", "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim",
+           "parsing", "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting",
+           "sparse", "sparse_updates", "special", "state", "volume"]

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import ResourceExhaustedError
-from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 
@@ -27,7 +27,7 @@ def _index_to_string(node, inputs):
     ids = np.asarray(inputs[0])
     # its own result, beside the executor's checked buffers: the sort, the inverse and the
     # object array (8 bytes an element each), and a bytes object (~40) an element at worst
-    needed, (available, source) = 64 * ids.size, host_available_bytes()
+    needed, (available, source) = 64 * ids.size, host_memory.host_available_bytes()
     if needed > available:
         raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for the "
                                      f"strings of {ids.size} ids, more than the {available} "

@@ -604,13 +604,15 @@ def _is_python(symbol, fed=()) -> bool:
 
 
 def _ancestors(nodes) -> set:
-    """``nodes`` and every node they depend on (inputs and control dependencies)."""
+    """``nodes`` and every node they depend on (inputs and control dependencies), not through
+    a pulled node's inputs (its pull reads them: the executor is fed its value)."""
     seen, stack = set(), list(nodes)
     while stack:
         node = stack.pop()
         if node not in seen:
             seen.add(node)
-            stack.extend(e.node for e in node.inputs)
+            if node.op is None or node.op.attr("FPullOutputs") is None:
+                stack.extend(e.node for e in node.inputs)
             stack.extend(node.control_deps)
     return seen
 

@@ -6,7 +6,8 @@ A dataset's elements are produced in Python (numpy) when an iterator pulls them;
 iterator's ``get_next()`` is a graph op fed with the element each run (see :mod:`.iterator`).
 Modules: :mod:`.dataset` (the datasets), :mod:`.iterator`, :mod:`.functions` (traced
 functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested elements),
-:mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``), :mod:`.directed`
+:mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``), :mod:`.options`
+(``tf.data.Options``, which have no effect here), :mod:`.directed`
 (``choose_from_datasets``, ``sample_from_datasets``), :mod:`.readers` (``TFRecordDataset``,
 ``TextLineDataset``).
 """
@@ -18,9 +19,19 @@ from ..unsupported import unsupported
 from . import directed, grouping
 from .dataset import Dataset
 from .iterator import Iterator
-from .readers import TextLineDataset, TFRecordDataset
+from .options import (
+    DistributeOptions,
+    MapVectorizationOptions,
+    OptimizationOptions,
+    Options,
+    StatsOptions,
+    ThreadingOptions,
+)
+from .readers import FixedLengthRecordDataset, TextLineDataset, TFRecordDataset
 
-__all__ = ["AUTOTUNE", "Dataset", "Iterator", "TFRecordDataset", "TextLineDataset",
+__all__ = ["AUTOTUNE", "Dataset", "FixedLengthRecordDataset", "Iterator", "Options",
+           "TFRecordDataset",
+           "TextLineDataset",
            "experimental", "get_output_classes",
            "get_output_shapes",
            "get_output_types", "make_initializable_iterator", "make_one_shot_iterator"]
@@ -34,9 +45,14 @@ class _Experimental:
     ``Counter`` and the transformations TF 1.15 kept there, for ``dataset.apply(...)``."""
 
     AUTOTUNE = AUTOTUNE
-    NAMES = ("AUTOTUNE", "Counter", "bucket_by_sequence_length", "choose_from_datasets",
-             "enumerate_dataset", "group_by_window", "map_and_batch", "sample_from_datasets",
-             "shuffle_and_repeat", "take_while", "unbatch", "unique")
+    NAMES = ("AUTOTUNE", "Counter", "DistributeOptions", "MapVectorizationOptions",
+             "OptimizationOptions", "StatsOptions", "ThreadingOptions",
+             "bucket_by_sequence_length", "choose_from_datasets", "enumerate_dataset",
+             "group_by_window", "map_and_batch", "sample_from_datasets", "shuffle_and_repeat",
+             "take_while", "unbatch", "unique")
+    DistributeOptions, MapVectorizationOptions = DistributeOptions, MapVectorizationOptions
+    OptimizationOptions, StatsOptions = OptimizationOptions, StatsOptions
+    ThreadingOptions = ThreadingOptions
     group_by_window = staticmethod(grouping.group_by_window)
     bucket_by_sequence_length = staticmethod(grouping.bucket_by_sequence_length)
     choose_from_datasets = staticmethod(directed.choose_from_datasets)

@@ -23,6 +23,7 @@ from ..unsupported import unsupported
 from . import pipeline
 from .functions import TracedFunction
 from .iterator import Iterator, reduce_dataset
+from .options import Options, merge_options
 from .structure import Spec, as_spec_structure, flatten, map_structure, pack, shape_of
 
 __all__ = ["Dataset"]
@@ -34,10 +35,15 @@ class Dataset:
     transformed by the others, each returning a new dataset."""
 
     _kind = "Dataset"
+    _of_datasets = False  # elements that are datasets (Dataset.window's)
+    _reads_windows = False  # a transformation that takes such elements
 
     def __init__(self, specs, inputs=(), captures=()):
         self._specs, self._inputs, self._own_captures = specs, tuple(inputs), list(captures)
         self._what = f"{self._kind} (created at {_user_site()})"
+        windows = [d for d in self._inputs if d._of_datasets]
+        if windows and not self._reads_windows:
+            raise TypeError(f"{windows[0]._what}: {_READ_BY}")
 
     # -- what an element is ----------------------------------------------------------------
     @property
@@ -186,6 +192,23 @@ class Dataset:
         the state's structure holding the last state, the whole dataset iterated from its start
         in each run that needs them (TF 1.15's ``Dataset.reduce``, op ``ReduceDataset``)."""
         return reduce_dataset(self, initial_state, reduce_func)
+
+    def window(self, size, shift=None, stride=1, drop_remainder=False) -> Dataset:
+        """A dataset of windows, each a dataset (a tuple / dict of them for a tuple / dict
+        element) of ``size`` elements ``stride`` apart, one starting every ``shift`` (default
+        ``size``) elements; the last ones smaller unless ``drop_remainder``.  Read it with
+        ``flat_map`` or ``interleave``: ``.flat_map(lambda w: w.batch(size))``."""
+        return _Windows(self, size, shift, stride, drop_remainder)
+
+    def with_options(self, options) -> Dataset:
+        """The same elements, with ``options`` (a ``tf.data.Options``, merged with those of
+        this dataset: a ValueError where both set one option differently, as TF 1.15's).
+        None of them has an effect in TinyFlow (:mod:`.options` says why)."""
+        return _WithOptions(self, options)
+
+    def options(self) -> Options:
+        """The options of this dataset and of those it reads, merged."""
+        return merge_options(Options(), *[d.options() for d in self._inputs])
 
     def apply(self, transformation_func) -> Dataset:
         """``transformation_func(self)``."""
@@ -589,6 +612,135 @@ class _Interleave(Dataset):
                     slots[index], opened = self._opened(element, context), opened + 1
             else:
                 index, taken = (index + 1) % cycle, 0
+
+
+_READ_BY = ("a dataset of windows (Dataset.window) is read by flat_map or interleave in "
+            "TinyFlow (each window a dataset: `.flat_map(lambda w: w.batch(size))`)")
+
+
+class _Windows(Dataset):
+    """``Dataset.window``: a dataset of windows, each window a dataset per component, read by
+    ``flat_map`` / ``interleave`` only in TinyFlow (any other use is a TypeError saying so)."""
+
+    _kind = "WindowDataset"
+    _of_datasets = True  # what Dataset's constructor refuses as another's input
+
+    def __init__(self, dataset, size, shift, stride, drop_remainder):
+        self._size = _integer(size, "window", "size")
+        self._shift = self._size if shift is None else _integer(shift, "window", "shift")
+        self._stride = _integer(stride, "window", "stride")
+        self._drop = bool(drop_remainder)
+        super().__init__(dataset._specs, (dataset,), [
+            v for v in (self._size, self._shift, self._stride) if isinstance(v, Symbol)])
+
+    @property
+    def output_classes(self):
+        """Every component a dataset."""
+        return map_structure(lambda s: Dataset, self._specs)
+
+    def flat_map(self, map_func) -> Dataset:
+        """The elements of the dataset ``map_func`` makes of each window, one after another."""
+        return _WindowInterleave(self, map_func, 1, 1)
+
+    def interleave(self, map_func, cycle_length=-1, block_length=1,
+                   num_parallel_calls=None) -> Dataset:
+        """As ``Dataset.interleave``, over the datasets ``map_func`` makes of the windows."""
+        return _WindowInterleave(self, map_func, cycle_length, block_length)
+
+    def make_one_shot_iterator(self):
+        raise TypeError(f"{self._what}: {_READ_BY}")
+
+    def make_initializable_iterator(self, shared_name=None):
+        raise TypeError(f"{self._what}: {_READ_BY}")
+
+    def _elements(self, context):
+        sizes = [context.integer(v) for v in (self._size, self._shift, self._stride)]
+        for name, value in zip(("size", "shift", "stride"), sizes):
+            if value <= 0:
+                raise InvalidArgumentError(None, None, f"{self._what}: Window {name} must be "
+                                                       f"greater than zero.")
+        yield from _windows(self._inputs[0]._elements(context), *sizes, self._drop)
+
+
+def _windows(elements, size: int, shift: int, stride: int, drop: bool):
+    """Lists of elements: from every ``shift``-th, ``size`` of them ``stride`` apart (fewer at
+    the end, unless ``drop``).  ``held`` keeps the elements from index ``first`` on."""
+    source, held, first, start, ended = iter(elements), [], 0, 0, False
+    while True:
+        end = start + (size - 1) * stride + 1
+        while not ended and first + len(held) < end:
+            element = next(source, None)
+            ended = element is None
+            if not ended and first + len(held) < start:  # before this window: not kept
+                first += 1
+            elif not ended:
+                held.append(element)
+        window = held[start - first:end - first:stride]
+        if not window or (drop and len(window) < size):
+            return
+        yield window
+        start += shift
+        gone = min(len(held), start - first)
+        del held[:gone]
+        first += gone
+
+
+class _WindowInterleave(_Interleave):
+    """flat_map / interleave over windows: ``map_func`` called once, now, on a dataset per
+    component; each window's elements given to those datasets as it is opened."""
+
+    _kind = "InterleaveDataset"
+    _reads_windows = True
+
+    def __init__(self, windows, map_func, cycle_length, block_length):
+        self._components = [_Window(spec) for spec in flatten(windows._specs)]
+        element = pack(windows._specs, self._components)
+        made = map_func(*element) if isinstance(element, tuple) else map_func(element)
+        if not isinstance(made, Dataset):
+            raise TypeError(f"`map_func` must return a `Dataset` object, got "
+                            f"{type(made).__name__}")
+        self._dataset = made
+        self._cycle = (os.cpu_count() or 1) if cycle_length == -1 else _integer(
+            cycle_length, "interleave", "cycle_length", low=1)
+        self._block = _integer(block_length, "interleave", "block_length", low=1)
+        Dataset.__init__(self, made._specs, (windows, made), [
+            v for v in (self._cycle, self._block) if isinstance(v, Symbol)])
+
+    def _opened(self, window, context):
+        inner = pipeline.Context(context.captured)
+        for index, component in enumerate(self._components):
+            inner.state[component] = [(element[index],) for element in window]
+        return self._dataset._elements(inner)
+
+
+class _WithOptions(Dataset):
+    _kind = "OptionsDataset"
+
+    def __init__(self, dataset, options):
+        self._options = merge_options(dataset.options(), options)
+        super().__init__(dataset._specs, (dataset,))
+
+    def options(self) -> Options:
+        return merge_options(Options(), self._options)
+
+    def _elements(self, context):
+        yield from self._inputs[0]._elements(context)
+
+
+class _Window(Dataset):
+    """One window's elements (flat tuples), kept in the run's state by whoever opens it: a
+    window of ``Dataset.window``'s (one per component), or of ``group_by_window``'s."""
+
+    _kind = "WindowDataset"
+
+    def _elements(self, context):
+        yield from context.state[self]
+
+    def _not_alone(self, *args, **kwargs):
+        raise TypeError(f"{self._what}: a window is read in TinyFlow only by the dataset made "
+                        f"of it (its transformations), not by an iterator or Dataset.reduce")
+
+    make_one_shot_iterator = make_initializable_iterator = reduce = _not_alone
 
 
 class _Filter(Dataset):

@@ -19,22 +19,13 @@ from ..api import cast, constant, reduce_sum
 from ..array_ops import gather
 from ..dtypes import int64
 from . import pipeline
-from .dataset import Dataset, _integer
+from .dataset import Dataset, _integer, _Window
 from .functions import TracedFunction
 from .structure import Spec
 
 __all__ = ["bucket_by_sequence_length", "group_by_window"]
 
 _KEY = Spec(int64, TensorShape([]))
-
-
-class _Window(Dataset):
-    """One window's elements: the dataset ``reduce_func`` is given."""
-
-    _kind = "WindowDataset"
-
-    def _elements(self, context):
-        yield from context.state[self]
 
 
 class _GroupByWindow(Dataset):

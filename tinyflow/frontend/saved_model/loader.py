@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 
+from ...nnvm import host_memory
 from ...nnvm.errors import GraphError
 from ...session.options import RunOptions
 from ..meta_graph import MAX_META_BYTES, read_meta_graph
@@ -130,10 +131,6 @@ def load(sess, tags, export_dir, import_scope=None, **saver_kwargs) -> MetaGraph
 def _read_document(folder: str) -> dict:
     """``saved_model.json`` parsed, its size checked first; TensorFlow's OSError when there
     is no saved model, a SavedModelError for TensorFlow's own."""
-    import torch  # only here: a session exists already, so torch is loaded
-
-    from ...executor.memory import available_bytes  # imports torch: deferred with it
-
     path = os.path.join(folder, constants.SAVED_MODEL_FILENAME_JSON)
     if not os.path.isfile(path):
         theirs = [name for name in (constants.SAVED_MODEL_FILENAME_PB,
@@ -151,7 +148,7 @@ def _read_document(folder: str) -> dict:
                       f"{{{constants.SAVED_MODEL_FILENAME_JSON}}}")  # TF's text, our file
     try:
         size = os.path.getsize(path)
-        available, source = available_bytes(torch.device("cpu"))
+        available, source = host_memory.host_available_bytes()
         if size > MAX_DOCUMENT_BYTES or size * PARSE_BYTES_PER_BYTE > available:
             raise SavedModelError(
                 f"cannot load SavedModel '{folder}': {path} has {size} bytes; at most "

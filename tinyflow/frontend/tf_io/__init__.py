@@ -1,8 +1,12 @@
 """``tf.io``: of TensorFlow 1.15's ``tf.io`` TinyFlow has ``gfile`` (the file API in lower
 case, :mod:`tinyflow.io.gfile`), ``decode_raw``, the TFRecord files' writer, iterator and
-options (``tf.python_io``'s) and the parsing of ``tf.train.Example`` protos (``parse_example``,
-``parse_single_example`` and their feature configurations); any other ``tf.io.X`` is an AttributeError saying TinyFlow does
-not support it."""
+options (``tf.python_io``'s), the parsing of ``tf.train.Example`` protos (``parse_example``,
+``parse_single_example`` and their feature configurations), files read, matched and written
+(``read_file``, ``matching_files``, ``write_file``), tensors as ``TensorProto`` bytes
+(``serialize_tensor``, ``parse_tensor``) and ``write_graph`` (``tf.train.write_graph``); any
+other ``tf.io.X`` is an AttributeError saying TinyFlow does not support it."""
+from ..graph_util import write_graph
+from ..io_ops import matching_files, parse_tensor, serialize_tensor, write_file
 from ..parsing_ops import (
     FixedLenFeature,
     FixedLenSequenceFeature,
@@ -19,8 +23,9 @@ from . import gfile
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordCompressionType",
            "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_csv", "decode_raw",
-           "gfile", "parse_example", "parse_single_example", "parse_single_sequence_example",
-           "read_file", "tf_record_iterator"]
+           "gfile", "matching_files", "parse_example", "parse_single_example",
+           "parse_single_sequence_example", "parse_tensor", "read_file", "serialize_tensor",
+           "tf_record_iterator", "write_file", "write_graph"]
 
 
 def __getattr__(name):
