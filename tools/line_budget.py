@@ -30,6 +30,15 @@ COMPONENTS = {
     "linear algebra (ops/linalg.py, lua_ops/linalg/, frontend/linalg_ops.py, tf_linalg.py)": (
         ["ops/linalg.py", "lua_ops/linalg/*", "frontend/linalg_ops.py",
          "frontend/tf_linalg.py"], 740),
+    # 2026-11-27: TF's lookup tables and string hashing: FarmHash's Fingerprint64 and TF's
+    # Hash64 in pure Python (bit for bit), the table and hash ops pulled before the run (no
+    # executor holds a string), tf.lookup's tables and initializers (vocabulary files read
+    # under the memory check), tf.contrib.lookup's vocabulary tables, tf.strings' hashing and
+    # the hashed and vocabulary-file feature columns, counted apart as TF's lookup_ops are
+    "lookup tables and hashing (ops/hashing.py, ops/lookup_tables.py, lookup_ops.py...)": (
+        ["ops/hashing.py", "ops/lookup_tables.py", "frontend/lookup_ops.py",
+         "frontend/tf_lookup.py", "frontend/contrib/lookup.py", "frontend/string_hash_ops.py",
+         "frontend/tf_strings.py", "frontend/feature_column_lookup.py"], 900),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front

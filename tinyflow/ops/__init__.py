@@ -6,11 +6,13 @@ from . import (
     conv,
     elemwise,
     fused,
+    hashing,
     image,
     indexing,
     init,
     linalg,
     lookup,
+    lookup_tables,
     loop,
     math,
     matrix,
@@ -31,7 +33,7 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
-           "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim", "parsing", "queue",
+__all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "hashing", "image", "indexing",
+           "init", "linalg", "lookup", "lookup_tables", "loop", "math", "matrix", "nn", "optim", "parsing", "queue",
            "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
            "special", "state", "volume"]
