@@ -140,10 +140,16 @@ class TextFileInitializer(_Initializer):
 
     def _read(self, node, file):
         keys, values, wanted = [], [], max(self.key_index, self.value_index) + 1
+        position = 0
         for number, line in enumerate(file):
             if self.vocab_size is not None and number >= self.vocab_size:
                 break
+            position += len(line)
             line = line.rstrip(b"\n").rstrip(b"\r")
+            if not line:
+                raise InvalidArgumentError(None, node.name, f"Invalid content in "
+                                           f"{self.filename}: empty line found at position "
+                                           f"{position}.")
             columns = line.split(self.delimiter.encode()) if wanted > 0 else []
             if len(columns) < wanted:
                 raise InvalidArgumentError(None, node.name, (
