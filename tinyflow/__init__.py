@@ -184,7 +184,7 @@ __all__ += ["lookup", "string_to_hash_bucket", "string_to_hash_bucket_fast", "st
 # tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
-            "estimator": "estimator", "feature_column": "feature_column", "flags": "flags", "gfile": "gfile",
+            "estimator": "estimator", "feature_column": "tf_feature_column", "flags": "flags", "gfile": "gfile",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "lookup": "tf_lookup", "logging": "tf_logging", "losses": "losses", "math": "tf_math",

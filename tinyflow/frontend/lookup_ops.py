@@ -224,6 +224,12 @@ class _Table:
         return create_op("table_lookup", keys, table=self,
                          name=name or f"{self.name}_Lookup/LookupTableFindV2")
 
+    def _lookup_ids(self, keys: Symbol, ignore) -> Symbol:
+        """``lookup`` with -1 for the keys equal to ``ignore`` (a feature column's missing
+        value, which TF drops before the lookup)."""
+        return create_op("table_lookup", keys, table=self, ignore=ignore,
+                         name=f"{self.name}_Lookup/LookupTableFindV2")
+
     def size(self, name=None) -> Symbol:
         """The number of entries (0 before the initializer ran), int64."""
         return create_op("table_size", table=self, name=name or f"{self.name}_Size")

@@ -16,7 +16,7 @@ from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 
-__all__ = ["fingerprint64", "hash_strings", "legacy_hash64"]
+__all__ = ["as_bytes", "drop_ignored", "fingerprint64", "hash_strings", "legacy_hash64"]
 
 _MASK = (1 << 64) - 1
 # FarmHash's primes between 2**63 and 2**64
@@ -193,6 +193,17 @@ def hash_strings(values, num_buckets: int, hash_name: str = "fingerprint64") -> 
     return np.array(flat, dtype=np.int64).reshape(array.shape)
 
 
+def drop_ignored(ids: np.ndarray, values: np.ndarray, node) -> np.ndarray:
+    """``ids`` with -1 where ``values`` hold the node's attr ``ignore`` (a feature column's
+    missing value: '' for strings, -1 for integers, which TF drops before the lookup)."""
+    ignore = node.attrs.get("ignore")
+    if ignore is None:
+        return ids
+    ignore = as_bytes(ignore)
+    missing = np.array([as_bytes(v) == ignore for v in values.ravel().tolist()], dtype=bool)
+    return np.where(missing.reshape(ids.shape), np.int64(-1), ids)
+
+
 def _pull_hashed(node, resources, evaluate, deadline):
     """FPullOutputs of string_to_hash_bucket: input 0's values (this run's) hashed into attr
     num_buckets by attr hash (fingerprint64, legacy_hash64)."""
@@ -203,14 +214,14 @@ def _pull_hashed(node, resources, evaluate, deadline):
         raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to hash "
                                      f"{values.size} strings, more than the {available} "
                                      f"available ({source})", node)
-    return [hash_strings(values, int(node.attrs["num_buckets"]),
-                         node.attrs.get("hash", "fingerprint64"))]
+    return [drop_ignored(hash_strings(values, int(node.attrs["num_buckets"]),
+                                      node.attrs.get("hash", "fingerprint64")), values, node)]
 
 
 (register_op("string_to_hash_bucket")
  .describe("Input 0's strings (integers: their decimal digits) hashed into attr num_buckets "
            "int64 buckets by attr hash (fingerprint64: FarmHash's Fingerprint64; "
-           "legacy_hash64: TF's Hash64), pulled before the run "
+           "legacy_hash64: TF's Hash64; -1 for attr ignore's value), pulled before the run "
            "(tf.strings.to_hash_bucket_fast, tf.string_to_hash_bucket).")
  .set_num_inputs(1)
  .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (

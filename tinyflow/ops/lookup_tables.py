@@ -14,7 +14,7 @@ from ..nnvm.errors import FailedPreconditionError, ResourceExhaustedError
 from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
-from .hashing import as_bytes, hash_strings
+from .hashing import as_bytes, drop_ignored, hash_strings
 
 __all__ = ["check_host_bytes", "table_key"]
 
@@ -88,7 +88,8 @@ def _pull_lookup(node, resources, evaluate, deadline):
         values[:] = [as_bytes(v) for v in found]
     else:
         values = np.array(found, dtype=np.dtype(table.value_dtype))
-    return [values.reshape(keys.shape)]
+    values = values.reshape(keys.shape)
+    return [drop_ignored(values, keys, node) if table.value_dtype == "int64" else values]
 
 
 def _table_size(node, inputs, resources):
@@ -114,7 +115,8 @@ def _scalar(dtype):
 
 (register_op("table_lookup")
  .describe("Input 0's keys as attr table's values (its default value for a key it does not "
-           "hold; an out-of-vocabulary bucket with num_oov_buckets), pulled before the run "
+           "hold; an out-of-vocabulary bucket with num_oov_buckets; int64 values: -1 for attr "
+           "ignore's keys), pulled before the run "
            "(a table's lookup).")
  .set_num_inputs(1)
  .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (
