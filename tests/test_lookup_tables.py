@@ -37,7 +37,8 @@ def _string_table():
 def test_lookup_before_and_after_initialization():
     table = _string_table()
     keys = tf.placeholder(tf.string, [None])
-    assert (table.key_dtype, table.value_dtype) == ("string", "int64")
+    assert (table.key_dtype, table.value_dtype) == (tf.string, tf.int64)  # TF's DTypes
+    assert isinstance(table.key_dtype, tf.DType)
     assert table.init is table.initializer
     with tf.Session() as sess:
         assert sess.run(table.size()) == 0  # TF: 0 before the initializer ran

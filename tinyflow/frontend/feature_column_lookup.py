@@ -51,7 +51,7 @@ def _mapped_ids(features, key: str, column, to_ids) -> Symbol:
     if isinstance(value, CompositeTensor):  # the values mapped, the missing ones left out
         ids = SparseTensor(value.indices, to_ids(value.values, None), value.dense_shape)
         return sparse_tensor_to_dense(ids, default_value=-1)
-    ids = to_ids(value, b"" if given == "string" else -1)
+    ids = to_ids(value, "" if given == "string" else -1)
     dims = value.get_shape().as_list()
     if len(dims) == 1:
         return expand_dims(ids, -1)

@@ -18,6 +18,7 @@ from ..nnvm.composite import CompositeTensor
 from ..nnvm.errors import InvalidArgumentError, NotFoundError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from ..ops.lookup_tables import check_host_bytes
+from .dtypes import as_dtype
 from .framework import GraphKeys, add_to_collection
 from .math_ops import convert_to_tensor
 
@@ -43,12 +44,19 @@ class TextFileIndex:
     LINE_NUMBER = -1
 
 
-class _Initializer:
+class _Typed:
+    """``key_dtype`` and ``value_dtype`` as TF's DTypes (held as names: ``key_type``...)."""
+
+    key_type: str
+    value_type: str
+    key_dtype = property(lambda self: as_dtype(self.key_type))
+    value_dtype = property(lambda self: as_dtype(self.value_type))
+
+
+class _Initializer(_Typed):
     """What a table's initializer has: ``key_dtype``, ``value_dtype`` and the ``contents``
     of the table (``contents(node, inputs) -> (keys, values)``) when its op runs."""
 
-    key_dtype: str
-    value_dtype: str
     inputs: tuple = ()
 
 
@@ -77,8 +85,8 @@ class KeyValueTensorInitializer(_Initializer):
     def __init__(self, keys, values, key_dtype=None, value_dtype=None, name=None):
         self._keys, found_key = _constant_values(keys, "keys")
         self._values, found_value = _constant_values(values, "values")
-        self.key_dtype = _dtype_name(key_dtype) if key_dtype is not None else found_key
-        self.value_dtype = (_dtype_name(value_dtype) if value_dtype is not None
+        self.key_type = _dtype_name(key_dtype) if key_dtype is not None else found_key
+        self.value_type = (_dtype_name(value_dtype) if value_dtype is not None
                             else found_value)
         sizes = [len(x) if isinstance(x, np.ndarray) else x.get_shape().as_list()[0]
                  for x in (self._keys, self._values)]
@@ -95,8 +103,8 @@ class KeyValueTensorInitializer(_Initializer):
         if len(keys) != len(values):
             raise InvalidArgumentError(None, node.name, f"Expected shape [{len(keys)}] for "
                                        f"value, got [{len(values)}]")
-        cast = (lambda v: v) if self.value_dtype == "string" else np.dtype(
-            self.value_dtype).type
+        cast = (lambda v: v) if self.value_type == "string" else np.dtype(
+            self.value_type).type
         return keys.tolist(), [cast(v) for v in values.tolist()]
 
 
@@ -109,9 +117,9 @@ class TextFileInitializer(_Initializer):
     def __init__(self, filename, key_dtype, key_index, value_dtype, value_index,
                  vocab_size=None, delimiter="\t", name=None):
         self.filename = os.fspath(filename)
-        self.key_dtype, self.value_dtype = _dtype_name(key_dtype), _dtype_name(value_dtype)
-        for what, index, dtype in (("key", key_index, self.key_dtype),
-                                   ("value", value_index, self.value_dtype)):
+        self.key_type, self.value_type = _dtype_name(key_dtype), _dtype_name(value_dtype)
+        for what, index, dtype in (("key", key_index, self.key_type),
+                                   ("value", value_index, self.value_type)):
             if index < TextFileIndex.WHOLE_LINE:
                 raise ValueError(f"Invalid {what} index {index}.")
             if index == TextFileIndex.LINE_NUMBER and dtype != "int64":
@@ -157,9 +165,9 @@ class TextFileInitializer(_Initializer):
                     f"({line.decode(errors='replace')}) : expected at least {wanted} got "
                     f"{len(columns)}"))
             keys.append(self._field(node, line, columns, number, self.key_index,
-                                    self.key_dtype))
+                                    self.key_type))
             values.append(self._field(node, line, columns, number, self.value_index,
-                                      self.value_dtype))
+                                      self.value_type))
         if self.vocab_size is not None and len(keys) != self.vocab_size:
             raise InvalidArgumentError(None, node.name, f"Invalid vocab_size in "
                                        f"{self.filename}: expected {self.vocab_size} but got "
@@ -181,7 +189,7 @@ class TextFileInitializer(_Initializer):
                                        f" in line {number} is not a valid {kind}.") from None
 
 
-class _Table:
+class _Table(_Typed):
     """What both tables share: the initializer's op (in ``GraphKeys.TABLE_INITIALIZERS``),
     ``lookup`` and ``size``."""
 
@@ -193,9 +201,9 @@ class _Table:
             raise TypeError(f"initializer must be a table initializer "
                             f"(KeyValueTensorInitializer, TextFileInitializer), got "
                             f"{type(initializer).__name__}")
-        if self.key_dtype not in _KEY_DTYPES:
+        if self.key_type not in _KEY_DTYPES:
             raise TypeError(f"TinyFlow's tables take string or int64 keys, got "
-                            f"{self.key_dtype}")
+                            f"{self.key_type}")
         self._initializer_object, self.name = initializer, name
         node = create_op("table_init", *initializer.inputs, num_args=len(initializer.inputs),
                          table=self, initializer=initializer,
@@ -216,10 +224,10 @@ class _Table:
         if isinstance(keys, CompositeTensor):
             return type(keys)(keys.indices, self.lookup(keys.values, name), keys.dense_shape)
         keys = keys if isinstance(keys, Symbol) else convert_to_tensor(
-            np.asarray(keys, dtype=object) if self.key_dtype == "string" else keys,
-            dtype=self.key_dtype)
-        if _dtype_name(keys.dtype) != self.key_dtype:
-            raise TypeError(f"Dtype of argument `keys` must be <dtype: '{self.key_dtype}'>, "
+            np.asarray(keys, dtype=object) if self.key_type == "string" else keys,
+            dtype=self.key_type)
+        if _dtype_name(keys.dtype) != self.key_type:
+            raise TypeError(f"Dtype of argument `keys` must be <dtype: '{self.key_type}'>, "
                             f"received: <dtype: '{_dtype_name(keys.dtype)}'>")
         return create_op("table_lookup", keys, table=self,
                          name=name or f"{self.name}_Lookup/LookupTableFindV2")
@@ -235,7 +243,7 @@ class _Table:
         return create_op("table_size", table=self, name=name or f"{self.name}_Size")
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {self.name!r}: {self.key_dtype} -> {self.value_dtype}>"
+        return f"<{type(self).__name__} {self.name!r}: {self.key_type} -> {self.value_type}>"
 
 
 class StaticHashTable(_Table):
@@ -244,17 +252,17 @@ class StaticHashTable(_Table):
     ``HashTable``)."""
 
     def __init__(self, initializer, default_value, name=None):
-        self.key_dtype = initializer.key_dtype
-        self.value_dtype = initializer.value_dtype
-        if self.value_dtype not in _VALUE_DTYPES:
+        self.key_type = initializer.key_type
+        self.value_type = initializer.value_type
+        if self.value_type not in _VALUE_DTYPES:
             raise TypeError(f"TinyFlow's tables hold string, int or float values, got "
-                            f"{self.value_dtype}")
+                            f"{self.value_type}")
         default = np.asarray(default_value)
-        if (default.dtype.kind in "USO") != (self.value_dtype == "string") or default.ndim:
+        if (default.dtype.kind in "USO") != (self.value_type == "string") or default.ndim:
             raise TypeError(f"default_value {default_value!r} must be a scalar of the table's "
-                            f"value dtype {self.value_dtype}")
-        self.default_value = default_value if self.value_dtype == "string" else np.dtype(
-            self.value_dtype).type(default_value)
+                            f"value dtype {self.value_type}")
+        self.default_value = default_value if self.value_type == "string" else np.dtype(
+            self.value_type).type(default_value)
         self._make_init(initializer, name or "hash_table")
 
 
@@ -263,15 +271,15 @@ class StaticVocabularyTable(_Table):
     ``num_oov_buckets`` ids after them: the table's size plus the Fingerprint64 of the key
     (of its decimal digits for an int64 key) modulo ``num_oov_buckets``, as TF's."""
 
-    value_dtype = "int64"
+    value_type = "int64"
 
     def __init__(self, initializer, num_oov_buckets, lookup_key_dtype=None, name=None):
         if num_oov_buckets <= 0:
             raise ValueError("oov_buckets must be > 0.")
-        if initializer.value_dtype != "int64":
+        if initializer.value_type != "int64":
             raise TypeError(f"Invalid value dtype, expected int64 but got "
-                            f"{initializer.value_dtype}.")
-        self.key_dtype = initializer.key_dtype
+                            f"{initializer.value_type}.")
+        self.key_type = initializer.key_type
         self.num_oov_buckets = int(num_oov_buckets)
         self._make_init(initializer, name or "hash_table")
 

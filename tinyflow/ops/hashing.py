@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import ResourceExhaustedError
+from ..nnvm.errors import InvalidArgumentError, ResourceExhaustedError
 from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
@@ -207,6 +207,9 @@ def drop_ignored(ids: np.ndarray, values: np.ndarray, node) -> np.ndarray:
 def _pull_hashed(node, resources, evaluate, deadline):
     """FPullOutputs of string_to_hash_bucket: input 0's values (this run's) hashed into attr
     num_buckets by attr hash (fingerprint64, legacy_hash64)."""
+    why = _check_hashing(node)  # (a document's node edited after it was made)
+    if why is not None:
+        raise InvalidArgumentError(None, node.name, f"{node.describe()}: {why}")
     values = np.asarray(evaluate([Symbol([node.inputs[0]])])[0], dtype=object)
     # the object array of the values and the ids, beside the executor's checked buffers
     needed, (available, source) = 16 * values.size, host_available_bytes()
@@ -218,6 +221,18 @@ def _pull_hashed(node, resources, evaluate, deadline):
                                       node.attrs.get("hash", "fingerprint64")), values, node)]
 
 
+def _check_hashing(node):
+    """FCheckNode of string_to_hash_bucket: attr num_buckets a positive int, attr hash known."""
+    buckets = node.attrs.get("num_buckets")
+    if isinstance(buckets, bool) or not isinstance(buckets, int) or not 1 <= buckets < 2**63:
+        return f"attr num_buckets must be an int in [1, 2**63), got {buckets!r}"
+    if node.attrs.get("hash", "fingerprint64") not in _HASHES:
+        return f"attr hash must be one of {sorted(_HASHES)}, got {node.attrs['hash']!r}"
+    if not isinstance(node.attrs.get("ignore", ""), (str, int)):
+        return f"attr ignore must be a string or an int, got {node.attrs['ignore']!r}"
+    return None
+
+
 (register_op("string_to_hash_bucket")
  .describe("Input 0's strings (integers: their decimal digits) hashed into attr num_buckets "
            "int64 buckets by attr hash (fingerprint64: FarmHash's Fingerprint64; "
@@ -227,4 +242,5 @@ def _pull_hashed(node, resources, evaluate, deadline):
  .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (
      in_shapes, [in_shapes[0] if in_shapes[0] is not None else out_shapes[0]]))
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["int64"]))
- .set_attr("FPullOutputs", _pull_hashed).set_attr("FGradient", no_gradient))
+ .set_attr("FPullOutputs", _pull_hashed).set_attr("FCheckNode", _check_hashing)
+ .set_attr("FGradient", no_gradient))

@@ -43,7 +43,7 @@ def _init_table(node, inputs, resources):
     check_host_bytes(node, 120 * len(keys), f"a table of {len(keys)} entries")
     contents = {}
     for key, value in zip(keys, values):
-        key = table_key(key, table.key_dtype)
+        key = table_key(key, table.key_type)
         held = contents.setdefault(key, value)
         if held != value:
             raise FailedPreconditionError(None, node.name, (
@@ -73,7 +73,7 @@ def _pull_lookup(node, resources, evaluate, deadline):
     contents = _contents(node, resources)
     keys = np.asarray(evaluate([Symbol([node.inputs[0]])])[0], dtype=object)
     check_host_bytes(node, 24 * keys.size, f"the values of {keys.size} keys")
-    flat = [table_key(k, table.key_dtype) for k in keys.ravel().tolist()]
+    flat = [table_key(k, table.key_type) for k in keys.ravel().tolist()]
     missing = object()
     found = [contents.get(k, missing) for k in flat]
     if table.num_oov_buckets:
@@ -83,13 +83,13 @@ def _pull_lookup(node, resources, evaluate, deadline):
         found = [len(contents) + next(buckets) if v is missing else v for v in found]
     else:
         found = [table.default_value if v is missing else v for v in found]
-    if table.value_dtype == "string":
+    if table.value_type == "string":
         values = np.empty(len(found), dtype=object)
         values[:] = [as_bytes(v) for v in found]
     else:
-        values = np.array(found, dtype=np.dtype(table.value_dtype))
+        values = np.array(found, dtype=np.dtype(table.value_type))
     values = values.reshape(keys.shape)
-    return [drop_ignored(values, keys, node) if table.value_dtype == "int64" else values]
+    return [drop_ignored(values, keys, node) if table.value_type == "int64" else values]
 
 
 def _table_size(node, inputs, resources):
@@ -122,7 +122,7 @@ def _scalar(dtype):
  .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (
      in_shapes, [in_shapes[0] if in_shapes[0] is not None else out_shapes[0]]))
  .set_attr("FInferType", lambda attrs, in_types, out_types: (
-     in_types, [attrs["table"].value_dtype]))
+     in_types, [attrs["table"].value_type]))
  .set_attr("FPullOutputs", _pull_lookup).set_attr("TPythonAttrs", ("table",))
  .set_attr("FGradient", no_gradient))
 
