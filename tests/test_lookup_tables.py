@@ -158,14 +158,22 @@ def test_text_file_errors(files, name, key_index, value_index, vocab_size, error
             sess.run(table.lookup(tf.constant(["a"])))
 
 
-def test_huge_vocabulary_file_is_refused(files, monkeypatch):
-    """A file past the host's free memory: ResourceExhaustedError naming it, nothing read."""
-    monkeypatch.setattr("tinyflow.ops.lookup_tables.host_available_bytes",
-                        lambda: (100, "a test's limit"))
-    table = contrib_lookup.index_table_from_file(files["vocab"])
-    with tf.Session() as sess, pytest.raises(tf.errors.ResourceExhaustedError,
-                                             match=files["vocab"]):
-        sess.run(table.initializer)
+def test_huge_vocabulary_file_is_refused(files, tmp_path, monkeypatch):
+    """A file past the host's free memory: ResourceExhaustedError naming it and the line
+    (read no further); the lines vocab_size asks for are read alone."""
+    monkeypatch.setattr("tinyflow.frontend.lookup_ops.host_available_bytes",
+                        lambda: (10_000, "a test's limit"))
+    huge = tmp_path / "huge.txt"
+    huge.write_bytes(b"a\nb\nc\n" + b"x" * 1_000_000)  # a last line without an end
+    whole = contrib_lookup.index_table_from_file(str(huge))
+    first = contrib_lookup.index_table_from_file(str(huge), vocab_size=3)
+    with tf.Session() as sess:
+        with pytest.raises(tf.errors.ResourceExhaustedError,
+                           match=f"vocabulary file {huge} at line 3 needs more than the 10000"):
+            sess.run(whole.initializer)
+        sess.run(first.initializer)
+        np.testing.assert_array_equal(sess.run(first.lookup(tf.constant(["c", "a", "x"]))),
+                                      [2, 0, -1])
 
 
 def test_carriage_returns_and_a_last_line_without_newline(files):

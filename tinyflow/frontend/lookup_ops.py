@@ -10,14 +10,15 @@ TF's InvalidArgumentError naming the file and line.
 """
 from __future__ import annotations
 
+import itertools
 import os
 
 import numpy as np
 
 from ..nnvm.composite import CompositeTensor
-from ..nnvm.errors import InvalidArgumentError, NotFoundError
+from ..nnvm.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
+from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
-from ..ops.lookup_tables import check_host_bytes
 from .dtypes import as_dtype
 from .framework import GraphKeys, add_to_collection
 from .math_ops import convert_to_tensor
@@ -137,21 +138,36 @@ class TextFileInitializer(_Initializer):
 
     def contents(self, node, inputs):
         try:
-            size = os.path.getsize(self.filename)
-            # per line: the key and value objects and the table's entry, at most a line a byte
-            check_host_bytes(node, 3 * size + 200 * min(size, self.vocab_size or size),
-                             f"the vocabulary file {self.filename!r} ({size} bytes)")
             with open(self.filename, "rb") as file:
                 return self._read(node, file)
         except (FileNotFoundError, IsADirectoryError, PermissionError) as error:
             raise NotFoundError(None, node.name, f"{self.filename}; {error.strerror}") from None
 
+    def _lines(self, node, file):
+        """The file's lines (up to vocab_size), each read only as far as the host's free
+        memory allows: a line's bytes thrice (the line, its key and value) and an entry's
+        objects (~200 bytes) held per line; past them, ResourceExhaustedError naming the file
+        and line (a huge file, or one line without an end)."""
+        available, source = host_available_bytes()
+        held = 0
+        for number in itertools.count():
+            if self.vocab_size is not None and number >= self.vocab_size:
+                return
+            limit = max(0, (available - held) // 3)
+            line = file.readline(limit + 1)
+            if not line:
+                return
+            held += 3 * len(line) + 200
+            if held > available:
+                raise ResourceExhaustedError(
+                    f"{node.describe()}: the vocabulary file {self.filename} at line {number} "
+                    f"needs more than the {available} bytes available ({source})", node)
+            yield number, line
+
     def _read(self, node, file):
         keys, values, wanted = [], [], max(self.key_index, self.value_index) + 1
         position = 0
-        for number, line in enumerate(file):
-            if self.vocab_size is not None and number >= self.vocab_size:
-                break
+        for number, line in self._lines(node, file):
             position += len(line)
             line = line.rstrip(b"\n").rstrip(b"\r")
             if not line:
