@@ -165,6 +165,28 @@ def test_parse_example_spec_of_every_column(vocabulary):
         "zip": ("VarLenFeature", "int64", None, None)}
 
 
+def test_vocabulary_lists_of_strings_and_with_oov_buckets():
+    colors = np.array([["red", "green"], ["blue", ""], ["mauve", "red"]], object)
+    features = {"color": tf.placeholder(tf.string, [None, 2]),
+                "size": tf.placeholder(tf.int64, [None, 1])}
+    features["color2"] = features["color"]
+    columns = [fc.categorical_column_with_vocabulary_list("color", ["red", "green", "blue"],
+                                                          num_oov_buckets=2),
+               fc.categorical_column_with_vocabulary_list("size", [3, 7], num_oov_buckets=3),
+               fc.categorical_column_with_vocabulary_list("color2", ["red", "green", "blue"],
+                                                          default_value=1)]
+    assert [c.num_buckets for c in columns] == [5, 5, 3]  # TF's
+    output = fc.input_layer(features, [fc.indicator_column(c) for c in columns])
+    with tf.Session() as sess:
+        sess.run(tf.tables_initializer())
+        got = sess.run(output, {features["color"]: colors,
+                                features["size"]: np.array([[3], [10], [-1]], np.int64)})
+    np.testing.assert_array_equal(got, [  # TF's (color2, color, size: sorted by name)
+        [1, 1, 0, 1, 1, 0, 0, 0, 1, 0, 0, 0, 0],
+        [0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1],
+        [1, 1, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0]])
+
+
 def test_column_facts(vocabulary, tmp_path):
     city, _, band, member, item = _columns(vocabulary)
     assert (city.num_buckets, band.num_buckets, member.num_buckets) == (5, 5, 2)
@@ -207,6 +229,15 @@ def test_column_facts(vocabulary, tmp_path):
     (lambda v: fc.make_parse_example_spec([fc.numeric_column("a"),
                                            fc.categorical_column_with_hash_bucket("a", 3)]),
      "feature_columns contain different parse_spec for key a. Given VarLenFeature"),
+    (lambda v: fc.categorical_column_with_vocabulary_list("a", ["x", "y"], num_oov_buckets=2,
+                                                          default_value=0),
+     "Can't specify both num_oov_buckets and default_value in a."),
+    (lambda v: fc.categorical_column_with_vocabulary_list("a", ["x", "y"], num_oov_buckets=-1),
+     "Invalid num_oov_buckets -1 in a."),
+    (lambda v: fc.categorical_column_with_vocabulary_list("a", ["x", "x"]),
+     "Duplicate keys in vocabulary_list ['x', 'x'], column_name: a"),
+    (lambda v: fc.categorical_column_with_vocabulary_list("a", []),
+     "vocabulary_list [] must be non-empty, column_name: a"),
     (lambda v: fc.make_parse_example_spec(["x"]),
      "All feature_columns must be _FeatureColumn instances. Given: x"),
 ])

@@ -34,12 +34,13 @@ COMPONENTS = {
     # Hash64 in pure Python (bit for bit), the table and hash ops pulled before the run (no
     # executor holds a string), tf.lookup's tables and initializers (vocabulary files read
     # under the memory check), tf.contrib.lookup's vocabulary tables, tf.strings' hashing and
-    # the hashed and vocabulary-file feature columns, counted apart as TF's lookup_ops are
+    # the hashed, vocabulary-file, string vocabulary-list and weighted feature columns and
+    # make_parse_example_spec, counted apart as TF's lookup_ops are
     "lookup tables and hashing (ops/hashing.py, ops/lookup_tables.py, lookup_ops.py...)": (
         ["ops/hashing.py", "ops/lookup_tables.py", "frontend/lookup_ops.py",
          "frontend/tf_lookup.py", "frontend/contrib/lookup.py", "frontend/string_hash_ops.py",
          "frontend/tf_strings.py", "frontend/feature_column_lookup.py",
-         "frontend/tf_feature_column.py"], 900),
+         "frontend/tf_feature_column.py"], 975),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front

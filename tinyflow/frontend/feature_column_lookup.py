@@ -1,7 +1,8 @@
 """TF 1.15's feature columns that look their values up or hash them:
 ``categorical_column_with_hash_bucket`` (FarmHash's Fingerprint64 of the value, an integer's
 decimal digits, modulo the buckets), ``categorical_column_with_vocabulary_file`` (a vocabulary
-table, ``tf.tables_initializer()`` to run first, as TF), ``weighted_categorical_column`` and
+table, ``tf.tables_initializer()`` to run first, as TF), ``categorical_column_with_vocabulary_list``
+for string vocabularies and out-of-vocabulary buckets (feature_column.py's for the rest), ``weighted_categorical_column`` and
 ``make_parse_example_spec`` (the ``tf.parse_example`` features every column reads).  String
 features work here: their ids are computed before the run by the hash or table ops
 (ops/hashing.py, ops/lookup_tables.py), so no executor holds a string.  The namespace
@@ -18,13 +19,14 @@ from ..nnvm.symbol import Symbol, create_op
 from . import feature_column as fc
 from .api import cast
 from .array_ops import expand_dims, reshape
-from .lookup_ops import index_table_from_file
+from .lookup_ops import index_table_from_file, index_table_from_tensor
 from .math_ops import convert_to_tensor
 from .parsing_ops import FixedLenFeature, VarLenFeature
 from .sparse_ops import SparseTensor, sparse_tensor_to_dense
 
 __all__ = ["categorical_column_with_hash_bucket", "categorical_column_with_vocabulary_file",
-           "make_parse_example_spec", "weighted_categorical_column"]
+           "categorical_column_with_vocabulary_list", "make_parse_example_spec",
+           "weighted_categorical_column"]
 
 
 def _dtype_name(dtype) -> str:
@@ -111,14 +113,18 @@ class VocabularyFileCategoricalColumn(fc._CategoricalColumn, collections.namedtu
 
     def _ids(self, features) -> Symbol:
         # a table per call, its initializer in the graph's table initializers, as TF's
-        table = index_table_from_file(
+        return _table_ids(features, self, index_table_from_file(
             self.vocabulary_file, num_oov_buckets=self.num_oov_buckets,
             vocab_size=self.vocabulary_size,
             default_value=-1 if self.default_value is None else self.default_value,
             key_dtype="string" if self.dtype == "string" else "int64",
-            name=f"{self.key}_lookup")
-        return _mapped_ids(features, self.key, self, lambda values, ignore: table._lookup_ids(
-            values if self.dtype == "string" else cast(values, "int64"), ignore))
+            name=f"{self.key}_lookup"))
+
+
+def _table_ids(features, column, table) -> Symbol:
+    """The ids of ``column``'s feature in ``table`` (integers as int64 keys)."""
+    return _mapped_ids(features, column.key, column, lambda values, ignore: table._lookup_ids(
+        values if column.dtype == "string" else cast(values, "int64"), ignore))
 
 
 def _count_lines(path: str, key: str) -> int:
@@ -156,6 +162,50 @@ def categorical_column_with_vocabulary_file(key, vocabulary_file, vocabulary_siz
     _check_key_dtype(key, dtype)
     return VocabularyFileCategoricalColumn(key, vocabulary_file, int(vocabulary_size),
                                            int(num_oov_buckets), default_value, dtype)
+
+
+class VocabularyTableCategoricalColumn(fc._CategoricalColumn, collections.namedtuple(
+        "VocabularyTableCategoricalColumn", ["key", "vocabulary_list", "dtype",
+                                             "default_value", "num_oov_buckets"])):
+    """``categorical_column_with_vocabulary_list``'s column for a string vocabulary or one
+    with ``num_oov_buckets``: a value's id is its index in the list, else a hashed bucket
+    after it or ``default_value`` (a table: ``tf.tables_initializer()`` first, as TF)."""
+
+    name = property(lambda self: self.key)
+    num_buckets = property(lambda self: len(self.vocabulary_list) + self.num_oov_buckets)
+    _parse_example_spec = property(lambda self: {self.key: VarLenFeature(self.dtype)})
+
+    def _ids(self, features) -> Symbol:
+        return _table_ids(features, self, index_table_from_tensor(
+            list(self.vocabulary_list), num_oov_buckets=self.num_oov_buckets,
+            default_value=self.default_value,
+            dtype="string" if self.dtype == "string" else "int64", name=f"{self.key}_lookup"))
+
+
+def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
+                                            num_oov_buckets=0):
+    """A categorical column mapping each value to its index in ``vocabulary_list`` (unique
+    strings or integers); another value gets one of ``num_oov_buckets`` hashed ids after
+    them, or ``default_value`` (-1: no id).  A string vocabulary or out-of-vocabulary
+    buckets look the values up in a table, filled by ``tf.tables_initializer()``."""
+    vocabulary = list(vocabulary_list or ())
+    strings = any(isinstance(v, (str, bytes)) for v in vocabulary) or (
+        dtype is not None and _dtype_name(dtype) == "string")
+    if not (strings or num_oov_buckets) or not vocabulary:
+        return fc.categorical_column_with_vocabulary_list(key, vocabulary_list, dtype,
+                                                          default_value, num_oov_buckets)
+    key = fc._checked_key(key)
+    if len(set(vocabulary)) != len(vocabulary):
+        raise ValueError(f"Duplicate keys in vocabulary_list {vocabulary}, column_name: {key}")
+    if num_oov_buckets:
+        if default_value != -1:
+            raise ValueError(f"Can't specify both num_oov_buckets and default_value in {key}.")
+        if num_oov_buckets < 0:
+            raise ValueError(f"Invalid num_oov_buckets {num_oov_buckets} in {key}.")
+    dtype = "string" if strings else _dtype_name(dtype or "int64")
+    _check_key_dtype(key, dtype)
+    return VocabularyTableCategoricalColumn(key, tuple(vocabulary), dtype, int(default_value),
+                                            int(num_oov_buckets))
 
 
 class WeightedCategoricalColumn(fc._CategoricalColumn, collections.namedtuple(
