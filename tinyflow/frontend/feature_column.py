@@ -143,7 +143,7 @@ class NumericColumn(_DenseColumn, collections.namedtuple(
 def numeric_column(key, shape=(1,), default_value=None, dtype="float32", normalizer_fn=None):
     """A dense column of ``features[key]``: float values of ``shape`` per example.
 
-    ``default_value`` is kept for parsing (TinyFlow has no make_parse_example_spec); ``dtype`` must
+    ``default_value`` is kept for parsing (``make_parse_example_spec``); ``dtype`` must
     be a float or integer type; ``normalizer_fn`` maps the feature's tensor before it is cast
     to float32.
     """
