@@ -225,3 +225,14 @@ def test_sparse_keys_and_fed_strings():
     values, fed = _run([sparse.values, table.lookup(keys)], {keys: [["b", "a"], ["", "b"]]})
     np.testing.assert_array_equal(values, [1, -1])  # TF's
     np.testing.assert_array_equal(fed, [[1, 0], [-1, 1]])
+
+
+def test_keys_and_values_computed_by_the_graph():
+    """Numeric keys and values computed by ops: the initializer's op reads them when it runs
+    (the same table as TF's for these values: keys 5, 10 -> 1.5, 2.5)."""
+    keys = tf.constant([1, 2], tf.int64) * 5
+    values = tf.constant([0.5, 1.5]) + 1.0
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(keys, values), -1.0)
+    got = _run([table.lookup(tf.constant([10, 5, 1], tf.int64)), table.size()])
+    np.testing.assert_array_equal(got[0], np.float32([2.5, 1.5, -1.0]))
+    assert got[1] == 2
