@@ -219,6 +219,8 @@ def _special_probes():
                          lambda x, names=names: create_op("index_to_string", x, **names))
                for label, names in (("vocabulary", {"vocabulary": ("a", "b")}), ("digits", {}))]
     probes.append(Probe("string_to_index-3-words", "string_to_index", _string_to_index_probe))
+    probes.append(Probe("string_to_hash_bucket-3-words", "string_to_hash_bucket",
+                        _string_to_hash_bucket_probe))
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
                for op in ("normal", "uniform", "truncated_normal")]
@@ -231,6 +233,14 @@ def _string_to_index_probe():
     out = create_op("string_to_index", words, vocabulary=("x", "y"))
     return (out.outputs[0].node, [out], {words: np.array([b"y", b"q", b"x"], dtype=object)},
             [])
+
+
+def _string_to_hash_bucket_probe():
+    """string_to_hash_bucket over a fed vector of strings (any bytes hash; no size is read)."""
+    words = tf.placeholder(tf.string, [3])
+    out = create_op("string_to_hash_bucket", words, num_buckets=7)
+    return (out.outputs[0].node, [out], {words: np.array([b"", b"\xff" * 9, b"x"],
+                                                         dtype=object)}, [])
 
 
 def _linalg_probes():

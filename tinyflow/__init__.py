@@ -89,6 +89,7 @@ from .frontend.sparse_manip_ops import __all__ as _sparse_manip_all
 from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
+from .frontend.string_hash_ops import string_to_hash_bucket, string_to_hash_bucket_fast
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -178,6 +179,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file", "matching_files", "parse_tensor", "serialize_tensor", "write_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
+__all__ += ["lookup", "string_to_hash_bucket", "string_to_hash_bucket_fast", "strings"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -185,12 +187,12 @@ __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 
 # tf_image.py, tf.io tf_io/, tf.test tf_testing.py (pytest collects no file named test_*)
 _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "debugging": "tf_debugging", "distributions": "distributions", "errors": "errors",
-            "estimator": "estimator", "feature_column": "feature_column", "flags": "flags", "gfile": "gfile",
+            "estimator": "estimator", "feature_column": "tf_feature_column", "flags": "flags", "gfile": "gfile",
             "graph_util": "graph_util", "image": "tf_image",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
-            "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
+            "linalg": "tf_linalg", "lookup": "tf_lookup", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
-            "summary": "summary", "test": "tf_testing"}
+            "strings": "tf_strings", "summary": "summary", "test": "tf_testing"}
 
 
 def __getattr__(name):

@@ -34,6 +34,17 @@ COMPONENTS = {
     "linalg_impl.py)": (
         ["ops/linalg.py", "lua_ops/linalg/*", "frontend/linalg_ops.py",
          "frontend/tf_linalg.py", "frontend/linalg_impl.py"], 1240),
+    # 2026-11-27: TF's lookup tables and string hashing: FarmHash's Fingerprint64 and TF's
+    # Hash64 in pure Python (bit for bit), the table and hash ops pulled before the run (no
+    # executor holds a string), tf.lookup's tables and initializers (vocabulary files read
+    # under the memory check), tf.contrib.lookup's vocabulary tables, tf.strings' hashing and
+    # the hashed, vocabulary-file, string vocabulary-list and weighted feature columns and
+    # make_parse_example_spec, counted apart as TF's lookup_ops are
+    "lookup tables and hashing (ops/hashing.py, ops/lookup_tables.py, lookup_ops.py...)": (
+        ["ops/hashing.py", "ops/lookup_tables.py", "frontend/lookup_ops.py",
+         "frontend/tf_lookup.py", "frontend/contrib/lookup.py", "frontend/string_hash_ops.py",
+         "frontend/tf_strings.py", "frontend/feature_column_lookup.py",
+         "frontend/tf_feature_column.py"], 975),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
@@ -495,9 +506,11 @@ COMPONENTS = {
     # premade estimators over them (DNN / linear / combined, TF 1.15's heads), composed of
     # existing ops: a component of its own, as TF keeps feature columns and canned estimators
     # 840 -> 860: the heads' string predictions (classes, all_classes) and label_vocabulary
+    # 860 -> 870: a categorical column's id weights (weighted_categorical_column) in the
+    # embedding / linear sums and the indicator, TF's pruning of weights <= 0 but for a sum
     "tf.feature_column and premade estimators (feature_column.py, estimator/canned, heads)": (
         ["frontend/feature_column.py", "frontend/estimator/canned.py",
-         "frontend/estimator/heads.py"], 860),
+         "frontend/estimator/heads.py"], 870),
     # 2026-11-27: tf.saved_model (simple_save, SavedModelBuilder, loader.load, signatures) and
     # tf.estimator's export (ServingInputReceiver, PredictOutput, Estimator.export_saved_model's
     # exporter): a served model's directory and its untrusted reading, counted apart as TF

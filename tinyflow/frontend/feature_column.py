@@ -4,9 +4,10 @@ columns' values concatenated) and ``linear_model`` (a weighted sum per column pl
 
 A categorical column's ids are held as a dense int64 tensor ``[batch, n]`` in which ``-1``
 marks no id (TensorFlow holds them as a ``SparseTensor``; for dense input it drops the value
-``-1`` first, so the two say the same).  TinyFlow's executors hold no string tensors: a string
-vocabulary, a string feature or a hashed column is an error naming the column, never a wrong
-result.  Columns are processed sorted by name, as TensorFlow does, each under a variable scope
+``-1`` first, so the two say the same).  TinyFlow's executors hold no string tensors: here a
+string vocabulary or a string feature is an error naming the column, never a wrong result; the
+hashed and vocabulary-file columns of feature_column_lookup.py map strings to ids before the
+run.  Columns are processed sorted by name, as TensorFlow does, each under a variable scope
 of its name (``input_layer/<name>_embedding/embedding_weights``,
 ``linear_model/<name>/weights``, ``linear_model/bias_weights``).
 """
@@ -56,8 +57,6 @@ _MODEL_COLLECTIONS = [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
 
 
 _WHY_NOT = {
-    "categorical_column_with_hash_bucket": "TF hashes the string form of each value with "
-    "FarmHash64, which TinyFlow (no string tensors) does not compute",
     "crossed_column": "TF's crosses hash with FarmHash64, which TinyFlow does not compute"}
 
 
@@ -92,9 +91,12 @@ class _DenseColumn(_FeatureColumn):
 
 class _CategoricalColumn(_FeatureColumn):
     """A column of ids in ``[0, num_buckets)``: ``_ids(features)`` is ``[batch, n]``, -1 for
-    none."""
+    none; ``_id_weights(features)`` their weights of the same shape, or None (unweighted)."""
 
     num_buckets: int
+
+    def _id_weights(self, features):
+        return None
 
 
 def _feature(features, key: str, column: str, sparse=False) -> Symbol:
@@ -141,7 +143,7 @@ class NumericColumn(_DenseColumn, collections.namedtuple(
 def numeric_column(key, shape=(1,), default_value=None, dtype="float32", normalizer_fn=None):
     """A dense column of ``features[key]``: float values of ``shape`` per example.
 
-    ``default_value`` is kept for parsing (TinyFlow has no make_parse_example_spec); ``dtype`` must
+    ``default_value`` is kept for parsing (``make_parse_example_spec``); ``dtype`` must
     be a float or integer type; ``normalizer_fn`` maps the feature's tensor before it is cast
     to float32.
     """
@@ -316,8 +318,11 @@ class IndicatorColumn(_DenseColumn, collections.namedtuple("IndicatorColumn",
 
     def _dense(self, features) -> Symbol:
         ids = self.categorical_column._ids(features)  # one_hot of -1 is all zeros
-        return reduce_sum(one_hot(ids, self.categorical_column.num_buckets,
-                                  dtype="float32"), axis=-2)
+        hot = one_hot(ids, self.categorical_column.num_buckets, dtype="float32")
+        weights = self.categorical_column._id_weights(features)
+        if weights is not None:  # TF's sparse_merge: each id's weight, negative ones too
+            hot = hot * expand_dims(weights, -1)
+        return reduce_sum(hot, axis=-2)
 
 
 def indicator_column(categorical_column):
@@ -329,23 +334,33 @@ def indicator_column(categorical_column):
     return IndicatorColumn(categorical_column)
 
 
-def _combine(weights: Symbol, ids: Symbol, combiner: str, column: str) -> Symbol:
+def _combine(weights: Symbol, ids: Symbol, combiner: str, column: str,
+             id_weights=None) -> Symbol:
     """TF's ``safe_embedding_lookup_sparse``: the rows of ``weights`` at each example's ids
-    (negative: none) combined by ``combiner``; an example without ids gets zeros.  An id past
-    the rows is TF's InvalidArgumentError, naming the column."""
+    (negative: none) combined by ``combiner``, weighted by ``id_weights`` when given (an id
+    of weight <= 0 dropped for a mean or sqrtn, as TF prunes them); an example without ids gets zeros.  An id
+    past the rows is TF's InvalidArgumentError, naming the column."""
     rows = weights.get_shape().as_list()[0]
     in_range = check_ops.assert_less(ids, constant(rows, dtype="int64"), message=(
         f"Column {column!r}: ids must be below its {rows} buckets"))
     with control_dependencies([in_range]):
         ids = identity(ids)
     present = cast(greater_equal(ids, 0), weights.dtype)  # [batch, n]
+    if id_weights is not None:  # TF prunes the weights <= 0 except for a sum
+        present = present * id_weights * (
+            1.0 if combiner == "sum" else cast(id_weights > 0, weights.dtype))
     rows = gather(weights, maximum(ids, 0)) * expand_dims(present, -1)
     total = reduce_sum(rows, axis=1)
     if combiner == "sum":
         return total
-    count = reduce_sum(present, axis=1, keepdims=True)
-    scale = 1.0 / maximum(count, 1.0) if combiner == "mean" else rsqrt(maximum(count, 1.0))
-    return total * scale
+    if combiner == "mean":  # TF's: over the weights' sum (the count when unweighted)
+        return total / _nonzero(reduce_sum(present, axis=1, keepdims=True))
+    return total * rsqrt(_nonzero(reduce_sum(present * present, axis=1, keepdims=True)))
+
+
+def _nonzero(total: Symbol) -> Symbol:
+    """``total`` with its zeros (an example without ids, whose sum is zero) as ones."""
+    return where(equal(total, 0.0), total * 0.0 + 1.0, total)
 
 
 _COMBINERS = ("mean", "sqrtn", "sum")
@@ -365,7 +380,7 @@ class EmbeddingColumn(_DenseColumn, collections.namedtuple(
             initializer=self.initializer, trainable=self.trainable and trainable,
             collections=collections)
         return _combine(weights, self.categorical_column._ids(features), self.combiner,
-                        self.name)
+                        self.name, self.categorical_column._id_weights(features))
 
 
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
@@ -513,5 +528,6 @@ def _weighted_sum(column, features, units, sparse_combiner, collections, trainab
                            collections=collections)
     made[column] = [weights]
     if categorical:
-        return _combine(weights, column._ids(features), sparse_combiner, column.name)
+        return _combine(weights, column._ids(features), sparse_combiner, column.name,
+                        column._id_weights(features))
     return matmul(_flat_dense(column, features, collections, trainable), weights)

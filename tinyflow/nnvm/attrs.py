@@ -71,9 +71,9 @@ FPullOutputs        ``f(node, resources, evaluate, deadline) -> [array, ...]``: 
                     before binding (an iterator's ``get_next``): the session feeds them as the
                     node's values, so their shapes may differ from run to run as a feed's.
                     ``resources`` is the session's dict of such state (TF's resource manager),
-                    ``evaluate(symbols)`` runs tensors in the session (an input pulled before
-                    it in this run gives that value; string outputs are not fed, only such ops
-                    read them); ``deadline`` (``time.monotonic()``'s clock, or None) ends a
+                    ``evaluate(symbols)`` runs tensors in the session with this run's feeds (an
+                    input pulled before it in this run gives that value; string outputs are not
+                    fed, only such ops read them); ``deadline`` (``time.monotonic()``'s clock, or None) ends a
                     wait with DeadlineExceededError (a queue's dequeue: ``timeout_in_ms``).
                     Creating a node of such an op marks its graph (``pulls_outputs``).
 TSessionState       ``True``: the op's FPythonCompute is called ``f(node, inputs, resources)``,

@@ -7,11 +7,13 @@ from . import (
     elemwise,
     file_io,
     fused,
+    hashing,
     image,
     indexing,
     init,
     linalg,
     lookup,
+    lookup_tables,
     loop,
     math,
     matrix,
@@ -32,7 +34,7 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "file_io", "fused", "image",
-           "indexing", "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim",
-           "parsing", "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting",
-           "sparse", "sparse_updates", "special", "state", "volume"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "file_io", "fused", "hashing",
+           "image", "indexing", "init", "linalg", "lookup", "lookup_tables", "loop", "math",
+           "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn", "sampling", "segment",
+           "softmax", "sorting", "sparse", "sparse_updates", "special", "state", "volume"]

@@ -5,13 +5,14 @@ initializers, the regularizers: :mod:`tinyflow.contrib.layers`), ``framework`` (
 the model variables), ``losses`` (the deprecated argument orders), ``slim`` (their aliases) and
 ``distributions`` (tf.distributions' families and MultivariateNormalDiag), ``metrics`` (the
 ``streaming_*`` metrics), ``training`` (``HParams``), ``crf`` (the linear-chain CRF:
-log-likelihood, Viterbi decoding);
+log-likelihood, Viterbi decoding), ``lookup`` (tf.lookup's tables and the vocabulary
+tables: :mod:`tinyflow.contrib.lookup`);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["crf", "distributions", "framework", "layers", "losses", "metrics", "rnn", "seq2seq",
-           "slim", "training"]
-_SUBMODULES = ("crf", "distributions", "framework", "layers", "losses", "metrics", "rnn",
+__all__ = ["crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
+           "seq2seq", "slim", "training"]
+_SUBMODULES = ("crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
                "seq2seq", "slim", "training")
 
 

@@ -1,0 +1,19 @@
+"""test_ops' table for the ops of tinyflow/ops/hashing.py and ops/lookup_tables.py (TF's string
+hashes and lookup tables): they read strings or a session's tables, which the table's float
+cases cannot feed, so each has dedicated tests against real TensorFlow's results."""
+
+_T = "test_lookup_tables.py::"
+
+SPECIAL_TESTS = {
+    "string_to_hash_bucket": ["test_string_hash.py::test_hash_buckets_in_a_session",
+                              "test_string_hash.py::test_hash_of_constant_and_computed_ids"],
+    "table_init": [_T + "test_lookup_before_and_after_initialization",
+                   _T + "test_text_file_errors"],
+    "table_lookup": [_T + "test_lookup_before_and_after_initialization",
+                     _T + "test_vocabulary_table_hashes_out_of_vocabulary_keys"],
+    "table_size": [_T + "test_lookup_before_and_after_initialization"],
+}
+
+
+def add_cases(add):
+    """No table cases: the ops above are covered by the tests SPECIAL_TESTS names."""
