@@ -86,6 +86,8 @@ from .frontend.sort_ops import __all__ as _sort_ops_all
 from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
+from .frontend.string_ops import *
+from .frontend.string_ops import __all__ as _string_ops_all
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -175,6 +177,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
+__all__ += list(_string_ops_all) + ["strings"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -187,7 +190,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
-            "summary": "summary", "test": "tf_testing"}
+            "strings": "tf_strings", "summary": "summary", "test": "tf_testing"}
 
 
 def __getattr__(name):

@@ -28,10 +28,11 @@ from . import (
     sparse_updates,
     special,
     state,
+    strings,
     volume,
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "fused", "image", "indexing",
            "init", "linalg", "lookup", "loop", "math", "matrix", "nn", "optim", "parsing", "queue",
            "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates",
-           "special", "state", "volume"]
+           "special", "state", "strings", "volume"]
