@@ -15,6 +15,7 @@ from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from ..nnvm.variables import constant
 from ..ops.string_kernels import compile_re2
+from .math_ops import convert_to_tensor
 from .sparse_ops import SparseTensor
 
 __all__ = ["as_string", "decode_base64", "encode_base64", "reduce_join", "regex_replace",
@@ -30,6 +31,9 @@ def _strings(value, op: str, parameter: str = "input") -> Symbol:
             raise TypeError(f"Expected string passed to parameter '{parameter}' of op '{op}', "
                             f"got {value.name} of type {value.dtype.name} instead")
         return value
+    if isinstance(value, (list, tuple)) and any(isinstance(v, Symbol) for v in value):
+        parts = [_strings(v, op, parameter) for v in value]  # [line]: TF's autopacking
+        return create_op("string_stack", *parts, num_args=len(parts), name="packed")
     array = np.asarray(value, dtype=object)
     if any(not isinstance(v, (str, bytes)) for v in array.ravel().tolist()):
         raise TypeError(f"Expected string passed to parameter '{parameter}' of op '{op}', got "
@@ -38,7 +42,7 @@ def _strings(value, op: str, parameter: str = "input") -> Symbol:
 
 
 def _tensor(value) -> Symbol:
-    return value if isinstance(value, Symbol) else constant(value)
+    return value if isinstance(value, Symbol) else convert_to_tensor(value)
 
 
 def _static_python_string(value, what: str) -> str:
@@ -93,7 +97,11 @@ def string_strip(input, name=None) -> Symbol:
 def string_join(inputs, separator="", name=None) -> Symbol:
     """The inputs' strings joined elementwise with ``separator``; each input of one shape, or
     a scalar (tf.strings.join: TF's StringJoin, no broadcasting beyond scalars)."""
-    tensors = [_strings(t, "StringJoin", "inputs") for t in inputs]
+    tensors = [_tensor(t) for t in inputs]
+    types = [t.dtype.name for t in tensors]
+    if any(t != "string" for t in types):
+        raise TypeError(f"Tensors in list passed to 'inputs' of 'StringJoin' Op have types "
+                        f"[{', '.join(types)}] that do not match expected type string.")
     shapes = [d for d in (_dims(t) for t in tensors) if d is None or d]
     known = [s for s in shapes if s is not None]
     for shape in known[1:]:

@@ -44,7 +44,8 @@ def _pulled(compute, growth=None):
     """FPullOutputs of a string op: ``compute(node, *input values)``, its result's size
     (``growth(node, values)`` bytes, by default the inputs' strings') checked first."""
     def pull(node, resources, evaluate, deadline):
-        values = [_array(v) for v in evaluate([Symbol([e]) for e in node.inputs])]
+        # one input at a time: a fed or pulled string gives its value, the rest is computed
+        values = [_array(evaluate([Symbol([e])])[0]) for e in node.inputs]
         needed = (growth(node, values) if growth is not None
                   else sum(_string_bytes(v) for v in values if v.dtype == object))
         check_fits(node, needed, "its strings")
@@ -258,6 +259,21 @@ def _base64_growth(node, values):
     return _string_bytes(values[0]) * 2
 
 
+def _stack(node, *arrays):
+    if len({a.shape for a in arrays}) > 1:
+        raise InvalidArgumentError(None, node.name, "Shapes of all inputs must match: " +
+                                   " vs. ".join(str(list(a.shape)) for a in arrays))
+    return [np.stack(arrays).astype(object)]
+
+
+def _stack_shape(attrs, in_shapes, out_shapes):
+    known = [s for s in in_shapes if s is not None]
+    return in_shapes, [(len(in_shapes), *known[0]) if known else out_shapes[0]]
+
+
+_register("string_stack", "The inputs' strings stacked along a new first axis (TF's "
+          "autopacking of a list of string tensors: [line]).", _stack, shape=_stack_shape,
+          num_inputs=lambda attrs: attrs.get("num_args", 1))
 _register("string_length", "Input 0's strings' lengths, int32: bytes, or with attr unit "
           "UTF8_CHAR characters (tf.strings.length).", _length, "int32")
 _register("string_case", "Input 0's strings in upper case (attr upper) or lower case: ASCII "

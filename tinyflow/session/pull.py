@@ -43,9 +43,12 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     resources = session.variable_store.resources
     deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
 
-    def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record)
-        return ([pulled[s.outputs[0]] for s in symbols]
-                if all(s.outputs[0] in pulled for s in symbols) else session.run(symbols))
+    def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record);
+        # the rest is computed with this run's feeds (a string op's numbers from a fed tensor)
+        if all(s.outputs[0] in pulled for s in symbols):
+            return [pulled[s.outputs[0]] for s in symbols]
+        return (session._run_symbols(symbols, feeds, timeout_ms=timeout_ms) if feeds
+                else session.run(symbols))
 
     for node in nodes:
         values = node.op.attr("FPullOutputs")(node, resources, evaluate, deadline)
