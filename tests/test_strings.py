@@ -246,6 +246,78 @@ VALUES = [
      ([b'a'], 'object')),
     ('b64e_2d', lambda: tf.encode_base64([["a"],["bc"]]),
      ([[b'YQ'], [b'YmM']], 'object')),
+    ('len_byte', lambda: S.length(["héllo", "", "ab"]),
+     ([6, 0, 2], 'int32')),
+    ('as_int_plus', lambda: tf.as_string([3, -3], fill="+"),
+     ([b'+3', b'-3'], 'object')),
+    ('as_int_minus_w', lambda: tf.as_string([3], fill="-", width=3),
+     ([b'3  '], 'object')),
+    ('as_f_hash', lambda: tf.as_string([3.0], fill="#", shortest=True),
+     ([b'3.00000'], 'object')),
+    ('as_w0', lambda: tf.as_string([3], width=0),
+     ([b'3'], 'object')),
+    ('join_scalars', lambda: S.join(["a", "b", "c"], separator=" "),
+     b'a b c'),
+    ('substr_i64', lambda: S.substr(["hello"], tf.constant(1, tf.int64), tf.constant(2, tf.int64)),
+     ([b'el'], 'object')),
+    ('substr_mixed', lambda: S.substr(["hello"], tf.constant(1, tf.int64), 2),
+     ([b'el'], 'object')),
+    ('rr_badrewrite', lambda: S.regex_replace(["abc"], "b", r"X\yZ"),
+     ([b'aXc'], 'object')),
+    ('fmt_strsum', lambda: S.format("{}", [tf.constant(["a", "b", "c", "d", "e", "f", "g"])]),
+     b'["a" "b" "c" ... "e" "f" "g"]'),
+    ('fmt_int8', lambda: S.format("{}", [tf.constant([1, -2], tf.int8)]),
+     b'[1 -2]'),
+    ('fmt_uint8', lambda: S.format("{}", [tf.constant([200], tf.uint8)]),
+     b'[200]'),
+    ('fmt_2ph', lambda: S.format("{}{}", [1, [2, 3]]),
+     b'1[2 3]'),
+    ('fmt_1x7', lambda: S.format("{}", [tf.reshape(tf.range(7), [1, 7])]),
+     b'[[0 1 2 ... 4 5 6]]'),
+    ('ss_noskip_emptydelim', lambda: tf.string_split(["ab", ""], delimiter="", skip_empty=False),
+     ([[0, 0], [0, 1]], [b'a', b'b'], [2, 2])),
+    ('ss_noskip_trailing', lambda: tf.string_split(["a,", ",b"], delimiter=",", skip_empty=False),
+     ([[0, 0], [0, 1], [1, 0], [1, 1]], [b'a', b'', b'', b'b'], [2, 2])),
+    ('ssplit_empty_sep', lambda: S.split(["a b"], sep=""),
+     ([[0, 0], [0, 1]], [b'a', b'b'], [1, 2])),
+    ('ssplit_all_empty', lambda: S.split(["", " "]),
+     ([], [], [2, 0])),
+    ('rj_3d_axis1', lambda: S.reduce_join([[["a","b"],["c","d"]],[["e","f"],["g","h"]]], axis=1, separator="."),
+     ([[b'a.c', b'b.d'], [b'e.g', b'f.h']], 'object')),
+    ('rj_3d_axes20', lambda: S.reduce_join([[["a","b"],["c","d"]],[["e","f"],["g","h"]]], axis=[2, 0]),
+     ([b'abef', b'cdgh'], 'object')),
+    ('len_2d', lambda: S.length([["a", "bb"], ["", "ccc"]]),
+     ([[1, 2], [0, 3]], 'int32')),
+    ('tn_plus_inf', lambda: S.to_number(["+inf", "Infinity", "-NaN", "1.", ".5", "5e+2"]),
+     ([inf, inf, nan, 1.0, 0.5, 500.0], 'float32')),
+    ('tn_f_hexneg', lambda: S.to_number(["-0x1F", "0X1f"], out_type=tf.float64),
+     ([-31.0, 31.0], 'float64')),
+    ('rfm_empty', lambda: S.regex_full_match(["", "a"], ""),
+     ([True, False], 'bool')),
+    ('rr_caseins', lambda: S.regex_replace(["ABC abc"], "(?i)b", "_"),
+     ([b'A_C a_c'], 'object')),
+    ('rr_dotnl', lambda: S.regex_replace(["a\nb"], ".", "x"),
+     ([b'x\nx'], 'object')),
+    ('rr_s_flag', lambda: S.regex_replace(["a\nb"], "(?s).", "x"),
+     ([b'xxx'], 'object')),
+    ('rr_wordb', lambda: S.regex_replace(["ab cd"], r"\b", "|"),
+     ([b'|ab| |cd|'], 'object')),
+    ('rr_utf8_dot', lambda: S.regex_replace(["héllo"], "h.l", "X"),
+     ([b'Xlo'], 'object')),
+    ('rr_posix_neg', lambda: S.regex_replace(["a1"], "[[:^digit:]]", "X"),
+     ([b'X1'], 'object')),
+    ('rr_hex', lambda: S.regex_replace(["aéb"], r"\x{e9}", "E"),
+     ([b'aEb'], 'object')),
+    ('rr_amp', lambda: S.regex_replace(["a&&b"], "[&]+", "E"),
+     ([b'aEb'], 'object')),
+    ('rr_nested_br', lambda: S.regex_replace(["a[b"], "[[]", "E"),
+     ([b'aEb'], 'object')),
+    ('rr_z', lambda: S.regex_replace(["ab\n"], r"b\z", "E"),
+     ([b'ab\n'], 'object')),
+    ('rr_A', lambda: S.regex_replace(["ab"], r"\Aa", "E"),
+     ([b'Eb'], 'object')),
+    ('rr_lazy', lambda: S.regex_replace(["aaa"], "a+?", "E"),
+     ([b'EEE'], 'object')),
 ]
 # (label, the TF-1 expression, TF 2.21's compat.v1 error class and message, graph mode)
 ERRORS = [
@@ -339,6 +411,32 @@ ERRORS = [
      'Invalid character found in base64.'),
     ('b64d_padmid', lambda: tf.decode_base64(["YQ==YQ=="]), 'InvalidArgumentError',
      'Invalid character found in base64.'),
+    ('as_bool_prec', lambda: tf.as_string([True], precision=2), 'InvalidArgumentError',
+     'precision not supported for datatype bool'),
+    ('as_int_sci', lambda: tf.as_string([3], scientific=True), 'InvalidArgumentError',
+     'scientific and shortest format not supported for datatype int32'),
+    ('as_int_short', lambda: tf.as_string([3], shortest=True), 'InvalidArgumentError',
+     'scientific and shortest format not supported for datatype int32'),
+    ('lower_badenc', lambda: S.lower(["A"], encoding="latin1"), 'InvalidArgumentError',
+     "only utf-8 or '' (no encoding) is supported, received latin1"),
+    ('b64d_order', lambda: tf.decode_base64(["aaaa+"]), 'InvalidArgumentError',
+     'Base64 string length cannot be 1 modulo 4.'),
+    ('b64d_order2', lambda: tf.decode_base64(["+aaaa"]), 'InvalidArgumentError',
+     'Invalid character found in base64.'),
+    ('tn_i64_ovf', lambda: S.to_number(["9223372036854775808"], out_type=tf.int64), 'InvalidArgumentError',
+     'StringToNumberOp could not correctly convert string: 9223372036854775808'),
+    ('rr_repeat_big', lambda: S.regex_replace(["a"], "a{1001}", "E"), 'InvalidArgumentError',
+     'Invalid pattern: a{1001}, error: invalid repetition size: {1001}'),
+    ('rr_star_star', lambda: S.regex_replace(["a"], "a**", "E"), 'InvalidArgumentError',
+     'Invalid pattern: a**, error: bad repetition operator: **'),
+    ('rr_nothing', lambda: S.regex_replace(["a"], "*", "E"), 'InvalidArgumentError',
+     'Invalid pattern: *, error: no argument for repetition operator: *'),
+    ('rr_class_open', lambda: S.regex_replace(["a"], "[a", "E"), 'InvalidArgumentError',
+     'Invalid pattern: [a, error: missing ]: [a'),
+    ('rr_unbal', lambda: S.regex_replace(["a"], "a)", "E"), 'InvalidArgumentError',
+     'Invalid pattern: a), error: unexpected ): a)'),
+    ('rr_named2', lambda: S.regex_replace(["ab"], "(?<x>a)", "E"), 'InvalidArgumentError',
+     'Invalid pattern: (?<x>a), error: invalid perl operator: (?<'),
 ]
 
 
@@ -464,3 +562,43 @@ def test_regex_translation_refuses_what_re_reads_another_way():
     # RE2's \d is ASCII's; a{,2} is text in RE2
     assert _run(lambda: S.regex_full_match(["\u0661", "a{,2}"], r"\d|a{,2}"))[0] == [
         False, True]
+
+
+def test_a_regex_past_the_runs_deadline_stops(monkeypatch):
+    lines = tf.placeholder(tf.string, [None])
+    replaced = S.regex_replace(lines, "a+", "b")
+    late = type("Clock", (), {"monotonic": staticmethod(lambda: float("inf"))})
+    with tf.Session() as sess:
+        monkeypatch.setattr(string_ops_module, "time", late)  # the run's deadline has passed
+        with pytest.raises(tf.errors.DeadlineExceededError, match="StaticRegexReplace"):
+            sess.run(replaced, {lines: ["aa"] * 10},
+                     options=tf.RunOptions(timeout_in_ms=1000))
+        monkeypatch.undo()
+        assert sess.run(replaced, {lines: ["aa", "ca"]}).tolist() == [b"b", b"cb"]
+
+
+def test_numbers_computed_from_feeds_print_and_shapes_are_static():
+    x = tf.placeholder(tf.float32, [None])
+    text = tf.as_string(x * 2, precision=1)
+    shown = S.format("x: {}", [x])
+    lengths = S.length(text)
+    assert lengths.get_shape().as_list() == [None] and lengths.dtype == tf.int32
+    assert S.reduce_join(tf.placeholder(tf.string, [2, None]), axis=1).get_shape().as_list() \
+        == [2]
+    with tf.Session() as sess:
+        got = sess.run([text, shown, tf.reduce_sum(lengths)], {x: [1.25, -3]})
+    # recorded from TF 2.21's compat.v1: [b"2.5", b"-6.0"], b"x: [1.25 -3]", 7
+    assert got[0].tolist() == [b"2.5", b"-6.0"] and got[1] == b"x: [1.25 -3]"
+    assert got[2] == 7
+
+
+def test_graphs_with_string_ops_serialise():
+    with tf.Graph().as_default() as graph:
+        words = tf.placeholder(tf.string, [None], name="words")
+        S.reduce_join(S.substr(S.upper(words), 0, 2), axis=0, separator="-", name="joined")
+        document = graph.as_graph_def()
+    with tf.Graph().as_default():
+        tf.import_graph_def(document, name="")
+        joined = tf.get_default_graph().get_tensor_by_name("joined:0")
+        with tf.Session() as sess:
+            assert sess.run(joined, {"words:0": ["abc", "de"]}) == b"AB-DE"  # TF's value

@@ -147,7 +147,13 @@ def substr(input, pos, len, name=None, unit="BYTE") -> Symbol:
     if unit not in ("BYTE", "UTF8_CHAR"):
         raise ValueError(f"Attr 'unit' of 'Substr' Op passed string '{unit}' not in: "
                          f'"BYTE", "UTF8_CHAR".')
-    strings, pos, length = _strings(input, "Substr"), _tensor(pos), _tensor(len)
+    strings = _strings(input, "Substr")
+    if isinstance(pos, Symbol) and not isinstance(len, Symbol):  # len takes pos's dtype
+        pos, length = pos, convert_to_tensor(len, dtype=pos.dtype)
+    else:
+        length = _tensor(len)
+        pos = convert_to_tensor(pos, dtype=length.dtype) if isinstance(len, Symbol) and not \
+            isinstance(pos, Symbol) else _tensor(pos)
     for tensor, what in ((pos, "pos"), (length, "len")):
         if tensor.dtype.name not in ("int32", "int64"):
             raise TypeError(f"Value passed to parameter '{what}' has DataType "
@@ -197,10 +203,9 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
                f'Fill argument not supported: "{fill}"' if fill and fill not in " +-#0" else
                "Cannot select both scientific and shortest notation"
                if scientific and shortest else None)
-    for given, what in ((precision > -1, "precision"), (scientific, "scientific"),
-                        (shortest, "shortest")):
-        if given and not floating and problem is None:
-            problem = f"{what} not supported for datatype {dtype}"
+    if not floating and problem is None and (precision > -1 or scientific or shortest):
+        problem = ("precision not supported" if precision > -1 else
+                   "scientific and shortest format not supported") + f" for datatype {dtype}"
     if problem is not None:
         raise InvalidArgumentError(None, name or "AsString", problem)
     template = "%" + fill + (str(int(width)) if width > -1 else "") + (

@@ -123,9 +123,13 @@ def _class(pattern, i):
     while j < len(pattern) and pattern[j] != "]":
         posix = re.match(r"\[:(\^?)([a-z]+):\]", pattern[j:])
         if posix:
-            if posix[1] or posix[2] not in _POSIX:
-                raise _Refused(f"invalid character class range: {posix[0]}",
-                               re2=posix[2] not in _POSIX)
+            if posix[2] not in _POSIX:
+                raise _Refused(f"invalid character class range: {posix[0]}")
+            alone = out == ["["] and pattern[j + posix.end():j + posix.end() + 1] == "]"
+            if posix[1] and alone:  # [[:^digit:]]: the class negated
+                return f"[^{_POSIX[posix[2]]}]", posix.end() + 2
+            if posix[1]:
+                raise _Refused(f"{posix[0]} beside other characters of a class", re2=False)
             out.append(_POSIX[posix[2]])
             j += posix.end()
         elif pattern[j] == "\\":
@@ -147,13 +151,10 @@ def _group(pattern, i):
     rest = pattern[i + 2:]
     if rest.startswith("P<"):
         return "(?P<", 4
-    named = re.match(r"<([A-Za-z_]\w*)>", rest)
-    if named:
-        return f"(?P<{named[1]}>", 2 + named.end()
     flags = re.match(r"([imsU]*)(-[imsU]*)?([:)])", rest)
     if not flags:
         raise _Refused(f"invalid perl operator: {pattern[i:i + 3]}" if rest[:1] in "=!<>#("
-                       else f"missing argument to repetition operator: {pattern[i:i + 3]}")
+                       else f"invalid or unsupported Perl syntax: {pattern[i:i + 3]}")
     if set(flags[1] + (flags[2] or "")) & set("mU"):
         raise _Refused("flags m and U (RE2's multi-line and ungreedy)", re2=False)
     return "(?" + flags[0], 2 + flags.end()
@@ -169,8 +170,10 @@ def _translate(pattern: str) -> str:
             text = repeat[0] if repeat else c
             if quantified:
                 raise _Refused(f"bad repetition operator: {out[-1]}{text}")
+            if not out or out[-1] in ("|", "(") or out[-1].startswith("(?"):
+                raise _Refused(f"no argument for repetition operator: {text}")
             if repeat and max(int(repeat[1]), int(repeat[3] or 0)) > 1000:
-                raise _Refused(f"bad repetition operator: {text}")
+                raise _Refused(f"invalid repetition size: {text}")
             out.append(text + ("?" if pattern[i + len(text):i + len(text) + 1] == "?" else ""))
             i += len(out[-1])
             quantified = True

@@ -10,10 +10,12 @@ node).  The attributes are plain values, so graphs holding these ops serialise. 
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import InvalidArgumentError, ResourceExhaustedError
+from ..nnvm.errors import DeadlineExceededError, InvalidArgumentError, ResourceExhaustedError
 from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
@@ -40,16 +42,17 @@ def _string_bytes(array) -> int:
     return sum(len(s) for s in array.ravel().tolist()) + _PER_STRING * array.size
 
 
-def _pulled(compute, growth=None):
-    """FPullOutputs of a string op: ``compute(node, *input values)``, its result's size
-    (``growth(node, values)`` bytes, by default the inputs' strings') checked first."""
+def _pulled(compute, growth=None, timed=False):
+    """FPullOutputs of a string op: ``compute(node, *input values)`` (``timed``: with the
+    run's ``deadline=``), its result's size (``growth(node, values)`` bytes, by default the
+    inputs' strings') checked first."""
     def pull(node, resources, evaluate, deadline):
         # one input at a time: a fed or pulled string gives its value, the rest is computed
         values = [_array(evaluate([Symbol([e])])[0]) for e in node.inputs]
         needed = (growth(node, values) if growth is not None
                   else sum(_string_bytes(v) for v in values if v.dtype == object))
         check_fits(node, needed, "its strings")
-        return compute(node, *values)
+        return compute(node, *values, deadline=deadline) if timed else compute(node, *values)
     return pull
 
 
@@ -66,20 +69,25 @@ def _same_shape(out_type):
 
 
 def _register(name, describe, compute, out_type="string", shape=None, growth=None,
-              num_inputs=1):
+              num_inputs=1, timed=False):
     same_shape, types = _same_shape(out_type)
     (register_op(name).describe(describe)
      .set_num_inputs(num_inputs)
      .set_attr("FInferShape", shape or same_shape).set_attr("FInferType", types)
-     .set_attr("FPullOutputs", _pulled(compute, growth))
+     .set_attr("FPullOutputs", _pulled(compute, growth, timed))
      .set_attr("FGradient", no_gradient))
 
 
-def _map(function, array, dtype=object):
-    """``function`` of each element of ``array``, an array of ``dtype`` of its shape."""
+def _map(function, array, dtype=object, node=None, deadline=None):
+    """``function`` of each element of ``array``, an array of ``dtype`` of its shape; past
+    ``deadline`` (the run's timeout_in_ms) between two elements, DeadlineExceededError
+    naming ``node``."""
     out = np.empty(array.shape, dtype=dtype)
     flat = out.reshape(-1)
     for index, item in enumerate(array.reshape(-1).tolist()):
+        if deadline is not None and time.monotonic() > deadline:
+            raise DeadlineExceededError(None, node.name, f"{node.describe()} took longer than "
+                                        f"the run's timeout, at string {index} of {array.size}")
         flat[index] = function(item)
     return out
 
@@ -223,15 +231,17 @@ def _as_string_growth(node, values):
     return values[0].size * (width + 330 + _PER_STRING)  # a float64 %f: up to 310 digits
 
 
-def _regex_full_match(node, strings):
+def _regex_full_match(node, strings, deadline=None):
     pattern = kernels.compile_re2(node.attrs["pattern"], node.name)
-    return [_map(lambda s: pattern.fullmatch(kernels.as_text(s)) is not None, strings, bool)]
+    return [_map(lambda s: pattern.fullmatch(kernels.as_text(s)) is not None, strings, bool,
+                 node, deadline)]
 
 
-def _regex_replace(node, strings):
+def _regex_replace(node, strings, deadline=None):
     pattern = kernels.compile_re2(node.attrs["pattern"], node.name)
     rewrite, every = node.attrs["rewrite"], node.attrs.get("replace_global", True)
-    return [_map(lambda s: kernels.re2_replace(pattern, s, rewrite, every), strings)]
+    return [_map(lambda s: kernels.re2_replace(pattern, s, rewrite, every), strings, object,
+                 node, deadline)]
 
 
 def _regex_replace_growth(node, values):
@@ -302,10 +312,11 @@ _register("as_string", "Input 0's numbers or bools as strings, formatted with at
           "(printf's; tf.as_string).", _as_string, growth=_as_string_growth)
 _register("regex_full_match", "Whether each of input 0's strings matches attr pattern (RE2 "
           "syntax) whole, bool (tf.strings.regex_full_match).", _regex_full_match, "bool",
-          growth=lambda node, values: values[0].size)
+          growth=lambda node, values: values[0].size, timed=True)
 _register("regex_replace", "Input 0's strings with attr pattern's matches (RE2 syntax) "
           "replaced by attr rewrite: all, or the first (attr replace_global) "
-          "(tf.strings.regex_replace).", _regex_replace, growth=_regex_replace_growth)
+          "(tf.strings.regex_replace).", _regex_replace, growth=_regex_replace_growth,
+          timed=True)
 _register("base64", "Input 0's strings in web-safe base64 (attr encode; attr pad: '=' "
           "padding), or decoded from it (tf.io.encode_base64 / decode_base64).", _base64,
           growth=_base64_growth)
