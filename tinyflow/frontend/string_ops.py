@@ -149,7 +149,7 @@ def substr(input, pos, len, name=None, unit="BYTE") -> Symbol:
                          f'"BYTE", "UTF8_CHAR".')
     strings = _strings(input, "Substr")
     if isinstance(pos, Symbol) and not isinstance(len, Symbol):  # len takes pos's dtype
-        pos, length = pos, convert_to_tensor(len, dtype=pos.dtype)
+        length = convert_to_tensor(len, dtype=pos.dtype)
     else:
         length = _tensor(len)
         pos = convert_to_tensor(pos, dtype=length.dtype) if isinstance(len, Symbol) and not \
