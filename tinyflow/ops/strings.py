@@ -350,8 +350,10 @@ def _split(node, strings):
 
 
 def _split_growth(node, values):
-    """A token per byte at most (and an empty one per string): its bytes, 16 of indices."""
-    return _string_bytes(values[0]) * (2 + 16 + _PER_STRING)
+    """A token per byte at most and one more per string: its characters, its bytes object
+    and pointer, 16 bytes of indices."""
+    characters = _string_bytes(values[0]) - _PER_STRING * values[0].size
+    return characters + (characters + values[0].size) * (16 + _PER_STRING)
 
 
 (register_op("string_split")
@@ -381,7 +383,8 @@ def _format_growth(node, values):
     summarize = node.attrs.get("summarize", 3)
     shown = sum(int(np.prod([d if summarize < 0 else min(d, 2 * summarize) for d in v.shape],
                             dtype=np.float64)) for v in values)
-    return shown * 40 + 4 * len(node.attrs["template"])
+    escaped = sum(4 * _string_bytes(v) for v in values if v.dtype == object)  # \ooo each
+    return shown * 40 + escaped + 4 * len(node.attrs["template"])
 
 
 _register("string_format", "Attr template with each attr placeholder replaced by an input's "
