@@ -9,7 +9,7 @@ _TABLE = [_T + "test_string_ops_give_tensorflows_values",
 SPECIAL_TESTS = {op: _TABLE for op in (
     "string_length", "string_case", "string_strip", "string_join", "reduce_join", "substr",
     "string_to_number", "as_string", "regex_full_match", "regex_replace", "base64",
-    "string_split", "string_format", "string_stack")}
+    "string_split", "string_format", "string_stack", "unicode_decode")}
 
 
 def add_cases(add):

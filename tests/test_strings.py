@@ -318,6 +318,28 @@ VALUES = [
      ([b'Eb'], 'object')),
     ('rr_lazy', lambda: S.regex_replace(["aaa"], "a+?", "E"),
      ([b'EEE'], 'object')),
+    ('len_byte', lambda: S.length(["héllo", "", "ab"]),
+     ([6, 0, 2], 'int32')),
+    ('ud_scalar', lambda: S.unicode_decode("héllo日", "UTF-8"),
+     ([104, 233, 108, 108, 111, 26085], 'int32')),
+    ('ud_bad_replace', lambda: S.unicode_decode(b"a\xffb\xe6\x9c", "UTF-8"),
+     ([97, 65533, 98, 65533], 'int32')),
+    ('ud_bad_ignore', lambda: S.unicode_decode(b"a\xffb\xe6\x9c", "UTF-8", errors="ignore"),
+     ([97, 98], 'int32')),
+    ('ud_bad_char', lambda: S.unicode_decode(b"a\xffb", "UTF-8", replacement_char=63),
+     ([97, 63, 98], 'int32')),
+    ('ud_ctrl', lambda: S.unicode_decode("a\x01\tb", "UTF-8", replace_control_characters=True),
+     ([97, 65533, 65533, 98], 'int32')),
+    ('ud_utf16', lambda: S.unicode_decode("hé".encode("utf-16-be"), "UTF-16-BE"),
+     ([104, 233], 'int32')),
+    ('ud_latin', lambda: S.unicode_decode(b"h\xe9", "ISO-8859-1"),
+     ([104, 233], 'int32')),
+    ('ud_empty', lambda: S.unicode_decode(b"", "UTF-8"),
+     ([], 'int32')),
+    ('ud_surrogate', lambda: S.unicode_decode(b"\xed\xa0\x80", "UTF-8"),
+     ([65533, 65533, 65533], 'int32')),
+    ('ud_overlong', lambda: S.unicode_decode(b"\xc0\xaf", "UTF-8"),
+     ([65533, 65533], 'int32')),
 ]
 # (label, the TF-1 expression, TF 2.21's compat.v1 error class and message, graph mode)
 ERRORS = [
@@ -437,6 +459,12 @@ ERRORS = [
      'Invalid pattern: a), error: unexpected ): a)'),
     ('rr_named2', lambda: S.regex_replace(["ab"], "(?<x>a)", "E"), 'InvalidArgumentError',
      'Invalid pattern: (?<x>a), error: invalid perl operator: (?<'),
+    ('ud_bad_strict', lambda: S.unicode_decode(b"a\xffb", "UTF-8", errors="strict"), 'InvalidArgumentError',
+     'Invalid formatting on input string'),
+    ('ud_badenc', lambda: S.unicode_decode(b"h", "FOO"), 'InvalidArgumentError',
+     'Could not create converter for input encoding: FOO'),
+    ('ud_errors_bad', lambda: S.unicode_decode(b"a", "UTF-8", errors="foo"), 'ValueError',
+     'Attr \'errors\' of \'UnicodeDecode\' Op passed string \'foo\' not in: "strict", "replace", "ignore".'),
 ]
 
 
@@ -489,13 +517,15 @@ def test_tf1_names_are_the_string_ops():
     assert tf.regex_replace is S.regex_replace and callable(tf.string_split)
     assert tf.io.decode_base64 is tf.decode_base64 and tf.io.encode_base64 is tf.encode_base64
     assert tf.compat.v1.strings.to_number is S.to_number
-    with pytest.raises(AttributeError, match="unicode_decode is not supported by TinyFlow"):
-        S.unicode_decode  # noqa: B018 - the attribute's error is the test
+    with pytest.raises(AttributeError, match="unicode_encode is not supported by TinyFlow"):
+        S.unicode_encode  # noqa: B018 - the attribute's error is the test
 
 
 def test_ragged_results_are_refused_saying_so():
     for split in (lambda: S.split(["a b"], result_type="RaggedTensor"),
-                  lambda: tf.string_split(["a b"], result_type="RaggedTensor")):
+                  lambda: tf.string_split(["a b"], result_type="RaggedTensor"),
+                  lambda: S.unicode_decode(["ab", "c"], "UTF-8"),
+                  lambda: S.unicode_decode(tf.placeholder(tf.string), "UTF-8")):
         with pytest.raises(AttributeError, match="no tf.RaggedTensor"):
             split()
 

@@ -306,3 +306,25 @@ def decode_base64(input, name=None) -> Symbol:
     """Web-safe base64 strings decoded (padded or not); TF's error for anything else."""
     return create_op("base64", _strings(input, "DecodeBase64"), encode=False,
                      name=name or "DecodeBase64")
+
+
+def unicode_decode(input, input_encoding, errors="replace", replacement_char=65533,
+                   replace_control_characters=False, name=None) -> Symbol:
+    """A scalar string's characters' code points (int32), decoded from ``input_encoding``;
+    a string that is not in it raises (``errors='strict'``), loses the bad bytes
+    (``'ignore'``) or has ``replacement_char`` in their place (``'replace'``).  TensorFlow
+    gives a RaggedTensor for strings of rank 1 or more, which TinyFlow lacks: those are an
+    AttributeError saying so."""
+    if errors not in ("strict", "replace", "ignore"):
+        raise ValueError(f"Attr 'errors' of 'UnicodeDecode' Op passed string '{errors}' not in:"
+                         f' "strict", "replace", "ignore".')
+    tensor = _strings(input, "UnicodeDecode")
+    if tensor.get_shape().ndims != 0:
+        raise AttributeError(f"tf.strings.unicode_decode of {tensor.name} (shape "
+                             f"{tensor.get_shape()}): TensorFlow gives a RaggedTensor for "
+                             f"strings that are not a known scalar, and TinyFlow has no "
+                             f"tf.RaggedTensor; decode one scalar string at a time")
+    return create_op("unicode_decode", tensor, encoding=input_encoding, errors=errors,
+                     replacement_char=int(replacement_char),
+                     replace_control_characters=bool(replace_control_characters),
+                     name=name or "UnicodeDecode")

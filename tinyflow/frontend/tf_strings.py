@@ -1,6 +1,8 @@
-"""``tf.strings``: TensorFlow 1.15's string ops (:mod:`tinyflow.frontend.string_ops`); its
-Unicode ops (``unicode_decode``...), ``bytes_split``, ``ngrams`` and ``unsorted_segment_join``
-are an AttributeError saying TinyFlow does not support them, as is ``to_hash_bucket*``."""
+"""``tf.strings``: TensorFlow 1.15's string ops (:mod:`tinyflow.frontend.string_ops`);
+``unicode_decode`` decodes a scalar string (of more, TF's result is a RaggedTensor, which
+TinyFlow lacks).  Its other Unicode ops (``unicode_encode``, ``unicode_split``...),
+``bytes_split``, ``ngrams``, ``unsorted_segment_join`` and ``to_hash_bucket*`` are an
+AttributeError saying TinyFlow does not support them."""
 from .string_ops import (
     as_string,
     format,
@@ -11,6 +13,7 @@ from .string_ops import (
     regex_replace,
     split,
     substr,
+    unicode_decode,
     upper,
 )
 from .string_ops import string_join as join
@@ -19,7 +22,7 @@ from .string_ops import string_to_number as to_number
 from .unsupported import unsupported
 
 __all__ = ["as_string", "format", "join", "length", "lower", "reduce_join", "regex_full_match",
-           "regex_replace", "split", "strip", "substr", "to_number", "upper"]
+           "regex_replace", "split", "strip", "substr", "to_number", "unicode_decode", "upper"]
 
 
 def __getattr__(name):

@@ -4,14 +4,17 @@ web-safe base64 and the printing of a tensor's values (``tf.strings.format``).""
 from __future__ import annotations
 
 import base64
+import codecs
 import re
+import unicodedata
 
 import numpy as np
 
 from ..nnvm.errors import InvalidArgumentError
 
 __all__ = ["as_text", "compile_re2", "decode_base64", "encode_base64", "format_value",
-           "parse_float", "parse_int", "re2_replace", "substring", "utf8_length"]
+           "parse_float", "parse_int", "re2_replace", "substring", "unicode_decode",
+           "utf8_length"]
 
 
 def utf8_length(s: bytes) -> int:
@@ -336,3 +339,29 @@ def format_value(array: np.ndarray, summarize: int) -> str:
         out.append("]")
     dims(0, 0)
     return "".join(out)
+
+
+def unicode_decode(s: bytes, encoding: str, errors: str, replacement: int, control: bool):
+    """``s``'s code points in ``encoding`` (a text encoding Python knows): an invalid
+    sequence is an error (``errors`` 'strict': TF's message, a str), skipped ('ignore') or
+    ``replacement`` ('replace'); control characters too with ``control``."""
+    try:
+        if not codecs.lookup(encoding)._is_text_encoding:
+            raise LookupError(encoding)
+    except LookupError:
+        return f"Could not create converter for input encoding: {encoding}"
+    points, position = [], 0
+    while position <= len(s):  # each bad sequence as Python's 'replace' handler sees it
+        try:
+            text, bad = s[position:].decode(encoding), None
+        except UnicodeDecodeError as error:
+            if errors == "strict":
+                return "Invalid formatting on input string"
+            text, bad = s[position:position + error.start].decode(encoding), error.end
+        points += [replacement if control and unicodedata.category(c) == "Cc" else ord(c)
+                   for c in text]
+        if bad is None:
+            break
+        points += [replacement] if errors == "replace" else []
+        position += bad
+    return points

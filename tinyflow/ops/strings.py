@@ -392,3 +392,25 @@ _register("string_format", "Attr template with each attr placeholder replaced by
           "(tf.strings.format).", _format, growth=_format_growth,
           shape=lambda attrs, in_shapes, out_shapes: (in_shapes, [()]),
           num_inputs=lambda attrs: attrs.get("num_args", 1))
+
+
+def _unicode_decode(node, strings):
+    decoded = kernels.unicode_decode(strings[()], node.attrs["encoding"],
+                                     node.attrs.get("errors", "replace"),
+                                     node.attrs.get("replacement_char", 65533),
+                                     node.attrs.get("replace_control_characters", False))
+    if isinstance(decoded, str):
+        raise InvalidArgumentError(None, node.name, decoded)
+    return [np.array(decoded, dtype=np.int32)]
+
+
+(register_op("unicode_decode")
+ .describe("Input 0's string (a scalar) as its characters' code points, int32, decoded from "
+           "attr encoding (attr errors: strict, replace with attr replacement_char, ignore) "
+           "(tf.strings.unicode_decode of a scalar).")
+ .set_num_inputs(1)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (in_shapes, out_shapes))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["int32"]))
+ .set_attr("FPullOutputs", _pulled(_unicode_decode,
+                                   lambda node, values: 40 * _string_bytes(values[0])))
+ .set_attr("FGradient", no_gradient))
