@@ -632,3 +632,12 @@ def test_graphs_with_string_ops_serialise():
         joined = tf.get_default_graph().get_tensor_by_name("joined:0")
         with tf.Session() as sess:
             assert sess.run(joined, {"words:0": ["abc", "de"]}) == b"AB-DE"  # TF's value
+
+
+def test_arguments_given_as_constants_and_bytes():
+    # TF 2.21's compat.v1 gives the same: b"a-b", [b"a", b"c"], b"ab"
+    assert _run(lambda: S.join(["a", "b"], separator=b"-")) == b"a-b"
+    assert _run(lambda: S.reduce_join([["a"], ["c"]], axis=tf.constant(1)))[0] == [b"a", b"c"]
+    assert _run(lambda: S.regex_replace("a-b", tf.constant("-"), "")) == b"ab"
+    with pytest.raises(TypeError, match="must be known when the graph is built"):
+        S.regex_replace("a", tf.placeholder(tf.string, []), "")

@@ -15,6 +15,7 @@ from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from ..nnvm.variables import constant
 from ..ops.string_kernels import compile_re2
+from .check_ops import constant_value
 from .math_ops import convert_to_tensor
 from .sparse_ops import SparseTensor
 
@@ -46,13 +47,19 @@ def _tensor(value) -> Symbol:
 
 
 def _static_python_string(value, what: str) -> str:
-    """A pattern or rewrite: a Python string (TinyFlow's ops take them as attributes)."""
+    """A pattern, rewrite or separator: a Python string or a scalar string constant
+    (TinyFlow's ops take them as attributes)."""
+    node = value.outputs[0].node if isinstance(value, Symbol) else None
+    if node is not None and node.op is not None and node.op.name == "constant" and \
+            node.attrs.get("dtype") == "string" and tuple(node.attrs["shape"]) == ():
+        value = node.attrs["value"][0]
     if isinstance(value, bytes):
         return value.decode()
     if isinstance(value, str):
         return value
-    raise TypeError(f"{what} must be a Python string in TinyFlow (its string ops take it as an "
-                    f"attribute), got {value!r}")
+    raise TypeError(f"{what} must be known when the graph is built in TinyFlow (a Python "
+                    f"string or a string constant: its string ops take it as an attribute), "
+                    f"got {value!r}")
 
 
 def _dims(tensor: Symbol):
@@ -113,6 +120,7 @@ def string_join(inputs, separator="", name=None) -> Symbol:
             if a is not None and b is not None and a != b:
                 raise ValueError(f"Dimension {axis} in both shapes must be equal, but are {a} "
                                  f"and {b}. Shapes are {first} and {shape}.")
+    separator = _static_python_string(separator, "string_join's separator")
     return create_op("string_join", *tensors, num_args=len(tensors), separator=separator,
                      name=name or "StringJoin")
 
@@ -130,6 +138,12 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
             raise ValueError("Cannot specify both 'keep_dims' and 'keepdims'.")
         keepdims = keep_dims
     tensor = _strings(inputs, "ReduceJoin", "inputs")
+    if isinstance(axis, Symbol):
+        known = constant_value(axis)
+        if known is None:
+            raise TypeError(f"reduce_join's axis must be known when the graph is built in "
+                            f"TinyFlow (ints or an int constant), got {axis.name}")
+        axis = known
     axes = None if axis is None else tuple(int(a) for a in np.asarray(axis).reshape(-1))
     dims = _dims(tensor)
     if axes is not None and dims is not None:
@@ -138,7 +152,7 @@ def reduce_join(inputs, axis=None, keep_dims=None, separator="", name=None,
                 raise ValueError(f"Invalid reduction dimension {a} for input with {len(dims)} "
                                  f"dimensions.")
     return create_op("reduce_join", tensor, axis=axes, keepdims=bool(keepdims),
-                     separator=separator, name=name or "ReduceJoin")
+                     separator=_static_python_string(separator, "reduce_join's separator"), name=name or "ReduceJoin")
 
 
 def substr(input, pos, len, name=None, unit="BYTE") -> Symbol:
@@ -254,6 +268,7 @@ def string_split(source, sep=None, skip_empty=True, delimiter=None,
         raise ValueError("Cannot specify both 'sep' and 'delimiter'.")
     delimiter = " " if sep is None and delimiter is None else (delimiter if sep is None else sep)
     _check_result_type(result_type)
+    delimiter = _static_python_string(delimiter, "string_split's delimiter")
     return _split(source, {"delimiter": delimiter, "skip_empty": bool(skip_empty)}, name)
 
 
@@ -275,7 +290,7 @@ def split(input=None, sep=None, maxsplit=-1, result_type="SparseTensor", source=
             raise ValueError("Cannot specify both 'input' and 'source'.")
         input = source
     _check_result_type(result_type)
-    sep = "" if sep is None else (sep.decode() if isinstance(sep, bytes) else sep)
+    sep = "" if sep is None else _static_python_string(sep, "split's sep")
     return _split(input, {"sep": sep, "maxsplit": int(maxsplit)}, name)
 
 
