@@ -615,6 +615,11 @@ def test_numbers_computed_from_feeds_print_and_shapes_are_static():
     assert lengths.get_shape().as_list() == [None] and lengths.dtype == tf.int32
     assert S.reduce_join(tf.placeholder(tf.string, [2, None]), axis=1).get_shape().as_list() \
         == [2]
+    split = tf.string_split(tf.placeholder(tf.string, [None]))  # TF's static shapes:
+    assert [split.indices.get_shape().as_list(), split.values.get_shape().as_list(),
+            split.dense_shape.get_shape().as_list()] == [[None, 2], [None], [2]]
+    assert S.unicode_decode(tf.placeholder(tf.string, []), "UTF-8").get_shape().as_list() == [
+        None]
     with tf.Session() as sess:
         got = sess.run([text, shown, tf.reduce_sum(lengths)], {x: [1.25, -3]})
     # recorded from TF 2.21's compat.v1: [b"2.5", b"-6.0"], b"x: [1.25 -3]", 7

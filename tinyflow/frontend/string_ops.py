@@ -13,6 +13,7 @@ import numpy as np
 
 from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..nnvm.tensor_shape import TensorShape
 from ..nnvm.variables import constant
 from ..ops.string_kernels import compile_re2
 from .check_ops import constant_value
@@ -255,6 +256,8 @@ def _split(source, attrs, name) -> SparseTensor:
         raise ValueError(f"Shape must be rank 1 but is rank {len(dims)} for 'StringSplit' with "
                          f"input shapes: {dims}.")
     node = create_op("string_split", tensor, name=name or "StringSplit", **attrs).outputs[0].node
+    for index, dims in enumerate(([None, 2], [None], [2])):  # TF's static shapes
+        node.graph.declared_shapes[NodeEntry(node, index)] = TensorShape(dims)
     indices, values, shape = (Symbol([NodeEntry(node, i)]) for i in range(3))
     return SparseTensor(indices, values, shape)
 
@@ -339,7 +342,9 @@ def unicode_decode(input, input_encoding, errors="replace", replacement_char=655
                              f"{tensor.get_shape()}): TensorFlow gives a RaggedTensor for "
                              f"strings that are not a known scalar, and TinyFlow has no "
                              f"tf.RaggedTensor; decode one scalar string at a time")
-    return create_op("unicode_decode", tensor, encoding=input_encoding, errors=errors,
-                     replacement_char=int(replacement_char),
-                     replace_control_characters=bool(replace_control_characters),
-                     name=name or "UnicodeDecode")
+    points = create_op("unicode_decode", tensor, encoding=input_encoding, errors=errors,
+                       replacement_char=int(replacement_char),
+                       replace_control_characters=bool(replace_control_characters),
+                       name=name or "UnicodeDecode")
+    points.graph.declared_shapes[points.outputs[0]] = TensorShape([None])  # TF's static shape
+    return points

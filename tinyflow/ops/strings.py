@@ -27,7 +27,7 @@ __all__: list[str] = []
 _PER_STRING = 48
 
 
-def check_fits(node, needed: int, what: str):
+def _check_fits(node, needed: int, what: str):
     """ResourceExhaustedError naming ``node`` when ``needed`` bytes (its result: ``what``)
     would not fit in the host's available memory."""
     available, source = host_available_bytes()
@@ -51,7 +51,7 @@ def _pulled(compute, growth=None, timed=False):
         values = [_array(evaluate([Symbol([e])])[0]) for e in node.inputs]
         needed = (growth(node, values) if growth is not None
                   else sum(_string_bytes(v) for v in values if v.dtype == object))
-        check_fits(node, needed, "its strings")
+        _check_fits(node, needed, "its strings")
         return compute(node, *values, deadline=deadline) if timed else compute(node, *values)
     return pull
 
