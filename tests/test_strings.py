@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.nnvm import host_memory
 from tinyflow.ops import strings as string_ops_module
 
 S = tf.strings
@@ -574,7 +575,7 @@ def test_a_result_past_the_memory_is_resource_exhausted(monkeypatch):
     wide = tf.placeholder(tf.string, [None])
     joined = S.join([wide, tf.constant("x" * 2000)])  # the scalar repeated per element
     with tf.Session() as sess:
-        monkeypatch.setattr(string_ops_module, "host_available_bytes",
+        monkeypatch.setattr(host_memory, "host_available_bytes",
                             lambda: (10 ** 6, "a test's figure"))
         with pytest.raises(tf.errors.ResourceExhaustedError, match="StringJoin"):
             sess.run(joined, {wide: ["a"] * 1000})

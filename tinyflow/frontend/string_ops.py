@@ -15,7 +15,7 @@ from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from ..nnvm.tensor_shape import TensorShape
 from ..nnvm.variables import constant
-from ..ops.string_kernels import compile_re2
+from ..ops.string_kernels import as_string_format, compile_re2
 from .check_ops import constant_value
 from .math_ops import convert_to_tensor
 from .sparse_ops import SparseTensor
@@ -213,21 +213,14 @@ def as_string(input, precision=-1, scientific=False, shortest=False, width=-1, f
         raise TypeError(f"Value passed to parameter 'input' has DataType {dtype} not in list of "
                         f"allowed values: int8, int16, int32, int64, uint8, float16, float32, "
                         f"float64, bool")
-    floating = tensor.dtype.is_floating
-    problem = ("Fill string must be one or fewer characters" if len(fill) > 1 else
-               f'Fill argument not supported: "{fill}"' if fill and fill not in " +-#0" else
-               "Cannot select both scientific and shortest notation"
-               if scientific and shortest else None)
-    if not floating and problem is None and (precision > -1 or scientific or shortest):
-        problem = ("precision not supported" if precision > -1 else
-                   "scientific and shortest format not supported") + f" for datatype {dtype}"
+    kind = "f" if tensor.dtype.is_floating else "b" if tensor.dtype.is_bool else "i"
+    _, problem = as_string_format(kind, dtype, fill, int(width), int(precision),
+                                  bool(scientific), bool(shortest))
     if problem is not None:
         raise InvalidArgumentError(None, name or "AsString", problem)
-    template = "%" + fill + (str(int(width)) if width > -1 else "") + (
-        f".{int(precision)}" if precision > -1 else "") + (
-        ("g" if shortest else "e" if scientific else "f") if floating else "d")
-    return create_op("as_string", tensor, format=template, width=int(width),
-                     precision=int(precision), name=name or "AsString")
+    return create_op("as_string", tensor, fill=fill, width=int(width), precision=int(precision),
+                     scientific=bool(scientific), shortest=bool(shortest),
+                     name=name or "AsString")
 
 
 def regex_full_match(input, pattern, name=None) -> Symbol:

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..nnvm.errors import InvalidArgumentError
 
-__all__ = ["as_text", "compile_re2", "decode_base64", "encode_base64", "format_value",
+__all__ = ["as_string_format", "as_text", "compile_re2", "decode_base64", "encode_base64", "format_value",
            "parse_float", "parse_int", "re2_replace", "substring", "unicode_decode",
            "utf8_length"]
 
@@ -61,6 +61,25 @@ def parse_int(s: bytes, bits: int):
         return None
     value = int(s)
     return value if -2 ** (bits - 1) <= value < 2 ** (bits - 1) else None
+
+
+def as_string_format(kind: str, dtype: str, fill: str, width: int, precision: int,
+                     scientific: bool, shortest: bool):
+    """TF's AsString printf template for a ``kind`` ('f' float, 'i' integer, 'b' bool)
+    tensor of ``dtype``, or TF's message (``(None, message)``) for what it refuses."""
+    if len(fill) > 1:
+        return None, "Fill string must be one or fewer characters"
+    if fill and fill not in " +-#0":
+        return None, f'Fill argument not supported: "{fill}"'
+    if scientific and shortest:
+        return None, "Cannot select both scientific and shortest notation"
+    if kind != "f" and precision > -1:
+        return None, f"precision not supported for datatype {dtype}"
+    if kind != "f" and (scientific or shortest):
+        return None, f"scientific and shortest format not supported for datatype {dtype}"
+    return "%" + fill + (str(width) if width > -1 else "") + (
+        f".{precision}" if precision > -1 else "") + (
+        ("g" if shortest else "e" if scientific else "f") if kind == "f" else "d"), None
 
 
 # -- RE2 through Python's re ---------------------------------------------------------------------

@@ -14,9 +14,9 @@ import time
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import DeadlineExceededError, InvalidArgumentError, ResourceExhaustedError
-from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from . import string_kernels as kernels
@@ -30,11 +30,24 @@ _PER_STRING = 48
 def _check_fits(node, needed: int, what: str):
     """ResourceExhaustedError naming ``node`` when ``needed`` bytes (its result: ``what``)
     would not fit in the host's available memory."""
-    available, source = host_available_bytes()
+    available, source = host_memory.host_available_bytes()
     if needed > available:
         raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for "
                                      f"{what}, more than the {available} available ({source})",
                                      node)
+
+
+def _invalid(node, message: str) -> InvalidArgumentError:
+    """TF's InvalidArgumentError of ``node``: ``message`` and the node, as TF names it."""
+    return InvalidArgumentError(None, node.name, f"{message}\n\t [[{node.describe()}]]")
+
+
+def _pattern(node):
+    """The node's attr pattern (RE2's syntax) compiled, or its error naming the node."""
+    try:
+        return kernels.compile_re2(node.attrs["pattern"], node.name)
+    except InvalidArgumentError as error:
+        raise _invalid(node, error.message) from None
 
 
 def _string_bytes(array) -> int:
@@ -52,7 +65,12 @@ def _pulled(compute, growth=None, timed=False):
         needed = (growth(node, values) if growth is not None
                   else sum(_string_bytes(v) for v in values if v.dtype == object))
         _check_fits(node, needed, "its strings")
-        return compute(node, *values, deadline=deadline) if timed else compute(node, *values)
+        try:
+            return compute(node, *values, deadline=deadline) if timed else compute(node, *values)
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
+            # attributes a graph document gave that no TF-1 function makes
+            raise _invalid(node, f"cannot compute with its attributes {node.attrs}: "
+                                 f"{error}") from error
     return pull
 
 
@@ -106,7 +124,7 @@ def _broadcast(node, arrays):
     try:
         return np.broadcast_arrays(*arrays)
     except ValueError:
-        raise InvalidArgumentError(None, node.name, "Incompatible shapes: " + " vs. ".join(
+        raise _invalid(node, "Incompatible shapes: " + " vs. ".join(
             str(list(a.shape)) for a in arrays)) from None
 
 
@@ -133,7 +151,7 @@ def _strip(node, strings):
 def _join(node, *arrays):
     shapes = {a.shape for a in arrays if a.ndim}
     if len(shapes) > 1:
-        raise InvalidArgumentError(None, node.name, "Input shapes do not match: " + " vs. ".join(
+        raise _invalid(node, "Input shapes do not match: " + " vs. ".join(
             str(list(s)) for s in shapes))
     if not arrays:
         return [np.array(b"", dtype=object)]
@@ -159,9 +177,13 @@ def _reduce_join(node, strings):
     axes = node.attrs.get("axis")
     axes = tuple(range(strings.ndim)) if axes is None else tuple(axes)
     resolved = [a + strings.ndim if a < 0 else a for a in axes]
+    for axis, given in zip(resolved, axes):
+        if not 0 <= axis < max(strings.ndim, 1):
+            raise _invalid(node, f"Invalid reduction dimension {given} "
+                                       f"for input with {strings.ndim} dimensions")
     for axis in resolved:
         if resolved.count(axis) > 1:
-            raise InvalidArgumentError(None, node.name, f"Duplicate reduction dimension {axis}")
+            raise _invalid(node, f"Duplicate reduction dimension {axis}")
     kept = [a for a in range(strings.ndim) if a not in resolved]
     moved = np.transpose(strings, kept + sorted(resolved))
     rows = moved.reshape(moved.shape[:len(kept)] + (-1,))
@@ -197,7 +219,7 @@ def _substr(node, strings, positions, lengths):
         flat[index] = kernels.substring(s, pos, length, utf8)
         if flat[index] is None:
             shown = "" if utf8 else f" {s!r}"
-            raise InvalidArgumentError(None, node.name, f"pos {pos} out of range for string"
+            raise _invalid(node, f"pos {pos} out of range for string"
                                                         f"{shown} at index {index}")
     return [out]
 
@@ -210,7 +232,7 @@ def _to_number(node, strings):
     def number(s):
         value = parse(s, bits)
         if value is None:
-            raise InvalidArgumentError(None, node.name, "StringToNumberOp could not correctly "
+            raise _invalid(node, "StringToNumberOp could not correctly "
                                        f"convert string: {s.decode('utf-8', 'replace')}")
         return value
     with np.errstate(over="ignore"):  # TF's float32: a float beyond it is inf
@@ -218,8 +240,14 @@ def _to_number(node, strings):
 
 
 def _as_string(node, values):
-    template = node.attrs["format"]
-    if values.dtype == np.bool_:
+    kind = "b" if values.dtype == np.bool_ else "f" if values.dtype.kind == "f" else "i"
+    attrs = node.attrs
+    template, problem = kernels.as_string_format(
+        kind, values.dtype.name, attrs.get("fill", ""), attrs.get("width", -1),
+        attrs.get("precision", -1), attrs.get("scientific", False), attrs.get("shortest", False))
+    if problem is not None:
+        raise _invalid(node, problem)
+    if kind == "b":  # TF's words, whatever the width
         return [_map(lambda v: b"true" if v else b"false", values)]
     finite = "%" + template[2:] if template[1:2] == "0" else template
     # C's printf pads nan and inf with spaces, never zeros (Python's % pads them with zeros)
@@ -227,18 +255,19 @@ def _as_string(node, values):
 
 
 def _as_string_growth(node, values):
-    width = max(node.attrs.get("width", -1), 0) + max(node.attrs.get("precision", -1), 0)
+    width = max(int(node.attrs.get("width", -1)), 0) + max(int(node.attrs.get("precision", -1)),
+                                                           0)
     return values[0].size * (width + 330 + _PER_STRING)  # a float64 %f: up to 310 digits
 
 
 def _regex_full_match(node, strings, deadline=None):
-    pattern = kernels.compile_re2(node.attrs["pattern"], node.name)
+    pattern = _pattern(node)
     return [_map(lambda s: pattern.fullmatch(kernels.as_text(s)) is not None, strings, bool,
                  node, deadline)]
 
 
 def _regex_replace(node, strings, deadline=None):
-    pattern = kernels.compile_re2(node.attrs["pattern"], node.name)
+    pattern = _pattern(node)
     rewrite, every = node.attrs["rewrite"], node.attrs.get("replace_global", True)
     return [_map(lambda s: kernels.re2_replace(pattern, s, rewrite, every), strings, object,
                  node, deadline)]
@@ -260,7 +289,7 @@ def _base64(node, strings):
     def decode(s):
         decoded = kernels.decode_base64(s)
         if isinstance(decoded, str):
-            raise InvalidArgumentError(None, node.name, decoded)
+            raise _invalid(node, decoded)
         return decoded
     return [_map(decode, strings)]
 
@@ -271,7 +300,7 @@ def _base64_growth(node, values):
 
 def _stack(node, *arrays):
     if len({a.shape for a in arrays}) > 1:
-        raise InvalidArgumentError(None, node.name, "Shapes of all inputs must match: " +
+        raise _invalid(node, "Shapes of all inputs must match: " +
                                    " vs. ".join(str(list(a.shape)) for a in arrays))
     return [np.stack(arrays).astype(object)]
 
@@ -308,8 +337,9 @@ _register("string_to_number", "Input 0's strings as numbers of attr out_type "
 register_op("string_to_number").set_attr(
     "FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["out_type"]]),
     overwrite=True)
-_register("as_string", "Input 0's numbers or bools as strings, formatted with attr format "
-          "(printf's; tf.as_string).", _as_string, growth=_as_string_growth)
+_register("as_string", "Input 0's numbers or bools as strings, printf's way: attr precision "
+          "digits, attr scientific (%e) or shortest (%g), padded to attr width with attr fill "
+          "(tf.as_string).", _as_string, growth=_as_string_growth)
 _register("regex_full_match", "Whether each of input 0's strings matches attr pattern (RE2 "
           "syntax) whole, bool (tf.strings.regex_full_match).", _regex_full_match, "bool",
           growth=lambda node, values: values[0].size, timed=True)
@@ -370,7 +400,11 @@ def _split_growth(node, values):
 
 
 def _format(node, *values):
-    pieces = node.attrs["template"].split(node.attrs.get("placeholder", "{}"))
+    placeholder = node.attrs.get("placeholder", "{}")
+    pieces = node.attrs["template"].split(placeholder) if placeholder else []
+    if len(pieces) != len(values) + 1:
+        raise _invalid(node, f"the template has {len(pieces) - 1} "
+                                   f"placeholders '{placeholder}' for {len(values)} inputs")
     summarize = node.attrs.get("summarize", 3)
     out = [pieces[0]]
     for value, piece in zip(values, pieces[1:]):
@@ -395,12 +429,19 @@ _register("string_format", "Attr template with each attr placeholder replaced by
 
 
 def _unicode_decode(node, strings):
+    replacement, errors = node.attrs.get("replacement_char", 65533), node.attrs.get("errors")
+    if not 0 <= replacement <= 0x10FFFF or errors not in ("strict", "replace", "ignore", None):
+        raise _invalid(node, f"replacement_char {replacement} (a code "
+                                   f"point: 0 to 0x10FFFF) or errors {errors!r} not valid")
+    if strings.ndim:
+        raise _invalid(node, f"decodes one string, got shape "
+                                   f"{list(strings.shape)}")
     decoded = kernels.unicode_decode(strings[()], node.attrs["encoding"],
                                      node.attrs.get("errors", "replace"),
                                      node.attrs.get("replacement_char", 65533),
                                      node.attrs.get("replace_control_characters", False))
     if isinstance(decoded, str):
-        raise InvalidArgumentError(None, node.name, decoded)
+        raise _invalid(node, decoded)
     return [np.array(decoded, dtype=np.int32)]
 
 
