@@ -39,16 +39,17 @@ def substring(s: bytes, pos: int, length: int, utf8: bool):
 
 # C's strtod as TF's safe_strtof / safe_strtod take it: spaces around, decimal, inf and nan,
 # and integral hexadecimal; no underscores (Python's float() takes them)
-_FLOAT = re.compile(rb"\s*[+-]?((\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|inf(inity)?|nan)\s*",
-                    re.IGNORECASE)
 _HEX = re.compile(rb"\s*([+-]?)0[xX]([0-9a-fA-F]+)\s*")
 _INT = re.compile(rb"\s*[+-]?\d+\s*")
 
 
 def parse_float(s: bytes, bits=None):
     """``s`` as a float, or None where TF's StringToNumber refuses it."""
-    if _FLOAT.fullmatch(s):
-        return float(s)
+    if b"_" not in s:  # Python's float() reads what strtod does, and underscores
+        try:
+            return float(s)
+        except ValueError:
+            pass
     hexadecimal = _HEX.fullmatch(s)
     if hexadecimal:
         return float(int(hexadecimal[2], 16)) * (-1 if hexadecimal[1] == b"-" else 1)

@@ -352,30 +352,35 @@ _register("base64", "Input 0's strings in web-safe base64 (attr encode; attr pad
           growth=_base64_growth)
 
 
-def _tokens(attrs, s: bytes) -> list:
-    """``s`` split as tf.string_split (attr sep None: each byte of attr delimiter ends a
-    token, attr skip_empty) or tf.strings.split (attr sep: the whole separator, at most attr
-    maxsplit times; None or '': runs of whitespace) split it."""
+def _splitter(attrs):
+    """How tf.string_split (attr sep None: each byte of attr delimiter ends a token, attr
+    skip_empty) or tf.strings.split (attr sep: the whole separator, at most attr maxsplit
+    times; None or '': runs of whitespace) splits a string: a function of it."""
     sep = attrs.get("sep")
     if sep is not None:
-        return s.split(sep.encode() or None, attrs.get("maxsplit", -1))
+        sep, most = sep.encode() or None, attrs.get("maxsplit", -1)
+        return lambda s: s.split(sep, most)
     delimiter = attrs.get("delimiter", " ").encode()
-    if not s:
-        return []
     if not delimiter:
-        return [s[i:i + 1] for i in range(len(s))]
-    parts = s.translate(bytes.maketrans(delimiter, delimiter[:1] * len(delimiter))).split(
-        delimiter[:1])
-    return [p for p in parts if p] if attrs.get("skip_empty", True) else parts
+        return lambda s: [s[i:i + 1] for i in range(len(s))]
+    first, table = delimiter[:1], bytes.maketrans(delimiter, delimiter[:1] * len(delimiter))
+    if attrs.get("skip_empty", True):
+        return lambda s: [p for p in s.translate(table).split(first) if p]
+    return lambda s: s.translate(table).split(first) if s else []
 
 
 def _split(node, strings):
-    rows = [_tokens(node.attrs, s) for s in strings.reshape(-1).tolist()]
-    indices = np.array([(r, c) for r, tokens in enumerate(rows) for c in range(len(tokens))],
-                       dtype=np.int64).reshape(-1, 2)
-    values = np.empty(len(indices), dtype=object)
+    split = _splitter(node.attrs)
+    rows = [split(s) for s in strings.reshape(-1).tolist()]
+    counts = np.array([len(tokens) for tokens in rows], dtype=np.int64)
+    starts = np.cumsum(counts) - counts
+    total = int(counts.sum())
+    indices = np.empty((total, 2), dtype=np.int64)
+    indices[:, 0] = np.repeat(np.arange(len(rows), dtype=np.int64), counts)
+    indices[:, 1] = np.arange(total, dtype=np.int64) - np.repeat(starts, counts)
+    values = np.empty(total, dtype=object)
     values[:] = [t for tokens in rows for t in tokens]
-    shape = np.array([len(rows), max((len(t) for t in rows), default=0)], dtype=np.int64)
+    shape = np.array([len(rows), counts.max(initial=0)], dtype=np.int64)
     return [indices, values, shape]
 
 
