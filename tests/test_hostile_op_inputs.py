@@ -221,6 +221,7 @@ def _special_probes():
     probes.append(Probe("string_to_index-3-words", "string_to_index", _string_to_index_probe))
     probes.append(Probe("string_to_hash_bucket-3-words", "string_to_hash_bucket",
                         _string_to_hash_bucket_probe))
+    probes += _string_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
                for op in ("normal", "uniform", "truncated_normal")]
@@ -241,6 +242,57 @@ def _string_to_hash_bucket_probe():
     out = create_op("string_to_hash_bucket", words, num_buckets=7)
     return (out.outputs[0].node, [out], {words: np.array([b"", b"\xff" * 9, b"x"],
                                                          dtype=object)}, [])
+
+
+def _string_probe(op, label, strings, specs, build, **attrs):
+    """``build(*string placeholders, *placeholders of specs)``: ``strings`` the fed arrays of
+    strings (no hostile values: the numbers and the int attributes are)."""
+    def make():
+        texts = [tf.placeholder(tf.string, np.shape(v)) for v in strings]
+        xs, feeds = _placeholders(*specs)
+        out = build(*texts, *xs)
+        feeds.update({t: np.array(v, dtype=object) for t, v in zip(texts, strings)})
+        return out.outputs[0].node, [Symbol([e]) for e in out.outputs], feeds, []
+    return Probe(f"{op}-{label}", op, make)
+
+
+def _string_probes():
+    """tf.strings' ops (test_strings.py tests them) over fed strings: their numbers (substr's
+    positions, as_string's and format's values) and int attributes hostile."""
+    words, grid = [b"ab c", b" d\xc3\xa9 "], [[b"a", b"b"], [b"c", b"d"]]
+    one = lambda op, **attrs: lambda *xs: create_op(op, *xs, **attrs)
+    probes = [_string_probe(op, "2-words", [words], [], one(op, **attrs)) for op, attrs in (
+        ("string_length", {"unit": "UTF8_CHAR"}), ("string_case", {"upper": True}),
+        ("string_strip", {}), ("regex_full_match", {"pattern": "a.*"}),
+        ("regex_replace", {"pattern": "(b|d)", "rewrite": "<\\1>"}),
+        ("base64", {"encode": True, "pad": True}),
+        ("string_split", {"delimiter": " ", "skip_empty": True}),
+        ("string_split", {"sep": "", "maxsplit": 1}))]
+    probes += [
+        _string_probe("string_to_number", "2-numbers", [[b"1.5", b" -2"]], [],
+                      one("string_to_number", out_type="float32")),
+        _string_probe("base64", "decode", [[b"YWI", b"w7_Dvj8-"]], [],
+                      one("base64", encode=False)),
+        _string_probe("unicode_decode", "scalar", [b"h\xc3\xa9\xff"], [],
+                      one("unicode_decode", encoding="UTF-8", errors="replace",
+                          replacement_char=63)),
+        _string_probe("reduce_join", "2x2", [grid], [],
+                      one("reduce_join", axis=(1,), keepdims=True, separator=",")),
+        _string_probe("string_join", "word-and-scalar", [words, b"!"], [],
+                      one("string_join", num_args=2, separator="-")),
+        _string_probe("string_stack", "2-rows", [words, words], [],
+                      one("string_stack", num_args=2)),
+        _string_probe("substr", "2-words", [words], [(tf.int32, [1, 0]), (tf.int32, [2, 9])],
+                      one("substr", unit="BYTE")),
+        _string_probe("as_string", "float32", [], [(tf.float32, [1.5, -2.25])],
+                      one("as_string", width=7, precision=2, fill="0")),
+        _string_probe("as_string", "int64", [], [(tf.int64, [3, -4])],
+                      one("as_string", width=4)),
+        _string_probe("string_format", "2-tensors", [], [(tf.int32, np.arange(8)),
+                                                        (tf.float32, [[0.5, 2]])],
+                      one("string_format", num_args=2, template="a {} b {}", summarize=2)),
+    ]
+    return probes
 
 
 def _linalg_probes():
@@ -599,8 +651,8 @@ def _outcome(run, node):
 
 def _equal(a, b):
     # to rounding: a sum's order may change with the thread count CPU kernels choose per run;
-    # strings (object arrays of bytes) exactly
-    return all(np.array_equal(x, y) if np.asarray(x).dtype == object else np.allclose(
+    # strings (object arrays of bytes, a scalar one bytes) exactly
+    return all(np.array_equal(x, y) if np.asarray(x).dtype.kind in "OS" else np.allclose(
         np.asarray(x, np.float64), np.asarray(y, np.float64), rtol=1e-5, atol=1e-6,
         equal_nan=True) for x, y in zip(a, b))
 
@@ -690,6 +742,8 @@ def _child(start):
     emit("OPS", *list_ops())
     # the allocation check sees AVAILABLE; an allocation it let through fails past HEADROOM
     _limit_the_host()
+    memory.available_bytes = lambda device: (AVAILABLE, "the hostile inputs test's limit")
+    host_memory.host_available_bytes = memory.available_bytes.__get__("cpu")  # string ops
     size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
     for k, probe in enumerate(probes()):

@@ -90,6 +90,8 @@ from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.string_hash_ops import string_to_hash_bucket, string_to_hash_bucket_fast
+from .frontend.string_ops import *
+from .frontend.string_ops import __all__ as _string_ops_all
 from .frontend.tensor_array import TensorArray
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -179,7 +181,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file", "matching_files", "parse_tensor", "serialize_tensor", "write_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
-__all__ += ["lookup", "string_to_hash_bucket", "string_to_hash_bucket_fast", "strings"]
+__all__ += list(_string_ops_all) + ["lookup", "string_to_hash_bucket", "string_to_hash_bucket_fast", "strings"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

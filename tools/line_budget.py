@@ -22,6 +22,16 @@ FRONT_END = "TF-1 surface (tinyflow/frontend: the rest)"
 # file counts in the first component naming it, the front end's is the rest.  The limits were
 # set a little above the counts when the packages took the layers' shape (2026-11-26).
 COMPONENTS = {
+    # 2026-11-27: TF 1.15's string ops (tf.strings, tf.as_string, tf.string_split,
+    # tf.decode_base64...): the ops computed in Python before the run, their kernels (RE2's
+    # syntax read through Python's re, TF's printing of a tensor, web-safe base64) and the
+    # TF-1 functions with TF's argument checks (and unicode_decode of a scalar string),
+    # counted apart as TF's string_ops are; each op checks the attributes a graph document
+    # may give it (test_hostile_op_inputs.py probes them)
+    "string ops (ops/strings.py, ops/string_kernels.py, frontend/string_ops.py, "
+    "tf_strings.py)": (
+        ["ops/strings.py", "ops/string_kernels.py", "frontend/string_ops.py",
+         "frontend/tf_strings.py"], 1030),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
@@ -455,10 +465,11 @@ COMPONENTS = {
     # 640 -> 660: 2026-11-27: TFRecords: records read from any stream (TFRecordReader's), TF's
     # gzip bytes written, a compressed record's read checked against the free memory;
     # 660 -> 670: tf.io's names for matching_files, write_file, serialize_tensor, parse_tensor
-    # and write_graph, and what its docstring says of them)
+    # and write_graph, and what its docstring says of them; 670 -> 675: tf.io.decode_base64 /
+    # encode_base64 named in tf_io/)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 670),
+         "frontend/python_io.py"], 675),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),
