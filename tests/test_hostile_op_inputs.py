@@ -742,8 +742,6 @@ def _child(start):
     emit("OPS", *list_ops())
     # the allocation check sees AVAILABLE; an allocation it let through fails past HEADROOM
     _limit_the_host()
-    memory.available_bytes = lambda device: (AVAILABLE, "the hostile inputs test's limit")
-    host_memory.host_available_bytes = memory.available_bytes.__get__("cpu")  # string ops
     size = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
     resource.setrlimit(resource.RLIMIT_AS, (size + HEADROOM, size + HEADROOM))
     for k, probe in enumerate(probes()):

@@ -294,8 +294,9 @@ COMPONENTS = {
     # iterator_string_handle, and a feedable iterator's get_next reading the handle (3080 -> 3095)
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
     # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
-    # 3160: index_to_string's strings checked against the host's memory
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3160),
+    # 3160: index_to_string's strings checked against the host's memory; 3160 -> 3170:
+    # 2026-11-27: next_after (tf.math.nextafter), the host's memory read through its module
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3170),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -606,8 +607,9 @@ COMPONENTS = {
     # 5595 -> 5615: a py_func's string results as TF 1.15's FuncRegistry converts them (bytes,
     # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output
     # 5615 -> 5630: 2026-11-27: tf.math.nextafter and tf.math's zero_fraction and
-    # invert_permutation (tf_math.py)
-    FRONT_END: ([], 5630),
+    # invert_permutation (tf_math.py); 5630 -> 5640: tf.strings and tf.lookup named in
+    # tinyflow/__init__.py's re-exports
+    FRONT_END: ([], 5640),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
