@@ -15,9 +15,9 @@ import os
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.composite import CompositeTensor
 from ..nnvm.errors import InvalidArgumentError, NotFoundError, ResourceExhaustedError
-from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.symbol import NodeEntry, Symbol, create_op
 from .dtypes import as_dtype
 from .framework import GraphKeys, add_to_collection
@@ -148,7 +148,7 @@ class TextFileInitializer(_Initializer):
         memory allows: a line's bytes thrice (the line, its key and value) and an entry's
         objects (~200 bytes) held per line; past them, ResourceExhaustedError naming the file
         and line (a huge file, or one line without an end)."""
-        available, source = host_available_bytes()
+        available, source = host_memory.host_available_bytes()
         held = 0
         for number in itertools.count():
             if self.vocab_size is not None and number >= self.vocab_size:

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import FailedPreconditionError, ResourceExhaustedError
-from ..nnvm.host_memory import host_available_bytes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from .hashing import as_bytes, drop_ignored, hash_strings
@@ -22,7 +22,7 @@ __all__ = ["check_host_bytes", "table_key"]
 def check_host_bytes(node, needed: int, what: str) -> None:
     """ResourceExhaustedError naming ``node`` when ``needed`` bytes (``what``) are more than
     the host has free."""
-    available, source = host_available_bytes()
+    available, source = host_memory.host_available_bytes()
     if needed > available:
         raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for "
                                      f"{what}, more than the {available} available "
