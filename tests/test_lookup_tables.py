@@ -161,7 +161,7 @@ def test_text_file_errors(files, name, key_index, value_index, vocab_size, error
 def test_huge_vocabulary_file_is_refused(files, tmp_path, monkeypatch):
     """A file past the host's free memory: ResourceExhaustedError naming it and the line
     (read no further); the lines vocab_size asks for are read alone."""
-    monkeypatch.setattr("tinyflow.frontend.lookup_ops.host_available_bytes",
+    monkeypatch.setattr("tinyflow.nnvm.host_memory.host_available_bytes",
                         lambda: (10_000, "a test's limit"))
     huge = tmp_path / "huge.txt"
     huge.write_bytes(b"a\nb\nc\n" + b"x" * 1_000_000)  # a last line without an end
