@@ -236,3 +236,29 @@ def test_keys_and_values_computed_by_the_graph():
     got = _run([table.lookup(tf.constant([10, 5, 1], tf.int64)), table.size()])
     np.testing.assert_array_equal(got[0], np.float32([2.5, 1.5, -1.0]))
     assert got[1] == 2
+
+
+def test_a_dataset_map_function_looks_up_the_programs_table(tmp_path):
+    """A text pipeline's usual form: each line split and looked up inside Dataset.map, the
+    table initialised by the program's session (TF's function captures the table).  Recorded
+    from TF 2.21's compat.v1: StaticVocabularyTable over the file, 2 OOV buckets."""
+    (tmp_path / "lines.txt").write_bytes(b"the cat sat\ndog barks loud\nthe dog sat down\n")
+    (tmp_path / "vocab.txt").write_bytes(b"the\ncat\ndog\nsat\n")
+    table = tf.lookup.StaticVocabularyTable(tf.lookup.TextFileInitializer(
+        str(tmp_path / "vocab.txt"), tf.string, TextFileIndex.WHOLE_LINE, tf.int64,
+        TextFileIndex.LINE_NUMBER), 2)
+    dataset = tf.data.TextLineDataset(str(tmp_path / "lines.txt")).map(
+        lambda line: table.lookup(tf.string_split([line]).values)).padded_batch(2, [None])
+    iterator = dataset.make_initializable_iterator()
+    ids = iterator.get_next()
+    with tf.Session() as sess:
+        sess.run(iterator.initializer)
+        with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+            sess.run(ids)
+        sess.run([iterator.initializer, tf.tables_initializer()])
+        np.testing.assert_array_equal(sess.run(ids), [[0, 1, 3], [2, 5, 4]])
+        np.testing.assert_array_equal(sess.run(ids), [[0, 2, 3, 5]])
+    with tf.Session() as other:  # its own tables: not initialised there
+        other.run(iterator.initializer)
+        with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
+            other.run(ids)

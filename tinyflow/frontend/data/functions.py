@@ -14,7 +14,10 @@ function lists them as its captures.
 """
 from __future__ import annotations
 
+import contextlib
 import numbers
+import threading
+from collections import ChainMap
 
 import numpy as np
 
@@ -25,7 +28,23 @@ from ...nnvm.variables import constant
 from ..api import placeholder
 from .structure import Spec, flatten, map_structure, pack
 
-__all__ = ["TracedFunction"]
+__all__ = ["TracedFunction", "program_resources"]
+
+_PROGRAM = threading.local()  # .resources: the program's session's, while it pulls an element
+
+
+@contextlib.contextmanager
+def program_resources(resources):
+    """Inside the block, a function run on an element reads the resources of the session
+    pulling it (``resources``) where its private session has none of its own: the tables a
+    ``map`` function looks up, which the program's session initialised (TF's function
+    capturing a table's handle)."""
+    previous = getattr(_PROGRAM, "resources", None)
+    _PROGRAM.resources = resources
+    try:
+        yield
+    finally:
+        _PROGRAM.resources = previous
 
 
 class _FunctionGraph(GraphContext):
@@ -139,8 +158,15 @@ class TracedFunction:
             from ...session.session import Session  # deferred: the session imports torch
             self._session = Session(graph=self.graph)
         captured = [context.value(c) for c in self.captures]
-        values = self._session.run(self._flat_outputs,
-                                   dict(zip(self._flat_inputs, list(flat_values) + captured)))
+        store, program = self._session.variable_store, getattr(_PROGRAM, "resources", None)
+        own = store.resources
+        if program is not None:  # reads fall back to the program's; writes stay its own
+            store.resources = ChainMap(own, program)
+        try:
+            values = self._session.run(self._flat_outputs,
+                                       dict(zip(self._flat_inputs, list(flat_values) + captured)))
+        finally:
+            store.resources = own
         return [np.asarray(v, dtype=t.dtype.as_numpy_dtype)  # a string stays an object
                 for v, t in zip(values, self._flat_outputs)]
 

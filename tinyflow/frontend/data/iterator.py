@@ -18,7 +18,7 @@ from ...nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ...nnvm.tensor_shape import TensorShape
 from ...ops import control  # noqa: F401 - registers iterator_get_next and iterator_init
 from ..api import _tensor
-from .functions import TracedFunction
+from .functions import TracedFunction, program_resources
 from .pipeline import Context
 from .structure import (
     Spec,
@@ -133,7 +133,8 @@ class Iterator:
             captures = self._one_shot._captures()
             values = evaluate(captures) if captures else []
             running = resources.setdefault(self, _Running(self._one_shot, captures, values))
-        return running.next(node)
+        with program_resources(resources):  # the tables a map function looks up
+            return running.next(node)
 
     def string_handle(self, name=None) -> Symbol:
         """A string tensor naming this iterator in the session that runs it, to feed to a
@@ -245,8 +246,9 @@ class _Reduction:
         state, count = values[:self.count], self.count
         context = Context({s.outputs[0]: v for s, v in zip(self.captures[count:],
                                                             values[count:])})
-        for element in self.dataset._elements(context):
-            state = self.function(list(state) + list(element))
+        with program_resources(resources):
+            for element in self.dataset._elements(context):
+                state = self.function(list(state) + list(element))
         return state
 
 
