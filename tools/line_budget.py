@@ -367,8 +367,9 @@ COMPONENTS = {
     # bucket_by_sequence_length (grouping.py), choose_from_datasets and sample_from_datasets
     # (directed.py); 1440 -> 1675: tf.data.Options with TF 1.15's options and their merge
     # (options.py, none with an effect here) and Dataset.with_options; Dataset.window, its
-    # windows datasets read by flat_map / interleave
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1675),
+    # windows datasets read by flat_map / interleave; 1675 -> 1700: a map function reads
+    # the tables of the session pulling the element (program_resources)
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1700),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
