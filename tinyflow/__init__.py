@@ -4,7 +4,6 @@
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
 import importlib
-import platform
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
 from .frontend import dtypes, module_paths, nn, train
@@ -20,6 +19,7 @@ from .frontend.collection_ops import *
 from .frontend.collection_ops import __all__ as _collection_ops_all
 from .frontend.control_flow_ops import *
 from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
+from .frontend.device_spec import DeviceSpec
 from .frontend.dtypes import *
 from .frontend.dtypes import __all__ as _dtypes_all
 from .frontend.framework import *
@@ -87,6 +87,8 @@ from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.tensor_array import TensorArray
+from .frontend.tf_logging import get_logger
+from .frontend.tf_version import COMPILER_VERSION, GIT_VERSION, VERSION
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
@@ -103,31 +105,8 @@ attach_lua_bodies()
 
 
 
-def _version() -> str:
-    """pyproject.toml's version, the one place it is written: read from the file in a checkout
-    (an installed copy of another checkout may be on the path too), else from the installed
-    package's metadata, which pip took from that file."""
-    import re
-    from importlib import metadata
-    from pathlib import Path
-    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    if pyproject.is_file():
-        found = re.search(r'^version = "([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
-        if found:
-            return found[1]
-    try:
-        return metadata.version("tinyflow")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-__version__ = _version()
-# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own, not TensorFlow's (a program
-# checking for "1.15" learns it runs on TinyFlow); TinyFlow records no git commit, and the one
-# compiler it depends on is the one that built this Python
-VERSION = __version__
-GIT_VERSION = "unknown"
-COMPILER_VERSION = platform.python_compiler()
+# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own (tf_version.py says why)
+__version__ = VERSION
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + list(_partitioned_variables_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
@@ -175,6 +154,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
+__all__ += ["DeviceSpec", "config", "get_logger", "version"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -187,7 +167,8 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
-            "summary": "summary", "test": "tf_testing"}
+            "summary": "summary", "test": "tf_testing", "config": "tf_config",
+            "version": "tf_version"}
 
 
 def __getattr__(name):

@@ -309,9 +309,11 @@ COMPONENTS = {
     # never in a CUDA graph; 700 -> 705: a CUDA graph's feeds copied on the host by numpy (torch's
     # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 725: 2026-11-27: TFRecords: a string
     # placeholder's feed (pull.py's string_feed) read by the pulled ops and Python ops
-    # (tf.parse_example, a TFRecordDataset's file names at its initializer)
+    # (tf.parse_example, a TFRecordDataset's file names at its initializer); 725 -> 735:
+    # 2026-11-27: the process's thread counts a session without a ConfigProto takes
+    # (tf.config.threading's ThreadDefaults)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 725),
+        ["executor/*.py", "session/*.py"], 735),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -440,6 +442,11 @@ COMPONENTS = {
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
          "frontend/framework_names.py"], 1380),
+    # 2026-11-27: TF 1.15's names of the machine and the program's settings (tf.config's
+    # devices, threads and memory growth, tf.DeviceSpec's parsing and merging, tf.version), a
+    # component of its own, as TF's framework/config.py and device_spec.py are
+    "tf.config, tf.DeviceSpec, tf.version (frontend/tf_config/, device_spec.py, tf_version.py)": (
+        ["frontend/tf_config/*", "frontend/device_spec.py", "frontend/tf_version.py"], 265),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
