@@ -10,6 +10,8 @@ import torch
 import tinyflow as tf
 from tinyflow.session.options import ThreadDefaults
 
+pytestmark = pytest.mark.usefixtures("fresh_graph")
+
 
 @pytest.fixture(autouse=True)
 def _thread_defaults():

@@ -52,6 +52,7 @@ from .frontend.parsing_ops import *
 from .frontend.parsing_ops import __all__ as _parsing_ops_all
 from .frontend.partitioned_variables import *
 from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
+from .frontend.py_function_ops import py_function, timestamp
 from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
@@ -99,6 +100,7 @@ from .nnvm.symbol import Node as Operation  # TF's names of a tensor and an oper
 from .nnvm.symbol import Symbol
 from .nnvm.symbol import Symbol as Tensor
 from .nnvm.tensor_shape import Dimension, TensorShape
+from .nnvm.variables import VariableAggregation, VariableSynchronization
 from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
 attach_lua_bodies()
@@ -154,7 +156,8 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
-__all__ += ["DeviceSpec", "config", "get_logger", "version"]
+__all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "config", "get_logger",
+            "py_function", "timestamp", "version"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

@@ -101,11 +101,12 @@ COMPONENTS = {
     # tf.cond whose branches give an output two shapes: the if node sizes it by the branch taken
     # (TShapeAtRunTime, its body resizing), and its gradient's heads (_branch_head, its body);
     # 2270 -> 2305: while_loop's body checked as TF 1.15's under maximum_iterations (list vs
-    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape, TensorArray.split
+    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape, TensorArray.split;
+    # 2305 -> 2325: 2026-11-27: tf.vectorized_map (map_fn, fn's result dtypes traced first)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2305),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2325),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -199,8 +200,10 @@ COMPONENTS = {
     # (FailedPrecondition...), DType's min, max, as_datatype_enum, is_unsigned...; 700 -> 725:
     # tf.Graph.device (nnvm/devices.py, out of the teaching core: tf.device's check moved down);
     # 725 -> 745: nnvm/host_memory.py (the host's available bytes, moved down from
-    # executor/memory.py so that an op computed in Python checks its own result against them)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 745),
+    # executor/memory.py so that an op computed in Python checks its own result against them);
+    # 745 -> 790: 2026-11-27: nnvm/replicas.py (tf.VariableSynchronization / Aggregation, which
+    # tf.Variable and tf.get_variable check and record)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 790),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -257,8 +260,9 @@ COMPONENTS = {
     # iterator_string_handle, and a feedable iterator's get_next reading the handle (3080 -> 3095)
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
     # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
-    # 3160: index_to_string's strings checked against the host's memory
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3160),
+    # 3160: index_to_string's strings checked against the host's memory; 3160 -> 3175:
+    # 2026-11-27: tf.timestamp's op (the clock read in Python when it runs)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3175),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
@@ -444,9 +448,12 @@ COMPONENTS = {
          "frontend/framework_names.py"], 1380),
     # 2026-11-27: TF 1.15's names of the machine and the program's settings (tf.config's
     # devices, threads and memory growth, tf.DeviceSpec's parsing and merging, tf.version), a
-    # component of its own, as TF's framework/config.py and device_spec.py are
-    "tf.config, tf.DeviceSpec, tf.version (frontend/tf_config/, device_spec.py, tf_version.py)": (
-        ["frontend/tf_config/*", "frontend/device_spec.py", "frontend/tf_version.py"], 265),
+    # component of its own, as TF's framework/config.py and device_spec.py are; with the ops
+    # Python computes when they run (tf.py_function's eager values, tf.timestamp)
+    "tf.config, tf.DeviceSpec, tf.version, tf.py_function (frontend/tf_config/, device_spec.py, "
+    "tf_version.py, py_function_ops.py)": (
+        ["frontend/tf_config/*", "frontend/device_spec.py", "frontend/tf_version.py",
+         "frontend/py_function_ops.py"], 340),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
@@ -566,8 +573,10 @@ COMPONENTS = {
     # tf.errors class TF's kernel makes of it, tf.colocate_with, tf.container (accepted: one
     # device), a tf.cond branch returning an operation (TF's pivot: a bool tensor run after it)
     # 5595 -> 5615: a py_func's string results as TF 1.15's FuncRegistry converts them (bytes,
-    # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output
-    FRONT_END: ([], 5615),
+    # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output;
+    # 5615 -> 5685: 2026-11-27: tf.switch_case (TF's checks, nested tf.cond),
+    # tf.recompute_grad (a recompute scope), tf.get_variable's synchronization / aggregation
+    FRONT_END: ([], 5685),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
