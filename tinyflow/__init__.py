@@ -88,6 +88,7 @@ from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.tensor_array import TensorArray
+from .frontend.tf_bitwise import bitcast
 from .frontend.tf_logging import get_logger
 from .frontend.tf_version import COMPILER_VERSION, GIT_VERSION, VERSION
 from .frontend.unsupported import unsupported
@@ -156,8 +157,8 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
-__all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "config", "get_logger",
-            "py_function", "timestamp", "version"]
+__all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "bitcast", "bitwise",
+            "config", "get_logger", "py_function", "timestamp", "version"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -170,7 +171,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
-            "summary": "summary", "test": "tf_testing", "config": "tf_config",
+            "summary": "summary", "test": "tf_testing", "config": "tf_config", "bitwise": "tf_bitwise",
             "version": "tf_version"}
 
 

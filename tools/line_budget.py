@@ -76,9 +76,10 @@ COMPONENTS = {
     # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
     # and tf.dynamic_stitch; 510 -> 512: 2026-11-27: their gathers' gradients dense, as TF's
-    # (gather_dense), now that a gather's is TF's IndexedSlices)
+    # (gather_dense), now that a gather's is TF's IndexedSlices); 512 -> 540: 2026-11-27:
+    # tensor_scatter_nd_max / min, their gradient TF's (ties share it)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 512),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 540),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
@@ -261,13 +262,15 @@ COMPONENTS = {
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
     # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
     # 3160: index_to_string's strings checked against the host's memory; 3160 -> 3175:
-    # 2026-11-27: tf.timestamp's op (the clock read in Python when it runs)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3175),
+    # 2026-11-27: tf.timestamp's op (the clock read in Python when it runs); 3175 -> 3200:
+    # tf.bitwise's six ops and tf.bitcast (TF's shape function)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3200),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
-    # 1390: custom_gradient, dynamic_stitch, orthogonalize, the proximal and FTRL updates
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1390),
+    # 1390: custom_gradient, dynamic_stitch, orthogonalize, the proximal and FTRL updates;
+    # 1390 -> 1415: 2026-11-27: tf.bitwise's six ops and tf.bitcast
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1415),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -295,8 +298,9 @@ COMPONENTS = {
         # 2150 -> 2160: TF's ApplyAdam step (optim/kernels.py) on torch's fused Adam, whose
         # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names);
         # 2160 -> 2170: the first GPU check: CUDA's division by a number is a product with its
-        # reciprocal, one float step off (torch_table.py _divisor)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2170),
+        # reciprocal, one float step off (torch_table.py _divisor); 2170 -> 2190: 2026-11-27:
+        # tf.bitwise's and tf.bitcast's kernels, tensor_scatter_nd's max / min
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2190),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -575,8 +579,10 @@ COMPONENTS = {
     # 5595 -> 5615: a py_func's string results as TF 1.15's FuncRegistry converts them (bytes,
     # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output;
     # 5615 -> 5685: 2026-11-27: tf.switch_case (TF's checks, nested tf.cond),
-    # tf.recompute_grad (a recompute scope), tf.get_variable's synchronization / aggregation
-    FRONT_END: ([], 5685),
+    # tf.recompute_grad (a recompute scope), tf.get_variable's synchronization / aggregation;
+    # 5685 -> 5760: tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
+    # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min
+    FRONT_END: ([], 5760),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
