@@ -158,7 +158,7 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 __all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "bitcast", "bitwise",
-            "config", "get_logger", "py_function", "timestamp", "version"]
+            "config", "get_logger", "py_function", "sets", "timestamp", "version"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -172,6 +172,7 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "linalg": "tf_linalg", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
             "summary": "summary", "test": "tf_testing", "config": "tf_config", "bitwise": "tf_bitwise",
+            "sets": "tf_sets",
             "version": "tf_version"}
 
 

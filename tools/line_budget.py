@@ -58,10 +58,12 @@ COMPONENTS = {
     # tf.sparse.softmax and tf.sparse.reshape (its -1, checks now or at run time), composed;
     # 750 -> 855: tf.edit_distance, an op of the family (TF's EditDistance: its shape and type
     # rules, body, and a kernel grouping the sequences and computing the distances a table row
-    # at a time) and the TF-1 function with its static shape
+    # at a time) and the TF-1 function with its static shape; 855 -> 1060: 2026-11-27: tf.sets
+    # (set_size, set_intersection / union / difference on dense and sparse operands: two ops
+    # sized as they run, their kernels checking the operands, and tf_sets.py)
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
-         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py"], 855),
+         "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py", "frontend/tf_sets.py"], 1060),
     # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
     # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
     # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;
