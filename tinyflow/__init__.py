@@ -88,6 +88,7 @@ from .frontend.sparse_ops import *
 from .frontend.sparse_ops import __all__ as _sparse_ops_all
 from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamma, zeta
 from .frontend.tensor_array import TensorArray
+from .frontend.tensor_proto import make_ndarray, make_tensor_proto
 from .frontend.tf_bitwise import bitcast
 from .frontend.tf_logging import get_logger
 from .frontend.tf_version import COMPILER_VERSION, GIT_VERSION, VERSION
@@ -158,7 +159,8 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 __all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "bitcast", "bitwise",
-            "config", "get_logger", "py_function", "sets", "timestamp", "version"]
+            "config", "get_logger", "make_ndarray", "make_tensor_proto", "py_function", "sets",
+            "timestamp", "version"]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
