@@ -53,7 +53,13 @@ from .frontend.parsing_ops import __all__ as _parsing_ops_all
 from .frontend.partitioned_variables import *
 from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
 from .frontend.py_function_ops import py_function, timestamp
-from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
+from .frontend.queues import (
+    FIFOQueue,
+    PaddingFIFOQueue,
+    PriorityQueue,
+    QueueBase,
+    RandomShuffleQueue,
+)
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.readers import (
@@ -158,9 +164,23 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "decode_raw", "read_file",
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
-__all__ += ["DeviceSpec", "VariableAggregation", "VariableSynchronization", "bitcast", "bitwise",
-            "config", "get_logger", "make_ndarray", "make_tensor_proto", "py_function", "sets",
-            "timestamp", "version"]
+__all__ += [
+    "DeviceSpec",
+    "PaddingFIFOQueue",
+    "PriorityQueue",
+    "VariableAggregation",
+    "VariableSynchronization",
+    "bitcast",
+    "bitwise",
+    "config",
+    "get_logger",
+    "make_ndarray",
+    "make_tensor_proto",
+    "py_function",
+    "sets",
+    "timestamp",
+    "version",
+]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or

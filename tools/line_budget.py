@@ -34,11 +34,13 @@ COMPONENTS = {
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
     # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread; 920 ->
-    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file)
+    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file;
+    # 960 -> 1020: 2026-11-27: tf.PaddingFIFOQueue (dequeue_many pads), tf.PriorityQueue,
+    # tf.train.batch(dynamic_pad=True))
     "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py", "frontend/readers.py"], 960),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 1020),
     # 2026-11-27: the TFRecord / tf.train.Example input pipeline: tf.train.Example and its
     # parts with protobuf's wire format written and read by hand (no protobuf dependency;
     # untrusted bytes), tf.parse_example / parse_single_example and their feature
@@ -460,6 +462,9 @@ COMPONENTS = {
     "tf_version.py, py_function_ops.py)": (
         ["frontend/tf_config/*", "frontend/device_spec.py", "frontend/tf_version.py",
          "frontend/py_function_ops.py"], 340),
+    # 2026-11-27: tf.make_tensor_proto / tf.make_ndarray: TensorFlow's TensorProto in protobuf's
+    # wire format by hand, as the checkpoint format is (untrusted bytes parsed, checked)
+    "TensorProto (frontend/tensor_proto.py)": (["frontend/tensor_proto.py"], 240),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
@@ -583,8 +588,9 @@ COMPONENTS = {
     # 5615 -> 5685: 2026-11-27: tf.switch_case (TF's checks, nested tf.cond),
     # tf.recompute_grad (a recompute scope), tf.get_variable's synchronization / aggregation;
     # 5685 -> 5760: tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
-    # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min
-    FRONT_END: ([], 5760),
+    # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min; 5760 -> 5780: tinyflow's
+    # __all__ of those names, one a line
+    FRONT_END: ([], 5780),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
