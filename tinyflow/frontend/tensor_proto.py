@@ -255,10 +255,10 @@ def make_ndarray(tensor: TensorProto) -> np.ndarray:
                          f"does not fit in the host's memory ({available} bytes free per "
                          f"{source})")
     if tensor.tensor_content:
+        if name == "string" or len(tensor.tensor_content) != count * itemsize:
+            raise ValueError(f"make_ndarray: tensor_content holds {len(tensor.tensor_content)} "
+                             f"bytes for {count} {name} values of shape {shape}")
         content = np.frombuffer(tensor.tensor_content, np.dtype(name).newbyteorder("<"))
-        if content.size != count:
-            raise ValueError(f"make_ndarray: tensor_content holds {content.size} {name} values "
-                             f"for a shape of {count}")
         return content.astype(name).reshape(shape)
     values = getattr(tensor, _FIELD_OF[name])
     if name == "string":
@@ -269,7 +269,7 @@ def make_ndarray(tensor: TensorProto) -> np.ndarray:
     else:
         array = np.asarray(values).astype(name)
     if array.size == 0:
-        return np.full(shape, b"", object) if name == "string" else np.zeros(shape, name)
+        return np.full(shape, "", object) if name == "string" else np.zeros(shape, name)  # TF's ""
     if array.size > count:
         raise ValueError(f"make_ndarray: {array.size} values for a shape of {count} elements")
     return np.pad(array, (0, count - array.size), "edge").reshape(shape)
