@@ -96,7 +96,6 @@ from .frontend.special_math_ops import betainc, igamma, igammac, lbeta, polygamm
 from .frontend.tensor_array import TensorArray
 from .frontend.tensor_proto import make_ndarray, make_tensor_proto
 from .frontend.tf_bitwise import bitcast
-from .frontend.tf_logging import get_logger
 from .frontend.tf_version import COMPILER_VERSION, GIT_VERSION, VERSION
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
@@ -204,6 +203,8 @@ def __getattr__(name):
         return getattr(session, name)
     if name in _MODULES:
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
+    if name == "get_logger":  # tf.logging's, which importing tinyflow does not load
+        return __getattr__("logging").get_logger
     if name in ("Event", "SessionLog", "Summary"):  # tensorboard's protos, as tf.summary's
         return getattr(__getattr__("summary"), name)
     if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)

@@ -266,9 +266,9 @@ COMPONENTS = {
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
     # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
     # 3160: index_to_string's strings checked against the host's memory; 3160 -> 3175:
-    # 2026-11-27: tf.timestamp's op (the clock read in Python when it runs); 3175 -> 3200:
-    # tf.bitwise's six ops and tf.bitcast (TF's shape function)
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3200),
+    # 2026-11-27: tf.timestamp's op (the clock read in Python when it runs); 3175 -> 3215:
+    # tf.bitwise's six ops and tf.bitcast (TF's shape function, its attrs checked)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3215),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->

@@ -365,6 +365,9 @@ def _bitcast_shape(attrs, in_shapes, out_shapes):
     if shape is None or attrs.get("in_size") is None:
         return in_shapes, out_shapes
     in_size, out_size = attrs["in_size"], attrs["out_size"]
+    if in_size not in (1, 2, 4, 8) or out_size not in (1, 2, 4, 8):
+        raise ShapeError(f"bitcast: in_size {in_size} and out_size {out_size} must be a "
+                         f"dtype's bytes (1, 2, 4 or 8)")
     if in_size >= out_size:
         return in_shapes, [tuple(shape) + ((in_size // out_size,) if in_size > out_size else ())]
     if not shape or shape[-1] != out_size // in_size:
@@ -374,10 +377,20 @@ def _bitcast_shape(attrs, in_shapes, out_shapes):
     return in_shapes, [tuple(shape[:-1])]
 
 
+def _bitcast_type(attrs, in_types, out_types):
+    """The output is attr dtype; attrs in_size / out_size must be the dtypes' bytes."""
+    for dtype, size in ((in_types[0], attrs.get("in_size")), (attrs["dtype"],
+                                                            attrs.get("out_size"))):
+        if dtype is not None and (dtype in ("bool", "string") or
+                                  np.dtype(dtype).itemsize != size):
+            raise TypeError(f"bitcast: {dtype} is not a dtype of {size} bytes")
+    return in_types, [attrs["dtype"]]
+
+
 (register_op("bitcast").describe("x's bytes read as attr dtype (TF's Bitcast): wider to "
                                  "narrower adds a last dim, narrower to wider removes it.")
  .set_num_inputs(1).set_attr("FInferShape", _bitcast_shape)
- .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, [attrs["dtype"]]))
+ .set_attr("FInferType", _bitcast_type)
  .set_attr("FGradient", no_gradient))
 
 
