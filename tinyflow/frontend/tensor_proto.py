@@ -210,8 +210,11 @@ def _as_array(values, dtype) -> tuple:
     array = np.asarray(values)
     if array.dtype == object:
         raise ValueError(f"make_tensor_proto: cannot make a tensor of {values!r}")
-    if wanted is None:
-        default = {np.dtype(np.float64): "float32", np.dtype(np.int64): "int32"}
+    if wanted is None:  # Python numbers: float32, int32 unless one needs int64 (TF's)
+        fits = array.dtype != np.int64 or not array.size or (
+            array.min() >= -2 ** 31 and array.max() < 2 ** 31)
+        default = {np.dtype(np.float64): "float32", np.dtype(np.int64): "int32" if fits
+                   else "int64"}
         wanted = (default.get(array.dtype, array.dtype.name) if not isinstance(
             values, np.ndarray | np.generic) else array.dtype.name)
     if wanted not in DTYPE_CODES:
