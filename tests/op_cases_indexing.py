@@ -58,6 +58,10 @@ def _nd_cases(add):
             [(3, 4), (2, 4)], lambda t, u, mode=mode, at=at: t.index_put(
                 (torch.tensor(at)[:, 0],), {"update": u, "add": u, "sub": -u}[mode],
                 accumulate=mode != "update"))
+    for mode, api in (("max", tf.tensor_scatter_nd_max), ("min", tf.tensor_scatter_nd_min)):
+        add("tensor_scatter_nd", mode, lambda t, u, api=api: api(t, [[2], [0], [2]], u),
+            [(3, 4), (3, 4)], lambda t, u, mode=mode: t.scatter_reduce(
+                0, torch.tensor([2, 0, 2])[:, None].expand(3, 4), u, f"a{mode}"))
 
 
 def add_cases(add):

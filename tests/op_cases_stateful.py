@@ -17,6 +17,7 @@ SPECIAL_TESTS = {
     "print": [_FLOW + "test_print_fetched_prints_as_tensorflow",
               _FLOW + "test_print_inside_the_graph_and_its_gradient"],
     "py_func": [_FLOW + "test_py_func_fetched", _FLOW + "test_py_func_inside_the_graph"],
+    "timestamp": ["test_tf_py_function.py::test_timestamp"],
     # tf.data's iterator ops: the element pulled before a run, the initializer
     "iterator_get_next": ["test_tf_data.py::test_get_next_advances_once_per_run",
                           "test_tf_data.py::test_slices_batch_values_and_static_shapes"],

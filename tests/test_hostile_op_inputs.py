@@ -222,10 +222,35 @@ def _special_probes():
     probes.append(Probe("string_to_hash_bucket-3-words", "string_to_hash_bucket",
                         _string_to_hash_bucket_probe))
     probes += _string_probes()
+    probes += _bits_and_sets_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
                for op in ("normal", "uniform", "truncated_normal")]
     return probes
+
+
+def _bits_and_sets_probes():
+    """tf.bitwise's ops, tf.bitcast, tf.timestamp and tf.sets' ops (test_tf_bitwise.py,
+    test_tf_py_function.py and test_tf_sets.py test them)."""
+    int32, int64 = tf.int32, tf.int64
+    pair = [(int32, [[12, -7, 0]]), (int32, [[10], [3]])]
+    sparse = [(int64, [[0, 0], [1, 1]]), (int64, [5, 7]), (int64, [2, 3])]
+    probes = [_op_probe(op, "int32", pair, lambda a, b, op=op: create_op(op, a, b))
+              for op in ("bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+                         "right_shift")]
+    return probes + [
+        _op_probe("invert", "int32", pair[:1], lambda x: create_op("invert", x)),
+        _op_probe("bitcast", "float32-to-uint8", [(tf.float32, [[1.0, -2.5]])], lambda x: (
+            create_op("bitcast", x, dtype="uint8", in_size=4, out_size=1, in_enum=1,
+                      out_enum=4))),
+        _op_probe("timestamp", "clock", [], lambda: create_op("timestamp")),
+        _op_probe("set_operation", "dense-union", [(int32, [[1, 2], [3, 4]]),
+                                                   (int32, [[2, 5], [3, 3]])],
+                  lambda a, b: create_op("set_operation", a, b, operation="union")),
+        _op_probe("set_operation", "sparse-sparse", sparse + sparse, lambda *xs: create_op(
+            "set_operation", *xs, operation="a-b", a_sparse=True, b_sparse=True)),
+        _op_probe("set_size", "sparse", sparse, lambda *xs: create_op("set_size", *xs)),
+    ]
 
 
 def _string_to_index_probe():

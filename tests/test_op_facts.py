@@ -76,7 +76,8 @@ def test_side_tables_are_gone_and_their_facts_kept():
     segment |= {f"segment_{k}" for k in ("sum", "mean", "max", "min", "prod")}
     segment |= {"_segment_gather"}
     # a sparse tensor's indices checked on the host, its dense shape sizing the output
-    sparse = {"sparse_to_dense", "sparse_tensor_dense_matmul", "edit_distance"}
+    sparse = {"sparse_to_dense", "sparse_tensor_dense_matmul", "edit_distance",
+              "set_operation", "set_size"}  # tf.sets: the sets formed on the host
     # a continued fraction stopping when every element converged (ops/special.py)
     converging = {"betainc"}
     host = {"non_max_suppression", "combined_non_max_suppression",  # greedy loops on the host

@@ -4,7 +4,6 @@
 :class:`Session` (and with it torch and the Lua runtime) is loaded on first use.
 """
 import importlib
-import platform
 
 from . import nnvm, ops  # noqa: F401 - ops registers the built-in ops
 from .frontend import dtypes, module_paths, nn, train
@@ -20,6 +19,7 @@ from .frontend.collection_ops import *
 from .frontend.collection_ops import __all__ as _collection_ops_all
 from .frontend.control_flow_ops import *
 from .frontend.control_flow_ops import __all__ as _control_flow_ops_all
+from .frontend.device_spec import DeviceSpec
 from .frontend.dtypes import *
 from .frontend.dtypes import __all__ as _dtypes_all
 from .frontend.framework import *
@@ -53,7 +53,14 @@ from .frontend.parsing_ops import *
 from .frontend.parsing_ops import __all__ as _parsing_ops_all
 from .frontend.partitioned_variables import *
 from .frontend.partitioned_variables import __all__ as _partitioned_variables_all
-from .frontend.queues import FIFOQueue, QueueBase, RandomShuffleQueue
+from .frontend.py_function_ops import py_function, timestamp
+from .frontend.queues import (
+    FIFOQueue,
+    PaddingFIFOQueue,
+    PriorityQueue,
+    QueueBase,
+    RandomShuffleQueue,
+)
 from .frontend.random_ops import *
 from .frontend.random_ops import __all__ as _random_ops_all
 from .frontend.readers import (
@@ -93,6 +100,9 @@ from .frontend.string_hash_ops import string_to_hash_bucket, string_to_hash_buck
 from .frontend.string_ops import *
 from .frontend.string_ops import __all__ as _string_ops_all
 from .frontend.tensor_array import TensorArray
+from .frontend.tensor_util import make_ndarray, make_tensor_proto
+from .frontend.tf_bitwise import bitcast
+from .frontend.tf_version import COMPILER_VERSION, GIT_VERSION, VERSION
 from .frontend.unsupported import unsupported
 from .frontend.variable_scope import *
 from .frontend.variable_scope import __all__ as _variable_scope_all
@@ -103,37 +113,15 @@ from .nnvm.symbol import Node as Operation  # TF's names of a tensor and an oper
 from .nnvm.symbol import Symbol
 from .nnvm.symbol import Symbol as Tensor
 from .nnvm.tensor_shape import Dimension, TensorShape
+from .nnvm.variables import VariableAggregation, VariableSynchronization
 from .session.options import ConfigProto, GPUOptions, RunMetadata, RunOptions
 
 attach_lua_bodies()
 
 
 
-def _version() -> str:
-    """pyproject.toml's version, the one place it is written: read from the file in a checkout
-    (an installed copy of another checkout may be on the path too), else from the installed
-    package's metadata, which pip took from that file."""
-    import re
-    from importlib import metadata
-    from pathlib import Path
-    pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
-    if pyproject.is_file():
-        found = re.search(r'^version = "([^"]+)"', pyproject.read_text(), flags=re.MULTILINE)
-        if found:
-            return found[1]
-    try:
-        return metadata.version("tinyflow")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
-__version__ = _version()
-# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own, not TensorFlow's (a program
-# checking for "1.15" learns it runs on TinyFlow); TinyFlow records no git commit, and the one
-# compiler it depends on is the one that built this Python
-VERSION = __version__
-GIT_VERSION = "unknown"
-COMPILER_VERSION = platform.python_compiler()
+# tf.VERSION, tf.GIT_VERSION, tf.COMPILER_VERSION: TinyFlow's own (tf_version.py says why)
+__version__ = VERSION
 __all__ = list(_api_all) + list(_dtypes_all) + list(_framework_all) + list(
     _variable_scope_all) + list(_partitioned_variables_all) + ["dtypes", "nn", "nnvm", "train", "Session", "InteractiveSession",
            "get_default_session", "Symbol", "ShapeError", "TinyflowError", "GraphError",
@@ -182,6 +170,23 @@ __all__ += list(_math_ops_all) + list(_control_flow_ops_all) + list(_linalg_ops_
     "graph_util", "import_graph_def"]
 __all__ += ["betainc", "igamma", "igammac", "lbeta", "polygamma", "zeta"]  # TF 1.15's tf.*
 __all__ += list(_string_ops_all) + ["lookup", "string_to_hash_bucket", "string_to_hash_bucket_fast", "strings"]
+__all__ += [
+    "DeviceSpec",
+    "PaddingFIFOQueue",
+    "PriorityQueue",
+    "VariableAggregation",
+    "VariableSynchronization",
+    "bitcast",
+    "bitwise",
+    "config",
+    "get_logger",
+    "make_ndarray",
+    "make_tensor_proto",
+    "py_function",
+    "sets",
+    "timestamp",
+    "version",
+]
 
 
 # tf.<module>: imported on first use (a program that never asks for tf.app, tf.flags or
@@ -194,7 +199,9 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "io": "tf_io", "keras": "keras", "layers": "layers", "manip": "tf_manip",
             "linalg": "tf_linalg", "lookup": "tf_lookup", "logging": "tf_logging", "losses": "losses", "math": "tf_math",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
-            "strings": "tf_strings", "summary": "summary", "test": "tf_testing"}
+            "strings": "tf_strings", "summary": "summary", "test": "tf_testing",
+            "config": "tf_config", "bitwise": "tf_bitwise", "sets": "tf_sets",
+            "version": "tf_version"}
 
 
 def __getattr__(name):
@@ -203,6 +210,8 @@ def __getattr__(name):
         return getattr(session, name)
     if name in _MODULES:
         return importlib.import_module(f".frontend.{_MODULES[name]}", __name__)
+    if name == "get_logger":  # tf.logging's, which importing tinyflow does not load
+        return __getattr__("logging").get_logger
     if name in ("Event", "SessionLog", "Summary"):  # tensorboard's protos, as tf.summary's
         return getattr(__getattr__("summary"), name)
     if name == "compat":  # tf.compat.v1 is this module (tinyflow/compat)

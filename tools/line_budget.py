@@ -59,11 +59,13 @@ COMPONENTS = {
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front
     # end, counted apart as tf.data's pipeline is (880 -> 920: tf.train.LooperThread; 920 ->
-    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file)
+    # 960: 2026-11-27: tf.TFRecordReader, its records decoded one at a time, and tf.read_file;
+    # 960 -> 1020: 2026-11-27: tf.PaddingFIFOQueue (dequeue_many pads), tf.PriorityQueue,
+    # tf.train.batch(dynamic_pad=True))
     "TF-1 queues and readers (ops/queue.py, frontend/queues.py, queue_runner.py, "
     "input_pipeline.py, readers.py)": (
         ["ops/queue.py", "frontend/queues.py", "frontend/queue_runner.py",
-         "frontend/input_pipeline.py", "frontend/readers.py"], 960),
+         "frontend/input_pipeline.py", "frontend/readers.py"], 1020),
     # 2026-11-27: the TFRecord / tf.train.Example input pipeline: tf.train.Example and its
     # parts with protobuf's wire format written and read by hand (no protobuf dependency;
     # untrusted bytes), tf.parse_example / parse_single_example and their feature
@@ -92,11 +94,14 @@ COMPONENTS = {
     # at a time) and the TF-1 function with its static shape
     # 855 -> 1160: 2026-11-27: the rest of TF 1.15's tf.sparse (sparse_manip_ops.py: concat,
     # split, slice, expand_dims, eye, reset_shape, to_indicator, reduce_sum_sparse,
-    # reduce_max(_sparse), maximum, minimum, mask), composed of sorts, masks and segments
+    # reduce_max(_sparse), maximum, minimum, mask), composed of sorts, masks and segments;
+    # 1160 -> 1365: tf.sets (set_size, set_intersection / union / difference on dense and
+    # sparse operands: two ops sized as they run, their kernels checking the operands, and
+    # tf_sets.py)
     "sparse tensors (nnvm/composite.py, ops/sparse.py, lua_ops/sparse/, sparse_ops.py...)": (
         ["nnvm/composite.py", "ops/sparse.py", "lua_ops/sparse/*", "frontend/sparse_ops.py",
          "frontend/tf_sparse.py", "frontend/nn/sparse_lookup.py",
-         "frontend/sparse_manip_ops.py"], 1160),
+         "frontend/sparse_manip_ops.py", "frontend/tf_sets.py"], 1365),
     # 2026-11-27: TF's sparse gradients: tf.IndexedSlices and tf.gradients giving one for a
     # gather's or an embedding lookup's rows (FIndexedSlices), and the optimizers' sparse
     # updates (TF 1.15's _apply_sparse: ten ops, their bodies and row kernels), counted apart;
@@ -111,9 +116,10 @@ COMPONENTS = {
     # (460 -> 510: 2026-11-27: custom_gradient, broadcast_to, meshgrid..., cosine_decay, Ftrl
     # (TF-1 names programs use): tf.batch_gather and tf.dynamic_partition, composed of gathers,
     # and tf.dynamic_stitch; 510 -> 512: 2026-11-27: their gathers' gradients dense, as TF's
-    # (gather_dense), now that a gather's is TF's IndexedSlices)
+    # (gather_dense), now that a gather's is TF's IndexedSlices); 512 -> 540: 2026-11-27:
+    # tensor_scatter_nd_max / min, their gradient TF's (ties share it)
     "indexing with tensors, gather_nd / scatter_nd / reverse_sequence": (
-        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 512),
+        ["ops/indexing.py", "lua_ops/indexing/*", "frontend/indexing_ops.py"], 540),
     # issue 25: loops as one node holding subgraphs (tf.while_loop, its gradient, TensorArray,
     # map_fn/scan/fold): the subgraph in the graph layer, its ops and bodies, the nested
     # executors, the TF-1 functions; counted apart so the teaching core stays the same size
@@ -136,11 +142,12 @@ COMPONENTS = {
     # tf.cond whose branches give an output two shapes: the if node sizes it by the branch taken
     # (TShapeAtRunTime, its body resizing), and its gradient's heads (_branch_head, its body);
     # 2270 -> 2305: while_loop's body checked as TF 1.15's under maximum_iterations (list vs
-    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape, TensorArray.split
+    # tuple, one variable), TensorArray.stack()'s TF 1.15 static shape, TensorArray.split;
+    # 2305 -> 2325: 2026-11-27: tf.vectorized_map (map_fn, fn's result dtypes traced first)
     "control flow (while_loop, TensorArray, map_fn/scan/fold, dynamic_rnn's loop, seq2seq)": (
         ["nnvm/subgraph.py", "ops/loop.py", "lua_ops/loop/*", "executor/subgraphs.py",
          "frontend/loops.py", "frontend/tensor_array.py", "frontend/functional_ops.py",
-         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2305),
+         "frontend/nest.py", "frontend/nn/rnn_loop.py", "frontend/contrib/seq2seq_decoding.py"], 2325),
     # (3500 -> 3520: issue 25: the executor binds a node's subgraphs as nested executors, and
     # the variables they read count as the node's; 3520 -> 3540: issue 24 item 7, TF's op.inputs
     # are tensors (NodeEntry answers as its tensor) and op.type is TF's (TTFType); 3540 -> 3570:
@@ -236,8 +243,10 @@ COMPONENTS = {
     # 725 -> 745: nnvm/host_memory.py (the host's available bytes, moved down from
     # executor/memory.py so that an op computed in Python checks its own result against them);
     # 745 -> 755: host_memory.py the one figure every host check reads (format_bytes moved down
-    # with it, so the front end's readers need not import the executor, nor torch)
-    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 755),
+    # with it, so the front end's readers need not import the executor, nor torch); 755 ->
+    # 800: nnvm/replicas.py (tf.VariableSynchronization / Aggregation, which tf.Variable and
+    # tf.get_variable check and record)
+    "graph layer's rest (errors, dtypes, TensorShape, Save/LoadJSON)": (["nnvm/**/*.py"], 800),
     # 2026-11-27: the image ops no composition gives (greedy non-maximum suppression, alone
     # and per image and class, combined): declarations, bodies and host kernels, counted
     # apart as tf.image's front end is
@@ -295,13 +304,16 @@ COMPONENTS = {
     # 3095 -> 3150: index_to_string / string_to_index (ops/lookup.py: the canned heads' classes
     # and label_vocabulary, TF's vocabulary lookups, computed outside the executor); 3150 ->
     # 3160: index_to_string's strings checked against the host's memory; 3160 -> 3170:
-    # 2026-11-27: next_after (tf.math.nextafter), the host's memory read through its module
-    "op declarations (tinyflow/ops)": (["ops/*.py"], 3170),
+    # 2026-11-27: next_after (tf.math.nextafter), the host's memory read through its module;
+    # 3170 -> 3225: tf.timestamp's op (the clock read in Python when it runs), tf.bitwise's
+    # six ops and tf.bitcast (TF's shape function, its attrs checked)
+    "op declarations (tinyflow/ops)": (["ops/*.py"], 3225),
     # 1150 -> 1160: gather's, the scatters' and TensorArray write's indices checked on a GPU;
     # 1160 -> 1270: 2026-11-27: tf.sin..., tf.cumsum, tf.einsum, tf.norm (TF-1 names programs use)
     # 1270 -> 1365: 2026-11-27: segment sums, sort, unique, matrix ops, Assert, case; 1365 ->
-    # 1390: custom_gradient, dynamic_stitch, orthogonalize, the proximal and FTRL updates
-    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1390),
+    # 1390: custom_gradient, dynamic_stitch, orthogonalize, the proximal and FTRL updates;
+    # 1390 -> 1415: 2026-11-27: tf.bitwise's six ops and tf.bitcast; 1415 -> 1420: tf.math.nextafter
+    "Lua op bodies (tinyflow/lua_ops/*/*.lua)": (["lua_ops/*/*.lua"], 1420),
     # issue 26: how the CPU kernels' threads wait and how many a run uses (no cliff when
     # another process holds a core): a mechanism of its own, beside the kernels it serves;
     # 130 -> 145: the chooser on by default, so it switches on strong evidence only (starved
@@ -330,8 +342,9 @@ COMPONENTS = {
         # epsilon enters differently: TF's lr_t and betas given to it (tests/test_optimizer_names);
         # 2160 -> 2170: the first GPU check: CUDA's division by a number is a product with its
         # reciprocal, one float step off (torch_table.py _divisor); 2170 -> 2175: 2026-11-27:
-        # tf.math.nextafter's kernel (math/kernels.py)
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2175),
+        # tf.math.nextafter's kernel (math/kernels.py); 2175 -> 2195: tf.bitwise's and
+        # tf.bitcast's kernels, tensor_scatter_nd's max / min
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2195),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -348,9 +361,11 @@ COMPONENTS = {
     # never in a CUDA graph; 700 -> 705: a CUDA graph's feeds copied on the host by numpy (torch's
     # OpenMP copy cost a GPU host 4-6 ms a step); 705 -> 725: 2026-11-27: TFRecords: a string
     # placeholder's feed (pull.py's string_feed) read by the pulled ops and Python ops
-    # (tf.parse_example, a TFRecordDataset's file names at its initializer)
+    # (tf.parse_example, a TFRecordDataset's file names at its initializer); 725 -> 735:
+    # 2026-11-27: the process's thread counts a session without a ConfigProto takes
+    # (tf.config.threading's ThreadDefaults)
     "executor and session's rest (options, CUDA graphs, reports, random streams)": (
-        ["executor/*.py", "session/*.py"], 725),
+        ["executor/*.py", "session/*.py"], 735),
     "datasets": (["datasets/*.py"], 800),
     # tf.data (issue 24 item 3): datasets, their numpy pipeline, traced map / filter functions
     # and iterators whose get_next is a graph op; a component of its own, the input pipeline
@@ -485,6 +500,18 @@ COMPONENTS = {
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
          "frontend/framework_names.py"], 1380),
+    # 2026-11-27: TF 1.15's names of the machine and the program's settings (tf.config's
+    # devices, threads and memory growth, tf.DeviceSpec's parsing and merging, tf.version), a
+    # component of its own, as TF's framework/config.py and device_spec.py are; with the ops
+    # Python computes when they run (tf.py_function's eager values, tf.timestamp)
+    "tf.config, tf.DeviceSpec, tf.version, tf.py_function (frontend/tf_config/, device_spec.py, "
+    "tf_version.py, py_function_ops.py)": (
+        ["frontend/tf_config/*", "frontend/device_spec.py", "frontend/tf_version.py",
+         "frontend/py_function_ops.py"], 340),
+    # 2026-11-27: tf.make_tensor_proto / tf.make_ndarray: TensorFlow's TensorProto in protobuf's
+    # wire format by hand, as the checkpoint format is (untrusted bytes parsed, checked), in
+    # TF's module name (tensor_util.py; tf.io's TensorProto bytes are tensor_proto.py's)
+    "tf.make_tensor_proto (frontend/tensor_util.py)": (["frontend/tensor_util.py"], 280),
     # TensorFlow's checkpoint format by hand (issue 24 item 6), no new dependency: crc32c
     # vectorised with numpy, the protobuf fields of the tensor bundle, LevelDB's table
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
@@ -609,8 +636,12 @@ COMPONENTS = {
     # a list's str UTF-8, an array's ASCII), and a one-item Tout list giving its output
     # 5615 -> 5630: 2026-11-27: tf.math.nextafter and tf.math's zero_fraction and
     # invert_permutation (tf_math.py); 5630 -> 5640: tf.strings and tf.lookup named in
-    # tinyflow/__init__.py's re-exports
-    FRONT_END: ([], 5640),
+    # tinyflow/__init__.py's re-exports; 5640 -> 5805: tf.switch_case (TF's checks, nested
+    # tf.cond), tf.recompute_grad (a recompute scope), tf.get_variable's synchronization /
+    # aggregation, tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
+    # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min, and tinyflow's
+    # __all__ of those names, one a line
+    FRONT_END: ([], 5805),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

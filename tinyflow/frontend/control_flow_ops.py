@@ -50,7 +50,7 @@ from .loops import branch_node
 from .nest import describe_structure, flatten, pack, structure_of
 
 __all__ = ["Assert", "Print", "case", "cond", "count_up_to", "numpy_function", "py_func", "scatter_add", "scatter_sub",
-           "scatter_update"]
+           "scatter_update", "switch_case"]
 
 
 # -- tf.cond -----------------------------------------------------------------------------------
@@ -310,6 +310,61 @@ def _case_pairs(pred_fn_pairs) -> list:
     return pairs
 
 
+# -- tf.switch_case: an integer-indexed tf.case ------------------------------------------------
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """The result of ``branch_fns[branch_index]()``, as TensorFlow 1.15's ``tf.switch_case``:
+    nested :func:`cond` on ``branch_index == i`` (only the branch taken runs).
+
+    Parameters
+    ----------
+    branch_index : int32 or int64 scalar tensor
+    branch_fns : list or tuple of callables, of ``(key, fn)`` pairs, or dict key -> fn
+        The keys must be the ints ``0 .. len - 1``, in any order.
+    default : callable, optional
+        What an index outside ``[0, len)`` runs; without it the last branch does, as
+        TensorFlow's.
+    name : str
+    """
+    fns = _switch_branches(branch_index, branch_fns, default)
+    with current_context().name_scope(name or "switch_case"):
+        chosen = fns[-1]
+        for index in reversed(range(len(fns) - 1)):
+            pred = create_op("equal", branch_index, constant(index, dtype=branch_index.dtype))
+            chosen = functools.partial(cond, pred, fns[index], chosen)
+        return chosen()
+
+
+def _switch_branches(branch_index, branch_fns, default) -> list:
+    """The branches in key order, ``default`` last when given: TF's
+    ``_indexed_case_verify_and_canonicalize_args``, its messages."""
+    if not isinstance(branch_index, Symbol):
+        raise TypeError(f"'branch_index' must be a Tensor, got {type(branch_index)}")
+    if not branch_index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got {branch_index.dtype}")
+    if not branch_fns:
+        raise ValueError("Must provide at least one item in 'branch_fns'")
+    if not isinstance(branch_fns, (list, tuple, dict)):
+        raise TypeError("'branch_fns' must be a list, tuple, or dict")
+    pairs = list(branch_fns.items()) if isinstance(branch_fns, dict) else list(branch_fns)
+    if all(callable(fn) for fn in pairs):
+        pairs = list(enumerate(pairs))
+    for pair in pairs:
+        if not isinstance(pair, tuple) or len(pair) != 2:
+            raise TypeError(f"Each entry in 'branch_fns' must be a 2-tuple. Received {pair}.")
+        if not isinstance(pair[0], int):
+            raise TypeError(f"key must be a Python `int`, got {type(pair[0])}")
+        if not callable(pair[1]):
+            raise TypeError(f"fn for key {pair[0]} must be callable.")
+    keys = sorted(key for key, _ in pairs)
+    if keys != list(range(len(keys))):
+        raise ValueError(f"branch indices (keys) must form contiguous range of [0 to "
+                         f"{len(keys)}) but found {{{','.join(map(str, keys))}}}")
+    if default is not None and not callable(default):
+        raise TypeError("default must be callable.")
+    return [fn for _, fn in sorted(pairs, key=lambda pair: pair[0])] + (
+        [default] if default is not None else [])
+
+
 # -- tf.Assert ---------------------------------------------------------------------------------
 def Assert(condition, data, summarize=None, name=None) -> Symbol:
     """An operation that, every time it runs, stops the run with TF's InvalidArgumentError
@@ -486,17 +541,23 @@ def py_func(func, inp, Tout, stateful=True, name=None) -> Symbol | list[Symbol]:
     in ops that let shape inference find them (see the module docstring).  No gradient flows
     through (``tf.gradients`` gives None for the inputs), as TensorFlow's.
     """
+    return python_op(_PyCall, "tf.py_func", func, inp, Tout, stateful, name or "PyFunc")
 
+
+def python_op(call, what: str, func, inp, Tout, stateful, name):
+    """The ``py_func`` node running ``call(func)`` (:class:`_PyCall` or one like it) on the
+    inputs ``inp``, outputs of dtypes ``Tout``: one tensor for a single dtype, a list for a
+    list; ``what`` names the TF function in errors."""
     if not callable(func):
-        raise TypeError(f"tf.py_func: func must be callable, got {type(func).__name__}")
+        raise TypeError(f"{what}: func must be callable, got {type(func).__name__}")
     single = not isinstance(Tout, (list, tuple))
     touts = tuple(as_dtype(t).name for t in ([Tout] if single else Tout))
     if not touts:
-        raise ValueError("tf.py_func with Tout=[] (a function run for its effect only) is not "
-                         "supported by TinyFlow: give it an output")
+        raise ValueError(f"{what} with Tout=[] (a function run for its effect only) is not "
+                         f"supported by TinyFlow: give it an output")
     inputs = [_tensor(x) for x in (inp if isinstance(inp, (list, tuple)) else [inp])]
     out = create_op("py_func", *inputs, num_args=len(inputs), Tout=touts,
-                    stateful=bool(stateful), func=_PyCall(func), name=name or "PyFunc")
+                    stateful=bool(stateful), func=call(func), name=name)
     if single or len(touts) == 1:  # one output: out[0] would slice it
         return out if single else [out]
     return [out[i] for i in range(len(touts))]

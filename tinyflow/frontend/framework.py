@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from ..nnvm.symbol import GraphContext, current_context
 from ..nnvm.symbol import reset_default_graph as _reset_default_graph
+from .device_spec import DeviceSpec
 
 __all__ = [
     "Graph",
@@ -87,7 +88,10 @@ def executing_eagerly() -> bool:
 def device(device_name_or_function) -> Iterator[None]:
     """``with tf.device("/cpu:0"):``: the default graph's :meth:`device` (accepted, and a
     placement TensorFlow could not parse is a ValueError; every op of a session runs on the
-    session's one device, as TensorFlow does with ``allow_soft_placement``)."""
+    session's one device, as TensorFlow does with ``allow_soft_placement``); a
+    :class:`~tinyflow.frontend.device_spec.DeviceSpec` stands for its string."""
+    if isinstance(device_name_or_function, DeviceSpec):
+        device_name_or_function = device_name_or_function.to_string()
     with current_context().device(device_name_or_function):
         yield
 

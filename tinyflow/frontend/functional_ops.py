@@ -4,13 +4,14 @@ TensorArrays unstacking them, results written into TensorArrays and stacked, as 
 own functional_ops build them.  Gradients flow through the loop and the arrays."""
 from __future__ import annotations
 
-from .api import _tensor, constant
+from ..nnvm.symbol import GraphContext
+from .api import _tensor, constant, placeholder
 from .array_ops import shape
 from .loops import while_loop
 from .nest import flatten, pack
 from .tensor_array import TensorArray
 
-__all__ = ["foldl", "foldr", "map_fn", "scan"]
+__all__ = ["foldl", "foldr", "map_fn", "scan", "vectorized_map"]
 
 
 def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
@@ -52,6 +53,28 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True,
     stacked = [ta.stack() for ta in arrays]
     return pack(out_structure, iter(stacked)) \
         if isinstance(out_structure, (list, tuple, dict)) else stacked[0]
+
+
+def vectorized_map(fn, elems):
+    """``fn`` applied to each element of ``elems`` along axis 0, the results stacked, as
+    TensorFlow 1.15's ``tf.vectorized_map``: TensorFlow vectorises ``fn`` (pfor) where it can
+    and loops where it cannot; here it is :func:`map_fn`'s loop, whose result structure and
+    dtypes are ``fn``'s, found by calling ``fn`` once on placeholders of one element in a
+    graph of its own (which is dropped)."""
+    flat = [_tensor(e) for e in flatten(elems)]
+    with GraphContext().as_default():  # fn traced once, in a throwaway graph: its results' dtypes
+        probe = [placeholder(e.dtype, _element_shape(e)) for e in flat]
+        result = fn(pack(elems, iter(probe)) if isinstance(elems, (list, tuple, dict))
+                    else probe[0])
+        dtypes = pack(result, iter([_tensor(r).dtype for r in flatten(result)])) \
+            if isinstance(result, (list, tuple, dict)) else _tensor(result).dtype
+    return map_fn(fn, elems, dtype=dtypes, name="vectorized_map")
+
+
+def _element_shape(tensor):
+    """One element's static shape (its first dim dropped), None when the rank is unknown."""
+    shape = tensor.get_shape()
+    return None if shape.dims is None else shape.as_list()[1:]
 
 
 def scan(fn, elems, initializer=None, parallel_iterations=10, back_prop=True,

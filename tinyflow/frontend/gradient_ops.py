@@ -16,8 +16,9 @@ from ..nnvm.symbol import Symbol, create_op, current_context
 from . import nest
 from .api import _tensor, gradients
 from .array_ops import reshape, stack, zeros_like
+from .framework import recompute_scope
 
-__all__ = ["RegisterGradient", "custom_gradient", "hessians"]
+__all__ = ["RegisterGradient", "custom_gradient", "hessians", "recompute_grad"]
 
 
 class RegisterGradient:
@@ -64,6 +65,24 @@ def custom_gradient(f):
                          num_args=len(flat) + len(args) + len(variables), name="IdentityN",
                          grad_fn=functools.partial(_grads, grad_fn, len(flat), args, variables))
         return nest.pack(result, iter([Symbol([e]) for e in node.outputs]))
+
+    return decorated
+
+
+def recompute_grad(f):
+    """Decorator: ``f``'s forward ops are recomputed in the backward pass instead of kept, as
+    TensorFlow 1.15's ``tf.recompute_grad``; the same values and gradients (to the args and
+    the variables ``f`` reads).  TinyFlow's own mechanism does it: ``f``'s ops are made in a
+    :func:`~tinyflow.frontend.framework.recompute_scope`, which a session's Mirror pass
+    follows (docs/sublinear.md).  Keyword arguments are refused, as in TF 1.15's graph mode."""
+
+    @functools.wraps(f)
+    def decorated(*args, **kwargs):
+        if kwargs:
+            raise ValueError("The custom_gradient decorator currently supports keywords "
+                             "arguments only when eager execution is enabled.")
+        with recompute_scope():
+            return f(*args)
 
     return decorated
 

@@ -27,7 +27,8 @@ from .array_ops import (
 from .array_ops import shape as shape_of
 
 __all__ = ["batch_gather", "dynamic_partition", "dynamic_stitch", "gather_nd", "reverse_sequence", "scatter_nd", "tensor_scatter_add",
-           "tensor_scatter_nd_add", "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
+           "tensor_scatter_nd_add", "tensor_scatter_nd_max", "tensor_scatter_nd_min",
+           "tensor_scatter_nd_sub", "tensor_scatter_nd_update",
            "tensor_scatter_sub", "tensor_scatter_update"]
 
 
@@ -63,10 +64,13 @@ def _tensor_scatter(mode, kind):
     return scatter
 
 
-_MODE_WORDS = {"update": "written", "add": "added", "sub": "subtracted"}
+_MODE_WORDS = {"update": "written", "add": "added", "sub": "subtracted",
+               "max": "kept where larger", "min": "kept where smaller"}
 tensor_scatter_nd_update = tensor_scatter_update = _tensor_scatter("update", "Update")
 tensor_scatter_nd_add = tensor_scatter_add = _tensor_scatter("add", "Add")
 tensor_scatter_nd_sub = tensor_scatter_sub = _tensor_scatter("sub", "Sub")
+tensor_scatter_nd_max = _tensor_scatter("max", "Max")
+tensor_scatter_nd_min = _tensor_scatter("min", "Min")
 
 
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None,

@@ -18,7 +18,7 @@ from .array_ops import range as range_
 from .framework import GraphKeys
 from .math_ops import convert_to_tensor
 from .queue_runner import QueueRunner, add_queue_runner
-from .queues import FIFOQueue, RandomShuffleQueue
+from .queues import FIFOQueue, PaddingFIFOQueue, RandomShuffleQueue
 from .random_ops import random_shuffle
 
 __all__ = ["batch", "batch_join", "input_producer", "limit_epochs", "range_input_producer",
@@ -118,11 +118,16 @@ def _as_original(tensors, dequeued):
     return dequeued
 
 
-def _shapes(tensor_lists, shapes, enqueue_many) -> list:
+def _shapes(tensor_lists, shapes, enqueue_many, dynamic_pad=False) -> list:
     if shapes is not None:
         return shapes
+    for tensor in (t for tl in tensor_lists for t in tl):
+        if dynamic_pad and tensor.shape.ndims is None:
+            raise ValueError(f"Cannot infer Tensor's rank: {tensor}")
     shapes = [t.shape[1:] if enqueue_many and t.shape.ndims else t.shape
               for t in tensor_lists[0]]
+    if dynamic_pad:  # TF's _merge_shapes keeps the first list's (its merge is discarded)
+        return shapes
     for others in tensor_lists[1:]:
         shapes = [s.merge_with(t.shape[1:] if enqueue_many else t.shape)
                   for s, t in zip(shapes, others)]
@@ -134,15 +139,14 @@ def _shapes(tensor_lists, shapes, enqueue_many) -> list:
 def _batched(tensors_list, batch_size, capacity, enqueue_many, shapes, dynamic_pad,
              allow_smaller_final_batch, name, threads=1, shuffle=None):
     """The queue of a batch function, its runner, and the dequeued batch."""
-    if dynamic_pad:
-        raise ValueError("dynamic_pad=True (a PaddingFIFOQueue) is not supported by TinyFlow")
     lists = [_as_list(t) for t in tensors_list]
     if any(len(tl) != len(lists[0]) for tl in lists):
         raise ValueError("Expected all inputs to have the same number of tensors")
     with current_context().name_scope(name):
-        shapes = _shapes(lists, shapes, enqueue_many)
+        shapes = _shapes(lists, shapes, enqueue_many, dynamic_pad)
         dtypes = [t.dtype for t in lists[0]]
-        queue = (FIFOQueue(capacity, dtypes, shapes) if shuffle is None else
+        queue = (PaddingFIFOQueue(capacity, dtypes, shapes) if dynamic_pad else
+                 FIFOQueue(capacity, dtypes, shapes) if shuffle is None else
                  RandomShuffleQueue(capacity, shuffle[0], dtypes, shapes, seed=shuffle[1]))
         enqueue = queue.enqueue_many if enqueue_many else queue.enqueue
         ops = [enqueue(tl) for tl in lists] if len(lists) > 1 else [enqueue(lists[0])] * threads

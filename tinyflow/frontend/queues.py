@@ -1,4 +1,5 @@
-"""TF-1's queues: ``tf.FIFOQueue`` and ``tf.RandomShuffleQueue`` (TensorFlow 1.15's semantics).
+"""TF-1's queues: ``tf.FIFOQueue``, ``tf.RandomShuffleQueue``, ``tf.PaddingFIFOQueue`` and
+``tf.PriorityQueue`` (TensorFlow 1.15's semantics).
 
 A queue is a Python object in the graph; its elements live per session in the session's
 ``resources`` (TF's resource manager), so two sessions have queues of their own.  Its ops
@@ -13,6 +14,7 @@ enqueue raises ``CancelledError``) or when the session closes (``CancelledError`
 """
 from __future__ import annotations
 
+import bisect
 import threading
 import time
 
@@ -30,7 +32,7 @@ from ..nnvm.tensor_shape import TensorShape
 from ..ops import queue as queue_ops  # noqa: F401 - registers the queue ops
 from .math_ops import convert_to_tensor
 
-__all__ = ["FIFOQueue", "QueueBase", "RandomShuffleQueue"]
+__all__ = ["FIFOQueue", "PaddingFIFOQueue", "PriorityQueue", "QueueBase", "RandomShuffleQueue"]
 
 _WAKE_S = 0.1  # a waiting run looks at the queue's state and Ctrl-C at least this often
 
@@ -42,6 +44,8 @@ class QueueBase:
     _kind = "Queue"
     _min_after_dequeue = 0
     _shuffles = False  # a dequeue takes a random element
+    _pads = False      # dequeue_many pads the elements to one shape (PaddingFIFOQueue)
+    _by_priority = False  # kept in the order of component 0, an int64 (PriorityQueue)
 
     def __init__(self, capacity, dtypes, shapes=None, names=None, name="queue", seed=None):
         dtypes = list(dtypes) if isinstance(dtypes, (list, tuple)) else [dtypes]
@@ -150,7 +154,8 @@ class QueueBase:
     def take(self, node, resources, deadline=None) -> list:
         """FPullOutputs of queue_dequeue: attr count elements, one array per component."""
         count = node.attrs.get("count")
-        if count is not None and not all(s.is_fully_defined() for s in self._shapes):
+        if count is not None and not self._pads and not all(
+                s.is_fully_defined() for s in self._shapes):
             raise InvalidArgumentError(None, node.name, (  # TF's message
                 f"{node.describe()}: {self._kind}'s DequeueMany and DequeueUpTo require the "
                 f"components to have specified shapes."))
@@ -158,8 +163,20 @@ class QueueBase:
                                                node.attrs.get("up_to", False), deadline)
         if count is None:
             return list(elements[0])
-        return [np.stack([e[i] for e in elements]) if elements
+        return [self._stacked([e[i] for e in elements], d) if elements
                 else np.zeros((0,), dtype=d.as_numpy_dtype) for i, d in enumerate(self._dtypes)]
+
+    def _stacked(self, values: list, dtype) -> np.ndarray:
+        """One component of the elements a dequeue_many took, stacked; a PaddingFIFOQueue's
+        padded first to the largest of each dim (zeros, empty strings)."""
+        if not self._pads:
+            return np.stack(values)
+        dims = np.max([v.shape for v in values], axis=0) if values[0].ndim else ()
+        out = np.full((len(values), *dims), b"" if dtype.name == "string" else 0,
+                      dtype=dtype.as_numpy_dtype)
+        for row, value in zip(out, values):
+            row[tuple(slice(0, d) for d in value.shape)] = value
+        return out
 
     def take_one(self, node, resources, deadline=None) -> tuple:
         """One element (a tuple of arrays), for an op reading the queue itself (a reader)."""
@@ -197,7 +214,11 @@ class QueueBase:
 
 
 def _text(shape) -> str:
-    return "<unknown>" if shape.dims is None else str(tuple(d.value for d in shape.dims))
+    """TF 1.15's TensorShape text: ``(?, 2)``, ``(3,)``, ``<unknown>``."""
+    if shape.dims is None:
+        return "<unknown>"
+    dims = ["?" if d.value is None else str(d.value) for d in shape.dims]
+    return f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
 
 
 class FIFOQueue(QueueBase):
@@ -224,6 +245,46 @@ class RandomShuffleQueue(QueueBase):
                  shared_name=None, name="random_shuffle_queue"):
         super().__init__(capacity, dtypes, shapes, names, name, seed)
         self._min_after_dequeue = int(min_after_dequeue)
+
+
+class PaddingFIFOQueue(QueueBase):
+    """``tf.PaddingFIFOQueue(capacity, dtypes, shapes, names=None, shared_name=None,
+    name="padding_fifo_queue")``: a FIFO queue whose ``shapes`` (of known ranks) may leave
+    dims unknown (None); ``dequeue_many`` / ``dequeue_up_to`` pad each component to the
+    largest of each dim among the elements taken, with zeros (strings: empty), as TF's."""
+
+    _kind = "PaddingFIFOQueue"
+    _pads = True
+
+    def __init__(self, capacity, dtypes, shapes, names=None, shared_name=None,
+                 name="padding_fifo_queue"):
+        shapes = list(shapes) if isinstance(shapes, (list, tuple)) else [shapes]
+        if any(shape is None or TensorShape(shape).dims is None for shape in shapes):
+            raise ValueError("When providing partial shapes, a list of shapes must be "
+                             "provided.")
+        super().__init__(capacity, dtypes, shapes, names, name)
+
+
+class PriorityQueue(QueueBase):
+    """``tf.PriorityQueue(capacity, types, shapes, names=None, shared_name=None,
+    name="priority_queue")``: each element's first component is its int64 priority (a
+    scalar, before the ``types`` components); dequeues take the lowest priority first
+    (equal priorities in the order they went in)."""
+
+    _kind = "PriorityQueue"
+    _by_priority = True
+
+    def __init__(self, capacity, types, shapes=None, names=None, shared_name=None,
+                 name="priority_queue"):
+        if shapes is None:  # TF's: the op's shapes attr is required
+            raise TypeError("Expected list for 'shapes' argument to 'priority_queue_v2' Op, "
+                            "not None.")
+        if names is not None:
+            raise ValueError("tf.PriorityQueue's names= is not supported by TinyFlow")
+        types = list(types) if isinstance(types, (list, tuple)) else [types]
+        shapes = list(shapes) if isinstance(shapes, (list, tuple)) and (
+            not shapes or isinstance(shapes[0], (list, tuple, TensorShape))) else [shapes]
+        super().__init__(capacity, ["int64", *types], [[], *shapes], None, name)
 
 
 class _Contents:
@@ -264,7 +325,10 @@ class _Contents:
                            self.queue._capacity)
                 if self.cancelled:
                     raise CancelledError(None, node.name, f"{self._label()} is closed.")
-                self.elements.append(element)
+                if self.queue._by_priority:  # after the elements of its priority or less
+                    bisect.insort(self.elements, element, key=lambda e: int(e[0]))
+                else:
+                    self.elements.append(element)
                 self.changed.notify_all()
 
     def take(self, node, count, up_to, deadline) -> list:

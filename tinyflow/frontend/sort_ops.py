@@ -15,9 +15,11 @@ from . import api
 from .array_ops import _tensor, ones_like, reshape
 from .dtypes import as_dtype, int32
 from .framework import name_scope
+from .math_ops import floor
 from .segment_ops import unsorted_segment_sum
 
-__all__ = ["argsort", "bincount", "histogram_fixed_width", "setdiff1d", "sort", "unique",
+__all__ = ["argsort", "bincount", "histogram_fixed_width", "histogram_fixed_width_bins",
+           "setdiff1d", "sort", "unique",
            "unique_with_counts"]
 
 Unique = collections.namedtuple("Unique", ["y", "idx"])
@@ -125,3 +127,19 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=int32, name=None
         bins = api.cast(api.minimum(scaled, float(nbins - 1)), dtype.name)
         bins = reshape(bins, [-1])
         return unsorted_segment_sum(ones_like(bins), bins, int(nbins))
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=int32, name=None) -> Symbol:
+    """The bin of each of ``values`` (its shape, int32) among ``nbins`` equal bins spanning
+    ``value_range`` ``[lo, hi]``, as TensorFlow 1.15's: ``floor(nbins * (v - lo) / (hi -
+    lo))`` clipped to ``[0, nbins - 1]``, composed of the same ops (so integer values are its
+    TypeError: their quotient is float64), ``dtype`` ignored as TF's is."""
+    del dtype  # TF 1.15 ignores it: the bins are int32
+    with name_scope(name, "histogram_fixed_width_bins"):
+        values, value_range = _tensor(values), _tensor(value_range)  # elementwise: no reshape
+        nbins_float = api.cast(nbins if isinstance(nbins, Symbol) else api.constant(
+            nbins, dtype="int32"), values.dtype)
+        scaled = api.truediv(values - value_range[0], value_range[1] - value_range[0])
+        indices = floor(nbins_float * scaled)
+        indices = api.minimum(api.maximum(indices, api.cast(0, values.dtype)), nbins_float - 1)
+        return api.cast(indices, "int32")

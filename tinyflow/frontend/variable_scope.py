@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.symbol import Symbol, current_context
 from ..nnvm.tensor_shape import TensorShape
+from ..nnvm.variables import replica_settings
 from ..session.variables import Variable
 from .api import constant
 from .init_ops import glorot_uniform_initializer, zeros_initializer
@@ -179,13 +180,14 @@ def _close_subscopes(scopes: _Scopes, name: str, opened) -> None:
 
 
 def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=None,
-                 trainable=True, collections=None, partitioner=None, validate_shape=True,
-                 **unsupported) -> Variable:
+                 trainable=None, collections=None, partitioner=None, validate_shape=True,
+                 synchronization=None, aggregation=None, **unsupported) -> Variable:
     """The variable ``<scope>/<name>``: made with ``initializer`` (default: the scope's, else
     ``glorot_uniform_initializer()``), or the existing one when the scope reuses.  With a
     ``partitioner`` (default: the scope's) a :class:`PartitionedVariable` of shards
     ``<name>/part_<i>`` (:mod:`tinyflow.frontend.partitioned_variables`).  ``validate_shape``
-    as :class:`~tinyflow.nnvm.variables.Variable`'s.
+    as :class:`~tinyflow.nnvm.variables.Variable`'s, and so are ``trainable`` (None: True
+    unless ``synchronization`` is ON_READ), ``synchronization`` and ``aggregation``.
 
     Raises
     ------
@@ -211,24 +213,27 @@ def get_variable(name, shape=None, dtype=None, initializer=None, regularizer=Non
                          f"tf.get_variable(). Did you mean to set reuse=tf.AUTO_REUSE in "
                          f"VarScope?")
     dtype = as_dtype(dtype).name if dtype else scope.dtype
+    replicas = replica_settings(synchronization, aggregation, trainable, full)
     initializer = scope.initializer if initializer is None else initializer  # (an array too)
     value = _initial_value(full, shape, dtype, initializer)
     if partitioner is not None:
         scopes.shared[full] = make_partitioned(full, shape, dtype, value, partitioner, (
-            lambda part, part_value, info: _single(scopes, part, part_value, dtype, trainable,
+            lambda part, part_value, info: _single(scopes, part, part_value, dtype, replicas,
                                                    collections, regularizer, info)))
         return scopes.shared[full]
-    return _single(scopes, full, value, dtype, trainable, collections, regularizer,
+    return _single(scopes, full, value, dtype, replicas, collections, regularizer,
                    validate_shape=validate_shape)
 
 
-def _single(scopes, full, value, dtype, trainable, collections, regularizer,
+def _single(scopes, full, value, dtype, replicas, collections, regularizer,
             save_slice_info=None, validate_shape=True) -> Variable:
     """The variable ``full`` made and recorded (a partitioned variable's shard: its place)."""
     graph = current_context()
+    synchronization, aggregation, trainable = replicas  # replica_settings' checked three
     with graph.name_scope(None):  # the full name as it is, whatever name scope is open
         variable = Variable(value, name=full, trainable=trainable, dtype=dtype,
-                            collections=collections, validate_shape=validate_shape)
+                            collections=collections, validate_shape=validate_shape,
+                            synchronization=synchronization, aggregation=aggregation)
     variable.save_slice_info = save_slice_info
     scopes.shared[full] = variable
     if regularizer is not None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from .dtypes import as_dtype
 from .graph import Graph, apply_passes
+from .replicas import VariableAggregation, VariableSynchronization, replica_settings
 from .symbol import Node, NodeEntry, Symbol, _session_for, create_op, current_context, graph_input
 
 __all__ = ["Initializer", "Variable", "assign", "assign_add", "assign_sub", "constant"]
@@ -116,8 +117,9 @@ class Variable(Symbol):
     name : str, optional
         The node's name under the current name scope, made unique as TensorFlow does
         (``Variable``, ``Variable_1``... by default).
-    trainable : bool
-        Listed by ``tf.trainable_variables()`` (what optimizers update by default).
+    trainable : bool, optional
+        Listed by ``tf.trainable_variables()`` (what optimizers update by default); None:
+        True unless ``synchronization`` is ON_READ, as TensorFlow's.
     collections : list of str, optional
         The graph collections it joins (default ``[GraphKeys.GLOBAL_VARIABLES]``, which
         ``tf.global_variables()`` lists; ``[GraphKeys.LOCAL_VARIABLES]`` makes a local one);
@@ -128,6 +130,8 @@ class Variable(Symbol):
         its shape is the value's when it is initialised.
     dtype : DType or str, optional
         The value's dtype (``tf.float32``); by default the initial value's.
+    synchronization, aggregation : optional
+        TensorFlow's distribution settings, checked and recorded (:mod:`.replicas`).
 
     Attributes
     ----------
@@ -139,8 +143,9 @@ class Variable(Symbol):
         Made by a layer: its initialiser does not overwrite a value assigned or restored first.
     """
 
-    def __init__(self, initial_value=None, trainable=True, collections=None, validate_shape=True,
-                 caching_device=None, name=None, variable_def=None, dtype=None) -> None:
+    def __init__(self, initial_value=None, trainable=None, collections=None, validate_shape=True,
+                 caching_device=None, name=None, variable_def=None, dtype=None,
+                 synchronization=None, aggregation=None) -> None:
         if initial_value is None or variable_def is not None:
             raise ValueError("tf.Variable needs an initial_value (variable_def is not supported "
                              "by TinyFlow)")
@@ -148,6 +153,7 @@ class Variable(Symbol):
             initial_value = constant(initial_value, dtype=dtype)
         if validate_shape and not initial_value.get_shape().is_fully_defined():
             raise ValueError(f"initial_value must have a shape specified: {initial_value}")
+        replicas = replica_settings(synchronization, aggregation, trainable, name)
         name = current_context().unique_name(name or "Variable")
         # a tf.Variable's static shape and dtype are its initial value's (when it needs no
         # feed); validate_shape=False: no static shape, the value's when it is initialised
@@ -156,8 +162,9 @@ class Variable(Symbol):
         dtype = dtype or value_graph.attrs["dtype"][value_graph.indexed.outputs[0]] or "float32"
         node = graph_input(name, kind="variable", dtype=as_dtype(dtype).name, **(
             {"shape": shape} if shape is not None and validate_shape else {})).node
-        self._declare(node, initial_value, bool(trainable), default=False,
+        self._declare(node, initial_value, bool(replicas[2]), default=False,
                       collections=collections)
+        self.synchronization, self.aggregation = replicas[:2]
 
     @classmethod
     def for_node(cls, node: Node, initial_value: Symbol, default: bool = True) -> Variable:
@@ -171,6 +178,8 @@ class Variable(Symbol):
         self.initial_value: Symbol = initial_value
         self.trainable: bool = trainable
         self.default: bool = default
+        self.synchronization = VariableSynchronization.AUTO  # TF's, recorded (one replica)
+        self.aggregation = VariableAggregation.NONE
         # TF's "<variable>/Assign", made outside any tf.control_dependencies block (init_scope)
         with node.graph.name_scope(node.name + "/"), node.graph.control_dependencies(None):
             self.initial_assign: Symbol = create_op("assign", self, initial_value, name="Assign")

@@ -9,6 +9,10 @@ Bodies: ``tinyflow/lua_ops/control/<name>.lua`` (none for the Python ones).
 """
 from __future__ import annotations
 
+import time
+
+import numpy as np
+
 from ..nnvm.attrs import inplace_first, no_gradient, same_shape, same_type
 from ..nnvm.op import register_op
 from ..nnvm.symbol import create_op
@@ -150,6 +154,23 @@ def _py_func_type(attrs, in_types, out_types):
  .set_num_outputs(lambda attrs: len(attrs["Tout"]))
  .set_attr("FInferShape", _py_func_shape).set_attr("FInferType", _py_func_type)
  .set_attr("FPythonCompute", _run_func).set_attr("TPythonAttrs", ("func",))
+ .set_attr("FGradient", no_gradient))
+
+
+def _timestamp(node, inputs):
+    """FPythonCompute of timestamp: the clock when the node runs (TF's Timestamp kernel reads
+    the wall clock's microseconds; Python's time.time is the same clock, finer)."""
+    return np.float64(time.time())
+
+
+# TensorFlow's Timestamp: stateful (each run reads the clock), no gradient (NotDifferentiable)
+(register_op("timestamp")
+ .describe("The wall clock in seconds since the Unix epoch, a float64 scalar, read when the "
+           "node runs (tf.timestamp).")
+ .set_num_inputs(0)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: ([], [()]))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: ([], ["float64"]))
+ .set_attr("FPythonCompute", _timestamp)
  .set_attr("FGradient", no_gradient))
 
 

@@ -131,8 +131,9 @@ def _updates_type(attrs, in_types, out_types):
 
 def _tensor_scatter_shape(attrs, in_shapes, out_shapes):
     tensor, indices, updates = in_shapes
-    if attrs.get("mode") not in ("update", "add", "sub"):
-        raise ShapeError(f"mode must be 'update', 'add' or 'sub', got {attrs.get('mode')!r}")
+    if attrs.get("mode") not in ("update", "add", "sub", "max", "min"):
+        raise ShapeError(f"mode must be 'update', 'add', 'sub', 'max' or 'min', got "
+                         f"{attrs.get('mode')!r}")
     if None not in in_shapes:
         _scatter_fits(indices, updates, tensor, f"tensor_scatter_nd_{attrs['mode']}")
     return in_shapes, [tensor]
@@ -149,16 +150,33 @@ def _tensor_scatter_gradient(node, out_grads):
     """update: the tensor's gradient is g with the overwritten places zeroed, the updates' g at
     them; add: g and g at them; sub: g and -(g at them)."""
     g, indices = out_grads[0], node.inputs[1]
-    at = create_op("gather_nd", g, indices)
     mode = node.attrs["mode"]
+    if mode in ("max", "min"):
+        return _scatter_extreme_gradient(node, g)
+    at = create_op("gather_nd", g, indices)
     if mode == "update":
         zeros = create_op("zeros_like", node.inputs[2])
         return [create_op("tensor_scatter_nd", g, indices, zeros, mode="update"), None, at]
     return [g, None, at if mode == "add" else -at]
 
 
+def _scatter_extreme_gradient(node, g):
+    """max / min (TF's _TensorScatterMinOrMaxGrad): g split evenly among the values equal to
+    the result at each place, the tensor's and the updates' scattered there."""
+    tensor, indices, updates = node.inputs
+    result = node.outputs[0]
+    from_tensor = create_op("cast", create_op("equal", tensor, result), dtype=g.dtype.name)
+    from_updates = create_op("cast", create_op("equal", updates, create_op(
+        "gather_nd", result, indices)), dtype=g.dtype.name)
+    counts = from_tensor + create_op("tensor_scatter_nd", create_op("zeros_like", tensor),
+                                     indices, from_updates, mode="add")
+    share = g / counts
+    return [share * from_tensor, None, create_op("gather_nd", share, indices) * from_updates]
+
+
 (register_op("tensor_scatter_nd").describe("tensor with updates[i] written (mode 'update'), "
-                                           "added ('add') or subtracted ('sub') at the "
+                                           "added ('add'), subtracted ('sub'), or the larger "
+                                           "('max') or smaller ('min') kept at the "
                                            "coordinates indices[i] (TF's TensorScatter*).")
  .set_num_inputs(3).set_attr("FInferShape", _tensor_scatter_shape)
  .set_attr("FInferType", _tensor_scatter_type).set_attr("TUncapturable", True)

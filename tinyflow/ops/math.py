@@ -355,6 +355,56 @@ def _confusion_grad(node, grads):
  .set_attr("TUncapturable", True))
 
 
+# -- tf.bitwise and tf.bitcast: integers' bits, no gradient (TF's are NotDifferentiable) -------
+_INT = dtype_rule(("int",))
+for _name in ("bitwise_and", "bitwise_or", "bitwise_xor"):
+    _binary(_name, f"{_name.split('_')[1]} of the bits of integer tensors, numpy broadcasting.",
+            _INT)
+_binary("left_shift", "a << b, numpy broadcasting; b clamped to [0, bits - 1] as TF's kernel.",
+        _INT)
+_binary("right_shift", "a >> b (arithmetic for signed a), numpy broadcasting; b clamped to "
+        "[0, bits - 1] as TF's kernel.", _INT)
+(register_op("invert").describe("~x, the bits of an integer tensor flipped.").set_num_inputs(1)
+ .set_attr("FInferShape", same_shape).set_attr("FInferType", _INT)
+ .set_attr("FInplaceOption", [(0, 0)]).set_attr("FGradient", no_gradient))
+
+
+def _bitcast_shape(attrs, in_shapes, out_shapes):
+    """TF's Bitcast shape function: an input of a wider dtype gains a last dim of the ratio,
+    one of a narrower dtype loses its last dim, which must be the ratio."""
+    shape = in_shapes[0]
+    if shape is None or attrs.get("in_size") is None:
+        return in_shapes, out_shapes
+    in_size, out_size = attrs["in_size"], attrs["out_size"]
+    if in_size not in (1, 2, 4, 8) or out_size not in (1, 2, 4, 8):
+        raise ShapeError(f"bitcast: in_size {in_size} and out_size {out_size} must be a "
+                         f"dtype's bytes (1, 2, 4 or 8)")
+    if in_size >= out_size:
+        return in_shapes, [tuple(shape) + ((in_size // out_size,) if in_size > out_size else ())]
+    if not shape or shape[-1] != out_size // in_size:
+        raise ShapeError(f"Cannot bitcast from {attrs['in_enum']} to {attrs['out_enum']} due "
+                         f"to shape. {shape[-1] if shape else 'a scalar'} does not match "
+                         f"{out_size // in_size} (input shape {tuple(shape)})")
+    return in_shapes, [tuple(shape[:-1])]
+
+
+def _bitcast_type(attrs, in_types, out_types):
+    """The output is attr dtype; attrs in_size / out_size must be the dtypes' bytes."""
+    for dtype, size in ((in_types[0], attrs.get("in_size")), (attrs["dtype"],
+                                                            attrs.get("out_size"))):
+        if dtype is not None and (dtype in ("bool", "string") or
+                                  np.dtype(dtype).itemsize != size):
+            raise TypeError(f"bitcast: {dtype} is not a dtype of {size} bytes")
+    return in_types, [attrs["dtype"]]
+
+
+(register_op("bitcast").describe("x's bytes read as attr dtype (TF's Bitcast): wider to "
+                                 "narrower adds a last dim, narrower to wider removes it.")
+ .set_num_inputs(1).set_attr("FInferShape", _bitcast_shape)
+ .set_attr("FInferType", _bitcast_type)
+ .set_attr("FGradient", no_gradient))
+
+
 # TTFType: TensorFlow's op type (op.type) where it is not our name in CamelCase
 for _name, _type in (("mod", "FloorMod"), ("where", "Select"), ("floordiv", "FloorDiv"),
                      ("_constant_like", "Const")):

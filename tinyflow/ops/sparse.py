@@ -164,3 +164,55 @@ def _edit_distance_type(attrs, in_types, out_types):
  .set_attr("FInferType", _edit_distance_type).set_attr("FGradient", no_gradient)
  .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True)  # indices read on the host
  .set_attr("TTFType", "EditDistance"))
+
+
+# -- tf.sets: set operations along the last dim, sparse results sized as they run ------------
+def _set_parts(attrs, in_shapes) -> list:
+    """The operands' input shapes: ``[a, b]``, each one dense shape or three sparse parts."""
+    sizes = [3 if attrs.get(f"{k}_sparse") else 1 for k in ("a", "b")]
+    return [in_shapes[:sizes[0]], in_shapes[sizes[0]:sizes[0] + sizes[1]]]
+
+
+def _set_operation_shape(attrs, in_shapes, out_shapes):
+    if attrs.get("operation") not in ("intersection", "union", "a-b", "b-a"):
+        raise ShapeError(f"set operation must be intersection, union, a-b or b-a, got "
+                         f"{attrs.get('operation')!r}")
+    for parts, what in zip(_set_parts(attrs, in_shapes), ("a", "b")):
+        if len(parts) == 3:
+            _check_parts(*parts, f"set operation's {what}")
+        elif parts[0] is not None and len(parts[0]) < 2:
+            raise ShapeError(f"Shape must be at least rank 2 but is rank {len(parts[0])} "
+                             f"(set operation's {what}, shape {parts[0]})")
+    return in_shapes, list(out_shapes)
+
+
+def _set_operation_type(attrs, in_types, out_types):
+    a, b = (parts[1 if len(parts) == 3 else 0] for parts in _set_parts(attrs, in_types))
+    if None not in (a, b) and a != b:
+        raise TypeError(f"Types don't match, {a} vs {b}.")
+    return in_types, ["int64", a or out_types[1], "int64"]
+
+
+(register_op("set_operation")
+ .describe("TF's DenseToDense / DenseToSparse / SparseToSparseSetOperation: attr operation "
+           "(intersection, union, a-b, b-a) of the sets in the last dim of a and b (each "
+           "dense, or sparse as three inputs when attr a_sparse / b_sparse), per leading "
+           "coordinate; outputs a sparse tensor's indices, values (sorted) and dense shape.")
+ .set_num_inputs(lambda attrs: (3 if attrs.get("a_sparse") else 1)
+                 + (3 if attrs.get("b_sparse") else 1))
+ .set_num_outputs(3).set_attr("FInferShape", _set_operation_shape)
+ .set_attr("FInferType", _set_operation_type).set_attr("FGradient", no_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True))  # read on the host
+
+
+(register_op("set_size")
+ .describe("TF's SetSize: how many distinct values each leading coordinate of the sparse "
+           "tensor (inputs indices, values, dense shape) holds, int32 of its leading dims.")
+ .set_num_inputs(3)
+ .set_attr("FInferShape", lambda attrs, in_shapes, out_shapes: (
+     _check_parts(*in_shapes, "set_size") or in_shapes, list(out_shapes)))
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["int32"]))
+ .set_attr("FGradient", no_gradient)
+ .set_attr("TShapeAtRunTime", True).set_attr("TUncapturable", True))
+for _name, _type in (("set_operation", "DenseToDenseSetOperation"), ("set_size", "SetSize")):
+    register_op(_name).set_attr("TTFType", _type)

@@ -13,7 +13,9 @@ one by timing its runs (tinyflow/executor/threads.py, docs/performance.md), unle
 environment sets ``TF_DETERMINISTIC_OPS=1`` (TensorFlow's switch for reproducible results):
 then every run has torch's count, so the same run gives the same bits.
 ``inter_op_parallelism_threads`` is accepted: ops run one after the other.  A field
-TensorFlow does not have is an error naming it, as protobuf's.
+TensorFlow does not have is an error naming it, as protobuf's.  A session made without a
+ConfigProto takes the process's :class:`ThreadDefaults` (``tf.config.threading``'s), as
+TensorFlow's takes its context's configuration.
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ from types import MappingProxyType
 from typing import ClassVar
 
 __all__ = ["ConfigProto", "DeviceStepStats", "GPUOptions", "NodeExecStats", "RunMetadata",
-           "RunOptions", "SessionOptions", "StepStats", "memory_option", "proto",
+           "RunOptions", "SessionOptions", "StepStats", "ThreadDefaults", "memory_option", "proto",
            "session_options", "step_stats", "tensorboard"]
 
 
@@ -89,6 +91,15 @@ class ConfigProto(_Message):
         "inter_op_parallelism_threads": 0, "use_per_session_threads": False,
         "allow_soft_placement": False, "log_device_placement": False,
         "gpu_options": GPUOptions, "operation_timeout_in_ms": 0}
+
+
+class ThreadDefaults:
+    """The process's thread counts for sessions made without a ConfigProto, as TensorFlow's
+    context configuration (``tf.config.threading.set_intra_op_parallelism_threads``): 0 lets
+    each executor choose; inter-op is recorded only (ops run one after the other)."""
+
+    intra_op: int = 0
+    inter_op: int = 0
 
 
 class RunOptions(_Message):
@@ -228,7 +239,8 @@ def _intra_op_threads(config) -> int | None:
     never switched between runs) when the environment sets TensorFlow's
     ``TF_DETERMINISTIC_OPS`` to 1 or true, else None (chosen by timing).  ValueError when it
     is not a non-negative int."""
-    threads = config.intra_op_parallelism_threads if isinstance(config, ConfigProto) else 0
+    threads = (config.intra_op_parallelism_threads if isinstance(config, ConfigProto) else
+               max(ThreadDefaults.intra_op, 0))
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 0:
         raise ValueError(f"ConfigProto.intra_op_parallelism_threads must be an int >= 0, got "
                          f"{threads!r}")

@@ -83,12 +83,16 @@ def scatter_nd(out, indices, updates):
 
 
 def tensor_scatter_nd(out, tensor, indices, updates, mode):
-    """out = tensor with updates written ('update'), added or subtracted at indices."""
+    """out = tensor with updates written ('update'), added or subtracted, or the larger or
+    smaller kept ('max', 'min') at indices."""
     rows, rest = _rows(indices, tuple(out.shape), 0, "shape")
     out.copy_(tensor)
     flat, values = out.view(-1, rest), updates.reshape(-1, rest)
     if mode == "update":
         flat.index_copy_(0, rows, values)
+    elif mode in ("max", "min"):
+        flat.scatter_reduce_(0, rows[:, None].expand(values.shape), values,
+                             "amax" if mode == "max" else "amin")
     else:
         flat.index_add_(0, rows, values, alpha=1 if mode == "add" else -1)
 

@@ -11,7 +11,7 @@ import torch
 
 from ...nnvm.errors import InvalidArgumentError
 
-__all__ = ["edit_distance", "matmul", "to_dense"]
+__all__ = ["edit_distance", "matmul", "set_operation", "set_size", "to_dense"]
 
 
 def _invalid(message):
@@ -171,3 +171,76 @@ def edit_distance(res, hypothesis, truth, normalize, check_fits) -> None:
             out[t_runs[t][0]] = distance / len(t_runs[t][1]) if bool(normalize) else distance
             h, t = h + 1, t + 1
     res.set_(torch.from_numpy(out).to(truth[2].device))
+
+
+def _set_rows(parts, what) -> tuple:
+    """``(leading dims, {flat row: its values as numpy})`` of a set operand: a dense tensor
+    (rank >= 2, every row) or a sparse one's three parts (rows present only; its indices
+    checked against the dense shape and for TF's row-major order)."""
+    if len(parts) == 1:
+        dense = parts[1].detach().cpu().numpy()
+        if dense.ndim < 2:
+            raise _invalid(f"{what} must have rank at least 2, got shape {list(dense.shape)}")
+        rows = dense.reshape(-1, dense.shape[-1]) if dense.size else np.zeros(
+            (math.prod(dense.shape[:-1]), 0), dense.dtype)
+        return list(dense.shape[:-1]), dict(enumerate(rows))
+    indices, values, shape = parts[1], parts[2], parts[3]
+    dims = _dims(shape, indices.shape[1], f"{what}'s dense shape")
+    if len(dims) < 2:
+        raise _invalid(f"{what} must have rank at least 2, got dense shape {dims}")
+    coords = _coordinates(indices, dims)
+    strides = torch.tensor([math.prod(dims[j + 1:]) for j in range(len(dims))])
+    _check_order(coords, coords @ strides)
+    row_ids = (coords[:, :-1] @ strides[:-1] // dims[-1]).numpy() if len(coords) else \
+        np.zeros(0, np.int64)
+    flat_values = values.detach().cpu().numpy().reshape(-1)
+    starts = np.flatnonzero(np.r_[True, row_ids[1:] != row_ids[:-1]]) if len(row_ids) else []
+    groups = np.split(flat_values, starts[1:]) if len(row_ids) else []
+    return dims[:-1], {int(row_ids[i]): g for i, g in zip(starts, groups)}
+
+
+_SET_OPERATIONS = {"intersection": lambda a, b: np.intersect1d(a, b),
+                   "union": lambda a, b: np.union1d(a, b),
+                   "a-b": lambda a, b: np.setdiff1d(a, b), "b-a": lambda a, b: np.setdiff1d(b, a)}
+
+
+def set_operation(indices_out, values_out, shape_out, a, b, operation, check_fits) -> None:
+    """TF's set operations: per leading coordinate of a and b (which must agree), the sorted
+    result of ``operation`` on the distinct values of their last dims, as a sparse tensor
+    (indices_out, values_out, shape_out resized: its last dim the longest result)."""
+    (a_dims, a_rows), (b_dims, b_rows) = _set_rows(a, "a"), _set_rows(b, "b")
+    if a_dims != b_dims:
+        raise _invalid(f"set operation: the leading dims of a {a_dims} and b {b_dims} must "
+                       f"match")
+    dtype = values_out.dtype
+    empty = np.zeros(0, a_rows[next(iter(a_rows))].dtype if a_rows else
+                     torch.empty(0, dtype=dtype).numpy().dtype)
+    results = {}
+    for row in sorted(set(a_rows) | set(b_rows)):
+        found = _SET_OPERATIONS[str(operation)](a_rows.get(row, empty), b_rows.get(row, empty))
+        if found.size:
+            results[row] = found
+    counts = np.array([len(v) for v in results.values()], np.int64)
+    total, rank = int(counts.sum()), len(a_dims) + 1
+    check_fits(total * (rank * 8 + values_out.element_size()), (total, rank))
+    rows = np.repeat(np.array(list(results), np.int64), counts)
+    positions = np.arange(total) - np.repeat(np.cumsum(counts) - counts, counts)
+    coords = np.stack([*np.unravel_index(rows, a_dims), positions], 1) if total else \
+        np.zeros((0, rank), np.int64)
+    values = np.concatenate(list(results.values())) if total else np.zeros(0)
+    device = values_out.device
+    indices_out.set_(torch.as_tensor(coords, dtype=torch.int64, device=device).contiguous())
+    values_out.set_(torch.as_tensor(values, device=device).to(dtype).contiguous())
+    shape_out.set_(torch.tensor(a_dims + [int(counts.max()) if total else 0],
+                                dtype=torch.int64, device=device))
+
+
+def set_size(res, parts, check_fits) -> None:
+    """res (resized) = TF's SetSize: int32 of the sparse tensor's leading dims, at each the
+    number of distinct values its last dim holds there."""
+    dims, rows = _set_rows(parts, "set_size's input")
+    check_fits(math.prod(dims) * 4, tuple(dims))
+    sizes = np.zeros(math.prod(dims), np.int32)
+    for row, values in rows.items():
+        sizes[row] = np.unique(values).size
+    res.set_(torch.as_tensor(sizes.reshape(dims), device=res.device))
