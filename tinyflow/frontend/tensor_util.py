@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 
-from ..nnvm.host_memory import host_available_bytes
+from ..nnvm import host_memory
 from ..nnvm.symbol import Symbol
 from .checkpoint_format import DTYPE_CODES, DTYPES, MAX_RANK, FormatError, _fields, _varint
 from .dtypes import as_dtype
@@ -252,7 +252,7 @@ def make_ndarray(tensor: TensorProto) -> np.ndarray:
         raise ValueError(f"make_ndarray: the TensorProto's shape {shape} is not a shape")
     count = math.prod(shape)
     itemsize = 8 if name == "string" else np.dtype(name).itemsize
-    available, source = host_available_bytes()
+    available, source = host_memory.host_available_bytes()
     if count * itemsize > available:
         raise ValueError(f"make_ndarray: a tensor of shape {shape} ({count * itemsize} bytes) "
                          f"does not fit in the host's memory ({available} bytes free per "
