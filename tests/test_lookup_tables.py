@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import tinyflow as tf
+from tinyflow.nnvm.errors import BindError
 
 pytestmark = pytest.mark.usefixtures("fresh_graph")
 TextFileIndex = tf.lookup.TextFileIndex
@@ -262,3 +263,21 @@ def test_a_dataset_map_function_looks_up_the_programs_table(tmp_path):
         other.run(iterator.initializer)
         with pytest.raises(tf.errors.FailedPreconditionError, match="Table not initialized"):
             other.run(ids)
+
+
+def test_a_string_inside_a_cond_branch_is_refused_saying_where_to_compute_it():
+    """TF computes a lookup inside a tf.cond branch; TinyFlow's strings live outside the
+    executors, so the branch taking one is refused when bound, naming it and saying what to
+    do; the same lookup outside the branch works."""
+    table = _string_table()
+    keys, take = tf.placeholder(tf.string, [None]), tf.placeholder(tf.bool, [])
+    inside = tf.cond(take, lambda: table.lookup(keys), lambda: tf.zeros([2], tf.int64))
+    ids = table.lookup(keys)
+    outside = tf.cond(take, lambda: ids, lambda: tf.zeros([2], tf.int64))
+    feed = {keys: np.array([b"a", b"c"], dtype=object), take: True}
+    with tf.Session() as sess:
+        sess.run(tf.tables_initializer())
+        with pytest.raises(BindError,
+                           match=r"node 'cond/If'.*string tensor.*outside any tf.cond branch"):
+            sess.run(inside, feed)
+        np.testing.assert_array_equal(sess.run(outside, feed), [1, -1])

@@ -333,9 +333,11 @@ class Executor:
             if node.op is not None and "string" in (
                     [dtypes[e] for e in indexed.input_entries[nid]]
                     + [dtypes[indexed.entry_rptr[nid]]]):
-                raise BindError(f"{node.describe()} takes or gives a string tensor: TinyFlow "
-                                f"has no string kernels (a session can only fetch a string "
-                                f"constant)")
+                raise BindError(f"{node.describe()} takes or gives a string tensor: no "
+                                f"executor buffer holds a string in TinyFlow (the string ops, "
+                                f"lookups and parsing run in Python before the run, outside "
+                                f"any tf.cond branch or while_loop body; compute the strings "
+                                f"outside it and pass their numbers in)")
 
     @staticmethod
     def _variable_use(indexed):
