@@ -21,7 +21,7 @@ from .convolutions import __all__ as _convolution_all
 from .ctc import ctc_greedy_decoder, ctc_loss
 from .functions import *
 from .functions import __all__ as _functions_all
-from .losses import log_poisson_loss
+from .losses import compute_average_loss, log_poisson_loss, scale_regularization_loss
 from .normalization import *
 from .normalization import __all__ as _normalization_all
 from .pooling import *
@@ -41,7 +41,8 @@ __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_statistics_all) + list(_volume_all)
            + ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
               "conv2d_transpose", "ctc_greedy_decoder", "ctc_loss", "depth_to_space", "embedding_lookup_sparse",
-              "log_poisson_loss", "rnn_cell", "safe_embedding_lookup_sparse", "space_to_depth"])
+              "compute_average_loss", "log_poisson_loss", "rnn_cell",
+              "scale_regularization_loss", "safe_embedding_lookup_sparse", "space_to_depth"])
 
 
 def __getattr__(name):
