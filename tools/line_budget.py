@@ -530,9 +530,11 @@ COMPONENTS = {
     # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
     # corrected variance, batch_norm_with_global_normalization, the 1-D / v2 pooling names,
     # dilation2d / erosion2d, log_poisson_loss), composed from existing ops; apart, as sampled.py
+    # 245 -> 330: 2026-11-27 (nn17): max_pool_with_argmax (TF's flattened argmax, tap by tap),
+    # compute_average_loss and scale_regularization_loss, also composed from existing ops
     "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py)": (
         ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py"],
-        245),
+        330),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
     # (665 -> 1265: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
