@@ -494,12 +494,13 @@ COMPONENTS = {
     # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
     # known at bind...: framework_names.py; 1290 -> 1325: tf.sequence_mask of fed lengths,
     # its static shape from a size known whatever the fed ones (tf.shape(x)[1]); 1325 -> 1380:
-    # tf.linspace's num and tf.slice's sizes known only when the graph runs)
+    # tf.linspace's num and tf.slice's sizes known only when the graph runs; 1380 -> 1400:
+    # 2026-11-27 (nn17): tf.required_space_to_batch_paddings, space_to_batch's rank check)
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1380),
+         "frontend/framework_names.py"], 1400),
     # 2026-11-27: TF 1.15's names of the machine and the program's settings (tf.config's
     # devices, threads and memory growth, tf.DeviceSpec's parsing and merging, tf.version), a
     # component of its own, as TF's framework/config.py and device_spec.py are; with the ops
@@ -530,11 +531,12 @@ COMPONENTS = {
     # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
     # corrected variance, batch_norm_with_global_normalization, the 1-D / v2 pooling names,
     # dilation2d / erosion2d, log_poisson_loss), composed from existing ops; apart, as sampled.py
-    # 245 -> 330: 2026-11-27 (nn17): max_pool_with_argmax (TF's flattened argmax, tap by tap),
-    # compute_average_loss and scale_regularization_loss, also composed from existing ops
-    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py)": (
-        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py"],
-        330),
+    # 245 -> 395: 2026-11-27 (nn17): max_pool_with_argmax (TF's flattened argmax, tap by tap),
+    # compute_average_loss and scale_regularization_loss, with_space_to_batch (space_batch.py),
+    # also composed from existing ops
+    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py...)": (
+        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py",
+         "frontend/nn/space_batch.py"], 395),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
     # (665 -> 1265: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,

@@ -6,7 +6,7 @@ separable, atrous: :mod:`.convolutions`), those over volumes (conv3d, max_pool3d
 :mod:`.volume`), the sampled losses with their candidate samplers (:mod:`.sampled`), fused and
 global batch norm (:mod:`.normalization`), the pooling aliases and morphology
 (:mod:`.pooling`), ``log_poisson_loss`` (:mod:`.losses`) and the statistics past ``moments``
-(:mod:`.statistics`)."""
+(:mod:`.statistics`), ``with_space_to_batch`` (:mod:`.space_batch`)."""
 from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
 from . import rnn_cell
@@ -30,6 +30,7 @@ from .rnn import *
 from .rnn import __all__ as _rnn_all
 from .sampled import *
 from .sampled import __all__ as _sampled_all
+from .space_batch import space_to_batch, with_space_to_batch
 from .sparse_lookup import embedding_lookup_sparse, safe_embedding_lookup_sparse
 from .statistics import *
 from .statistics import __all__ as _statistics_all
@@ -42,7 +43,7 @@ __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
               "conv2d_transpose", "ctc_greedy_decoder", "ctc_loss", "depth_to_space", "embedding_lookup_sparse",
               "compute_average_loss", "log_poisson_loss", "rnn_cell",
-              "scale_regularization_loss", "safe_embedding_lookup_sparse", "space_to_depth"])
+              "scale_regularization_loss", "space_to_batch", "with_space_to_batch", "safe_embedding_lookup_sparse", "space_to_depth"])
 
 
 def __getattr__(name):
