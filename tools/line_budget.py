@@ -644,8 +644,9 @@ COMPONENTS = {
     # tf.cond), tf.recompute_grad (a recompute scope), tf.get_variable's synchronization /
     # aggregation, tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
     # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min, and tinyflow's
-    # __all__ of those names, one a line
-    FRONT_END: ([], 5805),
+    # __all__ of those names, one a line; 5805 -> 5870: 2026-11-27 (nn17): tf.nn's
+    # collapse_repeated and ctc_unique_labels beside the CTC loss (nn/ctc.py)
+    FRONT_END: ([], 5870),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
