@@ -32,6 +32,10 @@ COMPONENTS = {
     "tf_strings.py)": (
         ["ops/strings.py", "ops/string_kernels.py", "frontend/string_ops.py",
          "frontend/tf_strings.py"], 1030),
+    # 2026-11-27 (nn17): tf.nn.ctc_beam_search_decoder's op, TF's CTC beam search step for step
+    # computed in Python when it runs (a beam tree and TF's TopN as a heap), counted apart as
+    # the string kernels are
+    "CTC beam search (ops/ctc_decoding.py)": (["ops/ctc_decoding.py"], 160),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
@@ -644,9 +648,10 @@ COMPONENTS = {
     # tf.cond), tf.recompute_grad (a recompute scope), tf.get_variable's synchronization /
     # aggregation, tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
     # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min, and tinyflow's
-    # __all__ of those names, one a line; 5805 -> 5870: 2026-11-27 (nn17): tf.nn's
-    # collapse_repeated and ctc_unique_labels beside the CTC loss (nn/ctc.py)
-    FRONT_END: ([], 5870),
+    # __all__ of those names, one a line; 5805 -> 5900: 2026-11-27 (nn17): tf.nn's
+    # collapse_repeated, ctc_unique_labels and ctc_beam_search_decoder beside the CTC loss
+    # (nn/ctc.py)
+    FRONT_END: ([], 5900),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

@@ -18,7 +18,13 @@ from .conv_transpose import (
 )
 from .convolutions import *
 from .convolutions import __all__ as _convolution_all
-from .ctc import collapse_repeated, ctc_greedy_decoder, ctc_loss, ctc_unique_labels
+from .ctc import (
+    collapse_repeated,
+    ctc_beam_search_decoder,
+    ctc_greedy_decoder,
+    ctc_loss,
+    ctc_unique_labels,
+)
 from .functions import *
 from .functions import __all__ as _functions_all
 from .losses import compute_average_loss, log_poisson_loss, scale_regularization_loss
@@ -41,7 +47,7 @@ __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_convolution_all) + list(_normalization_all) + list(_pooling_all)
            + list(_statistics_all) + list(_volume_all)
            + ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
-              "conv2d_transpose", "collapse_repeated", "ctc_greedy_decoder", "ctc_loss",
+              "conv2d_transpose", "collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss",
               "ctc_unique_labels", "depth_to_space", "embedding_lookup_sparse",
               "compute_average_loss", "log_poisson_loss", "rnn_cell",
               "scale_regularization_loss", "space_to_batch", "with_space_to_batch", "safe_embedding_lookup_sparse", "space_to_depth"])

@@ -28,7 +28,8 @@ from ..indexing_ops import gather_nd
 from ..math_ops import cumsum
 from ..sparse_ops import SparseTensor, sparse_tensor_to_dense
 
-__all__ = ["collapse_repeated", "ctc_greedy_decoder", "ctc_loss", "ctc_unique_labels"]
+__all__ = ["collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss",
+           "ctc_unique_labels"]
 
 
 def ctc_loss(labels, inputs=None, sequence_length=None, preprocess_collapse_repeated=False,
@@ -90,6 +91,35 @@ def ctc_greedy_decoder(inputs, sequence_length, merge_repeated=True):
                                stack([shape(best, out_type=int64)[0], reduce_max(counts)]))
         largest = reduce_max(steps, 2) * cast(inside, steps.dtype)
         return [decoded], -reduce_sum(largest, 1, keepdims=True)
+
+
+def ctc_beam_search_decoder(inputs, sequence_length, beam_width=100, top_paths=1,
+                            merge_repeated=True):
+    """TF 1.15's beam search decoding of logits ``[max_time, batch, num_classes]`` (the last
+    class the blank; op ``ctc_beam_search_decoder``, computed in Python when it runs).  Returns
+    ``(decoded, log_probabilities)``: ``decoded`` a list of ``top_paths`` ``tf.SparseTensor``s
+    of int64 classes ``[batch, longest]`` (the j-th best path of each example; sizes known
+    when it runs), ``log_probabilities`` ``[batch, top_paths]``.  ``merge_repeated`` merges
+    repeated classes of a path as TF's (even those a blank separated)."""
+    for key, value in (("beam_width", beam_width), ("top_paths", top_paths)):
+        if int(value) < 1:
+            raise ValueError(f"Attr '{key}' of 'CTCBeamSearchDecoder' Op passed {int(value)} "
+                             f"less than minimum 1.")
+    with current_context().name_scope("CTCBeamSearchDecoder"):
+        decoder = create_op(
+            "ctc_beam_search_decoder", _tensor(inputs), cast(_tensor(sequence_length), int32),
+            beam_width=int(beam_width), top_paths=int(top_paths),
+            merge_repeated=bool(merge_repeated))
+        paths, log_probabilities = decoder[0], decoder[1]
+        decoded = []
+        for path in range(int(top_paths)):
+            dense = paths[path]  # [batch, max_time], each path's classes first, then -1
+            keep = not_equal(dense, -1)
+            at = where(keep)
+            counts = reduce_sum(cast(keep, int64), 1)
+            decoded.append(SparseTensor(at, gather_nd(dense, at), stack(
+                [shape(dense, out_type=int64)[0], reduce_max(counts)])))
+        return decoded, log_probabilities
 
 
 def _fill_like_minus_one(x):
