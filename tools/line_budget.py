@@ -272,8 +272,9 @@ COMPONENTS = {
     # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): convolution and
     # pooling over volumes (tf.nn.conv3d, max_pool3d, avg_pool3d and their gradients): a
     # family of its own, its ops, bodies, kernels and tf.nn functions, counted apart
+    # (400 -> 425: 2026-11-27 (nn17): tf.nn.conv3d_transpose on conv3d's input-gradient op)
     "3-D convolution and pooling (ops/volume.py, lua_ops/volume/, frontend/nn/volume.py)": (
-        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 400),
+        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 425),
     # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): draws whose law
     # takes tensor parameters (tf.random_gamma, tf.random_poisson) and the gamma's gradient in
     # alpha: a family of its own, its ops, bodies and kernels, counted apart
@@ -430,10 +431,11 @@ COMPONENTS = {
     # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
     # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3555: dynamic_rnn takes
     # numpy inputs (TF converts them); over a state holding TensorArrays (AttentionWrapper's
-    # alignment_history) it takes the loop
+    # alignment_history) it takes the loop; 3555 -> 3600: 2026-11-27 (nn17):
+    # tf.nn.atrous_conv2d_transpose as TF composes it (nn/conv_transpose.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3555),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3600),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as

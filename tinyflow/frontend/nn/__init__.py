@@ -11,6 +11,7 @@ from ..array_ops import depth_to_space, space_to_depth
 from ..unsupported import unsupported
 from . import rnn_cell
 from .conv_transpose import (
+    atrous_conv2d_transpose,
     conv1d_transpose,
     conv2d_backprop_filter,
     conv2d_backprop_input,
@@ -46,7 +47,7 @@ from .volume import __all__ as _volume_all
 __all__ = (list(_functions_all) + list(_rnn_all) + list(_sampled_all)
            + list(_convolution_all) + list(_normalization_all) + list(_pooling_all)
            + list(_statistics_all) + list(_volume_all)
-           + ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
+           + ["atrous_conv2d_transpose", "conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
               "conv2d_transpose", "collapse_repeated", "ctc_beam_search_decoder", "ctc_greedy_decoder", "ctc_loss",
               "ctc_unique_labels", "depth_to_space", "embedding_lookup_sparse",
               "compute_average_loss", "log_poisson_loss", "rnn_cell",
