@@ -37,7 +37,7 @@ class _Beam:
     __slots__ = ("children", "label", "new", "old", "parent")
 
     def __init__(self, parent, label):
-        self.parent, self.label, self.children = parent, label, None
+        self.parent, self.label, self.children = parent, label, {}
         self.old, self.new = [_ZERO] * 3, [_ZERO] * 3
 
     def labels(self, merge_repeated: bool) -> list:
@@ -66,10 +66,11 @@ class _Leaves:
         return [entry[2] for entry in sorted(self.heap, key=lambda e: (-e[0], e[1]))]
 
 
-def _step(leaves, row, blank, classes):
+def _step(leaves, row, blank):
     """One time step of TF's CTCBeamSearchDecoder::Step; the new leaves."""
     row = row - row.max()
-    logp = (row - np.log(np.exp(row).sum())).tolist()  # float32, as TF's
+    logp_array = (row - np.log(np.exp(row).sum())).astype(np.float64)  # float32, as TF's
+    logp = logp_array.tolist()
     branches = leaves.sorted()
     leaves = _Leaves(leaves.width)
     for beam in branches:
@@ -84,22 +85,30 @@ def _step(leaves, row, blank, classes):
         beam.new[1] = beam.old[0] + logp[blank]
         beam.new[0] = _log_sum_exp(beam.new[1], beam.new[2])
         leaves.push(beam)
+    every_label = np.arange(blank)
     for beam in branches:
         if not leaves.candidate(beam.old[0]):
             continue
-        if beam.children is None:
-            beam.children = [_Beam(beam, label) for label in range(classes - 1)]
-        for child in beam.children:
-            if child.new[0] != _ZERO:  # already a beam
+        totals = logp_array[:blank] + beam.old[0]  # each child's, as it would enter the beam
+        if 0 <= beam.label < blank:  # a repeat follows a blank only
+            totals[beam.label] = logp_array[beam.label] + beam.old[1]
+        # a full beam's least total only grows: a child below it now never enters, and one
+        # never made needs no visit (TF would make it, then reset it)
+        labels = every_label if len(leaves.heap) < leaves.width else np.flatnonzero(
+            totals > leaves.heap[0][0])
+        totals = totals.tolist()
+        for label in sorted(set(labels.tolist()).union(beam.children)):  # TF's order
+            child = beam.children.get(label)  # TF's children, made as they are first needed
+            if child is not None and child.new[0] != _ZERO:  # already a beam
                 continue
-            previous = beam.old[1] if child.label == beam.label else beam.old[0]
-            total = logp[child.label] + previous
-            if leaves.candidate(total):
-                child.new = [total, _ZERO, total]
+            if leaves.candidate(totals[label]):
+                if child is None:
+                    child = beam.children[label] = _Beam(beam, label)
+                child.new = [totals[label], _ZERO, totals[label]]
                 if len(leaves.heap) == leaves.width:  # the least likely leaves the beam
                     heapq.heappop(leaves.heap)[2].new = [_ZERO] * 3
                 leaves.push(child)
-            else:
+            elif child is not None:  # left out: as TF, it branches no more this step
                 child.old, child.new = [_ZERO] * 3, [_ZERO] * 3
     return leaves
 
@@ -112,7 +121,7 @@ def beam_search(logits, length, beam_width, top_paths, merge_repeated):
     leaves = _Leaves(beam_width)
     leaves.push(root)
     for row in logits[:length]:
-        leaves = _step(leaves, row.astype(np.float32), logits.shape[1] - 1, logits.shape[1])
+        leaves = _step(leaves, row.astype(np.float32), logits.shape[1] - 1)
     best = leaves.sorted()
     if len(best) < top_paths:
         return None
