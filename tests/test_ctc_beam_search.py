@@ -72,3 +72,15 @@ def test_errors_as_tf():
         sess.run(too_long)
     fine = tf.nn.ctc_beam_search_decoder(logits, [2, 2], beam_width=2)[1]
     assert sess.run(fine).shape == (2, 1)  # the session still runs
+
+
+def test_a_huge_beam_is_checked_against_the_host_memory(monkeypatch):
+    from tinyflow.nnvm import host_memory
+    logits = np.random.RandomState(0).randn(12, 1, 9).astype(np.float32)
+    wide = tf.nn.ctc_beam_search_decoder(logits, [12], beam_width=2 ** 62)[1]
+    sess = tf.Session()
+    monkeypatch.setattr(host_memory, "host_available_bytes", lambda: (4 << 20, "a test's"))
+    with pytest.raises(tf.errors.ResourceExhaustedError, match="beams of width"):
+        sess.run(wide)
+    narrow = tf.nn.ctc_beam_search_decoder(logits, [12], beam_width=4)[1]
+    assert sess.run(narrow).shape == (1, 1)  # the session still runs

@@ -6,7 +6,9 @@ child per non-blank class, a child kept while fewer than ``beam_width`` beams ar
 more likely than the least likely one (which then leaves the beam).  Outputs with shapes known
 at bind: the ``top_paths`` best sequences ``[top_paths, batch, max_time]`` (int64, padded with
 -1) and their log probabilities ``[batch, top_paths]``; ``tf.nn.ctc_beam_search_decoder`` makes
-them TF's SparseTensors."""
+them TF's SparseTensors.  Children are made as they first enter the beam, and the beams made are
+counted against the host's memory (ResourceExhaustedError past it: a document's beam_width may
+be any int)."""
 from __future__ import annotations
 
 import heapq
@@ -14,13 +16,20 @@ import math
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient, shape_str
-from ..nnvm.errors import FailedPreconditionError, InvalidArgumentError, ShapeError
+from ..nnvm.errors import (
+    FailedPreconditionError,
+    InvalidArgumentError,
+    ResourceExhaustedError,
+    ShapeError,
+)
 from ..nnvm.op import register_op
 
 __all__ = ["beam_search"]
 
 _ZERO = -math.inf  # log(0)
+_BEAM_BYTES = 400  # a _Beam, its lists and a heap entry, about
 
 
 def _log_sum_exp(a: float, b: float) -> float:
@@ -50,10 +59,20 @@ class _Beam:
 
 
 class _Leaves:
-    """The beams held, as TF's TopN: a min-heap on the total at the step (fixed once pushed)."""
+    """The beams held, as TF's TopN: a min-heap on the total at the step (fixed once pushed);
+    ``room``: how many more beams the host's memory allows the search to make."""
 
-    def __init__(self, width):
-        self.width, self.heap, self.count = width, [], 0
+    def __init__(self, width, room):
+        self.width, self.heap, self.count, self.room = width, [], 0, room
+
+    def make(self, parent, label):
+        """A new child beam, counted against the room left (a document's beam_width may be
+        any int: the beams made, not that width, are what memory holds)."""
+        self.room -= 1
+        if self.room < 0:
+            raise MemoryError
+        child = parent.children[label] = _Beam(parent, label)
+        return child
 
     def push(self, beam):
         self.count += 1
@@ -72,7 +91,7 @@ def _step(leaves, row, blank):
     logp_array = (row - np.log(np.exp(row).sum())).astype(np.float64)  # float32, as TF's
     logp = logp_array.tolist()
     branches = leaves.sorted()
-    leaves = _Leaves(leaves.width)
+    leaves = _Leaves(leaves.width, leaves.room)
     for beam in branches:
         beam.old = list(beam.new)
     for beam in branches:
@@ -103,7 +122,7 @@ def _step(leaves, row, blank):
                 continue
             if leaves.candidate(totals[label]):
                 if child is None:
-                    child = beam.children[label] = _Beam(beam, label)
+                    child = leaves.make(beam, label)
                 child.new = [totals[label], _ZERO, totals[label]]
                 if len(leaves.heap) == leaves.width:  # the least likely leaves the beam
                     heapq.heappop(leaves.heap)[2].new = [_ZERO] * 3
@@ -113,12 +132,13 @@ def _step(leaves, row, blank):
     return leaves
 
 
-def beam_search(logits, length, beam_width, top_paths, merge_repeated):
+def beam_search(logits, length, beam_width, top_paths, merge_repeated, room=10 ** 7):
     """``(paths, log_probs)`` of one example: ``logits`` ``[time, classes]`` (the last class
-    the blank) read for ``length`` steps; None when fewer than ``top_paths`` beams remain."""
+    the blank) read for ``length`` steps; None when fewer than ``top_paths`` beams remain.
+    MemoryError once it would make more than ``room`` beams."""
     root = _Beam(None, -1)
     root.new = [0.0, 0.0, _ZERO]
-    leaves = _Leaves(beam_width)
+    leaves = _Leaves(beam_width, room)
     leaves.push(root)
     for row in logits[:length]:
         leaves = _step(leaves, row.astype(np.float32), logits.shape[1] - 1)
@@ -139,14 +159,20 @@ def _decode(node, inputs):
         raise InvalidArgumentError(None, node.name, where + "requested more paths than the "
                                    "beam width.")
     time, batch = logits.shape[:2]
+    available, source = host_memory.host_available_bytes()
     paths = np.full((top, batch, time), -1, np.int64)
     log_probs = np.zeros((batch, top), np.float32)
     for b in range(batch):
         if not 0 <= lengths[b] <= time:
             raise FailedPreconditionError(None, node.name, where + f"sequence_length({b}) <= "
                                           f"{time}")
-        result = beam_search(logits[:, b], int(lengths[b]), width, top,
-                             node.attrs.get("merge_repeated", True))
+        try:
+            result = beam_search(logits[:, b], int(lengths[b]), width, top,
+                                 node.attrs.get("merge_repeated", True), available // _BEAM_BYTES)
+        except MemoryError:
+            raise ResourceExhaustedError(f"{node.describe()}: the beams of width {width} over "
+                                         f"{lengths[b]} steps need more than the {available} "
+                                         f"bytes available ({source})", node) from None
         if result is None:
             raise InvalidArgumentError(None, node.name, where + "Less leaves in the beam "
                                        "search than requested.")
