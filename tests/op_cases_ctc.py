@@ -1,7 +1,8 @@
 """test_ops' table for ctc_loss: its values and its gradient (the one it keeps from the forward,
 TF's way) against torch's CTC on float64 logits with the softmax taken inside, and finite
 differences; memory planning on and off.  TF's numbers, the infinite and ignored examples
-and the errors: tests/test_ctc.py."""
+and the errors: tests/test_ctc.py.  The beam search decoder, computed in Python, against TF's
+recorded paths: tests/test_ctc_beam_search.py."""
 import torch
 
 import tinyflow as tf
@@ -21,6 +22,11 @@ def _reference(logits):
     return torch.nn.functional.ctc_loss(torch.log_softmax(logits, -1), _TARGETS,
                                         torch.tensor([6, 5]), torch.tensor([2, 3]), blank=4,
                                         reduction="none")
+
+
+SPECIAL_TESTS = {"ctc_beam_search_decoder": [
+    "test_ctc_beam_search.py::test_paths_and_log_probabilities_as_tf",
+    "test_ctc_beam_search.py::test_errors_as_tf"]}
 
 
 def add_cases(add):

@@ -210,6 +210,10 @@ def _special_probes():
         _op_probe("random_poisson", "2-draws", [(tf.float32, [0.5, 3.0])],
                   lambda x: create_op("random_poisson", x, shape=(2,), dtype="int64", seed=1,
                                       seed2=2)),
+        _op_probe("ctc_beam_search_decoder", "3-steps", [
+            (tf.float32, np.arange(24.0).reshape(3, 2, 4) % 5), (int32, [3, 2])],
+            lambda *xs: create_op("ctc_beam_search_decoder", *xs, beam_width=4, top_paths=2,
+                                  merge_repeated=True)),
         _op_probe("_random_gamma_grad", "2-draws", [(tf.float32, [0.5, 3.0]),
                                                     (tf.float32, [[0.2, 2.0], [1.0, 4.0]])],
                   lambda *xs: create_op("_random_gamma_grad", *xs)),

@@ -141,7 +141,7 @@ def test_compat_v1_is_the_same_surface():
     ("tf.placeholdr", ["did you mean tf.placeholder?"]),
     ("tf.train.AdamOptimzer", ["did you mean tf.train.AdamOptimizer"]),
     ("tf.compat.v1.nn.rleu", ["did you mean tf.nn.relu?"]),
-    ("tf.nn.ctc_beam_search_decoder", ["is TensorFlow 1.15's, but TinyFlow does not have it"]),
+    ("tf.nn.fractional_max_pool", ["is TensorFlow 1.15's, but TinyFlow does not have it"]),
     ("tf.extract_volume_patches", ["TensorFlow 1.15's", "tf.extract_image_patches"]),
 ])
 def test_a_missing_name_says_what_is_close_and_whether_tf_has_it(expr, parts):

@@ -32,6 +32,11 @@ COMPONENTS = {
     "tf_strings.py)": (
         ["ops/strings.py", "ops/string_kernels.py", "frontend/string_ops.py",
          "frontend/tf_strings.py"], 1030),
+    # 2026-11-27 (nn17): tf.nn.ctc_beam_search_decoder's op, TF's CTC beam search step for step
+    # computed in Python when it runs (a beam tree and TF's TopN as a heap, the children below a
+    # full beam skipped with numpy, the beams made counted against the host's memory), counted
+    # apart as the string kernels are
+    "CTC beam search (ops/ctc_decoding.py)": (["ops/ctc_decoding.py"], 195),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
@@ -268,8 +273,9 @@ COMPONENTS = {
     # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): convolution and
     # pooling over volumes (tf.nn.conv3d, max_pool3d, avg_pool3d and their gradients): a
     # family of its own, its ops, bodies, kernels and tf.nn functions, counted apart
+    # (400 -> 425: 2026-11-27 (nn17): tf.nn.conv3d_transpose on conv3d's input-gradient op)
     "3-D convolution and pooling (ops/volume.py, lua_ops/volume/, frontend/nn/volume.py)": (
-        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 400),
+        ["ops/volume.py", "lua_ops/volume/*", "frontend/nn/volume.py"], 425),
     # 2026-11-27: TF-1 losses, conv3d, random_gamma (TF-1 names programs use): draws whose law
     # takes tensor parameters (tf.random_gamma, tf.random_poisson) and the gamma's gradient in
     # alpha: a family of its own, its ops, bodies and kernels, counted apart
@@ -426,10 +432,11 @@ COMPONENTS = {
     # AveragePooling3D; 3295 -> 3540: tf.contrib.layers.optimize_loss (contrib/optimizers.py),
     # tf.contrib.training.HParams (contrib/training.py); 3540 -> 3555: dynamic_rnn takes
     # numpy inputs (TF converts them); over a state holding TensorArrays (AttentionWrapper's
-    # alignment_history) it takes the loop
+    # alignment_history) it takes the loop; 3555 -> 3600: 2026-11-27 (nn17):
+    # tf.nn.atrous_conv2d_transpose as TF composes it (nn/conv_transpose.py)
     "tf.layers and recurrent networks (layers, rnn_cell, rnn, contrib)": (
         ["frontend/layers.py", "frontend/nn/conv_transpose.py", "frontend/nn/rnn_cell.py",
-         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3555),
+         "frontend/nn/rnn.py", "frontend/contrib/*.py"], 3600),
     # 2026-11-27: tf.keras for TF-1 graph programs (Keras layers over tf.layers' classes, the
     # layers tf.layers lacks, Input/Model/Sequential and their compile/fit/evaluate/predict
     # loop, losses, activations, initializers, regularizers, backend): counted apart, as
@@ -494,12 +501,13 @@ COMPONENTS = {
     # tf.is_tensor, get_static_value, broadcast shapes, IndexedSlices, tf.range to a size
     # known at bind...: framework_names.py; 1290 -> 1325: tf.sequence_mask of fed lengths,
     # its static shape from a size known whatever the fed ones (tf.shape(x)[1]); 1325 -> 1380:
-    # tf.linspace's num and tf.slice's sizes known only when the graph runs)
+    # tf.linspace's num and tf.slice's sizes known only when the graph runs; 1380 -> 1400:
+    # 2026-11-27 (nn17): tf.required_space_to_batch_paddings, space_to_batch's rank check)
     "TF-1 top-level names (check_ops, tf.nest, array, math and scatter compositions)": (
         ["frontend/check_ops.py", "frontend/tf_debugging.py", "frontend/tf_nest.py",
          "frontend/array_manip_ops.py", "frontend/safe_math_ops.py",
          "frontend/scatter_updates.py", "frontend/collection_ops.py",
-         "frontend/framework_names.py"], 1380),
+         "frontend/framework_names.py"], 1400),
     # 2026-11-27: TF 1.15's names of the machine and the program's settings (tf.config's
     # devices, threads and memory growth, tf.DeviceSpec's parsing and merging, tf.version), a
     # component of its own, as TF's framework/config.py and device_spec.py are; with the ops
@@ -530,9 +538,12 @@ COMPONENTS = {
     # 2026-11-27: tf.nn's TF 1.15 names past the seed's (fused_batch_norm with its Bessel-
     # corrected variance, batch_norm_with_global_normalization, the 1-D / v2 pooling names,
     # dilation2d / erosion2d, log_poisson_loss), composed from existing ops; apart, as sampled.py
-    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py)": (
-        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py"],
-        245),
+    # 245 -> 395: 2026-11-27 (nn17): max_pool_with_argmax (TF's flattened argmax, tap by tap),
+    # compute_average_loss and scale_regularization_loss, with_space_to_batch (space_batch.py),
+    # also composed from existing ops
+    "tf.nn's TF 1.15 additions (nn/normalization.py, nn/pooling.py, nn/losses.py...)": (
+        ["frontend/nn/normalization.py", "frontend/nn/pooling.py", "frontend/nn/losses.py",
+         "frontend/nn/space_batch.py"], 395),
     # 2026-11-27: tf.image (TF 1.15's image_ops for input pipelines: crops, flips, colour,
     # resizing as TF1's kernels), composed from existing ops; a component of its own, as TF's
     # (665 -> 1265: 2026-11-27, the rest of TF 1.15's tf.image: bicubic and area resizing,
@@ -640,8 +651,10 @@ COMPONENTS = {
     # tf.cond), tf.recompute_grad (a recompute scope), tf.get_variable's synchronization /
     # aggregation, tf.bitwise and tf.bitcast (tf_bitwise.py, TF's dtype checks),
     # tf.histogram_fixed_width_bins, tf.tensor_scatter_nd_max / min, and tinyflow's
-    # __all__ of those names, one a line
-    FRONT_END: ([], 5805),
+    # __all__ of those names, one a line; 5805 -> 5900: 2026-11-27 (nn17): tf.nn's
+    # collapse_repeated, ctc_unique_labels and ctc_beam_search_decoder beside the CTC loss
+    # (nn/ctc.py)
+    FRONT_END: ([], 5900),
 }
 FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 

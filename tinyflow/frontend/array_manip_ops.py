@@ -51,8 +51,8 @@ from .errors import InvalidArgumentError
 from .indexing_ops import scatter_nd
 
 __all__ = ["batch_to_space", "batch_to_space_nd", "ensure_shape", "eye", "identity_n",
-           "invert_permutation", "parallel_stack", "repeat", "roll", "searchsorted", "shape_n",
-           "space_to_batch", "space_to_batch_nd", "tuple", "unravel_index", "where_v2"]
+           "invert_permutation", "parallel_stack", "repeat", "required_space_to_batch_paddings",
+           "roll", "searchsorted", "shape_n", "space_to_batch", "space_to_batch_nd", "tuple", "unravel_index", "where_v2"]
 
 
 def _ints(value, what: str, function: str) -> list:
@@ -336,9 +336,37 @@ def batch_to_space_nd(input, block_shape, crops, name=None) -> Symbol:
 
 
 def space_to_batch(input, paddings, block_size=None, name=None, block_shape=None) -> Symbol:
-    """The 4-D :func:`space_to_batch_nd` with a square block (``tf.space_to_batch``)."""
+    """The 4-D :func:`space_to_batch_nd` with a square block (``tf.space_to_batch``,
+    ``tf.nn.space_to_batch``)."""
     block = block_size if block_size is not None else block_shape
+    input = _tensor(input)
+    if input.get_shape().ndims not in (None, 4):
+        raise ValueError(f"tf.space_to_batch: {input.name} must have rank 4, got shape "
+                         f"{input.get_shape()}")
     return space_to_batch_nd(input, [int(block)] * 2, paddings, name=name or "SpaceToBatch")
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """TF 1.15's ``tf.required_space_to_batch_paddings``: ``(paddings, crops)``, int32
+    ``[M, 2]``, that pad ``input_shape`` (M spatial sizes, after ``base_paddings``) at the end
+    to multiples of ``block_shape``, and crop that extra padding again.  The arguments are
+    Python ints or constants here (:func:`space_to_batch_nd` takes no others)."""
+    function = "required_space_to_batch_paddings"
+    sizes = np.asarray(_ints(input_shape, "input_shape", function))
+    blocks = np.asarray(_ints(block_shape, "block_shape", function))
+    base = (np.zeros((len(blocks), 2), np.int64) if base_paddings is None
+            else np.asarray(_ints(base_paddings, "base_paddings", function)))
+    if len(sizes) != len(blocks) or base.size != 2 * len(blocks) or min(blocks, default=1) < 1:
+        raise ValueError(f"tf.{function}: input_shape {sizes.tolist()}, positive block_shape "
+                         f"{blocks.tolist()} and base_paddings [M, 2] must agree, got "
+                         f"{base.tolist()}")
+    base = base.reshape(-1, 2)
+    extra = (blocks - (sizes + base.sum(axis=1)) % blocks) % blocks
+    with current_context().name_scope(name or "required_space_to_batch_paddings"):
+        paddings = np.stack([base[:, 0], base[:, 1] + extra], axis=1)
+        crops = np.stack([np.zeros_like(extra), extra], axis=1)
+        return (constant(paddings.astype(np.int32), name="paddings"),
+                constant(crops.astype(np.int32), name="crops"))
 
 
 def batch_to_space(input, crops, block_size, name=None, block_shape=None) -> Symbol:

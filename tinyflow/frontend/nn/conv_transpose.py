@@ -6,6 +6,8 @@ TensorFlow builds the transpose from ``Conv2DBackpropInput``; TinyFlow likewise 
 input-gradient op ``_conv2d_backward_data`` given ``input_size`` (the output's height and width)
 instead of conv2d's input, and the filter's gradient from ``_conv2d_backward_weight``, so no
 kernel is added.  Their gradients are declared with those ops in :mod:`tinyflow.ops.conv`.
+``atrous_conv2d_transpose`` is TF's composition: ``space_to_batch``, ``conv2d_backprop_input``
+at stride 1 (VALID), ``batch_to_space`` cropping both paddings.
 """
 from __future__ import annotations
 
@@ -16,10 +18,11 @@ import numpy as np
 from ...nnvm.symbol import Symbol, create_op, current_context
 from ...ops.conv import window_size
 from .. import array_ops
+from ..array_manip_ops import batch_to_space, space_to_batch
 from ..array_ops import expand_dims, squeeze
 from .functions import _data_format, _padding, _spatial, _symbol
 
-__all__ = ["conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
+__all__ = ["atrous_conv2d_transpose", "conv1d_transpose", "conv2d_backprop_filter", "conv2d_backprop_input",
            "conv2d_transpose"]
 
 
@@ -265,3 +268,43 @@ def _check_filter_gradient(input, out_backprop, sizes, stride, padding, data_for
         raise ValueError(f"conv2d_backprop_filter: out_backprop {shapes[1]} does not fit "
                          f"conv2d of input {shapes[0]} ({data_format}) with a filter "
                          f"{sizes}, strides {stride} and padding {padding}")
+
+
+def atrous_conv2d_transpose(value, filters, output_shape, rate, padding, name=None) -> Symbol:
+    """TF 1.15's ``tf.nn.atrous_conv2d_transpose``: the transpose of ``atrous_conv2d`` (its
+    gradient with respect to an input of ``output_shape``, NHWC, 4 ints known as the graph
+    is built) given ``value``, for ``filters`` ``[kh, kw, out_channels, in_channels]`` whose
+    taps are ``rate`` apart; composed as TF composes it, so its gradients are those ops'."""
+    value, filters = _symbol(value), _symbol(filters)
+    channels, filter_shape = value.get_shape().as_list()[3:4], filters.get_shape().as_list()
+    if channels and filter_shape[3:] and None not in channels + filter_shape[3:] and \
+            channels[0] != filter_shape[3]:
+        raise ValueError(f"value's input channels does not match filters' input channels, "
+                         f"{channels[0]} != {filter_shape[3]}")
+    if not isinstance(rate, numbers.Integral) or rate < 1:
+        raise ValueError(f"rate {rate!r} cannot be less than one")
+    if rate == 1:
+        return conv2d_transpose(value, filters, output_shape, [1, 1, 1, 1], padding, "NHWC",
+                                name)
+    dims = _output_dims(output_shape, "atrous_conv2d_transpose: output_shape")
+    if None in dims or None in filter_shape[:3]:
+        raise ValueError(f"atrous_conv2d_transpose: output_shape {output_shape} and the "
+                         f"filters' shape {filters.get_shape()} must be known as the graph "
+                         f"is built")
+    if dims[3] != filter_shape[2]:
+        raise ValueError(f"output_shape does not match filter's output channels, {dims[3]} "
+                         f"!= {filter_shape[2]}")
+    padding = _padding(padding)
+    pads = []  # (before, after) for the height and the width: SAME as a VALID convolution
+    for k in filter_shape[:2]:
+        total = (k - 1) * rate if padding == "SAME" else 0
+        pads.append((total // 2, total - total // 2))
+    sizes = [size + sum(pad) for size, pad in zip(dims[1:3], pads)]
+    extra = [(rate - size % rate) % rate for size in sizes]  # rate divides the padded sizes
+    with current_context().name_scope(name or "atrous_conv2d_transpose"):
+        blocks = space_to_batch(value, [[0, extra[0]], [0, extra[1]]], block_size=rate)
+        input_sizes = [rate * rate * dims[0], (sizes[0] + extra[0]) // rate,
+                       (sizes[1] + extra[1]) // rate, dims[3]]
+        grown = conv2d_backprop_input(input_sizes, filters, blocks, [1, 1, 1, 1], "VALID")
+        return batch_to_space(grown, [[pads[0][0], pads[0][1] + extra[0]],
+                                      [pads[1][0], pads[1][1] + extra[1]]], block_size=rate)

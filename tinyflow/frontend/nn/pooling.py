@@ -8,20 +8,28 @@ TensorFlow 1.15 builds them.
 - ``dilation2d`` is ``max over the window of (input + filter)``, each tap a strided slice of
   the input padded with -inf (TF's SAME or VALID with the taps ``rates`` apart), the maximum
   taken over the stacked taps; ``erosion2d`` is TF's ``-dilation2d(-value, reversed kernel)``.
+- ``max_pool_with_argmax``: the values are ``max_pool``'s (so is the gradient: TF's
+  MaxPoolGradWithArgmax scatters it to the same first maximum of each window); the argmax is
+  TF's flattened ``((b * height + y) * width + x) * channels + c`` (``b`` only with
+  ``include_batch_in_index``), the first tap of the window (row, then column) holding a
+  strictly greater value, composed of one strided slice per tap of the -inf-padded input.
 """
 from __future__ import annotations
 
 import math
 import numbers
 
+import numpy as np
+
 from ...nnvm.symbol import current_context
-from ..api import reduce_max
-from ..array_ops import expand_dims, pad, reverse, squeeze, stack
-from ..math_ops import convert_to_tensor
+from ..api import cast, greater, maximum, reduce_max
+from ..array_ops import expand_dims, pad, reverse, squeeze, stack, zeros_like
+from ..dtypes import as_dtype, int32, int64
+from ..math_ops import convert_to_tensor, cumsum
 from .functions import _padding, avg_pool, max_pool
 
 __all__ = ["avg_pool1d", "avg_pool2d", "avg_pool_v2", "dilation2d", "erosion2d", "max_pool1d",
-           "max_pool2d", "max_pool_v2"]
+           "max_pool2d", "max_pool_v2", "max_pool_with_argmax"]
 
 avg_pool2d = avg_pool  # TF 1.15's tf.nn.avg_pool2d is tf.nn.avg_pool
 
@@ -155,3 +163,64 @@ def erosion2d(value, kernel, strides, rates, padding, name=None):
         flipped = reverse(convert_to_tensor(kernel, name="kernel"), [0, 1])
         return -dilation2d(-convert_to_tensor(value, name="value"), flipped, strides, rates,
                            padding)
+
+
+def max_pool_with_argmax(input, ksize, strides, padding, data_format="NHWC", Targmax=None,
+                         name=None, output_dtype=None, include_batch_in_index=False):
+    """TF 1.15's ``tf.nn.max_pool_with_argmax``: ``(output, argmax)``, ``output`` as
+    :func:`max_pool` (NHWC only) and ``argmax`` each maximum's flattened position in ``input``,
+    ``((b * height + y) * width + x) * channels + c`` (without ``b * ...`` unless
+    ``include_batch_in_index``), of ``Targmax`` (or ``output_dtype``) int64 or int32.  The
+    height, width and channels must be known when the graph is built."""
+    function = "max_pool_with_argmax"
+    if data_format != "NHWC":
+        raise ValueError(f"{function}: data formats other than 'NHWC' are not supported, got "
+                         f"data_format={data_format!r}")
+    index_dtype = as_dtype(output_dtype or Targmax or int64)
+    if index_dtype not in (int64, int32):
+        raise TypeError(f"{function}: Targmax must be int64 or int32, got {index_dtype}")
+    image = convert_to_tensor(input, name="input")
+    dims = image.get_shape().as_list() if image.get_shape().ndims is not None else None
+    if dims is None or len(dims) != 4 or None in dims[1:]:
+        raise ValueError(f"{function}: input must be [batch, height, width, channels] with "
+                         f"known height, width and channels, got {image.get_shape()}")
+    (kh, kw), (sh, sw) = _four(ksize, "ksize", function), _four(strides, "strides", function)
+    padding = _padding(padding)
+    with current_context().name_scope(name or "MaxPoolWithArgmax"):
+        output = max_pool(image, [1, kh, kw, 1], [1, sh, sw, 1], padding, "NHWC")
+        argmax = _window_argmax(image, dims[1:], (kh, kw), (sh, sw), padding,
+                                include_batch_in_index)
+        return output, (argmax if index_dtype == int64 else cast(argmax, index_dtype))
+
+
+def _window_argmax(image, dims, kernel, stride, padding, with_batch):
+    """The flattened input position (int64) of each window's first maximum."""
+    height, width, channels = dims
+    if padding == "SAME":
+        (rows, top, bottom), (cols, left, right) = (_same_pads(height, stride[0], kernel[0]),
+                                                    _same_pads(width, stride[1], kernel[1]))
+    else:
+        rows, cols = (height - kernel[0]) // stride[0] + 1, (width - kernel[1]) // stride[1] + 1
+        top = bottom = left = right = 0
+    padding_spec = [[0, 0], [top, bottom], [left, right], [0, 0]]
+    values = pad(image, padding_spec, constant_values=float("-inf"))
+    # positions within one image; the padding's (-1) is never a window's strict maximum
+    positions = np.pad(np.arange(height * width * channels, dtype=np.int64).reshape(
+        1, height, width, channels), padding_spec, constant_values=-1)
+
+    def tap(tensor, dy, dx):
+        return tensor[:, dy:dy + (rows - 1) * stride[0] + 1:stride[0],
+                      dx:dx + (cols - 1) * stride[1] + 1:stride[1], :]
+    best, argmax = tap(values, 0, 0), convert_to_tensor(tap(positions, 0, 0))
+    for dy in range(kernel[0]):
+        for dx in range(kernel[1]):
+            if dy or dx:  # TF's kernel: a later tap wins only when strictly greater
+                candidate = tap(values, dy, dx)
+                better = cast(greater(candidate, best), int64)
+                argmax = argmax + better * (tap(positions, dy, dx) - argmax)
+                best = maximum(best, candidate)
+    rows_of_images = cast(zeros_like(best), int64)  # one row per image
+    if with_batch:  # each image's number b, counted along the batch (its size may be unknown)
+        rows_of_images = cumsum(rows_of_images + 1, axis=0, exclusive=True) * (
+            height * width * channels)
+    return argmax + rows_of_images

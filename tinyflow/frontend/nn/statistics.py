@@ -12,7 +12,7 @@ from ..array_ops import gather, shape, squeeze, zeros_like
 from ..dtypes import float32
 from ..math_ops import squared_difference
 
-__all__ = ["normalize_moments", "sufficient_statistics", "swish", "weighted_moments",
+__all__ = ["normalize_moments", "silu", "sufficient_statistics", "swish", "weighted_moments",
            "zero_fraction"]
 
 
@@ -78,3 +78,6 @@ def swish(features, name=None):
     """``features * sigmoid(features)`` (TensorFlow 1.15's ``tf.nn.swish``)."""
     with current_context().name_scope(name or "swish"):
         return features * sigmoid(features)
+
+
+silu = swish  # TF's later name for swish, kept by tf.compat.v1.nn

@@ -1,13 +1,18 @@
 """``tf.nn.conv3d``, ``tf.nn.max_pool3d`` and ``tf.nn.avg_pool3d``: TensorFlow 1.15's
-convolution and pooling over volumes, on the ops of :mod:`tinyflow.ops.volume`."""
+convolution and pooling over volumes, on the ops of :mod:`tinyflow.ops.volume`;
+``conv3d_transpose`` is conv3d's input-gradient op given zeros of the output's shape (read for
+its shape only: no data), as conv2d_transpose is conv2d's."""
 from __future__ import annotations
 
 import numbers
 
+import numpy as np
+
 from ...nnvm.symbol import Symbol, create_op
+from ..array_ops import zeros
 from .functions import _padding, _symbol
 
-__all__ = ["avg_pool3d", "conv3d", "max_pool3d"]
+__all__ = ["avg_pool3d", "conv3d", "conv3d_transpose", "max_pool3d"]
 
 
 def _data_format(data_format) -> str:
@@ -67,6 +72,31 @@ def conv3d(input, filter=None, strides=None, padding=None, data_format="NDHWC",
     return create_op("conv3d", _symbol(input), _symbol(filter),
                      stride=_volume(strides, "strides", data_format), padding=_padding(padding),
                      data_format=data_format, name=name or "Conv3D")
+
+
+def conv3d_transpose(value, filter=None, output_shape=None, strides=None, padding="SAME",
+                     data_format="NDHWC", name=None, input=None, filters=None,
+                     dilations=None) -> Symbol:
+    """TF 1.15's ``tf.nn.conv3d_transpose``: the gradient of ``conv3d(x, filter, strides,
+    padding)`` with respect to an ``x`` of ``output_shape`` (5 ints known as the graph is
+    built, in ``data_format``), given the gradient ``value`` of its output; ``filter`` is
+    ``[kd, kh, kw, output_channels, in_channels]``.  Shapes conv3d would not map onto
+    ``value``'s are a ValueError naming them."""
+    value, filter = (input if value is None else value), (filters if filter is None else filter)
+    if value is None or filter is None or output_shape is None or strides is None:
+        raise TypeError("conv3d_transpose() needs value, filter, output_shape and strides")
+    data_format = _data_format(data_format)
+    if dilations is not None and _volume(dilations, "dilations", data_format) != (1, 1, 1):
+        raise ValueError(f"conv3d_transpose: dilations {dilations} are not supported (only 1s)")
+    sizes = np.asarray(output_shape).reshape(-1) if not isinstance(output_shape, Symbol) else []
+    if len(sizes) != 5 or not all(isinstance(v, (int, np.integer)) for v in sizes.tolist()):
+        raise ValueError(f"conv3d_transpose: output_shape must be 5 ints known as the graph is "
+                         f"built, got {output_shape!r}")
+    value, filter = _symbol(value), _symbol(filter)
+    like = zeros([int(v) for v in sizes], dtype=value.dtype)  # read for its shape only
+    return create_op("_conv3d_backward_data", value, like, filter,
+                     stride=_volume(strides, "strides", data_format), padding=_padding(padding),
+                     data_format=data_format, name=name or "conv3d_transpose")
 
 
 def _pool3d(op, default_name, input, ksize, strides, padding, data_format, name) -> Symbol:
