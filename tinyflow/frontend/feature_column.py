@@ -56,16 +56,9 @@ _NO_STRINGS = "TinyFlow's executors hold no string tensors: {}"
 _MODEL_COLLECTIONS = [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
 
 
-_WHY_NOT = {
-    "crossed_column": "TF's crosses hash with FarmHash64, which TinyFlow does not compute"}
-
-
 def __getattr__(name):
-    error = unsupported("tf.feature_column.", "feature_column", name,
-                        {"tf.feature_column.": __all__})
-    if name in _WHY_NOT:
-        error = AttributeError(f"{error.args[0]}: {_WHY_NOT[name]}")
-    raise error
+    raise unsupported("tf.feature_column.", "feature_column", name,
+                      {"tf.feature_column.": __all__})
 
 
 # -- the columns ---------------------------------------------------------------------------------

@@ -1,0 +1,125 @@
+"""TF's hashed feature cross (``SparseCrossOp`` with ``hashed_output``, what
+``tf.feature_column.crossed_column`` runs), bit for bit: every combination of one value per
+input, in ``itertools.product``'s order, hashed as ``FingerprintCat64`` over the values' hashes
+(a string's ``Fingerprint64``, an integer as its 64 bits) from attr ``hash_key``, modulo attr
+``num_buckets``.  Pulled before the run, as ``string_to_hash_bucket``: no executor buffer
+holds a string.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ..nnvm import host_memory
+from ..nnvm.attrs import no_gradient
+from ..nnvm.errors import InvalidArgumentError, ResourceExhaustedError
+from ..nnvm.op import register_op
+from ..nnvm.symbol import Symbol
+from .hashing import fingerprint64
+
+__all__ = ["cross_hashes", "fingerprint_cat64"]
+
+_MASK = (1 << 64) - 1
+_MUL = 0xC6A4A7935BD1E995
+
+
+def _shift_mix(value: int) -> int:
+    return value ^ (value >> 47)
+
+
+def fingerprint_cat64(first: int, second: int) -> int:
+    """TF's ``FingerprintCat64`` (tensorflow/core/platform/fingerprint.h) of two 64-bit
+    fingerprints: the hash of the pair, in ``[0, 2**64)``."""
+    result = first ^ _MUL
+    result ^= (_shift_mix((second * _MUL) & _MASK) * _MUL) & _MASK
+    result = (result * _MUL) & _MASK
+    result = (_shift_mix(result) * _MUL) & _MASK
+    return _shift_mix(result)
+
+
+def _value_hash(value) -> int:
+    """A value's 64-bit hash in the cross: a string's Fingerprint64, an integer's bits."""
+    if isinstance(value, (bytes, str)):
+        return fingerprint64(value.encode() if isinstance(value, str) else value)
+    return int(value) & _MASK
+
+
+def cross_hashes(rows, num_buckets: int, hash_key: int) -> list:
+    """The hashed cross of one example: ``rows`` holds each input's values (in TF's order of
+    the inputs); the ids of every combination, the last input's value changing fastest."""
+    ids = []
+    for combination in itertools.product(*rows):
+        hashed = hash_key
+        for value in combination:
+            hashed = fingerprint_cat64(hashed, _value_hash(value))
+        ids.append(hashed % num_buckets)
+    return ids
+
+
+def _present(values: np.ndarray, is_ids: bool) -> list:
+    """An input's values of one example: all of them, or its ids >= 0 (-1: none)."""
+    items = values.tolist()
+    return [v for v in items if v >= 0] if is_ids else items
+
+
+def _pull_crossed(node, resources, evaluate, deadline):
+    """FPullOutputs of sparse_cross_hashed: the inputs' values (this run's) crossed per
+    example, ``[batch, product of widths]`` int64, each row's ids first and -1 after them."""
+    why = _check_cross(node)  # (a document's node edited after it was made)
+    if why is not None:
+        raise InvalidArgumentError(None, node.name, f"{node.describe()}: {why}")
+    # one by one: a string input is this run's pulled or fed value, the rest run
+    inputs = [np.asarray(evaluate([Symbol([e])])[0]) for e in node.inputs]
+    if any(v.ndim != 2 or len(v) != len(inputs[0]) for v in inputs):
+        raise InvalidArgumentError(None, node.name, f"{node.describe()}: the inputs must be "
+                                   f"[batch, n] of one batch, got shapes "
+                                   f"{[v.shape for v in inputs]}")
+    width = int(np.prod([v.shape[1] for v in inputs]))
+    # the output and Python's ints of one row's combinations, beside the checked buffers
+    needed, (available, source) = 8 * len(inputs[0]) * width + 64 * width, \
+        host_memory.host_available_bytes()
+    if needed > available:
+        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to cross "
+                                     f"{len(inputs[0])} examples of {width} combinations, more "
+                                     f"than the {available} available ({source})", node)
+    output = np.full((len(inputs[0]), width), -1, dtype=np.int64)
+    num_ids, buckets, key = (int(node.attrs[k]) for k in ("num_ids", "num_buckets",
+                                                          "hash_key"))
+    for example in range(len(output)):
+        rows = [_present(v[example], i < num_ids) for i, v in enumerate(inputs)]
+        ids = cross_hashes(rows, buckets, key)
+        output[example, :len(ids)] = ids
+    return [output]
+
+
+def _check_cross(node):
+    """FCheckNode of sparse_cross_hashed: attrs num_buckets in [1, 2**63), hash_key in
+    [0, 2**64), num_args (the inputs) in [2, 2**16), num_ids (the first inputs that are ids, -1 for none) in [0, inputs]."""
+    limits = {"num_buckets": (1, 2**63), "hash_key": (0, 2**64),
+              "num_ids": (0, len(node.inputs) + 1), "num_args": (2, 2**16)}
+    for name, (low, high) in limits.items():
+        value = node.attrs.get(name)
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
+            return f"attr {name} must be an int in [{low}, {high}), got {value!r}"
+    return None
+
+
+def _infer_cross_shape(attrs, in_shapes, out_shapes):
+    if any(s is None for s in in_shapes) or any(s[1] is None for s in in_shapes):
+        return in_shapes, out_shapes
+    batch = next((s[0] for s in in_shapes if s[0] is not None), None)
+    return in_shapes, [(batch, int(np.prod([s[1] for s in in_shapes])))]
+
+
+(register_op("sparse_cross_hashed")
+ .describe("TF's SparseCross with hashed output over inputs [batch, n_i] (strings or "
+           "integers, attr num_args of them; the first attr num_ids inputs ids, -1 for none): each example's "
+           "combinations hashed by FingerprintCat64 from attr hash_key modulo attr num_buckets, "
+           "[batch, prod n_i] int64, -1 after an example's ids; pulled before the run "
+           "(tf.feature_column.crossed_column).")
+ .set_num_inputs(lambda attrs: attrs["num_args"])
+ .set_attr("FInferShape", _infer_cross_shape)
+ .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["int64"]))
+ .set_attr("FPullOutputs", _pull_crossed).set_attr("FCheckNode", _check_cross)
+ .set_attr("FGradient", no_gradient))
