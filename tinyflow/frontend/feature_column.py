@@ -364,6 +364,7 @@ class EmbeddingColumn(_DenseColumn, collections.namedtuple(
                             "trainable"])):
     """``embedding_column``'s column: the ids' rows of ``embedding_weights`` combined."""
 
+    _has_variables = True  # input_layer / linear_model pass it their collections
     name = property(lambda self: f"{self.categorical_column.name}_embedding")
     variable_shape = property(lambda self: (self.dimension,))
 
@@ -429,8 +430,8 @@ def _columns(feature_columns, kinds, message: str) -> list:
 def _flat_dense(column, features, collections, trainable) -> Symbol:
     """A dense column's value as ``[batch, size]``, its size per example checked (TF's
     reshape would fail as it runs)."""
-    value = column._dense(features, collections, trainable) if isinstance(
-        column, EmbeddingColumn) else column._dense(features)
+    value = column._dense(features, collections, trainable) if getattr(
+        column, "_has_variables", False) else column._dense(features)
     size, dims = column._num_elements(), value.get_shape().as_list()
     if any(d is None for d in dims[1:]) or math.prod(dims[1:]) != size:
         raise ValueError(f"Column {column.name!r} holds {size} values per example, its "
