@@ -36,8 +36,8 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "elemwise", "feature_cross", "file_io", "fused", "hashing",
-           "image", "indexing", "init", "linalg", "lookup", "lookup_tables", "loop", "math",
-           "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn", "sampling", "segment",
-           "softmax", "sorting", "sparse", "sparse_updates", "special", "state", "strings",
-           "volume"]
+__all__ = ["array", "collective", "control", "conv", "elemwise", "feature_cross", "file_io",
+           "fused", "hashing", "image", "indexing", "init", "linalg", "lookup", "lookup_tables",
+           "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn",
+           "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates", "special",
+           "state", "strings", "volume"]

@@ -95,13 +95,16 @@ def _pull_crossed(node, resources, evaluate, deadline):
 
 def _check_cross(node):
     """FCheckNode of sparse_cross_hashed: attrs num_buckets in [1, 2**63), hash_key in
-    [0, 2**64), num_args (the inputs) in [2, 2**16), num_ids (the first inputs that are ids, -1 for none) in [0, inputs]."""
+    [0, 2**64), num_args (the inputs' count) at least 2, num_ids (the first inputs that are
+    ids, -1 for none) in [0, inputs]."""
     limits = {"num_buckets": (1, 2**63), "hash_key": (0, 2**64),
-              "num_ids": (0, len(node.inputs) + 1), "num_args": (2, 2**16)}
+              "num_ids": (0, len(node.inputs) + 1), "num_args": (2, len(node.inputs) + 1)}
     for name, (low, high) in limits.items():
         value = node.attrs.get(name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value < high:
             return f"attr {name} must be an int in [{low}, {high}), got {value!r}"
+    if node.attrs["num_args"] != len(node.inputs):
+        return f"attr num_args is {node.attrs['num_args']}, the node has {len(node.inputs)} inputs"
     return None
 
 
@@ -114,8 +117,8 @@ def _infer_cross_shape(attrs, in_shapes, out_shapes):
 
 (register_op("sparse_cross_hashed")
  .describe("TF's SparseCross with hashed output over inputs [batch, n_i] (strings or "
-           "integers, attr num_args of them; the first attr num_ids inputs ids, -1 for none): each example's "
-           "combinations hashed by FingerprintCat64 from attr hash_key modulo attr num_buckets, "
+           "integers, attr num_args of them; the first attr num_ids inputs ids, -1 for none): "
+           "each example's combinations hashed by FingerprintCat64 from attr hash_key modulo attr num_buckets, "
            "[batch, prod n_i] int64, -1 after an example's ids; pulled before the run "
            "(tf.feature_column.crossed_column).")
  .set_num_inputs(lambda attrs: attrs["num_args"])
