@@ -18,6 +18,7 @@ from . import (
     loop,
     math,
     matrix,
+    mutable_tables,
     nn,
     optim,
     parsing,
@@ -38,6 +39,6 @@ from . import (
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "feature_cross", "file_io",
            "fused", "hashing", "image", "indexing", "init", "linalg", "lookup", "lookup_tables",
-           "loop", "math", "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn",
+           "loop", "math", "matrix", "mutable_tables", "nn", "optim", "parsing", "queue", "reduce", "rnn",
            "sampling", "segment", "softmax", "sorting", "sparse", "sparse_updates", "special",
            "state", "strings", "volume"]

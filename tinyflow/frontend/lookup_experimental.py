@@ -1,0 +1,11 @@
+"""``tf.lookup.experimental`` (TensorFlow 1.15): ``MutableHashTable`` (mutable_tables.py); any
+other name (``DenseHashTable``...) is an AttributeError saying TinyFlow does not support it."""
+from .mutable_tables import MutableHashTable
+from .unsupported import unsupported
+
+__all__ = ["MutableHashTable"]
+
+
+def __getattr__(name):
+    raise unsupported("tf.lookup.experimental.", "tinyflow.lookup.experimental", name,
+                      {"tf.lookup.experimental.": __all__})

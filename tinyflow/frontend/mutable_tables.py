@@ -1,0 +1,110 @@
+"""TF 1.15's ``tf.lookup.experimental.MutableHashTable`` (``tf.contrib.lookup``'s too): a table
+the graph changes as it runs, with ``insert``, ``remove``, ``lookup``, ``export`` and ``size``
+(ops/mutable_tables.py).  Its contents live per session, empty until the first insert (no
+initializer, as TF's).  Keys are strings or int64; values strings, integers, floats or bools,
+each of ``default_value``'s shape (a vector default: vector values).
+
+What differs from TF: the contents are not checkpointed (``tf.train.Saver`` saves variables
+only; ``checkpoint=True`` is accepted and saves nothing), and a lookup or export is computed
+before the run's inserts and removes, so within one ``Session.run`` it reads the table as the
+run found it (control dependencies do not order them; TF leaves unordered ones undefined).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..ops.hashing import as_bytes
+from .dtypes import as_dtype
+from .math_ops import convert_to_tensor
+
+__all__ = ["MutableHashTable"]
+
+_KEY_TYPES = ("string", "int64")
+_VALUE_TYPES = ("string", "int64", "int32", "float32", "float64", "bool")
+
+
+def _name(dtype) -> str:
+    name = getattr(as_dtype(dtype), "name", dtype)
+    return "string" if name in ("str", "object") else name
+
+
+class MutableHashTable:
+    """A mutable table from ``key_dtype`` to ``value_dtype``: ``default_value`` (a scalar or
+    an array, whose shape every value has) for a key it does not hold."""
+
+    num_oov_buckets = 0  # table_size's count of buckets past the entries
+
+    def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
+                 checkpoint=True):
+        self.key_type, self.value_type = _name(key_dtype), _name(value_dtype)
+        if self.key_type not in _KEY_TYPES:
+            raise TypeError(f"TinyFlow's MutableHashTable takes string or int64 keys, got "
+                            f"{self.key_type}")
+        if self.value_type not in _VALUE_TYPES:
+            raise TypeError(f"TinyFlow's MutableHashTable holds values of {_VALUE_TYPES}, got "
+                            f"{self.value_type}")
+        default = np.asarray(default_value, dtype=object if self.value_type == "string"
+                             else None)
+        if (default.dtype.kind in "USO") != (self.value_type == "string"):
+            raise TypeError(f"default_value {default_value!r} must be of the table's value "
+                            f"dtype {self.value_type}")
+        if self.value_type == "string":  # held as bytes, as the table's keys
+            default = np.array([as_bytes(v) for v in default.ravel().tolist()],
+                               dtype=object).reshape(default.shape)
+        else:
+            default = default.astype(self.value_type)
+        self.value_shape = default.shape
+        self.default_value = default if default.ndim else default[()]
+        self.name, self.checkpoint = name, checkpoint
+
+    key_dtype = property(lambda self: as_dtype(self.key_type))
+    value_dtype = property(lambda self: as_dtype(self.value_type))
+
+    def _tensor(self, value, dtype: str, what: str) -> Symbol:
+        if not isinstance(value, Symbol):
+            value = convert_to_tensor(np.asarray(value, dtype=object) if dtype == "string"
+                                      else value, dtype=dtype)
+        if _name(value.dtype) != dtype:
+            raise ValueError(f"{what}: Tensor conversion requested dtype {dtype} for Tensor "
+                             f"with dtype {_name(value.dtype)}: {value}")
+        return value
+
+    def _operation(self, op: str, *inputs, name: str) -> Symbol:
+        node = create_op(op, *inputs, table=self, name=name).outputs[0].node
+        return Symbol([NodeEntry(node, 0)], is_operation=True)
+
+    def insert(self, keys, values, name=None) -> Symbol:
+        """The operation putting ``values`` (the keys' shape + the value shape) under
+        ``keys``; a key already held gets its new value."""
+        keys = self._tensor(keys, self.key_type, "keys")
+        values = self._tensor(values, self.value_type, "values")
+        return self._operation("mutable_table_insert", keys, values, name=name or (
+            f"{self.name}_lookup_table_insert/LookupTableInsertV2"))
+
+    def remove(self, keys, name=None) -> Symbol:
+        """The operation removing ``keys`` (one not held is passed over)."""
+        return self._operation("mutable_table_remove", self._tensor(
+            keys, self.key_type, "keys"), name=name or (
+            f"{self.name}_lookup_table_remove/LookupTableRemoveV2"))
+
+    def lookup(self, keys, name=None) -> Symbol:
+        """The values of ``keys``, the default value for a key not held: the keys' shape +
+        the value shape."""
+        return create_op("mutable_table_find", self._tensor(keys, self.key_type, "keys"),
+                         table=self, name=name or (
+                             f"{self.name}_lookup_table_find/LookupTableFindV2"))
+
+    def export(self, name=None) -> tuple:
+        """The table's keys ``[n]`` and values ``[n, *value shape]`` (in the order first
+        inserted; TF's order is its hash map's)."""
+        node = create_op("mutable_table_export", table=self, name=name or (
+            f"{self.name}_lookup_table_export_values/LookupTableExportV2")).outputs[0].node
+        return Symbol([NodeEntry(node, 0)]), Symbol([NodeEntry(node, 1)])
+
+    def size(self, name=None) -> Symbol:
+        """The number of entries, int64."""
+        return create_op("table_size", table=self, name=name or f"{self.name}_Size")
+
+    def __repr__(self) -> str:
+        return f"<MutableHashTable {self.name!r}: {self.key_type} -> {self.value_type}>"
