@@ -51,6 +51,9 @@ IDS = [
     (["band", fc.categorical_column_with_identity("item", 4), lambda: _vocabulary(
         ["rome", "tokyo", "paris"])], 50, None, "band_X_city_X_item",
      [[0, 21, 41, 4], [6], []]),
+    # a vocabulary's miss (paris: id -1) is crossed, as TF crosses it
+    (["band", fc.categorical_column_with_identity("item", 4), lambda: _vocabulary(
+        ["rome", "tokyo"])], 50, None, "band_X_city_X_item", [[44, 21, 34, 4], [6], []]),
     # a crossed key's own keys are crossed flat
     ([lambda: fc.crossed_column(["city", "zip"], 10), "band"], 30, None,
      "band_X_city_X_zip", [[9, 1], [8, 17], [17, 17]]),

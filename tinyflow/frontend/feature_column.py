@@ -83,8 +83,9 @@ class _DenseColumn(_FeatureColumn):
 
 
 class _CategoricalColumn(_FeatureColumn):
-    """A column of ids in ``[0, num_buckets)``: ``_ids(features)`` is ``[batch, n]``, -1 for
-    none; ``_id_weights(features)`` their weights of the same shape, or None (unweighted)."""
+    """A column of ids in ``[0, num_buckets)``: ``_ids(features, missing=-1)`` is ``[batch,
+    n]``, ``missing`` for none (a cross asks another marker: it crosses TF's ids -1, a
+    vocabulary's miss); ``_id_weights(features)`` their weights, or None (unweighted)."""
 
     num_buckets: int
 
@@ -184,7 +185,7 @@ class BucketizedColumn(_DenseColumn, _CategoricalColumn, collections.namedtuple(
     def _dense(self, features) -> Symbol:
         return one_hot(self._buckets(features), len(self.boundaries) + 1, dtype="float32")
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         # element i of the source's values takes buckets [i * (n+1), (i+1) * (n+1))
         elements = self.source_column._num_elements()
         buckets = reshape(self._buckets(features), [-1, elements])
@@ -229,14 +230,13 @@ class IdentityCategoricalColumn(_CategoricalColumn, collections.namedtuple(
 
     name = property(lambda self: self.key)
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         # TF drops the value -1 first; without default_value an id out of range passes on (an
         # indicator's row stays zero, an embedding's lookup is an InvalidArgumentError)
         ids = _id_feature(features, self.key, self.name)
-        if self.default_value is None:
-            return ids
-        outside = logical_or(ids < 0, ids >= self.num_buckets)
-        return where(equal(ids, -1), ids, where(outside, ids * 0 + self.default_value, ids))
+        found = ids if self.default_value is None else where(logical_or(
+            ids < 0, ids >= self.num_buckets), ids * 0 + self.default_value, ids)
+        return where(equal(ids, -1), ids * 0 + missing, found)
 
 
 def categorical_column_with_identity(key, num_buckets, default_value=None):
@@ -262,14 +262,14 @@ class VocabularyListCategoricalColumn(_CategoricalColumn, collections.namedtuple
     name = property(lambda self: self.key)
     num_buckets = property(lambda self: len(self.vocabulary_list))
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         ids = _id_feature(features, self.key, self.name)
         vocabulary = constant(np.asarray(self.vocabulary_list, np.int64))
         matches = equal(expand_dims(ids, -1), vocabulary)  # [batch, n, vocabulary]
         index = reduce_sum(cast(matches, "int64") * constant(
             np.arange(len(self.vocabulary_list), dtype=np.int64)), axis=-1)
         found = where(reduce_any(matches, axis=-1), index, index * 0 + self.default_value)
-        return where(equal(ids, -1), ids, found)  # -1 stays no value, as TF drops it
+        return where(equal(ids, -1), ids * 0 + missing, found)  # TF drops the value -1
 
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,

@@ -5,9 +5,8 @@ same ids as TF's for string and integer features.
 A key is a feature's name (its raw values, all of them: '' and -1 too, as TF crosses a dense
 feature) or a categorical column (its ids; another crossed column's keys are crossed flat, as
 TF's ``_collect_leaf_level_keys``).  TF hands the op the categorical columns' ids first, then
-the raw features, and so do we: the order changes the hash.  One difference: a vocabulary
-list's or file's miss with ``default_value=-1`` is an id -1 that TF crosses as a value; here
--1 is no id (as for every other use of a categorical column), so it is not crossed.
+the raw features, and so do we: the order changes the hash.  A categorical column's id -1
+(a vocabulary's miss, an identity column's value out of range) is crossed as TF crosses it.
 """
 from __future__ import annotations
 
@@ -25,6 +24,7 @@ from .parsing_ops import VarLenFeature
 __all__ = ["crossed_column"]
 
 _DEFAULT_HASH_KEY = 0xDECAFCAFFE  # TF's sparse_ops._DEFAULT_HASH_KEY
+_NONE = -(2**63)  # sparse_cross_hashed's marker of no id
 
 
 class CrossedColumn(fc._CategoricalColumn, collections.namedtuple(
@@ -51,7 +51,8 @@ class CrossedColumn(fc._CategoricalColumn, collections.namedtuple(
             spec.update({key: VarLenFeature("string")} if isinstance(key, str) else _spec(key))
         return spec
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
+        # the keys' ids marked _NONE where TF has none: their -1 (a vocabulary's miss) is crossed
         ids, raw = [], []
         for key in self._leaves():
             if isinstance(key, str):
@@ -60,7 +61,7 @@ class CrossedColumn(fc._CategoricalColumn, collections.namedtuple(
             if key._id_weights(features) is not None:
                 raise ValueError(f"crossed_column does not support weight_tensor, but the given "
                                  f"column populates weight_tensor. Given column: {key.name}")
-            ids.append(key._ids(features))
+            ids.append(key._ids(features, missing=_NONE))
         return create_op("sparse_cross_hashed", *ids, *raw, num_args=len(ids) + len(raw),
                          num_ids=len(ids), num_buckets=self.hash_bucket_size,
                          hash_key=self.hash_key, name="SparseCross")

@@ -57,10 +57,13 @@ def cross_hashes(rows, num_buckets: int, hash_key: int) -> list:
     return ids
 
 
+_NONE = -(2**63)  # an ids input's marker of no id (TF's -1 ids are crossed)
+
+
 def _present(values: np.ndarray, is_ids: bool) -> list:
-    """An input's values of one example: all of them, or its ids >= 0 (-1: none)."""
+    """An input's values of one example: all of them, or its ids but _NONE."""
     items = values.tolist()
-    return [v for v in items if v >= 0] if is_ids else items
+    return [v for v in items if v != _NONE] if is_ids else items
 
 
 def _pull_crossed(node, resources, evaluate, deadline):
@@ -96,7 +99,7 @@ def _pull_crossed(node, resources, evaluate, deadline):
 def _check_cross(node):
     """FCheckNode of sparse_cross_hashed: attrs num_buckets in [1, 2**63), hash_key in
     [0, 2**64), num_args (the inputs' count) at least 2, num_ids (the first inputs that are
-    ids, -1 for none) in [0, inputs]."""
+    ids, -2**63 for none) in [0, inputs]."""
     limits = {"num_buckets": (1, 2**63), "hash_key": (0, 2**64),
               "num_ids": (0, len(node.inputs) + 1), "num_args": (2, len(node.inputs) + 1)}
     for name, (low, high) in limits.items():
@@ -117,10 +120,10 @@ def _infer_cross_shape(attrs, in_shapes, out_shapes):
 
 (register_op("sparse_cross_hashed")
  .describe("TF's SparseCross with hashed output over inputs [batch, n_i] (strings or "
-           "integers, attr num_args of them; the first attr num_ids inputs ids, -1 for none): "
-           "each example's combinations hashed by FingerprintCat64 from attr hash_key modulo attr num_buckets, "
-           "[batch, prod n_i] int64, -1 after an example's ids; pulled before the run "
-           "(tf.feature_column.crossed_column).")
+           "integers, attr num_args of them; the first attr num_ids inputs ids, -2**63 for "
+           "none): each example's combinations hashed by FingerprintCat64 from attr hash_key "
+           "modulo attr num_buckets, [batch, prod n_i] int64, -1 after an example's ids; "
+           "pulled before the run (tf.feature_column.crossed_column).")
  .set_num_inputs(lambda attrs: attrs["num_args"])
  .set_attr("FInferShape", _infer_cross_shape)
  .set_attr("FInferType", lambda attrs, in_types, out_types: (in_types, ["int64"]))
