@@ -54,6 +54,9 @@ IDS = [
     # a vocabulary's miss (paris: id -1) is crossed, as TF crosses it
     (["band", fc.categorical_column_with_identity("item", 4), lambda: _vocabulary(
         ["rome", "tokyo"])], 50, None, "band_X_city_X_item", [[44, 21, 34, 4], [6], []]),
+    # an identity column's ids out of its range are crossed too
+    ([fc.categorical_column_with_identity("item", 2), "band"], 40, None, "band_X_item",
+     [[31, 33], [19], [14, 15]]),
     # a crossed key's own keys are crossed flat
     ([lambda: fc.crossed_column(["city", "zip"], 10), "band"], 30, None,
      "band_X_city_X_zip", [[9, 1], [8, 17], [17, 17]]),
@@ -70,6 +73,18 @@ def test_ids_are_tensorflows(keys, buckets, hash_key, name, expected):
         sess.run(tf.tables_initializer())
         got = sess.run(ids, {_PLACEHOLDERS[k]: v for k, v in FEEDS.items()})
     assert [[i for i in row if i >= 0] for row in got.tolist()] == expected
+
+
+def test_sparse_ids_are_tensorflows():
+    # Recorded from TF 2.21's compat.v1 as IDS: a categorical column of a tf.SparseTensor
+    features = _features()
+    features["s"] = tf.SparseTensor([[0, 0], [0, 2], [2, 1]], tf.constant([5, 1, 7], tf.int64),
+                                    [3, 3])
+    column = fc.crossed_column([fc.categorical_column_with_identity("s", 10), "zip"], 1000)
+    ids = column._ids(features)
+    with tf.Session() as sess:
+        got = sess.run(ids, {_PLACEHOLDERS[k]: v for k, v in FEEDS.items()})
+    assert [[i for i in row if i >= 0] for row in got.tolist()] == [[871, 555], [], [121]]
 
 
 def test_fingerprint_cat64_is_tensorflows():
