@@ -1,9 +1,10 @@
-"""``tf.lookup.experimental`` (TensorFlow 1.15): ``MutableHashTable`` (mutable_tables.py); any
-other name (``DenseHashTable``...) is an AttributeError saying TinyFlow does not support it."""
-from .mutable_tables import MutableHashTable
+"""``tf.lookup.experimental`` (TensorFlow 1.15): ``MutableHashTable`` and ``DenseHashTable``
+(mutable_tables.py); any other name is an AttributeError saying TinyFlow does not support
+it."""
+from .mutable_tables import DenseHashTable, MutableHashTable
 from .unsupported import unsupported
 
-__all__ = ["MutableHashTable"]
+__all__ = ["DenseHashTable", "MutableHashTable"]
 
 
 def __getattr__(name):

@@ -1,8 +1,9 @@
-"""TF 1.15's ``tf.lookup.experimental.MutableHashTable`` (``tf.contrib.lookup``'s too): a table
-the graph changes as it runs, with ``insert``, ``remove``, ``lookup``, ``export`` and ``size``
-(ops/mutable_tables.py).  Its contents live per session, empty until the first insert (no
-initializer, as TF's).  Keys are strings or int64; values strings, integers, floats or bools,
-each of ``default_value``'s shape (a vector default: vector values).
+"""TF 1.15's ``tf.lookup.experimental.MutableHashTable`` (``tf.contrib.lookup``'s too) and
+``DenseHashTable``: tables the graph changes as it runs, with ``insert``, ``remove``,
+``lookup``, ``export`` and ``size`` (ops/mutable_tables.py).  Their contents live per
+session, empty until the first insert (no initializer, as TF's).  Keys are strings or int64;
+values strings, integers, floats or bools, each of ``default_value``'s shape (a vector
+default: vector values).
 
 What differs from TF: the contents are not checkpointed (``tf.train.Saver`` saves variables
 only; ``checkpoint=True`` is accepted and saves nothing), and a lookup or export is computed
@@ -18,7 +19,7 @@ from ..ops.hashing import as_bytes
 from .dtypes import as_dtype
 from .math_ops import convert_to_tensor
 
-__all__ = ["MutableHashTable"]
+__all__ = ["DenseHashTable", "MutableHashTable"]
 
 _KEY_TYPES = ("string", "int64")
 _VALUE_TYPES = ("string", "int64", "int32", "float32", "float64", "bool")
@@ -34,6 +35,7 @@ class MutableHashTable:
     an array, whose shape every value has) for a key it does not hold."""
 
     num_oov_buckets = 0  # table_size's count of buckets past the entries
+    dense = False  # ops/mutable_tables.py: entries by key (DenseHashTable: TF's buckets)
 
     def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
                  checkpoint=True):
@@ -58,6 +60,7 @@ class MutableHashTable:
         self.default_value = default if default.ndim else default[()]
         self.name, self.checkpoint = name, checkpoint
 
+    export_shapes = property(lambda self: ((None,), (None, *self.value_shape)))
     key_dtype = property(lambda self: as_dtype(self.key_type))
     value_dtype = property(lambda self: as_dtype(self.value_type))
 
@@ -107,4 +110,45 @@ class MutableHashTable:
         return create_op("table_size", table=self, name=name or f"{self.name}_Size")
 
     def __repr__(self) -> str:
-        return f"<MutableHashTable {self.name!r}: {self.key_type} -> {self.value_type}>"
+        return f"<{type(self).__name__} {self.name!r}: {self.key_type} -> {self.value_type}>"
+
+
+class DenseHashTable(MutableHashTable):
+    """A mutable table laid out as TF's MutableDenseHashTable: ``initial_num_buckets`` (a
+    power of two, at least 4; 2**17 by default) buckets, doubled past a load of 0.8;
+    ``empty_key`` marks an empty bucket, ``deleted_key`` a removed entry's, and neither may be
+    a key.  ``export`` gives the buckets, ``[buckets, 1]`` keys and ``[buckets, value size]``
+    values (an empty bucket: ``empty_key`` and zeros), in TF's order.  Scalar keys only."""
+
+    dense = True
+    export_shapes = property(lambda self: ((None, 1), (None, *(self.value_shape or (1,)))))
+
+    def __init__(self, key_dtype, value_dtype, default_value, empty_key, deleted_key,
+                 initial_num_buckets=None, name="MutableDenseHashTable", checkpoint=True):
+        super().__init__(key_dtype, value_dtype, default_value, name, checkpoint)
+        keys = []
+        for what, key in (("empty_key", empty_key), ("deleted_key", deleted_key)):
+            if np.ndim(key):
+                raise ValueError(f"DenseHashTable: TinyFlow takes a scalar {what}, got shape "
+                                 f"{np.shape(key)}")
+            if isinstance(key, (str, bytes)) != (self.key_type == "string"):
+                raise TypeError(f"{what} {key!r} must be of the table's key dtype "
+                                f"{self.key_type}")
+            keys.append(as_bytes(key) if self.key_type == "string" else int(key))
+        if keys[0] == keys[1]:
+            raise ValueError("Empty and deleted keys cannot be equal")
+        self.empty_key, self.deleted_key = keys
+        buckets = 2**17 if initial_num_buckets is None else int(initial_num_buckets)
+        if buckets < 4 or buckets & (buckets - 1):
+            raise ValueError(f"Number of buckets must be at least 4 and a power of 2, got: "
+                             f"{buckets}")
+        self.initial_num_buckets = buckets
+        zero = np.zeros(self.value_shape, dtype=object if self.value_type == "string" else
+                        self.value_type)
+        if self.value_type == "string":
+            zero[...] = b""
+        self.zero_value = zero if zero.ndim else zero[()]
+
+    def erase(self, keys, name=None) -> Symbol:
+        """``remove``'s TF 1.15 name."""
+        return self.remove(keys, name)
