@@ -1,10 +1,11 @@
-"""TF's mutable hash table (``tf.lookup.experimental.MutableHashTable``,
-:mod:`tinyflow.frontend.mutable_tables`), its compute in Python: ``mutable_table_insert`` and
+"""TF's mutable hash tables (``tf.lookup.experimental.MutableHashTable`` and
+``DenseHashTable``, :mod:`tinyflow.frontend.mutable_tables`), their compute in Python: ``mutable_table_insert`` and
 ``mutable_table_remove`` (operations on the session's ``resources``, as table_init),
 ``mutable_table_find`` and ``mutable_table_export`` (pulled before the run: keys or values may
 be strings, which no executor buffer holds); its size is ops/lookup_tables.py's
 ``table_size``.  Attr ``table`` is the front end's table object, the key of its contents in a
-session's resources (empty until the first insert), so each session holds its own table.
+session's resources (empty until the first insert), so each session holds its own table;
+its attr ``dense`` picks the contents: entries by key, or TF's dense buckets (``_Buckets``).
 """
 from __future__ import annotations
 
