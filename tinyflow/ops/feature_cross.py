@@ -7,8 +7,6 @@ holds a string.
 """
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 
 from ..nnvm import host_memory
@@ -18,7 +16,7 @@ from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from .hashing import fingerprint64
 
-__all__ = ["cross_hashes", "fingerprint_cat64"]
+__all__ = ["cross_ids", "fingerprint_cat64"]
 
 _MASK = (1 << 64) - 1
 _MUL = 0xC6A4A7935BD1E995
@@ -45,25 +43,43 @@ def _value_hash(value) -> int:
     return int(value) & _MASK
 
 
-def cross_hashes(rows, num_buckets: int, hash_key: int) -> list:
-    """The hashed cross of one example: ``rows`` holds each input's values (in TF's order of
-    the inputs); the ids of every combination, the last input's value changing fastest."""
-    ids = []
-    for combination in itertools.product(*rows):
-        hashed = hash_key
-        for value in combination:
-            hashed = fingerprint_cat64(hashed, _value_hash(value))
-        ids.append(hashed % num_buckets)
-    return ids
+def _cat64_arrays(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """``fingerprint_cat64`` over uint64 arrays (broadcast; numpy's products wrap at 2**64)."""
+    mul, shift = np.uint64(_MUL), np.uint64(47)
+    mixed = second * mul
+    result = (first ^ mul) ^ ((mixed ^ (mixed >> shift)) * mul)
+    result = result * mul
+    result = (result ^ (result >> shift)) * mul
+    return result ^ (result >> shift)
 
 
 _NONE = -(2**63)  # an ids input's marker of no id (TF's -1 ids are crossed)
 
 
-def _present(values: np.ndarray, is_ids: bool) -> list:
-    """An input's values of one example: all of them, or its ids but _NONE."""
-    items = values.tolist()
-    return [v for v in items if v != _NONE] if is_ids else items
+def _hashed(values: np.ndarray, cache: dict) -> np.ndarray:
+    """Each value's 64-bit hash (``_value_hash``, once per distinct value), uint64."""
+    flat = [cache[v] if v in cache else cache.setdefault(v, _value_hash(v))
+            for v in values.ravel().tolist()]
+    return np.array(flat, dtype=np.uint64).reshape(values.shape)
+
+
+def cross_ids(inputs, num_ids: int, num_buckets: int, hash_key: int) -> np.ndarray:
+    """The hashed cross of ``inputs`` (``[batch, n_i]`` each, in TF's order; the first
+    ``num_ids`` ids, _NONE for none): ``[batch, prod n_i]`` int64, each example's ids of its
+    combinations first (the last input's value changing fastest), -1 after them."""
+    batch, cache = len(inputs[0]), {}
+    hashes = np.full((batch, 1), hash_key, dtype=np.uint64)
+    present = np.ones((batch, 1), dtype=bool)
+    for index, values in enumerate(inputs):
+        width = hashes.shape[1] * values.shape[1]
+        hashes = _cat64_arrays(hashes[:, :, None], _hashed(values, cache)[:, None, :]).reshape(
+            batch, width)
+        kept = values != _NONE if index < num_ids else np.ones(values.shape, dtype=bool)
+        present = (present[:, :, None] & kept[:, None, :]).reshape(batch, width)
+    ids = (hashes % np.uint64(num_buckets)).astype(np.int64)
+    order = np.argsort(~present, axis=1, kind="stable")  # the present ones first, in order
+    return np.where(np.take_along_axis(present, order, 1),
+                    np.take_along_axis(ids, order, 1), np.int64(-1))
 
 
 def _pull_crossed(node, resources, evaluate, deadline):
@@ -79,21 +95,15 @@ def _pull_crossed(node, resources, evaluate, deadline):
                                    f"[batch, n] of one batch, got shapes "
                                    f"{[v.shape for v in inputs]}")
     width = int(np.prod([v.shape[1] for v in inputs]))
-    # the output and Python's ints of one row's combinations, beside the checked buffers
-    needed, (available, source) = 8 * len(inputs[0]) * width + 64 * width, \
-        host_memory.host_available_bytes()
+    # the hashes, masks, order and output of every combination, beside the checked buffers
+    needed, (available, source) = 48 * len(inputs[0]) * width, host_memory.host_available_bytes()
     if needed > available:
         raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to cross "
                                      f"{len(inputs[0])} examples of {width} combinations, more "
                                      f"than the {available} available ({source})", node)
-    output = np.full((len(inputs[0]), width), -1, dtype=np.int64)
     num_ids, buckets, key = (int(node.attrs[k]) for k in ("num_ids", "num_buckets",
                                                           "hash_key"))
-    for example in range(len(output)):
-        rows = [_present(v[example], i < num_ids) for i, v in enumerate(inputs)]
-        ids = cross_hashes(rows, buckets, key)
-        output[example, :len(ids)] = ids
-    return [output]
+    return [cross_ids(inputs, num_ids, buckets, key)]
 
 
 def _check_cross(node):
