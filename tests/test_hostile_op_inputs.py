@@ -225,6 +225,8 @@ def _special_probes():
     probes.append(Probe("string_to_index-3-words", "string_to_index", _string_to_index_probe))
     probes.append(Probe("string_to_hash_bucket-3-words", "string_to_hash_bucket",
                         _string_to_hash_bucket_probe))
+    probes.append(Probe("sparse_cross_hashed-words-ids", "sparse_cross_hashed",
+                        _sparse_cross_probe))
     probes += _string_probes()
     probes += _bits_and_sets_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
@@ -271,6 +273,16 @@ def _string_to_hash_bucket_probe():
     out = create_op("string_to_hash_bucket", words, num_buckets=7)
     return (out.outputs[0].node, [out], {words: np.array([b"", b"\xff" * 9, b"x"],
                                                          dtype=object)}, [])
+
+
+def _sparse_cross_probe():
+    """sparse_cross_hashed over fed strings and ids (hostile ids: negative, huge)."""
+    words, ids = tf.placeholder(tf.string, [2, 2]), tf.placeholder(tf.int64, [2, 3])
+    out = create_op("sparse_cross_hashed", ids, words, num_args=2, num_ids=1, num_buckets=7,
+                    hash_key=5)
+    return (out.outputs[0].node, [out], {
+        words: np.array([[b"", b"\xff" * 9], [b"x", b"y"]], dtype=object),
+        ids: np.array([[-1, 2**62, -2**63], [0, -5, 9]], dtype=np.int64)}, [])
 
 
 def _string_probe(op, label, strings, specs, build, **attrs):

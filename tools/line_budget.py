@@ -60,6 +60,20 @@ COMPONENTS = {
          "frontend/tf_lookup.py", "frontend/contrib/lookup.py", "frontend/string_hash_ops.py",
          "frontend/tf_strings.py", "frontend/feature_column_lookup.py",
          "frontend/tf_feature_column.py"], 975),
+    # 2026-11-27: tf.lookup.experimental.MutableHashTable (tf.contrib.lookup's too) and
+    # DenseHashTable (TF's bucket layout): insert, remove, lookup, export as Python ops on a
+    # session's table, counted apart as TF keeps its mutable tables apart from the static ones
+    "mutable hash tables (ops/mutable_tables.py, frontend/mutable_tables.py, "
+    "lookup_experimental.py)": (
+        ["ops/mutable_tables.py", "frontend/mutable_tables.py",
+         "frontend/lookup_experimental.py"], 350),
+    # 2026-11-27: tf.feature_column.crossed_column (TF's SparseCross hash, FingerprintCat64, as
+    # a pulled op, and the column over it) and shared_embedding_columns (one variable through
+    # a graph collection), counted apart as TF keeps sparse_cross and shared embeddings apart
+    "feature crosses and shared embeddings (ops/feature_cross.py, frontend/feature_column_"
+    "cross.py, feature_column_shared.py)": (
+        ["ops/feature_cross.py", "frontend/feature_column_cross.py",
+         "frontend/feature_column_shared.py"], 320),
     # 2026-11-27: TF-1's queue-based input pipelines (tf.FIFOQueue, tf.RandomShuffleQueue,
     # tf.train.batch / shuffle_batch, the input producers, Coordinator, QueueRunner) and the
     # readers of files (FixedLengthRecordReader..., tf.decode_raw): their ops and the front

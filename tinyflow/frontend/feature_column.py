@@ -56,16 +56,9 @@ _NO_STRINGS = "TinyFlow's executors hold no string tensors: {}"
 _MODEL_COLLECTIONS = [GraphKeys.GLOBAL_VARIABLES, GraphKeys.MODEL_VARIABLES]
 
 
-_WHY_NOT = {
-    "crossed_column": "TF's crosses hash with FarmHash64, which TinyFlow does not compute"}
-
-
 def __getattr__(name):
-    error = unsupported("tf.feature_column.", "feature_column", name,
-                        {"tf.feature_column.": __all__})
-    if name in _WHY_NOT:
-        error = AttributeError(f"{error.args[0]}: {_WHY_NOT[name]}")
-    raise error
+    raise unsupported("tf.feature_column.", "feature_column", name,
+                      {"tf.feature_column.": __all__})
 
 
 # -- the columns ---------------------------------------------------------------------------------
@@ -90,8 +83,9 @@ class _DenseColumn(_FeatureColumn):
 
 
 class _CategoricalColumn(_FeatureColumn):
-    """A column of ids in ``[0, num_buckets)``: ``_ids(features)`` is ``[batch, n]``, -1 for
-    none; ``_id_weights(features)`` their weights of the same shape, or None (unweighted)."""
+    """A column of ids in ``[0, num_buckets)``: ``_ids(features, missing=-1)`` is ``[batch,
+    n]``, ``missing`` for none (a cross asks another marker: it crosses TF's ids -1, a
+    vocabulary's miss); ``_id_weights(features)`` their weights, or None (unweighted)."""
 
     num_buckets: int
 
@@ -191,7 +185,7 @@ class BucketizedColumn(_DenseColumn, _CategoricalColumn, collections.namedtuple(
     def _dense(self, features) -> Symbol:
         return one_hot(self._buckets(features), len(self.boundaries) + 1, dtype="float32")
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         # element i of the source's values takes buckets [i * (n+1), (i+1) * (n+1))
         elements = self.source_column._num_elements()
         buckets = reshape(self._buckets(features), [-1, elements])
@@ -236,14 +230,13 @@ class IdentityCategoricalColumn(_CategoricalColumn, collections.namedtuple(
 
     name = property(lambda self: self.key)
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         # TF drops the value -1 first; without default_value an id out of range passes on (an
         # indicator's row stays zero, an embedding's lookup is an InvalidArgumentError)
         ids = _id_feature(features, self.key, self.name)
-        if self.default_value is None:
-            return ids
-        outside = logical_or(ids < 0, ids >= self.num_buckets)
-        return where(equal(ids, -1), ids, where(outside, ids * 0 + self.default_value, ids))
+        found = ids if self.default_value is None else where(logical_or(
+            ids < 0, ids >= self.num_buckets), ids * 0 + self.default_value, ids)
+        return where(equal(ids, -1), ids * 0 + missing, found)
 
 
 def categorical_column_with_identity(key, num_buckets, default_value=None):
@@ -269,14 +262,14 @@ class VocabularyListCategoricalColumn(_CategoricalColumn, collections.namedtuple
     name = property(lambda self: self.key)
     num_buckets = property(lambda self: len(self.vocabulary_list))
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         ids = _id_feature(features, self.key, self.name)
         vocabulary = constant(np.asarray(self.vocabulary_list, np.int64))
         matches = equal(expand_dims(ids, -1), vocabulary)  # [batch, n, vocabulary]
         index = reduce_sum(cast(matches, "int64") * constant(
             np.arange(len(self.vocabulary_list), dtype=np.int64)), axis=-1)
         found = where(reduce_any(matches, axis=-1), index, index * 0 + self.default_value)
-        return where(equal(ids, -1), ids, found)  # -1 stays no value, as TF drops it
+        return where(equal(ids, -1), ids * 0 + missing, found)  # TF drops the value -1
 
 
 def categorical_column_with_vocabulary_list(key, vocabulary_list, dtype=None, default_value=-1,
@@ -371,6 +364,7 @@ class EmbeddingColumn(_DenseColumn, collections.namedtuple(
                             "trainable"])):
     """``embedding_column``'s column: the ids' rows of ``embedding_weights`` combined."""
 
+    _has_variables = True  # input_layer / linear_model pass it their collections
     name = property(lambda self: f"{self.categorical_column.name}_embedding")
     variable_shape = property(lambda self: (self.dimension,))
 
@@ -436,8 +430,8 @@ def _columns(feature_columns, kinds, message: str) -> list:
 def _flat_dense(column, features, collections, trainable) -> Symbol:
     """A dense column's value as ``[batch, size]``, its size per example checked (TF's
     reshape would fail as it runs)."""
-    value = column._dense(features, collections, trainable) if isinstance(
-        column, EmbeddingColumn) else column._dense(features)
+    value = column._dense(features, collections, trainable) if getattr(
+        column, "_has_variables", False) else column._dense(features)
     size, dims = column._num_elements(), value.get_shape().as_list()
     if any(d is None for d in dims[1:]) or math.prod(dims[1:]) != size:
         raise ValueError(f"Column {column.name!r} holds {size} values per example, its "

@@ -34,10 +34,10 @@ def _dtype_name(dtype) -> str:
     return "string" if name in ("str", "string", "object") else str(name)
 
 
-def _mapped_ids(features, key: str, column, to_ids) -> Symbol:
+def _mapped_ids(features, key: str, column, to_ids, missing=-1) -> Symbol:
     """``features[key]`` (strings or integers, dense or a ``tf.SparseTensor``) as int64 ids
-    ``[batch, n]``, -1 for none: ``to_ids(values, ignore)`` maps the values, ``ignore`` the
-    missing value TF drops first ('' for strings, -1 for integers)."""
+    ``[batch, n]``, ``missing`` for none: ``to_ids(values, ignore)`` maps the values
+    (``missing`` for ``ignore``, the value TF drops first: '' for strings, -1 for integers)."""
     if key not in features:
         raise ValueError(f"The feature {key!r} of column {column.name!r} is not in features "
                          f"(it has {sorted(features)})")
@@ -52,7 +52,7 @@ def _mapped_ids(features, key: str, column, to_ids) -> Symbol:
                          f"'{given}'>")
     if isinstance(value, CompositeTensor):  # the values mapped, the missing ones left out
         ids = SparseTensor(value.indices, to_ids(value.values, None), value.dense_shape)
-        return sparse_tensor_to_dense(ids, default_value=-1)
+        return sparse_tensor_to_dense(ids, default_value=missing)
     ids = to_ids(value, "" if given == "string" else -1)
     dims = value.get_shape().as_list()
     if len(dims) == 1:
@@ -80,10 +80,11 @@ class HashedCategoricalColumn(fc._CategoricalColumn, collections.namedtuple(
     num_buckets = property(lambda self: self.hash_bucket_size)
     _parse_example_spec = property(lambda self: {self.key: VarLenFeature(self.dtype)})
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         return _mapped_ids(features, self.key, self, lambda values, ignore: create_op(
             "string_to_hash_bucket", values, num_buckets=self.hash_bucket_size,
-            hash="fingerprint64", ignore=ignore, name="to_hash_bucket_fast"))
+            hash="fingerprint64", ignore=ignore, missing=missing, name="to_hash_bucket_fast"),
+            missing)
 
 
 def categorical_column_with_hash_bucket(key, hash_bucket_size, dtype="string"):
@@ -111,9 +112,9 @@ class VocabularyFileCategoricalColumn(fc._CategoricalColumn, collections.namedtu
     num_buckets = property(lambda self: self.vocabulary_size + self.num_oov_buckets)
     _parse_example_spec = property(lambda self: {self.key: VarLenFeature(self.dtype)})
 
-    def _ids(self, features) -> Symbol:
+    def _ids(self, features, missing=-1) -> Symbol:
         # a table per call, its initializer in the graph's table initializers, as TF's
-        return _table_ids(features, self, index_table_from_file(
+        return _table_ids(features, self, missing, index_table_from_file(
             self.vocabulary_file, num_oov_buckets=self.num_oov_buckets,
             vocab_size=self.vocabulary_size,
             default_value=-1 if self.default_value is None else self.default_value,
@@ -121,10 +122,12 @@ class VocabularyFileCategoricalColumn(fc._CategoricalColumn, collections.namedtu
             name=f"{self.key}_lookup"))
 
 
-def _table_ids(features, column, table) -> Symbol:
-    """The ids of ``column``'s feature in ``table`` (integers as int64 keys)."""
+def _table_ids(features, column, missing, table) -> Symbol:
+    """The ids of ``column``'s feature in ``table`` (integers as int64 keys), ``missing`` for
+    none."""
     return _mapped_ids(features, column.key, column, lambda values, ignore: table._lookup_ids(
-        values if column.dtype == "string" else cast(values, "int64"), ignore))
+        values if column.dtype == "string" else cast(values, "int64"), ignore, missing),
+        missing)
 
 
 def _count_lines(path: str, key: str) -> int:
@@ -175,8 +178,8 @@ class VocabularyTableCategoricalColumn(fc._CategoricalColumn, collections.namedt
     num_buckets = property(lambda self: len(self.vocabulary_list) + self.num_oov_buckets)
     _parse_example_spec = property(lambda self: {self.key: VarLenFeature(self.dtype)})
 
-    def _ids(self, features) -> Symbol:
-        return _table_ids(features, self, index_table_from_tensor(
+    def _ids(self, features, missing=-1) -> Symbol:
+        return _table_ids(features, self, missing, index_table_from_tensor(
             list(self.vocabulary_list), num_oov_buckets=self.num_oov_buckets,
             default_value=self.default_value,
             dtype="string" if self.dtype == "string" else "int64", name=f"{self.key}_lookup"))
@@ -222,8 +225,8 @@ class WeightedCategoricalColumn(fc._CategoricalColumn, collections.namedtuple(
         return {**_spec(self.categorical_column),
                 self.weight_feature_key: VarLenFeature(self.dtype)}
 
-    def _ids(self, features) -> Symbol:
-        return self.categorical_column._ids(features)
+    def _ids(self, features, missing=-1) -> Symbol:
+        return self.categorical_column._ids(features, missing)
 
     def _id_weights(self, features) -> Symbol:
         if self.weight_feature_key not in features:

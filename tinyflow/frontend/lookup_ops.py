@@ -248,10 +248,10 @@ class _Table(_Typed):
         return create_op("table_lookup", keys, table=self,
                          name=name or f"{self.name}_Lookup/LookupTableFindV2")
 
-    def _lookup_ids(self, keys: Symbol, ignore) -> Symbol:
-        """``lookup`` with -1 for the keys equal to ``ignore`` (a feature column's missing
-        value, which TF drops before the lookup)."""
-        return create_op("table_lookup", keys, table=self, ignore=ignore,
+    def _lookup_ids(self, keys: Symbol, ignore, missing=-1) -> Symbol:
+        """``lookup`` with ``missing`` for the keys equal to ``ignore`` (a feature column's
+        missing value, which TF drops before the lookup)."""
+        return create_op("table_lookup", keys, table=self, ignore=ignore, missing=missing,
                          name=f"{self.name}_Lookup/LookupTableFindV2")
 
     def size(self, name=None) -> Symbol:

@@ -6,6 +6,7 @@ from . import (
     conv,
     ctc_decoding,
     elemwise,
+    feature_cross,
     file_io,
     fused,
     hashing,
@@ -18,6 +19,7 @@ from . import (
     loop,
     math,
     matrix,
+    mutable_tables,
     nn,
     optim,
     parsing,
@@ -36,8 +38,8 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "ctc_decoding", "elemwise", "file_io", "fused", "hashing",
-           "image", "indexing", "init", "linalg", "lookup", "lookup_tables", "loop", "math",
-           "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn", "sampling", "segment",
-           "softmax", "sorting", "sparse", "sparse_updates", "special", "state", "strings",
-           "volume"]
+__all__ = ["array", "collective", "control", "conv", "ctc_decoding", "elemwise", "feature_cross",
+           "file_io", "fused", "hashing", "image", "indexing", "init", "linalg", "lookup",
+           "lookup_tables", "loop", "math", "matrix", "mutable_tables", "nn", "optim", "parsing",
+           "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse",
+           "sparse_updates", "special", "state", "strings", "volume"]

@@ -194,14 +194,15 @@ def hash_strings(values, num_buckets: int, hash_name: str = "fingerprint64") -> 
 
 
 def drop_ignored(ids: np.ndarray, values: np.ndarray, node) -> np.ndarray:
-    """``ids`` with -1 where ``values`` hold the node's attr ``ignore`` (a feature column's
-    missing value: '' for strings, -1 for integers, which TF drops before the lookup)."""
+    """``ids`` with attr ``missing`` (-1 unless given) where ``values`` hold the node's attr
+    ``ignore`` (a feature column's missing value: '' for strings, -1 for integers, which TF
+    drops before the lookup)."""
     ignore = node.attrs.get("ignore")
     if ignore is None:
         return ids
     ignore = as_bytes(ignore)
     missing = np.array([as_bytes(v) == ignore for v in values.ravel().tolist()], dtype=bool)
-    return np.where(missing.reshape(ids.shape), np.int64(-1), ids)
+    return np.where(missing.reshape(ids.shape), np.int64(node.attrs.get("missing", -1)), ids)
 
 
 def _pull_hashed(node, resources, evaluate, deadline):
@@ -222,7 +223,8 @@ def _pull_hashed(node, resources, evaluate, deadline):
 
 
 def _check_hashing(node):
-    """FCheckNode of string_to_hash_bucket: attr num_buckets a positive int, attr hash known."""
+    """FCheckNode of string_to_hash_bucket: attr num_buckets a positive int, attr hash known,
+    attr missing (the id of attr ignore's values) a negative int64."""
     buckets = node.attrs.get("num_buckets")
     if isinstance(buckets, bool) or not isinstance(buckets, int) or not 1 <= buckets < 2**63:
         return f"attr num_buckets must be an int in [1, 2**63), got {buckets!r}"
@@ -230,6 +232,9 @@ def _check_hashing(node):
         return f"attr hash must be one of {sorted(_HASHES)}, got {node.attrs['hash']!r}"
     if not isinstance(node.attrs.get("ignore", ""), (str, int)):
         return f"attr ignore must be a string or an int, got {node.attrs['ignore']!r}"
+    missing = node.attrs.get("missing", -1)
+    if isinstance(missing, bool) or not isinstance(missing, int) or not -2**63 <= missing < 0:
+        return f"attr missing must be a negative int64, got {missing!r}"
     return None
 
 
