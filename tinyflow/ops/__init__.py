@@ -9,6 +9,7 @@ from . import (
     fused,
     hashing,
     image,
+    image_codecs,
     indexing,
     init,
     linalg,
@@ -36,7 +37,7 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "elemwise", "file_io", "fused", "hashing",
-           "image", "indexing", "init", "linalg", "lookup", "lookup_tables", "loop", "math",
+           "image", "image_codecs", "indexing", "init", "linalg", "lookup", "lookup_tables", "loop", "math",
            "matrix", "nn", "optim", "parsing", "queue", "reduce", "rnn", "sampling", "segment",
            "softmax", "sorting", "sparse", "sparse_updates", "special", "state", "strings",
            "volume"]
