@@ -228,6 +228,7 @@ def _special_probes():
     probes.append(Probe("sparse_cross_hashed-words-ids", "sparse_cross_hashed",
                         _sparse_cross_probe))
     probes += _string_probes()
+    probes += _image_file_probes()
     probes += _bits_and_sets_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
@@ -334,6 +335,26 @@ def _string_probes():
                       one("string_format", num_args=2, template="a {} b {}", summarize=2)),
     ]
     return probes
+
+
+def _image_file_probes():
+    """tf.image's files (test_image_codecs.py tests them): a fed PNG decoded, a fed JPEG's
+    header read, a fed uint8 image encoded; their int attributes hostile."""
+    png = (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x02\x00\x00\x00\x01\x08\x00"
+           b"\x00\x00\x00\xd1I V\x00\x00\x00\x0bIDATx\x9cc``\x00\x00\x00\x03\x00\x01\xb8\xad:c"
+           b"\x00\x00\x00\x00IEND\xaeB`\x82")  # a 2x1 grey PNG
+    jpeg = b"\xff\xd8\xff\xc0\x00\x0b\x08\x00\x05\x00\x09\x01\x01\x11\x00\xff\xd9"
+    one = lambda op, **attrs: lambda *xs: create_op(op, *xs, **attrs)
+    return [
+        _string_probe("decode_image_file", "png", [png], [],
+                      one("decode_image_file", format="png", channels=3)),
+        _string_probe("decode_image_file", "any", [png], [],
+                      one("decode_image_file", format="any", channels=0)),
+        _string_probe("jpeg_header", "shape", [jpeg], [],
+                      one("jpeg_header", shape=True, out_type="int32")),
+        _op_probe("encode_png", "2x2x3", [(tf.uint8, np.arange(12).reshape(2, 2, 3))],
+                  lambda x: create_op("encode_png", x, compression=6)),
+    ]
 
 
 def _linalg_probes():

@@ -151,6 +151,28 @@ def test_fifo_queue_by_hand():
             sess.run(enqueue)
 
 
+def test_a_dequeued_string_feeds_another_queues_enqueue():
+    first = tf.FIFOQueue(10, [tf.string, tf.int32], shapes=[[], []])
+    second = tf.FIFOQueue(10, [tf.string, tf.int32], shapes=[[], []])
+    fill = first.enqueue_many([["a", "bb"], [1, 2]])
+    move = second.enqueue(first.dequeue())  # the string component pulled, then enqueued
+    words = tf.FIFOQueue(10, [tf.string])
+    fill_words = words.enqueue_many([["x", "yz"]])
+    move_word = second.enqueue([words.dequeue(), tf.constant(7)])
+    with tf.Session() as sess:
+        sess.run(fill)
+        sess.run(move)
+        sess.run(move)
+        sess.run(fill_words)
+        sess.run(move_word)
+        # real TF: [array([b'a', b'bb'], dtype=object), array([1, 2], dtype=int32)], then
+        # the moved word and its 7; the first queue empty
+        strings, numbers = sess.run(second.dequeue_many(2))
+        assert strings.tolist() == [b"a", b"bb"] and numbers.tolist() == [1, 2]
+        assert sess.run(second.dequeue()) == [b"x", 7]
+        assert sess.run(first.size()) == 0 and sess.run(words.size()) == 1
+
+
 def test_queue_shapes_and_types_are_checked():
     queue = tf.FIFOQueue(3, [tf.int32], shapes=[[2]])
     with pytest.raises(ValueError, match=r"Shapes \(3,\) and \(2,\) are incompatible"):

@@ -37,6 +37,14 @@ COMPONENTS = {
     # full beam skipped with numpy, the beams made counted against the host's memory), counted
     # apart as the string kernels are
     "CTC beam search (ops/ctc_decoding.py)": (["ops/ctc_decoding.py"], 195),
+    # 2026-11-27: TF 1.15's image files (tf.image / tf.io decode_png, encode_png, decode_bmp,
+    # decode_image, is_jpeg, extract_jpeg_shape): PNG read and written and BMP read in numpy
+    # and zlib, every length and allocation of an untrusted file checked; the ops pulled
+    # before the run and the TF-1 functions, counted apart as TF's image codecs are
+    "image files (ops/image_codecs.py, ops/image_codec_kernels.py, "
+    "frontend/image_codecs.py)": (
+        ["ops/image_codecs.py", "ops/image_codec_kernels.py", "frontend/image_codecs.py"],
+        540),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
@@ -504,10 +512,11 @@ COMPONENTS = {
     # gzip bytes written, a compressed record's read checked against the free memory;
     # 660 -> 670: tf.io's names for matching_files, write_file, serialize_tensor, parse_tensor
     # and write_graph, and what its docstring says of them; 670 -> 675: tf.io.decode_base64 /
-    # encode_base64 named in tf_io/)
+    # encode_base64 named in tf_io/; 675 -> 690: tf.io's image files (decode_png, encode_png,
+    # decode_bmp, decode_image, is_jpeg, extract_jpeg_shape) named in tf_io/)
     "tf.test and the file API (frontend/tf_testing.py, gfile.py, tf_io/, python_io.py)": (
         ["frontend/tf_testing.py", "frontend/gfile.py", "frontend/tf_io/*.py",
-         "frontend/python_io.py"], 675),
+         "frontend/python_io.py"], 690),
     # 2026-11-27: TF 1.15's top-level names programs use (tf.assert_*, tf.debugging,
     # tf.check_numerics, tf.print, tf.nest, tf.eye, tf.roll, tf.space_to_batch_nd,
     # tf.div_no_nan..., the scatter writes tf.scatter_mul..., tf.get_local_variable...),

@@ -15,10 +15,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
-import struct
 import sys
 import time
-import zlib
 
 import numpy as np
 
@@ -29,6 +27,7 @@ from ..nnvm.graph import Graph, apply_passes
 from ..nnvm.op import register_op
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import _STAND_INS, TensorShape
+from ..ops.image_codec_kernels import png_encode
 from . import events
 from .errors import InvalidArgumentError
 from .framework import GraphKeys
@@ -107,20 +106,6 @@ def _to_uint8(image: np.ndarray) -> np.ndarray:
     return out
 
 
-def _png(pixels: np.ndarray) -> bytes:
-    """An 8-bit PNG of ``pixels`` (height, width, 1 | 3 | 4 channels), rows unfiltered."""
-    height, width, channels = pixels.shape
-    rows = np.concatenate([np.zeros((height, 1), np.uint8), pixels.reshape(height, -1)], 1)
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data)))
-    header = struct.pack(">IIBBBBB", width, height, 8, {1: 0, 3: 2, 4: 6}[channels], 0,
-                         0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
-            + chunk(b"IDAT", zlib.compress(rows.tobytes())) + chunk(b"IEND", b""))
-
-
 def _image(node, inputs) -> bytes:
     images = np.asarray(inputs[0])
     if images.ndim != 4 or images.shape[-1] not in (1, 3, 4):
@@ -135,7 +120,7 @@ def _image(node, inputs) -> bytes:
             f"{tag}/image/{i}" if max_outputs > 1 else f"{tag}/image",
             image=events.proto("summary_pb2").Summary.Image(
                 height=height, width=width, colorspace=channels,
-                encoded_image_string=_png(pixels))))
+                encoded_image_string=png_encode(pixels, -1))))
     return b"".join(values)
 
 

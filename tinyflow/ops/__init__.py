@@ -11,6 +11,7 @@ from . import (
     fused,
     hashing,
     image,
+    image_codecs,
     indexing,
     init,
     linalg,
@@ -39,7 +40,7 @@ from . import (
 )
 
 __all__ = ["array", "collective", "control", "conv", "ctc_decoding", "elemwise", "feature_cross",
-           "file_io", "fused", "hashing", "image", "indexing", "init", "linalg", "lookup",
-           "lookup_tables", "loop", "math", "matrix", "mutable_tables", "nn", "optim", "parsing",
-           "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting", "sparse",
-           "sparse_updates", "special", "state", "strings", "volume"]
+           "file_io", "fused", "hashing", "image", "image_codecs", "indexing", "init", "linalg",
+           "lookup", "lookup_tables", "loop", "math", "matrix", "mutable_tables", "nn", "optim",
+           "parsing", "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting",
+           "sparse", "sparse_updates", "special", "state", "strings", "volume"]

@@ -54,12 +54,13 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
         for index, value in enumerate(values):
             array = np.asarray(value)  # a 0-d element stays 0-d
             pulled[NodeEntry(node, index)] = array
-            if array.dtype == object:  # strings: read by pulled or Python ops alone
-                continue
             feed_node = session._feed_node(Symbol([NodeEntry(node, index)]))
-            if feed_node not in feeds:  # an output the user fed keeps the fed value
-                feeds[feed_node] = torch.from_numpy(
-                    array if array.flags.c_contiguous else array.copy())
+            if feed_node in feeds:  # an output the user fed keeps the fed value
+                continue
+            # strings are fed as a string placeholder's are (an array of bytes), read by pulled
+            # or Python ops alone (a queue's enqueue of a dequeued string)
+            feeds[feed_node] = array if array.dtype == object else torch.from_numpy(
+                array if array.flags.c_contiguous else array.copy())
     return feeds, {e: v for e, v in pulled.items() if v.dtype == object and e in entries}
 
 

@@ -304,7 +304,9 @@ class Session:
              if _python_compute(e.node) is None or e in fed or e.node in inside]
             + [s.outputs[0] for s in symbols if _is_python(s, fed)
                and s.outputs[0].node in inside]))
-        strings = {e: feeds[e.node] for e in reads if type(feeds.get(e.node)) is np.ndarray}
+        # a string fed or pulled (pull.py), by its placeholder or the node fed in its stead
+        strings = {e: feeds[fed.get(e, e.node)] for e in reads
+                   if type(feeds.get(fed.get(e, e.node))) is np.ndarray}
         reads = [e for e in reads if e not in strings]  # a string fed (pull.py) is its value
         engine = direct + [Symbol([e]) for e in reads]
         values = dict(zip(direct + reads, self._run_symbols(engine, feeds, trace, False,

@@ -4,9 +4,18 @@ options (``tf.python_io``'s), the parsing of ``tf.train.Example`` protos (``pars
 ``parse_single_example`` and their feature configurations), files read, matched and written
 (``read_file``, ``matching_files``, ``write_file``), tensors as ``TensorProto`` bytes
 (``serialize_tensor``, ``parse_tensor``), ``write_graph`` (``tf.train.write_graph``),
-``decode_base64`` and ``encode_base64``; any other ``tf.io.X`` is an AttributeError saying
+``decode_base64`` and ``encode_base64``, the image files (``decode_png``, ``encode_png``,
+``decode_bmp``, ``decode_image``, ``is_jpeg``, ``extract_jpeg_shape``); any other ``tf.io.X`` is an AttributeError saying
 TinyFlow does not support it."""
 from ..graph_util import write_graph
+from ..image_codecs import (
+    decode_bmp,
+    decode_image,
+    decode_png,
+    encode_png,
+    extract_jpeg_shape,
+    is_jpeg,
+)
 from ..io_ops import matching_files, parse_tensor, serialize_tensor, write_file
 from ..parsing_ops import (
     FixedLenFeature,
@@ -24,8 +33,10 @@ from ..unsupported import unsupported
 from . import gfile
 
 __all__ = ["FixedLenFeature", "FixedLenSequenceFeature", "TFRecordCompressionType",
-           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_base64", "decode_csv",
-           "decode_raw", "encode_base64", "gfile", "matching_files", "parse_example",
+           "TFRecordOptions", "TFRecordWriter", "VarLenFeature", "decode_base64", "decode_bmp",
+           "decode_csv", "decode_image", "decode_png", "decode_raw", "encode_base64",
+           "encode_png",
+           "extract_jpeg_shape", "gfile", "is_jpeg", "matching_files", "parse_example",
            "parse_single_example", "parse_single_sequence_example", "parse_tensor",
            "read_file", "serialize_tensor", "tf_record_iterator", "write_file", "write_graph"]
 
