@@ -377,6 +377,20 @@ class EmbeddingColumn(_DenseColumn, collections.namedtuple(
                         self.name, self.categorical_column._id_weights(features))
 
 
+def check_embedding_arguments(what, dimension, ckpt_to_load_from, tensor_name_in_ckpt,
+                              max_norm):
+    """TF's checks of an embedding column's arguments (``what``: the function's name), and
+    TinyFlow's refusal of a checkpoint to load from and of ``max_norm``."""
+    if dimension is None or dimension < 1:
+        raise ValueError(f"Invalid dimension {dimension}.")
+    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
+        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
+                         "none of them.")
+    if ckpt_to_load_from is not None or max_norm is not None:
+        raise ValueError(f"{what}: ckpt_to_load_from and max_norm are not supported by "
+                         f"TinyFlow")
+
+
 def embedding_column(categorical_column, dimension, combiner="mean", initializer=None,
                      ckpt_to_load_from=None, tensor_name_in_ckpt=None, max_norm=None,
                      trainable=True):
@@ -385,14 +399,8 @@ def embedding_column(categorical_column, dimension, combiner="mean", initializer
     ``combiner`` (``mean``, ``sqrtn`` or ``sum``); an example without ids gets zeros.
     ``initializer`` defaults to TF's ``truncated_normal_initializer(0, 1/sqrt(dimension))``.
     """
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
-                         "none of them.")
-    if ckpt_to_load_from is not None or max_norm is not None:
-        raise ValueError("embedding_column: ckpt_to_load_from and max_norm are not supported "
-                         "by TinyFlow")
+    check_embedding_arguments("embedding_column", dimension, ckpt_to_load_from,
+                              tensor_name_in_ckpt, max_norm)
     if initializer is not None and not callable(initializer):
         raise ValueError(f"initializer must be callable if specified. Embedding of column_name: "
                          f"{categorical_column.name}")

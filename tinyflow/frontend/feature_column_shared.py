@@ -68,14 +68,8 @@ def shared_embedding_columns(categorical_columns, dimension, combiner="mean", in
     as ``embedding_column``'s; ``shared_embedding_collection_name`` names the variable's scope
     and collection (default: the columns' names sorted, joined by ``_``, then
     ``_shared_embedding``)."""
-    if dimension is None or dimension < 1:
-        raise ValueError(f"Invalid dimension {dimension}.")
-    if (ckpt_to_load_from is None) != (tensor_name_in_ckpt is None):
-        raise ValueError("Must specify both `ckpt_to_load_from` and `tensor_name_in_ckpt` or "
-                         "none of them.")
-    if ckpt_to_load_from is not None or max_norm is not None:
-        raise ValueError("shared_embedding_columns: ckpt_to_load_from and max_norm are not "
-                         "supported by TinyFlow")
+    fc.check_embedding_arguments("shared_embedding_columns", dimension, ckpt_to_load_from,
+                                 tensor_name_in_ckpt, max_norm)
     if initializer is not None and not callable(initializer):
         raise ValueError("initializer must be callable if specified.")
     if combiner not in fc._COMBINERS:
