@@ -11,21 +11,11 @@ from __future__ import annotations
 from ..nnvm.symbol import Symbol, create_op
 from .dtypes import as_dtype
 from .image_ops import convert_image_dtype
+from .io_ops import _string
 from .math_ops import convert_to_tensor
 
 __all__ = ["decode_bmp", "decode_image", "decode_png", "encode_png", "extract_jpeg_shape",
            "is_jpeg"]
-
-
-def _contents(value, function: str) -> Symbol:
-    tensor = value if isinstance(value, Symbol) else convert_to_tensor(value, dtype="string")
-    if tensor.dtype.name != "string":
-        raise TypeError(f"{function}: contents must be a string tensor, got "
-                        f"{tensor.dtype.name}")
-    if tensor.get_shape().ndims not in (None, 0):
-        raise ValueError(f"Shape must be rank 0 but is rank {tensor.get_shape().ndims} for "
-                         f"'{function}' with input shape {tensor.get_shape()}")
-    return tensor
 
 
 def _channels(channels) -> int:
@@ -37,7 +27,7 @@ def _channels(channels) -> int:
 
 def _decoded(contents, function, channels, file_format, name) -> Symbol:
     channels = _channels(channels)
-    image = create_op("decode_image_file", _contents(contents, function), format=file_format,
+    image = create_op("decode_image_file", _string(contents, function, (0,)), format=file_format,
                       channels=channels, name=name or function)
     image.set_shape([None, None, channels or None])
     return image
@@ -80,7 +70,7 @@ def decode_image(contents, channels=None, dtype="uint8", name=None,
     if dtype.name not in ("uint8", "float16", "float32", "float64"):
         raise TypeError(f"decode_image: dtype must be uint8, uint16 or a float, got "
                         f"{dtype.name}")
-    image = create_op("decode_image_file", _contents(contents, "decode_image"),
+    image = create_op("decode_image_file", _string(contents, "decode_image", (0,)),
                       format="any", channels=_channels(channels),
                       name=name or "decode_image")
     return image if not dtype.is_floating else convert_image_dtype(image, dtype)
@@ -105,7 +95,7 @@ def encode_png(image, compression=-1, name=None) -> Symbol:
 
 def is_jpeg(contents, name=None) -> Symbol:
     """``tf.image.is_jpeg``: whether ``contents`` starts as a JPEG file (bytes FF D8 FF)."""
-    return create_op("jpeg_header", _contents(contents, "is_jpeg"), shape=False,
+    return create_op("jpeg_header", _string(contents, "is_jpeg", (0,)), shape=False,
                      name=name or "is_jpeg")
 
 
@@ -116,5 +106,5 @@ def extract_jpeg_shape(contents, output_type="int32", name=None) -> Symbol:
     if out_type not in ("int32", "int64"):
         raise TypeError(f"extract_jpeg_shape: output_type must be int32 or int64, got "
                         f"{out_type}")
-    return create_op("jpeg_header", _contents(contents, "ExtractJpegShape"), shape=True,
+    return create_op("jpeg_header", _string(contents, "ExtractJpegShape", (0,)), shape=True,
                      out_type=out_type, name=name or "ExtractJpegShape")
