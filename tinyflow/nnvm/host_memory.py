@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["MAX_BYTES", "format_bytes", "host_available_bytes"]
+from .errors import ResourceExhaustedError
+
+__all__ = ["MAX_BYTES", "check_node_fits", "format_bytes", "host_available_bytes"]
 
 MAX_BYTES = 2 ** 63 - 1  # torch sizes and byte counts are int64
 
@@ -26,6 +28,16 @@ def host_available_bytes() -> tuple[int, str]:
     except (ValueError, OSError, AttributeError):
         return MAX_BYTES, "unknown (no /proc/meminfo or sysconf)"
     return pages, "free pages per os.sysconf"
+
+
+def check_node_fits(node, needed: int, what: str) -> None:
+    """TF's ResourceExhaustedError naming ``node`` when ``needed`` bytes (``what`` they are
+    for: "for its strings", "to hash 3 strings") are more than the host has free: the check
+    of an op computed in Python (strings, tables, files), beside the executor's buffers."""
+    available, source = host_available_bytes()
+    if needed > available:
+        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes {what}, "
+                                     f"more than the {available} available ({source})", node)
 
 
 def format_bytes(nbytes: int) -> str:

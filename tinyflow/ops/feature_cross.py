@@ -11,7 +11,7 @@ import numpy as np
 
 from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import InvalidArgumentError, ResourceExhaustedError
+from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from .hashing import fingerprint64
@@ -96,11 +96,8 @@ def _pull_crossed(node, resources, evaluate, deadline):
                                    f"{[v.shape for v in inputs]}")
     width = int(np.prod([v.shape[1] for v in inputs]))
     # the hashes, masks, order and output of every combination, beside the checked buffers
-    needed, (available, source) = 48 * len(inputs[0]) * width, host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to cross "
-                                     f"{len(inputs[0])} examples of {width} combinations, more "
-                                     f"than the {available} available ({source})", node)
+    host_memory.check_node_fits(node, 48 * len(inputs[0]) * width,
+                                f"to cross {len(inputs[0])} examples of {width} combinations")
     num_ids, buckets, key = (int(node.attrs[k]) for k in ("num_ids", "num_buckets",
                                                           "hash_key"))
     return [cross_ids(inputs, num_ids, buckets, key)]

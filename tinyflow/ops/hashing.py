@@ -12,7 +12,7 @@ import numpy as np
 
 from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import InvalidArgumentError, ResourceExhaustedError
+from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 
@@ -213,11 +213,7 @@ def _pull_hashed(node, resources, evaluate, deadline):
         raise InvalidArgumentError(None, node.name, f"{node.describe()}: {why}")
     values = np.asarray(evaluate([Symbol([node.inputs[0]])])[0], dtype=object)
     # the object array of the values and the ids, beside the executor's checked buffers
-    needed, (available, source) = 16 * values.size, host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to hash "
-                                     f"{values.size} strings, more than the {available} "
-                                     f"available ({source})", node)
+    host_memory.check_node_fits(node, 16 * values.size, f"to hash {values.size} strings")
     return [drop_ignored(hash_strings(values, int(node.attrs["num_buckets"]),
                                       node.attrs.get("hash", "fingerprint64")), values, node)]
 

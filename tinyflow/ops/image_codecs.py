@@ -83,11 +83,7 @@ def _pull_encode(node, resources, evaluate, deadline):
     level = node.attrs.get("compression", -1)
     if type(level) is not int or not -1 <= level <= 9:
         raise _invalid(node, f"compression must be an int in [-1, 9], got {level!r}")
-    needed, (available, source) = 3 * image.nbytes + 1024, host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes to encode "
-                                     f"its PNG, more than the {available} available "
-                                     f"({source})", node)
+    host_memory.check_node_fits(node, 3 * image.nbytes + 1024, "to encode its PNG")
     return [np.array(codecs.png_encode(image, level), dtype=object)]
 
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import ResourceExhaustedError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 
@@ -27,11 +26,7 @@ def _index_to_string(node, inputs):
     ids = np.asarray(inputs[0])
     # its own result, beside the executor's checked buffers: the sort, the inverse and the
     # object array (8 bytes an element each), and a bytes object (~40) an element at worst
-    needed, (available, source) = 64 * ids.size, host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for the "
-                                     f"strings of {ids.size} ids, more than the {available} "
-                                     f"available ({source})", node)
+    host_memory.check_node_fits(node, 64 * ids.size, f"for the strings of {ids.size} ids")
     vocabulary = [str(v).encode() for v in node.attrs.get("vocabulary", ())]
     default = str(node.attrs.get("default_value", "UNK")).encode()
     # one bytes object per distinct id, shared by its elements (a batch's class ids are few)

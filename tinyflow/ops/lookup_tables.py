@@ -11,22 +11,12 @@ import numpy as np
 
 from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import FailedPreconditionError, ResourceExhaustedError
+from ..nnvm.errors import FailedPreconditionError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from .hashing import as_bytes, drop_ignored, hash_strings
 
-__all__ = ["check_host_bytes", "table_key"]
-
-
-def check_host_bytes(node, needed: int, what: str) -> None:
-    """ResourceExhaustedError naming ``node`` when ``needed`` bytes (``what``) are more than
-    the host has free."""
-    available, source = host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for "
-                                     f"{what}, more than the {available} available "
-                                     f"({source})", node)
+__all__ = ["table_key"]
 
 
 def table_key(value, key_dtype: str):
@@ -40,7 +30,7 @@ def _init_table(node, inputs, resources):
     TF's FailedPreconditionError for a key given two values."""
     table, initializer = node.attrs["table"], node.attrs["initializer"]
     keys, values = initializer.contents(node, inputs)
-    check_host_bytes(node, 120 * len(keys), f"a table of {len(keys)} entries")
+    host_memory.check_node_fits(node, 120 * len(keys), f"for a table of {len(keys)} entries")
     contents = {}
     for key, value in zip(keys, values):
         key = table_key(key, table.key_type)
@@ -72,7 +62,7 @@ def _pull_lookup(node, resources, evaluate, deadline):
     table = node.attrs["table"]
     contents = _contents(node, resources)
     keys = np.asarray(evaluate([Symbol([node.inputs[0]])])[0], dtype=object)
-    check_host_bytes(node, 24 * keys.size, f"the values of {keys.size} keys")
+    host_memory.check_node_fits(node, 24 * keys.size, f"for the values of {keys.size} keys")
     flat = [table_key(k, table.key_type) for k in keys.ravel().tolist()]
     missing = object()
     found = [contents.get(k, missing) for k in flat]

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
 from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from .hashing import as_bytes, legacy_hash64
-from .lookup_tables import check_host_bytes, table_key
+from .lookup_tables import table_key
 
 __all__ = []
 
@@ -151,8 +152,9 @@ def _insert(node, inputs, resources):
                                    f"value, got {list(values.shape)}")
     contents = _contents(table, resources)
     held = getattr(contents, "num_buckets", len(contents))
-    check_host_bytes(node, (120 + 16 * max(1, len(values.ravel()) // max(1, keys.size)))
-                     * 2 * (held + keys.size), f"a table of up to {held + keys.size} entries")
+    per_entry = 120 + 16 * max(1, len(values.ravel()) // max(1, keys.size))
+    host_memory.check_node_fits(node, per_entry * 2 * (held + keys.size),
+                                f"for a table of up to {held + keys.size} entries")
     if table.value_type == "string":
         values = np.array([as_bytes(v) for v in values.ravel().tolist()] or np.empty(0),
                           dtype=object)
@@ -188,7 +190,8 @@ def _pull_find(node, resources, evaluate, deadline):
     table = node.attrs["table"]
     keys = np.asarray(evaluate([Symbol([node.inputs[0]])])[0], dtype=object)
     size = int(np.prod(table.value_shape, dtype=np.int64))
-    check_host_bytes(node, (24 + 16 * size) * keys.size, f"the values of {keys.size} keys")
+    host_memory.check_node_fits(node, (24 + 16 * size) * keys.size,
+                                f"for the values of {keys.size} keys")
     rows = _contents(table, resources).find(_checked_keys(node, keys), table.default_value)
     return [_values(table, rows, keys.shape)]
 
@@ -199,8 +202,8 @@ def _pull_export(node, resources, evaluate, deadline):
     DenseHashTable's buckets, as TF's: ``[buckets, 1]`` and ``[buckets, value size]``)."""
     table = node.attrs["table"]
     keys, values = _contents(table, resources).export()
-    check_host_bytes(node, 64 * len(keys) * (1 + int(np.prod(table.value_shape))),
-                     f"the {len(keys)} entries of a table")
+    host_memory.check_node_fits(node, 64 * len(keys) * (1 + int(np.prod(table.value_shape))),
+                                f"for the {len(keys)} entries of a table")
     array = np.empty(len(keys), dtype=object) if table.key_type == "string" else np.array(
         keys, dtype=np.int64)
     if table.key_type == "string":

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..nnvm import host_memory
 from ..nnvm.attrs import no_gradient
-from ..nnvm.errors import DeadlineExceededError, InvalidArgumentError, ResourceExhaustedError
+from ..nnvm.errors import DeadlineExceededError, InvalidArgumentError
 from ..nnvm.op import register_op
 from ..nnvm.symbol import Symbol
 from . import string_kernels as kernels
@@ -25,16 +25,6 @@ __all__: list[str] = []
 
 # a bytes object's own size beside its characters, and an object array's pointer
 _PER_STRING = 48
-
-
-def _check_fits(node, needed: int, what: str):
-    """ResourceExhaustedError naming ``node`` when ``needed`` bytes (its result: ``what``)
-    would not fit in the host's available memory."""
-    available, source = host_memory.host_available_bytes()
-    if needed > available:
-        raise ResourceExhaustedError(f"{node.describe()} needs about {needed} bytes for "
-                                     f"{what}, more than the {available} available ({source})",
-                                     node)
 
 
 def _invalid(node, message: str) -> InvalidArgumentError:
@@ -64,7 +54,7 @@ def _pulled(compute, growth=None, timed=False):
         values = [_array(evaluate([Symbol([e])])[0]) for e in node.inputs]
         needed = (growth(node, values) if growth is not None
                   else sum(_string_bytes(v) for v in values if v.dtype == object))
-        _check_fits(node, needed, "its strings")
+        host_memory.check_node_fits(node, needed, "for its strings")
         try:
             return compute(node, *values, deadline=deadline) if timed else compute(node, *values)
         except (TypeError, ValueError, KeyError, IndexError, OverflowError) as error:
