@@ -28,14 +28,15 @@ def test_every_builtin_op_has_a_lua_body():
     assert bodies <= set(tf.nnvm.list_ops()), "a .lua file names no registered op"
 
 
-def test_wheel_ships_the_lua_bodies(tmp_path):
+def test_wheel_ships_the_lua_bodies_and_native_kernels(tmp_path):
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
                     "-q", "-w", str(tmp_path), str(ROOT)], check=True)
     (wheel,) = tmp_path.glob("tinyflow-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     expected = {f"tinyflow/lua_ops/{p.parent.name}/{p.name}"
-                for p in (ROOT / "tinyflow" / "lua_ops").glob("*/*.lua")}
-    assert expected and expected <= set(names)
+                for pattern in ("*/*.lua", "*/*.c")
+                for p in (ROOT / "tinyflow" / "lua_ops").glob(pattern)}
+    assert "tinyflow/lua_ops/conv/max_pool_2x2.c" in expected and expected <= set(names)
     assert "tinyflow/py.typed" in names  # PEP 561: type checkers read the package's hints
 
 

@@ -350,6 +350,11 @@ COMPONENTS = {
     # which under a busy core cost a tenth of LeNet's first 60 steps
     "CPU threads (lua_ops/threads.py, executor/threads.py)": (
         ["lua_ops/threads.py", "executor/threads.py"], 165),
+    # issue 26 (2026-11-27): C kernels for what torch's are slowest at (max pooling of 2x2
+    # windows: 2-4x its speed, the same bits), compiled on first use by the system's compiler,
+    # torch's kernel where there is none
+    "native kernels (lua_ops/native.py, lua_ops/*/*.c)": (
+        ["lua_ops/native.py", "lua_ops/*/*.c"], 140),
     # what a body may touch and what keeps it in bounds: the generic torch table, the sandbox
     # (sandbox.lua), Ctrl-C and deadlines at any instruction (interrupts.py), and the families'
     # engine kernels only built-in bodies reach (1700 -> 1710: issue 26, Torch7's addcmul in
@@ -371,8 +376,9 @@ COMPONENTS = {
         # 2160 -> 2170: the first GPU check: CUDA's division by a number is a product with its
         # reciprocal, one float step off (torch_table.py _divisor); 2170 -> 2175: 2026-11-27:
         # tf.math.nextafter's kernel (math/kernels.py); 2175 -> 2195: tf.bitwise's and
-        # tf.bitcast's kernels, tensor_scatter_nd's max / min
-        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2195),
+        # tf.bitcast's kernels, tensor_scatter_nd's max / min; 2195 -> 2240: issue 26, max
+        # pooling's native kernel chosen at the body's setup (conv/kernels.py)
+        ["lua_ops/**/*.py", "lua_ops/*.lua"], 2240),
     # shapes known only at run time (tf.where(c), boolean_mask, a loop variable whose shape
     # varies, a dynamic_size TensorArray): the executor binds the graph in stages, the later
     # ones per shapes seen; a mechanism of its own beside the static plan it extends
@@ -683,14 +689,14 @@ FUNCTION_LIMIT = 60  # lines of a function, its docstring not counted
 
 
 def count(path: Path) -> int:
-    comment = "--" if path.suffix == ".lua" else "#"
+    comment = {".lua": "--", ".c": ("/*", "*", "//")}.get(path.suffix, "#")
     return sum(1 for line in path.read_text().splitlines()
                if line.strip() and not line.strip().startswith(comment))
 
 
 def budget() -> dict:
-    """``{component: lines}``; every .py and .lua file under tinyflow/ counts once."""
-    every = set(ROOT.rglob("*.py")) | set(ROOT.rglob("*.lua"))
+    """``{component: lines}``; every .py, .lua and .c file under tinyflow/ counts once."""
+    every = set(ROOT.rglob("*.py")) | set(ROOT.rglob("*.lua")) | set(ROOT.rglob("*.c"))
     lines, claimed = {}, set()
     for name, (patterns, _) in COMPONENTS.items():
         files = {p for pattern in patterns for p in ROOT.glob(pattern)} - claimed

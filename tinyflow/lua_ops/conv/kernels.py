@@ -11,8 +11,12 @@ Pooling, native_batch_norm, nll_loss and softmax write into ``out`` directly.  T
 """
 from __future__ import annotations
 
+import ctypes
+from pathlib import Path
+
 import torch
 
+from .. import native
 from ..cpu import channels_last, onednn, seconds
 from ..nn.kernels import ids_buffer, sparse_xent, sparse_xent_backward
 from ..scratch import scratch
@@ -22,11 +26,13 @@ from ..torch_table import lua_sizes as _sizes  # (the name every kernel here cal
 __all__ = ["avg_pool2d", "avg_pool2d_backward", "batch_norm", "batch_norm_backward", "conv2d",
            "conv2d_activation", "conv2d_backward_data", "conv2d_backward_weight",
            "conv2d_buffers", "dropout", "ids_buffer", "layout_buffer", "linear_activation",
-           "max_pool2d", "max_pool2d_backward", "max_pool2d_buffers", "max_pool2d_gather", "nchw_view", "oihw_view",
+           "max_pool2d", "max_pool2d_backward", "max_pool2d_backward_native",
+           "max_pool2d_buffers", "max_pool2d_gather", "max_pool2d_native", "nchw_view", "oihw_view",
            "pad_buffer", "sparse_xent", "sparse_xent_backward", "window_count", "window_pads"]
 
 _aten = torch.ops.aten
 _NO_DILATION = (1, 1)
+_MAX_POOL_2X2 = Path(__file__).with_name("max_pool_2x2.c")
 
 
 def window_pads(x, y, kernel, stride):
@@ -220,6 +226,68 @@ def max_pool2d(res, index, x, kernel, stride, pad, buffers):
     _aten.max_pool2d_with_indices.out(x_copy, *args, out=y_copy, indices=index_copy)
     res.copy_(y_copy)
     index.copy_(index_copy)
+
+
+def _native_pooling(x, y, index, kernel, stride, pad):
+    # max_pool_2x2.c where it applies: 2x2 windows at stride 2, no padding, float32 on the CPU,
+    # 8 channels or more, x and the argmax channels-last, y of x's halved sizes
+    def nhwc(t):
+        return t.dim() == 4 and t.is_contiguous(memory_format=torch.channels_last)
+    n, c, h, w = x.shape
+    if (_sizes(kernel) != (2, 2) or _sizes(stride) != (2, 2) or any(_sizes(pad))
+            or x.device.type != "cpu" or x.dtype != torch.float32 or c < 8
+            or tuple(y.shape) != (n, c, h // 2, w // 2) or tuple(index.shape) != tuple(y.shape)
+            or index.dtype != torch.int64 or not (nhwc(x) and nhwc(index))
+            or y.dtype != torch.float32 or y.device.type != "cpu"):
+        return None
+    library = native.load(_MAX_POOL_2X2)
+    return library and (library, [ctypes.c_int64(size) for size in (n, h, w, c)])
+
+
+def _channels_last_or_scratch(t):
+    # t, or a channels-last scratch of its shape where it is not channels-last (a flatten
+    # after the pool pins it contiguous): the native kernel reads and writes channels-last
+    layout = torch.channels_last
+    return t if channels_last(t) else scratch(torch.empty_like(t, memory_format=layout))
+
+
+def max_pool2d_native(y, index, x, kernel, stride, pad):
+    """The step of max_pool2d by the native 2x2 kernel (max_pool_2x2.c: 2-4x torch's speed,
+    the same values and argmax), or None where it does not apply or cannot be built."""
+    found = _native_pooling(x, y, index, kernel, stride, pad)
+    if found is None:
+        return None
+    library, sizes = found
+    out = _channels_last_or_scratch(y)
+
+    def pool():
+        library.max_pool_2x2_forward(ctypes.c_void_p(x.data_ptr()), ctypes.c_void_p(out.data_ptr()),
+                                     ctypes.c_void_p(index.data_ptr()), *sizes)
+        if out is not y:
+            y.copy_(out)
+    return pool
+
+
+def max_pool2d_backward_native(res, g, index, kernel, stride, pad):
+    """The step of max_pool2d's gradient res by the native 2x2 kernel from g and the argmax,
+    or None where it does not apply (g not channels-last goes through a scratch copy)."""
+    found = _native_pooling(res, g, index, kernel, stride, pad)
+    if found is None:
+        return None
+    library, sizes = found
+    g_copy = _channels_last_or_scratch(g)
+    h, w = res.shape[2:]
+    edges = [edge for edge in (res[:, :, h - h % 2:], res[:, :, :, w - w % 2:])
+             if edge.numel()]  # an odd last row or column is in no window: its gradient is 0
+
+    def backward():
+        source = g if g_copy is g else g_copy.copy_(g)
+        library.max_pool_2x2_backward(ctypes.c_void_p(source.data_ptr()),
+                                      ctypes.c_void_p(index.data_ptr()),
+                                      ctypes.c_void_p(res.data_ptr()), *sizes)
+        for edge in edges:
+            edge.zero_()
+    return backward
 
 
 def layout_buffer(x, like):
