@@ -30,12 +30,12 @@ def _batches(count: int, batch_size, order=None) -> list:
 
 
 def _order(count, batch_size, shuffle):
-    """This epoch's sample order (Keras' ``np.random.shuffle`` of ``arange``, or of whole
-    batches with ``shuffle="batch"``)."""
+    """An epoch's sample order: Keras' ``np.random.shuffle`` of ``arange(count)``, or of its
+    whole batches with ``shuffle="batch"``."""
     order = np.arange(count)
     if shuffle == "batch":
         size = 32 if batch_size is None else int(batch_size)
-        whole = count // size * size
+        whole = len(order) // size * size
         batches = order[:whole].reshape(-1, size)
         np.random.shuffle(batches)
         return np.append(batches.ravel(), order[whole:])
@@ -84,13 +84,13 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=N
         validation_freq=1, **unsupported):
     """Train for ``epochs`` (from ``initial_epoch``) over ``x``, ``y`` in batches of
     ``batch_size`` (32); the :class:`~.callbacks.History` of the epochs' logs."""
-    for name, value in (("steps_per_epoch", steps_per_epoch),
-                        ("validation_steps", validation_steps), *unsupported.items()):
-        if value is not None:
-            raise training._refuse(f"fit's {name}")
+    _refuse_given("fit", steps_per_epoch=steps_per_epoch, validation_steps=validation_steps,
+                  **unsupported)
     made = training.compiled(model)
     train, validation = _split(*training.arrays(model, x, y, sample_weight, class_weight),
                                validation_split, validation_data)
+    if validation_data is not None:
+        validation = training.arrays(model, *validation)
     model.history = callbacks_module.History()
     callbacks = callbacks_module.CallbackList(
         [*(callbacks or []), model.history, *([callbacks_module.ProgbarLogger()]
@@ -108,11 +108,12 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=N
         callbacks.call("on_epoch_begin", epoch, {})
         logs = _epoch(model, made, train, batch_size,
                       _order(len(train[0]), batch_size, shuffle), callbacks)
-        if validation is not None and (epoch + 1) % validation_freq == 0:
-            checked = evaluate(model, *validation[:2], batch_size=batch_size, verbose=0,
-                               sample_weight=validation[2])
-            logs.update({f"val_{n}": float(v)
-                         for n, v in zip(made["names"], np.atleast_1d(checked))})
+        if validation is not None and (epoch + 1) % validation_freq == 0 and \
+                not model.stop_training:
+            # Keras' validation loop keeps its default shuffle=True: it draws an order too
+            means = _test(model, made, validation, batch_size, _order(
+                len(validation[0]), batch_size, True), callbacks_module.CallbackList([], model, {}))
+            logs.update({f"val_{n}": v for n, v in zip(made["names"], means)})
         callbacks.call("on_epoch_end", epoch, logs)
         if model.stop_training:
             break
@@ -120,35 +121,46 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=N
     return model.history
 
 
-def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
-             steps=None, callbacks=None, **unsupported):
-    """The mean loss (and metrics) over ``x``, ``y``, the learning phase False."""
-    if steps is not None or unsupported:
-        raise training._refuse(f"evaluate's {', '.join(['steps'] * (steps is not None) + list(unsupported))}")
-    made = training.compiled(model)
-    x, y, weights = training.arrays(model, x, y, sample_weight)
-    callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": len(x)})
+def _refuse_given(method, **given):
+    names = sorted(name for name, value in given.items() if value is not None)
+    if names:
+        raise training._refuse(f"{method}'s {', '.join(names)}")
+
+
+def _test(model, made, arrays, batch_size, order, callbacks) -> list:
+    """The mean loss and metrics over ``arrays`` (checked), taken in ``order``."""
+    x, y, weights = arrays
     session, totals = backend.get_session(), np.zeros(len(made["names"]))
     callbacks.call("on_test_begin", {})
-    for index, batch in enumerate(_batches(len(x), batch_size)):
+    for index, batch in enumerate(_batches(len(x), batch_size, order)):
         callbacks.call("on_test_batch_begin", index, {"batch": index, "size": len(batch)})
         values = session.run(made["tensors"], training.feed(model, x[batch], y[batch],
                                                             weights[batch]))
         totals += np.asarray(values, dtype=np.float64) * len(batch)
         callbacks.call("on_test_batch_end", index, {"batch": index, "size": len(batch),
                                                     **dict(zip(made["names"], values))})
-    means = (totals / max(len(x), 1)).tolist()
     callbacks.call("on_test_end", {})
+    return (totals / max(len(x), 1)).tolist()
+
+
+def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
+             steps=None, callbacks=None, **unsupported):
+    """The mean loss (and metrics) over ``x``, ``y``, the learning phase False."""
+    _refuse_given("evaluate", steps=steps, **unsupported)
+    made = training.compiled(model)
+    arrays = training.arrays(model, x, y, sample_weight)
+    means = _test(model, made, arrays, batch_size, None, callbacks_module.CallbackList(
+        callbacks or [], model, {"samples": len(arrays[0])}))
     if verbose:
-        print(callbacks_module.progress_line(len(x), dict(zip(made["names"], means)), verbose))
+        print(callbacks_module.progress_line(len(arrays[0]), dict(zip(made["names"], means)),
+                                             verbose))
     return training.results(means)
 
 
 def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None,
             **unsupported):
     """The model's outputs for ``x``, computed in batches, the learning phase False."""
-    if steps is not None or unsupported:
-        raise training._refuse(f"predict's {', '.join(['steps'] * (steps is not None) + list(unsupported))}")
+    _refuse_given("predict", steps=steps, **unsupported)
     if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
         raise training._refuse("predict of a model without exactly one input and one output")
     x, _, _ = training.arrays(model, x)
