@@ -152,16 +152,16 @@ def metrics_names(model) -> list:
 
 def _checked(array, symbol, what, check_sizes=True):
     """``array`` as numpy, its dimensions checked against ``symbol``'s static shape."""
-    shape = symbol.get_shape()
+    shape, layer = symbol.get_shape(), symbol.op.name.split("/")[0]
     if shape.ndims is None:
         return array
     if array.ndim != shape.ndims:
-        raise ValueError(f"Error when checking {what}: expected {symbol.op.name} to have "
+        raise ValueError(f"Error when checking {what}: expected {layer} to have "
                          f"{shape.ndims} dimensions, but got array with shape {array.shape}")
     expected = shape.as_list()
     if check_sizes and any(d is not None and d != a for d, a in zip(expected[1:],
                                                                     array.shape[1:])):
-        raise ValueError(f"Error when checking {what}: expected {symbol.op.name} to have "
+        raise ValueError(f"Error when checking {what}: expected {layer} to have "
                          f"shape {tuple(expected[1:])} but got array with shape "
                          f"{array.shape}")
     return array
