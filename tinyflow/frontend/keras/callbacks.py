@@ -349,7 +349,8 @@ class TensorBoard(Callback):
 
 
 def __getattr__(name):
-    raise unsupported("tf.keras.callbacks.", "tinyflow.keras.callbacks", name, {"tf.keras.callbacks.": __all__})
+    raise unsupported("tf.keras.callbacks.", "tinyflow.keras.callbacks", name,
+                      {"tf.keras.callbacks.": __all__})
 
 
 def __dir__():

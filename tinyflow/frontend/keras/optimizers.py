@@ -353,7 +353,8 @@ def get(identifier):
 
 
 def __getattr__(name):
-    raise unsupported("tf.keras.optimizers.", "tinyflow.keras.optimizers", name, {"tf.keras.optimizers.": __all__})
+    raise unsupported("tf.keras.optimizers.", "tinyflow.keras.optimizers", name,
+                      {"tf.keras.optimizers.": __all__})
 
 
 def __dir__():

@@ -37,18 +37,25 @@ def _refuse(what: str):
     return NotImplementedError(f"tf.keras.Model: {what} is not supported by TinyFlow")
 
 
-def _only(value, what):
-    """The one output's entry of ``value`` given per output (a list or dict of one)."""
+def _only(value, what, per_output=(list, tuple)):
+    """The one output's entry of ``value`` given per output (a dict, or a ``per_output``
+    sequence, of one entry)."""
     if isinstance(value, dict):
         value = list(value.values())
-    if isinstance(value, (list, tuple)) and what != "metrics" or (
-            what == "metrics" and value and isinstance(value[0], (list, tuple))):
-        if len(value) != 1:
-            raise ValueError(f"When passing a list as {what}, it should have one entry per "
-                             f"model output. The model has 1 output, but you passed "
-                             f"{what}={value!r}")
-        value = value[0]
-    return value
+    elif not isinstance(value, per_output):
+        return value
+    if len(value) != 1:
+        raise ValueError(f"When passing a list as {what}, it should have one entry per model "
+                         f"output. The model has 1 output, but you passed {what}={value!r}")
+    return value[0]
+
+
+def _metrics(given) -> list:
+    """The one output's metrics: a list, or a dict / list of lists per output."""
+    if isinstance(given, dict) or (isinstance(given, (list, tuple)) and given and
+                                   isinstance(given[0], (list, tuple))):
+        given = _only(given, "metrics")
+    return [given] if isinstance(given, str) or callable(given) else list(given or [])
 
 
 def _is(loss, function, kind) -> bool:
@@ -125,7 +132,7 @@ def compile(model, optimizer="rmsprop", loss=None, metrics=None, loss_weights=No
     total = api.add_n([mean * weight if weight != 1.0 else mean, *model.losses])
     step = optimizer.minimize(total, var_list=model.trainable_weights)
     names, tensors = ["loss"], [total]
-    for metric in _only(metrics, "metrics") or []:
+    for metric in _metrics(metrics):
         name, function = _metric(metric, loss, output)
         names.append(name)
         tensors.append(api.reduce_mean(function(targets, output)))
@@ -167,7 +174,7 @@ def _checked(array, symbol, what, check_sizes=True):
     return array
 
 
-def arrays(model, x, y=None, sample_weight=None, class_weight=None):
+def arrays(model, x, y=None, sample_weight=None, class_weight=None, need_targets=True):
     """``x``, ``y`` (one dimension made two), and the samples' weights, checked."""
     if isinstance(x, (list, tuple, dict)) or isinstance(y, (list, tuple, dict)):
         if not (isinstance(x, (list, tuple)) and len(x) == 1):
@@ -175,6 +182,9 @@ def arrays(model, x, y=None, sample_weight=None, class_weight=None):
         x = x[0]
     x = _checked(np.asarray(x), model.inputs[0], "input")
     if y is None:
+        if need_targets:
+            raise ValueError("Please provide target data `y`: the model's loss compares its "
+                             "output with them")
         return x, None, None
     y = np.asarray(y, dtype=np.float32)
     y = y[:, None] if y.ndim == 1 else y
@@ -246,7 +256,7 @@ def predict_on_batch(model, x):
     """The model's outputs for one batch ``x``."""
     if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
         raise _refuse("predict of a model without exactly one input and one output")
-    x, _, _ = arrays(model, x)
+    x, _, _ = arrays(model, x, need_targets=False)
     return backend.get_session().run(model.outputs[0], feed(model, x))
 
 

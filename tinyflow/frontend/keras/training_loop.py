@@ -14,6 +14,8 @@ the steps being :mod:`.training`'s.
 """
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from . import backend, callbacks as callbacks_module, training
@@ -148,12 +150,12 @@ def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=No
     """The mean loss (and metrics) over ``x``, ``y``, the learning phase False."""
     _refuse_given("evaluate", steps=steps, **unsupported)
     made = training.compiled(model)
-    arrays = training.arrays(model, x, y, sample_weight)
+    arrays, started = training.arrays(model, x, y, sample_weight), time.time()
     means = _test(model, made, arrays, batch_size, None, callbacks_module.CallbackList(
         callbacks or [], model, {"samples": len(arrays[0])}))
     if verbose:
         print(callbacks_module.progress_line(len(arrays[0]), dict(zip(made["names"], means)),
-                                             verbose))
+                                             verbose, time.time() - started))
     return training.results(means)
 
 
@@ -163,7 +165,7 @@ def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None,
     _refuse_given("predict", steps=steps, **unsupported)
     if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
         raise training._refuse("predict of a model without exactly one input and one output")
-    x, _, _ = training.arrays(model, x)
+    x, _, _ = training.arrays(model, x, need_targets=False)
     callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": len(x)})
     session, parts = backend.get_session(), []
     callbacks.call("on_predict_begin", {})

@@ -50,7 +50,8 @@ def normalize(x, axis=-1, order=2):
 
 
 def __getattr__(name):
-    raise unsupported("tf.keras.utils.", "tinyflow.keras.utils", name, {"tf.keras.utils.": __all__})
+    raise unsupported("tf.keras.utils.", "tinyflow.keras.utils", name,
+                      {"tf.keras.utils.": __all__})
 
 
 def __dir__():
