@@ -282,6 +282,55 @@ def test_tensorboard_writes_the_logs_as_scalars(tmp_path):
                                [1.1031438827514648, 1.0960272550582886], rtol=1e-5)
 
 
+def test_reduce_lr_on_plateau_and_terminate_on_nan(capsys):
+    model = _classifier(O.SGD(3.0))
+    history = model.fit(X, Y, batch_size=4, epochs=5, shuffle=False, verbose=0, callbacks=[
+        keras.callbacks.ReduceLROnPlateau(monitor="loss", factor=0.5, patience=1, min_lr=0.5)])
+    np.testing.assert_allclose(history.history["lr"], [3.0, 3.0, 1.5, 0.75, 0.5])
+    np.testing.assert_allclose(history.history["loss"], [
+        1.4159719467163085, 2.22566704750061, 2.3940820693969727, 2.113265371322632,
+        1.2571062713861465], rtol=1e-5)
+    with pytest.raises(ValueError, match="factor >= 1.0"):
+        keras.callbacks.ReduceLROnPlateau(factor=2)
+    broken = X.copy()
+    broken[5, 0] = np.nan  # the second batch's loss is NaN: TF stops after it
+    history = _classifier(O.SGD(0.1)).fit(broken, Y, batch_size=4, epochs=3, shuffle=False,
+                                          verbose=0, callbacks=[keras.callbacks.TerminateOnNaN()])
+    assert history.epoch == [0] and np.isnan(history.history["loss"][0])
+    assert history.history["acc"] == [0.25]
+    assert capsys.readouterr().out == "Batch 1: Invalid loss, terminating training\n"
+
+
+def test_csv_logger_writes_a_row_per_epoch(tmp_path):
+    path = tmp_path / "log.csv"
+    model = _classifier(O.SGD(0.1))
+    model.fit(X, Y, batch_size=4, epochs=2, shuffle=False, verbose=0,
+              callbacks=[keras.callbacks.CSVLogger(str(path))])
+    model.fit(X, Y, batch_size=4, epochs=1, shuffle=False, verbose=0,
+              callbacks=[keras.callbacks.CSVLogger(str(path), append=True)])
+    rows = [line.split(",") for line in path.read_text().splitlines()]
+    assert rows[0] == ["epoch", "acc", "loss"] and [r[0] for r in rows[1:]] == ["0", "1", "0"]
+    np.testing.assert_allclose([float(r[2]) for r in rows[1:3]],
+                               [1.1031438827514648, 1.0960272550582886], rtol=1e-5)
+
+
+def test_a_functional_model_with_a_loss_object_and_loss_weights():
+    inputs = keras.Input((4,))
+    logits = keras.layers.Dense(3, kernel_initializer=keras.initializers.Constant(WEIGHTS[0]),
+                                bias_initializer=keras.initializers.Constant(WEIGHTS[1]))(inputs)
+    model = keras.Model(inputs, logits)
+    model.compile(O.Adam(0.1), keras.losses.SparseCategoricalCrossentropy(from_logits=True),
+                  metrics=[keras.metrics.sparse_categorical_accuracy, "acc"],
+                  loss_weights=[0.5])
+    history = model.fit(X, Y, batch_size=5, epochs=2, shuffle=False, verbose=0)
+    assert model.metrics_names == ["loss", "sparse_categorical_accuracy", "acc"]
+    np.testing.assert_allclose(history.history["loss"], [0.6055229008197784,
+                                                         0.5609312653541565], rtol=1e-5)
+    np.testing.assert_allclose(history.history["acc"], [0.3, 0.5], rtol=1e-6)
+    np.testing.assert_allclose(model.evaluate(X, Y, verbose=0), [0.54888695, 0.4, 0.4],
+                               rtol=1e-5)
+
+
 # -- weights files, utils, the session ----------------------------------------------------------
 def test_load_weights_reads_tfs_save_weights_and_save_weights_writes_its_keys(tmp_path):
     keras.backend.clear_session()
@@ -354,3 +403,5 @@ def test_bad_arrays_name_what_is_wrong():
         regression.fit(X, np.zeros((10, 3)), verbose=0)
     with pytest.raises(NotImplementedError, match="fit's steps_per_epoch is not supported"):
         regression.fit(X, np.zeros((10, 2)), steps_per_epoch=2)
+    with pytest.raises(ValueError, match="Please provide target data `y`"):
+        regression.evaluate(X)

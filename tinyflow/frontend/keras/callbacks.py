@@ -7,10 +7,15 @@ when a monitored value stops improving; :class:`ModelCheckpoint` saves the weigh
 (``save_weights``: TensorFlow's checkpoint format); :class:`LearningRateScheduler` sets the
 optimizer's ``lr`` each epoch; :class:`TensorBoard` writes the logs as scalars through
 ``tf.summary.FileWriter``; :class:`LambdaCallback` calls the functions it is given;
-:class:`ProgbarLogger` prints the progress (``fit(verbose=1)``: a line per epoch).
+:class:`ProgbarLogger` prints the progress (``fit(verbose=1)``: a line per epoch);
+:class:`ReduceLROnPlateau` lowers ``lr`` when a monitored value stops improving;
+:class:`CSVLogger` writes each epoch's logs to a CSV file; :class:`TerminateOnNaN` stops at a
+batch whose loss is NaN or infinite.
 """
 from __future__ import annotations
 
+import csv
+import os
 import time
 import warnings
 
@@ -22,8 +27,9 @@ from ..unsupported import unsupported
 from . import backend
 
 __all__ = [
-    "Callback", "EarlyStopping", "History", "LambdaCallback", "LearningRateScheduler",
-    "ModelCheckpoint", "ProgbarLogger", "TensorBoard",
+    "CSVLogger", "Callback", "EarlyStopping", "History", "LambdaCallback",
+    "LearningRateScheduler", "ModelCheckpoint", "ProgbarLogger", "ReduceLROnPlateau",
+    "TensorBoard", "TerminateOnNaN",
 ]
 
 
@@ -302,6 +308,95 @@ class LearningRateScheduler(Callback):
     def on_epoch_end(self, epoch, logs=None):
         if logs is not None:
             logs["lr"] = backend.get_value(self.model.optimizer.lr)
+
+
+class ReduceLROnPlateau(Callback):
+    """Multiply the optimizer's ``lr`` by ``factor`` (not below ``min_lr``) once ``monitor``
+    has not improved by ``min_delta`` for ``patience`` epochs, then wait ``cooldown`` epochs;
+    the epochs' logs get ``lr``."""
+
+    def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto",
+                 min_delta=1e-4, cooldown=0, min_lr=0, **kwargs) -> None:
+        super().__init__()
+        if factor >= 1.0:
+            raise ValueError("ReduceLROnPlateau does not support a factor >= 1.0.")
+        self.monitor, self.factor, self.patience, self.verbose = monitor, factor, patience, verbose
+        self.min_delta = kwargs.pop("epsilon", min_delta)  # Keras' older name
+        self.mode, self.cooldown, self.min_lr = mode, cooldown, min_lr
+        self.best, self.wait, self.cooldown_counter = np.inf, 0, 0
+
+    def _improved(self, current) -> bool:
+        if self.mode == "min" or (self.mode != "max" and "acc" not in self.monitor):
+            return current < self.best - self.min_delta
+        return current > self.best + self.min_delta
+
+    def on_train_begin(self, logs=None):
+        larger = self.mode == "max" or (self.mode != "min" and "acc" in self.monitor)
+        self.best, self.wait, self.cooldown_counter = -np.inf if larger else np.inf, 0, 0
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs if logs is not None else {}
+        logs["lr"] = backend.get_value(self.model.optimizer.lr)
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(f"Reduce LR on plateau conditioned on metric `{self.monitor}` which "
+                          f"is not available. Available metrics are: {','.join(logs)}")
+            return
+        if self.cooldown_counter > 0:
+            self.cooldown_counter, self.wait = self.cooldown_counter - 1, 0
+        if self._improved(current):
+            self.best, self.wait = current, 0
+        elif self.cooldown_counter <= 0:
+            self.wait += 1
+            old = float(backend.get_value(self.model.optimizer.lr))
+            if self.wait >= self.patience and old > self.min_lr:
+                new = max(old * self.factor, self.min_lr)
+                backend.set_value(self.model.optimizer.lr, new)
+                if self.verbose > 0:
+                    print(f"\nEpoch {epoch + 1:05d}: ReduceLROnPlateau reducing learning rate "
+                          f"to {new}.")
+                self.cooldown_counter, self.wait = self.cooldown, 0
+
+
+class CSVLogger(Callback):
+    """Each epoch's logs as a row of ``filename`` (``epoch`` and the logs' names, sorted, as
+    the header; ``append`` adds to an existing file without a second header)."""
+
+    def __init__(self, filename, separator=",", append=False) -> None:
+        super().__init__()
+        self.filename, self.sep, self.append = str(filename), separator, append
+        self.keys = self.writer = self.file = None
+
+    def on_train_begin(self, logs=None):
+        header = not (self.append and os.path.exists(self.filename))
+        self.file = open(self.filename, "a" if self.append else "w", newline="")
+        self.keys, self.writer, self._header = None, None, header
+
+    def on_epoch_end(self, epoch, logs=None):
+        logs = logs or {}
+        if self.keys is None:
+            self.keys = sorted(logs)
+        if self.writer is None:
+            self.writer = csv.DictWriter(self.file, fieldnames=["epoch", *self.keys],
+                                         delimiter=self.sep)
+            if self._header:
+                self.writer.writeheader()
+        self.writer.writerow({"epoch": epoch, **{k: logs.get(k, "NA") for k in self.keys}})
+        self.file.flush()
+
+    def on_train_end(self, logs=None):
+        self.file.close()
+        self.writer = None
+
+
+class TerminateOnNaN(Callback):
+    """Stop ``fit`` after a batch whose loss is NaN or infinite."""
+
+    def on_batch_end(self, batch, logs=None):
+        loss = (logs or {}).get("loss")
+        if loss is not None and not np.isfinite(loss):
+            print(f"Batch {batch}: Invalid loss, terminating training")
+            self.model.stop_training = True
 
 
 class TensorBoard(Callback):
