@@ -389,6 +389,25 @@ def test_a_tutorial_program_in_the_users_session():
     np.testing.assert_allclose(loss, -np.log(picked).mean(), rtol=1e-5)
 
 
+def test_a_model_without_input_shape_is_built_on_the_data():
+    ids = (np.arange(60).reshape(6, 10) * 7) % 20
+    labels = (ids[:, 0] > 9).astype(np.float32)
+    model = keras.Sequential([keras.layers.Embedding(20, 4),  # Keras' input_shape (None,)
+                              keras.layers.GlobalAveragePooling1D(),
+                              keras.layers.Dense(1, activation="sigmoid")])
+    assert model.inputs[0].get_shape().as_list() == [None, None]
+    model.compile("adam", "binary_crossentropy", metrics=["acc"])
+    assert model.fit(ids, labels, epochs=2, verbose=0).epoch == [0, 1]
+    deferred = keras.Sequential([keras.layers.Dense(3, activation="relu"),
+                                 keras.layers.Dense(1)])
+    deferred.compile(keras.optimizers.RMSprop(0.01), "mse", metrics=["mae"])
+    assert deferred.inputs is None
+    history = deferred.fit(X, X[:, :1], epochs=2, verbose=0)
+    assert deferred.inputs[0].get_shape().as_list() == [None, 4]
+    assert deferred.metrics_names == ["loss", "mean_absolute_error"]
+    assert history.history["loss"][1] < history.history["loss"][0]
+
+
 def test_bad_arrays_name_what_is_wrong():
     model = _classifier("sgd")
     with pytest.raises(ValueError, match=r"expected dense_input to have shape \(4,\) but got "
@@ -405,3 +424,5 @@ def test_bad_arrays_name_what_is_wrong():
         regression.fit(X, np.zeros((10, 2)), steps_per_epoch=2)
     with pytest.raises(ValueError, match="Please provide target data `y`"):
         regression.evaluate(X)
+    with pytest.raises(NotImplementedError, match="training on .* data .*give numpy arrays"):
+        regression.fit(tf.data.Dataset.from_tensor_slices((X, X)), epochs=1)

@@ -338,6 +338,15 @@ class Sequential(Model):
             self.outputs = [layer(self.outputs[0])]
             self.built = True
 
+    def build_on_data(self, x) -> None:
+        """Build the model on an ``Input`` of ``x``'s shape less its first axis (float32, or
+        ``x``'s integer type), as Keras does for a model without ``input_shape`` given data."""
+        dtype = x.dtype.name if x.dtype.kind in "iu" else backend.floatx()
+        inputs = Input(batch_shape=(None, *x.shape[1:]), dtype=dtype,
+                       name=f"{self._layers[0].name}_input")
+        self.inputs, self.outputs = [inputs], [self.call(inputs)]
+        self.built = True
+
     def pop(self) -> None:
         """Remove the last layer."""
         if not self._layers:

@@ -109,6 +109,12 @@ def compile(model, optimizer="rmsprop", loss=None, metrics=None, loss_weights=No
                    if v is not None)
     if given:
         raise _refuse(f"compile's {', '.join(given)}")
+    if model.inputs is None and hasattr(model, "build_on_data") and model.layers:
+        # a Sequential model without an input shape: built (and compiled) on the first data
+        model.optimizer = optimizers.get(optimizer)
+        model._deferred_compile = {"optimizer": model.optimizer, "loss": loss,
+                                   "metrics": metrics, "loss_weights": loss_weights}
+        return
     if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
         raise _refuse("compile of a model without exactly one input and one output "
                       "(call it on an Input first)")
@@ -180,7 +186,15 @@ def arrays(model, x, y=None, sample_weight=None, class_weight=None, need_targets
         if not (isinstance(x, (list, tuple)) and len(x) == 1):
             raise _refuse("training on several inputs or outputs, or on generators")
         x = x[0]
-    x = _checked(np.asarray(x), model.inputs[0], "input")
+    given, x = type(x).__name__, np.asarray(x)
+    if x.dtype == object or x.ndim == 0:
+        raise _refuse(f"training on {given} data (a tf.data Dataset, a generator: "
+                      f"give numpy arrays)")
+    if model.inputs is None and hasattr(model, "build_on_data"):
+        model.build_on_data(x)
+        if getattr(model, "_deferred_compile", None) is not None:
+            compile(model, **model.__dict__.pop("_deferred_compile"))
+    x = _checked(x, model.inputs[0], "input")
     if y is None:
         if need_targets:
             raise ValueError("Please provide target data `y`: the model's loss compares its "

@@ -88,11 +88,12 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=N
     ``batch_size`` (32); the :class:`~.callbacks.History` of the epochs' logs."""
     _refuse_given("fit", steps_per_epoch=steps_per_epoch, validation_steps=validation_steps,
                   **unsupported)
-    made = training.compiled(model)
     train, validation = _split(*training.arrays(model, x, y, sample_weight, class_weight),
                                validation_split, validation_data)
+    made = training.compiled(model)
     if validation_data is not None:
         validation = training.arrays(model, *validation)
+    backend.get_session()  # made (torch imported) before the first epoch's clock starts
     model.history = callbacks_module.History()
     callbacks = callbacks_module.CallbackList(
         [*(callbacks or []), model.history, *([callbacks_module.ProgbarLogger()]
@@ -149,8 +150,8 @@ def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=No
              steps=None, callbacks=None, **unsupported):
     """The mean loss (and metrics) over ``x``, ``y``, the learning phase False."""
     _refuse_given("evaluate", steps=steps, **unsupported)
-    made = training.compiled(model)
     arrays, started = training.arrays(model, x, y, sample_weight), time.time()
+    made = training.compiled(model)
     means = _test(model, made, arrays, batch_size, None, callbacks_module.CallbackList(
         callbacks or [], model, {"samples": len(arrays[0])}))
     if verbose:
