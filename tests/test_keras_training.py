@@ -97,6 +97,8 @@ def test_optimizers_variables_names_and_errors():
     assert keras.backend.get_value(optimizer.iterations) == 1
     keras.backend.set_value(optimizer.lr, 0.5)
     assert keras.backend.get_value(optimizer.lr) == np.float32(0.5)
+    optimizer.lr = 0.25  # Keras' hyperparameter assignment
+    assert keras.backend.get_value(optimizer.learning_rate) == np.float32(0.25)
     config = keras.optimizers.serialize(O.Nadam(0.02, beta_1=0.8))
     assert config["class_name"] == "Nadam" and config["config"]["beta_1"] == 0.8
     assert keras.optimizers.deserialize(config).get_config() == config["config"]

@@ -18,6 +18,7 @@ from ...nnvm.variables import Variable
 from .. import api, math_ops, train
 from ..train import _dense, _update
 from ..unsupported import unsupported
+from . import backend
 
 __all__ = [
     "SGD", "Adadelta", "Adagrad", "Adam", "Adamax", "Nadam", "Optimizer", "RMSprop",
@@ -63,12 +64,17 @@ class Optimizer(train.Optimizer):
         """The steps taken: an int64 variable."""
         return self._variable("iter", 0, "int64")
 
-    @property
-    def learning_rate(self):
-        """The learning rate: a float32 variable."""
+    def _get_lr(self):
+        """The learning rate: a float32 variable (``optimizer.lr = 0.1`` writes it)."""
         return self._variable("learning_rate", self._initial_lr)
 
-    lr = learning_rate
+    def _set_lr(self, value) -> None:
+        self._initial_lr = float(value)
+        made = self.__dict__.get("_graph_variables", {}).get(current_context(), {})
+        if "learning_rate" in made:
+            backend.set_value(made["learning_rate"], self._initial_lr)
+
+    learning_rate = lr = property(_get_lr, _set_lr)
 
     def _decayed_lr(self):
         """``lr / (1 + decay * iterations)`` (the learning rate itself when ``decay`` is 0)."""
