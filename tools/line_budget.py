@@ -477,6 +477,19 @@ COMPONENTS = {
     # 2026-11-27: tf.keras.metrics' functions (the accuracies, the losses under their metric
     # names), which TF-1 programs call on a model's outputs: counted apart, a new module
     "tf.keras.metrics (frontend/keras/metrics.py)": (["frontend/keras/metrics.py"], 70),
+    # 2026-11-27: tf.keras training as TF 1.15 runs it in graph mode: compile (losses, metrics,
+    # loss weights), fit / evaluate / predict over numpy arrays (validation split, sample and
+    # class weights, shuffling as Keras draws it), Keras' seven optimizers (OptimizerV2's
+    # updates), the callbacks (History, EarlyStopping, ModelCheckpoint, LearningRateScheduler,
+    # TensorBoard, LambdaCallback), save_weights / load_weights, tf.keras.utils' arrays: counted
+    # apart, new modules (training.py moved here from the row below, 178 lines then); 1020 ->
+    # 1100: ReduceLROnPlateau, CSVLogger and TerminateOnNaN, the rest of TF 1.15's callbacks;
+    # 1100 -> 1120: a Sequential model without an input shape compiled once data builds it
+    "tf.keras training (frontend/keras/training.py, training_loop.py, optimizers.py, "
+    "callbacks.py, utils.py)": (
+        ["frontend/keras/training.py", "frontend/keras/training_loop.py",
+         "frontend/keras/optimizers.py", "frontend/keras/callbacks.py",
+         "frontend/keras/utils.py"], 1120),
     # (1465 -> 1570: Keras' masks passed from layer to layer (engine.py: compute_mask,
     # supports_masking), Embedding(mask_zero), Masking, RepeatVector, LayerNormalization)
     "tf.keras (frontend/keras)": (["frontend/keras/*.py"], 1570),

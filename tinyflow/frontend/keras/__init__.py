@@ -4,20 +4,24 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
 - :mod:`.layers` (``tf.keras.layers``), :mod:`.models` (``Input``, ``Model``,
   ``Sequential``), :mod:`.backend`, :mod:`.activations`, :mod:`.initializers`,
   :mod:`.regularizers`, :mod:`.losses`, :mod:`.metrics` (its functions).
-- ``tf.keras.optimizers`` (Keras' own optimizers, whose arguments and defaults differ from
-  ``tf.train``'s), ``compile``/``fit``, and the other Keras names are not supported: an
-  AttributeError (or for the training methods, NotImplementedError) says so.
+- Training: ``compile`` / ``fit`` / ``evaluate`` / ``predict`` (:mod:`.training`,
+  :mod:`.training_loop`), :mod:`.optimizers` (Keras' own, whose arguments and defaults differ
+  from ``tf.train``'s), :mod:`.callbacks`, :mod:`.utils` (``to_categorical``, ``normalize``).
+- The other Keras names are not supported: an AttributeError (or for a model's methods,
+  NotImplementedError) says so.
 """
 from __future__ import annotations
 
 from ..unsupported import unsupported
 from . import activations, backend, initializers, layers, losses, metrics, models, regularizers
+from . import callbacks, optimizers, utils
 from .models import Input, Model, Sequential
 
 __all__ = [
     "Input", "Model", "Sequential", "activations", "backend", "initializers", "layers",
     "losses", "metrics", "models", "regularizers",
 ]
+__all__ += ["callbacks", "optimizers", "utils"]  # the training modules
 
 
 def __getattr__(name):

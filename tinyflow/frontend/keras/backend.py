@@ -13,8 +13,8 @@ from ...nnvm.symbol import current_context, reset_default_graph
 from .. import api
 
 __all__ = [
-    "clear_session", "epsilon", "floatx", "get_session", "get_uid", "image_data_format",
-    "learning_phase", "set_learning_phase", "set_session",
+    "clear_session", "epsilon", "floatx", "get_session", "get_uid", "get_value",
+    "image_data_format", "learning_phase", "set_learning_phase", "set_session", "set_value",
 ]
 
 _EPSILON, _FLOATX = 1e-7, "float32"  # TF 1.15's constants (backend.epsilon(), floatx())
@@ -92,6 +92,16 @@ def get_session():
     if missing:
         session.run(api.variables_initializer(missing))
     return session
+
+
+def get_value(x):
+    """The value of the variable (or tensor) ``x`` in :func:`get_session`'s session."""
+    return get_session().run(x)
+
+
+def set_value(x, value) -> None:
+    """Write ``value`` into the variable ``x`` in :func:`get_session`'s session."""
+    x.load(value, get_session())
 
 
 def clear_session() -> None:

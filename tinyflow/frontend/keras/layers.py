@@ -188,7 +188,7 @@ class Embedding(Layer):
                  embeddings_regularizer=None, activity_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, input_length=None,
                  **kwargs) -> None:
-        if "input_shape" not in kwargs and input_length is not None:
+        if "input_shape" not in kwargs:  # Keras': a Sequential model starting here is built
             kwargs["input_shape"] = (input_length,)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         tf_layers._no_constraints(self, embeddings_constraint=embeddings_constraint)

@@ -11,16 +11,17 @@ them in graph mode, as stacks of layers one calls on tensors.
 - A subclass of ``Model`` defining ``call`` tracks the layers it holds as attributes.
 
 ``.trainable_variables``, ``.weights``, ``.updates``, ``.losses`` gather its layers';
-``summary()`` prints Keras' table; ``compile``/``fit``/``evaluate``/``predict`` are
-:mod:`.training`'s; saving and generators are not supported (NotImplementedError says so):
-save the variables with ``tf.train.Saver``.
+``summary()`` prints Keras' table; ``compile``, the ``*_on_batch`` steps and
+``save_weights`` / ``load_weights`` are :mod:`.training`'s, ``fit`` / ``evaluate`` /
+``predict`` :mod:`.training_loop`'s; saving the whole model and generators are not supported
+(NotImplementedError says so).
 """
 from __future__ import annotations
 
 from ...nnvm.symbol import Symbol, current_context
 from .. import api
 from .. import layers as tf_layers
-from . import backend, training
+from . import backend, training, training_loop
 from .engine import Layer
 
 __all__ = ["Input", "InputLayer", "Model", "Sequential"]
@@ -86,14 +87,15 @@ def _unique(variables) -> list:
 
 
 _UNSUPPORTED = ("fit_generator", "evaluate_generator", "predict_generator", "save",
-                "save_weights", "load_weights", "to_json", "to_yaml")
+                "to_json", "to_yaml")
 
 
 def _not_supported(name):
     def method(self, *args, **kwargs):
         raise NotImplementedError(
             f"tf.keras.Model.{name} is not supported by TinyFlow: fit / evaluate / predict "
-            f"take numpy arrays; save the variables with tf.train.Saver")
+            f"take numpy arrays; save the weights with save_weights (TensorFlow's checkpoint "
+            f"format)")
     method.__name__ = name
     return method
 
@@ -276,9 +278,13 @@ class Model(Layer):
 
 for _name in _UNSUPPORTED:
     setattr(Model, _name, _not_supported(_name))
-for _name in ("compile", "fit", "evaluate", "predict", "train_on_batch", "test_on_batch",
-              "predict_on_batch"):  # the training loop's (training.py)
+for _name in ("compile", "train_on_batch", "test_on_batch", "predict_on_batch",
+              "save_weights", "load_weights"):  # training.py's
     setattr(Model, _name, getattr(training, _name))
+for _name in training_loop.__all__:  # fit, evaluate, predict
+    setattr(Model, _name, getattr(training_loop, _name))
+Model.metrics_names = property(training.metrics_names)
+Model.stop_training = False  # a callback sets it (on the model) to end fit
 
 
 def _count(variable) -> int:
@@ -331,6 +337,15 @@ class Sequential(Model):
         if self.outputs is not None:
             self.outputs = [layer(self.outputs[0])]
             self.built = True
+
+    def build_on_data(self, x) -> None:
+        """Build the model on an ``Input`` of ``x``'s shape less its first axis (float32, or
+        ``x``'s integer type), as Keras does for a model without ``input_shape`` given data."""
+        dtype = x.dtype.name if x.dtype.kind in "iu" else backend.floatx()
+        inputs = Input(batch_shape=(None, *x.shape[1:]), dtype=dtype,
+                       name=f"{self._layers[0].name}_input")
+        self.inputs, self.outputs = [inputs], [self.call(inputs)]
+        self.built = True
 
     def pop(self) -> None:
         """Remove the last layer."""
