@@ -108,7 +108,7 @@ def test_optimizers_variables_names_and_errors():
     with pytest.raises(ValueError, match="Unknown optimizer: ftrl"):
         keras.optimizers.get("ftrl")
     with pytest.raises(AttributeError, match="not supported by TinyFlow"):
-        keras.optimizers.Ftrl
+        _ = keras.optimizers.Ftrl
 
 
 def test_clipnorm_clips_each_gradient():

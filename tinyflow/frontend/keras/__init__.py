@@ -13,8 +13,19 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
 from __future__ import annotations
 
 from ..unsupported import unsupported
-from . import activations, backend, initializers, layers, losses, metrics, models, regularizers
-from . import callbacks, optimizers, utils
+from . import (
+    activations,
+    backend,
+    callbacks,
+    initializers,
+    layers,
+    losses,
+    metrics,
+    models,
+    optimizers,
+    regularizers,
+    utils,
+)
 from .models import Input, Model, Sequential
 
 __all__ = [

@@ -299,7 +299,8 @@ class LearningRateScheduler(Callback):
         except TypeError:
             lr = self.schedule(epoch)
         if not isinstance(lr, (float, np.floating)):
-            raise ValueError('The output of the "schedule" function should be float.')
+            # Keras' class for this error
+            raise ValueError('The output of the "schedule" function should be float.')  # noqa: TRY004
         backend.set_value(self.model.optimizer.lr, lr)
         if self.verbose > 0:
             print(f"\nEpoch {epoch + 1:05d}: LearningRateScheduler reducing learning rate "
@@ -369,7 +370,8 @@ class CSVLogger(Callback):
 
     def on_train_begin(self, logs=None):
         header = not (self.append and os.path.exists(self.filename))
-        self.file = open(self.filename, "a" if self.append else "w", newline="")
+        # open across the epochs, closed by on_train_end (Keras' CSVLogger)
+        self.file = open(self.filename, "a" if self.append else "w", newline="")  # noqa: SIM115
         self.keys, self.writer, self._header = None, None, header
 
     def on_epoch_end(self, epoch, logs=None):

@@ -23,7 +23,8 @@ __all__ = [
 # the losses that are metrics too, under the same names
 MAE, MSE, mae, mse = losses.MAE, losses.MSE, losses.mae, losses.mse
 mean_absolute_error, mean_squared_error = losses.mean_absolute_error, losses.mean_squared_error
-hinge, squared_hinge, binary_crossentropy = losses.hinge, losses.squared_hinge, losses.binary_crossentropy
+hinge, squared_hinge = losses.hinge, losses.squared_hinge
+binary_crossentropy = losses.binary_crossentropy
 categorical_crossentropy = losses.categorical_crossentropy
 sparse_categorical_crossentropy = losses.sparse_categorical_crossentropy
 

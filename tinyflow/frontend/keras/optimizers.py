@@ -13,6 +13,8 @@ built of elementwise ops and assigns, Keras' formulas written beside them.
 """
 from __future__ import annotations
 
+from typing import ClassVar
+
 from ...nnvm.symbol import current_context
 from ...nnvm.variables import Variable
 from .. import api, math_ops, train
@@ -31,7 +33,7 @@ class Optimizer(train.Optimizer):
     var_list)``, ``apply_gradients``, ``get_updates(loss, params)``, ``iterations``, ``lr``
     (``learning_rate``), ``get_config``."""
 
-    _defaults: dict = {}
+    _defaults: ClassVar[dict] = {}
 
     def __init__(self, name, learning_rate=0.001, decay=0.0, clipnorm=None, clipvalue=None,
                  **hypers) -> None:
@@ -135,7 +137,7 @@ class SGD(Optimizer):
     """``var -= lr * grad``; with ``momentum``: ``accum = momentum * accum - lr * grad; var +=
     accum`` (``nesterov``: ``var += momentum * accum - lr * grad``)."""
 
-    _defaults = {"momentum": 0.0, "nesterov": False}
+    _defaults: ClassVar[dict] = {"momentum": 0.0, "nesterov": False}
 
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD",
                  **kwargs) -> None:
@@ -162,7 +164,7 @@ class Adam(Optimizer):
     ``lr_t = lr sqrt(1 - b2^t) / (1 - b1^t)`` (``ApplyAdam``); ``amsgrad`` divides by
     ``sqrt(vhat)``, ``vhat = max(vhat, v)``."""
 
-    _defaults = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7, "amsgrad": False}
+    _defaults: ClassVar[dict] = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7, "amsgrad": False}
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  amsgrad=False, name="Adam", **kwargs) -> None:
@@ -186,7 +188,7 @@ class Adam(Optimizer):
             m = self._new(var, "m", lambda m, g: self.beta_1 * m + (1 - self.beta_1) * g, grad)
             v = self._new(var, "v", lambda v, g: self.beta_2 * v + (1 - self.beta_2) * g * g,
                           grad)
-            vhat = self._new(var, "vhat", lambda vhat, _: api.maximum(vhat, v), grad)
+            vhat = self._new(var, "vhat", lambda vhat, _, v=v: api.maximum(vhat, v), grad)
             lr_t = lr * api.sqrt(1.0 - power_2) / (1.0 - power_1)
             updates.append(api.assign_sub(var, lr_t * m / (api.sqrt(vhat) + self.epsilon)))
         return updates
@@ -197,7 +199,7 @@ class RMSprop(Optimizer):
     ``sqrt(rms - mg^2)``, ``mg = rho mg + (1 - rho) g``); with ``momentum`` TF's
     ``ApplyRMSProp``: ``mom = momentum mom + lr g / sqrt(rms + eps); var -= mom``."""
 
-    _defaults = {"rho": 0.9, "momentum": 0.0, "epsilon": 1e-7, "centered": False}
+    _defaults: ClassVar[dict] = {"rho": 0.9, "momentum": 0.0, "epsilon": 1e-7, "centered": False}
 
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="RMSprop", **kwargs) -> None:
@@ -230,7 +232,7 @@ class Adagrad(Optimizer):
     """``accum += g^2; var -= lr g / (sqrt(accum) + eps)`` (``ApplyAdagradV2``), ``accum``
     starting at ``initial_accumulator_value``."""
 
-    _defaults = {"initial_accumulator_value": 0.1, "epsilon": 1e-7}
+    _defaults: ClassVar[dict] = {"initial_accumulator_value": 0.1, "epsilon": 1e-7}
 
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7,
                  name="Adagrad", **kwargs) -> None:
@@ -253,7 +255,7 @@ class Adagrad(Optimizer):
 class Adadelta(Optimizer):
     """TF's ``ApplyAdadelta`` (Keras' slots ``accum_grad``, ``accum_var``)."""
 
-    _defaults = {"rho": 0.95, "epsilon": 1e-7}
+    _defaults: ClassVar[dict] = {"rho": 0.95, "epsilon": 1e-7}
 
     def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="Adadelta",
                  **kwargs) -> None:
@@ -271,7 +273,7 @@ class Adamax(Optimizer):
     """``m = b1 m + (1 - b1) g; v = max(b2 v, |g|); var -= lr / (1 - b1^t) m / (v + eps)``
     (``ApplyAdaMax``)."""
 
-    _defaults = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
+    _defaults: ClassVar[dict] = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Adamax", **kwargs) -> None:
@@ -294,7 +296,7 @@ class Nadam(Optimizer):
     """Adam with Nesterov momentum (Dozat), Keras' momentum schedule ``m_t = b1 (1 - 0.5 *
     0.96^(0.004 t))``, the schedule's running product kept in ``<name>/momentum_cache``."""
 
-    _defaults = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
+    _defaults: ClassVar[dict] = {"beta_1": 0.9, "beta_2": 0.999, "epsilon": 1e-7}
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
                  name="Nadam", **kwargs) -> None:

@@ -83,7 +83,7 @@ def _metric(name_or_function, loss, output):
     elif callable(name_or_function):
         function = name_or_function
     else:
-        raise ValueError(f"Could not interpret metric function identifier: "
+        raise ValueError(f"Could not interpret metric function identifier: "  # noqa: TRY004
                          f"{name_or_function!r}")
     return getattr(function, "__name__", None) or function.name, function
 

@@ -18,7 +18,8 @@ import time
 
 import numpy as np
 
-from . import backend, callbacks as callbacks_module, training
+from . import backend, training
+from . import callbacks as callbacks_module
 
 __all__ = ["evaluate", "fit", "predict"]
 
