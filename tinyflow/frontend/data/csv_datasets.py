@@ -150,11 +150,13 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
     opener = _opener(compression_type)
     if column_names is None:
         if not header:
-            raise ValueError("Cannot infer column names without a header line.")
+            raise ValueError("Expected `column_names` or `header` arguments. Neither is "
+                             "provided.")
         column_names = _header_names(filenames, field_delim, use_quote_delim, opener)
     column_names = list(column_names)
     if len(column_names) != len(set(column_names)):
-        raise ValueError("Cannot have duplicate column names.")
+        raise ValueError(f"Either `column_names` argument or CSV header row contains "
+                         f"duplicate column names: {_duplicates(column_names)}.")
     if select_columns is not None:
         select_columns = _column_indices(select_columns, column_names)
     if column_defaults is None:
@@ -162,12 +164,14 @@ def make_csv_dataset(file_pattern, batch_size, column_names=None, column_default
             filenames, len(column_names), (field_delim, use_quote_delim, na_value, header),
             num_rows_for_inference, select_columns, opener)
     if select_columns is not None and len(column_defaults) != len(select_columns):
-        raise ValueError("If specified, column_defaults and select_columns must have same "
-                         "length.")
+        raise ValueError(f"If specified, `column_defaults` and `select_columns` must have the "
+                         f"same length: `column_defaults` has length {len(column_defaults)}, "
+                         f"`select_columns` has length {len(select_columns)}.")
     if select_columns is not None and len(column_names) > len(select_columns):
         column_names = [column_names[i] for i in select_columns]
     if label_name is not None and label_name not in column_names:
-        raise ValueError("`label_name` provided must be one of the columns.")
+        raise ValueError(f"`label_name` provided must be one of the columns: "
+                         f"{column_names}. Received: {label_name}.")
 
     def file_records(filename):
         records = CsvDataset(filename, column_defaults, compression_type, None, header,
@@ -205,10 +209,10 @@ def _file_names(file_pattern) -> list:
     """The files a pattern (or a list of them) matches, sorted: TF's ``_get_file_names``."""
     patterns = file_pattern if isinstance(file_pattern, list) else [file_pattern]
     if not patterns:
-        raise ValueError("File pattern is empty.")
+        raise ValueError("Argument `file_pattern` should not be empty.")
     names = sorted(name for pattern in patterns for name in gfile.Glob(os.fsdecode(pattern)))
     if not names:
-        raise ValueError(f"No files match {file_pattern}.")
+        raise ValueError(f"No files match `file_pattern` {file_pattern}.")
     return names
 
 
@@ -225,8 +229,22 @@ def _opener(compression_type):
 
 
 def _csv_rows(file, field_delim, use_quote_delim):
-    return csv.reader(file, delimiter=field_delim,
+    return csv.reader(_lines(file), delimiter=field_delim,
                       quoting=csv.QUOTE_MINIMAL if use_quote_delim else csv.QUOTE_NONE)
+
+
+def _lines(file):
+    """The lines of a probed file, read a piece at a time: one longer than a piece must fit
+    in the free memory (an untrusted file's)."""
+    limit = None
+    while line := file.readline(python_io._PIECE):
+        while not line.endswith("\n") and (more := file.readline(python_io._PIECE)):
+            line += more
+            limit = host_memory.host_available_bytes()[0] if limit is None else limit
+            if len(line) > limit:
+                raise ResourceExhaustedError(f"a line of {file.name} holds more than the "
+                                             f"{limit} bytes free")
+        yield line
 
 
 def _header_names(filenames, field_delim, use_quote_delim, opener) -> list:
@@ -251,17 +269,22 @@ def _column_indices(select_columns, column_names) -> list:
     for column in select_columns:
         if isinstance(column, int):
             if not 0 <= column < len(column_names):
-                raise ValueError(f"Column index {column} specified in select_columns out of "
-                                 f"valid range.")
+                raise ValueError(f"Column index {column} specified in `select_columns` should "
+                                 f"be >= 0 and < {len(column_names)}, the number of columns.")
             indices.append(column)
         elif column not in column_names:
-            raise ValueError(f"Value '{column}' specified in select_columns not a valid "
-                             f"column index or name.")
+            raise ValueError(f"Column {column} specified in `select_columns` must be of one "
+                             f"of the columns: {column_names}.")
         else:
             indices.append(column_names.index(column))
     if len(set(indices)) != len(indices):
-        raise ValueError("select_columns contains duplicate columns")
+        raise ValueError(f"The `select_columns` argument contains duplicate columns: "
+                         f"{_duplicates(indices)}.")
     return sorted(indices)
+
+
+def _duplicates(values) -> set:
+    return {v for v in values if values.count(v) > 1}
 
 
 _INFERRED = ("int32", "int64", "float32", "float64", "string")  # narrowest first
