@@ -244,10 +244,10 @@ def test_csv_dataset_values_as_real_tf(files):
 @pytest.mark.parametrize("defaults, options, message", [  # TF's words, each at its record
     ([tf.int32, tf.string, tf.float32, tf.int64], {"header": True},
      "Field 2 is required but missing in record 3"),
-    ([tf.int32, tf.string, tf.float32, tf.int64], {}, "Field 0 in record 1 .* is not a valid "
-                                                      "int32: id"),
-    ([[0], [""], [0.0], [0]], {"header": True}, "Field 3 in record 3 .* is not a valid int32: "
-                                                "4000000000"),
+    ([tf.int32, tf.string, tf.float32, tf.int64], {},
+     "Field 0 in record 1 .* is not a valid int32: id"),
+    ([[0], [""], [0.0], [0]], {"header": True},
+     "Field 3 in record 3 .* is not a valid int32: 4000000000"),
     ([tf.int32, tf.string], {"header": True}, "Expect 2 fields but have more in record 2"),
     ([tf.int32, tf.string], {"header": True, "select_cols": [0, 9]},
      "Expect 2 fields but have 1 in record 2"),
