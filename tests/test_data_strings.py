@@ -348,3 +348,34 @@ def test_csv_files_are_read_within_the_free_memory(tmp_path, monkeypatch):
     (tmp_path / "wide.csv").write_text("a" * 5000 + "\n1\n")
     with pytest.raises(tf.errors.ResourceExhaustedError, match="wide.csv holds more than"):
         tf.data.experimental.make_csv_dataset(str(tmp_path / "wide.csv"), 1)
+
+
+# -- an estimator's input_fn of string columns ---------------------------------------------
+def test_monitored_session_initializes_tables_as_tf():
+    # TF's Scaffold.default_local_init_op groups the local variables' and the tables'
+    # initializers: a MonitoredTrainingSession looks a table up without tables_initializer()
+    table = tf.lookup.StaticHashTable(tf.lookup.KeyValueTensorInitializer(
+        ["paris", "rome"], [1, 2]), -1)
+    found = table.lookup(tf.constant(["rome", "oslo"]))
+    with tf.train.MonitoredTrainingSession() as sess:
+        assert sess.run(found).tolist() == [2, -1]
+    with tf.train.Supervisor(logdir=None).managed_session() as sess:  # its default: the same
+        assert sess.run(found).tolist() == [2, -1]
+
+
+@pytest.mark.filterwarnings("ignore:no meta graph")  # a dataset's iterator is no graph JSON
+def test_estimator_trains_on_an_input_fn_of_string_columns(tmp_path):
+    def input_fn():
+        features = {"city": np.array(["paris", "rome", "oslo", "rome"], dtype=object),
+                    "age": np.float32([30, 40, 50, 20])}
+        return tf.data.Dataset.from_tensor_slices((features, np.array([1, 0, 1, 0]))).repeat(
+            3).batch(2)
+    city = tf.feature_column.categorical_column_with_vocabulary_list(
+        "city", ["paris", "rome", "oslo"])
+    estimator = tf.estimator.DNNClassifier(
+        hidden_units=[4], model_dir=str(tmp_path), feature_columns=[
+            tf.feature_column.numeric_column("age"), tf.feature_column.indicator_column(city)])
+    estimator.train(input_fn, steps=3)
+    assert estimator.evaluate(input_fn, steps=2)["global_step"] == 3
+    classes = [p["classes"].tolist() for p in estimator.predict(lambda: input_fn().take(1))]
+    assert len(classes) == 2 and all(c in ([b"0"], [b"1"]) for c in classes)
