@@ -610,10 +610,12 @@ COMPONENTS = {
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
     # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
     # and export_savedmodel, over estimator/exporter.py; 2110 -> 2205: TF-1 smoke tests:
-    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py)
+    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py; 2205 ->
+    # 2215: 2026-11-27 (strdata18): Scaffold.default_local_init_op, TF's, which initialises
+    # the tables too, shared by Supervisor)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2205),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2215),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;
