@@ -174,6 +174,13 @@ def test_file_names_into_text_lines_as_real_tf(files):
         tf.data.TextLineDataset, cycle_length=2, sloppy=True))) == expected
     assert _values(tf.data.TextLineDataset(names).filter(
         lambda line: tf.strings.regex_full_match(line, ".*-1"))) == [b"l0-1", b"l1-1", b"l2-1"]
+    (upper, pieces, numbers, lengths), = _values(tf.data.TextLineDataset(names[1]).map(
+        lambda line: (tf.strings.upper(line), tf.strings.substr(line, 1, 2),
+                      tf.strings.to_number(tf.strings.substr(line, 3, 1), tf.int32),
+                      tf.strings.length(line))).batch(3))
+    assert upper.tolist() == [b"L1-0", b"L1-1", b"L1-2"] and pieces.tolist() == [b"1-"] * 3
+    assert numbers.tolist() == [0, 1, 2] and lengths.tolist() == [4, 4, 4]
+    assert numbers.dtype == np.int32
     assert _values(by_name.take(2).map(tf.io.read_file)) == [b"l0-0\nl0-1\n",
                                                              b"l1-0\nl1-1\nl1-2\n"]
     (files / "bin.dat").write_bytes(b"HDabcdefghFT")
