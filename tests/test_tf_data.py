@@ -480,8 +480,8 @@ def test_shuffle_and_repeat_and_map_and_batch():
         tf.data.experimental.map_and_batch(lambda x: x * 2, 2)))
     assert [b.tolist() for b in batches] == [[0, 2], [4, 6], [8]]
     assert "Counter" in dir(tf.data.experimental)
-    with pytest.raises(AttributeError, match="tf.data.experimental.parallel_interleave"):
-        tf.data.experimental.parallel_interleave  # noqa: B018
+    with pytest.raises(AttributeError, match="tf.data.experimental.ignore_errors"):
+        tf.data.experimental.ignore_errors  # noqa: B018
 
 
 def test_flat_map_and_interleave_in_tensorflows_order():

@@ -100,11 +100,14 @@ COMPONENTS = {
     # TF's parsing_ops and example protos are; with tf.decode_csv and tf.data.TextLineDataset,
     # and packed varints decoded by numpy, a large message checked against the free memory,
     # and tf.parse_single_sequence_example; 1080 -> 1150: tf.data.FixedLengthRecordDataset
-    # (fixed records read in pieces past header and footer, TF's errors, the memory check)
+    # (fixed records read in pieces past header and footer, TF's errors, the memory check);
+    # 1150 -> 1165: 2026-11-27 (strdata18): decode_csv's defaults and record conversion as
+    # functions tf.data.experimental.CsvDataset shares (its required dtypes, its words in
+    # errors), a reader's record made an element by a method CsvDataset overrides
     "TFRecords and tf.train.Example (example_proto.py, parsing_ops.py, ops/parsing.py, "
     "data/readers.py)": (
         ["frontend/example_proto.py", "frontend/parsing_ops.py", "ops/parsing.py",
-         "frontend/data/readers.py"], 1150),
+         "frontend/data/readers.py"], 1165),
     # 2026-11-27: tf.io's files and a tensor's bytes (matching_files' glob, write_file,
     # serialize_tensor / parse_tensor: TensorProto by hand, untrusted bytes checked), counted
     # apart as the TFRecord pipeline is
@@ -417,8 +420,16 @@ COMPONENTS = {
     # (directed.py); 1440 -> 1675: tf.data.Options with TF 1.15's options and their merge
     # (options.py, none with an effect here) and Dataset.with_options; Dataset.window, its
     # windows datasets read by flat_map / interleave; 1675 -> 1700: a map function reads
-    # the tables of the session pulling the element (program_resources)
-    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py"], 1700),
+    # the tables of the session pulling the element (program_resources); 1700 -> 1790:
+    # 2026-11-27 (strdata18): string elements (from_tensor_slices / from_tensors of strings,
+    # b"" padding, string unique, a map returning a str), Dataset.list_files,
+    # parallel_interleave, tf.contrib.data (its names of tf.data.experimental's, counted here)
+    # 2026-11-27 (strdata18): tf.data.experimental.CsvDataset (records over line breaks in
+    # quotes, TF's checks and errors) and make_csv_dataset (column names and types read from
+    # the files as TF infers them), counted apart as the TFRecord readers are
+    "CSV datasets (frontend/data/csv_datasets.py)": (["frontend/data/csv_datasets.py"], 290),
+    "tf.data (tinyflow/frontend/data)": (["frontend/data/*.py", "frontend/contrib/data.py"],
+                                         1790),
     "distributed training (tinyflow/distributed.py)": (["distributed.py"], 250),
     # 2026-11-27: tf.contrib.seq2seq's attention (Luong, Bahdanau, AttentionWrapper), beam
     # search (BeamSearchDecoder, tile_batch, gather_tree composed of a reverse scan) and the
@@ -618,10 +629,12 @@ COMPONENTS = {
     # get_variable_names / get_variable_value, numpy_input_fn naming a string feature,
     # tf.estimator.inputs.pandas_input_fn; 2090 -> 2110: 2026-11-27: Estimator.export_saved_model
     # and export_savedmodel, over estimator/exporter.py; 2110 -> 2205: TF-1 smoke tests:
-    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py)
+    # tf.estimator.train_and_evaluate, TrainSpec, EvalSpec: estimator/training.py; 2205 ->
+    # 2215: 2026-11-27 (strdata18): Scaffold.default_local_init_op, TF's, which initialises
+    # the tables too, shared by Supervisor)
     "TF-1 training loops (monitored sessions, session-run hooks, tf.estimator, Supervisor)": (
         ["frontend/monitored_session.py", "frontend/session_run_hooks.py",
-         "frontend/supervisor.py", "frontend/estimator/*.py"], 2205),
+         "frontend/supervisor.py", "frontend/estimator/*.py"], 2215),
     # (3200 -> 3260: issue 24 item 7: tf.placeholder_with_default and tf.sequence_mask, each
     # with its numpy-style docstring, composed from existing ops; 3260 -> 3300: item 7, the two
     # candidate samplers (tf.nn / tf.random) and op.inputs[i] taken where tensors are;

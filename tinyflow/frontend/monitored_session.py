@@ -36,8 +36,14 @@ from ..nnvm.errors import OutOfRangeError
 from ..nnvm.symbol import current_context
 from ..session.options import RunMetadata, RunOptions
 from . import summary as summary_lib
-from .api import global_variables, global_variables_initializer, local_variables_initializer
+from .api import (
+    global_variables,
+    global_variables_initializer,
+    group,
+    local_variables_initializer,
+)
 from .framework import GraphKeys
+from .init_ops import tables_initializer
 from .queue_runner import Coordinator, start_queue_runners
 from .saver import Saver, get_checkpoint_state, latest_checkpoint
 from .session_run_hooks import (
@@ -118,7 +124,7 @@ class Scaffold:
                                             global_variables_initializer)
         if self._local_init_op is None:
             self._local_init_op = _get_or_default("local_init_op", GraphKeys.LOCAL_INIT_OP,
-                                                  local_variables_initializer)
+                                                  Scaffold.default_local_init_op)
         if self._summary_op is None:
             self._summary_op = _get_or_default("summary_op", GraphKeys.SUMMARY_OP,
                                                summary_lib.merge_all)
@@ -126,6 +132,12 @@ class Scaffold:
             self._saver = default_saver()
         current_context().finalize()
         return self
+
+    @staticmethod
+    def default_local_init_op():
+        """TF's default ``local_init_op``: the local variables' initializer and the tables'
+        (a vocabulary column's table, which an estimator's model looks up)."""
+        return group(local_variables_initializer(), tables_initializer())
 
     init_op = property(lambda self: self._init_op)
     init_feed_dict = property(lambda self: self._init_feed_dict)

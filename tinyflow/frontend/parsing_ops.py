@@ -16,7 +16,7 @@ import re
 
 import numpy as np
 
-from ..nnvm.dtypes import as_dtype
+from ..nnvm.dtypes import DType, as_dtype
 from ..nnvm.errors import InvalidArgumentError
 from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..nnvm.tensor_shape import TensorShape
@@ -307,24 +307,28 @@ class _Csv:
         records = np.asarray(inputs[0], dtype=object)
         out = [np.empty(records.shape, dtype=d.dtype) for d in self.defaults]
         for index, record in enumerate(records.reshape(-1)):
-            fields = _csv_fields(node, _as_bytes(record).decode("utf-8", "replace"), self.delim,
-                                 self.quotes, index)
-            if self.columns is not None:
-                fields = [fields[c] for c in self.columns if c < len(fields)]
-            if len(fields) != len(self.defaults):
-                raise InvalidArgumentError(None, node.name, (
-                    f"Expect {len(self.defaults)} fields but have {len(fields)} in record "
-                    f"{index}"))
-            for column, (field, default) in enumerate(zip(fields, self.defaults)):
-                out[column].reshape(-1)[index] = self._value(node, field, default, column,
-                                                             index)
+            text = _as_bytes(record).decode("utf-8", "replace")
+            fields = _csv_fields(node.name, text, self.delim, self.quotes) if text else []
+            for column, value in enumerate(self.row(node.name, fields, f"record {index}")):
+                out[column].reshape(-1)[index] = value
         return out
 
-    def _value(self, node, field, default, column, index):
+    def row(self, name, fields: list, where: str) -> list:
+        """One record's values from its ``fields`` (str), the columns selected and converted,
+        or TF's InvalidArgumentError naming the record (``where``) and op ``name``."""
+        if self.columns is not None:
+            fields = [fields[c] for c in self.columns if c < len(fields)]
+        if len(fields) != len(self.defaults):
+            raise InvalidArgumentError(None, name, (
+                f"Expect {len(self.defaults)} fields but have {len(fields)} in {where}"))
+        return [self._value(name, field, default, column, where)
+                for column, (field, default) in enumerate(zip(fields, self.defaults))]
+
+    def _value(self, name, field, default, column, where):
         if field == "" or field == self.na_value:
             if default.size == 0:
-                raise InvalidArgumentError(None, node.name, (
-                    f"Field {column} is required but missing in record {index}!"))
+                raise InvalidArgumentError(None, name, (
+                    f"Field {column} is required but missing in {where}!"))
             return default.reshape(-1)[0]
         if default.dtype == object:
             return field.encode()
@@ -333,17 +337,16 @@ class _Csv:
         value = int(field) if valid and kind == "int" else float(field) if valid else None
         if value is None or kind == "int" and not (
                 np.iinfo(default.dtype).min <= value <= np.iinfo(default.dtype).max):
-            raise InvalidArgumentError(None, node.name, (
-                f"Field {column} in record {index} is not a valid "
+            raise InvalidArgumentError(None, name, (
+                f"Field {column} in {where} is not a valid "
                 f"{_TF_CSV_NAMES[default.dtype.name]}: {field}"))
         return value
 
 
-def _csv_fields(node, record, delim, quotes, index) -> list:
-    """The fields of one record, TF's quoting: a field in double quotes may hold the
-    delimiter and doubled quotes; an unquoted one no quote nor line break."""
-    if record == "":
-        return []
+def _csv_fields(name, record, delim, quotes) -> list:
+    """The fields of one record (op ``name``'s), TF's quoting: a field in double quotes may
+    hold the delimiter, line breaks and doubled quotes; an unquoted one no quote nor line
+    break."""
     fields, position = [], 0
     while True:
         if quotes and record.startswith('"', position):
@@ -351,7 +354,7 @@ def _csv_fields(node, record, delim, quotes, index) -> list:
             while True:
                 end = record.find('"', position)
                 if end < 0:
-                    raise InvalidArgumentError(None, node.name, _QUOTED)
+                    raise InvalidArgumentError(None, name, _QUOTED)
                 field.append(record[position:end])
                 if record.startswith('"', end + 1):  # a doubled quote: one quote
                     field.append('"')
@@ -360,14 +363,14 @@ def _csv_fields(node, record, delim, quotes, index) -> list:
                 position = end + 1
                 break
             if position < len(record) and record[position] != delim:
-                raise InvalidArgumentError(None, node.name, _QUOTED)
+                raise InvalidArgumentError(None, name, _QUOTED)
             fields.append("".join(field))
         else:
             end = record.find(delim, position)
             end = len(record) if end < 0 else end
             field = record[position:end]
             if (quotes and '"' in field) or "\n" in field or "\r" in field:
-                raise InvalidArgumentError(None, node.name, (
+                raise InvalidArgumentError(None, name, (
                     "Unquoted fields cannot have quotes/CRLFs inside"))
             fields.append(field)
             position = end
@@ -378,15 +381,14 @@ def _csv_fields(node, record, delim, quotes, index) -> list:
             return [*fields, ""]
 
 
-def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
-               na_value="", select_cols=None) -> list:
-    """The columns of CSV ``records`` (a string tensor): one tensor per entry of
-    ``record_defaults`` (each ``[value]``, or ``[]`` for a required column), of its dtype
-    (float32, float64, int32, int64, string) and the records' shape."""
-    if len(field_delim) != 1:
-        raise ValueError("field_delim should be only 1 character")
+def csv_defaults(record_defaults, dtypes_allowed=False) -> list:
+    """``record_defaults`` as TF checks them: per column a 1-D array of its default (empty: a
+    required column; strings an object array of bytes), of dtype float32, float64, int32,
+    int64 or string; with ``dtypes_allowed`` (CsvDataset's) a DType is a required column."""
     defaults = []
     for default in record_defaults:
+        if dtypes_allowed and isinstance(default, DType):
+            default = np.empty(0, dtype=default.as_numpy_dtype)
         if isinstance(default, (list, tuple)) and len(default) == 1 and isinstance(
                 default[0], Symbol):  # [tf.constant(0, tf.int64)]
             default = default[0]
@@ -407,6 +409,17 @@ def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, 
                              "scalar.")
         defaults.append(np.array([_as_bytes(v) for v in array.reshape(-1)] + [None], object)[:-1]
                         if dtype == "string" else array.astype(dtype).reshape(-1))
+    return defaults
+
+
+def decode_csv(records, record_defaults, field_delim=",", use_quote_delim=True, name=None,
+               na_value="", select_cols=None) -> list:
+    """The columns of CSV ``records`` (a string tensor): one tensor per entry of
+    ``record_defaults`` (each ``[value]``, or ``[]`` for a required column), of its dtype
+    (float32, float64, int32, int64, string) and the records' shape."""
+    if len(field_delim) != 1:
+        raise ValueError("field_delim should be only 1 character")
+    defaults = csv_defaults(record_defaults)
     columns = None if select_cols is None else [int(c) for c in select_cols]
     records = records if isinstance(records, Symbol) else convert_to_tensor(
         records, dtype="string")

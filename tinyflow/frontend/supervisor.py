@@ -33,10 +33,10 @@ import numpy as np
 from ..nnvm.errors import AbortedError, DeadlineExceededError
 from ..nnvm.symbol import current_context
 from . import summary as summary_lib
-from .api import global_variables, global_variables_initializer, local_variables_initializer
+from .api import global_variables, global_variables_initializer
 from .events import proto, summary_value
 from .framework import GraphKeys
-from .monitored_session import _check_master
+from .monitored_session import Scaffold, _check_master
 from .queue_runner import Coordinator, LooperThread
 from .saver import Saver, get_checkpoint_state
 from .tf_logging import info, warning
@@ -207,7 +207,7 @@ class Supervisor:
             self._init_op = (_first_or_made(GraphKeys.INIT_OP, global_variables_initializer)
                              if init_op is default else init_op)
             self._local_init_op = (_first_or_made(GraphKeys.LOCAL_INIT_OP,
-                                                  local_variables_initializer)
+                                                  Scaffold.default_local_init_op)
                                    if local_init_op is default else local_init_op)
             self._saver = (_first_or_made(GraphKeys.SAVERS,
                                           lambda: Saver() if global_variables() else None)

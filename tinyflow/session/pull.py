@@ -44,10 +44,14 @@ def pull_feeds(session, symbols, feeds: dict, timeout_ms: int = 0) -> tuple:
     deadline = time.monotonic() + timeout_ms / 1000 if timeout_ms else None
 
     def evaluate(symbols):  # an entry pulled in this run gives its value (a reader's record);
-        # the rest is run with this run's feeds and the values pulled so far (inputs first)
-        return ([pulled[s.outputs[0]] for s in symbols]
-                if all(s.outputs[0] in pulled for s in symbols)
-                else session._run_symbols(symbols, feeds, timeout_ms=timeout_ms))
+        # the rest is run with this run's feeds and the values pulled so far (inputs first),
+        # pulling what it needs that is not an input of this run's nodes (a one-shot
+        # iterator's captured tf.io.matching_files)
+        if all(s.outputs[0] in pulled for s in symbols):
+            return [pulled[s.outputs[0]] for s in symbols]
+        inner, strings = pull_feeds(session, symbols, feeds, timeout_ms)
+        return fetched_strings(symbols, strings, lambda rest: session._run_symbols(
+            rest, inner, timeout_ms=timeout_ms))
 
     for node in nodes:
         values = node.op.attr("FPullOutputs")(node, resources, evaluate, deadline)

@@ -6,13 +6,14 @@ the model variables), ``losses`` (the deprecated argument orders), ``slim`` (the
 ``distributions`` (tf.distributions' families and MultivariateNormalDiag), ``metrics`` (the
 ``streaming_*`` metrics), ``training`` (``HParams``), ``crf`` (the linear-chain CRF:
 log-likelihood, Viterbi decoding), ``lookup`` (tf.lookup's tables and the vocabulary
-tables: :mod:`tinyflow.contrib.lookup`);
+tables: :mod:`tinyflow.contrib.lookup`), ``data`` (``tf.data.experimental``'s
+``parallel_interleave``, ``shuffle_and_repeat``, ``CsvDataset``, ``make_csv_dataset``...);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
+__all__ = ["crf", "data", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
            "seq2seq", "slim", "training"]
-_SUBMODULES = ("crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
+_SUBMODULES = ("crf", "data", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
                "seq2seq", "slim", "training")
 
 

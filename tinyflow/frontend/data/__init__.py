@@ -9,7 +9,7 @@ functions), :mod:`.pipeline` (the numpy side), :mod:`.structure` (nested element
 :mod:`.grouping` (``group_by_window``, ``bucket_by_sequence_length``), :mod:`.options`
 (``tf.data.Options``, which have no effect here), :mod:`.directed`
 (``choose_from_datasets``, ``sample_from_datasets``), :mod:`.readers` (``TFRecordDataset``,
-``TextLineDataset``).
+``TextLineDataset``), :mod:`.csv_datasets` (``CsvDataset``, ``make_csv_dataset``).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import sys
 
 from ..unsupported import unsupported
 from . import directed, grouping
+from .csv_datasets import CsvDataset, make_csv_dataset
 from .dataset import Dataset
 from .iterator import Iterator
 from .options import (
@@ -45,10 +46,11 @@ class _Experimental:
     ``Counter`` and the transformations TF 1.15 kept there, for ``dataset.apply(...)``."""
 
     AUTOTUNE = AUTOTUNE
-    NAMES = ("AUTOTUNE", "Counter", "DistributeOptions", "MapVectorizationOptions",
-             "OptimizationOptions", "StatsOptions", "ThreadingOptions",
-             "bucket_by_sequence_length", "choose_from_datasets", "enumerate_dataset",
-             "group_by_window", "map_and_batch", "sample_from_datasets", "shuffle_and_repeat",
+    NAMES = ("AUTOTUNE", "Counter", "CsvDataset", "DistributeOptions",
+             "MapVectorizationOptions", "OptimizationOptions", "StatsOptions",
+             "ThreadingOptions", "bucket_by_sequence_length", "choose_from_datasets",
+             "enumerate_dataset", "group_by_window", "make_csv_dataset", "map_and_batch",
+             "parallel_interleave", "sample_from_datasets", "shuffle_and_repeat",
              "take_while", "unbatch", "unique")
     DistributeOptions, MapVectorizationOptions = DistributeOptions, MapVectorizationOptions
     OptimizationOptions, StatsOptions = OptimizationOptions, StatsOptions
@@ -57,6 +59,7 @@ class _Experimental:
     bucket_by_sequence_length = staticmethod(grouping.bucket_by_sequence_length)
     choose_from_datasets = staticmethod(directed.choose_from_datasets)
     sample_from_datasets = staticmethod(directed.sample_from_datasets)
+    CsvDataset, make_csv_dataset = CsvDataset, staticmethod(make_csv_dataset)
 
     @staticmethod
     def Counter(start=0, step=1, dtype="int64") -> Dataset:
@@ -68,6 +71,13 @@ class _Experimental:
     def shuffle_and_repeat(buffer_size, count=None, seed=None):
         """``lambda d: d.shuffle(buffer_size, seed).repeat(count)`` (a new order each time)."""
         return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
+
+    @staticmethod
+    def parallel_interleave(map_func, cycle_length, block_length=1, sloppy=False,
+                            buffer_output_elements=None, prefetch_input_elements=None):
+        """``lambda d: d.interleave(map_func, cycle_length, block_length)``: TF's order
+        (``sloppy=True`` allows any order; TinyFlow's stays deterministic)."""
+        return lambda dataset: dataset.interleave(map_func, cycle_length, block_length)
 
     @staticmethod
     def map_and_batch(map_func, batch_size, num_parallel_batches=None, drop_remainder=False,

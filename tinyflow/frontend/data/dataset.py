@@ -9,6 +9,7 @@ and each ``sess.run`` that needs ``get_next()`` pulls one element.
 from __future__ import annotations
 
 import os
+import sys
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from ...nnvm.errors import InvalidArgumentError
 from ...nnvm.symbol import Symbol, _user_site, current_context
 from ...nnvm.tensor_shape import TensorShape
 from ...nnvm.variables import _inferred_dtype
+from .. import io_ops
 from ..api import _holds_tensors, _tensor
 from ..dtypes import as_dtype
 from ..dtypes import bool as tf_bool
@@ -78,6 +80,15 @@ class Dataset:
         """One element per row of ``tensors`` (a tensor, array, or tuple / dict of them, all
         with the same first dimension)."""
         return _Slices(tensors, slices=True)
+
+    @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None) -> Dataset:
+        """The names of the files ``file_pattern`` (a glob, a list of them or a string tensor)
+        matches when the iterator starts (``tf.io.matching_files``), sorted, then shuffled
+        unless ``shuffle=False`` (None: shuffled, as TF 1.15's) with ``seed``; no match is
+        TF's ``InvalidArgumentError`` naming the patterns."""
+        names = _ListFiles(file_pattern)
+        return names if shuffle is False else _Shuffle(names, sys.maxsize, seed, None)
 
     @staticmethod
     def from_tensors(tensors) -> Dataset:
@@ -167,7 +178,7 @@ class Dataset:
         return _Filter(self, predicate, until=True)
 
     def unique(self) -> Dataset:
-        """Each distinct element once, as first seen (scalar int32 or int64 elements)."""
+        """Each distinct element once, as first seen (int32, int64 or string elements)."""
         return _Unique(self)
 
     def prefetch(self, buffer_size) -> Dataset:
@@ -299,15 +310,38 @@ class _Slices(Dataset):
             raise InvalidArgumentError(None, None, (
                 f"{self._what}: dimension 0 differs between components: {sorted(rows)}"))
         for start in range(0, rows.pop(), size):
-            yield tuple(v[start] if squeeze else v[start:start + size] for v in values)
+            # v[start, ...]: a 0-d array, also of strings (v[start] would be bytes)
+            yield tuple(v[start, ...] if squeeze else v[start:start + size] for v in values)
+
+
+class _ListFiles(_Slices):
+    """``Dataset.list_files``: the slices of ``tf.io.matching_files(file_pattern)``, checked
+    not to be empty when the iterator starts (TF's ``assert_not_empty``), shuffled over a
+    buffer holding every name (TF's ``max(count, 1)``)."""
+
+    def __init__(self, file_pattern):
+        self._patterns = io_ops._string(file_pattern, "Dataset.list_files", (0, 1))
+        super().__init__(io_ops.matching_files(self._patterns), slices=True)
+        self._own_captures.append(self._patterns)
+
+    def _row_blocks(self, context, size, squeeze=False):
+        if not len(context.value(self._values[0])):
+            patterns = context.value(self._patterns).reshape(-1).tolist()
+            raise InvalidArgumentError(None, None, (
+                f"assertion failed: [No files matched pattern: "
+                f"{', '.join(os.fsdecode(p) for p in patterns)}] ({self._what})"))
+        yield from super()._row_blocks(context, size, squeeze)
 
 
 def _array(value, kind) -> np.ndarray:
-    """A numpy component as TF converts it (Python floats float32, ints int32)."""
+    """A numpy component as TF converts it (Python floats float32, ints int32; strings an
+    object array of bytes, a str as its UTF-8 bytes)."""
     dtype = _inferred_dtype(value)
+    if dtype.name == "string":
+        return pipeline.as_strings(value, f"{kind}: a string component")
     if not (dtype.is_floating or dtype.is_integer or dtype.is_bool):
-        raise TypeError(f"{kind}: TinyFlow's tf.data takes numeric tensors only, got {value!r} "
-                        f"({dtype.name})")
+        raise TypeError(f"{kind}: TinyFlow's tf.data takes numeric and string tensors, got "
+                        f"{value!r} ({dtype.name})")
     return np.array(value, dtype=dtype.as_numpy_dtype)  # a copy: later writes do not reach it
 
 
@@ -454,10 +488,10 @@ class _PaddedBatch(_Batch):
                 raise ValueError(f"{self._kind}: the padded shape {shape} is not compatible "
                                  f"with the element's shape {spec.shape}")
         self._padded = [tuple(d.value for d in s.dims) for s in shapes]
-        values = ([0] * len(flat) if padding_values is None else
+        values = ([b"" if s.dtype.name == "string" else 0 for s in flat]  # TF's defaults
+                  if padding_values is None else
                   _per_component(padding_values, dataset._specs, "padding_values"))
-        self._padding = [v if isinstance(v, Symbol) else np.asarray(v, s.dtype.as_numpy_dtype)
-                         for v, s in zip(values, flat)]
+        self._padding = [_padding_value(v, s) for v, s in zip(values, flat)]
         super().__init__(dataset, batch_size, drop_remainder)
         self._own_captures += [v for v in self._padding if isinstance(v, Symbol)]
         size = self._size if self._drop and isinstance(self._size, int) else None
@@ -468,6 +502,19 @@ class _PaddedBatch(_Batch):
         padding = [context.value(v) if isinstance(v, Symbol) else v for v in self._padding]
         for batch in self._batches(context):
             yield pipeline.pad_batch(batch, self._padded, padding, self._what)
+
+
+def _padding_value(value, spec):
+    """A padding value of ``spec``'s dtype (a tensor captured), TF's TypeError otherwise."""
+    dtype = value.dtype if isinstance(value, Symbol) else _inferred_dtype(value)
+    if (dtype.name == "string") != (spec.dtype.name == "string"):
+        raise TypeError(f"Invalid `padding_values`. `padding_values` values type {dtype} does "
+                        f"not match type {spec.dtype} of the corresponding input component.")
+    if isinstance(value, Symbol):
+        return value
+    if dtype.name == "string":
+        return pipeline.as_strings(value, "padding_values")
+    return np.asarray(value, spec.dtype.as_numpy_dtype)
 
 
 def _per_component(values, specs, argument) -> list:
@@ -819,7 +866,7 @@ class _Unbatch(Dataset):
                                                        f"have the same batch size in each "
                                                        f"component.")
             for row in range(rows.pop() if rows else 0):
-                yield tuple(component[row] for component in element)
+                yield tuple(component[row, ...] for component in element)
 
 
 class _Unique(Dataset):
@@ -827,15 +874,15 @@ class _Unique(Dataset):
 
     def __init__(self, dataset):
         spec = dataset._specs
-        if not isinstance(spec, Spec) or spec.dtype.name not in ("int32", "int64"):
-            raise TypeError("Dataset.unique() only supports datasets with a single tf.int32 "
-                            "or tf.int64 component (TinyFlow has no tf.string).")
+        if not isinstance(spec, Spec) or spec.dtype.name not in ("int32", "int64", "string"):
+            raise TypeError("Dataset.unique() only supports datasets with a single tf.int32, "
+                            "tf.int64 or tf.string component.")
         super().__init__(spec, (dataset,))
 
     def _elements(self, context):
         seen = set()
         for element in self._inputs[0]._elements(context):
-            key = np.asarray(element[0]).tobytes()
+            key = (element[0].shape, tuple(element[0].reshape(-1).tolist()))  # bytes too
             if key not in seen:
                 seen.add(key)
                 yield element

@@ -187,7 +187,8 @@ def _tensors(result, what):
                         f"{type(result).__name__}s (a VarLenFeature parsed): return "
                         f"tf.sparse.to_dense of it, or parse a FixedLenSequenceFeature")
     if isinstance(result, (numbers.Number, np.ndarray, np.generic)) and not isinstance(
-            result, complex) and np.asarray(result).dtype.kind in "biuf":
+            result, complex) and np.asarray(result).dtype.kind in "biufSU" or isinstance(
+            result, (str, bytes)):
         return constant(result)
     raise TypeError(f"Unsupported return value from function passed to {what}: {result!r} "
-                    f"(a tensor, a number or a tuple / dict of them is expected)")
+                    f"(a tensor, a number, a string or a tuple / dict of them is expected)")

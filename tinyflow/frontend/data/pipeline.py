@@ -9,7 +9,7 @@ import numpy as np
 
 from ...nnvm.errors import InvalidArgumentError
 
-__all__ = ["Context", "check_element", "pad_batch", "shuffled", "stack_batch"]
+__all__ = ["Context", "as_strings", "check_element", "pad_batch", "shuffled", "stack_batch"]
 
 
 class Context:
@@ -27,6 +27,25 @@ class Context:
     def integer(self, param) -> int:
         """A dataset's int argument: given as a number, or a captured scalar tensor."""
         return param if isinstance(param, int) else int(self.value(param))
+
+
+def as_strings(value, what: str) -> np.ndarray:
+    """``value`` (strings, nested lists or an array of them) as an object array of bytes, a
+    str as its UTF-8 bytes: how a string component travels through the pipeline.
+
+    Raises
+    ------
+    TypeError
+        Naming ``what`` when an item is not a string.
+    """
+    array = np.array(value, dtype=object)  # a copy: later writes do not reach it
+    flat = array.reshape(-1)
+    for index, item in enumerate(flat.tolist()):
+        if isinstance(item, str):
+            flat[index] = item.encode()
+        elif not isinstance(item, bytes):
+            raise TypeError(f"{what} must be strings (bytes or str), got {item!r}")
+    return array
 
 
 def stack_batch(elements: list, what: str) -> tuple:
@@ -102,7 +121,8 @@ def check_element(values: tuple, specs: list, what: str, position: int) -> tuple
     out = []
     for value, spec in zip(values, specs):
         try:  # TF's from_generator: both errors reach the run as InvalidArgumentError
-            array = np.asarray(value, dtype=spec.dtype.as_numpy_dtype)
+            array = (as_strings(value, "a string") if spec.dtype.name == "string" else
+                     np.asarray(value, dtype=spec.dtype.as_numpy_dtype))
         except (TypeError, ValueError):
             raise InvalidArgumentError(None, None, (
                 f"{what}: TypeError: `generator` yielded an element that could not be "

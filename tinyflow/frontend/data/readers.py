@@ -63,9 +63,13 @@ class TFRecordDataset(Dataset):
                 raise NotFoundError(None, None, f"{name}; No such file or directory "
                                                 f"({self._what})")
             for record in self._records(name, context):
-                element = np.empty((), dtype=object)
-                element[()] = record
-                yield (element,)
+                yield self._element(record)
+
+    @staticmethod
+    def _element(record) -> tuple:
+        element = np.empty((), dtype=object)
+        element[()] = record
+        return (element,)
 
     def _records(self, name, context):
         return tf_record_iterator(name, self._options)
