@@ -4,6 +4,8 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
 - :mod:`.layers` (``tf.keras.layers``), :mod:`.models` (``Input``, ``Model``,
   ``Sequential``), :mod:`.backend`, :mod:`.activations`, :mod:`.initializers`,
   :mod:`.regularizers`, :mod:`.losses`, :mod:`.metrics` (its functions).
+- :mod:`.datasets` (TF's data sets, downloaded by :func:`.data_utils.get_file`) and
+  :mod:`.preprocessing` (``sequence``, ``text``).
 - ``tf.keras.optimizers`` (Keras' own optimizers, whose arguments and defaults differ from
   ``tf.train``'s), ``compile``/``fit``, and the other Keras names are not supported: an
   AttributeError (or for the training methods, NotImplementedError) says so.
@@ -12,11 +14,12 @@ from __future__ import annotations
 
 from ..unsupported import unsupported
 from . import activations, backend, initializers, layers, losses, metrics, models, regularizers
+from . import datasets, preprocessing
 from .models import Input, Model, Sequential
 
 __all__ = [
-    "Input", "Model", "Sequential", "activations", "backend", "initializers", "layers",
-    "losses", "metrics", "models", "regularizers",
+    "Input", "Model", "Sequential", "activations", "backend", "datasets", "initializers",
+    "layers", "losses", "metrics", "models", "preprocessing", "regularizers",
 ]
 
 
