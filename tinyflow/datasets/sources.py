@@ -318,7 +318,8 @@ def download(url: str, path: Path, expected: str | None,
             out.flush()
             os.fsync(out.fileno())
         if expected is not None and digest != expected:
-            raise ValueError(f"{algorithm.upper()} mismatch: expected {expected}, got {digest}")
+            name = {"sha256": "SHA-256", "md5": "MD5"}.get(algorithm, algorithm)
+            raise ValueError(f"{name} mismatch: expected {expected}, got {digest}")
         os.chmod(temp_name, 0o644)
         os.replace(temp_name, path)
     except BaseException:

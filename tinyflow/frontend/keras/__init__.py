@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from ..unsupported import unsupported
 from . import activations, backend, initializers, layers, losses, metrics, models, regularizers
-from . import datasets, preprocessing
+from . import datasets as datasets  # the input side, in packages of their own
+from . import preprocessing as preprocessing
 from .models import Input, Model, Sequential
 
 __all__ = [

@@ -6,6 +6,7 @@ a size cap, a temporary file moved into place only once its hash checks).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import http.client
 import os
@@ -14,6 +15,7 @@ import zipfile
 from pathlib import Path, PurePosixPath
 
 from ...datasets import sources
+from ...datasets.formats import DatasetError
 
 __all__ = ["get_file", "keras_cache_dir", "validate_file"]
 
@@ -92,8 +94,8 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
 
     Raises
     ------
-    Exception
-        ``URL fetch failure on <origin>: ...`` when the download fails (TF's message), past
+    tinyflow.datasets.DatasetError
+        ``URL fetch failure on <origin>: ...`` (TF's message, of a bare Exception) when the download fails (TF's message), past
         :data:`~tinyflow.datasets.sources.DOWNLOAD_DEADLINE_S` or beyond
         :data:`~tinyflow.datasets.sources.DOWNLOAD_MAX_BYTES`.
     ValueError
@@ -104,6 +106,9 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
     if md5_hash is not None and file_hash is None:
         file_hash, hash_algorithm = md5_hash, "md5"
     base = os.path.expanduser(cache_dir if cache_dir is not None else keras_cache_dir())
+    # tf.keras' backend makes ~/.keras ($KERAS_HOME) when imported; here, when first needed
+    with contextlib.suppress(OSError):
+        os.makedirs(base, exist_ok=True)
     if not os.access(base, os.W_OK):
         base = os.path.join("/tmp", ".keras")
     datadir = os.path.join(base, cache_subdir)
@@ -132,7 +137,8 @@ def _download(origin: str, fpath: str, file_hash, hash_algorithm: str) -> None:
         raise ValueError(f"Incomplete or corrupted file detected. The {algorithm} file hash "
                          f"does not match the provided value of {file_hash} ({exc}).") from None
     except (OSError, http.client.HTTPException) as exc:
-        raise Exception(f"URL fetch failure on {origin}: {exc}") from exc
+        # TF raises a bare Exception with this message; DatasetError is one
+        raise DatasetError(f"URL fetch failure on {origin}: {exc}") from exc
 
 
 def extract_archive(file_path, path=".", archive_format="auto") -> bool:

@@ -1,27 +1,53 @@
 """The image data sets of ``tf.keras.datasets`` (mnist, fashion_mnist, cifar10, cifar100),
 read as TF 1.15 reads them: the same files, URLs, hashes and cache folders, the same arrays.
-A pickled CIFAR batch is read by :func:`tinyflow.datasets.safe_pickle.read_pickle`, never by
+A pickled CIFAR batch is read by :func:`.safe_pickle.read_pickle`, never by
 ``pickle`` (a downloaded file must not run code)."""
 from __future__ import annotations
 
 import gzip
 import os
 import zlib
+from types import MappingProxyType
 
 import numpy as np
 
 from ....datasets.formats import DatasetError
-from ....datasets.safe_pickle import read_npz, read_pickle
 from ....nnvm import host_memory
 from .. import backend
 from ..data_utils import get_file
+from .safe_pickle import read_npz, read_pickle
 
-__all__ = ["KERAS_DATASETS_URL", "load_cifar10", "load_cifar100", "load_fashion_mnist",
-           "load_mnist", "npz_arrays"]
+__all__ = ["CIFAR10_BATCH_SIZE", "CIFAR_URL", "FILE_HASHES", "KERAS_DATASETS_URL", "fetch",
+           "load_batch", "load_cifar10", "load_cifar100", "load_fashion_mnist", "load_mnist",
+           "npz_arrays"]
 
-#: Where TF 1.15 downloads Keras' data sets from (its ``origin_folder``).
+#: Where TF 1.15 downloads Keras' data sets from (its ``origin_folder``), and CIFAR's.
 KERAS_DATASETS_URL = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/"
-_CIFAR_URL = "https://www.cs.toronto.edu/~kriz/"
+CIFAR_URL = "https://www.cs.toronto.edu/~kriz/"
+#: TF 1.15's hash of each file it checks (SHA-256, or MD5 for the word indexes); read here
+#: when a loader runs (tests patch it, as ``sources.SHA256``). Fashion-MNIST's have none.
+FILE_HASHES = MappingProxyType({
+    "mnist.npz": "731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1",
+    "cifar-10-python.tar.gz":
+        "6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce",
+    "cifar-100-python.tar.gz":
+        "85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7",
+    "imdb.npz": "69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f",
+    "imdb_word_index.json": "bfafd718b763782e994055a2d397834f",
+    "reuters.npz": "d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916",
+    "reuters_word_index.json": "4d44cc38712099c9e383dc6e5f11a921",
+    "boston_housing.npz": "f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5",
+})
+#: Images in each CIFAR-10 training batch: TF fills its arrays 10000 at a time.
+CIFAR10_BATCH_SIZE = 10000
+
+
+def fetch(fname: str, origin_name: str, **kwargs) -> str:
+    """:func:`get_file` of Keras' file ``origin_name`` (under :data:`KERAS_DATASETS_URL`, or
+    :data:`CIFAR_URL` for a ``.tar.gz``) cached as ``fname``, with its hash."""
+    base = CIFAR_URL if origin_name.endswith(".tar.gz") else KERAS_DATASETS_URL
+    return get_file(fname, origin=base + origin_name, file_hash=FILE_HASHES.get(origin_name),
+                    **kwargs)
 
 
 def npz_arrays(path: str, *names: str) -> list[np.ndarray]:
@@ -47,8 +73,7 @@ def load_mnist(path="mnist.npz"):
         ``(x_train, y_train), (x_test, y_test)``: uint8 ``(60000, 28, 28)`` and ``(60000,)``,
         ``(10000, 28, 28)`` and ``(10000,)``.
     """
-    path = get_file(path, origin=KERAS_DATASETS_URL + "mnist.npz",
-                    file_hash="731c5ac602752760c8e48fbffcf8c3b850d9dc2a2aedcf2cc48468fc17b673d1")
+    path = fetch(path, "mnist.npz")
     x_train, y_train, x_test, y_test = npz_arrays(path, "x_train", "y_train", "x_test",
                                                   "y_test")
     return (x_train, y_train), (x_test, y_test)
@@ -88,8 +113,7 @@ def load_fashion_mnist():
     dirname = os.path.join("datasets", "fashion-mnist")
     files = ["train-labels-idx1-ubyte.gz", "train-images-idx3-ubyte.gz",
              "t10k-labels-idx1-ubyte.gz", "t10k-images-idx3-ubyte.gz"]
-    paths = [get_file(name, origin=KERAS_DATASETS_URL + name, cache_subdir=dirname)
-             for name in files]
+    paths = [fetch(name, name, cache_subdir=dirname) for name in files]
     y_train, y_test = _idx_payload(paths[0], 8), _idx_payload(paths[2], 8)
     x_train, x_test = _idx_payload(paths[1], 16), _idx_payload(paths[3], 16)
     for images, labels, where in ((x_train, y_train, paths[1]), (x_test, y_test, paths[3])):
@@ -139,13 +163,12 @@ def load_cifar10():
         first with ``image_data_format() == "channels_first"``) and ``(50000, 1)``, then
         ``(10000, ...)``.
     """
-    path = get_file("cifar-10-batches-py", origin=_CIFAR_URL + "cifar-10-python.tar.gz",
-                    untar=True,
-                    file_hash="6d958be074577803d12ecdefd02955f39262c83c16fe9348329d7fe0b5c001ce")
+    path = fetch("cifar-10-batches-py", "cifar-10-python.tar.gz", untar=True)
     batches = [load_batch(os.path.join(path, f"data_batch_{i}")) for i in range(1, 6)]
-    # TF fills (50000, ...) arrays of 10000 per batch: a batch of another size fails there
-    if any(len(labels) != 10000 for _, labels in batches):
-        raise DatasetError(f"{path}: a training batch does not hold 10000 images")
+    # TF fills (50000, ...) arrays 10000 per batch: a batch of another size fails there
+    if any(len(labels) != CIFAR10_BATCH_SIZE for _, labels in batches):
+        raise DatasetError(f"{path}: a training batch does not hold {CIFAR10_BATCH_SIZE} "
+                           "images")
     x_train = np.concatenate([x for x, _ in batches]).astype(np.uint8)
     y_train = np.concatenate([np.asarray(y, dtype=np.uint8) for _, y in batches])
     x_test, y_test = load_batch(os.path.join(path, "test_batch"))
@@ -170,9 +193,7 @@ def load_cifar100(label_mode="fine"):
     """
     if label_mode not in ["fine", "coarse"]:
         raise ValueError('`label_mode` must be one of `"fine"`, `"coarse"`.')
-    path = get_file("cifar-100-python", origin=_CIFAR_URL + "cifar-100-python.tar.gz",
-                    untar=True,
-                    file_hash="85cd44d02ba6437773c5bbd22e183051d648de2e7d6b014e1ef29b855ba677a7")
+    path = fetch("cifar-100-python", "cifar-100-python.tar.gz", untar=True)
     splits = []
     for name in ("train", "test"):
         x, y = load_batch(os.path.join(path, name), label_key=label_mode + "_labels")

@@ -5,7 +5,7 @@ gives, without reseeding the caller's global numpy generator) and the same array
 
 Their ``.npz`` files hold the reviews as pickled object arrays (TF loads them with
 ``allow_pickle=True``, which runs any code a tampered file names): here they are read by
-:func:`tinyflow.datasets.safe_pickle.read_npz`, and a review must be a list of ints.
+:func:`.safe_pickle.read_npz`, and a review must be a list of ints.
 """
 from __future__ import annotations
 
@@ -14,9 +14,8 @@ import json
 import numpy as np
 
 from ....datasets.formats import DatasetError
-from ..data_utils import get_file
 from ..preprocessing.sequence import remove_long_sequences
-from .images import KERAS_DATASETS_URL, npz_arrays
+from .images import fetch, npz_arrays
 
 __all__ = ["get_imdb_word_index", "get_reuters_word_index", "load_boston_housing",
            "load_imdb", "load_reuters"]
@@ -67,7 +66,10 @@ def _check_kwargs(kwargs: dict, num_words):
     return num_words
 
 
-def _shuffled(rng: np.random.RandomState, *arrays: np.ndarray) -> list[np.ndarray]:
+def _shuffled(rng: np.random.RandomState, where: str, *arrays: np.ndarray) -> list[np.ndarray]:
+    if len({len(array) for array in arrays}) != 1:
+        raise DatasetError(f"{where}: {' and '.join(str(len(a)) for a in arrays)} items do not "
+                           "pair up")
     indices = np.arange(len(arrays[0]))
     rng.shuffle(indices)
     return [array[indices] for array in arrays]
@@ -109,13 +111,12 @@ def load_imdb(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
     test reviews could land in ``x_train``); this filters each split apart, as TF 2 does.
     """
     num_words = _check_kwargs(kwargs, num_words)
-    path = get_file(path, origin=KERAS_DATASETS_URL + "imdb.npz",
-                    file_hash="69664113be75683a8fe16e3ed0ab59fda8886cb3cd7ada244f7d9544e4676b9f")
+    path = fetch(path, "imdb.npz")
     x_train, labels_train, x_test, labels_test = npz_arrays(path, "x_train", "y_train",
                                                             "x_test", "y_test")
     rng = np.random.RandomState(seed)
-    x_train, labels_train = _shuffled(rng, _word_lists(x_train, path), labels_train)
-    x_test, labels_test = _shuffled(rng, _word_lists(x_test, path), labels_test)
+    x_train, labels_train = _shuffled(rng, path, _word_lists(x_train, path), labels_train)
+    x_test, labels_test = _shuffled(rng, path, _word_lists(x_test, path), labels_test)
     x_train = _index_words(x_train, start_char, index_from)
     x_test = _index_words(x_test, start_char, index_from)
     if maxlen:
@@ -149,10 +150,10 @@ def load_reuters(path="reuters.npz", num_words=None, skip_top=0, maxlen=None,
         topics.
     """
     num_words = _check_kwargs(kwargs, num_words)
-    path = get_file(path, origin=KERAS_DATASETS_URL + "reuters.npz",
-                    file_hash="d6586e694ee56d7a4e65172e12b3e987c03096cb01eab99753921ef915959916")
+    path = fetch(path, "reuters.npz")
     xs, labels = npz_arrays(path, "x", "y")
-    xs, labels = _shuffled(np.random.RandomState(seed), _word_lists(xs, path), labels)
+    xs, labels = _shuffled(np.random.RandomState(seed), path, _word_lists(xs, path),
+                            labels)
     xs = _index_words(xs, start_char, index_from)
     if maxlen:
         xs, labels = remove_long_sequences(maxlen, xs, labels)
@@ -162,8 +163,8 @@ def load_reuters(path="reuters.npz", num_words=None, skip_top=0, maxlen=None,
             (_as_returned(xs[idx:]), np.array(labels[idx:])))
 
 
-def _word_index(fname: str, file_hash: str) -> dict:
-    path = get_file(fname, origin=KERAS_DATASETS_URL + fname, file_hash=file_hash)
+def _word_index(fname: str, origin_name: str) -> dict:
+    path = fetch(fname, origin_name)
     with open(path, encoding="utf-8") as stream:
         try:
             index = json.load(stream)
@@ -183,7 +184,7 @@ def get_imdb_word_index(path="imdb_word_index.json"):
     path : str
         The file's name in ``~/.keras/datasets``.
     """
-    return _word_index(path, "bfafd718b763782e994055a2d397834f")
+    return _word_index(path, "imdb_word_index.json")
 
 
 def get_reuters_word_index(path="reuters_word_index.json"):
@@ -194,7 +195,7 @@ def get_reuters_word_index(path="reuters_word_index.json"):
     path : str
         The file's name in ``~/.keras/datasets``.
     """
-    return _word_index(path, "4d44cc38712099c9e383dc6e5f11a921")
+    return _word_index(path, "reuters_word_index.json")
 
 
 def load_boston_housing(path="boston_housing.npz", test_split=0.2, seed=113):
@@ -216,11 +217,8 @@ def load_boston_housing(path="boston_housing.npz", test_split=0.2, seed=113):
         ``(x_train, y_train), (x_test, y_test)``.
     """
     assert 0 <= test_split < 1  # TF's own check
-    path = get_file(path, origin=KERAS_DATASETS_URL + "boston_housing.npz",
-                    file_hash="f553886a1f8d56431e820c5b82552d9d95cfcb96d1e678153f8839538947dff5")
+    path = fetch(path, "boston_housing.npz")
     x, y = npz_arrays(path, "x", "y")
-    if len(x) != len(y):
-        raise DatasetError(f"{path}: {len(x)} houses but {len(y)} prices")
-    x, y = _shuffled(np.random.RandomState(seed), x, y)
+    x, y = _shuffled(np.random.RandomState(seed), path, x, y)
     cut = int(len(x) * (1 - test_split))
     return (np.array(x[:cut]), np.array(y[:cut])), (np.array(x[cut:]), np.array(y[cut:]))

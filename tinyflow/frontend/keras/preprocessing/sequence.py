@@ -13,16 +13,18 @@ import numpy as np
 __all__ = ["make_sampling_table", "pad_sequences", "remove_long_sequences", "skipgrams"]
 
 
-def _sample_shape(sequences) -> tuple:
-    """The shape of one element of the first non-empty sequence (``()`` for word ids)."""
+def _lengths_and_sample_shape(sequences) -> tuple[list, tuple]:
+    """Each sequence's length, and the shape of one step of the first non-empty one."""
+    lengths, sample_shape = [], None
     for x in sequences:
         try:
-            if len(x):
-                return np.asarray(x).shape[1:]
+            lengths.append(len(x))
+            if sample_shape is None and len(x):
+                sample_shape = np.asarray(x).shape[1:]
         except TypeError:
             raise ValueError("`sequences` must be a list of iterables. "
                              "Found non-iterable: " + str(x)) from None
-    return ()
+    return lengths, () if sample_shape is None else sample_shape
 
 
 def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncating="pre",
@@ -55,8 +57,7 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre", truncati
     """
     if not hasattr(sequences, "__len__"):
         raise ValueError("`sequences` must be iterable.")
-    sample_shape = _sample_shape(sequences)
-    lengths = [len(x) for x in sequences]
+    lengths, sample_shape = _lengths_and_sample_shape(sequences)
     if maxlen is None:
         maxlen = np.max(lengths)
     is_dtype_str = np.issubdtype(dtype, np.str_)

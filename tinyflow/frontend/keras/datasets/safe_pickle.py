@@ -23,8 +23,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nnvm import host_memory
-from .formats import DatasetError
+from ....datasets.formats import DatasetError
+from ....nnvm import host_memory
 
 __all__ = ["BYTES_PER_PICKLED_BYTE", "read_npz", "read_pickle"]
 
