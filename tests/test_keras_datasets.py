@@ -276,6 +276,23 @@ def test_safe_pickle_reads_data_and_refuses_code_and_huge_arrays():
             read_pickle(data)
 
 
+def test_reading_needs_the_hosts_free_memory(monkeypatch):
+    from tinyflow.nnvm import host_memory
+    monkeypatch.setattr(host_memory, "host_available_bytes", lambda: (1000, "a test"))
+    with pytest.raises(DatasetError, match=r"more than the 1000 bytes available \(a test\)"):
+        read_pickle(pickle.dumps(list(range(100))))
+
+
+def test_a_cifar_batch_naming_code_is_refused(server, monkeypatch):
+    _, _, root = server
+    evil = pickle.dumps({b"data": os.system, b"fine_labels": []}, protocol=2)
+    (root / "cifar-100-python.tar.gz").write_bytes(
+        tar_gz({"cifar-100-python/train": evil, "cifar-100-python/test": evil}))
+    monkeypatch.setattr(images, "FILE_HASHES", {})
+    with pytest.raises(DatasetError, match=r"cifar-100-python/train: not a pickle of data \(it names posix.system\)"):
+        tf.keras.datasets.cifar100.load_data()
+
+
 def test_an_npz_of_other_objects_is_refused(server, monkeypatch):
     _url, _, root = server
     rng = np.random.default_rng(0)

@@ -26,12 +26,11 @@ def keras_cache_dir() -> str:
 
 
 def _hash_algorithm(algorithm: str, file_hash: str) -> str:
-    """Keras' rule: ``"auto"`` is SHA-256 for a 64-digit hash, else MD5."""
+    """Keras' rule: ``"sha256"``, or ``"auto"`` with a 64-digit hash, is SHA-256; anything
+    else is MD5."""
     if algorithm == "sha256" or (algorithm == "auto" and len(file_hash) == 64):
         return "sha256"
-    if algorithm in ("md5", "auto"):
-        return "md5"
-    raise ValueError(f"hash_algorithm must be 'auto', 'sha256' or 'md5', not {algorithm!r}")
+    return "md5"
 
 
 def validate_file(fpath, file_hash: str, algorithm: str = "auto",
@@ -115,8 +114,13 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
     os.makedirs(datadir, exist_ok=True)
     untar_fpath = os.path.join(datadir, fname)
     fpath = untar_fpath + ".tar.gz" if untar else untar_fpath
-    if not os.path.exists(fpath) or (
-            file_hash is not None and not validate_file(fpath, file_hash, hash_algorithm)):
+    if os.path.exists(fpath) and file_hash is not None \
+            and not validate_file(fpath, file_hash, hash_algorithm):
+        print("A local file was found, but it seems to be incomplete or outdated because the "
+              f"{hash_algorithm} file hash does not match the original value of {file_hash} so "
+              "we will re-download the data.")
+        _download(origin, fpath, file_hash, hash_algorithm)
+    elif not os.path.exists(fpath):
         _download(origin, fpath, file_hash, hash_algorithm)
     if untar:
         if not os.path.exists(untar_fpath):

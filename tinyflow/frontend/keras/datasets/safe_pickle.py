@@ -64,7 +64,8 @@ class _Dtype:
     """``dtype(name, False, True)``, its byte order set by ``BUILD``."""
 
     def __init__(self, name: str):
-        self.value = np.dtype(name)
+        # "O4": an object array a 32-bit Python wrote; its items are pickled objects
+        self.value = np.dtype("O" if name.startswith("O") else name)
 
 
 class _Reader:

@@ -10,6 +10,8 @@ import random
 
 import numpy as np
 
+from ...unsupported import unsupported
+
 __all__ = ["make_sampling_table", "pad_sequences", "remove_long_sequences", "skipgrams"]
 
 
@@ -178,3 +180,8 @@ def remove_long_sequences(maxlen, seq, label):
     """
     kept = [(x, y) for x, y in zip(seq, label) if len(x) < maxlen]
     return [x for x, _ in kept], [y for _, y in kept]
+
+
+def __getattr__(name):
+    raise unsupported("tf.keras.preprocessing.sequence.", "tinyflow.keras.preprocessing.sequence", name,
+                      {"tf.keras.preprocessing.sequence.": __all__})

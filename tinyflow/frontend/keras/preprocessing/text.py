@@ -9,6 +9,8 @@ import json
 
 import numpy as np
 
+from ...unsupported import unsupported
+
 __all__ = ["Tokenizer", "hashing_trick", "one_hot", "text_to_word_sequence",
            "tokenizer_from_json"]
 
@@ -245,3 +247,8 @@ def tokenizer_from_json(json_string):
     tokenizer.index_word = {int(k): v for k, v in counts["index_word"].items()}
     tokenizer.word_index = counts["word_index"]
     return tokenizer
+
+
+def __getattr__(name):
+    raise unsupported("tf.keras.preprocessing.text.", "tinyflow.keras.preprocessing.text", name,
+                      {"tf.keras.preprocessing.text.": __all__})
