@@ -36,12 +36,16 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         super().do_GET()
 
 
+@pytest.fixture(scope="module")
+def files():
+    return all_files()
+
+
 @pytest.fixture
-def server(tmp_path, monkeypatch):
+def server(tmp_path, monkeypatch, files):
     """A server of the data set files; Keras' cache in tmp_path; their hashes expected."""
     root = tmp_path / "served"
     root.mkdir()
-    files = all_files()
     for name, data in files.items():
         (root / name).write_bytes(data)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
