@@ -99,6 +99,31 @@ def test_imdb_equals_tensorflows(server, kwargs, expected):
     assert y_train.dtype == np.int64 and all(type(w) is int for w in x_train[1])
 
 
+def test_imdb_reviews_stored_as_arrays_or_of_one_length(server, monkeypatch):
+    _, _, root = server
+    rng = np.random.default_rng(5)  # keras_dataset_files.imdb_npz's reviews, as int32 arrays
+    x_train, x_test = word_lists(rng, 6), word_lists(rng, 5)
+    arrays = {name: np.empty(len(x), dtype=object) for name, x in (("x_train", x_train),
+                                                                    ("x_test", x_test))}
+    for name, x in (("x_train", x_train), ("x_test", x_test)):
+        for i, review in enumerate(x):
+            arrays[name][i] = np.array(review, np.int32)
+    (root / "imdb.npz").write_bytes(npz(y_train=np.array([1, 0, 0, 1, 1, 0]),
+                                        y_test=np.array([0, 1, 1, 0, 1]), **arrays))
+    monkeypatch.setattr(images, "FILE_HASHES", {})
+    (x_train, y_train), (x_test, y_test) = tf.keras.datasets.imdb.load_data()
+    assert (_lists(x_train), y_train.tolist(), _lists(x_test), y_test.tolist()) == IMDB
+    # reviews all of one length: np.array of them is a matrix, int64 as with TF 1.15's numpy
+    # (TF 2.21 gives the values [[1, 9, 2], [1, 7, 8]] as an object matrix)
+    same = np.empty(2, dtype=object)
+    same[0], same[1] = [4, 5], [6, 7]
+    (root / "imdb.npz").write_bytes(npz(x_train=same, y_train=np.arange(2), x_test=same,
+                                        y_test=np.arange(2)))
+    os.remove(os.path.join(os.environ["KERAS_HOME"], "datasets", "imdb.npz"))
+    (x_train, _), _ = tf.keras.datasets.imdb.load_data(seed=0)
+    assert x_train.dtype == np.int64 and x_train.tolist() == [[1, 9, 2], [1, 7, 8]]
+
+
 def test_imdb_errors_and_word_index(server):
     with pytest.raises(ValueError, match="no sequence was kept. Increase maxlen"):
         tf.keras.datasets.imdb.load_data(maxlen=1)

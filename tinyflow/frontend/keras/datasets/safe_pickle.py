@@ -26,7 +26,7 @@ import numpy as np
 from ....datasets.formats import DatasetError
 from ....nnvm import host_memory
 
-__all__ = ["BYTES_PER_PICKLED_BYTE", "read_npz", "read_pickle"]
+__all__ = ["BYTES_PER_PICKLED_BYTE", "object_vector", "read_npz", "read_pickle"]
 
 #: Bytes of Python objects one byte of a pickle may become at most (a 2-byte ``BINGET`` +
 #: ``APPEND`` adds an 8-byte list slot; a 1-byte ``EMPTY_LIST`` a 56-byte list): what the
@@ -233,15 +233,22 @@ def _array_from_state(reader: _Reader, state: tuple) -> np.ndarray:
     if dtype.hasobject:
         if not isinstance(data, list) or len(data) != count:
             raise reader.fail(f"an object array of shape {shape} holding {len(data)} items")
-        array = np.empty(len(data), dtype=object)
-        array[:] = reader.built(data)
-        return array.reshape(shape, order=order)
+        return object_vector(reader.built(data)).reshape(shape, order=order)
     if isinstance(data, str):
         data = data.encode("latin1")  # a Python 2 str decoded: its bytes again, as numpy does
     if not isinstance(data, bytes) or len(data) != count * dtype.itemsize:
         raise reader.fail(f"an array of shape {shape} and dtype {dtype} with "
                           f"{len(data) if isinstance(data, bytes) else 'no'} bytes")
     return np.frombuffer(data, dtype=dtype).reshape(shape, order=order).copy()
+
+
+def object_vector(items: list) -> np.ndarray:
+    """A 1-D object array holding ``items`` as they are (lists of one length too, which
+    ``array[:] = items`` would broadcast into a second dimension)."""
+    out = np.empty(len(items), dtype=object)
+    for index, item in enumerate(items):
+        out[index] = item
+    return out
 
 
 def _push(value_of):

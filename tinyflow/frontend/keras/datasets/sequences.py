@@ -16,18 +16,28 @@ import numpy as np
 from ....datasets.formats import DatasetError
 from ..preprocessing.sequence import remove_long_sequences
 from .images import fetch, npz_arrays
+from .safe_pickle import object_vector
 
 __all__ = ["get_imdb_word_index", "get_reuters_word_index", "load_boston_housing",
            "load_imdb", "load_reuters"]
 
 
+def _word_list(seq) -> list | None:
+    """A review as a list of Python ints (a list of ints, or a vector of integers), else None."""
+    if isinstance(seq, np.ndarray) and seq.ndim == 1 and seq.dtype.kind in "iu":
+        return seq.tolist()
+    if isinstance(seq, list) and all(type(w) is int for w in seq):
+        return seq
+    return None
+
+
 def _word_lists(array: np.ndarray, where: str) -> np.ndarray:
-    """``array``, checked to be the object array of int lists TF's loaders expect."""
-    if array.dtype != object or array.ndim != 1 or not all(
-            isinstance(seq, list) and all(type(w) is int for w in seq) for seq in array):
+    """``array`` as the object array of int lists TF's loaders expect, or DatasetError."""
+    lists = [_word_list(seq) for seq in array] if array.dtype == object else None
+    if array.ndim != 1 or lists is None or any(seq is None for seq in lists):
         raise DatasetError(f"{where}: expected a vector of lists of word ids (ints), got "
                            f"{array.dtype} of shape {array.shape}; refusing to read it")
-    return array
+    return object_vector(lists)
 
 
 def _as_returned(sequences: list) -> np.ndarray:
@@ -36,9 +46,7 @@ def _as_returned(sequences: list) -> np.ndarray:
     try:
         return np.array(sequences)
     except ValueError:
-        out = np.empty(len(sequences), dtype=object)
-        out[:] = sequences
-        return out
+        return object_vector(sequences)
 
 
 def _index_words(xs, start_char, index_from):
