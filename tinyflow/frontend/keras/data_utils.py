@@ -17,7 +17,7 @@ from pathlib import Path, PurePosixPath
 from ...datasets import sources
 from ...datasets.formats import DatasetError
 
-__all__ = ["get_file", "keras_cache_dir", "validate_file"]
+__all__ = ["extract_archive", "get_file", "keras_cache_dir", "validate_file"]
 
 
 def keras_cache_dir() -> str:
@@ -94,9 +94,9 @@ def get_file(fname, origin, untar=False, md5_hash=None, file_hash=None,
     Raises
     ------
     tinyflow.datasets.DatasetError
-        ``URL fetch failure on <origin>: ...`` (TF's message, of a bare Exception) when the download fails (TF's message), past
-        :data:`~tinyflow.datasets.sources.DOWNLOAD_DEADLINE_S` or beyond
-        :data:`~tinyflow.datasets.sources.DOWNLOAD_MAX_BYTES`.
+        ``URL fetch failure on <origin>: ...`` (TF's message, of a bare Exception) when the
+        download fails, passes :data:`~tinyflow.datasets.sources.DOWNLOAD_DEADLINE_S` or
+        exceeds :data:`~tinyflow.datasets.sources.DOWNLOAD_MAX_BYTES`.
     ValueError
         When the downloaded file's hash is not ``file_hash``, or an archive holds a member
         that would land outside the folder (an absolute path, ``..``, a link or a device)
