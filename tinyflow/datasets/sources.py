@@ -39,6 +39,7 @@ __all__ = [
     "SHA256",
     "SYSTEM_DATA_DIRS",
     "Spec",
+    "download",
     "locate",
 ]
 
@@ -269,27 +270,56 @@ def _download_from_mirrors(spec: Spec, name: str, urls: Sequence[str], target: P
     for base in urls:
         url = base.rstrip("/") + "/" + name
         try:
-            return _download(url, target / name, expected, *limits), failures
+            return download(url, target / name, expected, *limits), failures
         except (OSError, http.client.HTTPException, ValueError) as exc:
             failures.append(f"{url}: {exc}")
     return None, failures
 
 
-def _download(url: str, path: Path, expected_sha256: str, deadline_s: float = DOWNLOAD_DEADLINE_S,
-              max_bytes: int = DOWNLOAD_MAX_BYTES) -> Path:
-    """Download ``url`` to ``path`` through a verified temporary file, removed on any
-    exception; partial files a killed process left are removed first."""
+def download(url: str, path: Path, expected: str | None,
+             deadline_s: float = DOWNLOAD_DEADLINE_S, max_bytes: int = DOWNLOAD_MAX_BYTES,
+             algorithm: str = "sha256") -> Path:
+    """Download ``url`` to ``path`` through a temporary file checked before it is moved into
+    place.
+
+    Parameters
+    ----------
+    url : str
+        Where the file is.
+    path : pathlib.Path
+        Where it goes; its folder is made.
+    expected : str or None
+        The file's hex digest; None checks nothing (a caller that knows no hash).
+    deadline_s, max_bytes : float, int
+        What :func:`locate`'s arguments of those names say, for this one download.
+    algorithm : str
+        ``"sha256"`` or ``"md5"``: the digest ``expected`` is.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    OSError, http.client.HTTPException
+        When the download fails, passes ``deadline_s`` or exceeds ``max_bytes``.
+    ValueError
+        When the digest is not ``expected``.  Any exception removes the temporary file;
+        partial files a killed process left are removed first.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     _remove_stale_parts(path)
     handle, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                          suffix=".part")
     try:
         with os.fdopen(handle, "wb") as out:
-            digest = _fetch(url, out, time.monotonic() + deadline_s, max_bytes)
+            digest = _fetch(url, out, time.monotonic() + deadline_s, max_bytes, algorithm)
             out.flush()
             os.fsync(out.fileno())
-        if digest != expected_sha256:
-            raise ValueError(f"SHA-256 mismatch: expected {expected_sha256}, got {digest}")
+        if expected is not None and digest != expected:
+            name = {"sha256": "SHA-256", "md5": "MD5"}.get(algorithm, algorithm)
+            raise ValueError(f"{name} mismatch: expected {expected}, got {digest}")
         os.chmod(temp_name, 0o644)
         os.replace(temp_name, path)
     except BaseException:
@@ -309,11 +339,12 @@ def _remove_stale_parts(path: Path) -> None:
                     entry.unlink()
 
 
-def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
-    """Stream ``url`` into the binary file ``out``; return the SHA-256 of the bytes.  OSError
-    past ``deadline`` (a ``time.monotonic()`` value) or beyond ``max_bytes``."""
+def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int,
+           algorithm: str = "sha256") -> str:
+    """Stream ``url`` into the binary file ``out``; return the ``algorithm`` digest of the
+    bytes.  OSError past ``deadline`` (a ``time.monotonic()`` value) or beyond ``max_bytes``."""
     try:
-        return _stream(url, out, deadline, max_bytes)
+        return _stream(url, out, deadline, max_bytes, algorithm)
     except (TimeoutError, urllib.error.URLError) as exc:
         # the socket's timeout is at most what was left of the deadline: a mirror slow to
         # answer (or a loaded machine) is the deadline's error too, not a bare "timed out"
@@ -323,9 +354,9 @@ def _fetch(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
         raise
 
 
-def _stream(url: str, out: BinaryIO, deadline: float, max_bytes: int) -> str:
+def _stream(url: str, out: BinaryIO, deadline: float, max_bytes: int, algorithm: str) -> str:
     request = urllib.request.Request(url, headers={"User-Agent": "tinyflow"})
-    digest = hashlib.sha256()
+    digest = hashlib.new(algorithm)
     timeout = max(0.001, min(_TIMEOUT_S, deadline - time.monotonic()))
     with urllib.request.urlopen(request, timeout=timeout) as response:
         length = response.headers.get("Content-Length")

@@ -6,7 +6,10 @@ on tensors inside a ``tf.Session`` program, and the modules they use.
   :mod:`.regularizers`, :mod:`.losses`, :mod:`.metrics` (its functions).
 - Training: ``compile`` / ``fit`` / ``evaluate`` / ``predict`` (:mod:`.training`,
   :mod:`.training_loop`), :mod:`.optimizers` (Keras' own, whose arguments and defaults differ
-  from ``tf.train``'s), :mod:`.callbacks`, :mod:`.utils` (``to_categorical``, ``normalize``).
+  from ``tf.train``'s), :mod:`.callbacks`, :mod:`.utils` (``to_categorical``, ``normalize``,
+  ``get_file``).
+- :mod:`.datasets` (TF's data sets, downloaded by :func:`.data_utils.get_file`) and
+  :mod:`.preprocessing` (``sequence``, ``text``).
 - The other Keras names are not supported: an AttributeError (or for a model's methods,
   NotImplementedError) says so.
 """
@@ -17,22 +20,24 @@ from . import (
     activations,
     backend,
     callbacks,
+    datasets,
     initializers,
     layers,
     losses,
     metrics,
     models,
     optimizers,
+    preprocessing,
     regularizers,
     utils,
 )
 from .models import Input, Model, Sequential
 
 __all__ = [
-    "Input", "Model", "Sequential", "activations", "backend", "initializers", "layers",
-    "losses", "metrics", "models", "regularizers",
+    "Input", "Model", "Sequential", "activations", "backend", "callbacks", "datasets",
+    "initializers", "layers", "losses", "metrics", "models", "optimizers", "preprocessing",
+    "regularizers", "utils",
 ]
-__all__ += ["callbacks", "optimizers", "utils"]  # the training modules
 
 
 def __getattr__(name):

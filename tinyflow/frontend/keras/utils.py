@@ -1,5 +1,6 @@
-"""``tf.keras.utils``' array helpers as TensorFlow 1.15 has them: :func:`to_categorical`
-(class ids to one-hot rows) and :func:`normalize` (rows scaled to unit norm)."""
+"""``tf.keras.utils`` as TensorFlow 1.15 has it: :func:`to_categorical` (class ids to one-hot
+rows), :func:`normalize` (rows scaled to unit norm) and ``get_file`` (downloads into Keras'
+cache, :mod:`.data_utils`)."""
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,9 @@ import numpy as np
 from ...nnvm import host_memory
 from ...nnvm.errors import ResourceExhaustedError
 from ..unsupported import unsupported
+from .data_utils import get_file
 
-__all__ = ["normalize", "to_categorical"]
+__all__ = ["get_file", "normalize", "to_categorical"]
 
 
 def to_categorical(y, num_classes=None, dtype="float32"):
