@@ -71,10 +71,12 @@ COMPONENTS = {
     # 2026-11-27: tf.lookup.experimental.MutableHashTable (tf.contrib.lookup's too) and
     # DenseHashTable (TF's bucket layout): insert, remove, lookup, export as Python ops on a
     # session's table, counted apart as TF keeps its mutable tables apart from the static ones
+    # 350 -> 375: 2026-11-27: their contents in checkpoints (export_arrays / import_arrays,
+    # TF's LookupTableImportV2, and the SAVEABLE_OBJECTS collection)
     "mutable hash tables (ops/mutable_tables.py, frontend/mutable_tables.py, "
     "lookup_experimental.py)": (
         ["ops/mutable_tables.py", "frontend/mutable_tables.py",
-         "frontend/lookup_experimental.py"], 350),
+         "frontend/lookup_experimental.py"], 375),
     # 2026-11-27: tf.feature_column.crossed_column (TF's SparseCross hash, FingerprintCat64, as
     # a pulled op, and the column over it) and shared_embedding_columns (one variable through
     # a graph collection), counted apart as TF keeps sparse_cross and shared embeddings apart
@@ -496,12 +498,14 @@ COMPONENTS = {
     # tests: Saver's TF 1.15 arguments (keep_checkpoint_every_n_hours, pad_step_number,
     # save_relative_paths, allow_empty...), tf.train.SaverDef's versions,
     # ExponentialMovingAverage.variables_to_restore as TF's, piecewise_constant_decay; 3580 -> 3585: merged beside the default-names change)
+    # 3585 -> 3640: 2026-11-27: tables in checkpoints (saver.py: TF's <name>-keys / -values
+    # read, checked against the table and counted against the restore's memory, string entries)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/loss_functions.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3585),
+         "examples/**/*.py"], 3640),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
@@ -548,8 +552,10 @@ COMPONENTS = {
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
     # 430 -> 465: 2026-11-27: a partitioned variable's slices (TensorSliceProto, and their
     # entries' keys: OrderedCode's EncodeTensorNameSlice), so TF's sliced checkpoints restore
+    # 465 -> 510: 2026-11-27: string tensors (tensor_bundle's WriteStringTensor layout and
+    # checksums), for mutable tables' keys and values
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
-        ["frontend/checkpoint_format.py"], 465),
+        ["frontend/checkpoint_format.py"], 510),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);
