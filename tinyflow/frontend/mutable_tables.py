@@ -12,7 +12,8 @@ does a table listed there): its export as the tensors ``<name>-keys`` and ``<nam
 as TF's); a restore replaces the session's contents (saver.py).
 
 What differs from TF: a lookup or export is computed before the run's inserts and removes,
-so within one ``Session.run`` it reads the table as the run found it (control dependencies do not order them; TF leaves unordered ones undefined).
+so within one ``Session.run`` it reads the table as the run found it (control dependencies
+do not order them; TF leaves unordered ones undefined).
 """
 from __future__ import annotations
 
