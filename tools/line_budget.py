@@ -441,6 +441,9 @@ COMPONENTS = {
     # three RNN cells run by dynamic_rnn), composed of existing ops: counted apart, as TF's
     # contrib modules are separate packages
     "tf.contrib.crf (frontend/contrib/crf.py)": (["frontend/contrib/crf.py"], 370),
+    # 2026-11-27: tf.contrib.opt (TF 1.15's decoupled weight decay, LazyAdam, PowerSign,
+    # AddSign, MovingAverageOptimizer), composed of tf.train's optimizers and existing ops
+    "tf.contrib.opt (frontend/contrib/opt.py)": (["frontend/contrib/opt.py"], 215),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
