@@ -444,6 +444,10 @@ COMPONENTS = {
     # 2026-11-27: tf.contrib.opt (TF 1.15's decoupled weight decay, LazyAdam, PowerSign,
     # AddSign, MovingAverageOptimizer), composed of tf.train's optimizers and existing ops
     "tf.contrib.opt (frontend/contrib/opt.py)": (["frontend/contrib/opt.py"], 215),
+    # 2026-11-27: tf.signal's real-valued part (frames, overlap-add, windows, mel matrix,
+    # MFCCs, DCTs) composed of existing ops, with tf.spectral's and tf.contrib.signal's names
+    "tf.signal (frontend/tf_signal.py, tf_spectral.py, contrib/signal.py)": (
+        ["frontend/tf_signal.py", "frontend/tf_spectral.py", "frontend/contrib/signal.py"], 290),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)

@@ -7,14 +7,15 @@ the model variables), ``losses`` (the deprecated argument orders), ``slim`` (the
 ``streaming_*`` metrics), ``training`` (``HParams``), ``crf`` (the linear-chain CRF:
 log-likelihood, Viterbi decoding), ``lookup`` (tf.lookup's tables and the vocabulary
 tables: :mod:`tinyflow.contrib.lookup`), ``opt`` (AdamW, MomentumW, LazyAdam, PowerSign,
-AddSign: :mod:`tinyflow.contrib.opt`);
+AddSign: :mod:`tinyflow.contrib.opt`), ``signal`` (tf.signal's frames, windows and mel
+matrices);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
 __all__ = ["crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "opt",
-           "rnn", "seq2seq", "slim", "training"]
+           "rnn", "seq2seq", "signal", "slim", "training"]
 _SUBMODULES = ("crf", "distributions", "framework", "layers", "lookup", "losses", "metrics", "opt",
-               "rnn", "seq2seq", "slim", "training")
+               "rnn", "seq2seq", "signal", "slim", "training")
 
 
 def __dir__():
