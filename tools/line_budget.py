@@ -45,6 +45,11 @@ COMPONENTS = {
     "frontend/image_codecs.py)": (
         ["ops/image_codecs.py", "ops/image_codec_kernels.py", "frontend/image_codecs.py"],
         540),
+    # 2026-11-27: TF 1.15's WAV files (tf.audio.decode_wav / encode_wav): 16-bit PCM read and
+    # written in numpy as TF's wav_io, every header field and chunk of an untrusted file
+    # checked; the ops pulled before the run, counted apart as the image files are
+    "audio files (ops/audio.py, frontend/tf_audio.py)": (
+        ["ops/audio.py", "frontend/tf_audio.py"], 230),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
