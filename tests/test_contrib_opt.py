@@ -142,3 +142,40 @@ def test_other_names_are_unsupported():
     with pytest.raises(AttributeError, match="tf.contrib.opt.ShampooOptimizer is not "
                                              "supported by TinyFlow"):
         tf.contrib.opt.ShampooOptimizer  # noqa: B018
+
+
+def test_sign_decay_functions_are_tensorflows():
+    step = tf.placeholder(tf.int64, [])
+    functions = {"linear": tf.contrib.opt.get_linear_decay_fn(7),
+                 "cosine": tf.contrib.opt.get_cosine_decay_fn(7, 1.5, zero_after=1.0),
+                 "restart": tf.contrib.opt.get_restart_decay_fn(7, 3, zero_after=2)}
+    # TF 2.21 compat.v1, sign_decay.py's formulas, steps 0..9 (its grappler divides by 7 as a
+    # product with 1/7: an ulp apart)
+    want = {"linear": [1.0, 0.857142925, 0.714285731, 0.571428597, 0.428571463, 0.285714298,
+                       0.142857149, 0.0, 0.0, 0.0],
+            "cosine": [1.0, 0.611260355, 0.0495154858, 0.188255191, 0.811745167, 0.0, 0.0, 0.0,
+                       0.0, 0.0],
+            "restart": [1.0, 0.611260414, 0.0495155454, 0.811744869, 0.188255012, 0.0, 0.0,
+                        0.0, 0.0, 0.0]}
+    sess = tf.Session()
+    for name, function in functions.items():
+        decayed = function(step)
+        got = [float(sess.run(decayed, {step: t})) for t in range(10)]
+        np.testing.assert_allclose(got, want[name], rtol=2e-7, atol=1e-7, err_msg=name)
+    with pytest.raises(ValueError, match="global_step is required for linear_decay"):
+        functions["linear"](None)
+
+
+def test_add_sign_reads_its_sign_decay_at_each_step():
+    w = tf.Variable(np.float32([3.0, 4.0]))
+    gradient = np.float32([1.0, -2.0])
+    step_count = tf.train.get_or_create_global_step()
+    optimizer = tf.contrib.opt.AddSignOptimizer(
+        0.5, alpha=1.0, beta=0.9, sign_decay_fn=tf.contrib.opt.get_linear_decay_fn(1))
+    step = optimizer.minimize(tf.reduce_sum(w * gradient), global_step=step_count)
+    sess = tf.Session()
+    sess.run(tf.global_variables_initializer())
+    sess.run(step)  # decay 1: signs agree, (1 + 1) * 0.5 * grad
+    np.testing.assert_array_equal(sess.run(w), np.float32([3.0, 4.0]) - 1.0 * gradient)
+    sess.run(step)  # decay 0 from global step 1 on: 0.5 * grad
+    np.testing.assert_array_equal(sess.run(w), np.float32([3.0, 4.0]) - 1.5 * gradient)

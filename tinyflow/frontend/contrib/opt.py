@@ -1,7 +1,8 @@
 """``tf.contrib.opt`` (TensorFlow 1.15's ``contrib/opt/python/training``): decoupled weight
 decay (``AdamWOptimizer``, ``MomentumWOptimizer``, ``extend_with_decoupled_weight_decay``;
 Loshchilov and Hutter), ``LazyAdamOptimizer``, ``PowerSignOptimizer`` and ``AddSignOptimizer``
-(Bello et al.), ``MovingAverageOptimizer`` (a ``tf.train.ExponentialMovingAverage`` of the
+(Bello et al.) with their sign decays (``get_linear_decay_fn``, ``get_cosine_decay_fn``,
+``get_restart_decay_fn``), ``MovingAverageOptimizer`` (a ``tf.train.ExponentialMovingAverage`` of the
 variables a wrapped optimizer trains, saved in their place by its ``swapping_saver``), each
 composed of ``tf.train``'s optimizers and existing ops with TF's update
 formulas, operation for operation in float32, and TF's slot names (``<var>/AdamW``,
@@ -18,8 +19,9 @@ import math
 import warnings
 
 from ...nnvm.symbol import Symbol
-from ..api import assign, assign_sub, constant, control_dependencies, exp, global_variables, \
-    group, sign, sqrt, square
+from ..api import assign, assign_sub, constant, control_dependencies, cos, exp, \
+    global_variables, greater_equal, group, maximum, minimum, mod, sign, sqrt, square, \
+    to_float, to_int32, where
 from ..array_ops import gather, shape
 from ..control_flow_ops import scatter_sub, scatter_update
 from ..indexed_slices import IndexedSlices
@@ -33,7 +35,8 @@ from ..unsupported import unsupported
 
 __all__ = ["AdamWOptimizer", "AddSignOptimizer", "DecoupledWeightDecayExtension",
            "LazyAdamOptimizer", "MomentumWOptimizer", "MovingAverageOptimizer",
-           "PowerSignOptimizer", "extend_with_decoupled_weight_decay"]
+           "PowerSignOptimizer", "extend_with_decoupled_weight_decay", "get_cosine_decay_fn",
+           "get_linear_decay_fn", "get_restart_decay_fn"]
 
 
 def _float32(value) -> Symbol:
@@ -208,6 +211,51 @@ class AddSignOptimizer(_SignOptimizer):
 
     def _scale(self, sign_decay, sign_gm):
         return _float32(self._alpha) + sign_decay * sign_gm
+
+
+def _step_function(what, decayed):
+    """A sign decay function of the global step (TF's, which requires one)."""
+    def decay_fn(global_step):
+        if global_step is None:
+            raise ValueError(f"global_step is required for {what}.")
+        return decayed(global_step)
+    return decay_fn
+
+
+def get_linear_decay_fn(decay_steps):
+    """``max(0, (decay_steps - min(step, decay_steps)) / decay_steps)``."""
+    def decayed(step):
+        remaining = to_int32(decay_steps) - to_int32(minimum(step, decay_steps))
+        return maximum(0.0, to_float(remaining) / to_float(decay_steps))
+    return _step_function("linear_decay", decayed)
+
+
+def get_cosine_decay_fn(decay_steps, num_periods=0.5, zero_after=None):
+    """``0.5 * (1 + cos(pi * 2 * num_periods * min(step, decay_steps) / decay_steps))``; 0
+    once that fraction reaches ``2 * zero_after``."""
+    def decayed(step):
+        fraction = 2.0 * num_periods * (to_float(minimum(step, decay_steps))
+                                        / to_float(decay_steps))
+        value = 0.5 * (1.0 + cos(constant(math.pi) * fraction))
+        if zero_after is None:
+            return value
+        return where(greater_equal(fraction, 2 * zero_after), 0.0, value)
+    return _step_function("cosine_decay", decayed)
+
+
+def get_restart_decay_fn(decay_steps, num_periods=1, zero_after=None):
+    """``0.5 * (1 + cos(pi * (num_periods * step mod decay_steps) / decay_steps))``, the step
+    at most ``decay_steps``; 0 once ``num_periods * step / decay_steps`` reaches
+    ``zero_after``."""
+    def decayed(step):
+        step = minimum(step, decay_steps)
+        fraction = mod(num_periods * to_float(step), decay_steps) / to_float(decay_steps)
+        value = 0.5 * (1.0 + cos(constant(math.pi) * fraction))
+        if zero_after is None:
+            return value
+        return where(greater_equal(to_float(num_periods * step) / to_float(decay_steps),
+                                   zero_after), 0.0, value)
+    return _step_function("cosine_decay", decayed)
 
 
 class MovingAverageOptimizer(Optimizer):
