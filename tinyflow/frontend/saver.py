@@ -930,9 +930,9 @@ def _read_entry(entry, path: str, file, dtype, shape, budget, name):
     if entry.offset + entry.size > size:
         return (f"is corrupt in the file: its {entry.size} bytes at offset {entry.offset} run "
                 f"past the end of '{path}' ({size} bytes)")
-    count = math.prod(entry.shape)  # strings: their bytes, and a Python object each
+    count = math.prod(entry.shape)  # strings: their bytes, copied twice, an object each
     problem = budget and budget.take(name, entry.size + (
-        _STRING_OBJECT_BYTES * count if entry.dtype == "string" else 0))
+        2 * entry.size + _STRING_OBJECT_BYTES * count if entry.dtype == "string" else 0))
     if problem:
         return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
     array = np.empty(entry.shape if entry.dtype != "string" else entry.size, dtype=np.uint8
