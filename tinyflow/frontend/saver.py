@@ -517,9 +517,9 @@ def _tables(var_list) -> tuple[dict, list | dict]:
     if isinstance(var_list, dict):
         tables = {k: v for k, v in var_list.items() if isinstance(v, MutableHashTable)}
         return tables, {k: v for k, v in var_list.items() if k not in tables}
-    var_list = list(var_list) if isinstance(var_list, (list, tuple, set)) else var_list
-    if not isinstance(var_list, list):
-        return {}, var_list
+    if isinstance(var_list, (Symbol, PartitionedVariable)) or not hasattr(var_list, "__iter__"):
+        return {}, var_list  # one variable: saved_groups says what it takes
+    var_list = list(var_list)
     return ({t.name: t for t in var_list if isinstance(t, MutableHashTable)},
             [v for v in var_list if not isinstance(v, MutableHashTable)])
 
