@@ -19,7 +19,7 @@ import math
 import warnings
 
 from ...nnvm.symbol import Symbol
-from ..api import assign, assign_sub, constant, control_dependencies, cos, exp, \
+from ..api import assign, assign_sub, cast, constant, control_dependencies, cos, exp, \
     global_variables, greater_equal, group, maximum, minimum, mod, sign, sqrt, square, \
     to_float, to_int32, where
 from ..array_ops import gather, shape
@@ -39,10 +39,12 @@ __all__ = ["AdamWOptimizer", "AddSignOptimizer", "DecoupledWeightDecayExtension"
            "get_linear_decay_fn", "get_restart_decay_fn"]
 
 
-def _float32(value) -> Symbol:
-    """A hyperparameter as TF's optimizers take it: a float32 tensor (so ``1 - beta`` is
-    computed in float32, as TF's kernels do)."""
-    return value if isinstance(value, Symbol) else constant(float(value), dtype="float32")
+def _hyper(value, dtype) -> Symbol:
+    """A hyperparameter as TF's optimizers take it: a tensor of the variable's dtype (so
+    ``1 - beta`` is computed in it, as TF's kernels do)."""
+    if isinstance(value, Symbol):
+        return value if value.dtype.base_dtype == dtype else cast(value, dtype)
+    return constant(float(value), dtype=dtype)
 
 
 def _unique_rows(grad: IndexedSlices) -> tuple:
@@ -150,11 +152,13 @@ class LazyAdamOptimizer(AdamOptimizer):
             return super()._adam_update(grad, var, powers)
         m, v = self._slot(var, "m", self._name), self._slot(var, "v", self._name)
         rows, values = _unique_rows(grad)
-        beta1, beta2 = _float32(self.beta1), _float32(self.beta2)
-        lr = _float32(self.learning_rate) * sqrt(1 - powers[1]) / (1 - powers[0])
+        dtype = var.dtype.base_dtype
+        beta1, beta2 = _hyper(self.beta1, dtype), _hyper(self.beta2, dtype)
+        beta1_power, beta2_power = (_hyper(power, dtype) for power in powers)
+        lr = _hyper(self.learning_rate, dtype) * sqrt(1 - beta2_power) / (1 - beta1_power)
         m_t = scatter_update(m, rows, beta1 * gather(m, rows) + (1 - beta1) * values)
         v_t = scatter_update(v, rows, beta2 * gather(v, rows) + (1 - beta2) * square(values))
-        step = lr * gather(m_t, rows) / (sqrt(gather(v_t, rows)) + _float32(self.epsilon))
+        step = lr * gather(m_t, rows) / (sqrt(gather(v_t, rows)) + _hyper(self.epsilon, dtype))
         return group(scatter_sub(var, rows, step), m_t, v_t)
 
 
@@ -176,14 +180,14 @@ class _SignOptimizer(Optimizer):
         return super().apply_gradients(grads_and_vars, global_step=global_step, name=name)
 
     def _update_ops(self, grads_and_vars) -> list:
-        beta, sign_decay = _float32(self.beta), _float32(
-            1.0 if self._sign_decay is None else self._sign_decay)
         updates = []
         for grad, var in grads_and_vars:
-            grad, m = _dense(grad), self._slot(var, "m", self._name)
+            grad, m, dtype = _dense(grad), self._slot(var, "m", self._name), var.dtype.base_dtype
+            beta = _hyper(self.beta, dtype)
+            sign_decay = _hyper(1.0 if self._sign_decay is None else self._sign_decay, dtype)
             m_t = assign(m, m * beta + grad * (1 - beta))
-            scale = self._scale(sign_decay, sign(grad) * sign(m_t))
-            updates.append(assign_sub(var, _float32(self.learning_rate) * scale * grad))
+            scale = self._scale(sign_decay, sign(grad) * sign(m_t), dtype)
+            updates.append(assign_sub(var, _hyper(self.learning_rate, dtype) * scale * grad))
         return updates
 
 
@@ -196,8 +200,8 @@ class PowerSignOptimizer(_SignOptimizer):
         super().__init__(learning_rate, beta, sign_decay_fn, name)
         self._logbase = math.log(base)
 
-    def _scale(self, sign_decay, sign_gm):
-        return exp(_float32(self._logbase) * sign_decay * sign_gm)
+    def _scale(self, sign_decay, sign_gm, dtype):
+        return exp(_hyper(self._logbase, dtype) * sign_decay * sign_gm)
 
 
 class AddSignOptimizer(_SignOptimizer):
@@ -209,8 +213,8 @@ class AddSignOptimizer(_SignOptimizer):
         super().__init__(learning_rate, beta, sign_decay_fn, name)
         self._alpha = alpha
 
-    def _scale(self, sign_decay, sign_gm):
-        return _float32(self._alpha) + sign_decay * sign_gm
+    def _scale(self, sign_decay, sign_gm, dtype):
+        return _hyper(self._alpha, dtype) + sign_decay * sign_gm
 
 
 def _step_function(what, decayed):
