@@ -2,10 +2,10 @@
 decay (``AdamWOptimizer``, ``MomentumWOptimizer``, ``extend_with_decoupled_weight_decay``;
 Loshchilov and Hutter), ``LazyAdamOptimizer``, ``PowerSignOptimizer`` and ``AddSignOptimizer``
 (Bello et al.) with their sign decays (``get_linear_decay_fn``, ``get_cosine_decay_fn``,
-``get_restart_decay_fn``), ``MovingAverageOptimizer`` (a ``tf.train.ExponentialMovingAverage`` of the
-variables a wrapped optimizer trains, saved in their place by its ``swapping_saver``), each
-composed of ``tf.train``'s optimizers and existing ops with TF's update
-formulas, operation for operation in float32, and TF's slot names (``<var>/AdamW``,
+``get_restart_decay_fn``), ``MovingAverageOptimizer`` (a ``tf.train.ExponentialMovingAverage``
+of the variables a wrapped optimizer trains, saved in their place by its ``swapping_saver``),
+each composed of ``tf.train``'s optimizers and existing ops with TF's update formulas,
+operation for operation in the variable's dtype, and TF's slot names (``<var>/AdamW``,
 ``<var>/PowerSignOptimizer``...).
 
 The decay reads and writes each variable after the gradients were computed (TinyFlow orders
