@@ -229,6 +229,7 @@ def _special_probes():
                         _sparse_cross_probe))
     probes += _string_probes()
     probes += _image_file_probes()
+    probes += _audio_file_probes()
     probes += _bits_and_sets_probes()
     probes += [_op_probe(op, "2x3", [], lambda op=op: create_op(op, shape=(2, 3), seed=1,
                                                                  seed2=2))  # attributes only
@@ -354,6 +355,20 @@ def _image_file_probes():
                       one("jpeg_header", shape=True, out_type="int32")),
         _op_probe("encode_png", "2x2x3", [(tf.uint8, np.arange(12).reshape(2, 2, 3))],
                   lambda x: create_op("encode_png", x, compression=6)),
+    ]
+
+
+def _audio_file_probes():
+    """tf.audio's WAV files (test_tf_audio.py tests them): a fed WAV decoded, fed samples
+    encoded; their int attributes and the sample rate hostile."""
+    wav = (b"RIFF(\x00\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00@\x1f\x00\x00\x80>"
+           b"\x00\x00\x02\x00\x10\x00data\x04\x00\x00\x00\x00@\x00\xc0")  # 2 mono samples
+    return [
+        _string_probe("decode_wav", "mono", [wav], [],
+                      lambda x: create_op("decode_wav", x, desired_channels=2,
+                                          desired_samples=3)),
+        _op_probe("encode_wav", "3x2", [(tf.float32, np.ones((3, 2)) * 0.5), (tf.int32, 8000)],
+                  lambda x, rate: create_op("encode_wav", x, rate)),
     ]
 
 

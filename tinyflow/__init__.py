@@ -201,7 +201,8 @@ _MODULES = {"app": "app", "contrib": "contrib", "data": "data",
             "metrics": "metrics", "nest": "tf_nest", "python_io": "python_io", "saved_model": "saved_model", "sparse": "tf_sparse",
             "strings": "tf_strings", "summary": "summary", "test": "tf_testing",
             "config": "tf_config", "bitwise": "tf_bitwise", "sets": "tf_sets",
-            "version": "tf_version"}
+            "version": "tf_version", "signal": "tf_signal", "spectral": "tf_spectral",
+            "audio": "tf_audio"}
 
 
 def __getattr__(name):

@@ -8,6 +8,9 @@ TensorFlow (``tf.compat.v1``, graph mode), the same graph's ``tf.train.Saver`` r
 checkpoint (which needs every name TF expects: slots, beta powers, global_step), the values are
 compared with TinyFlow's, TF lists the checkpoint (``tf.train.list_variables``), trains one step
 and saves; TinyFlow restores TF's checkpoint and compares every value with what TF saved.
+Then the same both ways for mutable tables (TABLES: a string -> int64 MutableHashTable, an
+int64 -> string-vector one and a DenseHashTable): each program fills its tables, saves, and
+the other restores into tables it had filled otherwise and compares every lookup.
 """
 import json
 import os
@@ -86,6 +89,42 @@ print("TensorFlow restored TinyFlow's checkpoint:", [name for name, _ in listed]
 """
 
 
+TABLES = """
+import sys, numpy as np
+tinyflow = sys.argv[3] == "tinyflow"
+if tinyflow:
+    import tinyflow as tf
+else:
+    import os; os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+    import tensorflow.compat.v1 as tf; tf.disable_eager_execution()
+folder, phase = sys.argv[1], sys.argv[2]
+experimental = tf.lookup.experimental
+words = experimental.MutableHashTable(tf.string, tf.int64, -1, name="words")
+names = experimental.MutableHashTable(tf.int64, tf.string, ["?", "?"], name="names")
+dense = experimental.DenseHashTable(tf.int64, tf.float32, -1.0, empty_key=0, deleted_key=-1,
+                                    initial_num_buckets=8, name="dense")
+ints = lambda *v: tf.constant(list(v), tf.int64)
+strings = lambda *v: tf.constant(np.array(v, dtype=object))
+lookups = [words.lookup(strings("a", "", "ccc", "x", "stale")), names.lookup(ints(7, -3, 1)),
+           dense.lookup(ints(3, 11, 4, 20, 5)), words.size(), dense.size()]
+expected = [[1, 3, 4, -1, -1], [[b"seven", b"7"], [b"minus", b"three"], [b"?", b"?"]],
+            [0.5, 1.5, -1.0, 3.5, -1.0], 4, 3]
+sess = tf.Session()
+if phase == "save":
+    sess.run([words.insert(strings("a", "bb", "", "ccc"), ints(1, 2, 3, 4)),
+              names.insert(ints(7, -3), strings(["seven", "7"], ["minus", "three"])),
+              dense.insert(ints(3, 11, 4, 20), tf.constant([0.5, 1.5, 2.5, 3.5]))])
+    sess.run(dense.remove(ints(4)))
+    tf.train.Saver().save(sess, folder + "/" + sys.argv[3], write_meta_graph=False)
+else:
+    sess.run(words.insert(strings("stale"), ints(9)))  # replaced by the restore
+    tf.train.Saver().restore(sess, folder + "/" + sys.argv[4])
+    got = sess.run(lookups)
+    assert all(np.array_equal(g, e) for g, e in zip(got, expected)), got
+    print(sys.argv[3], "restored the tables of", sys.argv[4])
+"""
+
+
 def _run(python, script, folder, name, optimizer, *args) -> str:
     out = subprocess.run([python, "-c", script, folder, optimizer, *args], check=False,
                          capture_output=True, text=True)
@@ -101,6 +140,12 @@ def main():
             _run(sys.executable, TINYFLOW, folder, name, optimizer, "save")
             print(name, _run(python_tf, TENSORFLOW, folder, name, optimizer))
             print(name, _run(sys.executable, TINYFLOW, folder, name, optimizer, "restore"))
+    with tempfile.TemporaryDirectory() as folder:
+        for python, which in ((sys.executable, "tinyflow"), (python_tf, "tensorflow")):
+            _run(python, TABLES, folder, "tables", "save", which)
+        for python, which, other in ((python_tf, "tensorflow", "tinyflow"),
+                                     (sys.executable, "tinyflow", "tensorflow")):
+            print("tables:", _run(python, TABLES, folder, "tables", "restore", which, other))
     print(json.dumps({"ok": True}))
 
 

@@ -19,7 +19,12 @@ TensorFlow's ``tf.compat.v1.train.Saver`` (graph mode) saves, into tests/data/tf
 * ``object-1.index``, ``object-1.data-00000-of-00001``: TensorFlow 2's object-based
   ``tf.train.Checkpoint(v=tf.Variable([1.5, -2.0, 3.25]))`` (eager), whose index also holds the
   string tensor ``_CHECKPOINTABLE_OBJECT_GRAPH`` TinyFlow does not read (the variable's key is
-  ``v/.ATTRIBUTES/VARIABLE_VALUE``).
+  ``v/.ATTRIBUTES/VARIABLE_VALUE``);
+* ``tables-1.index``, ``tables-1.data-00000-of-00001``: ``tf.train.Saver()`` over the
+  SAVEABLE_OBJECTS of three ``tf.lookup.experimental`` tables (:func:`tables`): a
+  MutableHashTable ``words`` (string -> int64, TF's ``words-keys`` / ``words-values``), one
+  ``names`` (int64 -> string vectors of 2) and a DenseHashTable ``dense`` (int64 -> float32,
+  8 buckets, a removed key's bucket holding ``deleted_key``).
 """
 import os
 import shutil
@@ -37,11 +42,29 @@ def object_checkpoint():
     tf.train.Checkpoint(v=tf.Variable([1.5, -2.0, 3.25])).write(os.path.join(OUT, "object-1"))
 
 
+def tables():
+    """The table checkpoint (graph mode; its own graph)."""
+    with v1.Graph().as_default(), v1.Session() as sess:
+        words = v1.lookup.experimental.MutableHashTable(v1.string, v1.int64, -1, name="words")
+        names = v1.lookup.experimental.MutableHashTable(v1.int64, v1.string, ["?", "?"],
+                                                        name="names")
+        dense = v1.lookup.experimental.DenseHashTable(v1.int64, v1.float32, -1.0, empty_key=0,
+                                                      deleted_key=-1, initial_num_buckets=8,
+                                                      name="dense")
+        sess.run([words.insert(["a", "bb", "", "ccc"], [1, 2, 3, 4]),
+                  names.insert([7, -3], [["seven", "7"], ["minus", "three"]]),
+                  dense.insert([3, 11, 4, 20], [0.5, 1.5, 2.5, 3.5])])
+        sess.run(dense.remove(v1.constant([4], v1.int64)))
+        v1.train.Saver().save(sess, os.path.join(OUT, "tables-1"), write_meta_graph=False,
+                              write_state=False)
+
+
 def main():
     shutil.rmtree(OUT, ignore_errors=True)
     os.makedirs(OUT)
     object_checkpoint()
     v1.disable_eager_execution()
+    tables()
     rng = np.random.default_rng(24)
     x = rng.standard_normal((5, 3)).astype(np.float32)
     y = rng.standard_normal((5, 4)).astype(np.float32)

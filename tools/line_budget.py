@@ -45,6 +45,11 @@ COMPONENTS = {
     "frontend/image_codecs.py)": (
         ["ops/image_codecs.py", "ops/image_codec_kernels.py", "frontend/image_codecs.py"],
         540),
+    # 2026-11-27: TF 1.15's WAV files (tf.audio.decode_wav / encode_wav): 16-bit PCM read and
+    # written in numpy as TF's wav_io, every header field and chunk of an untrusted file
+    # checked; the ops pulled before the run, counted apart as the image files are
+    "audio files (ops/audio.py, frontend/tf_audio.py)": (
+        ["ops/audio.py", "frontend/tf_audio.py"], 230),
     # 2026-11-27: TF-1's linear algebra (tf.matrix_inverse, tf.cholesky, tf.svd, tf.qr,
     # tf.self_adjoint_eig..., tf.linalg's names, tf.norm's 2-norm): the ops with their gradient
     # rules, bodies and torch.linalg kernels (TF's gradient formulas of the decompositions)
@@ -71,10 +76,12 @@ COMPONENTS = {
     # 2026-11-27: tf.lookup.experimental.MutableHashTable (tf.contrib.lookup's too) and
     # DenseHashTable (TF's bucket layout): insert, remove, lookup, export as Python ops on a
     # session's table, counted apart as TF keeps its mutable tables apart from the static ones
+    # 350 -> 375: 2026-11-27: their contents in checkpoints (export_arrays / import_arrays,
+    # TF's LookupTableImportV2, and the SAVEABLE_OBJECTS collection)
     "mutable hash tables (ops/mutable_tables.py, frontend/mutable_tables.py, "
     "lookup_experimental.py)": (
         ["ops/mutable_tables.py", "frontend/mutable_tables.py",
-         "frontend/lookup_experimental.py"], 350),
+         "frontend/lookup_experimental.py"], 375),
     # 2026-11-27: tf.feature_column.crossed_column (TF's SparseCross hash, FingerprintCat64, as
     # a pulled op, and the column over it) and shared_embedding_columns (one variable through
     # a graph collection), counted apart as TF keeps sparse_cross and shared embeddings apart
@@ -467,6 +474,15 @@ COMPONENTS = {
     # three RNN cells run by dynamic_rnn), composed of existing ops: counted apart, as TF's
     # contrib modules are separate packages
     "tf.contrib.crf (frontend/contrib/crf.py)": (["frontend/contrib/crf.py"], 370),
+    # 2026-11-27: tf.contrib.opt (TF 1.15's decoupled weight decay, LazyAdam, PowerSign,
+    # AddSign and their sign decays, MovingAverageOptimizer), composed of tf.train's
+    # optimizers and existing ops
+    # (255 -> 270: its import of 19 names one a line, as ruff's isort wraps them)
+    "tf.contrib.opt (frontend/contrib/opt.py)": (["frontend/contrib/opt.py"], 270),
+    # 2026-11-27: tf.signal's real-valued part (frames, overlap-add, windows, mel matrix,
+    # MFCCs, DCTs) composed of existing ops, with tf.spectral's and tf.contrib.signal's names
+    "tf.signal (frontend/tf_signal.py, tf_spectral.py, contrib/signal.py)": (
+        ["frontend/tf_signal.py", "frontend/tf_spectral.py", "frontend/contrib/signal.py"], 290),
     # 1950 -> 2095: 2026-11-27: conv1d, dilations, depthwise/separable (TF-1 names programs use)
     # 2095 -> 2680: 2026-11-27: tf.contrib.layers conv2d..., arg_scope, tf.contrib.slim (TF-Slim's
     # layers on tf.nn / tf.layers, tf.contrib.framework, tf.contrib.losses, slim's aliases)
@@ -537,12 +553,14 @@ COMPONENTS = {
     # tests: Saver's TF 1.15 arguments (keep_checkpoint_every_n_hours, pad_step_number,
     # save_relative_paths, allow_empty...), tf.train.SaverDef's versions,
     # ExponentialMovingAverage.variables_to_restore as TF's, piecewise_constant_decay; 3580 -> 3585: merged beside the default-names change)
+    # 3585 -> 3640: 2026-11-27: tables in checkpoints (saver.py: TF's <name>-keys / -values
+    # read, checked against the table and counted against the restore's memory, string entries)
     "TF-1 program support (summary, events, saver, losses, schedules, app, flags...)": (
         ["frontend/summary.py", "frontend/events.py", "frontend/errors.py",
          "frontend/losses.py", "frontend/loss_functions.py", "frontend/learning_rate_decay.py",
          "frontend/app.py", "frontend/flags.py", "frontend/tf_logging.py", "frontend/saver.py",
          "frontend/meta_graph.py", "frontend/viz.py", "frontend/testing.py",
-         "examples/**/*.py"], 3585),
+         "examples/**/*.py"], 3640),
     # 2026-11-27: tf.test (TestCase: sessions on a fresh graph, TF's asserts on nested
     # structures of arrays and tensors) and TF's file API (tf.gfile, moved here from the
     # program support above with its 112 lines, and tf.io.gfile's lower-case names): what
@@ -589,8 +607,10 @@ COMPONENTS = {
     # (470 -> 430: Adam's step count no longer stored as TF's powers: Adam keeps TF's own)
     # 430 -> 465: 2026-11-27: a partitioned variable's slices (TensorSliceProto, and their
     # entries' keys: OrderedCode's EncodeTensorNameSlice), so TF's sliced checkpoints restore
+    # 465 -> 510: 2026-11-27: string tensors (tensor_bundle's WriteStringTensor layout and
+    # checksums), for mutable tables' keys and values
     "TensorFlow's checkpoint format (frontend/checkpoint_format.py)": (
-        ["frontend/checkpoint_format.py"], 465),
+        ["frontend/checkpoint_format.py"], 510),
     # TF-1's import paths (issue 24 item 7.3): a module per tensorflow.python module that
     # programs import, each re-exporting TinyFlow's objects (reexport.py, tf_modules.txt);
     # 260 -> 315: client/timeline.py (a traced run as a Chrome trace, TF's own module);

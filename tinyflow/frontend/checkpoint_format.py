@@ -31,7 +31,8 @@ from typing import NamedTuple
 import numpy as np
 
 __all__ = ["BundleEntry", "FormatError", "crc32c", "data_file", "mask_crc", "read_index",
-           "read_table", "slice_key", "unmask_crc", "write_index", "write_table"]
+           "read_strings", "read_table", "slice_key", "string_bytes", "unmask_crc",
+           "write_index", "write_table"]
 
 
 class FormatError(ValueError):
@@ -248,6 +249,7 @@ def _int(fields: dict, number: int, bits: int = 64) -> int:
 DTYPES = {1: "float32", 2: "float64", 3: "int32", 4: "uint8", 5: "int16", 6: "int8",
           9: "int64", 10: "bool", 17: "uint16", 19: "float16", 22: "uint32", 23: "uint64"}
 DTYPE_CODES = {name: code for code, name in DTYPES.items()}
+STRING_CODE = 7  # DT_STRING: BundleEntry's dtype "string", elements as bytes (object arrays)
 MAX_RANK = 64
 
 
@@ -265,11 +267,46 @@ class BundleEntry(NamedTuple):
     slices: tuple = ()
 
 
-def _entry_bytes(array: np.ndarray, offset: int, crc: int) -> bytes:
-    """The ``BundleEntryProto`` of ``array`` stored at ``offset`` with the masked crc ``crc``."""
-    dims = b"".join(_field(2, _field(1, int(d)) or b"") for d in array.shape)
-    return (_field(1, DTYPE_CODES[array.dtype.name]) + _field(2, dims) + _field(4, offset)
-            + _field(5, array.nbytes) + (struct.pack("<BI", 6 << 3 | 5, crc) if crc else b""))
+def _entry_bytes(code: int, shape: tuple, offset: int, size: int, crc: int) -> bytes:
+    """The ``BundleEntryProto`` of a tensor of DataType ``code`` and ``shape`` stored in
+    ``size`` bytes at ``offset`` with the masked crc ``crc``."""
+    dims = b"".join(_field(2, _field(1, int(d)) or b"") for d in shape)
+    return (_field(1, code) + _field(2, dims) + _field(4, offset)
+            + _field(5, size) + (struct.pack("<BI", 6 << 3 | 5, crc) if crc else b""))
+
+
+def string_bytes(values) -> tuple[bytes, int]:
+    """A string tensor's bytes in a data file and their crc32c, as tensor_bundle's
+    ``WriteStringTensor``: each element's length as a varint, the masked crc32c of the lengths
+    (each taken as a little-endian uint32), the elements; the entry's crc32c covers the
+    lengths so taken, the masked crc and the elements."""
+    lengths = struct.pack(f"<{len(values)}I", *(len(v) & 0xFFFFFFFF for v in values))
+    masked = struct.pack("<I", mask_crc(crc32c(lengths)))
+    joined = b"".join(values)
+    return (b"".join(_varint(len(v)) for v in values) + masked + joined,
+            crc32c(lengths + masked + joined))
+
+
+def read_strings(raw: bytes, count: int, crc: int) -> list:
+    """The ``count`` elements (bytes) of a string tensor's ``raw`` bytes (:func:`string_bytes`)
+    whose crc32c is ``crc``, every length and checksum checked; FormatError saying what is
+    wrong."""
+    what, lengths, pos = "a string tensor", [], 0
+    for _ in range(count):
+        length, pos = _read_varint(raw, pos, what)
+        lengths.append(length)
+    if pos + 4 > len(raw) or sum(lengths) != len(raw) - pos - 4:
+        raise FormatError(f"{what}: lengths adding up to {sum(lengths)} bytes, but "
+                          f"{len(raw) - pos - 4} follow them")
+    as_uint32 = struct.pack(f"<{count}I", *(n & 0xFFFFFFFF for n in lengths))
+    if (unmask_crc(struct.unpack_from("<I", raw, pos)[0]) != crc32c(as_uint32)
+            or crc32c(as_uint32 + bytes(raw[pos:])) != crc):
+        raise FormatError(f"{what}: its bytes do not match their checksum")
+    values, pos = [], pos + 4
+    for length in lengths:
+        values.append(bytes(raw[pos:pos + length]))
+        pos += length
+    return values
 
 
 def _header_bytes() -> bytes:
@@ -281,7 +318,7 @@ def _parse_entry(name: str, data: bytes) -> BundleEntry:
     what = f"the index entry of '{name}'"
     fields = _fields(data, what)
     code = _int(fields, 1, 32)
-    if code not in DTYPES:
+    if code not in DTYPES and code != STRING_CODE:
         raise FormatError(f"{what}: dtype code {code} (DataType enum) is not one TinyFlow reads")
     shape_fields = _fields(_message(fields, 2, what), what)
     if _int(shape_fields, 3, 32):
@@ -294,10 +331,16 @@ def _parse_entry(name: str, data: bytes) -> BundleEntry:
         raise FormatError(f"{what}: a negative dimension in shape {shape}")
     if 7 in fields:  # TensorSliceProto's: its extents, each start and length (-1: all)
         slices = tuple(_slice(_message({7: [m]}, 7, what), shape, what) for m in fields[7])
-        return BundleEntry(DTYPES[code], shape, 0, 0, 0, 0, slices)
+        return BundleEntry(DTYPES.get(code, "string"), shape, 0, 0, 0, 0, slices)
     offset, size = _int(fields, 4), _int(fields, 5)
     if offset < 0 or size < 0:
         raise FormatError(f"{what}: a negative offset {offset} or size {size}")
+    if code == STRING_CODE:  # each element's length takes a byte at least, then a crc
+        if size < math.prod(shape) + 4:
+            raise FormatError(f"{what}: {size} bytes, too few for a string tensor of shape "
+                              f"{list(shape)}")
+        return BundleEntry("string", shape, _int(fields, 3, 32), offset, size,
+                           _int(fields, 6, 33) & 0xFFFFFFFF)
     if size != math.prod(shape) * np.dtype(DTYPES[code]).itemsize:
         raise FormatError(f"{what}: {size} bytes, not the "
                           f"{math.prod(shape) * np.dtype(DTYPES[code]).itemsize} of a "
@@ -360,15 +403,21 @@ def write_index(arrays: dict, data) -> bytes:
     entries, offset = [], 0
     for name in sorted(arrays, key=lambda n: n.encode("utf-8")):
         array = np.asarray(arrays[name], order="C")  # np.ascontiguousarray makes 0-d 1-d
-        if array.dtype.name not in DTYPE_CODES:
+        if array.dtype == object:  # strings: bytes, or str written as UTF-8
+            code, (raw, crc) = STRING_CODE, string_bytes([
+                v.encode("utf-8") if isinstance(v, str) else bytes(v)
+                for v in array.ravel().tolist()])
+        elif array.dtype.name in DTYPE_CODES:
+            array = array.astype(array.dtype.newbyteorder("<"), copy=False)
+            raw, code = memoryview(array.reshape(-1)).cast("B"), DTYPE_CODES[array.dtype.name]
+            crc = crc32c(raw)
+        else:
             raise TypeError(f"variable '{name}' has dtype {array.dtype}, which TinyFlow does "
                             f"not write to a checkpoint")
-        array = array.astype(array.dtype.newbyteorder("<"), copy=False)
-        raw = memoryview(array.reshape(-1)).cast("B")
         data.write(raw)
-        entries.append((name.encode("utf-8"),
-                        _entry_bytes(array, offset, mask_crc(crc32c(raw)))))
-        offset += array.nbytes
+        entries.append((name.encode("utf-8"), _entry_bytes(
+            code, array.shape, offset, len(raw), mask_crc(crc))))
+        offset += len(raw)
     return write_table([(b"", _header_bytes())] + entries)
 
 
@@ -376,8 +425,7 @@ def read_index(data: bytes) -> tuple[int, dict]:
     """``(number of shards, {name: BundleEntry, or a str saying why its entry cannot be
     read}``) of an index file's bytes, its header checked (little-endian, a version this reader
     knows); FormatError on anything wrong with the file as a whole.  An entry TinyFlow does not
-    read (a string tensor, such as TensorFlow 2's ``_CHECKPOINTABLE_OBJECT_GRAPH``) matters
-    only to whoever asks for it."""
+    read (a dtype such as complex64) matters only to whoever asks for it."""
     table = read_table(data)
     if b"" not in table:
         raise FormatError("no header entry (key \"\")")

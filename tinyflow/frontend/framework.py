@@ -55,6 +55,7 @@ class GraphKeys:
     LOCAL_INIT_OP = "local_init_op"
     SUMMARY_OP = "summary_op"
     SAVERS = "savers"
+    SAVEABLE_OBJECTS = "saveable_objects"
     READY_OP = "ready_op"
     READY_FOR_LOCAL_INIT_OP = "ready_for_local_init_op"
     EVAL_STEP = "eval_step"

@@ -5,16 +5,21 @@ session, empty until the first insert (no initializer, as TF's).  Keys are strin
 values strings, integers, floats or bools, each of ``default_value``'s shape (a vector
 default: vector values).
 
-What differs from TF: the contents are not checkpointed (``tf.train.Saver`` saves variables
-only; ``checkpoint=True`` is accepted and saves nothing), and a lookup or export is computed
-before the run's inserts and removes, so within one ``Session.run`` it reads the table as the
-run found it (control dependencies do not order them; TF leaves unordered ones undefined).
+With ``checkpoint=True`` (the default) a table goes into the graph's ``SAVEABLE_OBJECTS``
+collection, which ``tf.train.Saver()`` saves beside the variables (as ``Saver(var_list=...)``
+does a table listed there): its export as the tensors ``<name>-keys`` and ``<name>-values``,
+``name`` being the table's own, not its scope's (two tables of one name: the last is saved,
+as TF's); a restore replaces the session's contents (saver.py).
+
+What differs from TF: a lookup or export is computed before the run's inserts and removes,
+so within one ``Session.run`` it reads the table as the run found it (control dependencies
+do not order them; TF leaves unordered ones undefined).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..nnvm.symbol import NodeEntry, Symbol, create_op
+from ..nnvm.symbol import NodeEntry, Symbol, create_op, current_context
 from ..ops.hashing import as_bytes
 from .dtypes import as_dtype
 from .math_ops import convert_to_tensor
@@ -59,6 +64,8 @@ class MutableHashTable:
         self.value_shape = default.shape
         self.default_value = default if default.ndim else default[()]
         self.name, self.checkpoint = name, checkpoint
+        if checkpoint:  # tf.train.Saver() saves it (TF's _Saveable)
+            current_context().add_to_collection("saveable_objects", self)
 
     export_shapes = property(lambda self: ((None,), (None, *self.value_shape)))
     key_dtype = property(lambda self: as_dtype(self.key_type))

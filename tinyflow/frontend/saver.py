@@ -83,9 +83,11 @@ from ..nnvm import host_memory
 from ..nnvm.dtypes import as_dtype
 from ..nnvm.errors import GraphError, InvalidArgumentError, NotFoundError, TinyflowError
 from ..nnvm.symbol import Symbol, current_context
+from ..ops.mutable_tables import export_arrays, import_arrays
 from ..session.variables import Variable, initial_shapes
 from . import checkpoint_format as fmt
 from .meta_graph import export_meta_graph, import_graph
+from .mutable_tables import MutableHashTable
 from .partitioned_variables import PartitionedVariable, assemble, saved_groups, split
 
 __all__ = [
@@ -207,6 +209,8 @@ class Saver:
         if var_list is None:  # TF's: every variable but the local ones (metrics' counters)
             local = {id(v) for v in current_context().get_collection("local_variables")}
             var_list = [v for v in current_context().variables if id(v) not in local]
+            var_list += current_context().get_collection("saveable_objects")  # tables
+        self._tables, var_list = _tables(var_list)
         if isinstance(var_list, dict):  # a PartitionedVariable is stored whole, by slices
             pairs = [(k, v.get_variable_list() if isinstance(v, PartitionedVariable) else v)
                      for k, v in var_list.items()]
@@ -230,7 +234,7 @@ class Saver:
             if any(var is other for other in self._variables.values()):  # TF 1.15's check
                 raise ValueError(f"The same saveable will be restored with two names: {name}")
             self._variables[name] = var
-        if not self._variables and not allow_empty:
+        if not self._variables and not self._tables and not allow_empty:
             raise ValueError("no variables to save: create tf.Variables before the Saver, or "
                              "pass var_list")
         self.max_to_keep = max_to_keep
@@ -295,7 +299,7 @@ class Saver:
         ValueError
             ``latest_filename`` holds a folder, or is the checkpoint's own name.
         """
-        if not self._variables:  # allow_empty: nothing to save, as TF
+        if not self._variables and not self._tables:  # allow_empty: nothing to save, as TF
             return None
         path = os.fspath(save_path)
         latest_filename = latest_filename or "checkpoint"
@@ -355,6 +359,8 @@ class Saver:
 
     def _graph(self):
         """The graph of the saver's variables (whichever graph is the default now)."""
+        if not self._variables:  # tables only
+            return current_context()
         return _shards(next(iter(self._variables.values())))[0].graph
 
     def _values(self, sess) -> dict:
@@ -376,6 +382,9 @@ class Saver:
                 values[name] = assemble(var, arrays) if isinstance(var, list) else arrays[0]
             except ValueError as err:
                 raise CheckpointError(f"cannot save: {err}") from None
+        for name, table in self._tables.items():  # TF's MutableHashTable._Saveable
+            values[f"{name}-keys"], values[f"{name}-values"] = export_arrays(
+                table, sess.variable_store.resources)
         return values
 
     def _keep(self, path: str, latest_filename: str) -> None:
@@ -426,7 +435,7 @@ class Saver:
         """
         import torch  # only here: building graphs (and this module) must not import torch
 
-        if not self._variables:  # allow_empty: nothing to restore, as TF
+        if not self._variables and not self._tables:  # allow_empty: nothing to restore, as TF
             return
         if save_path is None:
             raise ValueError("Can't load save_path when it is None.")
@@ -442,6 +451,8 @@ class Saver:
             values = self._read_bundle(path, sess, budget)
         else:
             values = self._read_legacy(path, sess, budget)
+        for name, table in self._tables.items():  # TF's LookupTableImportV2: replaced
+            import_arrays(table, sess.variable_store.resources, *values[name])
         for name, var in self._variables.items():
             arrays = split(var, values[name]) if isinstance(var, list) else [values[name]]
             for shard, array in zip(_shards(var), arrays):
@@ -455,8 +466,17 @@ class Saver:
         expected = self._expected_shapes(sess)
         wanted = {name: (_shards(var)[0].node.attrs.get("dtype", "float32"), expected[name])
                   for name, var in self._variables.items()}
+        for name, table in self._tables.items():
+            wanted[f"{name}-keys"], wanted[f"{name}-values"] = (table.key_type, None), (
+                table.value_type, None)
         arrays = _read_entries(prefix, wanted, budget)
-        _check_restored(f"{prefix}.index", {name: arrays[name] for name in wanted})
+        checked = {name: arrays[name] for name in self._variables}
+        for name, table in self._tables.items():  # a missing tensor by its own name
+            missing = {n: arrays[n] for n in (f"{name}-keys", f"{name}-values")
+                       if isinstance(arrays[n], str)}
+            checked.update(missing or {name: _table_arrays(name, table, arrays, budget)})
+            arrays[name] = checked.get(name)
+        _check_restored(f"{prefix}.index", checked)
         return arrays
 
     def _read_legacy(self, path: str, sess, budget) -> dict:
@@ -466,6 +486,9 @@ class Saver:
         if not os.path.isfile(path):
             raise _NoCheckpoint(f"The passed save_path is not a valid checkpoint: {path} (no "
                                 f"file '{path}.index')")
+        if self._tables:
+            raise CheckpointError(f"cannot restore tables {sorted(self._tables)} from '{path}': "
+                                  f"an earlier TinyFlow .npz checkpoint holds no tables")
         arrays = _read_npz(path, self._expected_shapes(sess), budget)
         return _check_restored(path, {name: arrays.get(name, "is not in the file")
                                       for name in self._variables})
@@ -485,6 +508,40 @@ class Saver:
 
     def __repr__(self):
         return f"<tinyflow.train.Saver {sorted(self._variables)}>"
+
+
+def _tables(var_list) -> tuple[dict, list | dict]:
+    """``({name: table}, var_list without them)``: the mutable tables of a Saver's
+    ``var_list``, under their own names (a list's; two of one name: the last, as TF's
+    ``op_list_to_dict``) or the dict's keys."""
+    if isinstance(var_list, dict):
+        tables = {k: v for k, v in var_list.items() if isinstance(v, MutableHashTable)}
+        return tables, {k: v for k, v in var_list.items() if k not in tables}
+    if isinstance(var_list, (Symbol, PartitionedVariable)) or not hasattr(var_list, "__iter__"):
+        return {}, var_list  # one variable: saved_groups says what it takes
+    var_list = list(var_list)
+    return ({t.name: t for t in var_list if isinstance(t, MutableHashTable)},
+            [v for v in var_list if not isinstance(v, MutableHashTable)])
+
+
+_TABLE_ENTRY_BYTES = 240  # a restored entry in a table's Python dict or buckets, and its row
+
+
+def _table_arrays(name: str, table, arrays: dict, budget: _RestoreBudget):
+    """``(keys, values)`` of ``table`` read as ``<name>-keys`` / ``<name>-values``, or a str
+    saying what is wrong: their shapes the table's ``export_shapes`` (a DenseHashTable's, a
+    power of two of buckets), its Python contents counted by ``budget``."""
+    keys, values = arrays[f"{name}-keys"], arrays[f"{name}-values"]
+    (_, *key_tail), (_, *value_tail) = table.export_shapes
+    count = len(keys) if keys.ndim else -1
+    if (list(keys.shape) != [count, *key_tail] or list(values.shape) != [count, *value_tail]
+            or count < 0 or table.dense and count & (count - 1)):
+        return (f"(a table of {table.key_type} keys and {table.value_type} values of shape "
+                f"{list(table.value_shape)}) has keys of shape {list(keys.shape)} and values "
+                f"of shape {list(values.shape)} in the file"
+                + (", buckets a power of two" if table.dense else ""))
+    problem = budget.take(name, _TABLE_ENTRY_BYTES * count * (1 + values[:1].size))
+    return f"(a table) {problem}" if problem else (keys, values)
 
 
 def _shards(var) -> list:
@@ -855,6 +912,9 @@ def _read_sliced(name, entry, entries, read, wanted, budget):
     return full
 
 
+_STRING_OBJECT_BYTES = 64  # a string element read: its bytes object and the array's pointer
+
+
 def _read_entry(entry, path: str, file, dtype, shape, budget, name):
     """One entry's array from its data file ``file`` (None: missing), or a str saying what is
     wrong with it."""
@@ -870,14 +930,25 @@ def _read_entry(entry, path: str, file, dtype, shape, budget, name):
     if entry.offset + entry.size > size:
         return (f"is corrupt in the file: its {entry.size} bytes at offset {entry.offset} run "
                 f"past the end of '{path}' ({size} bytes)")
-    problem = budget and budget.take(name, entry.size)
+    count = math.prod(entry.shape)  # strings: their bytes, copied twice, an object each
+    problem = budget and budget.take(name, entry.size + (
+        2 * entry.size + _STRING_OBJECT_BYTES * count if entry.dtype == "string" else 0))
     if problem:
         return f"has shape {list(entry.shape)} {entry.dtype} in the file: it {problem}"
-    array = np.empty(entry.shape, dtype=np.dtype(entry.dtype).newbyteorder("<"))
+    array = np.empty(entry.shape if entry.dtype != "string" else entry.size, dtype=np.uint8
+                     if entry.dtype == "string" else np.dtype(entry.dtype).newbyteorder("<"))
     raw = memoryview(array.reshape(-1)).cast("B")
     file.seek(entry.offset)
     if file.readinto(raw) != entry.size:
         return f"is corrupt in the file: '{path}' is cut short"
+    if entry.dtype == "string":
+        try:
+            strings = fmt.read_strings(raw, count, fmt.unmask_crc(entry.crc32c))
+        except fmt.FormatError as err:
+            return f"is corrupt in the file '{path}': {err}"
+        array = np.empty(count, dtype=object)
+        array[:] = strings
+        return array.reshape(entry.shape)
     if fmt.crc32c(raw) != fmt.unmask_crc(entry.crc32c):
         return f"is corrupt in the file: its bytes in '{path}' do not match their checksum"
     if array.dtype == bool and array.size and array.view(np.uint8).max() > 1:
@@ -887,7 +958,7 @@ def _read_entry(entry, path: str, file, dtype, shape, budget, name):
 
 class CheckpointReader:
     """The tensors of a checkpoint, by name (``tf.train.NewCheckpointReader``).  Tensors of a
-    dtype TinyFlow does not read (strings) are left out of its maps.
+    dtype TinyFlow does not read (complex numbers) are left out of its maps.
 
     Parameters
     ----------
@@ -927,7 +998,8 @@ class CheckpointReader:
         array = _read_entries(self.prefix, {name: (None, None)}, None)[name]
         if isinstance(array, str):
             raise CheckpointError(f"cannot read '{name}' from '{self.prefix}': {array}")
-        return array.astype(array.dtype.newbyteorder("="), copy=False)
+        return array if array.dtype == object else array.astype(
+            array.dtype.newbyteorder("="), copy=False)
 
     def debug_string(self) -> bytes:
         return "".join(f"{n} ({e.dtype}) {list(e.shape)}\n"

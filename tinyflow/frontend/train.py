@@ -307,14 +307,19 @@ class AdamOptimizer(Optimizer):
     def _update_ops(self, grads_and_vars) -> list:
         powers = (self._non_slot("beta1_power", self.beta1),
                   self._non_slot("beta2_power", self.beta2))
-        updates = [_update("adam_update", [var, self._slot(var, "m", self._name),
-                                           self._slot(var, "v", self._name)], grad,
-                           self.learning_rate, *powers, beta1=self.beta1, beta2=self.beta2,
-                           epsilon=self.epsilon)
-                   for grad, var in grads_and_vars]
+        updates = [self._adam_update(grad, var, powers) for grad, var in grads_and_vars]
         with control_dependencies(updates):  # TF's _finish: the powers move after the updates
             return updates + [assign(powers[0], powers[0] * self.beta1),
                               assign(powers[1], powers[1] * self.beta2)]
+
+
+    def _adam_update(self, grad, var, powers) -> Symbol:
+        """The update of ``var`` and its slots ``m``, ``v`` (tf.contrib.opt's LazyAdam changes
+        a sparse one)."""
+        return _update("adam_update", [var, self._slot(var, "m", self._name),
+                                       self._slot(var, "v", self._name)], grad,
+                       self.learning_rate, *powers, beta1=self.beta1, beta2=self.beta2,
+                       epsilon=self.epsilon)
 
 
 class RMSPropOptimizer(Optimizer):

@@ -1,6 +1,7 @@
 """The built-in ops' graph meaning (shape, gradient, in-place); importing registers them."""
 from . import (
     array,
+    audio,
     collective,
     control,
     conv,
@@ -39,7 +40,7 @@ from . import (
     volume,
 )
 
-__all__ = ["array", "collective", "control", "conv", "ctc_decoding", "elemwise", "feature_cross",
+__all__ = ["array", "audio", "collective", "control", "conv", "ctc_decoding", "elemwise", "feature_cross",
            "file_io", "fused", "hashing", "image", "image_codecs", "indexing", "init", "linalg",
            "lookup", "lookup_tables", "loop", "math", "matrix", "mutable_tables", "nn", "optim",
            "parsing", "queue", "reduce", "rnn", "sampling", "segment", "softmax", "sorting",

@@ -19,7 +19,7 @@ from ..nnvm.symbol import Symbol
 from .hashing import as_bytes, legacy_hash64
 from .lookup_tables import table_key
 
-__all__ = []
+__all__ = ["export_arrays", "import_arrays"]
 
 
 def _keys(node, keys) -> list:
@@ -196,14 +196,15 @@ def _pull_find(node, resources, evaluate, deadline):
     return [_values(table, rows, keys.shape)]
 
 
-def _pull_export(node, resources, evaluate, deadline):
-    """FPullOutputs of mutable_table_export: the table's keys and values, of attr table's
-    ``export_shapes`` (a MutableHashTable's entries in the order first inserted; a
-    DenseHashTable's buckets, as TF's: ``[buckets, 1]`` and ``[buckets, value size]``)."""
-    table = node.attrs["table"]
+def export_arrays(table, resources, node=None) -> list:
+    """``[keys, values]``: the session's contents of ``table`` (its ``resources``), of the
+    table's ``export_shapes`` (a MutableHashTable's entries in the order first inserted; a
+    DenseHashTable's buckets, as TF's: ``[buckets, 1]`` and ``[buckets, value size]``);
+    with ``node``, the host-memory check naming it first."""
     keys, values = _contents(table, resources).export()
-    host_memory.check_node_fits(node, 64 * len(keys) * (1 + int(np.prod(table.value_shape))),
-                                f"for the {len(keys)} entries of a table")
+    if node is not None:
+        host_memory.check_node_fits(node, 64 * len(keys) * (1 + int(np.prod(
+            table.value_shape))), f"for the {len(keys)} entries of a table")
     array = np.empty(len(keys), dtype=object) if table.key_type == "string" else np.array(
         keys, dtype=np.int64)
     if table.key_type == "string":
@@ -211,6 +212,27 @@ def _pull_export(node, resources, evaluate, deadline):
     key_tail, value_tail = (shape[1:] for shape in table.export_shapes)
     return [array.reshape(len(keys), *key_tail),
             _values(table, values, (len(keys),)).reshape(len(keys), *value_tail)]
+
+
+def import_arrays(table, resources, keys: np.ndarray, values: np.ndarray) -> None:
+    """TF's ``LookupTableImportV2``: the session's contents of ``table`` replaced by ``keys``
+    and ``values`` of the table's ``export_shapes`` and dtypes (the caller checked them; a
+    DenseHashTable's, a power of two of buckets, taken as they are laid out)."""
+    keys = [table_key(k, table.key_type) for k in keys.ravel().tolist()]
+    rows = list(values.reshape(len(keys), *table.value_shape))
+    if table.dense:
+        contents = _Buckets(table, len(keys))
+        contents.bucket_keys, contents.bucket_values = keys, rows
+        contents.size = sum(k not in (table.empty_key, table.deleted_key) for k in keys)
+    else:
+        contents = _Entries()
+        contents.insert(keys, [row.copy() if table.value_shape else row for row in rows])
+    resources[table] = contents
+
+
+def _pull_export(node, resources, evaluate, deadline):
+    """FPullOutputs of mutable_table_export: :func:`export_arrays` of attr table."""
+    return export_arrays(node.attrs["table"], resources, node)
 
 
 def _operation(attrs, in_shapes, out_shapes):

@@ -7,14 +7,15 @@ the model variables), ``losses`` (the deprecated argument orders), ``slim`` (the
 ``streaming_*`` metrics), ``training`` (``HParams``), ``crf`` (the linear-chain CRF:
 log-likelihood, Viterbi decoding), ``lookup`` (tf.lookup's tables and the vocabulary
 tables: :mod:`tinyflow.contrib.lookup`), ``data`` (``tf.data.experimental``'s
-``parallel_interleave``, ``shuffle_and_repeat``, ``CsvDataset``, ``make_csv_dataset``...);
+``parallel_interleave``, ``shuffle_and_repeat``, ``CsvDataset``, ``make_csv_dataset``...),
+``opt`` (AdamW, MomentumW, LazyAdam, PowerSign, AddSign: :mod:`tinyflow.contrib.opt`),
+``signal`` (tf.signal's frames, windows and mel matrices);
 ``tf.contrib.<other>`` is an AttributeError saying TinyFlow does not support it."""
 import importlib
 
-__all__ = ["crf", "data", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
-           "seq2seq", "slim", "training"]
-_SUBMODULES = ("crf", "data", "distributions", "framework", "layers", "lookup", "losses", "metrics", "rnn",
-               "seq2seq", "slim", "training")
+_SUBMODULES = ("crf", "data", "distributions", "framework", "layers", "lookup", "losses",
+               "metrics", "opt", "rnn", "seq2seq", "signal", "slim", "training")
+__all__ = list(_SUBMODULES)
 
 
 def __dir__():
