@@ -34,8 +34,11 @@ from .unsupported import unsupported
 __all__ = ["dct", "frame", "hamming_window", "hann_window", "idct", "inverse_stft_window_fn",
            "linear_to_mel_weight_matrix", "mfccs_from_log_mel_spectrograms", "overlap_and_add"]
 
-COMPLEX = ("stft", "inverse_stft", "fft", "fft2d", "fft3d", "ifft", "ifft2d", "ifft3d", "rfft",
-           "rfft2d", "rfft3d", "irfft", "irfft2d", "irfft3d", "fftshift", "ifftshift")
+# the Fourier transforms: why each is missing, for the AttributeError
+COMPLEX = dict.fromkeys(
+    ("stft", "inverse_stft", "fft", "fft2d", "fft3d", "ifft", "ifft2d", "ifft3d", "rfft",
+     "rfft2d", "rfft3d", "irfft", "irfft2d", "irfft3d", "fftshift", "ifftshift"),
+    "its result is complex, and TinyFlow has no complex tensors")
 _MEL_BREAK_FREQUENCY_HERTZ, _MEL_HIGH_FREQUENCY_Q = 700.0, 1127.0
 
 
@@ -262,8 +265,5 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
 
 
 def __getattr__(name):
-    error = unsupported("tf.signal.", "tinyflow.signal", name, {"tf.signal.": __all__})
-    if name in COMPLEX:
-        why = "its result is complex, and TinyFlow has no complex tensors"
-        error.args = (f"{error.args[0]}: {why}",)
-    raise error
+    raise unsupported("tf.signal.", "tinyflow.signal", name, {"tf.signal.": __all__},
+                      why=COMPLEX.get(name))

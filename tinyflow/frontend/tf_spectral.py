@@ -7,8 +7,5 @@ __all__ = ["dct", "idct"]
 
 
 def __getattr__(name):
-    error = unsupported("tf.spectral.", "tinyflow.spectral", name, {"tf.spectral.": __all__})
-    if name in COMPLEX:
-        why = "its result is complex, and TinyFlow has no complex tensors"
-        error.args = (f"{error.args[0]}: {why}",)
-    raise error
+    raise unsupported("tf.spectral.", "tinyflow.spectral", name, {"tf.spectral.": __all__},
+                      why=COMPLEX.get(name))

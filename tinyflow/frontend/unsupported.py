@@ -40,7 +40,8 @@ def _close_names(name: str, namespaces: dict) -> list[str]:
     return list(dict.fromkeys(exact + close))[:3]
 
 
-def unsupported(prefix: str, module: str, name: str, namespaces: dict) -> AttributeError:
+def unsupported(prefix: str, module: str, name: str, namespaces: dict,
+                why: str | None = None) -> AttributeError:
     """The error for ``<prefix><name>`` (``tf.nn.`` and ``foo``) missing from ``module``.
 
     Parameters
@@ -53,6 +54,8 @@ def unsupported(prefix: str, module: str, name: str, namespaces: dict) -> Attrib
         The attribute asked for.
     namespaces : dict
         ``{prefix: names there}`` to suggest from, the module asked about first.
+    why : str, optional
+        Why TinyFlow lacks it, said last.
     """
     message = (f"{prefix}{name} is not supported by TinyFlow (module {module!r} has no "
                f"attribute {name!r})")
@@ -61,4 +64,4 @@ def unsupported(prefix: str, module: str, name: str, namespaces: dict) -> Attrib
     close = _close_names(name, namespaces)
     if close:
         message += f"; did you mean {' or '.join(close)}?"
-    return AttributeError(message)
+    return AttributeError(f"{message}: {why}" if why else message)

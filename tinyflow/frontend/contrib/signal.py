@@ -19,9 +19,5 @@ __all__ = ["frame", "hamming_window", "hann_window", "inverse_stft_window_fn",
 
 
 def __getattr__(name):
-    error = unsupported("tf.contrib.signal.", "tinyflow.contrib.signal", name,
-                        {"tf.contrib.signal.": __all__})
-    if name in COMPLEX:
-        why = "its result is complex, and TinyFlow has no complex tensors"
-        error.args = (f"{error.args[0]}: {why}",)
-    raise error
+    raise unsupported("tf.contrib.signal.", "tinyflow.contrib.signal", name,
+                      {"tf.contrib.signal.": __all__}, why=COMPLEX.get(name))
