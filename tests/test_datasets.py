@@ -587,6 +587,23 @@ def test_cifar10_batch_with_foreign_objects_is_refused(tmp_path):
         datasets.get_cifar10(data_dir=tmp_path)
 
 
+@pytest.mark.parametrize("payload", [
+    # ndarray((2**27,)) called: a gigabyte asked for by a few bytes (any size would do)
+    b"\x80\x02}(C\x04datacnumpy\nndarray\n\x8a\x04\x00\x00\x00\x08\x85\x85Ru.",
+    # numpy's _reconstruct asked for that shape instead of the empty array numpy pickles make
+    (b"\x80\x02}(C\x04datacnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\n"
+     b"\x8a\x04\x00\x00\x00\x08\x85C\x01b\x87Ru."),
+], ids=["ndarray", "_reconstruct"])
+def test_cifar10_batch_asking_for_memory_is_refused(tmp_path, payload):
+    batches = cifar_batches()
+    folder = tmp_path / "cifar-10-batches-py"
+    write_files(folder, {name: cifar_batch(*batch) for name, batch in batches.items()})
+    (folder / "data_batch_2").write_bytes(payload)
+    with pytest.raises(datasets.DatasetError,
+                       match="data_batch_2.*called as no numpy pickle calls it"):
+        datasets.get_cifar10(data_dir=tmp_path)
+
+
 def test_cifar10_label_count_mismatch(tmp_path):
     batches = cifar_batches()
     data, labels = batches["data_batch_2"]

@@ -128,26 +128,44 @@ def _check_label_range(labels: np.ndarray, where: object) -> None:
                            f"0..{NUM_CLASSES - 1}")
 
 
+class _NdarrayName:
+    """What a batch's ``numpy.ndarray`` global becomes: only ``_reconstruct``'s first argument,
+    never called (a pickle calling ``ndarray(shape)`` would allocate any size it names)."""
+
+    def __new__(cls, *args):
+        raise pickle.UnpicklingError("numpy.ndarray called as no numpy pickle calls it")
+
+
+def _reconstruct(subtype, shape, dtype):
+    # numpy's own pickles make an empty array here and give its data to __setstate__, which
+    # checks the bytes against the shape: any other call is a file asking for memory
+    if subtype is not _NdarrayName or tuple(shape) != (0,):
+        raise pickle.UnpicklingError("numpy._reconstruct called as no numpy pickle calls it")
+    return np.ndarray((0,), dtype)
+
+
+_CIFAR_GLOBALS = {
+    ("numpy", "ndarray"): _NdarrayName,
+    ("numpy", "dtype"): np.dtype,
+    ("numpy.core.multiarray", "_reconstruct"): _reconstruct,
+    ("numpy._core.multiarray", "_reconstruct"): _reconstruct,
+}
+
+
 class _CifarUnpickler(pickle.Unpickler):
     """Unpickler that rebuilds numpy arrays and nothing else.
 
     CIFAR-10's python batches are pickled dicts of byte strings, lists and one
     uint8 array; refusing every other global keeps a tampered file from running
-    code.
+    code, and ``ndarray`` / ``_reconstruct`` only as numpy's pickles use them keeps it from
+    allocating more than its bytes hold.
     """
-
-    _ALLOWED = frozenset({
-        ("numpy", "ndarray"),
-        ("numpy", "dtype"),
-        ("numpy.core.multiarray", "_reconstruct"),
-        ("numpy._core.multiarray", "_reconstruct"),
-    })
 
     def find_class(self, module: str, name: str) -> object:
         """Resolve a global if it is one a CIFAR batch needs."""
-        if (module, name) not in self._ALLOWED:
+        if (module, name) not in _CIFAR_GLOBALS:
             raise pickle.UnpicklingError(f"unexpected global {module}.{name}")
-        return super().find_class(module, name)
+        return _CIFAR_GLOBALS[module, name]
 
 
 def read_cifar10(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
