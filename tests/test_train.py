@@ -114,6 +114,26 @@ def test_slots_are_not_trainable_and_named_after_their_variable():
         "fc_weight/Momentum"]
 
 
+def test_adam_trains_float64_variables_as_tensorflow(plan_memory):
+    # TF casts its float32 beta powers, learning rate, betas and epsilon to the variable's
+    # dtype: values from TF 2.21 compat.v1 (three steps, a dense and a gathered variable)
+    w = tf.Variable(np.array([1.0, -2.0, 3.0]), dtype=tf.float64)
+    table = tf.Variable(np.arange(12.0).reshape(4, 3), dtype=tf.float64)
+    rows = tf.nn.embedding_lookup(table, [0, 2])
+    loss = tf.reduce_sum(tf.square(w)) + tf.reduce_sum(rows * rows)
+    step = tf.train.AdamOptimizer(0.1).minimize(loss)
+    with tf.Session(plan_memory=plan_memory) as sess:
+        sess.run(tf.global_variables_initializer())
+        for _ in range(3):
+            sess.run(step)
+        got_w, got_table = sess.run([w, table])
+    np.testing.assert_allclose(got_w, [0.70158733, -1.70062443, 2.70038256], rtol=1e-8)
+    np.testing.assert_allclose(got_table[[0, 2]], [
+        [0.0, 0.7015873258432849, 1.7006244343970733],
+        [5.7001756038812275, 6.700148739058657, 7.70012901969018]], rtol=1e-12)
+    np.testing.assert_array_equal(got_table[[1, 3]], [[3.0, 4.0, 5.0], [9.0, 10.0, 11.0]])
+
+
 def test_adam_on_automatic_variables_initialises_in_one_run():
     # weights and slots whose shapes come from the feeds: one initialiser run, then training
     x = tf.placeholder(tf.float32)

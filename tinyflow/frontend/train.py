@@ -12,6 +12,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 
+import numpy as np
+
 from ..nnvm.symbol import Symbol, create_op, current_context
 from .api import (
     Variable,
@@ -315,11 +317,16 @@ class AdamOptimizer(Optimizer):
 
     def _adam_update(self, grad, var, powers) -> Symbol:
         """The update of ``var`` and its slots ``m``, ``v`` (tf.contrib.opt's LazyAdam changes
-        a sparse one)."""
+        a sparse one).  A float64 variable gets what TF's casts give it: the float32 powers,
+        learning rate, betas and epsilon, each rounded to float32 first."""
+        hyper = (self.learning_rate, self.beta1, self.beta2, self.epsilon)
+        if var.dtype != powers[0].dtype:
+            powers = [cast(power, var.dtype) for power in powers]
+            hyper = [cast(h, var.dtype) if isinstance(h, Symbol) else float(np.float32(h))
+                     for h in hyper]
         return _update("adam_update", [var, self._slot(var, "m", self._name),
                                        self._slot(var, "v", self._name)], grad,
-                       self.learning_rate, *powers, beta1=self.beta1, beta2=self.beta2,
-                       epsilon=self.epsilon)
+                       hyper[0], *powers, beta1=hyper[1], beta2=hyper[2], epsilon=hyper[3])
 
 
 class RMSPropOptimizer(Optimizer):
