@@ -426,5 +426,58 @@ def test_bad_arrays_name_what_is_wrong():
         regression.fit(X, np.zeros((10, 2)), steps_per_epoch=2)
     with pytest.raises(ValueError, match="Please provide target data `y`"):
         regression.evaluate(X)
-    with pytest.raises(NotImplementedError, match="training on .* data .*give numpy arrays"):
-        regression.fit(tf.data.Dataset.from_tensor_slices((X, X)), epochs=1)
+    with pytest.raises(NotImplementedError, match="training on generator data"):
+        regression.fit((row for row in X), epochs=1)
+
+
+def _dataset_model():
+    model = keras.Sequential([
+        keras.layers.Dense(3, activation="relu", input_shape=(4,),
+                           kernel_initializer=keras.initializers.Constant(0.1)),
+        keras.layers.Dense(2, activation="softmax",
+                           kernel_initializer=keras.initializers.Constant(-0.2))])
+    model.compile(optimizer=keras.optimizers.SGD(0.5), loss="sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    return model
+
+
+def test_fit_evaluate_predict_on_a_dataset_as_tensorflow():
+    # values from TF 2.21 compat.v1 (tf_keras' graph-mode loop, the same program): an epoch
+    # is the whole dataset, or steps_per_epoch batches going on from the epoch before; the
+    # loss is the mean over batches (8 samples in the last), the accuracy over samples;
+    # validation and evaluate start from the dataset's start each time
+    rng = np.random.RandomState(0)
+    x = rng.randn(40, 4).astype(np.float32)
+    y = (x.sum(1) > 0).astype(np.int64)
+    batches = tf.data.Dataset.from_tensor_slices((x, y)).batch(16)
+    model = _dataset_model()
+    history = model.fit(batches, epochs=2, verbose=0)
+    np.testing.assert_allclose(history.history["loss"], [0.702959, 0.668615], atol=2e-6)
+    np.testing.assert_allclose(history.history["acc"], [0.65, 0.575], atol=1e-6)
+    np.testing.assert_allclose(model.evaluate(batches, verbose=0), [0.608023, 0.875],
+                               atol=2e-6)
+    predictions = model.predict(tf.data.Dataset.from_tensor_slices(x).batch(16))
+    assert predictions.shape == (40, 2)
+    np.testing.assert_allclose(predictions[:, 0].sum(), 20.21508, atol=1e-4)
+
+    model = _dataset_model()
+    repeated = tf.data.Dataset.from_tensor_slices((x, y)).batch(8).repeat()
+    history = model.fit(repeated, epochs=3, steps_per_epoch=2, validation_data=batches,
+                        validation_steps=2, verbose=0)
+    expected = {"loss": [0.77092, 0.678279, 0.674854], "acc": [0.125, 0.625, 0.625],
+                "val_loss": [0.682882, 0.624514, 0.570416], "val_acc": [0.53125, 0.59375, 0.59375]}
+    for key, values in expected.items():
+        np.testing.assert_allclose(history.history[key], values, atol=2e-6, err_msg=key)
+    np.testing.assert_allclose(model.evaluate(repeated, steps=3, verbose=0), [0.612517, 0.5],
+                               atol=2e-6)
+
+
+def test_a_dataset_that_runs_out_stops_training_as_keras():
+    x = np.ones((20, 4), np.float32)
+    batches = tf.data.Dataset.from_tensor_slices((x, np.zeros(20, np.int64))).batch(5)
+    model = _dataset_model()
+    with pytest.warns(UserWarning, match="Your dataset ran out of data"):
+        history = model.fit(batches, epochs=3, steps_per_epoch=3, verbose=0)
+    assert len(history.history["loss"]) == 2  # 3 batches, then the 4th and the end
+    with pytest.raises(ValueError, match="`y` argument is not supported when using dataset"):
+        model.fit(batches, np.zeros(20), epochs=1)

@@ -524,12 +524,14 @@ COMPONENTS = {
     # TensorBoard, LambdaCallback), save_weights / load_weights, tf.keras.utils' arrays: counted
     # apart, new modules (training.py moved here from the row below, 178 lines then); 1020 ->
     # 1100: ReduceLROnPlateau, CSVLogger and TerminateOnNaN, the rest of TF 1.15's callbacks;
-    # 1100 -> 1120: a Sequential model without an input shape compiled once data builds it
+    # 1100 -> 1120: a Sequential model without an input shape compiled once data builds it;
+    # 1120 -> 1225: fit / evaluate / predict on a tf.data Dataset (an initializable iterator,
+    # steps_per_epoch, Keras' means by steps and by samples, the validation from the start)
     "tf.keras training (frontend/keras/training.py, training_loop.py, optimizers.py, "
     "callbacks.py, utils.py)": (
         ["frontend/keras/training.py", "frontend/keras/training_loop.py",
          "frontend/keras/optimizers.py", "frontend/keras/callbacks.py",
-         "frontend/keras/utils.py"], 1120),
+         "frontend/keras/utils.py"], 1225),
     # (1465 -> 1570: Keras' masks passed from layer to layer (engine.py: compute_mask,
     # supports_masking), Embedding(mask_zero), Masking, RepeatVector, LayerNormalization)
     "tf.keras (frontend/keras)": (["frontend/keras/*.py"], 1570),

@@ -129,15 +129,17 @@ def _value_text(value) -> str:
     return f" {value:.4f}" if abs(value) > 1e-3 else f" {value:.4e}"
 
 
-def progress_line(samples: int, logs: dict, verbose: int, seconds: float = 0.0) -> str:
+def progress_line(samples: int, logs: dict, verbose: int, seconds: float = 0.0,
+                  unit: str = "sample") -> str:
     """Keras' line at the end of an epoch: ``10/10 [====] - 0s 21ms/sample - loss: 0.9980``
-    (``verbose=2``: without the bar and the time per sample)."""
+    (``verbose=2``: without the bar and the time per sample; ``unit`` "step" for a Dataset's
+    batches)."""
     line = f"{samples}/{samples}"
     if verbose == 1:
         per_sample = seconds / max(samples, 1)
-        unit = (f"{per_sample:.0f}s" if per_sample >= 1 else f"{per_sample * 1e3:.0f}ms"
+        each = (f"{per_sample:.0f}s" if per_sample >= 1 else f"{per_sample * 1e3:.0f}ms"
                 if per_sample >= 1e-3 else f"{per_sample * 1e6:.0f}us")
-        line += f" [{'=' * 30}] - {seconds:.0f}s {unit}/sample"
+        line += f" [{'=' * 30}] - {seconds:.0f}s {each}/{unit}"
     else:
         line += f" - {seconds:.0f}s"
     return line + "".join(f" - {k}:{_value_text(v)}" for k, v in logs.items()
@@ -153,11 +155,16 @@ class ProgbarLogger(Callback):
 
     def on_epoch_begin(self, epoch, logs=None):
         print(f"Epoch {epoch + 1}/{self.params['epochs']}")
-        self._started = time.time()
+        self._started, self._steps = time.time(), 0
+
+    def on_train_batch_end(self, batch, logs=None):
+        self._steps += 1
 
     def on_epoch_end(self, epoch, logs=None):
-        print(progress_line(self.params["samples"], logs or {}, self.params["verbose"],
-                            time.time() - self._started))
+        samples = self.params["samples"]  # None for a Dataset: its epoch counted in steps
+        print(progress_line(self._steps if samples is None else samples, logs or {},
+                            self.params["verbose"], time.time() - self._started,
+                            "sample" if samples is not None else "step"))
 
 
 class _Monitor(Callback):

@@ -188,8 +188,7 @@ def arrays(model, x, y=None, sample_weight=None, class_weight=None, need_targets
         x = x[0]
     given, x = type(x).__name__, np.asarray(x)
     if x.dtype == object or x.ndim == 0:
-        raise _refuse(f"training on {given} data (a tf.data Dataset, a generator: "
-                      f"give numpy arrays)")
+        raise _refuse(f"training on {given} data (give numpy arrays or a tf.data Dataset)")
     if model.inputs is None and hasattr(model, "build_on_data"):
         model.build_on_data(x)
         if getattr(model, "_deferred_compile", None) is not None:

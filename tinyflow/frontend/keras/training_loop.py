@@ -11,13 +11,20 @@ the steps being :mod:`.training`'s.
   after a batch or an epoch at which a callback set ``model.stop_training``.
 - ``evaluate`` gives the mean loss (and metrics) over the samples, ``predict`` the outputs,
   both in batches of ``batch_size`` (32), the learning phase False.
+- A ``tf.data`` Dataset of ``(x, y)`` or ``(x, y, sample_weight)`` batches (``x`` alone for
+  ``predict``) is read through an initializable iterator in that session: an epoch is
+  ``steps_per_epoch`` batches (the iterator going on from the epoch before; training stops,
+  warning, when it runs out) or, without it, the whole dataset, from its start.
 """
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 
+from ...nnvm.errors import OutOfRangeError
+from ..data.dataset import Dataset
 from . import backend, training
 from . import callbacks as callbacks_module
 
@@ -34,7 +41,9 @@ def _batches(count: int, batch_size, order=None) -> list:
 
 def _order(count, batch_size, shuffle):
     """An epoch's sample order: Keras' ``np.random.shuffle`` of ``arange(count)``, or of its
-    whole batches with ``shuffle="batch"``."""
+    whole batches with ``shuffle="batch"``; None for a Dataset (``count`` None: its order)."""
+    if count is None:
+        return None
     order = np.arange(count)
     if shuffle == "batch":
         size = 32 if batch_size is None else int(batch_size)
@@ -63,22 +72,62 @@ def _split(x, y, weights, validation_split, validation_data):
     return (x, y, weights), None
 
 
-def _epoch(model, made, arrays, batch_size, order, callbacks) -> dict:
-    """One pass over ``arrays`` in ``order``: the samples' mean loss and metrics."""
-    x, y, weights = arrays
-    session, totals, seen = backend.get_session(), np.zeros(len(made["names"])), 0
-    for index, batch in enumerate(_batches(len(x), batch_size, order)):
-        logs = {"batch": index, "size": len(batch)}
+class _DatasetBatches:
+    """The checked ``(x, y, weights)`` batches of a Dataset, read in the Keras session."""
+
+    def __init__(self, model, dataset, need_targets=True):
+        self.iterator = dataset.make_initializable_iterator()
+        self.element = self.iterator.get_next()
+        self.model, self.need_targets, self.started = model, need_targets, False
+
+    def restart(self):
+        backend.get_session().run(self.iterator.initializer)
+        self.started = True
+
+    def __iter__(self):  # until the dataset's end (a caller takes fewer to stop sooner)
+        if not self.started:
+            self.restart()
+        while True:
+            try:
+                element = backend.get_session().run(self.element)
+            except OutOfRangeError:
+                self.started = False
+                return
+            parts = element if isinstance(element, tuple) else (element,)
+            yield (training.arrays(self.model, *parts[:2], *parts[2:3]) if self.need_targets
+                   else training.arrays(self.model, parts[0], need_targets=False))
+
+
+def _batches_of(source, batch_size, order):
+    """``(index, (x, y, weights))`` of arrays in ``order``'s batches or of a Dataset."""
+    if isinstance(source, _DatasetBatches):
+        return enumerate(source)
+    x, y, weights = source
+    return ((i, (x[b], y[b], weights[b])) for i, b in enumerate(_batches(len(x), batch_size,
+                                                                         order)))
+
+
+def _epoch(model, made, arrays, batch_size, order, callbacks, steps=None) -> dict:
+    """One pass over ``arrays`` in ``order`` (or ``steps`` batches of a Dataset): the
+    samples' mean loss and metrics."""
+    session, totals = backend.get_session(), _Means(len(made["names"]), arrays)
+    for index, (x, y, weights) in _batches_of(arrays, batch_size, order):
+        logs = {"batch": index, "size": len(x)}
         callbacks.call("on_train_batch_begin", index, logs)
         values = session.run([made["train"], *made["tensors"]], training.feed(
-            model, x[batch], y[batch], weights[batch], training=True))[1:]
-        totals += np.asarray(values, dtype=np.float64) * len(batch)
-        seen += len(batch)
+            model, x, y, weights, training=True))[1:]
+        totals.add(values, len(x))
         logs.update(zip(made["names"], (float(v) for v in values)))
         callbacks.call("on_train_batch_end", index, logs)
-        if model.stop_training:
+        if model.stop_training or index + 1 == steps:
             break
-    return dict(zip(made["names"], (totals / max(seen, 1)).tolist()))
+    else:
+        if steps is not None:  # Keras' warning, then the training stops
+            warnings.warn(f"Your dataset ran out of data; interrupting training. Make sure "
+                          f"that your dataset can generate at least `steps_per_epoch * "
+                          f"epochs` batches (in this case, {steps} batches).")
+            model.stop_training = True
+    return dict(zip(made["names"], totals.means()))
 
 
 def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=None,
@@ -87,36 +136,44 @@ def fit(model, x=None, y=None, batch_size=None, epochs=1, verbose=1, callbacks=N
         validation_freq=1, **unsupported):
     """Train for ``epochs`` (from ``initial_epoch``) over ``x``, ``y`` in batches of
     ``batch_size`` (32); the :class:`~.callbacks.History` of the epochs' logs."""
-    _refuse_given("fit", steps_per_epoch=steps_per_epoch, validation_steps=validation_steps,
-                  **unsupported)
-    train, validation = _split(*training.arrays(model, x, y, sample_weight, class_weight),
-                               validation_split, validation_data)
+    if isinstance(x, Dataset):
+        _dataset_arguments("fit", model, y=y, sample_weight=sample_weight,
+                           class_weight=class_weight, validation_split=validation_split or None)
+        train, validation = _DatasetBatches(model, x), validation_data
+    else:
+        _refuse_given("fit", steps_per_epoch=steps_per_epoch)
+        train, validation = _split(*training.arrays(model, x, y, sample_weight, class_weight),
+                                  validation_split, validation_data)
+    _refuse_given("fit", **unsupported)
     made = training.compiled(model)
-    if validation_data is not None:
+    if isinstance(validation, Dataset):
+        validation = _DatasetBatches(model, validation)
+    elif validation_data is not None:
         validation = training.arrays(model, *validation)
     backend.get_session()  # made (torch imported) before the first epoch's clock starts
     model.history = callbacks_module.History()
     callbacks = callbacks_module.CallbackList(
         [*(callbacks or []), model.history, *([callbacks_module.ProgbarLogger()]
                                               if verbose else [])], model,
-        {"batch_size": batch_size or 32, "epochs": epochs, "steps": None,
-         "samples": len(train[0]), "verbose": verbose, "do_validation": validation is not None,
+        {"batch_size": batch_size or 32, "epochs": epochs, "steps": steps_per_epoch,
+         "samples": _count(train), "verbose": verbose, "do_validation": validation is not None,
          "metrics": made["names"] + [f"val_{n}" for n in made["names"]] * (
              validation is not None)})
-    if verbose and epochs > initial_epoch:
-        print(f"Train on {len(train[0])} samples" + (
-            f", validate on {len(validation[0])} samples" if validation is not None else ""))
+    if verbose and epochs > initial_epoch and not isinstance(train, _DatasetBatches):
+        print(f"Train on {len(train[0])} samples" + (f", validate on {_count(validation)} "
+                                                     f"samples" if validation is not None else ""))
     model.stop_training = False
     callbacks.call("on_train_begin", {})
     for epoch in range(initial_epoch, epochs):
         callbacks.call("on_epoch_begin", epoch, {})
-        logs = _epoch(model, made, train, batch_size,
-                      _order(len(train[0]), batch_size, shuffle), callbacks)
+        logs = _epoch(model, made, train, batch_size, _order(_count(train), batch_size, shuffle),
+                      callbacks, steps_per_epoch)
         if validation is not None and (epoch + 1) % validation_freq == 0 and \
                 not model.stop_training:
             # Keras' validation loop keeps its default shuffle=True: it draws an order too
             means = _test(model, made, validation, batch_size, _order(
-                len(validation[0]), batch_size, True), callbacks_module.CallbackList([], model, {}))
+                _count(validation), batch_size, True), callbacks_module.CallbackList([], model, {}),
+                validation_steps)
             logs.update({f"val_{n}": v for n, v in zip(made["names"], means)})
         callbacks.call("on_epoch_end", epoch, logs)
         if model.stop_training:
@@ -131,31 +188,79 @@ def _refuse_given(method, **given):
         raise training._refuse(f"{method}'s {', '.join(names)}")
 
 
-def _test(model, made, arrays, batch_size, order, callbacks) -> list:
-    """The mean loss and metrics over ``arrays`` (checked), taken in ``order``."""
-    x, y, weights = arrays
-    session, totals = backend.get_session(), np.zeros(len(made["names"]))
+def _test(model, made, arrays, batch_size, order, callbacks, steps=None) -> list:
+    """The mean loss and metrics over ``arrays`` (checked), taken in ``order`` (or over a
+    Dataset's batches: ``steps`` of them, or all from its start)."""
+    if isinstance(arrays, _DatasetBatches):  # each test from the dataset's start, as Keras'
+        arrays.restart()
+    session, totals = backend.get_session(), _Means(len(made["names"]), arrays)
     callbacks.call("on_test_begin", {})
-    for index, batch in enumerate(_batches(len(x), batch_size, order)):
-        callbacks.call("on_test_batch_begin", index, {"batch": index, "size": len(batch)})
-        values = session.run(made["tensors"], training.feed(model, x[batch], y[batch],
-                                                            weights[batch]))
-        totals += np.asarray(values, dtype=np.float64) * len(batch)
-        callbacks.call("on_test_batch_end", index, {"batch": index, "size": len(batch),
+    for index, (x, y, weights) in _batches_of(arrays, batch_size, order):
+        callbacks.call("on_test_batch_begin", index, {"batch": index, "size": len(x)})
+        values = session.run(made["tensors"], training.feed(model, x, y, weights))
+        totals.add(values, len(x))
+        callbacks.call("on_test_batch_end", index, {"batch": index, "size": len(x),
                                                     **dict(zip(made["names"], values))})
+        if index + 1 == steps:
+            break
     callbacks.call("on_test_end", {})
-    return (totals / max(len(x), 1)).tolist()
+    return totals.means()
+
+
+class _Means:
+    """An epoch's mean loss and metrics: over its samples; over a Dataset's batches, the loss
+    by steps and the metrics (Keras' stateful means) by samples."""
+
+    def __init__(self, count, source):
+        self.sums, self.samples, self.steps = np.zeros(count), 0, 0
+        self.by_steps = isinstance(source, _DatasetBatches)
+
+    def add(self, values, samples):
+        values = np.asarray(values, dtype=np.float64)
+        weights = np.full(len(values), float(samples))
+        if self.by_steps:
+            weights[0] = 1.0
+        self.sums += values * weights
+        self.samples, self.steps = self.samples + samples, self.steps + 1
+
+    def means(self) -> list:
+        counts = np.full(len(self.sums), float(max(self.samples, 1)))
+        if self.by_steps:
+            counts[0] = max(self.steps, 1)
+        return (self.sums / counts).tolist()
+
+
+def _count(source):
+    """The samples of arrays, or None for a Dataset (an epoch is counted in batches)."""
+    return None if isinstance(source, _DatasetBatches) else len(source[0])
+
+
+def _dataset_arguments(method, model, **given):
+    # what Keras refuses beside a Dataset (its ValueErrors), and a model whose input shape
+    # only data would give
+    for name in ("y", "sample_weight", "validation_split"):
+        if given.pop(name, None) is not None:
+            raise ValueError(f"`{name}` argument is not supported when using dataset as input.")
+    _refuse_given(method, **given)
+    if model.inputs is None:
+        raise training._refuse(f"{method} on a Dataset of a model without an input shape "
+                               f"(give its first layer input_shape=)")
 
 
 def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=None,
              steps=None, callbacks=None, **unsupported):
     """The mean loss (and metrics) over ``x``, ``y``, the learning phase False."""
-    _refuse_given("evaluate", steps=steps, **unsupported)
-    arrays, started = training.arrays(model, x, y, sample_weight), time.time()
-    made = training.compiled(model)
+    _refuse_given("evaluate", **unsupported)
+    if isinstance(x, Dataset):
+        _dataset_arguments("evaluate", model, y=y, sample_weight=sample_weight)
+        arrays = _DatasetBatches(model, x)
+    else:
+        _refuse_given("evaluate", steps=steps)
+        arrays = training.arrays(model, x, y, sample_weight)
+    made, started = training.compiled(model), time.time()
     means = _test(model, made, arrays, batch_size, None, callbacks_module.CallbackList(
-        callbacks or [], model, {"samples": len(arrays[0])}))
-    if verbose:
+        callbacks or [], model, {"samples": _count(arrays)}), steps)
+    if verbose and _count(arrays) is not None:
         print(callbacks_module.progress_line(len(arrays[0]), dict(zip(made["names"], means)),
                                              verbose, time.time() - started))
     return training.results(means)
@@ -164,18 +269,28 @@ def evaluate(model, x=None, y=None, batch_size=None, verbose=1, sample_weight=No
 def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None,
             **unsupported):
     """The model's outputs for ``x``, computed in batches, the learning phase False."""
-    _refuse_given("predict", steps=steps, **unsupported)
-    if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
-        raise training._refuse("predict of a model without exactly one input and one output")
-    x, _, _ = training.arrays(model, x, need_targets=False)
-    callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": len(x)})
+    _refuse_given("predict", **unsupported)
+    if isinstance(x, Dataset):
+        _dataset_arguments("predict", model)
+        source = _DatasetBatches(model, x, need_targets=False)
+        source.restart()
+    else:
+        _refuse_given("predict", steps=steps)
+        if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
+            raise training._refuse("predict of a model without exactly one input and output")
+        x, _, _ = training.arrays(model, x, need_targets=False)
+        source = [(x[b], None, None) for b in _batches(len(x), batch_size)]
+    callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": _count(
+        source) if isinstance(source, _DatasetBatches) else len(x)})
     session, parts = backend.get_session(), []
     callbacks.call("on_predict_begin", {})
-    for index, batch in enumerate(_batches(len(x), batch_size)):
+    for index, (batch, _, _) in enumerate(source):
         callbacks.call("on_predict_batch_begin", index, {"batch": index, "size": len(batch)})
-        parts.append(session.run(model.outputs[0], training.feed(model, x[batch])))
+        parts.append(session.run(model.outputs[0], training.feed(model, batch)))
         callbacks.call("on_predict_batch_end", index, {"batch": index, "size": len(batch),
                                                        "outputs": parts[-1]})
+        if index + 1 == steps:
+            break
     callbacks.call("on_predict_end", {})
     if not parts:
         shape = model.outputs[0].get_shape().as_list()
