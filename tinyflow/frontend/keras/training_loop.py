@@ -272,16 +272,18 @@ def predict(model, x, batch_size=None, verbose=0, steps=None, callbacks=None,
     _refuse_given("predict", **unsupported)
     if isinstance(x, Dataset):
         _dataset_arguments("predict", model)
-        source = _DatasetBatches(model, x, need_targets=False)
-        source.restart()
     else:
         _refuse_given("predict", steps=steps)
-        if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
-            raise training._refuse("predict of a model without exactly one input and output")
+    if model.outputs is None or len(model.outputs) != 1 or len(model.inputs) != 1:
+        raise training._refuse("predict of a model without exactly one input and output")
+    if isinstance(x, Dataset):
+        source, samples = _DatasetBatches(model, x, need_targets=False), None
+        source.restart()
+    else:
         x, _, _ = training.arrays(model, x, need_targets=False)
-        source = [(x[b], None, None) for b in _batches(len(x), batch_size)]
-    callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": _count(
-        source) if isinstance(source, _DatasetBatches) else len(x)})
+        source = ((x[b], None, None) for b in _batches(len(x), batch_size))  # a batch at a time
+        samples = len(x)
+    callbacks = callbacks_module.CallbackList(callbacks or [], model, {"samples": samples})
     session, parts = backend.get_session(), []
     callbacks.call("on_predict_begin", {})
     for index, (batch, _, _) in enumerate(source):
